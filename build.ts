@@ -1,0 +1,133 @@
+/**
+ * Builds what `clasp push` uploads: dist/Code.js, dist/appsscript.json and one
+ * self-contained HTML file per sidebar.
+ *
+ * Apps Script loads plain scripts and can only call top-level function
+ * declarations, so the bundle is an IIFE behind one namespace and a generated
+ * footer adds one forwarding `function` per export of src/main.ts. An IIFE
+ * metafile lists no exports, hence the first, ESM-only pass that reads them.
+ */
+import { build } from 'esbuild';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const dist = join(root, 'dist');
+const entry = join(root, 'src/main.ts');
+export const NAMESPACE = 'FaturamentoAddon';
+
+async function entryExports(): Promise<string[]> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    outdir: dist,
+  });
+  const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
+  if (!output) throw new Error('build: no output for src/main.ts');
+  return [...output.exports].sort();
+}
+
+async function bundleCode(exportsList: string[]): Promise<void> {
+  const footer = exportsList
+    .map((name) => `function ${name}() { return ${NAMESPACE}.${name}.apply(this, arguments); }`)
+    .join('\n');
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'iife',
+    globalName: NAMESPACE,
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2019',
+    charset: 'utf8',
+    outfile: join(dist, 'Code.js'),
+    footer: { js: footer },
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+}
+
+/** Origins of the configured API base URLs, as urlFetchWhitelist wants them (prefix ending in "/"). */
+export function whitelistFrom(baseUrls: string[]): string[] {
+  const out = new Set<string>();
+  for (const raw of baseUrls) {
+    const url = new URL(raw.trim());
+    if (url.protocol !== 'https:') throw new Error(`build: urlFetchWhitelist only takes https URLs: ${raw}`);
+    out.add(`${url.origin}/`);
+  }
+  return [...out];
+}
+
+function writeManifest(): void {
+  const manifest = JSON.parse(readFileSync(join(root, 'appsscript.json'), 'utf8'));
+  const envUrls = process.env.BILLING_API_BASE_URLS?.split(',').filter(Boolean);
+  const config = JSON.parse(readFileSync(join(root, 'addon.config.json'), 'utf8')) as { apiBaseUrls: string[] };
+  manifest.urlFetchWhitelist = whitelistFrom(envUrls?.length ? envUrls : config.apiBaseUrls);
+  writeFileSync(join(dist, 'appsscript.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/**
+ * Sidebars: src/ui/<Name>.html may reference `<script src="client/x.ts"></script>`
+ * and `<link rel="stylesheet" href="x.css">`; both are inlined because
+ * HtmlService serves one file and the sidebar must work without any CDN.
+ */
+async function buildHtml(): Promise<string[]> {
+  const uiDir = join(root, 'src/ui');
+  let files: string[] = [];
+  try {
+    files = readdirSync(uiDir).filter((f) => f.endsWith('.html'));
+  } catch {
+    return [];
+  }
+  for (const file of files) {
+    let html = readFileSync(join(uiDir, file), 'utf8');
+    const scripts = [...html.matchAll(/<script src="([^"]+\.ts)"><\/script>/g)];
+    for (const [tag, src] of scripts) {
+      const out = await build({
+        entryPoints: [resolve(uiDir, src)],
+        bundle: true,
+        format: 'iife',
+        target: 'es2019',
+        write: false,
+        charset: 'utf8',
+        logLevel: 'warning',
+      });
+      // "</script" inside the code would end the inline script early.
+      const code = out.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
+      html = html.replace(tag, () => `<script>\n${code}</script>`);
+    }
+    const styles = [...html.matchAll(/<link rel="stylesheet" href="([^"]+\.css)">/g)];
+    for (const [tag, href] of styles) {
+      const css = readFileSync(resolve(uiDir, href), 'utf8');
+      html = html.replace(tag, () => `<style>\n${css}</style>`);
+    }
+    writeFileSync(join(dist, file), html);
+  }
+  return files;
+}
+
+async function main(): Promise<void> {
+  rmSync(dist, { recursive: true, force: true });
+  mkdirSync(dist, { recursive: true });
+  const exportsList = await entryExports();
+  await bundleCode(exportsList);
+  writeManifest();
+  const html = await buildHtml();
+  // The emulator's tests compare the bundle's globals with this list.
+  writeFileSync(join(dist, 'entrypoints.json'), `${JSON.stringify({ namespace: NAMESPACE, functions: exportsList, html }, null, 2)}\n`);
+  const size = readFileSync(join(dist, 'Code.js')).length;
+  console.log(`build: dist/Code.js ${(size / 1024).toFixed(0)} KB, ${exportsList.length} entry points, ${html.length} HTML files`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * One Apps Script execution: its virtual clock, its realm, who runs it and in
+ * which auth mode, and the counters benchmarks read. Every call a script makes
+ * on an emulated service passes through `enter`, which is where the 6-minute
+ * kill, the auth-mode checks and the per-call costs live.
+ */
+import { authDenial, type AuthModeName } from './auth';
+import { type CallCosts, ExecutionClock } from './clock';
+import type { Realm } from './realm';
+
+export type InvocationKind = 'ui' | 'trigger' | 'simple-trigger';
+
+export interface Counters {
+  /** Calls on SpreadsheetApp, Spreadsheet, Sheet, Range and their helpers. */
+  spreadsheetCalls: number;
+  cellsWritten: number;
+  cellsRead: number;
+  /** Individual HTTP requests sent through UrlFetchApp. */
+  urlFetchRequests: number;
+  /** fetch calls plus fetchAll calls: each is one round of concurrent requests. */
+  urlFetchWaves: number;
+  propertyReads: number;
+  propertyWrites: number;
+  /** Every emulated service call, of any kind. */
+  serviceCalls: number;
+  /** Virtual milliseconds this execution spent. */
+  virtualMs: number;
+}
+
+export const emptyCounters = (): Counters => ({
+  spreadsheetCalls: 0,
+  cellsWritten: 0,
+  cellsRead: 0,
+  urlFetchRequests: 0,
+  urlFetchWaves: 0,
+  propertyReads: 0,
+  propertyWrites: 0,
+  serviceCalls: 0,
+  virtualMs: 0,
+});
+
+export function addCounters(into: Counters, from: Counters): void {
+  for (const key of Object.keys(into) as (keyof Counters)[]) into[key] += from[key];
+}
+
+export interface ServiceCall {
+  object: string;
+  method: string;
+  /** 1-based index of this call in the execution. */
+  index: number;
+  execution: Execution;
+}
+
+export const KILL_MESSAGE = 'Exceeded maximum execution time';
+
+const SPREADSHEET_OBJECTS = new Set([
+  'SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'RangeList', 'Selection', 'DataValidationBuilder', 'DataValidation',
+]);
+
+export interface ExecutionInit {
+  id: number;
+  clock: ExecutionClock;
+  realm: Realm;
+  authMode: AuthModeName;
+  user: string;
+  kind: InvocationKind;
+  costs: CallCosts;
+  onServiceCall?: (call: ServiceCall) => void;
+}
+
+export class Execution {
+  readonly id: number;
+  readonly clock: ExecutionClock;
+  readonly realm: Realm;
+  readonly authMode: AuthModeName;
+  readonly user: string;
+  readonly kind: InvocationKind;
+  readonly costs: CallCosts;
+  readonly counters = emptyCounters();
+  killed = false;
+  private calls = 0;
+  private readonly onServiceCall?: (call: ServiceCall) => void;
+
+  constructor(init: ExecutionInit) {
+    this.id = init.id;
+    this.clock = init.clock;
+    this.realm = init.realm;
+    this.authMode = init.authMode;
+    this.user = init.user;
+    this.kind = init.kind;
+    this.costs = init.costs;
+    this.onServiceCall = init.onServiceCall;
+  }
+
+  /** An Error from the script's own realm, as Apps Script's exceptions are. */
+  error(message: string): Error {
+    return this.realm.error(message, 'Exception');
+  }
+
+  /**
+   * Gate for every service call. The kill is sticky: a script that catches it
+   * dies again at its next call, and the run is reported as killed whatever it
+   * does afterwards, because Apps Script gives it no second chance.
+   */
+  enter(object: string, method: string): void {
+    if (this.killed || this.clock.pastDeadline()) {
+      this.killed = true;
+      throw this.realm.error(KILL_MESSAGE, 'Error');
+    }
+    const denial = authDenial(object, method, this.authMode);
+    if (denial) throw this.error(denial);
+    this.calls += 1;
+    this.counters.serviceCalls += 1;
+    if (SPREADSHEET_OBJECTS.has(object)) {
+      this.counters.spreadsheetCalls += 1;
+      this.clock.advance(this.costs.spreadsheetCallMs);
+    } else if (object !== 'UrlFetchApp' && object !== 'Logger' && object !== 'console') {
+      // UrlFetchApp charges per wave itself; logging is free in Apps Script too.
+      this.clock.advance(this.costs.otherCallMs);
+    }
+    this.onServiceCall?.({ object, method, index: this.calls, execution: this });
+  }
+}

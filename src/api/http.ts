@@ -1,0 +1,210 @@
+/**
+ * Sends requests through the injected transport and turns outcomes into JSON or
+ * typed errors. Retries are declarative (which statuses, how many, how long) and
+ * only for calls that are safe to repeat; a POST is retried only after a 429,
+ * which tells us it was not processed.
+ */
+import {
+  BadRequestError,
+  type BillingError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  type RequestInfo,
+  ServerError,
+  UnauthorizedError,
+  UnexpectedResponseError,
+} from './errors';
+import type { HttpMethod, HttpOutcome, HttpRequest, Transport } from './transport';
+
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A Retry-After longer than this is not waited for inside one call: the error goes up so a job can reschedule. */
+  maxRetryAfterMs: number;
+  statuses: readonly number[];
+}
+
+export const defaultRetry: RetryPolicy = {
+  retries: 4,
+  baseDelayMs: 500,
+  maxDelayMs: 20_000,
+  maxRetryAfterMs: 60_000,
+  statuses: [429, 500, 502, 503, 504],
+};
+
+export interface HttpConfig {
+  baseUrl: string;
+  apiKey: string;
+  transport: Transport;
+  /** Blocking wait (Utilities.sleep in Apps Script). */
+  sleep: (ms: number) => void;
+  random?: () => number;
+  retry?: Partial<RetryPolicy>;
+  timeoutMs?: number;
+}
+
+export interface RequestSpec {
+  method: HttpMethod;
+  path: string;
+  query?: ReadonlyArray<readonly [string, string]>;
+  body?: unknown;
+}
+
+export type Settled = { ok: true; status: number; json: unknown } | { ok: false; error: BillingError };
+
+export interface HttpStats {
+  requests: number;
+  /** Round trips on the critical path: a concurrent batch counts once. */
+  waves: number;
+  retries: number;
+}
+
+export function encodeQuery(query: ReadonlyArray<readonly [string, string]> | undefined): string {
+  if (!query || query.length === 0) return '';
+  return `?${query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+}
+
+function header(headers: Record<string, string>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === wanted) return v;
+  return undefined;
+}
+
+/** Retry-After as seconds or as an HTTP date. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+/** Server messages from whichever envelope came back. */
+export function envelopeMessages(json: unknown): string[] {
+  if (!json || typeof json !== 'object') return [];
+  const o = json as Record<string, unknown>;
+  const out: string[] = [];
+  for (const key of ['message', 'errors', 'mensagem', 'erros']) {
+    const v = o[key];
+    if (typeof v === 'string' && v.trim()) out.push(v.trim());
+    if (Array.isArray(v)) for (const item of v) if (typeof item === 'string' && item.trim()) out.push(item.trim());
+  }
+  return [...new Set(out)];
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export function settle(info: RequestInfo, outcome: HttpOutcome, nowMs: number): Settled {
+  if (outcome.kind === 'network-error') return { ok: false, error: new NetworkError(info, outcome.message, outcome.timedOut) };
+  const { status, body, headers } = outcome;
+  const parsed = parseJson(body);
+  const messages = parsed.ok ? envelopeMessages(parsed.value) : [];
+  if (status >= 200 && status < 300) {
+    if (!parsed.ok) {
+      const kind = (header(headers, 'content-type') ?? '').split(';')[0] || 'sem tipo';
+      return { ok: false, error: new UnexpectedResponseError(info, status, `o serviço não respondeu em JSON (${kind})`) };
+    }
+    return { ok: true, status, json: parsed.value };
+  }
+  if (status === 401 || status === 403) return { ok: false, error: new UnauthorizedError(info, status) };
+  if (status === 400 || status === 422) return { ok: false, error: new BadRequestError(info, messages, status) };
+  if (status === 404) {
+    if (!parsed.ok) return { ok: false, error: new UnexpectedResponseError(info, 404, 'endereço não encontrado (404)') };
+    return { ok: false, error: new NotFoundError(info, messages) };
+  }
+  if (status === 429) return { ok: false, error: new RateLimitedError(info, parseRetryAfter(header(headers, 'retry-after'), nowMs)) };
+  if (status >= 500) return { ok: false, error: new ServerError(info, status, messages) };
+  return { ok: false, error: new UnexpectedResponseError(info, status, `código HTTP ${status} inesperado`) };
+}
+
+export class HttpClient {
+  readonly stats: HttpStats = { requests: 0, waves: 0, retries: 0 };
+  private readonly policy: RetryPolicy;
+  private readonly random: () => number;
+  private readonly base: string;
+
+  constructor(private readonly config: HttpConfig) {
+    this.policy = { ...defaultRetry, ...config.retry };
+    this.random = config.random ?? Math.random;
+    this.base = config.baseUrl.replace(/\/+$/, '');
+  }
+
+  private toRequest(spec: RequestSpec): HttpRequest {
+    const headers: Record<string, string> = { 'x-api-key': this.config.apiKey, Accept: 'application/json' };
+    const request: HttpRequest = {
+      method: spec.method,
+      url: `${this.base}${spec.path}${encodeQuery(spec.query)}`,
+      headers,
+      timeoutMs: this.config.timeoutMs ?? 30_000,
+    };
+    if (spec.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      request.body = JSON.stringify(spec.body);
+    }
+    return request;
+  }
+
+  /** How long to wait before trying `error` again, or undefined when it must not be retried. */
+  private retryDelay(spec: RequestSpec, error: BillingError, attempt: number): number | undefined {
+    if (attempt >= this.policy.retries) return undefined;
+    const rateLimited = error instanceof RateLimitedError;
+    const transient = rateLimited || error instanceof NetworkError || (error.status !== undefined && this.policy.statuses.includes(error.status));
+    if (!transient) return undefined;
+    // A POST whose fate is unknown (5xx, dropped, timed out) may have been applied: never repeat it blindly.
+    if (spec.method === 'POST' && !rateLimited) return undefined;
+    if (rateLimited && error.retryAfterMs !== undefined) {
+      return error.retryAfterMs <= this.policy.maxRetryAfterMs ? error.retryAfterMs : undefined;
+    }
+    const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** attempt);
+    return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
+  }
+
+  /** Sends every request concurrently, then retries the retryable failures in further waves. */
+  sendAll(specs: readonly RequestSpec[]): Settled[] {
+    const results: Settled[] = new Array(specs.length);
+    let pending = specs.map((_, i) => i);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const requests = pending.map((i) => this.toRequest(specs[i]));
+      const outcomes = requests.length === 1 ? [this.config.transport.fetch(requests[0])] : this.config.transport.fetchAll(requests);
+      this.stats.requests += requests.length;
+      this.stats.waves += 1;
+      const retry: number[] = [];
+      let wait = 0;
+      pending.forEach((index, k) => {
+        const spec = specs[index];
+        const settled = settle({ method: spec.method, path: spec.path }, outcomes[k], Date.now());
+        results[index] = settled;
+        if (settled.ok) return;
+        const delay = this.retryDelay(spec, settled.error, attempt);
+        if (delay === undefined) return;
+        retry.push(index);
+        wait = Math.max(wait, delay);
+      });
+      if (retry.length === 0) break;
+      this.stats.retries += retry.length;
+      if (wait > 0) this.config.sleep(wait);
+      pending = retry;
+    }
+    return results;
+  }
+
+  send(spec: RequestSpec): Settled {
+    return this.sendAll([spec])[0];
+  }
+
+  /** Like send, but throws the typed error. */
+  request(spec: RequestSpec): unknown {
+    const settled = this.send(spec);
+    if (!settled.ok) throw settled.error;
+    return settled.json;
+  }
+}

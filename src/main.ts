@@ -1,0 +1,5 @@
+/**
+ * The add-on's entry points, and nothing else: every export becomes a top-level
+ * Apps Script function (menu items, triggers, google.script.run targets).
+ */
+export { onOpen, onInstall } from './gas/menu';

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { intlZone } from '../../src/core/calendar';
+import { FilterError, formatFilters } from '../../src/api/filters';
+import { listings } from '../../src/api/operations';
+
+const zone = intlZone('America/Sao_Paulo');
+const fmt = (key: keyof typeof listings, values: Record<string, unknown>) =>
+  Object.fromEntries(formatFilters(listings[key].label, listings[key].filters, values as never, zone));
+
+describe('filter formatting', () => {
+  it('formats dates as DD/MM/YYYY in the spreadsheet zone, from Dates, ISO strings and parts', () => {
+    // 02:00 UTC on 1 Oct is still 30 Sep in São Paulo.
+    expect(fmt('cobrancas', { vencimentoInicial: new Date('2026-10-01T02:00:00Z') })).toEqual({ vencimentoInicial: '30/09/2026' });
+    expect(fmt('cobrancas', { vencimentoFinal: '2026-10-01' })).toEqual({ vencimentoFinal: '01/10/2026' });
+    expect(fmt('cobrancas', { dataPagamentoInicial: { year: 2026, month: 2, day: 28 } })).toEqual({ dataPagamentoInicial: '28/02/2026' });
+  });
+
+  it('formats datetimes as DD/MM/YYYY HH:MM and competência as MM/YYYY', () => {
+    expect(fmt('faturas', { dataHoraAtualizacaoInicial: new Date('2026-10-01T12:05:00Z'), competencia: '2026-03' })).toEqual({
+      dataHoraAtualizacaoInicial: '01/10/2026 09:05',
+      competencia: '03/2026',
+    });
+    expect(fmt('transacoes', { competencia: '3/2026' })).toEqual({ competencia: '03/2026' });
+  });
+
+  it('joins id lists with commas and normalises booleans and sort order', () => {
+    expect(fmt('cobrancas', { idsCliente: [3, 10, 7], isQuitado: false, sortOrder: 'DESC' })).toEqual({
+      idsCliente: '3,10,7',
+      isQuitado: 'false',
+      sortOrder: 'desc',
+    });
+    expect(fmt('cobrancas', { idsCobranca: '1; 2, 3' })).toEqual({ idsCobranca: '1,2,3' });
+  });
+
+  it('leaves empty values out', () => {
+    expect(fmt('clientes', { cpfCnpj: '', email: null, idCliente: undefined })).toEqual({});
+  });
+
+  it.each([
+    ['cobrancas', { vencimentoInicial: '31/02/2026' }, 'vencimentoInicial', 'não existe'],
+    ['cobrancas', { vencimentoInicial: '2026/10/01' }, 'vencimentoInicial', 'DD/MM/AAAA'],
+    ['faturas', { competencia: '13/2026' }, 'competencia', '01 a 12'],
+    ['faturas', { idFatura: 'abc' }, 'idFatura', 'inteiro'],
+    ['cobrancas', { idsCliente: [1, 'x'] }, 'idsCliente', '"x"'],
+    ['faturas', { sortOrder: 'up' }, 'sortOrder', 'asc'],
+    ['clientes', { isAtivo: 'sim' }, 'isAtivo', 'true'],
+    ['clientes', { naoExiste: 1 }, 'naoExiste', 'não existe'],
+  ] as const)('refuses a bad value before any request (%s %j)', (key, values, filter, text) => {
+    let error: unknown;
+    try {
+      fmt(key, values);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FilterError);
+    expect((error as FilterError).filter).toBe(filter);
+    expect((error as FilterError).message).toContain(text);
+  });
+});
