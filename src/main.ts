@@ -3,3 +3,4 @@
  * Apps Script function (menu items, triggers, google.script.run targets).
  */
 export { onOpen, onInstall } from './gas/menu';
+export { showConnections, listConnections, saveConnection, removeConnection, testConnection } from './gas/connections-api';

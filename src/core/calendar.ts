@@ -42,6 +42,33 @@ export function makeZone(timeZone: string, read: ZoneReader): Zone {
   };
 }
 
+/**
+ * Wraps a slow reader (a service call in Apps Script) so that each hour of
+ * time costs one call: offsets only change on hour boundaries in practice.
+ */
+export function hourlyCachedReader(read: ZoneReader): ZoneReader {
+  const offsets = new Map<number, number>();
+  return (instant) => {
+    const t = instant.getTime();
+    const bucket = Math.floor(t / 3_600_000);
+    let offset = offsets.get(bucket);
+    if (offset === undefined) {
+      const w = read(new Date(bucket * 3_600_000));
+      offset = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - bucket * 3_600_000;
+      offsets.set(bucket, offset);
+    }
+    const shifted = new Date(t + offset);
+    return {
+      year: shifted.getUTCFullYear(),
+      month: shifted.getUTCMonth() + 1,
+      day: shifted.getUTCDate(),
+      hour: shifted.getUTCHours(),
+      minute: shifted.getUTCMinutes(),
+      second: shifted.getUTCSeconds(),
+    };
+  };
+}
+
 /** A Zone backed by Intl (Node, browsers and Apps Script's V8 all carry the tz database). */
 export function intlZone(timeZone: string): Zone {
   const fmt = new Intl.DateTimeFormat('en-US', {
@@ -54,7 +81,7 @@ export function intlZone(timeZone: string): Zone {
     minute: '2-digit',
     second: '2-digit',
   });
-  return makeZone(timeZone, (instant) => {
+  return makeZone(timeZone, hourlyCachedReader((instant) => {
     const parts: Record<string, number> = {};
     for (const p of fmt.formatToParts(instant)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
     return {
@@ -65,7 +92,7 @@ export function intlZone(timeZone: string): Zone {
       minute: parts.minute,
       second: parts.second,
     };
-  });
+  }));
 }
 
 export const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));

@@ -1,6 +1,16 @@
-/** Menu construction; runs in AuthMode.NONE before the add-on is enabled, so it touches nothing else. */
+/**
+ * The add-on menu. onOpen may run in AuthMode.NONE (before the add-on is enabled
+ * in this file), where properties and UrlFetch throw: it only builds the menu.
+ */
 export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
-  SpreadsheetApp.getUi().createAddonMenu().addItem('Conexões', 'showConnections').addToUi();
+  SpreadsheetApp.getUi()
+    .createAddonMenu()
+    .addItem('Importar dados…', 'showImport')
+    .addItem('Relatórios', 'showReports')
+    .addItem('Lançamentos em lote', 'showBulk')
+    .addSeparator()
+    .addItem('Conexões', 'showConnections')
+    .addToUi();
 }
 
 export function onInstall(e?: GoogleAppsScript.Events.AddonOnInstall): void {

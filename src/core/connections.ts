@@ -1,0 +1,121 @@
+/**
+ * Connections to the billing service: a name, a base URL and an API key. An
+ * accountant serves many companies, so there may be many; one is the default.
+ * The list lives in the user's properties and each key in its own user property:
+ * never in the document, a cell, a log or anything sent to the sidebar.
+ */
+import type { KeyValueStore } from './ports';
+import { readJson, writeJson } from './ports';
+
+export interface Connection {
+  id: string;
+  name: string;
+  baseUrl: string;
+  isDefault: boolean;
+}
+
+/** What the sidebar may see: everything but the key. */
+export interface ConnectionView extends Connection {
+  hasKey: boolean;
+}
+
+export interface ConnectionInput {
+  id?: string;
+  name: string;
+  baseUrl: string;
+  /** Blank when editing keeps the saved key. */
+  apiKey?: string;
+  isDefault?: boolean;
+}
+
+export class ConnectionError extends Error {
+  override name = 'ConnectionError';
+  constructor(
+    readonly field: 'name' | 'baseUrl' | 'apiKey' | 'id',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const LIST = 'faturamento.conexoes';
+const keyProp = (id: string) => `faturamento.conexao.${id}.chave`;
+
+/** Local hosts may use plain http: that is the sandbox; anything else must be https. */
+export function normaliseBaseUrl(raw: string): string {
+  const url = raw.trim().replace(/\/+$/, '');
+  const m = /^(https?):\/\/([^/?#:]+)(:\d+)?(\/[^?#]*)?$/i.exec(url);
+  if (!m) throw new ConnectionError('baseUrl', 'Informe o endereço base completo, por exemplo https://api.exemplo.com.br');
+  const [, scheme, host] = m;
+  const local = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i.test(host);
+  if (scheme.toLowerCase() !== 'https' && !local) throw new ConnectionError('baseUrl', 'O endereço base precisa começar com https://');
+  // The paths of the interface start with /v2: a base URL that already ends in it would double it.
+  if (/\/v2$/i.test(url)) throw new ConnectionError('baseUrl', 'Informe o endereço sem o /v2 no final (o complemento acrescenta /v2 a cada operação)');
+  return url;
+}
+
+export class ConnectionStore {
+  constructor(
+    private readonly user: KeyValueStore,
+    private readonly newId: () => string,
+  ) {}
+
+  private all(): Connection[] {
+    return readJson<Connection[]>(this.user, LIST, []);
+  }
+
+  private save(list: Connection[]): void {
+    if (list.length > 0 && !list.some((c) => c.isDefault)) list[0].isDefault = true;
+    writeJson(this.user, LIST, list);
+  }
+
+  list(): ConnectionView[] {
+    return this.all().map((c) => ({ ...c, hasKey: Boolean(this.user.get(keyProp(c.id))) }));
+  }
+
+  get(idOrName?: string | null): Connection {
+    const list = this.all();
+    if (list.length === 0) throw new ConnectionError('id', 'Nenhuma conexão configurada: abra Faturamento › Conexões e adicione uma.');
+    const found = idOrName ? list.find((c) => c.id === idOrName || c.name === idOrName) : list.find((c) => c.isDefault) ?? list[0];
+    if (!found) throw new ConnectionError('id', `A conexão "${idOrName}" não existe mais: escolha outra em Faturamento › Conexões.`);
+    return found;
+  }
+
+  /** The key, for the client only. */
+  apiKey(id: string): string {
+    const key = this.user.get(keyProp(id));
+    if (!key) throw new ConnectionError('apiKey', 'Esta conexão não tem chave de API salva: edite-a em Faturamento › Conexões.');
+    return key;
+  }
+
+  upsert(input: ConnectionInput): ConnectionView {
+    const list = this.all();
+    const name = input.name.trim();
+    if (!name) throw new ConnectionError('name', 'Dê um nome à conexão (por exemplo, o nome da empresa).');
+    if (name.length > 80) throw new ConnectionError('name', 'Use um nome de até 80 caracteres.');
+    if (list.some((c) => c.name.toLowerCase() === name.toLowerCase() && c.id !== input.id)) {
+      throw new ConnectionError('name', `Já existe uma conexão chamada "${name}".`);
+    }
+    const baseUrl = normaliseBaseUrl(input.baseUrl);
+    const key = input.apiKey?.trim();
+    const existing = input.id ? list.find((c) => c.id === input.id) : undefined;
+    if (input.id && !existing) throw new ConnectionError('id', 'Esta conexão não existe mais.');
+    if (!existing && !key) throw new ConnectionError('apiKey', 'Informe a chave de API.');
+    if (key !== undefined && key !== '' && /\s/.test(key)) throw new ConnectionError('apiKey', 'A chave de API não pode ter espaços.');
+    const conn: Connection = existing ?? { id: this.newId(), name, baseUrl, isDefault: list.length === 0 };
+    conn.name = name;
+    conn.baseUrl = baseUrl;
+    if (input.isDefault) for (const c of list) c.isDefault = c === conn;
+    if (!existing) list.push(conn);
+    if (input.isDefault) for (const c of list) c.isDefault = c.id === conn.id;
+    if (key) this.user.set(keyProp(conn.id), key);
+    this.save(list);
+    return { ...conn, hasKey: Boolean(this.user.get(keyProp(conn.id))) };
+  }
+
+  remove(id: string): void {
+    const list = this.all().filter((c) => c.id !== id);
+    this.user.delete(keyProp(id));
+    this.save(list);
+  }
+}

@@ -1,0 +1,54 @@
+/** Server side of the Conexões sidebar. Nothing returned here carries a key. */
+import { checkConnection, type CheckResult } from '../core/connection-check';
+import { ConnectionError, type ConnectionInput, type ConnectionView, normaliseBaseUrl } from '../core/connections';
+import { clientFor, connectionStore } from './services';
+import { showSidebar } from './ui';
+
+export function showConnections(): void {
+  showSidebar('Conexoes', 'Conexões');
+}
+
+export function listConnections(): ConnectionView[] {
+  return connectionStore().list();
+}
+
+export type SaveOutcome = { ok: true; connection: ConnectionView } | { ok: false; field: string; message: string };
+
+export function saveConnection(input: ConnectionInput): SaveOutcome {
+  try {
+    return { ok: true, connection: connectionStore().upsert(input) };
+  } catch (err) {
+    if (err instanceof ConnectionError) return { ok: false, field: err.field, message: err.message };
+    throw err;
+  }
+}
+
+export function removeConnection(id: string): ConnectionView[] {
+  const store = connectionStore();
+  store.remove(id);
+  return store.list();
+}
+
+export interface TestInput {
+  id?: string;
+  baseUrl?: string;
+  /** A key typed but not saved yet; blank uses the saved one. */
+  apiKey?: string;
+}
+
+export function testConnection(input: TestInput): CheckResult | { ok: false; field: string; message: string } {
+  try {
+    const store = connectionStore();
+    const saved = input.id ? store.get(input.id) : undefined;
+    const baseUrl = input.baseUrl ? normaliseBaseUrl(input.baseUrl) : saved?.baseUrl;
+    if (!baseUrl) return { ok: false, field: 'baseUrl', message: 'Informe o endereço base.' };
+    const apiKey = input.apiKey?.trim() || (saved ? store.apiKey(saved.id) : '');
+    if (!apiKey) return { ok: false, field: 'apiKey', message: 'Informe a chave de API.' };
+    const connection = { id: saved?.id ?? 'teste', name: saved?.name ?? 'teste', baseUrl, isDefault: false };
+    const client = clientFor(connection, { apiKey, timeoutMs: 15_000, concurrency: 4 });
+    return checkConnection(client, () => Date.now());
+  } catch (err) {
+    if (err instanceof ConnectionError) return { ok: false, field: err.field, message: err.message };
+    throw err;
+  }
+}

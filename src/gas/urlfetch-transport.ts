@@ -1,0 +1,49 @@
+/** The billing client's transport over UrlFetchApp. */
+import type { HttpOutcome, HttpRequest, Transport } from '../api/transport';
+
+function toParams(req: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
+  const params: GoogleAppsScript.URL_Fetch.URLFetchRequest = {
+    url: req.url,
+    method: req.method.toLowerCase() as GoogleAppsScript.URL_Fetch.HttpMethod,
+    headers: { ...req.headers },
+    // 4xx/5xx come back as responses so the client can type them.
+    muteHttpExceptions: true,
+    followRedirects: true,
+  };
+  if (req.body !== undefined) {
+    params.payload = req.body;
+    params.contentType = 'application/json';
+  }
+  return params;
+}
+
+function toOutcome(res: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpOutcome {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.getHeaders() as Record<string, unknown>)) headers[k.toLowerCase()] = String(v);
+  return { kind: 'response', status: res.getResponseCode(), headers, body: res.getContentText() };
+}
+
+function networkError(err: unknown): HttpOutcome {
+  const message = err instanceof Error ? err.message : String(err);
+  return { kind: 'network-error', message, timedOut: /timeout|tempo/i.test(message) };
+}
+
+export const urlFetchTransport: Transport = {
+  fetch(req) {
+    try {
+      return toOutcome(UrlFetchApp.fetch(req.url, toParams(req)));
+    } catch (err) {
+      return networkError(err);
+    }
+  },
+  fetchAll(reqs) {
+    try {
+      return UrlFetchApp.fetchAll(reqs.map(toParams)).map(toOutcome);
+    } catch (err) {
+      // fetchAll fails whole when one request has no answer, and the others may
+      // have been applied: idempotent ones are asked again one by one, a POST is
+      // reported as of unknown outcome so the caller can check before repeating it.
+      return reqs.map((r) => (r.method === 'POST' ? networkError(err) : urlFetchTransport.fetch(r)));
+    }
+  },
+};

@@ -1,0 +1,156 @@
+import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
+import { call } from './rpc';
+
+interface ConnectionView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  isDefault: boolean;
+  hasKey: boolean;
+}
+type SaveOutcome = { ok: true; connection: ConnectionView } | { ok: false; field: string; message: string };
+type TestOutcome = { ok: boolean; code?: string; message: string; field?: string };
+
+const form = byId<HTMLFormElement>('form');
+const list = byId('list');
+const status = byId('status');
+const testResult = byId('test-result');
+const keyInput = byId<HTMLInputElement>('f-key');
+const keySaved = byId('key-saved');
+
+function input(name: string): HTMLInputElement {
+  return form.elements.namedItem(name) as HTMLInputElement;
+}
+
+function render(connections: ConnectionView[]): void {
+  list.replaceChildren();
+  if (connections.length === 0) {
+    list.append(h('p', { class: 'empty' }, 'Nenhuma conexão ainda. Adicione a primeira.'));
+    return;
+  }
+  for (const c of connections) {
+    const testBtn = h('button', { type: 'button' }, 'Testar');
+    const result = h('div', { class: 'notice', 'aria-live': 'polite' });
+    testBtn.addEventListener('click', () =>
+      busy(testBtn, async () => {
+        clearNotice(result);
+        try {
+          const r = await call<TestOutcome>('testConnection', { id: c.id });
+          notice(result, r.ok ? (r.code === 'slow' ? 'warn' : 'ok') : 'error', r.message);
+        } catch (err) {
+          notice(result, 'error', errorText(err));
+        }
+      }),
+    );
+    const editBtn = h('button', { type: 'button', onclick: () => openForm(c) }, 'Editar');
+    const removeBtn = h('button', { type: 'button', class: 'danger' }, 'Remover');
+    removeBtn.addEventListener('click', () =>
+      busy(removeBtn, async () => {
+        // Sidebars cannot rely on confirm(): the second click confirms.
+        if (removeBtn.dataset.armed !== 'true') {
+          removeBtn.dataset.armed = 'true';
+          removeBtn.textContent = 'Confirmar remoção';
+          notice(result, 'warn', 'Relatórios que usam esta conexão deixarão de atualizar. Clique de novo para remover.');
+          return;
+        }
+        render(await call<ConnectionView[]>('removeConnection', c.id));
+        notice(status, 'info', `Conexão "${c.name}" removida.`);
+      }),
+    );
+    list.append(
+      h(
+        'div',
+        { class: 'card', 'data-connection': c.name },
+        h('div', { class: 'title' }, h('span', {}, c.name), c.isDefault ? h('span', { class: 'badge' }, 'padrão') : null),
+        h('div', { class: 'meta' }, c.baseUrl),
+        h('div', { class: 'meta' }, c.hasKey ? 'Chave salva' : 'Sem chave'),
+        h('div', { class: 'actions' }, testBtn, editBtn, removeBtn),
+        result,
+      ),
+    );
+  }
+}
+
+function showKeyInput(show: boolean): void {
+  keyInput.hidden = !show;
+  keySaved.hidden = show;
+}
+
+function openForm(c?: ConnectionView): void {
+  form.reset();
+  clearFieldErrors(form);
+  clearNotice(testResult);
+  form.hidden = false;
+  byId('form-title').textContent = c ? `Editar "${c.name}"` : 'Nova conexão';
+  input('id').value = c?.id ?? '';
+  input('name').value = c?.name ?? '';
+  input('baseUrl').value = c?.baseUrl ?? '';
+  input('isDefault').checked = c?.isDefault ?? false;
+  keyInput.value = '';
+  // A saved key is never sent back to the page: it can only be replaced.
+  showKeyInput(!c?.hasKey);
+  input('name').focus();
+}
+
+function values() {
+  return {
+    id: input('id').value || undefined,
+    name: input('name').value,
+    baseUrl: input('baseUrl').value,
+    apiKey: keyInput.hidden ? '' : keyInput.value,
+    isDefault: input('isDefault').checked,
+  };
+}
+
+byId('add').addEventListener('click', () => openForm());
+byId('cancel').addEventListener('click', () => {
+  form.hidden = true;
+});
+byId('replace-key').addEventListener('click', () => {
+  showKeyInput(true);
+  keyInput.focus();
+});
+
+form.addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const save = byId<HTMLButtonElement>('save');
+  void busy(save, async () => {
+    clearFieldErrors(form);
+    try {
+      const r = await call<SaveOutcome>('saveConnection', values());
+      if (!r.ok) {
+        fieldError(form, r.field, r.message);
+        return;
+      }
+      keyInput.value = '';
+      form.hidden = true;
+      render(await call<ConnectionView[]>('listConnections'));
+      notice(status, 'ok', `Conexão "${r.connection.name}" salva.`);
+    } catch (err) {
+      notice(status, 'error', errorText(err));
+    }
+  });
+});
+
+byId('test').addEventListener('click', () => {
+  const btn = byId<HTMLButtonElement>('test');
+  void busy(btn, async () => {
+    clearFieldErrors(form);
+    clearNotice(testResult);
+    const v = values();
+    try {
+      const r = await call<TestOutcome>('testConnection', { id: v.id, baseUrl: v.baseUrl, apiKey: v.apiKey });
+      if (!r.ok && r.field) fieldError(form, r.field, r.message);
+      notice(testResult, r.ok ? (r.code === 'slow' ? 'warn' : 'ok') : 'error', r.message);
+    } catch (err) {
+      notice(testResult, 'error', errorText(err));
+    }
+  });
+});
+
+call<ConnectionView[]>('listConnections')
+  .then((connections) => {
+    render(connections);
+    if (connections.length === 0) openForm();
+  })
+  .catch((err) => notice(status, 'error', errorText(err)));
