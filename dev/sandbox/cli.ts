@@ -1,0 +1,35 @@
+/**
+ * npm run sandbox -- --port 8787 --seed 1 --size small|medium|large [--page-base 0|1]
+ * Runs the sandbox in the foreground (this process) and prints how to reach it.
+ */
+import { parseArgs } from 'node:util';
+import { ORG_DEFS } from './orgs.js';
+import { createSandboxServer } from './server.js';
+import type { SizeName } from './types.js';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '8787' },
+    host: { type: 'string', default: '127.0.0.1' },
+    seed: { type: 'string', default: '1' },
+    size: { type: 'string', default: 'small' },
+    'page-base': { type: 'string', default: '1' },
+  },
+});
+
+const size = values.size as SizeName;
+if (!['small', 'medium', 'large'].includes(size)) throw new Error(`--size must be small, medium or large`);
+const started = performance.now();
+const sandbox = createSandboxServer({
+  seed: Number(values.seed),
+  size,
+  config: { pageBase: values['page-base'] === '0' ? 0 : 1 },
+});
+const port = await sandbox.listen(Number(values.port), values.host);
+console.log(`Billing API v2 sandbox (seed ${values.seed}, size ${size}) ready in ${Math.round(performance.now() - started)} ms`);
+console.log(`Base URL: http://${values.host}:${port}   (API paths start with /v2; controls under /__sandbox/)`);
+console.log('Organizations (header x-api-key):');
+for (const o of ORG_DEFS) console.log(`  ${o.name.padEnd(32)} ${o.apiKey}${o.hasCityHallIntegration ? '' : '   (no city-hall integration)'}`);
+const shutdown = () => void sandbox.close().finally(() => process.exit(0));
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

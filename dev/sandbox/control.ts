@@ -1,0 +1,65 @@
+/**
+ * /__sandbox/ endpoints, for tests and tools. Never logged, never faulted.
+ *   GET    /__sandbox/orgs                     → { orgs }
+ *   GET    /__sandbox/config                   → SandboxConfig
+ *   POST   /__sandbox/config      ConfigPatch  → SandboxConfig | 400 { errors }
+ *   GET    /__sandbox/log?method&pathPrefix&org&afterSeq → { entries }
+ *   DELETE /__sandbox/log                      → { cleared }
+ *   POST   /__sandbox/reset       ResetOptions → { orgs, seed, size }
+ *   GET    /__sandbox/dump/{org name or key}/{resource} → { org, resource, count, data }
+ */
+import type { Reply } from './envelopes.js';
+import { ORG_DEFS, publicOrg } from './orgs.js';
+import type { SandboxState } from './state.js';
+import type { ConfigPatch, DumpResource, RequestLogFilter, ResetOptions } from './types.js';
+import { isPlainObject } from './validation.js';
+
+const DUMP_RESOURCES: readonly DumpResource[] = ['clientes', 'faturas', 'nfse', 'cobrancas', 'transacoes', 'assinaturas', 'planos', 'produtos'];
+
+function ok(body: unknown): Reply {
+  return { status: 200, body };
+}
+function fail(status: number, errors: string[]): Reply {
+  return { status, body: { errors } };
+}
+
+export function handleControl(state: SandboxState, method: string, url: URL, body: unknown): Reply {
+  const path = url.pathname.replace(/\/+$/, '');
+  try {
+    if (path === '/__sandbox/orgs' && method === 'GET') return ok({ orgs: ORG_DEFS.map(publicOrg) });
+    if (path === '/__sandbox/config' && method === 'GET') return ok(state.config);
+    if (path === '/__sandbox/config' && method === 'POST') {
+      if (!isPlainObject(body)) return fail(400, ['body must be a JSON object']);
+      const r = state.configure(body as ConfigPatch);
+      return Array.isArray(r) ? fail(400, r) : ok(r);
+    }
+    if (path === '/__sandbox/log' && method === 'GET') {
+      const p = url.searchParams;
+      const filter: RequestLogFilter = {};
+      if (p.has('method')) filter.method = p.get('method')!;
+      if (p.has('pathPrefix')) filter.pathPrefix = p.get('pathPrefix')!;
+      if (p.has('org')) filter.org = p.get('org')!;
+      if (p.has('afterSeq')) filter.afterSeq = Number(p.get('afterSeq'));
+      return ok({ entries: state.log.list(filter) });
+    }
+    if (path === '/__sandbox/log' && method === 'DELETE') return ok({ cleared: state.log.clear() });
+    if (path === '/__sandbox/reset' && method === 'POST') {
+      const opts = (isPlainObject(body) ? body : {}) as ResetOptions;
+      state.reset(opts);
+      return ok({ orgs: ORG_DEFS.map(publicOrg), seed: state.seed, size: state.size });
+    }
+    const dump = /^\/__sandbox\/dump\/([^/]+)\/([^/]+)$/.exec(path);
+    if (dump && method === 'GET') {
+      const def = state.orgByRef(decodeURIComponent(dump[1]));
+      const resource = dump[2] as DumpResource;
+      if (!def) return fail(404, [`unknown organization ${decodeURIComponent(dump[1])}`]);
+      if (!DUMP_RESOURCES.includes(resource)) return fail(404, [`unknown resource ${resource}; one of ${DUMP_RESOURCES.join(', ')}`]);
+      // Full records, nested arrays filled and hidden '_' columns included (e.g. _loteCheckout).
+      const data = state.orgData(def)[resource] as unknown[];
+      return ok({ org: def.name, resource, count: data.length, data });
+    }
+    return fail(404, [`no control endpoint ${method} ${path}`]);
+  } catch (e) {
+    return fail(400, [e instanceof Error ? e.message : String(e)]);
+  }
+}

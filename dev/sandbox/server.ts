@@ -1,0 +1,202 @@
+/** The HTTP server: control endpoints, faults, authentication, routing, logging. */
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { handleControl } from './control.js';
+import { errorReply, type EnvelopeKind, type Reply, type Route } from './envelopes.js';
+import { decideFaults } from './faults.js';
+import { assinaturasListRoute } from './routes/assinaturas.js';
+import { createPersonalizadoRoute, createPlanoRoute, updatePersonalizadoRoute, updatePlanoRoute } from './routes/assinaturasWrite.js';
+import { clientesRoute } from './routes/clientes.js';
+import { cobrancasRoute } from './routes/cobrancas.js';
+import { emitirRoute } from './routes/emitir.js';
+import { faturasRoute } from './routes/faturas.js';
+import { nfseRoute } from './routes/nfse.js';
+import { transacoesRoute } from './routes/transacoes.js';
+import { SandboxState } from './state.js';
+import type { SandboxOptions } from './types.js';
+
+const ROUTES: readonly Route[] = [
+  clientesRoute, faturasRoute, nfseRoute, cobrancasRoute, transacoesRoute, assinaturasListRoute,
+  emitirRoute, createPlanoRoute, updatePlanoRoute, createPersonalizadoRoute, updatePersonalizadoRoute,
+];
+
+const MAX_BODY = 1_000_000;
+
+export interface SandboxServer {
+  server: http.Server;
+  state: SandboxState;
+  listen(port: number, host?: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) reject(new Error('body too large'));
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: http.ServerResponse, reply: Reply): void {
+  if (res.destroyed) return;
+  res.writeHead(reply.status, { 'content-type': 'application/json;charset=UTF-8', ...reply.headers });
+  res.end(JSON.stringify(reply.body));
+}
+
+/** A TCP reset where the platform offers one, else a plain destroy. */
+function resetSocket(socket: Socket): void {
+  const s = socket as Socket & { resetAndDestroy?: () => void };
+  if (typeof s.resetAndDestroy === 'function') s.resetAndDestroy();
+  else s.destroy();
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function findRoute(method: string, path: string): { route: Route; params: string[] } | { status: 404 | 405; kind: EnvelopeKind } {
+  let pathMatched: Route | null = null;
+  for (const route of ROUTES) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    if (route.method === method) return { route, params: m.slice(1) };
+    pathMatched ??= route;
+  }
+  return pathMatched ? { status: 405, kind: pathMatched.envelope } : { status: 404, kind: 'list' };
+}
+
+export function createSandboxServer(options: SandboxOptions = {}): SandboxServer {
+  const state = new SandboxState(options);
+  const hung = new Set<http.ServerResponse>();
+
+  async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const log = state.log;
+    const entry = log.begin(method, url.pathname, url.searchParams);
+    let ended = false;
+    res.on('close', () => {
+      if (ended) return;
+      ended = true;
+      hung.delete(res);
+      log.end(entry);
+      if (entry.outcome === 'pending') entry.outcome = 'response';
+    });
+    const text = await readBody(req).catch(() => '');
+    if (text !== '') {
+      try {
+        entry.body = JSON.parse(text);
+      } catch {
+        entry.body = text;
+      }
+    }
+    const found = findRoute(method, url.pathname);
+    const kind: EnvelopeKind = 'route' in found ? found.route.envelope : found.kind;
+    const decision = decideFaults(state.config, state.faultRng, method, url.pathname);
+    entry.faults = decision.kinds;
+    if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+
+    const finish = (reply: Reply) => {
+      entry.status = reply.status;
+      send(res, reply);
+    };
+    const t = decision.terminal;
+    if (t?.kind === 'status') {
+      const headers = t.retryAfterSeconds !== undefined ? { 'retry-after': String(t.retryAfterSeconds) } : undefined;
+      return finish(errorReply(kind, t.status, [], headers));
+    }
+    if (t?.kind === 'hang') {
+      entry.outcome = 'hang';
+      hung.add(res);
+      return;
+    }
+    if (t?.kind === 'reset') {
+      entry.outcome = 'reset';
+      return resetSocket(req.socket);
+    }
+
+    const key = req.headers['x-api-key'];
+    const def = state.orgByKey(Array.isArray(key) ? key[0] : key);
+    entry.org = def?.name ?? null;
+    if (!('route' in found)) return finish(errorReply(kind, found.status, [`${method} ${url.pathname}`]));
+    if (!def) return finish(errorReply(kind, 401, ['Chave de API (x-api-key) ausente ou inválida']));
+    const route = found.route;
+    let body: unknown = undefined;
+    if (route.hasBody) {
+      const ct = String(req.headers['content-type'] ?? '');
+      if (!/^application\/json\b/i.test(ct)) return finish(errorReply(kind, 415, [`Content-Type '${ct}' não suportado; use application/json`]));
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return finish(errorReply(kind, 400, ['body: JSON inválido ou ausente']));
+      }
+    }
+    let reply: Reply;
+    try {
+      reply = route.handle({ org: state.orgData(def), query: url.searchParams, body, params: found.params, config: state.config, ignorePage: decision.ignorePage });
+    } catch (e) {
+      console.error('[sandbox] handler error', e);
+      reply = errorReply(kind, 500, []);
+    }
+    if (t?.kind === 'commitThenFail') {
+      if (t.failWith === 'reset') {
+        entry.outcome = 'commit-then-reset';
+        return resetSocket(req.socket);
+      }
+      entry.outcome = 'commit-then-500';
+      return finish(errorReply(kind, 500, []));
+    }
+    finish(reply);
+  }
+
+  async function handleControlRequest(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+    const text = await readBody(req);
+    let body: unknown = undefined;
+    if (text !== '') {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return send(res, { status: 400, body: { errors: ['invalid JSON'] } });
+      }
+    }
+    const reply = handleControl(state, (req.method ?? 'GET').toUpperCase(), url, body);
+    // A reset also releases requests held by the hang fault.
+    if (url.pathname.startsWith('/__sandbox/reset')) for (const h of hung) h.destroy();
+    send(res, reply);
+  }
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const work = url.pathname.startsWith('/__sandbox/') ? handleControlRequest(req, res, url) : handleApi(req, res, url);
+    work.catch((e) => {
+      console.error('[sandbox] request failed', e);
+      if (!res.headersSent) send(res, { status: 500, body: { errors: [String(e)] } });
+    });
+  });
+  // Hung requests must not keep a test's client waiting on headers forever from the server side.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+
+  return {
+    server,
+    state,
+    listen(port, host = '127.0.0.1') {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        for (const h of hung) h.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
