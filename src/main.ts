@@ -4,3 +4,17 @@
  */
 export { onOpen, onInstall } from './gas/menu';
 export { showConnections, listConnections, saveConnection, removeConnection, testConnection } from './gas/connections-api';
+export {
+  showImport,
+  showReports,
+  getImportForm,
+  startImportRun,
+  continueReportRun,
+  cancelReportRun,
+  runReport,
+  saveReport,
+  listReports,
+  deleteReport,
+  setReportSchedule,
+  runScheduledReports,
+} from './gas/reports-api';

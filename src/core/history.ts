@@ -1,0 +1,36 @@
+/** The `Histórico` sheet: one row per finished run, manual or scheduled. */
+import type { Zone } from './calendar';
+import type { RunSummary } from './reports';
+import type { BookPort } from './sheet-port';
+
+export const HISTORY_SHEET = 'Histórico';
+const HEADER = ['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem'];
+const FORMATS = ['dd/MM/yyyy HH:mm:ss', '@', '@', '0', '0.0', '@', '@'];
+const RESULT_LABEL: Record<RunSummary['result'], string> = { ok: 'OK', erro: 'ERRO', cancelado: 'CANCELADO', 'em andamento': 'EM ANDAMENTO' };
+
+export function appendHistory(book: BookPort, reportName: string, run: RunSummary, _zone?: Zone): void {
+  let sheet = book.byName(HISTORY_SHEET);
+  if (!sheet) {
+    sheet = book.create(HISTORY_SHEET);
+    sheet.ensureSize(2, HEADER.length);
+    sheet.setFormats(1, 1, 1, HEADER.map(() => '@'));
+    sheet.write(1, 1, [HEADER]);
+    sheet.freezeRows(1);
+    sheet.setHeaderStyle(HEADER.length);
+  }
+  const row = Math.max(sheet.lastRow(), 1) + 1;
+  const message = [run.message, ...(run.warnings ?? [])].filter(Boolean).join(' ');
+  sheet.ensureSize(row, HEADER.length);
+  sheet.setFormats(row, 1, 1, FORMATS);
+  sheet.write(row, 1, [
+    [
+      new Date(run.finishedAt ?? run.startedAt),
+      reportName,
+      run.origin === 'agendado' ? 'Agendado' : 'Manual',
+      run.rows,
+      Math.round(run.durationMs / 100) / 10,
+      RESULT_LABEL[run.result],
+      message,
+    ],
+  ]);
+}

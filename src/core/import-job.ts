@@ -1,0 +1,333 @@
+/**
+ * Pulling a listing into a sheet as a resumable job. Each step fetches page
+ * waves until its deadline, writes what arrived in whole blocks and returns a
+ * small state that the next execution continues from: a 6-minute kill loses at
+ * most the waves since the last write, and those are fetched again and written
+ * to the same rows.
+ *
+ * While a job runs the sheet is marked incomplete (first header cell and tab
+ * colour); only a finished job clears stale rows and the mark.
+ */
+import type { BillingClient } from '../api/client';
+import type { ApiRecord } from '../api/envelopes';
+import type { FilterValues } from '../api/filters';
+import { type ListingKey, listing } from '../api/operations';
+import type { PagerState } from '../api/paging';
+import type { Zone } from './calendar';
+import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
+import { CellConverter, type CellValue, type ChildTable, childRows, type Column, NUMBER_FORMATS, recordRow, tableSpec } from './table';
+
+export interface ImportSpec {
+  listing: ListingKey;
+  /** Absolute filter values (relative ones already resolved). */
+  filters: FilterValues;
+  sheetName: string;
+  /** 'merge' updates rows by id (incremental refresh); 'replace' rewrites the sheet. */
+  mode: 'replace' | 'merge';
+}
+
+export type ImportStatus = 'running' | 'done' | 'cancelled' | 'failed';
+
+export interface ImportState {
+  spec: ImportSpec;
+  sheetId: number;
+  pager: PagerState | null;
+  rows: number;
+  /** Rows touched in merge mode (updated or added). */
+  merged: number;
+  children: Record<string, { sheetId: number; rows: number }>;
+  pages: number;
+  warnings: string[];
+  startedAt: number;
+  updatedAt: number;
+  status: ImportStatus;
+  message?: string;
+  steps: number;
+}
+
+export interface ImportDeps {
+  client: BillingClient;
+  book: BookPort;
+  zone: Zone;
+  now: () => number;
+  /** Rows buffered before a write: bounds Spreadsheet calls per rows written. */
+  flushRows?: number;
+}
+
+export class ImportError extends Error {
+  override name = 'ImportError';
+}
+
+export const PARTIAL_MARK = '⚠ INCOMPLETO · ';
+const PARTIAL_COLOR = '#f9ab00';
+const DEFAULT_FLUSH_ROWS = 5000;
+
+export function childSheetName(sheetName: string, child: ChildTable): string {
+  return `${sheetName} · ${child.label}`.slice(0, 100);
+}
+
+function headerRow(columns: readonly Column[], partial: boolean): string[] {
+  return columns.map((c, i) => (i === 0 && partial ? `${PARTIAL_MARK}${c.label}` : c.label));
+}
+
+function prepareSheet(sheet: SheetPort, columns: readonly Column[], partial: boolean): void {
+  sheet.ensureSize(2, columns.length);
+  sheet.setFormats(1, 1, 1, columns.map(() => '@'));
+  sheet.write(1, 1, [headerRow(columns, partial)]);
+  // The field names stay machine-readable in the header notes.
+  sheet.setNotes(1, 1, columns.map((c) => c.key));
+  sheet.freezeRows(1);
+  sheet.setHeaderStyle(columns.length);
+  sheet.setTabColor(partial ? PARTIAL_COLOR : null);
+}
+
+function markDone(sheet: SheetPort, columns: readonly Column[]): void {
+  sheet.write(1, 1, [headerRow(columns, false)]);
+  sheet.setTabColor(null);
+}
+
+function sheetFor(book: BookPort, name: string): SheetPort {
+  return book.byName(name) ?? book.create(name);
+}
+
+export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
+  const op = listing(spec.listing);
+  const table = tableSpec(op);
+  const name = spec.sheetName.trim();
+  if (!name) throw new ImportError('Informe o nome da aba de destino.');
+  if (name.length > 100 || /[[\]*?:/\\]/.test(name)) throw new ImportError('O nome da aba não pode ter mais de 100 caracteres nem os símbolos [ ] * ? : / \\');
+  const sheet = sheetFor(deps.book, name);
+  prepareSheet(sheet, table.columns, true);
+  const now = deps.now();
+  return {
+    spec: { ...spec, sheetName: name },
+    sheetId: sheet.id,
+    pager: null,
+    rows: 0,
+    merged: 0,
+    children: {},
+    pages: 0,
+    warnings: [],
+    startedAt: now,
+    updatedAt: now,
+    status: 'running',
+    steps: 0,
+  };
+}
+
+function formats(columns: readonly Column[]): string[] {
+  return columns.map((c) => NUMBER_FORMATS[c.cell]);
+}
+
+function checkCells(deps: ImportDeps, sheet: SheetPort, rowsAfter: number, columns: number): void {
+  const wanted = (rowsAfter + 1) * Math.max(columns, sheet.lastColumn());
+  const projected = deps.book.totalCells() - sheet.cells() + wanted;
+  if (projected > CELL_LIMIT) {
+    throw new ImportError(
+      `Esta importação levaria a planilha a ${projected.toLocaleString('pt-BR')} células, acima do limite de 10 milhões do Google Planilhas. Use filtros (por exemplo, uma competência ou um período) ou importe em outra planilha.`,
+    );
+  }
+}
+
+class Writer {
+  private readonly conv: CellConverter;
+  private readonly table;
+  private readonly sheet: SheetPort;
+
+  constructor(
+    private readonly state: ImportState,
+    private readonly deps: ImportDeps,
+  ) {
+    this.conv = new CellConverter(deps.zone);
+    this.table = tableSpec(listing(state.spec.listing));
+    const sheet = deps.book.byId(state.sheetId);
+    if (!sheet) throw new ImportError(`A aba "${state.spec.sheetName}" foi apagada durante a importação. Rode o relatório de novo.`);
+    this.sheet = sheet;
+  }
+
+  private child(child: ChildTable): { sheet: SheetPort; entry: { sheetId: number; rows: number } } {
+    let entry = this.state.children[child.field];
+    let sheet = entry ? this.deps.book.byId(entry.sheetId) : null;
+    if (!sheet) {
+      sheet = sheetFor(this.deps.book, childSheetName(this.state.spec.sheetName, child));
+      prepareSheet(sheet, child.columns, true);
+      entry = { sheetId: sheet.id, rows: entry?.rows ?? 0 };
+      this.state.children[child.field] = entry;
+    }
+    return { sheet, entry };
+  }
+
+  write(records: ApiRecord[]): void {
+    if (records.length === 0) return;
+    if (this.state.spec.mode === 'merge') this.merge(records);
+    else this.append(records);
+  }
+
+  private append(records: ApiRecord[]): void {
+    const { columns } = this.table;
+    const rows = records.map((r) => recordRow(columns, r, this.conv));
+    const start = this.state.rows + 2;
+    checkCells(this.deps, this.sheet, this.state.rows + rows.length, columns.length);
+    this.sheet.ensureSize(start + rows.length - 1, columns.length);
+    this.sheet.setFormats(start, 1, rows.length, formats(columns));
+    this.sheet.write(start, 1, rows);
+    this.state.rows += rows.length;
+    for (const child of this.table.children) {
+      const childData = childRows(child, records, this.conv);
+      if (childData.length === 0) continue;
+      const { sheet, entry } = this.child(child);
+      const at = entry.rows + 2;
+      sheet.ensureSize(at + childData.length - 1, child.columns.length);
+      sheet.setFormats(at, 1, childData.length, formats(child.columns));
+      sheet.write(at, 1, childData);
+      entry.rows += childData.length;
+    }
+  }
+
+  /** Reads the sheet once, replaces rows by id, appends the new ones, writes once. */
+  private merge(records: ApiRecord[]): void {
+    const { columns, idField } = this.table;
+    const idCol = columns.findIndex((c) => c.key === idField);
+    const existing = readBlock(this.sheet, columns.length);
+    const index = new Map<string, number>();
+    existing.forEach((row, i) => index.set(String(row[idCol]), i));
+    const touched = new Set<string>();
+    for (const record of records) {
+      const row = recordRow(columns, record, this.conv);
+      const id = String(row[idCol]);
+      touched.add(id);
+      const at = index.get(id);
+      if (at === undefined) {
+        index.set(id, existing.length);
+        existing.push(row);
+      } else existing[at] = row;
+    }
+    checkCells(this.deps, this.sheet, existing.length, columns.length);
+    if (existing.length > 0) {
+      this.sheet.ensureSize(existing.length + 1, columns.length);
+      this.sheet.setFormats(2, 1, existing.length, formats(columns));
+      this.sheet.write(2, 1, existing);
+    }
+    this.state.rows = existing.length;
+    this.state.merged += records.length;
+    for (const child of this.table.children) {
+      const fresh = childRows(child, records, this.conv);
+      const sheet = this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
+      if (!sheet && fresh.length === 0) continue;
+      const { sheet: target, entry } = this.child(child);
+      const old = sheet ? readBlock(target, child.columns.length) : [];
+      const kept = old.filter((r) => !touched.has(String(r[0])));
+      const all = kept.concat(fresh);
+      if (all.length > 0) {
+        target.ensureSize(all.length + 1, child.columns.length);
+        target.setFormats(2, 1, all.length, formats(child.columns));
+        target.write(2, 1, all);
+      }
+      if (old.length > all.length) target.clear(all.length + 2, 1, old.length - all.length, child.columns.length);
+      entry.rows = all.length;
+    }
+  }
+
+  /** Clears what a previous, longer run left below, and lifts the incomplete mark. */
+  finish(): void {
+    const { columns } = this.table;
+    if (this.state.spec.mode === 'replace') {
+      clearBelow(this.sheet, this.state.rows, columns.length);
+      for (const child of this.table.children) {
+        const entry = this.state.children[child.field];
+        const sheet = entry ? this.deps.book.byId(entry.sheetId) : this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
+        if (!sheet) continue;
+        clearBelow(sheet, entry?.rows ?? 0, child.columns.length);
+        markDone(sheet, child.columns);
+      }
+    } else {
+      for (const entry of Object.values(this.state.children)) {
+        const child = this.table.children.find((c) => this.state.children[c.field] === entry);
+        const sheet = this.deps.book.byId(entry.sheetId);
+        if (sheet && child) markDone(sheet, child.columns);
+      }
+    }
+    markDone(this.sheet, columns);
+  }
+}
+
+function readBlock(sheet: SheetPort, columns: number): CellValue[][] {
+  const last = sheet.lastRow();
+  if (last < 2) return [];
+  return sheet.read(2, 1, last - 1, columns).filter((row) => row.some((v) => v !== ''));
+}
+
+function clearBelow(sheet: SheetPort, rows: number, columns: number): void {
+  const last = sheet.lastRow();
+  if (last > rows + 1) sheet.clear(rows + 2, 1, last - rows - 1, columns);
+}
+
+export interface StepOptions {
+  /** Epoch ms by which the step must have written everything and returned. */
+  deadline: number;
+  base?: 0 | 1;
+}
+
+/**
+ * Runs waves until the listing ends or the deadline nears. Returns the new
+ * state; the caller persists it. Errors leave the state `failed` with a
+ * Portuguese message and the sheet still marked incomplete.
+ */
+export function stepImport(state: ImportState, deps: ImportDeps, options: StepOptions): ImportState {
+  if (state.status !== 'running') return state;
+  const next: ImportState = { ...state, children: { ...state.children }, warnings: [...state.warnings], steps: state.steps + 1 };
+  for (const [k, v] of Object.entries(next.children)) next.children[k] = { ...v };
+  const flushRows = deps.flushRows ?? DEFAULT_FLUSH_ROWS;
+  // The pager position of the last rows actually written: where a later step resumes.
+  let committed = next.pager;
+  try {
+    const writer = new Writer(next, deps);
+    const pager = deps.client.pager(next.spec.listing, next.spec.filters, { state: next.pager ?? undefined, base: options.base });
+    let buffer: ApiRecord[] = [];
+    let slowestWave = 0;
+    const flush = () => {
+      writer.write(buffer);
+      buffer = [];
+      committed = pager.state;
+    };
+    while (!pager.done) {
+      const began = deps.now();
+      // Leave room for one more wave and the final write.
+      if (began + slowestWave * 2 > options.deadline) break;
+      for (const page of pager.nextWave()) {
+        next.pages += 1;
+        for (const r of page.records) buffer.push(r);
+      }
+      slowestWave = Math.max(slowestWave, deps.now() - began);
+      if (buffer.length >= flushRows) flush();
+    }
+    flush();
+    next.pager = committed;
+    for (const w of pager.warnings) if (!next.warnings.includes(w)) next.warnings.push(w);
+    if (pager.done) {
+      writer.finish();
+      next.status = 'done';
+    }
+  } catch (err) {
+    next.pager = committed;
+    next.status = 'failed';
+    next.message = (err as Error).message;
+  }
+  next.updatedAt = deps.now();
+  return next;
+}
+
+/** A failed job continues from its last written page. */
+export function retryImport(state: ImportState): ImportState {
+  return state.status === 'failed' ? { ...state, status: 'running', message: undefined } : state;
+}
+
+export function cancelImport(state: ImportState): ImportState {
+  if (state.status !== 'running') return state;
+  return { ...state, status: 'cancelled', message: 'Importação cancelada: a aba ficou marcada como incompleta.' };
+}
+
+/** Rows the sheet holds after the job (replace) or rows updated/added (merge). */
+export function importedRows(state: ImportState): number {
+  return state.spec.mode === 'merge' ? state.merged : state.rows;
+}

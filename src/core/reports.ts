@@ -1,0 +1,139 @@
+/**
+ * Saved reports: which listing, through which connection (by name, never the
+ * key), with which filters, into which sheet, on which schedule. They live in
+ * the document's properties because they belong to the spreadsheet; relative
+ * filters keep a saved report meaningful as time passes.
+ */
+import type { FilterValues } from '../api/filters';
+import { type ListingKey, listing } from '../api/operations';
+import { addDays, addMonths, pad2, pad4, type Zone } from './calendar';
+import type { KeyValueStore } from './ports';
+import { readJson, writeJson } from './ports';
+import type { Schedule } from './schedule';
+
+export type RelativeValue =
+  /** A date filter: today plus `dias` (negative for the past). */
+  | { rel: 'hoje'; dias: number }
+  /** A competência filter: this month plus `meses` (0 current, -1 previous). */
+  | { rel: 'mes'; meses: number };
+
+export type SavedFilterValue = string | number | boolean | number[] | RelativeValue;
+
+export type RunOrigin = 'manual' | 'agendado';
+export type RunResult = 'ok' | 'erro' | 'cancelado' | 'em andamento';
+
+export interface RunSummary {
+  startedAt: number;
+  finishedAt?: number;
+  origin: RunOrigin;
+  rows: number;
+  durationMs: number;
+  result: RunResult;
+  message?: string;
+  warnings?: string[];
+  incremental?: boolean;
+}
+
+export interface Report {
+  id: string;
+  name: string;
+  listing: ListingKey;
+  /** Connection name: a report shared with other editors must not carry anyone's key. */
+  connection: string;
+  filters: Record<string, SavedFilterValue>;
+  sheetName: string;
+  /** Fetch only what changed since the last successful run and merge by id. */
+  incremental: boolean;
+  schedule: Schedule | null;
+  notifyByEmail: boolean;
+  /** When the schedule's count starts: set when scheduled, moved on by each scheduled run. */
+  scheduleSince?: number;
+  lastRun?: RunSummary;
+  /** Start of the last successful run: the lower bound of the next incremental one. */
+  lastSuccessStart?: number;
+  createdAt: number;
+}
+
+const PREFIX = 'faturamento.relatorio.';
+
+export class ReportStore {
+  constructor(
+    private readonly doc: KeyValueStore,
+    private readonly newId: () => string,
+  ) {}
+
+  list(): Report[] {
+    return this.doc
+      .keys()
+      .filter((k) => k.startsWith(PREFIX))
+      .map((k) => readJson<Report | null>(this.doc, k, null))
+      .filter((r): r is Report => r !== null)
+      .sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  get(id: string): Report {
+    const r = readJson<Report | null>(this.doc, PREFIX + id, null);
+    if (!r) throw new Error('Este relatório não existe mais. Atualize a lista de relatórios.');
+    return r;
+  }
+
+  find(id: string): Report | null {
+    return readJson<Report | null>(this.doc, PREFIX + id, null);
+  }
+
+  save(report: Report): Report {
+    writeJson(this.doc, PREFIX + report.id, report);
+    return report;
+  }
+
+  create(fields: Omit<Report, 'id' | 'createdAt'>, now: number): Report {
+    return this.save({ ...fields, id: this.newId().slice(0, 8), createdAt: now });
+  }
+
+  update(id: string, change: (r: Report) => Report | void): Report {
+    const current = this.get(id);
+    const next = change(current) ?? current;
+    return this.save(next);
+  }
+
+  delete(id: string): void {
+    this.doc.delete(PREFIX + id);
+  }
+}
+
+function isRelative(v: SavedFilterValue): v is RelativeValue {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && 'rel' in v;
+}
+
+/** Turns saved filters into absolute values for a run at `now`. */
+export function resolveFilters(report: Report, now: Date, zone: Zone): FilterValues {
+  const today = zone.wall(now);
+  const out: FilterValues = {};
+  for (const [name, value] of Object.entries(report.filters)) {
+    if (!isRelative(value)) {
+      out[name] = value;
+      continue;
+    }
+    if (value.rel === 'hoje') {
+      const d = addDays(today, value.dias);
+      out[name] = `${pad4(d.year)}-${pad2(d.month)}-${pad2(d.day)}`;
+    } else {
+      const m = addMonths(today, value.meses);
+      out[name] = `${pad2(m.month)}/${pad4(m.year)}`;
+    }
+  }
+  return out;
+}
+
+/** The service's update stamps are local wall time to the minute: look back a little so nothing slips between runs. */
+export const INCREMENTAL_MARGIN_MS = 10 * 60_000;
+
+/** Whether this run can be incremental, and the filters that make it so. */
+export function incrementalFilters(report: Report, base: FilterValues, zone: Zone): { filters: FilterValues; merge: boolean } {
+  const op = listing(report.listing);
+  if (!report.incremental || !op.updatedSince || report.lastSuccessStart === undefined) return { filters: base, merge: false };
+  // As wall-clock text: the job state is JSON, and a Date would come back as a UTC string.
+  const w = zone.wall(new Date(report.lastSuccessStart - INCREMENTAL_MARGIN_MS));
+  const since = `${pad2(w.day)}/${pad2(w.month)}/${pad4(w.year)} ${pad2(w.hour)}:${pad2(w.minute)}`;
+  return { filters: { ...base, [op.updatedSince.from]: since }, merge: true };
+}

@@ -1,0 +1,82 @@
+/**
+ * Report schedules, in the spreadsheet's time zone. Editor add-ons get one
+ * time-driven trigger per user per document, at most hourly, so schedules are
+ * not triggers: one hourly dispatcher asks `isDue` for every report.
+ */
+import { addDays, type Zone } from './calendar';
+
+export type Schedule =
+  | { kind: 'hourly' }
+  | { kind: 'everyHours'; hours: number }
+  | { kind: 'daily'; hour: number }
+  | { kind: 'weekly'; weekday: number; hour: number }
+  | { kind: 'monthly'; day: number; hour: number };
+
+const WEEKDAYS = ['domingo', 'segunda-feira', 'terça-feira', 'quarta-feira', 'quinta-feira', 'sexta-feira', 'sábado'];
+
+export function describeSchedule(s: Schedule): string {
+  const at = (h: number) => `às ${String(h).padStart(2, '0')}h`;
+  switch (s.kind) {
+    case 'hourly':
+      return 'a cada hora';
+    case 'everyHours':
+      return `a cada ${s.hours} horas`;
+    case 'daily':
+      return `todo dia ${at(s.hour)}`;
+    case 'weekly':
+      return `toda ${WEEKDAYS[s.weekday]} ${at(s.hour)}`;
+    case 'monthly':
+      return `todo dia ${s.day} do mês ${at(s.hour)}`;
+  }
+}
+
+/** Problems with a schedule, in Portuguese; empty when it is valid. */
+export function scheduleProblems(s: Schedule): string[] {
+  const out: string[] = [];
+  const hourOk = (h: number) => Number.isInteger(h) && h >= 0 && h <= 23;
+  if (s.kind === 'everyHours' && !(Number.isInteger(s.hours) && s.hours >= 1 && s.hours <= 24)) out.push('O intervalo vai de 1 a 24 horas.');
+  if ((s.kind === 'daily' || s.kind === 'weekly' || s.kind === 'monthly') && !hourOk(s.hour)) out.push('A hora vai de 0 a 23.');
+  if (s.kind === 'weekly' && !(Number.isInteger(s.weekday) && s.weekday >= 0 && s.weekday <= 6)) out.push('Escolha um dia da semana.');
+  if (s.kind === 'monthly' && !(Number.isInteger(s.day) && s.day >= 1 && s.day <= 31)) out.push('O dia do mês vai de 1 a 31.');
+  return out;
+}
+
+function weekday(d: { year: number; month: number; day: number }): number {
+  return new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * The first run time strictly after `after`. A monthly day past the month's end
+ * runs on its last day (31 → 30 April, 28/29 February).
+ */
+export function nextRun(s: Schedule, after: Date, zone: Zone): Date {
+  if (s.kind === 'hourly' || s.kind === 'everyHours') {
+    const hours = s.kind === 'hourly' ? 1 : s.hours;
+    const w = zone.wall(after);
+    const top = zone.instant({ year: w.year, month: w.month, day: w.day, hour: w.hour });
+    return new Date(top.getTime() + hours * 3_600_000);
+  }
+  const w = zone.wall(after);
+  let day = { year: w.year, month: w.month, day: w.day };
+  for (let i = 0; i < 400; i++) {
+    const matches =
+      s.kind === 'daily' ||
+      (s.kind === 'weekly' && weekday(day) === s.weekday) ||
+      (s.kind === 'monthly' && day.day === Math.min(s.day, daysInMonth(day.year, day.month)));
+    if (matches) {
+      const at = zone.instant({ ...day, hour: s.hour });
+      if (at.getTime() > after.getTime()) return at;
+    }
+    day = addDays(day, 1);
+  }
+  throw new Error('agenda sem próxima execução');
+}
+
+/** Due when the run planned after the last one (or after the schedule was set) has come. */
+export function isDue(s: Schedule, since: Date, now: Date, zone: Zone): boolean {
+  return nextRun(s, since, zone).getTime() <= now.getTime();
+}

@@ -1,0 +1,250 @@
+/** Server side of the import and Relatórios sidebars, and the hourly dispatcher. */
+import { FilterError, formatFilters } from '../api/filters';
+import { type ListingKey, type ListOperation, listings } from '../api/operations';
+import { tableSpec } from '../core/table';
+import { cancelRun, continueRun, dispatch, type RunDeps, type RunProgress, startRun } from '../core/report-runs';
+import { type Report, ReportStore, resolveFilters, type SavedFilterValue } from '../core/reports';
+import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../core/schedule';
+import { childSheetName } from '../core/import-job';
+import { withDocumentLock } from './lock';
+import { clientFor, connectionStore, documentStore, spreadsheetTimeZone } from './services';
+import { bookPort } from './sheet-port';
+import { ensureDispatcher } from './triggers';
+import { showSidebar } from './ui';
+import { gasZone } from './zone';
+
+/** A sidebar step stays short so progress shows and the 6-minute limit is never near. */
+const STEP_MS = 25_000;
+/** The dispatcher stops well before the 6-minute kill. */
+const DISPATCH_MS = 4.5 * 60_000;
+
+export function showImport(): void {
+  showSidebar('Importar', 'Importar dados');
+}
+
+export function showReports(): void {
+  showSidebar('Relatorios', 'Relatórios');
+}
+
+function reportStore(): ReportStore {
+  return new ReportStore(documentStore(), () => Utilities.getUuid());
+}
+
+function runDeps(): RunDeps {
+  const zone = gasZone(spreadsheetTimeZone());
+  return {
+    reports: reportStore(),
+    jobs: documentStore(),
+    book: bookPort(),
+    zone,
+    now: () => Date.now(),
+    clientFor: (name) => {
+      const connection = connectionStore().get(name);
+      return clientFor(connection);
+    },
+    notifyFailure: (report, run) => {
+      const to = Session.getEffectiveUser().getEmail();
+      if (!report.notifyByEmail || !to) return;
+      const ss = SpreadsheetApp.getActiveSpreadsheet();
+      MailApp.sendEmail(
+        to,
+        `Falha no relatório "${report.name}"`,
+        `A atualização agendada do relatório "${report.name}" na planilha "${ss.getName()}" falhou.\n\n${run.message ?? ''}\n\n${ss.getUrl()}`,
+      );
+    },
+  };
+}
+
+export interface ListingForm {
+  key: ListingKey;
+  label: string;
+  filters: Array<{ name: string; kind: string; label: string; option: boolean; choices: string[] }>;
+  incremental: boolean;
+  childSheets: string[];
+}
+
+export function getImportForm() {
+  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  const forms: ListingForm[] = (Object.values(listings) as ListOperation[]).map((op) => ({
+    key: op.key,
+    label: op.label,
+    filters: op.filters.map((f) => ({ name: f.name, kind: f.kind, label: f.label, option: Boolean(f.option), choices: [...(f.choices ?? [])] })),
+    incremental: Boolean(op.updatedSince),
+    childSheets: tableSpec(op).children.map((c) => c.label),
+  }));
+  return {
+    connections: connectionStore()
+      .list()
+      .map((c) => ({ name: c.name, isDefault: c.isDefault })),
+    listings: forms,
+    sheets: ss.getSheets().map((s) => s.getName()),
+    timeZone: spreadsheetTimeZone(),
+  };
+}
+
+export interface ReportForm {
+  id?: string;
+  name: string;
+  listing: ListingKey;
+  connection: string;
+  filters: Record<string, SavedFilterValue | '' | null>;
+  sheetName: string;
+  incremental?: boolean;
+}
+
+export type FormOutcome<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+
+function cleanFilters(filters: ReportForm['filters']): Record<string, SavedFilterValue> {
+  const out: Record<string, SavedFilterValue> = {};
+  for (const [k, v] of Object.entries(filters ?? {})) if (v !== '' && v !== null && v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Checks a report form; the field names match the sidebar's inputs. */
+function checkForm(form: ReportForm): FormOutcome<Omit<Report, 'id' | 'createdAt' | 'schedule' | 'notifyByEmail'>> {
+  const op = (listings as Record<string, ListOperation>)[form.listing];
+  if (!op) return { ok: false, field: 'listing', message: 'Escolha o que importar.' };
+  const name = (form.name ?? '').trim() || `${op.label}`;
+  try {
+    connectionStore().get(form.connection || undefined);
+  } catch (err) {
+    return { ok: false, field: 'connection', message: (err as Error).message };
+  }
+  const connection = connectionStore().get(form.connection || undefined).name;
+  const sheetName = (form.sheetName ?? '').trim();
+  if (!sheetName) return { ok: false, field: 'sheetName', message: 'Informe a aba de destino.' };
+  if (sheetName.length > 90 || /[[\]*?:/\\]/.test(sheetName)) return { ok: false, field: 'sheetName', message: 'Use um nome de aba com até 90 caracteres, sem [ ] * ? : / \\' };
+  const filters = cleanFilters(form.filters);
+  const zone = gasZone(spreadsheetTimeZone());
+  try {
+    const draft = { filters, listing: form.listing } as Report;
+    formatFilters(op.label, op.filters, resolveFilters(draft, new Date(), zone), zone);
+  } catch (err) {
+    if (err instanceof FilterError) return { ok: false, field: `filter:${err.filter}`, message: err.detail };
+    throw err;
+  }
+  return { ok: true, value: { name, listing: form.listing, connection, filters, sheetName, incremental: Boolean(form.incremental && op.updatedSince) } };
+}
+
+/** Saves the form as a report (every pull is a report) and starts its first run. */
+export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
+  const checked = checkForm(form);
+  if (!checked.ok) return checked;
+  const store = reportStore();
+  const report = form.id
+    ? store.update(form.id, (r) => ({ ...r, ...checked.value }))
+    : store.create({ ...checked.value, schedule: null, notifyByEmail: false }, Date.now());
+  return withDocumentLock(() => ({ ok: true as const, value: startRun(runDeps(), report.id, 'manual') }));
+}
+
+export function saveReport(form: ReportForm): FormOutcome<ReportView> {
+  if (!form.id) return { ok: false, field: 'id', message: 'Relatório sem identificação.' };
+  const checked = checkForm(form);
+  if (!checked.ok) return checked;
+  const report = reportStore().update(form.id, (r) => ({ ...r, ...checked.value }));
+  return { ok: true, value: view(report) };
+}
+
+export function runReport(reportId: string): RunProgress {
+  return withDocumentLock(() => startRun(runDeps(), reportId, 'manual'));
+}
+
+export function continueReportRun(reportId: string): RunProgress {
+  return withDocumentLock(() => continueRun(runDeps(), reportId, Date.now() + STEP_MS));
+}
+
+export function cancelReportRun(reportId: string): RunProgress {
+  return withDocumentLock(() => cancelRun(runDeps(), reportId));
+}
+
+export interface ReportView {
+  id: string;
+  name: string;
+  listing: string;
+  listingLabel: string;
+  connection: string;
+  sheetName: string;
+  childSheets: string[];
+  filters: Record<string, SavedFilterValue>;
+  incremental: boolean;
+  schedule: Schedule | null;
+  scheduleText: string;
+  nextRunAt: string | null;
+  notifyByEmail: boolean;
+  lastRun: null | {
+    at: string;
+    origin: string;
+    rows: number;
+    seconds: number;
+    result: string;
+    message: string;
+  };
+}
+
+function formatWhen(ms: number): string {
+  return Utilities.formatDate(new Date(ms), spreadsheetTimeZone(), 'dd/MM/yyyy HH:mm');
+}
+
+function view(r: Report): ReportView {
+  const op = listings[r.listing] as ListOperation;
+  const zone = gasZone(spreadsheetTimeZone());
+  const next = r.schedule ? nextRun(r.schedule, new Date(r.scheduleSince ?? r.createdAt), zone) : null;
+  return {
+    id: r.id,
+    name: r.name,
+    listing: r.listing,
+    listingLabel: op.label,
+    connection: r.connection,
+    sheetName: r.sheetName,
+    childSheets: tableSpec(op).children.map((c) => childSheetName(r.sheetName, c)),
+    filters: r.filters,
+    incremental: r.incremental,
+    schedule: r.schedule,
+    scheduleText: r.schedule ? describeSchedule(r.schedule) : 'sem agendamento',
+    nextRunAt: next ? formatWhen(next.getTime()) : null,
+    notifyByEmail: r.notifyByEmail,
+    lastRun: r.lastRun
+      ? {
+          at: formatWhen(r.lastRun.finishedAt ?? r.lastRun.startedAt),
+          origin: r.lastRun.origin,
+          rows: r.lastRun.rows,
+          seconds: Math.round(r.lastRun.durationMs / 100) / 10,
+          result: r.lastRun.result,
+          message: [r.lastRun.message, ...(r.lastRun.warnings ?? [])].filter(Boolean).join(' '),
+        }
+      : null,
+  };
+}
+
+export function listReports(): ReportView[] {
+  return reportStore().list().map(view);
+}
+
+export function deleteReport(reportId: string): ReportView[] {
+  const store = reportStore();
+  store.delete(reportId);
+  documentStore().delete(`faturamento.job.${reportId}`);
+  ensureDispatcher(store.list().some((r) => r.schedule));
+  return store.list().map(view);
+}
+
+export function setReportSchedule(reportId: string, schedule: Schedule | null, notifyByEmail: boolean): FormOutcome<ReportView> {
+  if (schedule) {
+    const problems = scheduleProblems(schedule);
+    if (problems.length) return { ok: false, field: 'schedule', message: problems.join(' ') };
+  }
+  const store = reportStore();
+  const report = store.update(reportId, (r) => {
+    r.schedule = schedule;
+    r.notifyByEmail = Boolean(notifyByEmail);
+    r.scheduleSince = Date.now();
+  });
+  ensureDispatcher(store.list().some((r) => r.schedule));
+  return { ok: true, value: view(report) };
+}
+
+/** The one time-driven trigger of this add-on in this document. */
+export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): void {
+  const deadline = Date.now() + DISPATCH_MS;
+  withDocumentLock(() => dispatch(runDeps(), deadline));
+}
