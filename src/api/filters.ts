@@ -14,7 +14,9 @@ export type FilterKind =
   | 'competencia'
   | 'idList'
   | 'sortField'
-  | 'sortOrder';
+  | 'sortOrder'
+  /** Digits only (the spec's format); punctuation is removed and zeros lost by a spreadsheet are restored. */
+  | 'cpfCnpj';
 
 export interface FilterDef {
   name: string;
@@ -157,6 +159,16 @@ const formatters: Record<FilterKind, Formatter> = {
   sortField(value) {
     if (typeof value !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(value.trim())) return fail('nome de campo inválido para ordenação');
     return value.trim();
+  },
+  cpfCnpj(value) {
+    const raw = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : fail('esperava um CPF ou CNPJ');
+    if (!/^[\d.\-/\s]+$/.test(raw)) return fail(`"${raw}" não é um CPF/CNPJ: use só números`);
+    const digits = raw.replace(/\D/g, '');
+    // A number cell drops leading zeros: 10 digits was a CPF, 12-13 a CNPJ.
+    if (digits.length === 9 || digits.length === 10) return digits.padStart(11, '0');
+    if (digits.length === 12 || digits.length === 13) return digits.padStart(14, '0');
+    if (digits.length !== 11 && digits.length !== 14) return fail(`"${raw}" tem ${digits.length} dígitos; CPF tem 11 e CNPJ tem 14`);
+    return digits;
   },
   sortOrder(value) {
     const s = typeof value === 'string' ? value.trim().toLowerCase() : '';

@@ -63,7 +63,7 @@ export const listings = {
     filters: [
       filter('idCliente', 'integer', 'ID do cliente'),
       filter('idIntegracao', 'string', 'ID de integração'),
-      filter('cpfCnpj', 'string', 'CPF/CNPJ'),
+      filter('cpfCnpj', 'cpfCnpj', 'CPF/CNPJ'),
       filter('email', 'string', 'E-mail'),
       filter('isAtivo', 'boolean', 'Ativo'),
       filter('isCliente', 'boolean', 'Cliente'),
@@ -93,7 +93,7 @@ export const listings = {
       filter('competencia', 'competencia', 'Competência'),
       filter('loteCheckout', 'string', 'Lote de checkout'),
       filter('codigoCheckout', 'string', 'Código de checkout'),
-      filter('cpfCnpj', 'string', 'CPF/CNPJ'),
+      filter('cpfCnpj', 'cpfCnpj', 'CPF/CNPJ'),
       filter('email', 'string', 'E-mail'),
       ...updatedBetween(),
       option('isListarItens', 'Incluir itens'),
@@ -118,7 +118,7 @@ export const listings = {
       filter('idFatura', 'integer', 'ID da fatura'),
       filter('numeroFatura', 'integer', 'Número da fatura'),
       filter('idCliente', 'integer', 'ID do cliente'),
-      filter('cpfCnpj', 'string', 'CPF/CNPJ'),
+      filter('cpfCnpj', 'cpfCnpj', 'CPF/CNPJ'),
       filter('email', 'string', 'E-mail'),
       ...sort(['idNotaFiscalServico', 'competencia', 'dataEmissao', 'numeroRps']),
     ],
@@ -136,7 +136,7 @@ export const listings = {
     filters: [
       filter('idsCliente', 'idList', 'IDs de clientes'),
       filter('idsCobranca', 'idList', 'IDs de cobranças'),
-      filter('cpfCnpj', 'string', 'CPF/CNPJ'),
+      filter('cpfCnpj', 'cpfCnpj', 'CPF/CNPJ'),
       filter('email', 'string', 'E-mail'),
       filter('vencimentoInicial', 'date', 'Vencimento a partir de'),
       filter('vencimentoFinal', 'date', 'Vencimento até'),
@@ -166,7 +166,7 @@ export const listings = {
     path: '/v2/financeiro/transacoes',
     filters: [
       filter('idTransacao', 'integer', 'ID da transação'),
-      filter('cpfCnpj', 'string', 'CPF/CNPJ'),
+      filter('cpfCnpj', 'cpfCnpj', 'CPF/CNPJ'),
       filter('competencia', 'competencia', 'Competência'),
       filter('dataVencimentoInicial', 'date', 'Vencimento a partir de'),
       filter('dataVencimentoFinal', 'date', 'Vencimento até'),
@@ -192,7 +192,7 @@ export const listings = {
       filter('idAssinaturaContrato', 'integer', 'ID da assinatura'),
       filter('idIntegracao', 'string', 'ID de integração'),
       filter('idCliente', 'integer', 'ID do cliente'),
-      filter('cpfCnpj', 'string', 'CPF/CNPJ'),
+      filter('cpfCnpj', 'cpfCnpj', 'CPF/CNPJ'),
       filter('email', 'string', 'E-mail'),
       // The spec types both as plain strings without a format; they are passed through as typed.
       filter('vigencia', 'string', 'Vigência'),
@@ -217,6 +217,7 @@ interface FilterInputs {
   idList: readonly number[] | string;
   sortField: string;
   sortOrder: 'asc' | 'desc' | 'ASC' | 'DESC';
+  cpfCnpj: string | number;
 }
 
 /** The filters one listing accepts, each with the plain values callers may pass. */
