@@ -53,7 +53,12 @@ function proxyFor(exec: Execution, target: GasObject): object {
       return function (this: unknown, ...args: unknown[]) {
         exec.enter(t.gasName, prop);
         const result = (value as (...a: unknown[]) => unknown).apply(t, args.map((a) => unwrap(a)));
-        return result === t ? proxy : expose(exec, result);
+        if (result === t) return proxy;
+        // The one grid of objects Apps Script returns; scanning every getValues() grid would be wasteful.
+        if (prop === 'getDataValidations' && Array.isArray(result)) {
+          return exec.realm.array(result.map((row: unknown[]) => exec.realm.array(row.map((v) => expose(exec, v)))));
+        }
+        return expose(exec, result);
       };
     },
     set(t, prop, value) {

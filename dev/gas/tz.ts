@@ -64,22 +64,24 @@ export function wallClock(ms: number, tz: string): WallClock {
 /** Offset of `tz` from UTC at instant `ms`, in ms (São Paulo today: -3 h; in 1899: -3:06:28). */
 export function offsetAt(ms: number, tz: string): number {
   const w = wallClock(ms, tz);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond);
-  const utc = new Date(ms);
-  utc.setUTCFullYear(w.year);
-  return asUtc - ms;
+  return utcOf(w.year, w.month, w.day, w.hour, w.minute, w.second, w.millisecond) - ms;
 }
 
 /** The instant whose wall clock in `tz` reads the given parts (earlier instant on DST overlaps). */
 export function fromWallClock(
   tz: string, year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millisecond = 0,
 ): number {
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  d.setUTCHours(hour, minute, second, millisecond);
-  const guess = d.getTime();
+  const guess = utcOf(year, month, day, hour, minute, second, millisecond);
   let result = guess - offsetAt(guess, tz);
   const second2 = guess - offsetAt(result, tz);
   if (second2 !== result) result = Math.min(result, second2);
   return result;
+}
+
+/** Date.UTC without its two-digit-year quirk; months and days may overflow. */
+export function utcOf(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millisecond = 0): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, millisecond);
+  return d.getTime();
 }

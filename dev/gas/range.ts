@@ -1,0 +1,312 @@
+/** Range: reads and writes go cell by cell into the sparse sheet model, with Apps Script's checks and parsing. */
+import { toA1 } from './a1';
+import { DataValidationImpl } from './data-validation';
+import { GasObject } from './instrument';
+import { displayValue, isDateFormat } from './number-format';
+import type { SheetsEnv } from './sheets-env';
+import type { Cell, SheetModel } from './spreadsheet-model';
+import { fromScriptValue, FORMULA_PLACEHOLDER, isFormula, serialToMs } from './values';
+import { wallClock } from './tz';
+
+type GRange = GoogleAppsScript.Spreadsheet.Range;
+type GSheet = GoogleAppsScript.Spreadsheet.Sheet;
+type GValidation = GoogleAppsScript.Spreadsheet.DataValidation;
+type FontWeight = GoogleAppsScript.Spreadsheet.FontWeight;
+
+type Implemented =
+  | 'activate' | 'clear' | 'clearContent' | 'clearDataValidations' | 'clearFormat' | 'getA1Notation' | 'getBackground'
+  | 'getBackgrounds' | 'getCell' | 'getColumn' | 'getDataValidation' | 'getDataValidations' | 'getDisplayValue'
+  | 'getDisplayValues' | 'getFontWeight' | 'getFontWeights' | 'getFormula' | 'getFormulas' | 'getLastColumn' | 'getLastRow'
+  | 'getNote' | 'getNotes' | 'getNumColumns' | 'getNumRows' | 'getNumberFormat' | 'getNumberFormats' | 'getRow' | 'getSheet'
+  | 'getValue' | 'getValues' | 'isBlank' | 'offset' | 'setBackground' | 'setBackgrounds' | 'setDataValidation'
+  | 'setDataValidations' | 'setFontWeight' | 'setFormula' | 'setFormulas' | 'setNote' | 'setNotes' | 'setNumberFormat'
+  | 'setNumberFormats' | 'setValue' | 'setValues';
+
+const DEFAULT_BACKGROUND = '#ffffff';
+
+export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
+  readonly gasName = 'Range';
+
+  constructor(
+    private readonly env: SheetsEnv,
+    readonly sheet: SheetModel,
+    readonly row: number,
+    readonly column: number,
+    readonly numRows: number,
+    readonly numColumns: number,
+  ) {
+    super();
+    if (row < 1) throw env.exec.error('The starting row of the range is too small.');
+    if (column < 1) throw env.exec.error('The starting column of the range is too small.');
+    if (numRows < 1) throw env.exec.error('The number of rows in the range must be at least 1.');
+    if (numColumns < 1) throw env.exec.error('The number of columns in the range must be at least 1.');
+    if (row + numRows - 1 > sheet.maxRows || column + numColumns - 1 > sheet.maxColumns) {
+      throw env.exec.error('The coordinates of the range are outside the dimensions of the sheet.');
+    }
+  }
+
+  // Only a subset of Range is emulated; scripts see the full type, as in Apps Script.
+  private self(): GRange {
+    return this as unknown as GRange;
+  }
+
+  private grid<T>(fn: (cell: Cell | undefined, r: number, c: number) => T): T[][] {
+    const rows: T[][] = [];
+    for (let r = 0; r < this.numRows; r++) {
+      const row: T[] = [];
+      for (let c = 0; c < this.numColumns; c++) row.push(fn(this.sheet.cell(this.row + r, this.column + c), this.row + r, this.column + c));
+      rows.push(this.env.newArray(row));
+    }
+    return this.env.newArray(rows);
+  }
+
+  private checkShape(data: unknown, what = 'data'): unknown[][] {
+    if (!Array.isArray(data) || data.some((r) => !Array.isArray(r))) {
+      throw this.env.exec.error(`The parameters (${Array.isArray(data) ? 'number[]' : typeof data}) don't match the method signature for SpreadsheetApp.Range.set${what === 'data' ? 'Values' : what}.`);
+    }
+    if (data.length !== this.numRows) {
+      throw this.env.exec.error(`The number of rows in the ${what === 'data' ? 'data' : what} does not match the number of rows in the range. The ${what === 'data' ? 'data' : what} has ${data.length} but the range has ${this.numRows}.`);
+    }
+    for (const r of data as unknown[][]) {
+      if (r.length !== this.numColumns) {
+        throw this.env.exec.error(`The number of columns in the ${what === 'data' ? 'data' : what} does not match the number of columns in the range. The ${what === 'data' ? 'data' : what} has ${r.length} but the range has ${this.numColumns}.`);
+      }
+    }
+    return data as unknown[][];
+  }
+
+  private each(fn: (cell: Cell, r: number, c: number) => void): void {
+    for (let r = 0; r < this.numRows; r++) for (let c = 0; c < this.numColumns; c++) fn(this.sheet.ensure(this.row + r, this.column + c), r, c);
+  }
+
+  private scriptValue(cell: Cell | undefined): unknown {
+    if (!cell || cell.value === null) return '';
+    const v = cell.value;
+    if (isFormula(v)) return FORMULA_PLACEHOLDER;
+    if (typeof v === 'number' && isDateFormat(cell.format)) return this.env.exec.realm.date(serialToMs(v, this.env.model.timeZone));
+    return v;
+  }
+
+  private write(cell: Cell, value: unknown): void {
+    const parsed = (() => {
+      try {
+        return fromScriptValue(value, {
+          format: cell.format,
+          locale: this.env.model.locale,
+          timeZone: this.env.model.timeZone,
+          currentYear: wallClock(this.env.exec.clock.now(), this.env.model.timeZone).year,
+        });
+      } catch (err) {
+        throw this.env.exec.error((err as Error).message);
+      }
+    })();
+    cell.value = parsed.value;
+    if (parsed.format !== undefined) cell.format = parsed.format;
+  }
+
+  getRow(): number { return this.row; }
+  getColumn(): number { return this.column; }
+  getNumRows(): number { return this.numRows; }
+  getNumColumns(): number { return this.numColumns; }
+  getLastRow(): number { return this.row + this.numRows - 1; }
+  getLastColumn(): number { return this.column + this.numColumns - 1; }
+  getA1Notation(): string { return toA1(this.row, this.column, this.numRows, this.numColumns); }
+  getSheet(): GSheet { return this.env.sheetObject(this.sheet) as unknown as GSheet; }
+
+  getCell(row: number, column: number): GRange {
+    if (row < 1 || column < 1 || row > this.numRows || column > this.numColumns) throw this.env.exec.error('Cell reference out of range');
+    return new RangeImpl(this.env, this.sheet, this.row + row - 1, this.column + column - 1, 1, 1).self();
+  }
+
+  offset(rowOffset: number, columnOffset: number, numRows?: number, numColumns?: number): GRange {
+    return new RangeImpl(this.env, this.sheet, this.row + rowOffset, this.column + columnOffset, numRows ?? this.numRows, numColumns ?? this.numColumns).self();
+  }
+
+  activate(): GRange {
+    this.env.model.activeSheetId = this.sheet.id;
+    this.env.model.selection = { sheetId: this.sheet.id, ranges: [this.getA1Notation()] };
+    return this.self();
+  }
+
+  getValues(): any[][] {
+    this.env.exec.counters.cellsRead += this.numRows * this.numColumns;
+    return this.grid((cell) => this.scriptValue(cell));
+  }
+
+  getValue(): any {
+    this.env.exec.counters.cellsRead += 1;
+    return this.scriptValue(this.sheet.cell(this.row, this.column));
+  }
+
+  getDisplayValues(): string[][] {
+    this.env.exec.counters.cellsRead += this.numRows * this.numColumns;
+    return this.grid((cell) => (cell ? displayValue(cell.value, cell.format, this.env.model.locale) : ''));
+  }
+
+  getDisplayValue(): string {
+    const cell = this.sheet.cell(this.row, this.column);
+    return cell ? displayValue(cell.value, cell.format, this.env.model.locale) : '';
+  }
+
+  setValues(values: any[][]): GRange {
+    const data = this.checkShape(values);
+    this.each((cell, r, c) => this.write(cell, data[r][c]));
+    this.env.exec.counters.cellsWritten += this.numRows * this.numColumns;
+    return this.self();
+  }
+
+  /** Like Apps Script, setValue writes the same value into every cell of the range. */
+  setValue(value: any): GRange {
+    this.each((cell) => this.write(cell, value));
+    this.env.exec.counters.cellsWritten += this.numRows * this.numColumns;
+    return this.self();
+  }
+
+  getFormulas(): string[][] {
+    return this.grid((cell) => (cell && isFormula(cell.value) ? cell.value.formula : ''));
+  }
+
+  getFormula(): string {
+    const cell = this.sheet.cell(this.row, this.column);
+    return cell && isFormula(cell.value) ? cell.value.formula : '';
+  }
+
+  setFormula(formula: string): GRange {
+    this.each((cell) => this.write(cell, formula.startsWith('=') ? formula : `=${formula}`));
+    return this.self();
+  }
+
+  setFormulas(formulas: string[][]): GRange {
+    const data = this.checkShape(formulas, 'Formulas');
+    this.each((cell, r, c) => this.write(cell, String(data[r][c])));
+    return this.self();
+  }
+
+  getNumberFormat(): string {
+    return this.sheet.cell(this.row, this.column)?.format ?? 'General';
+  }
+
+  getNumberFormats(): string[][] {
+    return this.grid((cell) => cell?.format ?? 'General');
+  }
+
+  setNumberFormat(numberFormat: string): GRange {
+    this.each((cell) => (cell.format = numberFormat === 'General' ? undefined : numberFormat));
+    return this.self();
+  }
+
+  setNumberFormats(numberFormats: string[][]): GRange {
+    const data = this.checkShape(numberFormats, 'NumberFormats');
+    this.each((cell, r, c) => (cell.format = data[r][c] === 'General' ? undefined : String(data[r][c])));
+    return this.self();
+  }
+
+  clear(options?: { commentsOnly?: boolean; contentsOnly?: boolean; formatOnly?: boolean; skipFilteredRows?: boolean; validationsOnly?: boolean }): GRange {
+    const all = !options || (!options.contentsOnly && !options.formatOnly && !options.validationsOnly && !options.commentsOnly);
+    this.each((cell) => {
+      if (all || options?.contentsOnly) cell.value = null;
+      if (all || options?.formatOnly) {
+        cell.format = undefined;
+        cell.background = undefined;
+        cell.fontWeight = undefined;
+      }
+      if (all || options?.validationsOnly) cell.validation = undefined;
+      if (all || options?.commentsOnly) cell.note = undefined;
+    });
+    return this.self();
+  }
+
+  clearContent(): GRange {
+    this.each((cell) => (cell.value = null));
+    return this.self();
+  }
+
+  clearFormat(): GRange {
+    return this.clear({ formatOnly: true });
+  }
+
+  clearDataValidations(): GRange {
+    return this.clear({ validationsOnly: true });
+  }
+
+  isBlank(): boolean {
+    return this.grid((cell) => cell?.value ?? null).every((r) => r.every((v) => v === null));
+  }
+
+  getNote(): string {
+    return this.sheet.cell(this.row, this.column)?.note ?? '';
+  }
+
+  getNotes(): string[][] {
+    return this.grid((cell) => cell?.note ?? '');
+  }
+
+  setNote(note: string | null): GRange {
+    this.each((cell) => (cell.note = note ? String(note) : undefined));
+    return this.self();
+  }
+
+  setNotes(notes: Array<Array<string | null>>): GRange {
+    const data = this.checkShape(notes, 'Notes');
+    this.each((cell, r, c) => (cell.note = data[r][c] ? String(data[r][c]) : undefined));
+    return this.self();
+  }
+
+  getBackground(): string {
+    return this.sheet.cell(this.row, this.column)?.background ?? DEFAULT_BACKGROUND;
+  }
+
+  getBackgrounds(): string[][] {
+    return this.grid((cell) => cell?.background ?? DEFAULT_BACKGROUND);
+  }
+
+  setBackground(color: string | null): GRange {
+    this.each((cell) => (cell.background = color ?? undefined));
+    return this.self();
+  }
+
+  setBackgrounds(color: Array<Array<string | null>>): GRange {
+    const data = this.checkShape(color, 'Backgrounds');
+    this.each((cell, r, c) => (cell.background = (data[r][c] as string | null) ?? undefined));
+    return this.self();
+  }
+
+  getFontWeight(): FontWeight {
+    return (this.sheet.cell(this.row, this.column)?.fontWeight ?? 'normal') as FontWeight;
+  }
+
+  getFontWeights(): FontWeight[][] {
+    return this.grid((cell) => (cell?.fontWeight ?? 'normal') as FontWeight);
+  }
+
+  setFontWeight(fontWeight: FontWeight | null): GRange {
+    this.each((cell) => (cell.fontWeight = fontWeight && fontWeight !== 'normal' ? String(fontWeight) : undefined));
+    return this.self();
+  }
+
+  setDataValidation(rule: GValidation | null): GRange {
+    const spec = rule === null ? undefined : this.ruleSpec(rule);
+    this.each((cell) => (cell.validation = spec));
+    return this.self();
+  }
+
+  setDataValidations(rules: Array<Array<GValidation | null>>): GRange {
+    const data = this.checkShape(rules, 'DataValidations');
+    this.each((cell, r, c) => (cell.validation = data[r][c] ? this.ruleSpec(data[r][c] as GValidation) : undefined));
+    return this.self();
+  }
+
+  getDataValidation(): GValidation | null {
+    const spec = this.sheet.cell(this.row, this.column)?.validation;
+    return spec ? new DataValidationImpl(spec, this.env.newArray) : null;
+  }
+
+  getDataValidations(): Array<Array<GValidation | null>> {
+    return this.grid((cell) => (cell?.validation ? new DataValidationImpl(cell.validation, this.env.newArray) : null));
+  }
+
+  private ruleSpec(rule: GValidation): DataValidationImpl['spec'] {
+    if (!(rule instanceof DataValidationImpl)) throw this.env.exec.error('The parameters (Object) don\'t match the method signature for SpreadsheetApp.Range.setDataValidation.');
+    return rule.spec;
+  }
+}

@@ -1,0 +1,543 @@
+/**
+ * The emulator: persistent state (spreadsheet, properties, cache, locks,
+ * triggers, UI records) shared by executions that each get a FRESH vm context
+ * with the bundle loaded as a classic script, like consecutive Apps Script
+ * executions. Functions are called by name as menus, triggers and
+ * google.script.run call them.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+import type { Transport } from '../../src/api/transport';
+import { nodeTransport } from '../http/node-transport';
+import type { AuthModeName } from './auth';
+import { CacheServiceImpl, CacheStores } from './cache';
+import { type CallCosts, DEFAULT_BUDGET_MS, DEFAULT_COSTS, ExecutionClock } from './clock';
+import { addCounters, type Counters, emptyCounters, Execution, type InvocationKind, KILL_MESSAGE, type ServiceCall } from './execution';
+import { HtmlServiceImpl } from './html-service';
+import { expose } from './instrument';
+import { lockKey, LockServiceImpl, LockTable } from './lock';
+import { ConsoleImpl, type LogEntry, LoggerImpl } from './logger';
+import { MailAppImpl, type SentMail } from './mail';
+import { PropertiesServiceImpl, PropertyStores } from './properties';
+import { DailyQuota } from './quota';
+import { isDate, Realm, toHost } from './realm';
+import { ScriptAppImpl, TriggerStore, nextRunAfter, type TriggerRecord } from './script-app';
+import { SessionImpl } from './session';
+import { serializeForScriptRun } from './serialization';
+import { SpreadsheetAppImpl } from './spreadsheet-app';
+import { SpreadsheetModel } from './spreadsheet-model';
+import { wallClock } from './tz';
+import { UiState } from './ui';
+import { UrlFetchAppImpl } from './url-fetch';
+import { UtilitiesImpl } from './utilities';
+import { displayValue } from './number-format';
+import { FORMULA_PLACEHOLDER, isFormula, serialToMs } from './values';
+import { isDateFormat } from './number-format';
+import { parseA1 } from './a1';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const DEFAULT_CODE_PATH = join(repoRoot, 'dist/Code.js');
+
+export interface EmulatorOptions {
+  /** The bundle to load (default dist/Code.js). */
+  codePath?: string;
+  /** Script source to load instead of a file (fixtures). */
+  code?: string;
+  /** Where createHtmlOutputFromFile looks (default: the bundle's folder). */
+  htmlDir?: string;
+  /** Editor add-on rules for triggers (default true). */
+  addon?: boolean;
+  /** Caption createAddonMenu() gets (default "Faturamento"). */
+  addonName?: string;
+  /** Default user of executions (default "contador@example.com.br"). */
+  user?: string;
+  spreadsheet?: { id?: string; name?: string; timeZone?: string; locale?: string };
+  /** appsscript.json timeZone; default read from the manifest next to the bundle, else America/Sao_Paulo. */
+  scriptTimeZone?: string;
+  /**
+   * Apps Script evaluates local-time Date methods in the script's time zone.
+   * Node only has a process-wide zone, so by default the emulator sets
+   * process.env.TZ to the script's zone (default true).
+   */
+  setProcessTimeZone?: boolean;
+  userLocale?: string;
+  /** Virtual wall-clock time of the first execution (default 2026-03-02T09:00:00-03:00). */
+  startAt?: Date;
+  costs?: Partial<CallCosts>;
+  /** Execution time limit (default 6 minutes). */
+  budgetMs?: number;
+  /** Add real elapsed time to virtual time (default true). */
+  countRealTime?: boolean;
+  transport?: Transport;
+  /** Per-request time-out for UrlFetchApp (default 60 s, about what Apps Script allows). */
+  urlFetchTimeoutMs?: number;
+  /** Refuse URLs outside the manifest's urlFetchWhitelist (default false: tests use local servers). */
+  enforceUrlWhitelist?: boolean;
+  quotas?: { urlFetchPerDay?: number; propertyOpsPerDay?: number; emailsPerDay?: number };
+  /** Real-time safety net for a script that loops without calling services (default 120 s). */
+  realTimeoutMs?: number;
+}
+
+export interface RunOptions {
+  /** Default FULL (menu click, sidebar call). */
+  authMode?: AuthModeName;
+  user?: string;
+  /** 'ui' (menu, sidebar), 'trigger' (time-driven) or 'simple-trigger' (onOpen). Default 'ui'. */
+  kind?: InvocationKind;
+  budgetMs?: number;
+  costs?: Partial<CallCosts>;
+  countRealTime?: boolean;
+  /** Virtual start time (default: the emulator's current virtual time). */
+  at?: Date;
+  /** Called at every service call, before the call runs: lets a test start an overlapping run. */
+  onServiceCall?: (call: ServiceCall) => void;
+  /**
+   * Apply google.script.run's rules to arguments and return value (default true).
+   * Off for events built by the emulator (onOpen, triggers).
+   */
+  scriptRun?: boolean;
+}
+
+export type ExecutionStatus = 'ok' | 'error' | 'killed';
+
+export interface ExecutionReport {
+  id: number;
+  functionName: string;
+  status: ExecutionStatus;
+  /** Return value as plain host data. */
+  value?: unknown;
+  error?: { name: string; message: string; stack?: string };
+  authMode: AuthModeName;
+  kind: InvocationKind;
+  user: string;
+  startedAt: Date;
+  endedAt: Date;
+  counters: Counters;
+  logs: LogEntry[];
+}
+
+export class GasRunError extends Error {
+  constructor(readonly report: ExecutionReport) {
+    super(`${report.functionName}: ${report.status === 'killed' ? KILL_MESSAGE : report.error?.message}`);
+    this.name = 'GasRunError';
+  }
+  get killed(): boolean {
+    return this.report.status === 'killed';
+  }
+}
+
+export type LockKind = 'script' | 'user' | 'document';
+
+const CALL = Symbol.for('gas-emulator.call');
+const INVOKE = new vm.Script('globalThis[Symbol.for("gas-emulator.call")]()', { filename: 'gas-emulator-invoke.js' });
+
+const DATE_PATCH = `(function (nowFn) {
+  var RealDate = Date;
+  var VirtualDate = new Proxy(RealDate, {
+    construct: function (t, args, nt) { return Reflect.construct(t, args.length === 0 ? [nowFn()] : args, nt); },
+    apply: function (t) { return new t(nowFn()).toString(); },
+    get: function (t, p, r) { return p === 'now' ? function now() { return nowFn(); } : Reflect.get(t, p, r); }
+  });
+  Object.defineProperty(globalThis, 'Date', { value: VirtualDate, writable: true, configurable: true, enumerable: false });
+})`;
+
+export interface Services {
+  SpreadsheetApp: GoogleAppsScript.Spreadsheet.SpreadsheetApp;
+  UrlFetchApp: GoogleAppsScript.URL_Fetch.UrlFetchApp;
+  PropertiesService: GoogleAppsScript.Properties.PropertiesService;
+  CacheService: GoogleAppsScript.Cache.CacheService;
+  LockService: GoogleAppsScript.Lock.LockService;
+  ScriptApp: GoogleAppsScript.Script.ScriptApp;
+  HtmlService: GoogleAppsScript.HTML.HtmlService;
+  Session: GoogleAppsScript.Base.Session;
+  Utilities: GoogleAppsScript.Utilities.Utilities;
+  Logger: GoogleAppsScript.Base.Logger;
+  MailApp: GoogleAppsScript.Mail.MailApp;
+  console: Pick<Console, 'log' | 'info' | 'warn' | 'error'>;
+}
+
+export const SERVICE_NAMES: (keyof Services)[] = [
+  'SpreadsheetApp', 'UrlFetchApp', 'PropertiesService', 'CacheService', 'LockService', 'ScriptApp', 'HtmlService', 'Session',
+  'Utilities', 'Logger', 'MailApp', 'console',
+];
+
+function readManifestTimeZone(codePath: string): string | undefined {
+  const manifest = join(dirname(codePath), 'appsscript.json');
+  if (!existsSync(manifest)) return undefined;
+  const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { timeZone?: string; urlFetchWhitelist?: string[] };
+  return parsed.timeZone;
+}
+
+export class GasEmulator {
+  readonly options: EmulatorOptions;
+  readonly spreadsheet: SpreadsheetModel;
+  readonly properties = new PropertyStores();
+  readonly cache = new CacheStores();
+  readonly locks = new LockTable();
+  readonly triggers = new TriggerStore();
+  readonly ui: UiState;
+  readonly logs: LogEntry[] = [];
+  readonly mail: SentMail[] = [];
+  readonly history: ExecutionReport[] = [];
+  /** Sums of every execution's counters. */
+  readonly totals: Counters = emptyCounters();
+  readonly scriptTimeZone: string;
+  /** Virtual wall clock between executions, epoch ms. */
+  now: number;
+  private readonly script: vm.Script;
+  private readonly codePath: string;
+  private readonly urlQuota: DailyQuota;
+  private readonly propertyQuota: DailyQuota;
+  private readonly mailQuota: DailyQuota;
+  private readonly whitelist: string[] | null;
+  private nextExecutionId = 1;
+
+  constructor(options: EmulatorOptions = {}) {
+    this.options = options;
+    this.codePath = options.codePath ?? DEFAULT_CODE_PATH;
+    const code = options.code ?? readFileSync(this.codePath, 'utf8');
+    // Apps Script shows file names like Code.gs in stack traces.
+    this.script = new vm.Script(code, { filename: options.code ? 'fixture.gs' : 'Code.gs' });
+    this.scriptTimeZone = options.scriptTimeZone ?? (options.code ? undefined : readManifestTimeZone(this.codePath)) ?? 'America/Sao_Paulo';
+    if (options.setProcessTimeZone !== false) process.env.TZ = this.scriptTimeZone;
+    const ss = options.spreadsheet ?? {};
+    this.spreadsheet = new SpreadsheetModel(
+      ss.id ?? '1EmuLaToRsPrEaDsHeEtIdAbCdEfGhIjKlMnOpQrStUv',
+      ss.name ?? 'Faturamento (emulador)',
+      ss.timeZone ?? 'America/Sao_Paulo',
+      ss.locale ?? 'pt_BR',
+    );
+    this.ui = new UiState(options.addonName ?? 'Faturamento');
+    this.now = (options.startAt ?? new Date('2026-03-02T09:00:00-03:00')).getTime();
+    const q = options.quotas ?? {};
+    this.urlQuota = new DailyQuota(q.urlFetchPerDay ?? 20_000, 'Service invoked too many times for one day: urlfetch.');
+    this.propertyQuota = new DailyQuota(q.propertyOpsPerDay ?? 50_000, 'Service invoked too many times for one day: properties.');
+    this.mailQuota = new DailyQuota(q.emailsPerDay ?? 100, 'Service invoked too many times for one day: email.');
+    this.whitelist = options.enforceUrlWhitelist ? this.manifestWhitelist() : null;
+  }
+
+  private manifestWhitelist(): string[] {
+    const manifest = join(dirname(this.codePath), 'appsscript.json');
+    const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { urlFetchWhitelist?: string[] };
+    return parsed.urlFetchWhitelist ?? [];
+  }
+
+  // ---- executions -------------------------------------------------------
+
+  private createExecution(context: vm.Context, opts: RunOptions): Execution {
+    const realm = new Realm(context);
+    const clock = new ExecutionClock({
+      startMs: opts.at?.getTime() ?? this.now,
+      budgetMs: opts.budgetMs ?? this.options.budgetMs ?? DEFAULT_BUDGET_MS,
+      countRealTime: opts.countRealTime ?? this.options.countRealTime ?? true,
+    });
+    return new Execution({
+      id: this.nextExecutionId++,
+      clock,
+      realm,
+      authMode: opts.authMode ?? 'FULL',
+      user: opts.user ?? this.options.user ?? 'contador@example.com.br',
+      kind: opts.kind ?? 'ui',
+      costs: { ...DEFAULT_COSTS, ...this.options.costs, ...opts.costs },
+      onServiceCall: opts.onServiceCall,
+    });
+  }
+
+  private wrapQuota(exec: Execution, quota: DailyQuota): () => void {
+    return () => {
+      try {
+        quota.spend(exec.user, exec.clock.now());
+      } catch (err) {
+        throw exec.error((err as Error).message);
+      }
+    };
+  }
+
+  private services(exec: Execution): Services {
+    const documentId = this.spreadsheet.id;
+    const propertyOp = this.wrapQuota(exec, this.propertyQuota);
+    const raw = {
+      SpreadsheetApp: new SpreadsheetAppImpl(exec, this.spreadsheet, this.ui),
+      UrlFetchApp: new UrlFetchAppImpl(
+        {
+          transport: this.options.transport ?? nodeTransport,
+          timeoutMs: this.options.urlFetchTimeoutMs ?? 60_000,
+          quota: { request: this.wrapQuota(exec, this.urlQuota) },
+          whitelist: this.whitelist,
+        },
+        exec,
+      ),
+      PropertiesService: new PropertiesServiceImpl(this.properties, exec, documentId, { read: propertyOp, write: propertyOp }),
+      CacheService: new CacheServiceImpl(this.cache, exec, documentId),
+      LockService: new LockServiceImpl(this.locks, exec, documentId),
+      ScriptApp: new ScriptAppImpl(this.triggers, exec, { addon: this.options.addon ?? true, documentId, scriptTimeZone: this.scriptTimeZone }, 'emulated-script-id'),
+      HtmlService: new HtmlServiceImpl(this.options.htmlDir ?? dirname(this.codePath), exec),
+      Session: new SessionImpl(exec, this.scriptTimeZone, this.options.userLocale ?? 'pt_BR'),
+      Utilities: new UtilitiesImpl(exec),
+      Logger: new LoggerImpl(this.logs, exec),
+      MailApp: new MailAppImpl(this.mail, {
+        remaining: () => this.mailQuota.remaining(exec.user, exec.clock.now()),
+        spend: (n) => this.mailQuota.spend(exec.user, exec.clock.now(), n),
+      }, exec),
+      console: new ConsoleImpl(this.logs, exec),
+    };
+    const out = {} as Record<string, unknown>;
+    for (const [name, impl] of Object.entries(raw)) out[name] = expose(exec, impl);
+    return out as unknown as Services;
+  }
+
+  /** A fresh context with the services installed and the bundle loaded, as at the start of every execution. */
+  private prepareContext(opts: RunOptions): { context: vm.Context; exec: Execution; services: Services } {
+    const context = vm.createContext({});
+    const exec = this.createExecution(context, opts);
+    const services = this.services(exec);
+    for (const name of SERVICE_NAMES) context[name] = services[name];
+    // Script code sees virtual time, in whole milliseconds like a real Date.
+    (vm.runInContext(DATE_PATCH, context) as (now: () => number) => void)(() => Math.floor(exec.clock.now()));
+    return { context, exec, services };
+  }
+
+  /**
+   * Loads the bundle in a fresh context and returns the global names it added
+   * (what Apps Script would expose to menus, triggers and google.script.run).
+   */
+  loadedGlobals(): { before: string[]; after: string[]; added: string[] } {
+    const { context } = this.prepareContext({});
+    const before = vm.runInContext('Object.getOwnPropertyNames(globalThis)', context) as string[];
+    this.script.runInContext(context);
+    const after = vm.runInContext('Object.getOwnPropertyNames(globalThis)', context) as string[];
+    return { before: [...before], after: [...after], added: after.filter((n) => !before.includes(n)) };
+  }
+
+  /** Runs a top-level function and reports how it went; never throws for script failures. */
+  execute(functionName: string, args: unknown[] = [], opts: RunOptions = {}, event?: (s: Services, exec: Execution) => unknown): ExecutionReport {
+    const scriptRun = opts.scriptRun ?? event === undefined;
+    const hostArgs = scriptRun ? (serializeForScriptRun(args, 'argument') as unknown[]) : args;
+    const { context, exec, services } = this.prepareContext(opts);
+    const startedAt = exec.clock.now();
+    let status: ExecutionStatus = 'ok';
+    let value: unknown;
+    let error: ExecutionReport['error'];
+    const realTimeout = this.options.realTimeoutMs ?? 120_000;
+    try {
+      this.script.runInContext(context, { timeout: realTimeout });
+      const fn = Object.getOwnPropertyDescriptor(context, functionName)?.value as unknown;
+      if (typeof fn !== 'function') throw exec.error(`Script function not found: ${functionName}`);
+      const callArgs = event ? [event(services, exec)] : (exec.realm.toContext(hostArgs) as unknown[]);
+      (context as Record<PropertyKey, unknown>)[CALL] = () => (fn as (...a: unknown[]) => unknown).apply(undefined, callArgs);
+      const result = INVOKE.runInContext(context, { timeout: realTimeout });
+      if (scriptRun) {
+        value = serializeForScriptRun(result, 'return value');
+      } else {
+        value = isDate(result) ? new Date(result.getTime()) : toHost(result);
+      }
+    } catch (err) {
+      status = 'error';
+      const e = err as { name?: string; message?: string; stack?: string };
+      error = { name: e?.name ?? 'Error', message: e?.message ?? String(err), stack: e?.stack };
+    } finally {
+      delete (context as Record<PropertyKey, unknown>)[CALL];
+      this.locks.releaseAll(exec.id);
+    }
+    if (exec.killed) {
+      status = 'killed';
+      error = { name: 'Error', message: KILL_MESSAGE };
+      value = undefined;
+    }
+    const endedAt = exec.clock.now();
+    exec.counters.virtualMs = endedAt - startedAt;
+    addCounters(this.totals, exec.counters);
+    this.now = Math.max(this.now, endedAt);
+    const report: ExecutionReport = {
+      id: exec.id,
+      functionName,
+      status,
+      value,
+      error,
+      authMode: exec.authMode,
+      kind: exec.kind,
+      user: exec.user,
+      startedAt: new Date(startedAt),
+      endedAt: new Date(endedAt),
+      counters: { ...exec.counters },
+      logs: this.logs.filter((l) => l.execution === exec.id),
+    };
+    this.history.push(report);
+    return report;
+  }
+
+  /** Runs a top-level function as google.script.run or a menu click would; throws GasRunError if it fails or is killed. */
+  run(functionName: string, args: unknown[] = [], opts: RunOptions = {}): unknown {
+    const report = this.execute(functionName, args, opts);
+    if (report.status !== 'ok') throw new GasRunError(report);
+    return report.value;
+  }
+
+  /**
+   * Opens the document: runs onOpen(e) as the simple trigger it is. NONE before
+   * the add-on is enabled in the file, LIMITED after.
+   */
+  open(authMode: AuthModeName = 'LIMITED', opts: RunOptions = {}): ExecutionReport {
+    return this.execute('onOpen', [], { kind: 'simple-trigger', ...opts, authMode }, (s, exec) => {
+      const e = exec.realm.object();
+      e.authMode = authMode;
+      if (authMode !== 'NONE') {
+        e.source = s.SpreadsheetApp.getActiveSpreadsheet();
+        e.user = s.Session.getActiveUser();
+      }
+      return e;
+    });
+  }
+
+  /** Installs the add-on: onInstall(e) in FULL. */
+  install(opts: RunOptions = {}): ExecutionReport {
+    return this.execute('onInstall', [], { kind: 'ui', ...opts, authMode: 'FULL' }, (s, exec) => {
+      const e = exec.realm.object();
+      e.authMode = 'FULL';
+      e.source = s.SpreadsheetApp.getActiveSpreadsheet();
+      return e;
+    });
+  }
+
+  /**
+   * Fires every time-driven trigger due at or before `at`, oldest first, each
+   * in its own execution as its owner in FULL mode. Like Apps Script, a missed
+   * schedule fires once, not once per missed slot. One-shot triggers (after/at)
+   * stay listed once fired, so they keep counting against the add-on limit
+   * until deleted.
+   */
+  runDueTriggers(at: Date, opts: Omit<RunOptions, 'at' | 'user' | 'authMode' | 'kind'> = {}): ExecutionReport[] {
+    const limit = at.getTime();
+    const reports: ExecutionReport[] = [];
+    const due = this.triggers.triggers.filter((t) => t.nextRun <= limit).sort((a, b) => a.nextRun - b.nextRun);
+    for (const t of due) {
+      const fireAt = t.nextRun;
+      t.nextRun = t.oneShot ? Number.POSITIVE_INFINITY : nextRunAfter(t.spec, Math.max(fireAt, limit));
+      reports.push(
+        this.execute(t.handler, [], { ...opts, at: new Date(Math.max(fireAt, this.now)), user: t.owner, authMode: 'FULL', kind: 'trigger' }, (_s, exec) =>
+          this.triggerEvent(t, exec),
+        ),
+      );
+    }
+    this.now = Math.max(this.now, limit);
+    return reports;
+  }
+
+  private triggerEvent(t: TriggerRecord, exec: Execution): unknown {
+    const w = wallClock(exec.clock.now(), 'UTC');
+    return exec.realm.toContext({
+      authMode: 'FULL',
+      triggerUid: t.id,
+      year: w.year,
+      month: w.month,
+      'day-of-month': w.day,
+      'day-of-week': w.weekday === 0 ? 7 : w.weekday,
+      'week-of-year': 0,
+      hour: w.hour,
+      minute: w.minute,
+      second: w.second,
+      timezone: 'UTC',
+    });
+  }
+
+  /**
+   * Runs host code against the services of a fresh FULL execution without
+   * loading the bundle: for seeding and inspecting state in tests. Counted like
+   * any execution.
+   */
+  withServices<T>(fn: (services: Services, exec: Execution) => T, opts: RunOptions = {}): T {
+    const { exec, services } = this.prepareContext({ countRealTime: false, ...opts });
+    try {
+      return fn(services, exec);
+    } finally {
+      this.locks.releaseAll(exec.id);
+      exec.counters.virtualMs = exec.clock.elapsed();
+      this.now = Math.max(this.now, exec.clock.now());
+    }
+  }
+
+  // ---- test controls ----------------------------------------------------
+
+  /** Sets what the user has selected (A1 ranges on one sheet; the last is the active range). */
+  select(sheetName: string, ...ranges: string[]): void {
+    const sheet = this.spreadsheet.byName(sheetName);
+    if (!sheet) throw new Error(`emulator.select: no sheet named ${sheetName}`);
+    this.spreadsheet.activeSheetId = sheet.id;
+    this.spreadsheet.selection = { sheetId: sheet.id, ranges: ranges.length ? ranges : ['A1'] };
+  }
+
+  /** Queues answers for Ui.alert/prompt, consumed in order. */
+  answer(...answers: UiState['answers']): void {
+    this.ui.answers.push(...answers);
+  }
+
+  /** A simulated other execution holds a lock until virtual time `until`. */
+  holdLock(kind: LockKind, until: Date, opts: { user?: string; label?: string } = {}): void {
+    const key = kind === 'script' ? lockKey.script() : kind === 'document' ? lockKey.document(this.spreadsheet.id) : lockKey.user(opts.user ?? this.options.user ?? 'contador@example.com.br');
+    this.locks.holdForOther(key, until.getTime(), opts.label);
+  }
+
+  // ---- reading state (host values) -------------------------------------
+
+  private sheetModel(name: string) {
+    const sheet = this.spreadsheet.byName(name);
+    if (!sheet) throw new Error(`emulator: no sheet named ${name}`);
+    return sheet;
+  }
+
+  private grid<T>(sheetName: string, a1: string | undefined, fn: (cell: ReturnType<SpreadsheetModel['sheets'][number]['cell']>) => T): T[][] {
+    const sheet = this.sheetModel(sheetName);
+    const ref = a1
+      ? parseA1(a1, () => sheet.maxRows, () => sheet.maxColumns)
+      : { row: 1, column: 1, numRows: Math.max(1, sheet.lastRow()), numColumns: Math.max(1, sheet.lastColumn()) };
+    if (!ref) throw new Error(`emulator: bad A1 ${a1}`);
+    const out: T[][] = [];
+    for (let r = 0; r < ref.numRows; r++) {
+      const row: T[] = [];
+      for (let c = 0; c < ref.numColumns; c++) row.push(fn(sheet.cell(ref.row + r, ref.column + c)));
+      out.push(row);
+    }
+    return out;
+  }
+
+  /** What getValues() would return, as host values (data range by default). */
+  values(sheetName: string, a1?: string): unknown[][] {
+    return this.grid(sheetName, a1, (cell) => {
+      if (!cell || cell.value === null) return '';
+      if (isFormula(cell.value)) return FORMULA_PLACEHOLDER;
+      if (typeof cell.value === 'number' && isDateFormat(cell.format)) return new Date(serialToMs(cell.value, this.spreadsheet.timeZone));
+      return cell.value;
+    });
+  }
+
+  displayValues(sheetName: string, a1?: string): string[][] {
+    return this.grid(sheetName, a1, (cell) => (cell ? displayValue(cell.value, cell.format, this.spreadsheet.locale) : ''));
+  }
+
+  formulas(sheetName: string, a1?: string): string[][] {
+    return this.grid(sheetName, a1, (cell) => (cell && isFormula(cell.value) ? cell.value.formula : ''));
+  }
+
+  numberFormats(sheetName: string, a1?: string): string[][] {
+    return this.grid(sheetName, a1, (cell) => cell?.format ?? 'General');
+  }
+
+  sheetNames(): string[] {
+    return this.spreadsheet.sheets.map((s) => s.name);
+  }
+
+  /** Every menu item, flattened, with its path of captions. */
+  menuItems(): { path: string[]; functionName: string }[] {
+    const out: { path: string[]; functionName: string }[] = [];
+    const walk = (items: UiState['menus'][number]['items'], path: string[]): void => {
+      for (const item of items) {
+        if (item.kind === 'item') out.push({ path: [...path, item.caption], functionName: item.functionName });
+        else if (item.kind === 'submenu') walk(item.items, [...path, item.caption]);
+      }
+    };
+    for (const menu of this.ui.menus) walk(menu.items, [menu.caption]);
+    return out;
+  }
+}

@@ -1,0 +1,257 @@
+/** SpreadsheetApp and Spreadsheet for the one document the add-on is opened in (spreadsheets.currentonly). */
+import { parseA1 } from './a1';
+import { DataValidationBuilderImpl } from './data-validation';
+import type { Execution } from './execution';
+import { GasObject } from './instrument';
+import { RangeImpl } from './range';
+import { SheetImpl } from './sheet';
+import type { SheetsEnv } from './sheets-env';
+import type { SheetModel, SpreadsheetModel } from './spreadsheet-model';
+import { isValidTimeZone } from './tz';
+import { UiImpl, type UiState } from './ui';
+
+type GApp = GoogleAppsScript.Spreadsheet.SpreadsheetApp;
+type GSpreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type GSheet = GoogleAppsScript.Spreadsheet.Sheet;
+type GRange = GoogleAppsScript.Spreadsheet.Range;
+type GRangeList = GoogleAppsScript.Spreadsheet.RangeList;
+type GSelection = GoogleAppsScript.Spreadsheet.Selection;
+
+class RangeListImpl extends GasObject implements Pick<GRangeList, 'getRanges'> {
+  readonly gasName = 'RangeList';
+  constructor(private readonly ranges: RangeImpl[], private readonly env: SheetsEnv) {
+    super();
+  }
+  getRanges(): GRange[] {
+    return this.env.newArray(this.ranges) as unknown as GRange[];
+  }
+}
+
+class SelectionImpl extends GasObject implements Pick<GSelection, 'getActiveRange' | 'getActiveRangeList' | 'getActiveSheet' | 'getCurrentCell'> {
+  readonly gasName = 'Selection';
+  constructor(private readonly ss: SpreadsheetImpl) {
+    super();
+  }
+  getActiveRange(): GRange | null {
+    return this.ss.getActiveRange();
+  }
+  getActiveRangeList(): GRangeList | null {
+    return this.ss.getActiveRangeList();
+  }
+  getActiveSheet(): GSheet {
+    return this.ss.getActiveSheet();
+  }
+  getCurrentCell(): GRange | null {
+    return this.ss.currentCell();
+  }
+}
+
+type SpreadsheetMethods =
+  | 'deleteSheet' | 'getActiveRange' | 'getActiveRangeList' | 'getActiveSheet' | 'getId' | 'getName' | 'getRange'
+  | 'getSelection' | 'getSheetByName' | 'getSheets' | 'getSpreadsheetLocale' | 'getSpreadsheetTimeZone' | 'getUrl'
+  | 'insertSheet' | 'rename' | 'setActiveSheet' | 'setSpreadsheetLocale' | 'setSpreadsheetTimeZone' | 'toast' | 'getSheetById';
+
+export class SpreadsheetImpl extends GasObject implements Pick<GSpreadsheet, SpreadsheetMethods> {
+  readonly gasName = 'Spreadsheet';
+
+  constructor(private readonly env: SheetsEnv) {
+    super();
+  }
+
+  private get model(): SpreadsheetModel {
+    return this.env.model;
+  }
+
+  private sheetOf(sheet: GSheet): SheetModel {
+    if (!(sheet instanceof SheetImpl) || !this.model.sheets.includes(sheet.model)) throw this.env.exec.error('Invalid argument: sheet');
+    return sheet.model;
+  }
+
+  getId(): string { return this.model.id; }
+  getName(): string { return this.model.name; }
+  getUrl(): string { return this.model.url; }
+  rename(newName: string): void { this.model.name = newName; }
+  getSpreadsheetTimeZone(): string { return this.model.timeZone; }
+  getSpreadsheetLocale(): string { return this.model.locale; }
+
+  setSpreadsheetTimeZone(timezone: string): void {
+    if (!isValidTimeZone(timezone)) throw this.env.exec.error(`Invalid argument: ${timezone}`);
+    this.model.timeZone = timezone;
+  }
+
+  setSpreadsheetLocale(locale: string): void {
+    this.model.locale = locale;
+  }
+
+  getSheets(): GSheet[] {
+    return this.env.newArray(this.model.sheets.map((s) => this.env.sheetObject(s))) as unknown as GSheet[];
+  }
+
+  getSheetByName(name: string): GSheet | null {
+    const s = this.model.byName(name);
+    return s ? (this.env.sheetObject(s) as unknown as GSheet) : null;
+  }
+
+  getSheetById(id: number): GSheet | null {
+    const s = this.model.byId(id);
+    return s ? (this.env.sheetObject(s) as unknown as GSheet) : null;
+  }
+
+  insertSheet(a?: string | number | { template?: GSheet }, b?: number | { template?: GSheet }, _c?: { template?: GSheet }): GSheet {
+    const name = typeof a === 'string' ? a : undefined;
+    const index = typeof a === 'number' ? a : typeof b === 'number' ? b : this.model.sheets.length;
+    const finalName = name ?? this.nextName();
+    if (this.model.sheets.some((s) => s.name.toLowerCase() === finalName.toLowerCase())) {
+      throw this.env.exec.error(`A sheet with the name "${finalName}" already exists. Please enter another name.`);
+    }
+    let sheet: SheetModel;
+    try {
+      sheet = this.model.addSheet(finalName, Math.min(index, this.model.sheets.length));
+    } catch (err) {
+      throw this.env.exec.error((err as Error).message);
+    }
+    // Sheets activates a sheet it inserts.
+    this.model.activeSheetId = sheet.id;
+    return this.env.sheetObject(sheet) as unknown as GSheet;
+  }
+
+  private nextName(): string {
+    for (let n = this.model.sheets.length + 1; ; n++) {
+      const name = `Página${n}`;
+      if (!this.model.byName(name)) return name;
+    }
+  }
+
+  deleteSheet(sheet: GSheet): void {
+    const model = this.sheetOf(sheet);
+    if (this.model.sheets.length === 1 || this.model.sheets.every((s) => s === model || s.hidden)) {
+      throw this.env.exec.error("You can't remove all the sheets in a document.");
+    }
+    this.model.sheets = this.model.sheets.filter((s) => s !== model);
+    if (this.model.activeSheetId === model.id) this.model.activeSheetId = this.model.sheets[0].id;
+    if (this.model.selection?.sheetId === model.id) this.model.selection = null;
+  }
+
+  getActiveSheet(): GSheet {
+    return this.env.sheetObject(this.model.activeSheet()) as unknown as GSheet;
+  }
+
+  setActiveSheet(sheet: GSheet, _restoreSelection?: boolean): GSheet {
+    const model = this.sheetOf(sheet);
+    this.model.activeSheetId = model.id;
+    model.hidden = false;
+    return sheet;
+  }
+
+  private selectionRanges(): RangeImpl[] | null {
+    // Triggers have no user looking at the sheet, hence no selection.
+    if (this.env.exec.kind !== 'ui') return null;
+    // A user always has a cell selected: A1 of the active sheet unless the test selected something.
+    this.model.selection ??= { sheetId: this.model.activeSheet().id, ranges: ['A1'] };
+    const sheet = this.model.byId(this.model.selection.sheetId);
+    if (!sheet) return null;
+    return this.model.selection.ranges.map((a1) => {
+      const ref = parseA1(a1, () => sheet.maxRows, () => sheet.maxColumns);
+      if (!ref) throw new Error(`emulator: bad selection ${a1}`);
+      return new RangeImpl(this.env, sheet, ref.row, ref.column, ref.numRows, ref.numColumns);
+    });
+  }
+
+  getActiveRange(): GRange | null {
+    const ranges = this.selectionRanges();
+    return ranges && ranges.length ? (ranges[ranges.length - 1] as unknown as GRange) : null;
+  }
+
+  getActiveRangeList(): GRangeList | null {
+    const ranges = this.selectionRanges();
+    return ranges && ranges.length ? (new RangeListImpl(ranges, this.env) as unknown as GRangeList) : null;
+  }
+
+  currentCell(): GRange | null {
+    const ranges = this.selectionRanges();
+    if (!ranges || !ranges.length) return null;
+    const sel = this.model.selection!;
+    const sheet = this.model.byId(sel.sheetId)!;
+    if (sel.currentCell) return this.getRange(`'${sheet.name}'!${sel.currentCell}`);
+    const last = ranges[ranges.length - 1];
+    return new RangeImpl(this.env, sheet, last.row, last.column, 1, 1) as unknown as GRange;
+  }
+
+  getSelection(): GSelection {
+    return new SelectionImpl(this) as unknown as GSelection;
+  }
+
+  getRange(a1Notation: string): GRange {
+    const active = this.model.activeSheet();
+    const sheetFor = (name?: string): SheetModel | undefined => (name === undefined ? active : this.model.byName(name));
+    const ref = parseA1(a1Notation, (n) => sheetFor(n)?.maxRows ?? 0, (n) => sheetFor(n)?.maxColumns ?? 0);
+    const sheet = ref && sheetFor(ref.sheetName);
+    if (!ref || !sheet) throw this.env.exec.error('Range not found');
+    return new RangeImpl(this.env, sheet, ref.row, ref.column, ref.numRows, ref.numColumns) as unknown as GRange;
+  }
+
+  toast(msg: string, title?: string, timeoutSeconds?: number | null): void {
+    this.model.toasts.push({ message: String(msg), title: title ?? '', timeoutSeconds: timeoutSeconds ?? 5 });
+  }
+}
+
+type AppMethods =
+  | 'flush' | 'getActive' | 'getActiveRange' | 'getActiveRangeList' | 'getActiveSheet' | 'getActiveSpreadsheet'
+  | 'getSelection' | 'getUi' | 'newDataValidation' | 'setActiveSheet';
+
+export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMethods> {
+  readonly gasName = 'SpreadsheetApp';
+  private readonly env: SheetsEnv;
+  private readonly spreadsheet: SpreadsheetImpl;
+  readonly DataValidationCriteria = { VALUE_IN_LIST: 'VALUE_IN_LIST' };
+
+  constructor(exec: Execution, model: SpreadsheetModel, private readonly ui: UiState) {
+    super();
+    const sheets = new Map<SheetModel, SheetImpl>();
+    const env: SheetsEnv = {
+      exec,
+      model,
+      newArray: (items) => exec.realm.array(items),
+      sheetObject: (sheet) => {
+        let s = sheets.get(sheet);
+        if (!s) sheets.set(sheet, (s = new SheetImpl(env, sheet)));
+        return s;
+      },
+      spreadsheetObject: () => this.spreadsheet,
+    };
+    this.env = env;
+    this.spreadsheet = new SpreadsheetImpl(env);
+  }
+
+  getActiveSpreadsheet(): GSpreadsheet {
+    return this.spreadsheet as unknown as GSpreadsheet;
+  }
+  getActive(): GSpreadsheet {
+    return this.getActiveSpreadsheet();
+  }
+  getActiveSheet(): GSheet {
+    return this.spreadsheet.getActiveSheet();
+  }
+  setActiveSheet(sheet: GSheet, restoreSelection?: boolean): GSheet {
+    return this.spreadsheet.setActiveSheet(sheet, restoreSelection);
+  }
+  // Typed non-null in @types, but null in triggers, where nobody has a selection.
+  getActiveRange(): GRange {
+    return this.spreadsheet.getActiveRange() as GRange;
+  }
+  getActiveRangeList(): GRangeList {
+    return this.spreadsheet.getActiveRangeList() as GRangeList;
+  }
+  getSelection(): GSelection {
+    return this.spreadsheet.getSelection();
+  }
+  flush(): void {}
+  newDataValidation(): GoogleAppsScript.Spreadsheet.DataValidationBuilder {
+    return new DataValidationBuilderImpl((items) => this.env.exec.realm.array(items)) as unknown as GoogleAppsScript.Spreadsheet.DataValidationBuilder;
+  }
+  getUi(): GoogleAppsScript.Base.Ui {
+    // Time-driven triggers have no user interface to talk to.
+    if (this.env.exec.kind === 'trigger') throw this.env.exec.error('Cannot call SpreadsheetApp.getUi() from this context.');
+    return new UiImpl(this.ui, this.env.exec) as unknown as GoogleAppsScript.Base.Ui;
+  }
+}
