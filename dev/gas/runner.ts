@@ -303,12 +303,15 @@ export class GasEmulator {
    * Loads the bundle in a fresh context and returns the global names it added
    * (what Apps Script would expose to menus, triggers and google.script.run).
    */
-  loadedGlobals(): { before: string[]; after: string[]; added: string[] } {
+  loadedGlobals(): { before: string[]; after: string[]; added: string[]; types: Record<string, string> } {
     const { context } = this.prepareContext({});
     const before = vm.runInContext('Object.getOwnPropertyNames(globalThis)', context) as string[];
     this.script.runInContext(context);
     const after = vm.runInContext('Object.getOwnPropertyNames(globalThis)', context) as string[];
-    return { before: [...before], after: [...after], added: after.filter((n) => !before.includes(n)) };
+    const added = after.filter((n) => !before.includes(n));
+    const types: Record<string, string> = {};
+    for (const name of added) types[name] = typeof Object.getOwnPropertyDescriptor(context, name)?.value;
+    return { before: [...before], after: [...after], added, types };
   }
 
   /** Runs a top-level function and reports how it went; never throws for script failures. */
