@@ -7,6 +7,7 @@ export { showConnections, listConnections, saveConnection, removeConnection, tes
 export {
   showImport,
   showReports,
+  editReport,
   getImportForm,
   startImportRun,
   continueReportRun,

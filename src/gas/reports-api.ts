@@ -6,8 +6,8 @@ import { cancelRun, continueRun, dispatch, type RunDeps, type RunProgress, start
 import { type Report, ReportStore, resolveFilters, type SavedFilterValue } from '../core/reports';
 import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../core/schedule';
 import { childSheetName } from '../core/import-job';
-import { withDocumentLock } from './lock';
-import { clientFor, connectionStore, documentStore, spreadsheetTimeZone } from './services';
+import { BusyError, withDocumentLock } from './lock';
+import { clientFor, connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
 import { bookPort } from './sheet-port';
 import { ensureDispatcher } from './triggers';
 import { showSidebar } from './ui';
@@ -63,8 +63,19 @@ export interface ListingForm {
   childSheets: string[];
 }
 
+const EDITING = 'faturamento.editarRelatorio';
+
+/** Opens the import sidebar on a saved report (the sidebar asks getImportForm which one). */
+export function editReport(reportId: string): void {
+  userStore().set(EDITING, reportId);
+  showImport();
+}
+
 export function getImportForm() {
   const ss = SpreadsheetApp.getActiveSpreadsheet();
+  const editingId = userStore().get(EDITING);
+  if (editingId) userStore().delete(EDITING);
+  const editing = editingId ? reportStore().find(editingId) : null;
   const forms: ListingForm[] = (Object.values(listings) as ListOperation[]).map((op) => ({
     key: op.key,
     label: op.label,
@@ -79,6 +90,9 @@ export function getImportForm() {
     listings: forms,
     sheets: ss.getSheets().map((s) => s.getName()),
     timeZone: spreadsheetTimeZone(),
+    editing: editing
+      ? { id: editing.id, name: editing.name, listing: editing.listing, connection: editing.connection, filters: editing.filters, sheetName: editing.sheetName, incremental: editing.incremental }
+      : null,
   };
 }
 
@@ -246,5 +260,11 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
 /** The one time-driven trigger of this add-on in this document. */
 export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): void {
   const deadline = Date.now() + DISPATCH_MS;
-  withDocumentLock(() => dispatch(runDeps(), deadline));
+  try {
+    withDocumentLock(() => dispatch(runDeps(), deadline), 60_000);
+  } catch (err) {
+    // Someone is working in the document: whatever is due stays due for the next hour.
+    if (err instanceof BusyError) return;
+    throw err;
+  }
 }

@@ -1,0 +1,309 @@
+import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
+import { driveRun, progressText, type RunControl, type RunProgress } from './runs';
+import { call } from './rpc';
+
+interface FilterForm {
+  name: string;
+  kind: string;
+  label: string;
+  option: boolean;
+  choices: string[];
+}
+interface ListingForm {
+  key: string;
+  label: string;
+  filters: FilterForm[];
+  incremental: boolean;
+  childSheets: string[];
+}
+interface EditingReport {
+  id: string;
+  name: string;
+  listing: string;
+  connection: string;
+  filters: Record<string, unknown>;
+  sheetName: string;
+  incremental: boolean;
+}
+interface FormData {
+  connections: Array<{ name: string; isDefault: boolean }>;
+  listings: ListingForm[];
+  sheets: string[];
+  timeZone: string;
+  editing: EditingReport | null;
+}
+type Outcome<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+
+const form = byId<HTMLFormElement>('form');
+const filtersBox = byId('filters');
+const optionsBox = byId('options');
+const status = byId('status');
+const result = byId('result');
+const runBtn = byId<HTMLButtonElement>('run');
+const cancelBtn = byId<HTMLButtonElement>('cancel');
+const listingSelect = byId<HTMLSelectElement>('f-listing');
+const targetSelect = byId<HTMLSelectElement>('f-target');
+const NEW = '__nova__';
+let data: FormData;
+let editingId: string | undefined;
+let control: RunControl | null = null;
+
+const byName = (name: string) => form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
+const current = () => data.listings.find((l) => l.key === listingSelect.value)!;
+
+function errorSlot(name: string) {
+  return h('div', { class: 'field-error', 'data-error-for': name });
+}
+
+function triState(name: string, label: string): HTMLElement {
+  const id = `f-${name}`;
+  const opt = (value: string, text: string, checked = false) =>
+    h('label', {}, h('input', { type: 'radio', name, value, checked }), h('span', {}, text));
+  return h(
+    'div',
+    {},
+    h('label', { id }, label),
+    h('div', { class: 'tri', role: 'radiogroup', 'aria-labelledby': id }, opt('', 'Tanto faz', true), opt('true', 'Sim'), opt('false', 'Não')),
+    errorSlot(name),
+  );
+}
+
+/** A date filter: a fixed date, or a date relative to the run's day. */
+function dateFilter(f: FilterForm): HTMLElement {
+  const mode = h(
+    'select',
+    { name: `${f.name}__modo`, 'aria-label': `${f.label}: tipo` },
+    h('option', { value: '' }, '—'),
+    h('option', { value: 'fixa' }, 'Data fixa'),
+    h('option', { value: 'rel' }, 'Relativa a hoje'),
+  );
+  const fixed = h('input', { type: f.kind === 'datetime' ? 'datetime-local' : 'date', name: f.name, id: `f-${f.name}`, hidden: true });
+  const days = h('input', { type: 'number', name: `${f.name}__dias`, 'aria-label': `${f.label}: dias a partir de hoje (negativo para o passado)`, value: '0', hidden: true, step: '1' });
+  const sync = () => {
+    fixed.hidden = mode.value !== 'fixa';
+    days.hidden = mode.value !== 'rel';
+  };
+  mode.addEventListener('change', sync);
+  const wrap = h('div', {}, h('label', { for: `f-${f.name}` }, f.label), h('div', { class: 'row' }, mode, fixed, days), errorSlot(f.name));
+  if (f.kind === 'datetime') {
+    // The service filters update times; relative days make little sense there.
+    mode.querySelector('option[value=rel]')!.remove();
+  }
+  return wrap;
+}
+
+function competenciaFilter(f: FilterForm): HTMLElement {
+  const mode = h(
+    'select',
+    { name: `${f.name}__modo`, 'aria-label': `${f.label}: tipo` },
+    h('option', { value: '' }, '—'),
+    h('option', { value: 'fixa' }, 'Mês/ano'),
+    h('option', { value: 'atual' }, 'Mês atual'),
+    h('option', { value: 'anterior' }, 'Mês anterior'),
+  );
+  const month = h('input', { type: 'month', name: f.name, id: `f-${f.name}`, hidden: true });
+  mode.addEventListener('change', () => (month.hidden = mode.value !== 'fixa'));
+  return h('div', {}, h('label', { for: `f-${f.name}` }, f.label), h('div', { class: 'row' }, mode, month), errorSlot(f.name));
+}
+
+function filterField(f: FilterForm): HTMLElement {
+  const id = `f-${f.name}`;
+  switch (f.kind) {
+    case 'boolean':
+      return triState(f.name, f.label);
+    case 'date':
+    case 'datetime':
+      return dateFilter(f);
+    case 'competencia':
+      return competenciaFilter(f);
+    case 'sortField':
+      return h(
+        'div',
+        {},
+        h('label', { for: id }, f.label),
+        h('select', { id, name: f.name }, h('option', { value: '' }, 'Padrão do serviço'), ...f.choices.map((c) => h('option', { value: c }, c))),
+        errorSlot(f.name),
+      );
+    case 'sortOrder':
+      return h(
+        'div',
+        {},
+        h('label', { for: id }, f.label),
+        h('select', { id, name: f.name }, h('option', { value: '' }, 'Padrão'), h('option', { value: 'asc' }, 'Crescente'), h('option', { value: 'desc' }, 'Decrescente')),
+        errorSlot(f.name),
+      );
+    default: {
+      const hint = f.kind === 'idList' ? 'Ex.: 101, 102, 205' : f.kind === 'cpfCnpj' ? 'Só números ou com pontuação' : f.name === 'competenciaReferencia' ? 'MM/AAAA' : '';
+      return h(
+        'div',
+        {},
+        h('label', { for: id }, f.label, ' ', h('span', { class: 'opt' }, `(${f.name})`)),
+        h('input', { type: 'text', id, name: f.name, placeholder: hint, inputmode: f.kind === 'integer' || f.kind === 'idList' ? 'numeric' : undefined, autocomplete: 'off' }),
+        errorSlot(f.name),
+      );
+    }
+  }
+}
+
+function renderFilters(): void {
+  const l = current();
+  filtersBox.replaceChildren(...l.filters.filter((f) => !f.option).map(filterField));
+  optionsBox.replaceChildren(
+    ...l.filters
+      .filter((f) => f.option)
+      .map((f) => h('label', { class: 'checkbox' }, h('input', { type: 'checkbox', name: f.name }), f.label)),
+  );
+  byId('incremental-box').hidden = !l.incremental;
+  byId('children-hint').textContent = l.childSheets.length ? `Listas dentro dos registros (${l.childSheets.join(', ')}) vão para abas ligadas, com o ID do registro na primeira coluna.` : '';
+  const name = byName('name') as HTMLInputElement;
+  if (!editingId) name.value = l.label;
+  const sheet = byName('sheetName') as HTMLInputElement;
+  if (!editingId) sheet.value = uniqueSheetName(l.label);
+}
+
+function uniqueSheetName(base: string): string {
+  let name = base;
+  for (let i = 2; data.sheets.includes(name); i++) name = `${base} ${i}`;
+  return name;
+}
+
+function value(name: string): string {
+  const el = byName(name);
+  if (!el) return '';
+  if (el instanceof HTMLInputElement && el.type === 'radio') return (form.querySelector<HTMLInputElement>(`[name="${name}"]:checked`)?.value ?? '');
+  if (el instanceof HTMLInputElement && el.type === 'checkbox') return el.checked ? 'true' : '';
+  return el.value.trim();
+}
+
+function collectFilters(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of current().filters) {
+    if (f.option) {
+      if (value(f.name)) out[f.name] = true;
+      continue;
+    }
+    if (f.kind === 'boolean') {
+      const v = value(f.name);
+      if (v) out[f.name] = v === 'true';
+    } else if (f.kind === 'date' || f.kind === 'datetime') {
+      const mode = value(`${f.name}__modo`);
+      if (mode === 'fixa' && value(f.name)) out[f.name] = value(f.name);
+      if (mode === 'rel') out[f.name] = { rel: 'hoje', dias: Number(value(`${f.name}__dias`) || 0) };
+    } else if (f.kind === 'competencia') {
+      const mode = value(`${f.name}__modo`);
+      if (mode === 'fixa' && value(f.name)) out[f.name] = value(f.name);
+      if (mode === 'atual') out[f.name] = { rel: 'mes', meses: 0 };
+      if (mode === 'anterior') out[f.name] = { rel: 'mes', meses: -1 };
+    } else if (value(f.name)) out[f.name] = value(f.name);
+  }
+  return out;
+}
+
+function setField(name: string, v: unknown): void {
+  const el = byName(name);
+  if (!el) return;
+  if (el instanceof HTMLInputElement && el.type === 'radio') {
+    const radio = form.querySelector<HTMLInputElement>(`[name="${name}"][value="${String(v)}"]`);
+    if (radio) radio.checked = true;
+  } else if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = v === true;
+  else el.value = String(v);
+}
+
+function fill(report: EditingReport): void {
+  editingId = report.id;
+  byId('title').textContent = `Editar "${report.name}"`;
+  runBtn.textContent = 'Salvar e importar';
+  listingSelect.value = report.listing;
+  renderFilters();
+  (byName('connection') as HTMLSelectElement).value = report.connection;
+  (byName('name') as HTMLInputElement).value = report.name;
+  targetSelect.value = data.sheets.includes(report.sheetName) ? report.sheetName : NEW;
+  (byName('sheetName') as HTMLInputElement).value = report.sheetName;
+  byId('new-sheet').hidden = targetSelect.value !== NEW;
+  (byName('incremental') as HTMLInputElement).checked = report.incremental;
+  for (const f of current().filters) {
+    const v = report.filters[f.name];
+    if (v === undefined) continue;
+    if (f.kind === 'date' || f.kind === 'datetime' || f.kind === 'competencia') {
+      const rel = typeof v === 'object' && v !== null ? (v as { rel: string; dias?: number; meses?: number }) : null;
+      const modeEl = byName(`${f.name}__modo`) as HTMLSelectElement;
+      modeEl.value = !rel ? 'fixa' : rel.rel === 'hoje' ? 'rel' : rel.meses === 0 ? 'atual' : 'anterior';
+      modeEl.dispatchEvent(new Event('change'));
+      if (!rel) setField(f.name, v);
+      if (rel?.rel === 'hoje') setField(`${f.name}__dias`, rel.dias);
+    } else setField(f.name, v);
+  }
+}
+
+function setRunning(running: boolean): void {
+  runBtn.disabled = running;
+  runBtn.setAttribute('aria-busy', String(running));
+  if (!running) runBtn.removeAttribute('aria-busy');
+  cancelBtn.hidden = !running;
+  byId('progress-box').hidden = !running;
+}
+
+form.addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  if (control) return;
+  clearFieldErrors(form);
+  clearNotice(result);
+  const target = targetSelect.value;
+  const payload = {
+    id: editingId,
+    name: value('name'),
+    listing: listingSelect.value,
+    connection: value('connection'),
+    filters: collectFilters(),
+    sheetName: target === NEW ? value('sheetName') : target,
+    incremental: value('incremental') === 'true',
+  };
+  control = { cancelled: false };
+  setRunning(true);
+  void (async () => {
+    try {
+      const started = await call<Outcome<RunProgress>>('startImportRun', payload);
+      if (!started.ok) {
+        fieldError(form, started.field.replace(/^filter:/, ''), started.message);
+        notice(result, 'error', started.message);
+        return;
+      }
+      editingId = started.value.reportId;
+      const final = await driveRun(started.value, (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', progressText(p)), control!);
+      if (final.warnings.length) notice(status, 'warn', final.warnings.join(' '));
+      if (final.status === 'failed') runBtn.textContent = 'Continuar';
+    } catch (err) {
+      notice(result, 'error', errorText(err));
+    } finally {
+      control = null;
+      setRunning(false);
+    }
+  })();
+});
+
+cancelBtn.addEventListener('click', () => {
+  if (control) control.cancelled = true;
+  cancelBtn.disabled = true;
+  notice(result, 'warn', 'Cancelando depois da página em andamento…');
+});
+
+listingSelect.addEventListener('change', renderFilters);
+targetSelect.addEventListener('change', () => {
+  byId('new-sheet').hidden = targetSelect.value !== NEW;
+});
+
+void busy(runBtn, async () => {
+  try {
+    data = await call<FormData>('getImportForm');
+  } catch (err) {
+    notice(status, 'error', errorText(err));
+    return;
+  }
+  const connSelect = byName('connection') as HTMLSelectElement;
+  connSelect.replaceChildren(...data.connections.map((c) => h('option', { value: c.name, selected: c.isDefault }, c.name)));
+  if (data.connections.length === 0) notice(status, 'warn', 'Nenhuma conexão configurada: abra Faturamento › Conexões e adicione uma.');
+  listingSelect.replaceChildren(...data.listings.map((l) => h('option', { value: l.key }, l.label)));
+  targetSelect.replaceChildren(h('option', { value: NEW }, 'Nova aba…'), ...data.sheets.map((s) => h('option', { value: s }, `Substituir "${s}"`)));
+  renderFilters();
+  if (data.editing) fill(data.editing);
+});

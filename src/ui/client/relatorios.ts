@@ -1,0 +1,201 @@
+import { busy, byId, errorText, h, notice } from './dom';
+import { driveRun, progressText, type RunProgress } from './runs';
+import { call } from './rpc';
+
+type Schedule =
+  | { kind: 'hourly' }
+  | { kind: 'everyHours'; hours: number }
+  | { kind: 'daily'; hour: number }
+  | { kind: 'weekly'; weekday: number; hour: number }
+  | { kind: 'monthly'; day: number; hour: number };
+
+interface ReportView {
+  id: string;
+  name: string;
+  listingLabel: string;
+  connection: string;
+  sheetName: string;
+  incremental: boolean;
+  schedule: Schedule | null;
+  scheduleText: string;
+  nextRunAt: string | null;
+  notifyByEmail: boolean;
+  lastRun: null | { at: string; origin: string; rows: number; seconds: number; result: string; message: string };
+}
+type Outcome<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+
+const list = byId('list');
+const status = byId('status');
+let reports: ReportView[] = [];
+const WEEKDAYS = ['Domingo', 'Segunda', 'Terça', 'Quarta', 'Quinta', 'Sexta', 'Sábado'];
+
+function lastRunLine(r: ReportView): HTMLElement {
+  const l = r.lastRun;
+  if (!l) return h('div', { class: 'meta' }, 'Nunca executado.');
+  const origin = l.origin === 'agendado' ? 'agendada' : 'manual';
+  const text =
+    l.result === 'em andamento'
+      ? `Em andamento desde ${l.at} (${origin}).`
+      : `Última execução ${origin}: ${l.at} · ${l.rows.toLocaleString('pt-BR')} linhas · ${l.seconds.toLocaleString('pt-BR')} s · ${l.result === 'ok' ? 'OK' : l.result.toUpperCase()}`;
+  const line = h('div', { class: 'meta' }, text);
+  if (l.result === 'erro') return h('div', {}, line, h('div', { class: 'notice error', role: 'alert' }, l.message || 'Falhou.'));
+  if (l.message) return h('div', {}, line, h('div', { class: 'notice warn' }, l.message));
+  return line;
+}
+
+function scheduleForm(r: ReportView, card: HTMLElement, result: HTMLElement): HTMLElement {
+  const s = r.schedule;
+  const kind = h(
+    'select',
+    { name: 'kind', 'aria-label': 'Frequência' },
+    h('option', { value: '' }, 'Sem agendamento'),
+    h('option', { value: 'hourly' }, 'A cada hora'),
+    h('option', { value: 'everyHours' }, 'A cada N horas'),
+    h('option', { value: 'daily' }, 'Diariamente'),
+    h('option', { value: 'weekly' }, 'Semanalmente'),
+    h('option', { value: 'monthly' }, 'Mensalmente'),
+  );
+  kind.value = s?.kind ?? '';
+  const hours = h('input', { type: 'number', min: '1', max: '24', name: 'hours', 'aria-label': 'Intervalo em horas', value: String(s?.kind === 'everyHours' ? s.hours : 6) });
+  const hour = h('input', { type: 'number', min: '0', max: '23', name: 'hour', 'aria-label': 'Hora do dia (0 a 23)', value: String(s && 'hour' in s ? s.hour : 7) });
+  const weekday = h('select', { name: 'weekday', 'aria-label': 'Dia da semana' }, ...WEEKDAYS.map((d, i) => h('option', { value: String(i) }, d)));
+  weekday.value = String(s?.kind === 'weekly' ? s.weekday : 1);
+  const day = h('input', { type: 'number', min: '1', max: '31', name: 'day', 'aria-label': 'Dia do mês', value: String(s?.kind === 'monthly' ? s.day : 1) });
+  const email = h('input', { type: 'checkbox', name: 'notify', checked: r.notifyByEmail });
+  const error = h('div', { class: 'field-error' });
+  const labelled = (text: string, el: HTMLElement) => h('label', {}, text, el);
+  const parts = { hours: labelled('A cada (horas)', hours), hour: labelled('Hora (0–23)', hour), weekday: labelled('Dia da semana', weekday), day: labelled('Dia do mês', day) };
+  const sync = () => {
+    parts.hours.hidden = kind.value !== 'everyHours';
+    parts.hour.hidden = !['daily', 'weekly', 'monthly'].includes(kind.value);
+    parts.weekday.hidden = kind.value !== 'weekly';
+    parts.day.hidden = kind.value !== 'monthly';
+  };
+  kind.addEventListener('change', sync);
+  sync();
+  const save = h('button', { type: 'submit', class: 'primary' }, 'Salvar agendamento');
+  const form = h(
+    'form',
+    { class: 'schedule', 'aria-label': `Agendamento de ${r.name}` },
+    h('label', {}, 'Frequência', kind),
+    parts.hours,
+    parts.weekday,
+    parts.day,
+    parts.hour,
+    h('label', { class: 'checkbox' }, email, 'Avisar por e-mail quando uma atualização agendada falhar'),
+    error,
+    h('div', { class: 'actions' }, save),
+  );
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void busy(save, async () => {
+      const n = (el: HTMLInputElement | HTMLSelectElement) => Number(el.value);
+      const schedule: Schedule | null =
+        kind.value === '' ? null
+        : kind.value === 'hourly' ? { kind: 'hourly' }
+        : kind.value === 'everyHours' ? { kind: 'everyHours', hours: n(hours) }
+        : kind.value === 'daily' ? { kind: 'daily', hour: n(hour) }
+        : kind.value === 'weekly' ? { kind: 'weekly', weekday: n(weekday), hour: n(hour) }
+        : { kind: 'monthly', day: n(day), hour: n(hour) };
+      try {
+        const out = await call<Outcome<ReportView>>('setReportSchedule', r.id, schedule, email.checked);
+        if (!out.ok) {
+          error.textContent = out.message;
+          return;
+        }
+        await load();
+        notice(status, 'ok', out.value.schedule ? `"${r.name}" agendado: ${out.value.scheduleText}.` : `Agendamento de "${r.name}" removido.`);
+      } catch (err) {
+        notice(result, 'error', errorText(err));
+      }
+    });
+  });
+  void card;
+  return form;
+}
+
+async function refresh(r: ReportView, result: HTMLElement): Promise<RunProgress> {
+  const first = await call<RunProgress>('runReport', r.id);
+  return driveRun(first, (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', `${r.name}: ${progressText(p)}`), { cancelled: false });
+}
+
+function card(r: ReportView): HTMLElement {
+  const result = h('div', { class: 'notice', 'aria-live': 'polite' });
+  const refreshBtn = h('button', { type: 'button', class: 'primary' }, 'Atualizar');
+  refreshBtn.addEventListener('click', () =>
+    busy(refreshBtn, async () => {
+      try {
+        await refresh(r, result);
+      } catch (err) {
+        notice(result, 'error', errorText(err));
+      }
+      await load(false);
+    }),
+  );
+  const editBtn = h('button', { type: 'button' }, 'Editar');
+  editBtn.addEventListener('click', () => busy(editBtn, () => call('editReport', r.id)));
+  const scheduleBtn = h('button', { type: 'button' }, 'Agendar');
+  const deleteBtn = h('button', { type: 'button', class: 'danger' }, 'Excluir');
+  deleteBtn.addEventListener('click', () =>
+    busy(deleteBtn, async () => {
+      if (deleteBtn.dataset.armed !== 'true') {
+        deleteBtn.dataset.armed = 'true';
+        deleteBtn.textContent = 'Confirmar exclusão';
+        notice(result, 'warn', 'As abas importadas ficam como estão; só o relatório e o agendamento são removidos.');
+        return;
+      }
+      reports = await call<ReportView[]>('deleteReport', r.id);
+      render();
+      notice(status, 'info', `Relatório "${r.name}" excluído.`);
+    }),
+  );
+  const el = h(
+    'div',
+    { class: 'card', 'data-report': r.name },
+    h('div', { class: 'title' }, h('span', {}, r.name), h('span', { class: 'badge' }, r.listingLabel)),
+    h('div', { class: 'meta' }, `Aba "${r.sheetName}" · conexão ${r.connection}${r.incremental ? ' · incremental' : ''}`),
+    h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
+    lastRunLine(r),
+    h('div', { class: 'actions' }, refreshBtn, editBtn, scheduleBtn, deleteBtn),
+    result,
+  );
+  scheduleBtn.addEventListener('click', () => {
+    const existing = el.querySelector('form.schedule');
+    if (existing) existing.remove();
+    else el.insertBefore(scheduleForm(r, el, result), result);
+  });
+  return el;
+}
+
+function render(): void {
+  list.replaceChildren(...(reports.length ? reports.map(card) : [h('p', { class: 'empty' }, 'Nenhum relatório ainda. Use "Nova importação".')]));
+}
+
+async function load(clear = true): Promise<void> {
+  reports = await call<ReportView[]>('listReports');
+  render();
+  if (clear) status.textContent = '';
+}
+
+const allBtn = byId<HTMLButtonElement>('refresh-all');
+allBtn.addEventListener('click', () =>
+  busy(allBtn, async () => {
+    let ok = 0;
+    const failed: string[] = [];
+    for (const r of reports) {
+      notice(status, 'info', `Atualizando "${r.name}" (${ok + failed.length + 1} de ${reports.length})…`);
+      try {
+        const p = await refresh(r, status);
+        if (p.status === 'done') ok++;
+        else failed.push(r.name);
+      } catch (err) {
+        failed.push(`${r.name} (${errorText(err)})`);
+      }
+    }
+    await load(false);
+    notice(status, failed.length ? 'error' : 'ok', failed.length ? `${ok} atualizados; falharam: ${failed.join(', ')}.` : `Todos os ${ok} relatórios atualizados.`);
+  }),
+);
+byId('new').addEventListener('click', () => void call('showImport'));
+
+load().catch((err) => notice(status, 'error', errorText(err)));
