@@ -14,7 +14,7 @@ type Implemented =
   | 'getDataRange' | 'getFrozenColumns' | 'getFrozenRows' | 'getIndex' | 'getLastColumn' | 'getLastRow' | 'getMaxColumns'
   | 'getMaxRows' | 'getName' | 'getParent' | 'getRange' | 'getSheetId' | 'getSheetName' | 'hideSheet' | 'insertColumns'
   | 'insertColumnsAfter' | 'insertRows' | 'insertRowsAfter' | 'isSheetHidden' | 'setColumnWidth' | 'setFrozenColumns'
-  | 'setFrozenRows' | 'setName' | 'showSheet';
+  | 'setFrozenRows' | 'setName' | 'showSheet' | 'setTabColor' | 'getTabColor';
 
 export const DEFAULT_COLUMN_WIDTH = 100;
 
@@ -49,6 +49,13 @@ export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
   getFrozenRows(): number { return this.model.frozenRows; }
   getFrozenColumns(): number { return this.model.frozenColumns; }
   isSheetHidden(): boolean { return this.model.hidden; }
+  getTabColor(): string | null { return this.model.tabColor; }
+
+  setTabColor(color: string | null): GSheet {
+    if (color !== null && !/^#[0-9a-f]{6}$/i.test(color) && !/^[a-z]+$/i.test(color)) throw this.fail(`Invalid color: ${color}`);
+    this.model.tabColor = color;
+    return this.self();
+  }
 
   setName(name: string): GSheet {
     const clash = this.env.model.sheets.find((s) => s !== this.model && s.name.toLowerCase() === name.toLowerCase());

@@ -26,6 +26,8 @@ export const CELL_LIMIT_MESSAGE = `This action would increase the number of cell
 
 export class SheetModel {
   hidden = false;
+  /** CSS colour of the tab, or null (Sheets' default). */
+  tabColor: string | null = null;
   frozenRows = 0;
   frozenColumns = 0;
   readonly columnWidths = new Map<number, number>();

@@ -119,15 +119,17 @@ function formats(columns: readonly Column[]): string[] {
   return columns.map((c) => NUMBER_FORMATS[c.cell]);
 }
 
+/** Growing a sheet adds whole rows of its grid, so the projection uses the grid's width. */
 function checkCells(deps: ImportDeps, sheet: SheetPort, rowsAfter: number, columns: number): void {
-  const wanted = (rowsAfter + 1) * Math.max(columns, sheet.lastColumn());
+  const wanted = Math.max(sheet.cells(), (rowsAfter + 1) * Math.max(columns, sheet.maxColumns()));
   const projected = deps.book.totalCells() - sheet.cells() + wanted;
   if (projected > CELL_LIMIT) {
-    throw new ImportError(
-      `Esta importação levaria a planilha a ${projected.toLocaleString('pt-BR')} células, acima do limite de 10 milhões do Google Planilhas. Use filtros (por exemplo, uma competência ou um período) ou importe em outra planilha.`,
-    );
+    throw new ImportError(`Esta importação levaria a planilha a ${projected.toLocaleString('pt-BR')} células. ${CELL_LIMIT_TEXT}`);
   }
 }
+
+const CELL_LIMIT_TEXT =
+  'O Google Planilhas aceita no máximo 10 milhões de células por planilha. Use filtros (por exemplo, uma competência ou um período), apague abas que não usa ou importe em outra planilha.';
 
 class Writer {
   private readonly conv: CellConverter;
@@ -155,6 +157,11 @@ class Writer {
       this.state.children[child.field] = entry;
     }
     return { sheet, entry };
+  }
+
+  /** Refuses up front when the service announced more rows than the spreadsheet can take. */
+  expect(totalRows: number): void {
+    if (this.state.spec.mode === 'replace') checkCells(this.deps, this.sheet, totalRows, this.table.columns.length);
   }
 
   write(records: ApiRecord[]): void {
@@ -285,6 +292,7 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
     const pager = deps.client.pager(next.spec.listing, next.spec.filters, { state: next.pager ?? undefined, base: options.base });
     let buffer: ApiRecord[] = [];
     let slowestWave = 0;
+    let checkedTotal = next.pager !== null;
     const flush = () => {
       writer.write(buffer);
       buffer = [];
@@ -299,6 +307,10 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
         for (const r of page.records) buffer.push(r);
       }
       slowestWave = Math.max(slowestWave, deps.now() - began);
+      if (!checkedTotal && pager.state.totalRows !== undefined) {
+        writer.expect(pager.state.totalRows);
+        checkedTotal = true;
+      }
       if (buffer.length >= flushRows) flush();
     }
     flush();
@@ -311,7 +323,7 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
   } catch (err) {
     next.pager = committed;
     next.status = 'failed';
-    next.message = (err as Error).message;
+    next.message = /10000000 cells|10,000,000|10 million/i.test((err as Error).message) ? CELL_LIMIT_TEXT : (err as Error).message;
   }
   next.updatedAt = deps.now();
   return next;

@@ -9,6 +9,7 @@ export interface SheetPort {
   name(): string;
   lastRow(): number;
   lastColumn(): number;
+  maxColumns(): number;
   /** Grows the grid so that rows × columns exist (Sheets refuses ranges outside it). */
   ensureSize(rows: number, columns: number): void;
   read(row: number, column: number, numRows: number, numColumns: number): CellValue[][];

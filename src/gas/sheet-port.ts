@@ -8,6 +8,7 @@ function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort {
     name: () => sheet.getName(),
     lastRow: () => sheet.getLastRow(),
     lastColumn: () => sheet.getLastColumn(),
+    maxColumns: () => sheet.getMaxColumns(),
     ensureSize(rows, columns) {
       const maxRows = sheet.getMaxRows();
       if (maxRows < rows) sheet.insertRowsAfter(maxRows, rows - maxRows);

@@ -108,6 +108,6 @@ describe('HttpClient', () => {
     const { http } = client(Array.from({ length: 5 }, () => ({ kind: 'network-error' as const, message: 'timeout', timedOut: true })));
     const outcome = http.send({ method: 'GET', path: '/v2/clientes' });
     expect(!outcome.ok && outcome.error).toBeInstanceOf(NetworkError);
-    expect((outcome as { error: NetworkError }).error.timedOut).toBe(true);
+    expect((outcome as unknown as { error: NetworkError }).error.timedOut).toBe(true);
   });
 });

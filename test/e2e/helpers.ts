@@ -1,0 +1,51 @@
+/** Shared set-up of end-to-end tests: the real bundle in the emulator, talking to the sandbox over HTTP. */
+import { GasEmulator, type EmulatorOptions, type RunOptions } from '../../dev/gas/runner';
+import type { SandboxHandle } from '../../dev/sandbox/harness';
+
+export const SP = (iso: string) => new Date(`${iso}-03:00`);
+
+export function emulator(options: EmulatorOptions = {}): GasEmulator {
+  return new GasEmulator({ startAt: SP('2026-11-22T10:00:00'), countRealTime: false, ...options });
+}
+
+export interface Progress {
+  reportId: string;
+  status: 'running' | 'done' | 'cancelled' | 'failed';
+  done: boolean;
+  rows: number;
+  pages: number;
+  message?: string;
+  warnings: string[];
+  incremental: boolean;
+}
+
+export function connect(emu: GasEmulator, sb: SandboxHandle, name = 'Demo', org = 0): void {
+  const r = emu.run('saveConnection', [{ name, baseUrl: sb.baseUrl, apiKey: sb.orgs[org].apiKey, isDefault: true }]) as { ok: boolean };
+  if (!r.ok) throw new Error(`saveConnection failed: ${JSON.stringify(r)}`);
+}
+
+/** Starts an import as the sidebar does and steps it to the end. */
+export function importAll(emu: GasEmulator, form: Record<string, unknown>, opts: RunOptions = {}): Progress {
+  const started = emu.run('startImportRun', [{ connection: 'Demo', ...form }], opts) as { ok: boolean; value: Progress; message?: string; field?: string };
+  if (!started.ok) throw new Error(`startImportRun refused: ${started.field}: ${started.message}`);
+  return finishRun(emu, started.value.reportId, opts);
+}
+
+export function finishRun(emu: GasEmulator, reportId: string, opts: RunOptions = {}): Progress {
+  let p: Progress;
+  let guard = 0;
+  do {
+    p = emu.run('continueReportRun', [reportId], opts) as Progress;
+    if (++guard > 500) throw new Error('run never finished');
+  } while (!p.done);
+  return p;
+}
+
+/** Header notes hold the field names: maps field → 0-based column. */
+export function columnsOf(emu: GasEmulator, sheet: string): Record<string, number> {
+  const notes = emu.withServices((s) => {
+    const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!;
+    return sh.getRange(1, 1, 1, sh.getLastColumn()).getNotes()[0];
+  });
+  return Object.fromEntries(notes.map((n, i) => [n, i]));
+}

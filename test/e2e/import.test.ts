@@ -1,0 +1,249 @@
+/**
+ * Pulling listings into sheets end to end: the real bundle in the emulator,
+ * the sandbox over HTTP, and the sheet read back as a user would see it.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { columnsOf, connect, emulator, finishRun, importAll, SP } from './helpers';
+
+type Rec = Record<string, any>;
+let sb: SandboxHandle;
+let org: string;
+
+beforeAll(async () => {
+  sb = await startSandbox({ seed: 11, size: 'small' });
+  org = sb.orgs[0].name;
+});
+afterAll(async () => {
+  await sb?.stop();
+});
+beforeEach(async () => {
+  await sb.reset();
+});
+
+const isoToBr = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+
+describe('a listing pulled into a sheet', () => {
+  it('keeps text as text, dates as dates in the spreadsheet zone, money as money', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const p = importAll(emu, { listing: 'cobrancas', sheetName: 'Cobranças', filters: { isExibeCanceladas: true } });
+    expect(p.status).toBe('done');
+    const dump = await sb.dump<Rec>(org, 'cobrancas');
+    expect(p.rows).toBe(dump.length);
+    const col = columnsOf(emu, 'Cobranças');
+    const values = emu.values('Cobranças');
+    const display = emu.displayValues('Cobranças');
+    const formats = emu.numberFormats('Cobranças');
+    expect(values).toHaveLength(dump.length + 1);
+    const byId = new Map(dump.map((c) => [c.idCobranca, c]));
+    for (let r = 1; r < values.length; r++) {
+      const rec = byId.get(values[r][col.idCobranca] as number)!;
+      expect(rec, `row ${r + 1}`).toBeDefined();
+      // CPF/CNPJ and the digitable line keep every digit and leading zero.
+      expect(values[r][col.cpfCnpj]).toBe(rec.cpfCnpj);
+      expect(values[r][col.linhaDigitavel]).toBe(rec.linhaDigitavel);
+      expect(values[r][col.competencia]).toBe(rec.competencia);
+      expect(formats[r][col.cpfCnpj]).toBe('@');
+      // A due date is a real date showing the same calendar day in America/Sao_Paulo.
+      expect(values[r][col.dataVencimento]).toBeInstanceOf(Date);
+      expect(display[r][col.dataVencimento]).toBe(isoToBr(rec.dataVencimento));
+      expect(values[r][col.valor]).toBe(rec.valor);
+      expect(formats[r][col.valor]).toBe('#,##0.00');
+      expect(display[r][col.isQuitado]).toBe(rec.isQuitado ? 'Sim' : 'Não');
+    }
+    expect(dump.some((c) => String(c.cpfCnpj).startsWith('0'))).toBe(true);
+  });
+
+  it('shows a due date of 2026-10-01 as 01/10/2026 in America/Sao_Paulo', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const dump = await sb.dump<Rec>(org, 'transacoes');
+    const rec = dump[0];
+    importAll(emu, { listing: 'transacoes', sheetName: 'Transações', filters: { idTransacao: String(rec.idTransacao) } });
+    const col = columnsOf(emu, 'Transações');
+    expect(emu.displayValues('Transações')[1][col.dataVencimento]).toBe(isoToBr(rec.dataVencimento));
+    const value = emu.values('Transações')[1][col.dataVencimento] as Date;
+    // Midnight in São Paulo (UTC-3): 03:00 UTC of the same calendar day, not the evening before.
+    expect(value.toISOString()).toBe(`${rec.dataVencimento}T03:00:00.000Z`);
+  });
+
+  it('never evaluates values that look like formulas, and keeps line breaks', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'clientes', sheetName: 'Clientes', filters: {} });
+    const dump = await sb.dump<Rec>(org, 'clientes');
+    const tricky = dump.filter((c) => /^[=+\-@]/.test(c.nomeFantasia) || /^[=+\-@]/.test(c.razaoSocial));
+    expect(tricky.length).toBeGreaterThan(0);
+    const col = columnsOf(emu, 'Clientes');
+    const values = emu.values('Clientes');
+    const formulas = emu.formulas('Clientes');
+    expect(formulas.flat().filter(Boolean)).toEqual([]);
+    for (const c of tricky) {
+      const row = values.find((r) => r[col.idCliente] === c.idCliente)!;
+      expect(row[col.nomeFantasia]).toBe(c.nomeFantasia);
+      expect(row[col.razaoSocial]).toBe(c.razaoSocial);
+      expect(row[col.cep]).toBe(c.cep);
+    }
+    importAll(emu, { listing: 'transacoes', sheetName: 'Transações', filters: {} });
+    const tx = await sb.dump<Rec>(org, 'transacoes');
+    const multi = tx.find((t) => t.observacao.includes('\n'))!;
+    const tcol = columnsOf(emu, 'Transações');
+    const trow = emu.values('Transações').find((r) => r[tcol.idTransacao] === multi.idTransacao)!;
+    expect(trow[tcol.observacao]).toBe(multi.observacao);
+  });
+
+  it('writes one frozen header row with Portuguese labels and the field names as notes', () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'faturas', sheetName: 'Faturas', filters: {} });
+    const header = emu.values('Faturas')[0];
+    expect(header.slice(0, 3)).toEqual(['ID da fatura', 'ID de integração', 'Número do pedido']);
+    expect(Object.keys(columnsOf(emu, 'Faturas'))).toContain('valorTotal');
+    const frozen = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Faturas')!.getFrozenRows());
+    expect(frozen).toBe(1);
+  });
+
+  it('sends the form filters to the wire in the spec formats', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    await sb.clearLog();
+    importAll(emu, {
+      listing: 'cobrancas',
+      sheetName: 'Cobranças',
+      filters: { vencimentoInicial: '2026-03-01', vencimentoFinal: { rel: 'hoje', dias: 30 }, idsCliente: '5, 6', isQuitado: false, dataHoraAtualizacaoInicial: '2026-01-02T08:30' },
+    });
+    const log = await sb.requestLog({ pathPrefix: '/v2/financeiro/cobrancas' });
+    const q = log.find((e) => e.status === 200)!.query;
+    expect(q).toMatchObject({
+      vencimentoInicial: '01/03/2026',
+      // "today + 30 days" on 22/11/2026 (the emulator's virtual day).
+      vencimentoFinal: '22/12/2026',
+      idsCliente: '5,6',
+      isQuitado: 'false',
+      dataHoraAtualizacaoInicial: '02/01/2026 08:30',
+    });
+  });
+
+  it('refuses a bad filter in the form, naming it, before any request', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    await sb.clearLog();
+    const r = emu.run('startImportRun', [{ connection: 'Demo', listing: 'faturas', sheetName: 'F', filters: { competencia: '13/2026' } }]) as Rec;
+    expect(r).toMatchObject({ ok: false, field: 'filter:competencia' });
+    expect(r.message).toMatch(/mês/);
+    expect(await sb.requestLog()).toEqual([]);
+  });
+});
+
+describe('nested arrays', () => {
+  it('go to linked child sheets with the parent id first, replaced with the parent', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'transacoes', sheetName: 'Transações', filters: {} });
+    const dump = await sb.dump<Rec>(org, 'transacoes');
+    const expected = dump.reduce((n, t) => n + t.planosConta.length, 0);
+    const child = emu.values('Transações · Planos de conta');
+    expect(child).toHaveLength(expected + 1);
+    const ids = new Set(dump.map((t) => t.idTransacao));
+    expect(child.slice(1).every((row) => ids.has(row[0] as number))).toBe(true);
+    // A narrower refresh replaces the child rows too.
+    const one = dump.find((t) => t.planosConta.length > 0)!;
+    importAll(emu, { listing: 'transacoes', sheetName: 'Transações', filters: { idTransacao: String(one.idTransacao) } });
+    expect(emu.values('Transações · Planos de conta')).toHaveLength(one.planosConta.length + 1);
+  });
+
+  it('card events only when asked, in their own sheet', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'cobrancas', sheetName: 'Cobranças', filters: { isListarEventosCartao: true } });
+    expect(emu.sheetNames()).toContain('Cobranças · Eventos de cartão');
+    expect(emu.values('Cobranças · Eventos de cartão').length).toBeGreaterThan(1);
+  });
+});
+
+describe('refreshing', () => {
+  it('leaves no stale rows, and keeps columns the user added to the right and column widths', () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const first = importAll(emu, { listing: 'faturas', sheetName: 'Faturas', filters: {} });
+    const width = columnsOf(emu, 'Faturas');
+    const ncols = Object.keys(width).length;
+    emu.withServices((s) => {
+      const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Faturas')!;
+      sh.getRange(1, ncols + 2).setValue('Minha coluna');
+      sh.getRange(2, ncols + 2).setValue('anotação');
+      sh.setColumnWidth(2, 222);
+    });
+    const reports = emu.run('listReports') as Rec[];
+    const id = reports[0].id;
+    const saved = emu.run('saveReport', [{ ...reports[0], filters: { competencia: emu.values('Faturas')[1][width.competencia] } }]) as Rec;
+    expect(saved.ok).toBe(true);
+    emu.run('runReport', [id]);
+    const second = finishRun(emu, id);
+    expect(second.rows).toBeLessThan(first.rows);
+    const values = emu.values('Faturas');
+    const dataRows = values.slice(1).filter((r) => r.slice(0, ncols).some((v) => v !== ''));
+    expect(dataRows).toHaveLength(second.rows);
+    expect(values[0][ncols + 1]).toBe('Minha coluna');
+    expect(values[1][ncols + 1]).toBe('anotação');
+    const w = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Faturas')!.getColumnWidth(2));
+    expect(w).toBe(222);
+  });
+
+  it('records every run in the Histórico sheet', () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'nfse', sheetName: 'NFS-e', filters: {}, name: 'Notas' });
+    const history = emu.values('Histórico');
+    expect(history[0]).toEqual(['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem']);
+    expect(history[1].slice(1, 3)).toEqual(['Notas', 'Manual']);
+    expect(history[1][5]).toBe('OK');
+  });
+
+  it('an incremental refresh asks only for what changed since the last run and merges by id', async () => {
+    const emu = emulator({ startAt: SP('2026-06-01T09:00:00') });
+    connect(emu, sb);
+    const first = importAll(emu, { listing: 'transacoes', sheetName: 'Transações', filters: {}, incremental: true });
+    const dump = await sb.dump<Rec>(org, 'transacoes');
+    expect(first.rows).toBe(dump.length);
+    const col = columnsOf(emu, 'Transações');
+    // Spoil a cell of a record the delta will bring back: the merge must restore it.
+    const changed = dump.filter((t) => t.dataHoraAtualizacao >= '2026-06-01T08:50');
+    expect(changed.length).toBeGreaterThan(0);
+    const rowIndex = emu.values('Transações').findIndex((r) => r[col.idTransacao] === changed[0].idTransacao);
+    emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Transações')!.getRange(rowIndex + 1, col.descricao + 1).setValue('valor antigo'));
+    emu.now = SP('2026-11-22T10:00:00').getTime();
+    await sb.clearLog();
+    const id = (emu.run('listReports') as Rec[])[0].id;
+    emu.run('runReport', [id]);
+    const second = finishRun(emu, id);
+    expect(second.incremental).toBe(true);
+    expect(second.rows).toBe(changed.length);
+    const log = await sb.requestLog({ pathPrefix: '/v2/financeiro/transacoes' });
+    expect(log.every((e) => e.query.dataHoraAtualizacaoInicial === '01/06/2026 08:50')).toBe(true);
+    const values = emu.values('Transações').slice(1);
+    expect(values).toHaveLength(dump.length);
+    expect(new Set(values.map((r) => r[col.idTransacao])).size).toBe(dump.length);
+    expect(values.find((r) => r[col.idTransacao] === changed[0].idTransacao)![col.descricao]).toBe(changed[0].descricao);
+  });
+});
+
+describe('limits', () => {
+  it('refuses clearly, before writing, what would pass 10 million cells', async () => {
+    await sb.reset({ size: { faturas: 3000, clientes: 50, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
+    const emu = emulator();
+    connect(emu, sb);
+    // 9,960,000 cells once the Faturas sheet exists: 3,000 rows no longer fit.
+    emu.withServices((s) => {
+      const sh = s.SpreadsheetApp.getActiveSpreadsheet().insertSheet('Grande');
+      sh.insertColumnsAfter(sh.getMaxColumns(), 474);
+      sh.insertRowsAfter(sh.getMaxRows(), 18_816);
+    });
+    const p = importAll(emu, { listing: 'faturas', sheetName: 'Faturas', filters: {} });
+    expect(p.status).toBe('failed');
+    expect(p.message).toMatch(/10 milhões de células/);
+    expect(emu.values('Faturas').length).toBe(1);
+    expect(String(emu.values('Faturas')[0][0])).toMatch(/^⚠ INCOMPLETO/);
+  });
+});
