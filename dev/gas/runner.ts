@@ -57,9 +57,10 @@ export interface EmulatorOptions {
   /** appsscript.json timeZone; default read from the manifest next to the bundle, else America/Sao_Paulo. */
   scriptTimeZone?: string;
   /**
-   * Apps Script evaluates local-time Date methods in the script's time zone.
-   * Node only has a process-wide zone, so by default the emulator sets
-   * process.env.TZ to the script's zone (default true).
+   * Apps Script evaluates local-time Date methods (getHours, new Date(y, m, d))
+   * in the script's time zone. Node only has a process-wide zone, so during each
+   * execution the emulator sets process.env.TZ to the script's zone and restores
+   * it afterwards (default true).
    */
   setProcessTimeZone?: boolean;
   userLocale?: string;
@@ -201,7 +202,6 @@ export class GasEmulator {
     // Apps Script shows file names like Code.gs in stack traces.
     this.script = new vm.Script(code, { filename: options.code ? 'fixture.gs' : 'Code.gs' });
     this.scriptTimeZone = options.scriptTimeZone ?? (options.code ? undefined : readManifestTimeZone(this.codePath)) ?? 'America/Sao_Paulo';
-    if (options.setProcessTimeZone !== false) process.env.TZ = this.scriptTimeZone;
     const ss = options.spreadsheet ?? {};
     this.spreadsheet = new SpreadsheetModel(
       ss.id ?? '1EmuLaToRsPrEaDsHeEtIdAbCdEfGhIjKlMnOpQrStUv',
@@ -314,8 +314,25 @@ export class GasEmulator {
     return { before: [...before], after: [...after], added, types };
   }
 
+  /** Runs `fn` with process.env.TZ set to the script's zone (see EmulatorOptions.setProcessTimeZone). */
+  private inScriptZone<T>(fn: () => T): T {
+    if (this.options.setProcessTimeZone === false) return fn();
+    const saved = process.env.TZ;
+    process.env.TZ = this.scriptTimeZone;
+    try {
+      return fn();
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  }
+
   /** Runs a top-level function and reports how it went; never throws for script failures. */
   execute(functionName: string, args: unknown[] = [], opts: RunOptions = {}, event?: (s: Services, exec: Execution) => unknown): ExecutionReport {
+    return this.inScriptZone(() => this.executeInZone(functionName, args, opts, event));
+  }
+
+  private executeInZone(functionName: string, args: unknown[], opts: RunOptions, event?: (s: Services, exec: Execution) => unknown): ExecutionReport {
     const scriptRun = opts.scriptRun ?? event === undefined;
     const hostArgs = scriptRun ? (serializeForScriptRun(args, 'argument') as unknown[]) : args;
     const { context, exec, services } = this.prepareContext(opts);
@@ -331,7 +348,9 @@ export class GasEmulator {
       const callArgs = event ? [event(services, exec)] : (exec.realm.toContext(hostArgs) as unknown[]);
       (context as Record<PropertyKey, unknown>)[CALL] = () => (fn as (...a: unknown[]) => unknown).apply(undefined, callArgs);
       const result = INVOKE.runInContext(context, { timeout: realTimeout });
-      if (scriptRun) {
+      if (result === undefined) {
+        value = undefined;
+      } else if (scriptRun) {
         value = serializeForScriptRun(result, 'return value');
       } else {
         value = isDate(result) ? new Date(result.getTime()) : toHost(result);
@@ -451,14 +470,16 @@ export class GasEmulator {
    * any execution.
    */
   withServices<T>(fn: (services: Services, exec: Execution) => T, opts: RunOptions = {}): T {
-    const { exec, services } = this.prepareContext({ countRealTime: false, ...opts });
-    try {
-      return fn(services, exec);
-    } finally {
-      this.locks.releaseAll(exec.id);
-      exec.counters.virtualMs = exec.clock.elapsed();
-      this.now = Math.max(this.now, exec.clock.now());
-    }
+    return this.inScriptZone(() => {
+      const { exec, services } = this.prepareContext({ countRealTime: false, ...opts });
+      try {
+        return fn(services, exec);
+      } finally {
+        this.locks.releaseAll(exec.id);
+        exec.counters.virtualMs = exec.clock.elapsed();
+        this.now = Math.max(this.now, exec.clock.now());
+      }
+    });
   }
 
   // ---- test controls ----------------------------------------------------

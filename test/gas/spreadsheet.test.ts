@@ -35,6 +35,14 @@ function structure() {
     coords: [s.getRange('B3:C9').getRow(), s.getRange('B3:C9').getColumn(), s.getRange('B3:C9').getNumRows(), s.getRange('B3:C9').getNumColumns()]
   };
 }
+function rowsAndColumns() {
+  var s = SpreadsheetApp.getActiveSheet();
+  s.getRange('A1:A5').setValues([[1], [2], [3], [4], [5]]);
+  s.deleteRows(2, 2);
+  s.insertColumns(1, 2);
+  s.deleteColumns(1, 1);
+  return [s.getRange('B1:B3').getValues().map(function (r) { return r[0]; }), s.getMaxRows(), s.getMaxColumns(), s.getLastRow(), s.getLastColumn()];
+}
 function dup() { SpreadsheetApp.getActiveSpreadsheet().insertSheet('Página1'); }
 function grow(n) { SpreadsheetApp.getActiveSheet().insertRows(1, n); }
 function growSheets(n) { var ss = SpreadsheetApp.getActiveSpreadsheet(); for (var i = 0; i < n; i++) ss.insertSheet(); }
@@ -89,6 +97,10 @@ describe('Spreadsheet service', () => {
       coords: [3, 2, 7, 2],
     });
     expect(emu.values('Relatório', 'A1:C4')).toEqual([['CNPJ', 'Nome', 'Valor'], ['', '', ''], [1, 'a', 2], [3, 'b', 4]]);
+  });
+
+  it('deleteRows, insertColumns and deleteColumns move the data', () => {
+    expect(fixture(CODE).run('rowsAndColumns')).toEqual([[1, 4, 5], 998, 27, 3, 2]);
   });
 
   it('refuses duplicate sheet names and removing the last sheet', () => {

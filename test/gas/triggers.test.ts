@@ -82,3 +82,22 @@ describe('time-driven triggers under the editor add-on rules', () => {
     expect(new Date(emu.triggers.triggers[0].nextRun).toISOString()).toBe('2026-03-03T12:00:00.000Z');
   });
 });
+
+describe('trigger schedules', () => {
+  const tz = 'America/Sao_Paulo';
+  // Monday 2 March 2026, 10:00 in São Paulo.
+  const from = Date.parse('2026-03-02T10:00:00-03:00');
+
+  it.each([
+    [{ everyHours: 2, timeZone: tz }, '2026-03-02T15:00:00.000Z'],
+    [{ everyHours: 1, nearMinute: 30, timeZone: tz }, '2026-03-02T14:30:00.000Z'],
+    [{ everyDays: 1, atHour: 6, timeZone: tz }, '2026-03-03T09:00:00.000Z'],
+    [{ everyDays: 1, atHour: 18, timeZone: tz }, '2026-03-02T21:00:00.000Z'],
+    [{ onWeekDay: 5, everyWeeks: 1, atHour: 8, timeZone: tz }, '2026-03-06T11:00:00.000Z'],
+    [{ onMonthDay: 1, atHour: 7, timeZone: tz }, '2026-04-01T10:00:00.000Z'],
+    [{ afterMs: 90_000, timeZone: tz }, '2026-03-02T13:01:30.000Z'],
+  ])('%j next runs at %s', async (spec, expected) => {
+    const { nextRunAfter } = await import('../../dev/gas/script-app');
+    expect(new Date(nextRunAfter(spec, from)).toISOString()).toBe(expected);
+  });
+});
