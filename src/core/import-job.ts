@@ -52,6 +52,8 @@ export interface ImportDeps {
   now: () => number;
   /** Rows buffered before a write: bounds Spreadsheet calls per rows written. */
   flushRows?: number;
+  /** Persists the state after each write, so a killed execution resumes after what it wrote. */
+  checkpoint?: (state: ImportState) => void;
 }
 
 export class ImportError extends Error {
@@ -294,9 +296,13 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
     let slowestWave = 0;
     let checkedTotal = next.pager !== null;
     const flush = () => {
+      if (buffer.length === 0) return;
       writer.write(buffer);
       buffer = [];
       committed = pager.state;
+      next.pager = committed;
+      next.updatedAt = deps.now();
+      deps.checkpoint?.(next);
     };
     while (!pager.done) {
       const began = deps.now();

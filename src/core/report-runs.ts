@@ -85,7 +85,7 @@ export function startRun(deps: RunDeps, reportId: string, origin: RunOrigin): Ru
   const now = deps.now();
   const base = resolveFilters(report, new Date(now), deps.zone);
   const { filters, merge } = incrementalFilters(report, base, deps.zone);
-  const state = startImport({ listing: report.listing, filters, sheetName: report.sheetName, mode: merge ? 'merge' : 'replace' }, { ...importDeps(deps, report) });
+  const state = startImport({ listing: report.listing, filters, sheetName: report.sheetName, mode: merge ? 'merge' : 'replace' }, importDeps(deps, report));
   saveJob(deps, { reportId, origin, state });
   deps.reports.update(reportId, (r) => {
     r.lastRun = { startedAt: now, origin, rows: 0, durationMs: 0, result: 'em andamento', incremental: merge };
@@ -93,10 +93,11 @@ export function startRun(deps: RunDeps, reportId: string, origin: RunOrigin): Ru
   return progress(report, state);
 }
 
-function importDeps(deps: RunDeps, report: Report) {
+function importDeps(deps: RunDeps, report: Report, checkpoint?: (state: ImportState) => void) {
   // The client is built lazily: starting a run must not need the network or the key.
   let client: BillingClient | undefined;
   return {
+    checkpoint,
     get client() {
       client ??= deps.clientFor(report.connection);
       return client;
@@ -152,7 +153,8 @@ export function continueRun(deps: RunDeps, reportId: string, deadline: number): 
     };
   }
   if (job.state.status === 'failed') job = { ...job, state: retryImport(job.state) };
-  const state = stepImport(job.state, importDeps(deps, report), { deadline });
+  const origin = job.origin;
+  const state = stepImport(job.state, importDeps(deps, report, (s) => saveJob(deps, { reportId, origin, state: s })), { deadline });
   const next = { ...job, state };
   saveJob(deps, next);
   if (state.status !== 'running') finish(deps, report, next);
