@@ -48,6 +48,8 @@ async function bundleCode(exportsList: string[]): Promise<void> {
     charset: 'utf8',
     outfile: join(dist, 'Code.js'),
     footer: { js: footer },
+    define: { globalThis: '__bundleGlobal' },
+    inject: [join(root, 'src/build/shadow-global.ts')],
     logLevel: 'warning',
     legalComments: 'none',
   });

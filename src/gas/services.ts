@@ -45,7 +45,7 @@ export function clientFor(connection: Connection, options: ClientOptions = {}): 
     sleep: (ms) => Utilities.sleep(ms),
     zone: gasZone(spreadsheetTimeZone()),
     timeoutMs: options.timeoutMs,
-    concurrency: options.concurrency ?? 10,
+    concurrency: options.concurrency ?? 20,
     pageSize: 100,
   });
 }

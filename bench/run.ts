@@ -1,0 +1,22 @@
+/**
+ * `npm run bench`: prints the figures of every benchmark. `--quick` runs small
+ * sizes only (a smoke run of the benchmark code itself).
+ */
+import { benchImport } from './import';
+
+const quick = process.argv.includes('--quick');
+
+async function main(): Promise<void> {
+  await benchImport(quick ? [1_000] : [1_000, 10_000, 50_000], quick ? 1_000 : 50_000);
+  try {
+    const bulk = (await import('./bulk')) as { benchBulk?: (options?: { quick?: boolean }) => Promise<void> };
+    if (bulk.benchBulk) await bulk.benchBulk({ quick });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
