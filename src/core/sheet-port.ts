@@ -35,3 +35,26 @@ export interface BookPort {
 }
 
 export const CELL_LIMIT = 10_000_000;
+
+/** What bulk writes add to a sheet: highlighted cells and dropdowns. */
+export interface MarkupSheetPort extends SheetPort {
+  readBackgrounds(row: number, column: number, numRows: number, numColumns: number): string[][];
+  /** null clears a cell's colour. */
+  setBackgrounds(row: number, column: number, colors: Array<Array<string | null>>): void;
+  /** A dropdown of `choices` on numRows cells of one column; other values are warned about, not refused. */
+  setDropdown(row: number, column: number, numRows: number, choices: readonly string[], help: string): void;
+}
+
+/** The spreadsheet as the bulk sidebar sees it: its selection, and what a user is shown. */
+export interface SelectionBookPort extends BookPort {
+  byId(id: number): MarkupSheetPort | null;
+  byName(name: string): MarkupSheetPort | null;
+  create(name: string): MarkupSheetPort;
+  sheetNames(): string[];
+  /** The active sheet and the rows covered by the active range list, as inclusive [first, last] pairs. */
+  selection(): { sheetId: number; sheetName: string; rows: Array<[number, number]> };
+  /** Selects A1 ranges of one sheet (and shows that sheet). */
+  activate(sheetId: number, a1: readonly string[]): void;
+  /** Applies pending writes now: a run killed later must not lose them. */
+  flush(): void;
+}

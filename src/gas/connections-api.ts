@@ -45,7 +45,8 @@ export function testConnection(input: TestInput): CheckResult | { ok: false; fie
     const apiKey = input.apiKey?.trim() || (saved ? store.apiKey(saved.id) : '');
     if (!apiKey) return { ok: false, field: 'apiKey', message: 'Informe a chave de API.' };
     const connection = { id: saved?.id ?? 'teste', name: saved?.name ?? 'teste', baseUrl, isDefault: false };
-    const client = clientFor(connection, { apiKey, timeoutMs: 15_000, concurrency: 4 });
+    // One retry at most: a person is waiting for the answer.
+    const client = clientFor(connection, { apiKey, timeoutMs: 15_000, concurrency: 4, retries: 1 });
     return checkConnection(client, () => Date.now());
   } catch (err) {
     if (err instanceof ConnectionError) return { ok: false, field: err.field, message: err.message };

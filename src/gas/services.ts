@@ -34,6 +34,7 @@ export interface ClientOptions {
   concurrency?: number;
   /** For a key typed in the form and not saved yet. */
   apiKey?: string;
+  retries?: number;
 }
 
 export function clientFor(connection: Connection, options: ClientOptions = {}): BillingClient {
@@ -45,6 +46,7 @@ export function clientFor(connection: Connection, options: ClientOptions = {}): 
     sleep: (ms) => Utilities.sleep(ms),
     zone: gasZone(spreadsheetTimeZone()),
     timeoutMs: options.timeoutMs,
+    retry: options.retries !== undefined ? { retries: options.retries } : undefined,
     concurrency: options.concurrency ?? 20,
     pageSize: 100,
   });

@@ -1,5 +1,5 @@
 /** BookPort and SheetPort over SpreadsheetApp. */
-import type { BookPort, SheetPort } from '../core/sheet-port';
+import type { BookPort, MarkupSheetPort, SelectionBookPort, SheetPort } from '../core/sheet-port';
 import type { CellValue } from '../core/table';
 
 function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort {
@@ -60,5 +60,51 @@ export function bookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = Spreadsh
       return sheetPort(sheet);
     },
     totalCells: () => ss.getSheets().reduce((n, s) => n + s.getMaxRows() * s.getMaxColumns(), 0),
+  };
+}
+
+function markupSheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): MarkupSheetPort {
+  return {
+    ...sheetPort(sheet),
+    readBackgrounds: (row, column, numRows, numColumns) => sheet.getRange(row, column, numRows, numColumns).getBackgrounds(),
+    setBackgrounds(row, column, colors) {
+      if (colors.length === 0) return;
+      sheet.getRange(row, column, colors.length, colors[0].length).setBackgrounds(colors as string[][]);
+    },
+    setDropdown(row, column, numRows, choices, help) {
+      const rule = SpreadsheetApp.newDataValidation().requireValueInList(choices.slice(), true).setAllowInvalid(true).setHelpText(help).build();
+      sheet.getRange(row, column, numRows, 1).setDataValidation(rule);
+    },
+  };
+}
+
+/** The bulk sidebar's view of the active spreadsheet. */
+export function selectionBookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): SelectionBookPort {
+  const byId = (id: number) => ss.getSheets().find((s) => s.getSheetId() === id) ?? null;
+  return {
+    ...bookPort(ss),
+    byName(name) {
+      const sheet = ss.getSheetByName(name);
+      return sheet ? markupSheetPort(sheet) : null;
+    },
+    byId(id) {
+      const sheet = byId(id);
+      return sheet ? markupSheetPort(sheet) : null;
+    },
+    create: (name) => markupSheetPort(ss.insertSheet(name, ss.getSheets().length)),
+    sheetNames: () => ss.getSheets().map((s) => s.getName()),
+    selection() {
+      const sheet = ss.getActiveSheet();
+      const list = ss.getActiveRangeList();
+      const rows: Array<[number, number]> = (list ? list.getRanges() : []).map((r) => [r.getRow(), r.getLastRow()]);
+      return { sheetId: sheet.getSheetId(), sheetName: sheet.getName(), rows };
+    },
+    activate(sheetId, a1) {
+      const sheet = byId(sheetId);
+      if (!sheet) return;
+      sheet.activate();
+      if (a1.length) sheet.getRangeList(a1.slice()).activate();
+    },
+    flush: () => SpreadsheetApp.flush(),
   };
 }

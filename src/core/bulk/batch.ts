@@ -1,0 +1,184 @@
+/**
+ * One batch of rows on the wire, exactly once. Rows whose earlier attempt has
+ * an unknown outcome are looked up before anything is sent; a POST whose
+ * answer is lost is looked up, never blindly repeated; a 429 means "not
+ * processed", so those rows wait and go again; an update (PUT) sets values and
+ * may simply be repeated.
+ */
+import type { BillingClient, EmissionResult, WriteResult } from '../../api/client';
+import type { ApiRecord } from '../../api/envelopes';
+import { BadRequestError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../api/errors';
+import { type BulkOperation, STATUS } from './definitions';
+import { lookupMany } from './reconcile';
+import { type BuiltRow, issueText } from './rows';
+import type { RowResult } from './sheet-io';
+
+export type ItemReason =
+  /** Left PENDENTE by an earlier run (maybe killed after sending). */
+  | 'pendente'
+  /** An idIntegracao typed by the user: it may already exist in the service. */
+  | 'precheck'
+  /** Sent in this batch; the answer was lost. */
+  | 'unknown'
+  /** Emission refused: the invoice may already have its note. */
+  | 'rejected'
+  | 'new';
+
+export interface Item {
+  row: number;
+  built: BuiltRow;
+  mode: 'send' | 'lookup';
+  reason: ItemReason;
+  attempts: number;
+  rejection?: string[];
+}
+
+export interface BatchOptions {
+  now: () => number;
+  sleep: (ms: number) => void;
+  deadline: number;
+  /** Waves a row may take part in before it is left for later. */
+  maxAttempts?: number;
+}
+
+export interface BatchOutcome {
+  results: Map<number, RowResult>;
+  /** Rows left PENDENTE: to be looked up by a later pass or run. */
+  pending: number[];
+  rateLimited: boolean;
+  /** A problem that stops the whole job (the key was refused). */
+  fatal?: string;
+}
+
+const MAX_ATTEMPTS = 4;
+const DEFAULT_WAIT_MS = 2_000;
+
+function subscriptionOk(op: BulkOperation, record: ApiRecord | null, how: string): RowResult {
+  const id = record?.idAssinaturaContrato as number | undefined;
+  const what = op.identity === 'idempotent' ? 'Assinatura atualizada' : 'Assinatura criada';
+  return { status: STATUS.ok, id: op.identity === 'idempotent' ? undefined : id, mensagem: `${what}${id !== undefined ? ` (ID ${id})` : ''}${how}.` };
+}
+
+function noteResult(status: string, note: ApiRecord | null, idFatura: number, text: string, mentionedId?: number): RowResult {
+  const id = (note?.idNotaFiscalServico as number | undefined) ?? mentionedId;
+  const numero = note?.numeroNotaFiscalServico;
+  const waiting = note && !numero ? ' A prefeitura ainda não numerou a nota: o número aparece quando ela for autorizada.' : '';
+  return { status, id, numero: typeof numero === 'string' ? numero : '', chave: idFatura, mensagem: `${text}${waiting}` };
+}
+
+function foundResult(op: BulkOperation, item: Item, record: ApiRecord): RowResult {
+  const fresh = item.reason === 'pendente' || item.reason === 'unknown';
+  if (op.identity === 'idFatura') {
+    return fresh
+      ? noteResult(STATUS.ok, record, item.built.key as number, `NFS-e ${record.idNotaFiscalServico} emitida (confirmada por consulta depois de uma resposta incerta).`)
+      : noteResult(STATUS.jaEmitida, record, item.built.key as number, `A fatura já tinha a NFS-e ${record.idNotaFiscalServico}: nada foi emitido.`);
+  }
+  if (fresh) return subscriptionOk(op, record, ', confirmada por consulta depois de uma resposta incerta');
+  return {
+    status: STATUS.jaExiste,
+    id: record.idAssinaturaContrato as number,
+    mensagem: `Já existia a assinatura ${record.idAssinaturaContrato} com este ID de integração: nada foi enviado.`,
+  };
+}
+
+function successResult(op: BulkOperation, item: Item, result: WriteResult | EmissionResult): RowResult {
+  if ('notes' in result) {
+    const note = result.notes[0] ?? null;
+    const id = (note?.idNotaFiscalServico as number | undefined) ?? result.mentionedId;
+    return noteResult(STATUS.ok, note, item.built.key as number, `NFS-e ${id ?? ''} emitida${note ? ` (${String(note.statusNotaFiscalServico)})` : ''}.`.replace('  ', ' '), result.mentionedId);
+  }
+  return subscriptionOk(op, result.record, '');
+}
+
+const error = (mensagem: string): RowResult => ({ status: STATUS.erro, mensagem });
+
+export function runBatch(client: BillingClient, op: BulkOperation, items: Item[], options: BatchOptions): BatchOutcome {
+  const out: BatchOutcome = { results: new Map(), pending: [], rateLimited: false };
+  const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
+  let open = items.slice();
+  const settle = (item: Item, result: RowResult) => {
+    out.results.set(item.row, result);
+    open = open.filter((i) => i !== item);
+  };
+  while (open.length > 0 && !out.fatal) {
+    const lookups = open.filter((i) => i.mode === 'lookup');
+    if (lookups.length > 0) {
+      const found = lookupMany(client, op, lookups.map((i) => i.built.key!));
+      lookups.forEach((item, k) => {
+        const f = found[k];
+        item.attempts++;
+        if (!f.ok) {
+          if (f.error instanceof UnauthorizedError) out.fatal = f.error.message;
+          return;
+        }
+        if (f.record) settle(item, foundResult(op, item, f.record));
+        else if (item.reason === 'rejected') settle(item, error(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
+        else if (item.built.issues.length > 0) settle(item, error(issueText(item.built.issues)));
+        else item.mode = 'send';
+      });
+    }
+    if (out.fatal) break;
+    const sends = open.filter((i) => i.mode === 'send');
+    let wait = 0;
+    if (sends.length > 0) {
+      const outcomes = client.writeMany(
+        op.key,
+        sends.map((i) => ({ body: i.built.body, id: i.built.pathId })),
+      );
+      sends.forEach((item, k) => {
+        const o = outcomes[k];
+        item.attempts++;
+        if (o.ok) return settle(item, successResult(op, item, o.result));
+        const e = o.error;
+        if (e instanceof UnauthorizedError) {
+          out.fatal = e.message;
+        } else if (e instanceof RateLimitedError) {
+          // Not processed: it goes again after the wait the service asked for.
+          out.rateLimited = true;
+          wait = Math.max(wait, e.retryAfterMs ?? DEFAULT_WAIT_MS);
+        } else if (e instanceof BadRequestError && op.identity === 'idFatura') {
+          item.mode = 'lookup';
+          item.reason = 'rejected';
+          item.rejection = e.messages;
+        } else if (e instanceof BadRequestError) {
+          settle(item, error(`O serviço recusou a linha: ${e.messages.join('; ') || 'dados inválidos'}. Corrija e execute de novo.`));
+        } else if (e instanceof NotFoundError) {
+          settle(item, error(`A assinatura ${item.built.pathId} não foi encontrada (ou é de outro tipo de contrato): confira o ID da assinatura.`));
+        } else if (e instanceof ValidationError) {
+          settle(item, error(e.issues.map((i) => `${i.field}: ${i.message}`).join('; ')));
+        } else if (op.identity !== 'idempotent') {
+          // Time-out, 5xx, dropped connection: the write may have happened. Look before sending again.
+          item.mode = 'lookup';
+          item.reason = 'unknown';
+        }
+      });
+    }
+    open = open.filter((i) => i.attempts < maxAttempts);
+    if (open.length === 0 || out.fatal) break;
+    const remaining = options.deadline - options.now();
+    if (wait > 0) {
+      if (wait > remaining / 2) break;
+      options.sleep(wait);
+    }
+    if (options.now() >= options.deadline) break;
+  }
+  for (const item of items) {
+    if (out.results.has(item.row)) continue;
+    const mayExist = item.reason === 'unknown' || item.reason === 'pendente';
+    if (out.fatal && !(mayExist && op.identity !== 'idempotent')) {
+      out.results.set(item.row, error(`Não enviada: ${out.fatal}`));
+    } else if (op.identity === 'idempotent') {
+      out.results.set(item.row, error('O serviço não respondeu depois de várias tentativas. Execute de novo: a alteração pode ser repetida sem risco.'));
+    } else {
+      out.pending.push(item.row);
+      out.results.set(item.row, {
+        status: STATUS.pendente,
+        mensagem:
+          op.identity === 'idFatura'
+            ? 'Resultado incerto: antes de qualquer nova emissão o complemento confere se a fatura já tem NFS-e.'
+            : 'Resultado incerto: antes de qualquer reenvio o complemento confere se a assinatura já existe pelo ID de integração.',
+      });
+    }
+  }
+  return out;
+}

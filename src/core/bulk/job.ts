@@ -1,0 +1,481 @@
+/**
+ * A bulk run as a resumable job. The sheet is the durable record of every row
+ * (Status beside it); the job in DocumentProperties only keeps its place and
+ * counts, small enough for one property. Each step sends batches until its
+ * deadline and checkpoints after each batch, so a 6-minute kill loses nothing
+ * already written, and rows it caught in flight are PENDENTE: looked up, never
+ * blindly resent, by the next step.
+ */
+import type { BillingClient } from '../../api/client';
+import type { WriteKey } from '../../api/operations';
+import type { Zone } from '../calendar';
+import type { KeyValueStore } from '../ports';
+import { readJson, writeJson } from '../ports';
+import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
+import type { CellValue } from '../table';
+import { type Item, runBatch } from './batch';
+import { type BulkOperation, bulkOperation, STATUS } from './definitions';
+import { loadDiscounts } from './discounts';
+import { ensureLayout, type Layout } from './headers';
+import { buildRow, DONE_STATUSES, type Discounts, isBlankRow, issueText, type RowIssue, statusOf } from './rows';
+import { expandRuns, highlight, type RowResult, rowRangesA1, runsOf, writeColumn, writeResults } from './sheet-io';
+
+export interface BulkDeps {
+  book: SelectionBookPort;
+  /** Where jobs live between executions (DocumentProperties). */
+  jobs: KeyValueStore;
+  zone: Zone;
+  now: () => number;
+  /** Blocking wait (Utilities.sleep). */
+  sleep: (ms: number) => void;
+  /** A fresh unique id for generated idIntegracao values. */
+  newId: () => string;
+  clientFor: (connection: string) => BillingClient;
+}
+
+export interface BulkRequest {
+  operation: WriteKey;
+  sheetName: string;
+  connection: string;
+  scope: 'all' | 'selected';
+  /** Rows sent concurrently per wave. */
+  batchSize?: number;
+}
+
+export interface BulkCounts {
+  /** Created, updated or emitted by this run. */
+  ok: number;
+  /** Already in the service (JÁ EXISTE, JÁ EMITIDA): nothing sent. */
+  existing: number;
+  /** OK before this run started. */
+  skipped: number;
+  failed: number;
+  pending: number;
+}
+
+export type BulkStatus = 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface BulkJob {
+  id: string;
+  operation: WriteKey;
+  sheetId: number;
+  sheetName: string;
+  connection: string;
+  /** Rows of the current pass, as [first, last] runs. */
+  ranges: Array<[number, number]>;
+  /** Rows left PENDENTE during this pass, for the next. */
+  retry: Array<[number, number]>;
+  pass: number;
+  cursor: number;
+  total: number;
+  counts: BulkCounts;
+  batchSize: number;
+  maxBatch: number;
+  status: BulkStatus;
+  message?: string;
+  warnings: string[];
+  startedAt: number;
+  updatedAt: number;
+  steps: number;
+}
+
+export interface BulkProgress {
+  jobId: string;
+  operation: WriteKey;
+  label: string;
+  sheetName: string;
+  status: BulkStatus;
+  done: boolean;
+  total: number;
+  processed: number;
+  counts: BulkCounts;
+  message?: string;
+  warnings: string[];
+}
+
+export class BulkError extends Error {
+  override name = 'BulkError';
+}
+
+const PREFIX = 'faturamento.lote.';
+export const DEFAULT_BATCH = 10;
+const MAX_BATCH = 50;
+const MAX_PASSES = 3;
+/** Rows scanned per batch when most are skipped (already OK, blank): bounds one read-and-write round. */
+const MAX_WINDOW = 500;
+/** A job's runs are kept below one property value (9 KB). */
+const MAX_RUNS = 300;
+
+const emptyCounts = (): BulkCounts => ({ ok: 0, existing: 0, skipped: 0, failed: 0, pending: 0 });
+
+export function loadJob(jobs: KeyValueStore, id: string): BulkJob | null {
+  return readJson<BulkJob | null>(jobs, PREFIX + id, null);
+}
+
+function saveJob(deps: BulkDeps, job: BulkJob): void {
+  writeJson(deps.jobs, PREFIX + job.id, job);
+}
+
+export function bulkJobs(jobs: KeyValueStore): BulkJob[] {
+  return jobs
+    .keys()
+    .filter((k) => k.startsWith(PREFIX))
+    .map((k) => readJson<BulkJob | null>(jobs, k, null))
+    .filter((j): j is BulkJob => j !== null);
+}
+
+export function progressOf(job: BulkJob): BulkProgress {
+  const c = job.counts;
+  return {
+    jobId: job.id,
+    operation: job.operation,
+    label: bulkOperation(job.operation).label,
+    sheetName: job.sheetName,
+    status: job.status,
+    done: job.status !== 'running',
+    total: job.total,
+    processed: Math.min(job.total, c.ok + c.existing + c.skipped + c.failed + c.pending),
+    counts: { ...c },
+    message: job.message,
+    warnings: job.warnings,
+  };
+}
+
+function sheetOf(deps: BulkDeps, name: string): MarkupSheetPort {
+  const sheet = deps.book.byName(name);
+  if (!sheet) throw new BulkError(`A aba "${name}" não existe nesta planilha.`);
+  return sheet;
+}
+
+/** The rows a run covers: all data rows, or those of the selection on that sheet. */
+function scopeRows(deps: BulkDeps, sheet: MarkupSheetPort, scope: BulkRequest['scope']): Array<[number, number]> {
+  const last = sheet.lastRow();
+  if (last < 2) throw new BulkError(`A aba "${sheet.name()}" não tem linhas abaixo do cabeçalho.`);
+  if (scope === 'all') return [[2, last]];
+  const sel = deps.book.selection();
+  if (sel.sheetId !== sheet.id) throw new BulkError(`Selecione as linhas na aba "${sheet.name()}" (a seleção atual está na aba "${sel.sheetName}").`);
+  const rows = expandRuns(sel.rows.map(([a, b]) => [Math.max(a, 2), Math.min(b, last)] as [number, number]));
+  if (rows.length === 0) throw new BulkError('Nenhuma linha de dados selecionada: selecione as linhas (abaixo do cabeçalho) e tente de novo.');
+  const runs = runsOf(rows);
+  if (runs.length > MAX_RUNS) throw new BulkError(`A seleção tem ${runs.length} intervalos separados; use no máximo ${MAX_RUNS} (ou ordene as linhas para juntá-las).`);
+  return runs;
+}
+
+interface Context {
+  op: BulkOperation;
+  sheet: MarkupSheetPort;
+  layout: Layout;
+  discounts?: Discounts;
+}
+
+function context(deps: BulkDeps, op: BulkOperation, sheet: MarkupSheetPort): Context & { warnings: string[] } {
+  const layout = ensureLayout(sheet, op);
+  const warnings: string[] = [];
+  if (!op.discounts) return { op, sheet, layout, warnings };
+  const discounts = loadDiscounts(deps.book, deps.zone);
+  if (discounts.unlinked.length) warnings.push(`Aba "Descontos": as linhas ${discounts.unlinked.join(', ')} não dizem a que assinatura pertencem (coluna "ID de integração da assinatura") e foram ignoradas.`);
+  return { op, sheet, layout, discounts, warnings };
+}
+
+function readSpan(sheet: MarkupSheetPort, layout: Layout, rows: readonly number[]): { first: number; values: CellValue[][] } {
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  return { first, values: sheet.read(first, 1, last - first + 1, layout.lastColumn) };
+}
+
+const cellAt = (row: readonly CellValue[], column: number | undefined): CellValue => (column === undefined ? '' : row[column - 1]);
+
+/** A finished row's result still belongs to it (an imported Faturas sheet may have been pulled again since). */
+function stillDone(ctx: Context, row: readonly CellValue[]): boolean {
+  if (!DONE_STATUSES.includes(statusOf(cellAt(row, ctx.layout.results.status)))) return false;
+  if (ctx.op.identity !== 'idFatura') return true;
+  return String(cellAt(row, ctx.layout.results.chave)) === String(cellAt(row, ctx.layout.inputs.idFatura));
+}
+
+export interface ValidationSummary {
+  sheetName: string;
+  total: number;
+  valid: number;
+  invalid: number;
+  /** Already done (OK, JÁ EXISTE, JÁ EMITIDA) or PENDENTE: left as they are. */
+  untouched: number;
+  warnings: string[];
+  /** First problems, for the sidebar. */
+  problems: string[];
+}
+
+/** Checks every row of the scope, writes each problem beside its row and colours the cells at fault; sends nothing. */
+function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ranges: Array<[number, number]>): ValidationSummary {
+  const rows = expandRuns(ranges);
+  const { first, values } = readSpan(ctx.sheet, ctx.layout, rows);
+  const summary: ValidationSummary = { sheetName: ctx.sheet.name(), total: 0, valid: 0, invalid: 0, untouched: 0, warnings: ctx.warnings, problems: [] };
+  const results = new Map<number, RowResult>();
+  const checked = new Set<number>();
+  const issues: RowIssue[] = [];
+  const now = new Date(deps.now());
+  for (const r of rows) {
+    const row = values[r - first];
+    const status = statusOf(cellAt(row, ctx.layout.results.status));
+    if (status === STATUS.exemplo || isBlankRow(ctx.layout.inputs, row)) continue;
+    summary.total++;
+    if (status === STATUS.pendente || stillDone(ctx, row)) {
+      summary.untouched++;
+      continue;
+    }
+    checked.add(r);
+    const built = buildRow(ctx.op, ctx.layout, row, r, ctx.sheet.name(), deps.zone, ctx.discounts);
+    if (built.issues.length) {
+      summary.invalid++;
+      issues.push(...built.issues);
+      if (summary.problems.length < 5) summary.problems.push(built.issues[0].message);
+      results.set(r, { status: STATUS.erro, mensagem: issueText(built.issues), processadoEm: now });
+    } else {
+      summary.valid++;
+      if (status !== '' || String(cellAt(row, ctx.layout.results.mensagem)) !== '') results.set(r, { status: '', mensagem: 'Linha válida: pronta para enviar.', processadoEm: now });
+    }
+  }
+  writeResults(ctx.sheet, ctx.layout, ctx.op, results);
+  if (checked.size) highlight(ctx.sheet, ctx.layout, Math.min(...checked), Math.max(...checked), checked, issues);
+  return summary;
+}
+
+export function validateSheet(deps: BulkDeps, request: Omit<BulkRequest, 'connection'>): ValidationSummary {
+  const op = bulkOperation(request.operation);
+  const sheet = sheetOf(deps, request.sheetName);
+  const ctx = context(deps, op, sheet);
+  return validateRows(deps, ctx, scopeRows(deps, sheet, request.scope));
+}
+
+/** Validates every row, writes the problems, then starts sending the valid ones. */
+export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number): BulkProgress {
+  const op = bulkOperation(request.operation);
+  const sheet = sheetOf(deps, request.sheetName);
+  const existing = loadJob(deps.jobs, String(sheet.id));
+  if (existing && existing.status === 'running') {
+    return {
+      ...progressOf(existing),
+      message: `Já há um lote em andamento nesta aba (${existing.counts.ok + existing.counts.existing + existing.counts.skipped + existing.counts.failed} de ${existing.total} linhas). Ele continua de onde parou; espere terminar para começar outro.`,
+    };
+  }
+  if (!request.connection) throw new BulkError('Escolha a conexão (a organização) para onde as linhas serão enviadas.');
+  const ctx = context(deps, op, sheet);
+  const ranges = scopeRows(deps, sheet, request.scope);
+  const summary = validateRows(deps, ctx, ranges);
+  const batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(request.batchSize ?? DEFAULT_BATCH)));
+  const now = deps.now();
+  const job: BulkJob = {
+    id: String(sheet.id),
+    operation: op.key,
+    sheetId: sheet.id,
+    sheetName: sheet.name(),
+    connection: request.connection,
+    ranges,
+    retry: [],
+    pass: 0,
+    cursor: 0,
+    total: summary.total,
+    counts: emptyCounts(),
+    batchSize: batch,
+    maxBatch: batch,
+    status: 'running',
+    warnings: summary.warnings,
+    startedAt: now,
+    updatedAt: now,
+    steps: 0,
+  };
+  saveJob(deps, job);
+  return continueBulk(deps, job.id, deadline);
+}
+
+/** Counts a row that needs no request: already done, or done by this job in an execution whose checkpoint was lost. */
+function countDone(job: BulkJob, ctx: Context, row: readonly CellValue[]): void {
+  const at = cellAt(row, ctx.layout.results.processadoEm);
+  const mine = at instanceof Date || Object.prototype.toString.call(at) === '[object Date]' ? (at as Date).getTime() >= job.startedAt - 1000 : false;
+  const status = statusOf(cellAt(row, ctx.layout.results.status));
+  if (!mine) job.counts.skipped++;
+  else if (status === STATUS.ok) job.counts.ok++;
+  else job.counts.existing++;
+}
+
+function count(job: BulkJob, result: RowResult): void {
+  if (result.status === STATUS.ok) job.counts.ok++;
+  else if (result.status === STATUS.jaExiste || result.status === STATUS.jaEmitida) job.counts.existing++;
+  else if (result.status === STATUS.pendente) job.counts.pending++;
+  else job.counts.failed++;
+}
+
+/**
+ * One pass over the job's current rows until the deadline. Returns false when
+ * the step must end (deadline, failure).
+ */
+function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number): boolean {
+  const rows = expandRuns(job.ranges);
+  if (job.cursor >= rows.length) return true;
+  const { first, values } = readSpan(ctx.sheet, ctx.layout, rows.slice(job.cursor));
+  let client: BillingClient | undefined;
+  let slowest = 0;
+  while (job.cursor < rows.length) {
+    const began = deps.now();
+    if (began + slowest * 2 > deadline || began >= deadline) return false;
+    const items: Item[] = [];
+    const invalid = new Map<number, RowResult>();
+    const keys = new Map<number, CellValue>();
+    let end = job.cursor;
+    for (; end < rows.length && items.length < job.batchSize && end - job.cursor < MAX_WINDOW; end++) {
+      const r = rows[end];
+      const row = values[r - first];
+      const status = statusOf(cellAt(row, ctx.layout.results.status));
+      if (job.pass > 0) job.counts.pending = Math.max(0, job.counts.pending - 1);
+      if (status === STATUS.exemplo || isBlankRow(ctx.layout.inputs, row)) continue;
+      if (status !== STATUS.pendente && stillDone(ctx, row)) {
+        countDone(job, ctx, row);
+        continue;
+      }
+      const built = buildRow(ctx.op, ctx.layout, row, r, ctx.sheet.name(), deps.zone, ctx.discounts);
+      const canLookUp = ctx.op.identity !== 'idempotent' && built.key !== undefined;
+      if (status === STATUS.pendente && canLookUp) {
+        items.push({ row: r, built, mode: 'lookup', reason: 'pendente', attempts: 0 });
+      } else if (built.issues.length) {
+        invalid.set(r, { status: STATUS.erro, mensagem: issueText(built.issues), processadoEm: new Date(deps.now()) });
+      } else if (ctx.op.identity === 'idIntegracao' && !built.needsKey && status === '') {
+        items.push({ row: r, built, mode: 'lookup', reason: 'precheck', attempts: 0 });
+      } else {
+        if (built.needsKey) {
+          // Written into the row before sending: every later attempt carries the same key.
+          built.key = deps.newId();
+          built.body.idIntegracao = built.key;
+          built.needsKey = false;
+          keys.set(r, built.key);
+          row[ctx.layout.inputs.idIntegracao - 1] = built.key;
+        }
+        items.push({ row: r, built, mode: 'send', reason: 'new', attempts: 0 });
+      }
+    }
+    if (items.length) {
+      if (keys.size) writeColumn(ctx.sheet, ctx.layout.inputs.idIntegracao, keys);
+      const marks = new Map<number, RowResult>(items.map((i) => [i.row, { status: STATUS.pendente, mensagem: 'Enviando…', processadoEm: new Date(deps.now()) }]));
+      writeResults(ctx.sheet, ctx.layout, ctx.op, marks);
+      deps.book.flush();
+    }
+    const results = new Map<number, RowResult>(invalid);
+    let fatal: string | undefined;
+    let pending: number[] = [];
+    if (items.length) {
+      client ??= deps.clientFor(job.connection);
+      const outcome = runBatch(client, ctx.op, items, { now: deps.now, sleep: deps.sleep, deadline });
+      const stamp = new Date(deps.now());
+      for (const [row, result] of outcome.results) results.set(row, { ...result, processadoEm: stamp });
+      fatal = outcome.fatal;
+      pending = outcome.pending;
+      job.batchSize = outcome.rateLimited ? Math.max(1, Math.floor(job.batchSize / 2)) : Math.min(job.maxBatch, job.batchSize + 1);
+    }
+    writeResults(ctx.sheet, ctx.layout, ctx.op, results);
+    for (const [r, result] of results) {
+      count(job, result);
+      const row = values[r - first];
+      row[ctx.layout.results.status - 1] = result.status;
+    }
+    if (pending.length) job.retry = runsOf([...expandRuns(job.retry), ...pending]);
+    job.cursor = end;
+    job.updatedAt = deps.now();
+    if (fatal) {
+      job.status = 'failed';
+      job.message = fatal;
+      saveJob(deps, job);
+      return false;
+    }
+    saveJob(deps, job);
+    slowest = Math.max(slowest, deps.now() - began);
+  }
+  return true;
+}
+
+function finishMessage(job: BulkJob): string {
+  const c = job.counts;
+  const parts = [`${c.ok} ${c.ok === 1 ? 'linha enviada' : 'linhas enviadas'} com sucesso`];
+  if (c.existing) parts.push(`${c.existing} já ${c.existing === 1 ? 'existia' : 'existiam'}`);
+  if (c.skipped) parts.push(`${c.skipped} já ${c.skipped === 1 ? 'estava OK' : 'estavam OK'}`);
+  if (c.failed) parts.push(`${c.failed} com erro`);
+  if (c.pending) parts.push(`${c.pending} PENDENTE${c.pending === 1 ? '' : 'S'} (execute de novo para conferi-las)`);
+  return `${parts.join(', ')}.`;
+}
+
+/** One step of a job, until `deadline` (epoch ms). A failed job continues from where it stopped ("Continuar"). */
+export function continueBulk(deps: BulkDeps, jobId: string, deadline: number): BulkProgress {
+  const job = loadJob(deps.jobs, jobId);
+  if (!job) throw new BulkError('Este lote não existe mais: comece de novo pela barra lateral.');
+  if (job.status === 'done' || job.status === 'cancelled') return progressOf(job);
+  job.status = 'running';
+  job.message = undefined;
+  job.steps++;
+  try {
+    const sheet = deps.book.byId(job.sheetId);
+    if (!sheet) throw new BulkError(`A aba "${job.sheetName}" foi apagada: o lote foi interrompido.`);
+    const ctx = context(deps, bulkOperation(job.operation), sheet);
+    for (;;) {
+      if (!runPass(deps, job, ctx, deadline)) break;
+      if (job.retry.length > 0 && job.pass + 1 < MAX_PASSES) {
+        job.ranges = job.retry;
+        job.retry = [];
+        job.pass++;
+        job.cursor = 0;
+        saveJob(deps, job);
+        continue;
+      }
+      job.status = 'done';
+      job.message = finishMessage(job);
+      break;
+    }
+  } catch (err) {
+    job.status = 'failed';
+    job.message = (err as Error).message;
+  }
+  job.updatedAt = deps.now();
+  saveJob(deps, job);
+  return progressOf(job);
+}
+
+export function cancelBulk(deps: BulkDeps, jobId: string): BulkProgress {
+  const job = loadJob(deps.jobs, jobId);
+  if (!job) throw new BulkError('Este lote não existe mais.');
+  if (job.status === 'running' || job.status === 'failed') {
+    job.status = 'cancelled';
+    job.message = `Lote interrompido. ${finishMessage(job)} Linhas PENDENTES são conferidas antes de qualquer reenvio quando você executar de novo.`;
+    job.updatedAt = deps.now();
+    saveJob(deps, job);
+  }
+  return progressOf(job);
+}
+
+/**
+ * For the hourly dispatcher: continues unfinished jobs nobody is watching
+ * (a sidebar steps its own job every few seconds), oldest first.
+ */
+export function continueBulkJobs(deps: BulkDeps, deadline: number, options: { idleMs?: number } = {}): BulkProgress[] {
+  const idleMs = options.idleMs ?? 5 * 60_000;
+  const out: BulkProgress[] = [];
+  const jobs = bulkJobs(deps.jobs)
+    .filter((j) => j.status === 'running' && deps.now() - j.updatedAt >= idleMs)
+    .sort((a, b) => a.updatedAt - b.updatedAt);
+  for (const job of jobs) {
+    if (deps.now() >= deadline) break;
+    out.push(continueBulk(deps, job.id, deadline));
+  }
+  return out;
+}
+
+/** Rows whose Status is ERRO or PENDENTE, as A1 ranges to select. */
+export function failedRanges(deps: BulkDeps, operation: WriteKey, sheetName: string): { sheetId: number; ranges: string[]; rows: number } {
+  const op = bulkOperation(operation);
+  const sheet = sheetOf(deps, sheetName);
+  const layout = ensureLayout(sheet, op);
+  const last = sheet.lastRow();
+  if (last < 2) return { sheetId: sheet.id, ranges: [], rows: 0 };
+  const statuses = sheet.read(2, layout.results.status, last - 1, 1);
+  const rows: number[] = [];
+  statuses.forEach(([s], i) => {
+    const status = statusOf(s);
+    if (status === STATUS.erro || status === STATUS.pendente) rows.push(i + 2);
+  });
+  return { sheetId: sheet.id, ranges: rowRangesA1(rows, layout.lastColumn), rows: rows.length };
+}
