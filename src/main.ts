@@ -19,3 +19,13 @@ export {
   setReportSchedule,
   runScheduledReports,
 } from './gas/reports-api';
+export {
+  showBulk,
+  getBulkForm,
+  createBulkTemplate,
+  validateBulk,
+  startBulkRun,
+  continueBulkRun,
+  cancelBulkRun,
+  showBulkFailures,
+} from './gas/bulk-api';

@@ -6,6 +6,7 @@ import { cancelRun, continueRun, dispatch, type RunDeps, type RunProgress, start
 import { type Report, ReportStore, resolveFilters, type SavedFilterValue } from '../core/reports';
 import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../core/schedule';
 import { childSheetName } from '../core/import-job';
+import { continueBulkJobsUntil } from './bulk-api';
 import { BusyError, withDocumentLock } from './lock';
 import { clientFor, connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
 import { bookPort } from './sheet-port';
@@ -262,6 +263,7 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
   const deadline = Date.now() + DISPATCH_MS;
   try {
     withDocumentLock(() => dispatch(runDeps(), deadline), 60_000);
+    continueBulkJobsUntil(deadline);
   } catch (err) {
     // Someone is working in the document: whatever is due stays due for the next hour.
     if (err instanceof BusyError) return;

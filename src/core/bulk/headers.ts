@@ -6,7 +6,8 @@
  */
 import { PARTIAL_MARK } from '../import-job';
 import type { SheetPort } from '../sheet-port';
-import { type BulkOperation, type InputColumn, type ResultColumn, type ResultKey } from './definitions';
+import type { WriteKey } from '../../api/operations';
+import { type BulkOperation, bulkOperations, type InputColumn, type ResultColumn, type ResultKey } from './definitions';
 
 export class LayoutError extends Error {
   override name = 'LayoutError';
@@ -115,4 +116,24 @@ export function ensureLayout(sheet: SheetPort, op: BulkOperation, columns: reado
     sheet.setHeaderStyle(last);
   }
   return { inputs: matched.inputs, results: matched.results as Record<ResultKey, number>, lastColumn: Math.max(last, ...Object.values(matched.inputs), ...Object.values(matched.results as Record<string, number>)) };
+}
+
+/**
+ * The operation a sheet was made for: the one whose required columns are all
+ * there, and most of the rest too. A pulled Faturas sheet comes out as NFS-e
+ * emission; a sheet that fits none gives null.
+ */
+export function guessOperation(sheet: SheetPort): WriteKey | null {
+  const width = sheet.lastColumn();
+  if (width < 1) return null;
+  const labels = sheet.read(1, 1, 1, width)[0].map((v) => String(v ?? ''));
+  const notes = sheet.readNotes(1, 1, width);
+  let best: { key: WriteKey; score: number } | null = null;
+  for (const op of Object.values(bulkOperations)) {
+    const matched = matchColumns(op.columns, op.results, labels, notes, sheet.name());
+    if (matched.problems.length) continue;
+    const score = Object.keys(matched.inputs).length / op.columns.length + Object.keys(matched.inputs).length / 100;
+    if (!best || score > best.score) best = { key: op.key, score };
+  }
+  return best?.key ?? null;
 }

@@ -297,6 +297,11 @@ function countDone(job: BulkJob, ctx: Context, row: readonly CellValue[]): void 
   else job.counts.existing++;
 }
 
+/** Rows of a retry pass were counted PENDENTE by the pass before: their new outcome replaces that. */
+function settlePending(job: BulkJob): void {
+  if (job.pass > 0) job.counts.pending = Math.max(0, job.counts.pending - 1);
+}
+
 function count(job: BulkJob, result: RowResult): void {
   if (result.status === STATUS.ok) job.counts.ok++;
   else if (result.status === STATUS.jaExiste || result.status === STATUS.jaEmitida) job.counts.existing++;
@@ -325,9 +330,9 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number): 
       const r = rows[end];
       const row = values[r - first];
       const status = statusOf(cellAt(row, ctx.layout.results.status));
-      if (job.pass > 0) job.counts.pending = Math.max(0, job.counts.pending - 1);
       if (status === STATUS.exemplo || isBlankRow(ctx.layout.inputs, row)) continue;
       if (status !== STATUS.pendente && stillDone(ctx, row)) {
+        settlePending(job);
         countDone(job, ctx, row);
         continue;
       }
@@ -346,7 +351,6 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number): 
           built.body.idIntegracao = built.key;
           built.needsKey = false;
           keys.set(r, built.key);
-          row[ctx.layout.inputs.idIntegracao - 1] = built.key;
         }
         items.push({ row: r, built, mode: 'send', reason: 'new', attempts: 0 });
       }
@@ -370,20 +374,20 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number): 
       job.batchSize = outcome.rateLimited ? Math.max(1, Math.floor(job.batchSize / 2)) : Math.min(job.maxBatch, job.batchSize + 1);
     }
     writeResults(ctx.sheet, ctx.layout, ctx.op, results);
-    for (const [r, result] of results) {
-      count(job, result);
-      const row = values[r - first];
-      row[ctx.layout.results.status - 1] = result.status;
-    }
-    if (pending.length) job.retry = runsOf([...expandRuns(job.retry), ...pending]);
-    job.cursor = end;
     job.updatedAt = deps.now();
     if (fatal) {
+      // Nothing of this batch is counted: "Continuar" runs it again, and its rows say what happened.
       job.status = 'failed';
       job.message = fatal;
       saveJob(deps, job);
       return false;
     }
+    for (const result of results.values()) {
+      settlePending(job);
+      count(job, result);
+    }
+    if (pending.length) job.retry = runsOf([...expandRuns(job.retry), ...pending]);
+    job.cursor = end;
     saveJob(deps, job);
     slowest = Math.max(slowest, deps.now() - began);
   }

@@ -1,0 +1,79 @@
+/**
+ * Template sheets: Portuguese headers whose notes start with the field name
+ * and explain the column, number formats set before anything is typed (text
+ * where digits must survive, dd/MM/yyyy dates, competência as text),
+ * dropdowns for enumerated fields and one example row that runs skip.
+ */
+import { parseIsoDate, type Zone } from '../calendar';
+import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
+import type { CellValue } from '../table';
+import { type BulkOperation, DISCOUNT_SHEET, discountColumns, type InputColumn, type ResultColumn, STATUS } from './definitions';
+
+/** Rows that get formats and dropdowns up front; rows typed below still work, only without the dropdown. */
+export const TEMPLATE_ROWS = 500;
+
+const FORMATS: Record<InputColumn['kind'], string> = {
+  text: '@',
+  key: '@',
+  integer: '0',
+  money: '#,##0.00',
+  date: 'dd/MM/yyyy',
+  competencia: '@',
+  choice: '@',
+  boolean: '@',
+};
+
+function headerNote(col: InputColumn): string {
+  return `${col.field} — ${col.note} ${col.required ? 'Obrigatório.' : 'Opcional.'}`;
+}
+
+function exampleCell(col: InputColumn, zone: Zone): CellValue {
+  if (col.kind === 'date' && typeof col.example === 'string') {
+    const d = parseIsoDate(col.example);
+    if (d) return zone.instant(d);
+  }
+  return col.example;
+}
+
+function freeName(book: SelectionBookPort, base: string): string {
+  const taken = new Set(book.sheetNames());
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base} (${i})`)) return `${base} (${i})`;
+}
+
+function layOut(sheet: MarkupSheetPort, inputs: readonly InputColumn[], results: readonly ResultColumn[], example: CellValue[], zone: Zone): void {
+  const width = inputs.length + results.length;
+  sheet.ensureSize(TEMPLATE_ROWS + 1, width);
+  sheet.setFormats(1, 1, 1, Array.from({ length: width }, () => '@'));
+  sheet.write(1, 1, [[...inputs.map((c) => c.label), ...results.map((r) => r.label)]]);
+  sheet.setNotes(1, 1, [...inputs.map(headerNote), ...results.map((r) => `${r.note} (Preenchida pelo complemento.)`)]);
+  sheet.setFormats(2, 1, TEMPLATE_ROWS, [...inputs.map((c) => FORMATS[c.kind]), ...results.map((r) => r.format)]);
+  inputs.forEach((c, i) => {
+    const choices = c.kind === 'boolean' ? ['Sim', 'Não'] : c.choices;
+    if (choices) sheet.setDropdown(2, i + 1, TEMPLATE_ROWS, choices, `Escolha: ${choices.join(', ')}.`);
+  });
+  sheet.write(2, 1, [[...inputs.map((c) => exampleCell(c, zone)), ...example]]);
+  sheet.freezeRows(1);
+  sheet.setHeaderStyle(width);
+}
+
+export interface TemplateResult {
+  sheetId: number;
+  sheetName: string;
+  /** Also created, for plan subscriptions: the linked Descontos sheet. */
+  discountSheet?: string;
+}
+
+export function createTemplate(book: SelectionBookPort, op: BulkOperation, zone: Zone): TemplateResult {
+  const name = freeName(book, op.sheetName);
+  const sheet = book.create(name);
+  const example = op.results.map((r) => (r.key === 'status' ? STATUS.exemplo : r.key === 'mensagem' ? 'Linha de exemplo: substitua pelos seus dados ou apague-a. Linhas EXEMPLO nunca são enviadas.' : ''));
+  layOut(sheet, op.columns, op.results, example, zone);
+  const out: TemplateResult = { sheetId: sheet.id, sheetName: name };
+  if (op.discounts && !book.byName(DISCOUNT_SHEET)) {
+    layOut(book.create(DISCOUNT_SHEET), discountColumns, [], [], zone);
+    out.discountSheet = DISCOUNT_SHEET;
+  }
+  book.activate(sheet.id, ['A2']);
+  return out;
+}

@@ -1,0 +1,133 @@
+/** Server side of the Lançamentos em lote sidebar, and the dispatcher's share of unfinished bulk jobs. */
+import type { WriteKey } from '../api/operations';
+import { ConnectionError } from '../core/connections';
+import { bulkOperations } from '../core/bulk/definitions';
+import { guessOperation, LayoutError } from '../core/bulk/headers';
+import {
+  BulkError,
+  type BulkDeps,
+  type BulkProgress,
+  bulkJobs,
+  cancelBulk,
+  continueBulk,
+  continueBulkJobs,
+  DEFAULT_BATCH,
+  failedRanges,
+  progressOf,
+  startBulk,
+  type ValidationSummary,
+  validateSheet,
+} from '../core/bulk/job';
+import { createTemplate, type TemplateResult } from '../core/bulk/template';
+import { BusyError, withDocumentLock } from './lock';
+import { clientFor, connectionStore, documentStore, spreadsheetTimeZone } from './services';
+import { selectionBookPort } from './sheet-port';
+import { showSidebar } from './ui';
+import { gasZone } from './zone';
+
+/** A sidebar step stays short so progress shows; the sidebar calls again at once. */
+const STEP_MS = 25_000;
+/** Longest step a caller may ask for: well inside the 6-minute limit, with room for the last batch. */
+const MAX_STEP_MS = 4.5 * 60_000;
+
+export function showBulk(): void {
+  showSidebar('Lote', 'Lançamentos em lote');
+}
+
+function bulkDeps(): BulkDeps {
+  return {
+    book: selectionBookPort(),
+    jobs: documentStore(),
+    zone: gasZone(spreadsheetTimeZone()),
+    now: () => Date.now(),
+    sleep: (ms) => Utilities.sleep(ms),
+    newId: () => `lote-${Utilities.getUuid()}`,
+    clientFor: (name) => clientFor(connectionStore().get(name)),
+  };
+}
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** Problems a user can fix become a message; anything else is a bug and is thrown. */
+function outcome<T>(work: () => T): Outcome<T> {
+  try {
+    return { ok: true, value: work() };
+  } catch (err) {
+    if (err instanceof BulkError || err instanceof LayoutError || err instanceof BusyError || err instanceof ConnectionError) return { ok: false, message: err.message };
+    throw err;
+  }
+}
+
+export interface BulkForm {
+  operation: WriteKey;
+  sheetName: string;
+  connection: string;
+  scope: 'all' | 'selected';
+  batchSize?: number;
+  /** Step length in seconds (sidebar: short steps; a caller may ask for up to 270). */
+  stepSeconds?: number;
+}
+
+function stepDeadline(seconds?: number): number {
+  const ms = seconds ? Math.min(MAX_STEP_MS, Math.max(5_000, seconds * 1000)) : STEP_MS;
+  return Date.now() + ms;
+}
+
+export function getBulkForm() {
+  const deps = bulkDeps();
+  const selection = deps.book.selection();
+  const active = deps.book.byId(selection.sheetId);
+  return {
+    operations: Object.values(bulkOperations).map((op) => ({ key: op.key, label: op.label, sheetName: op.sheetName })),
+    connections: connectionStore()
+      .list()
+      .map((c) => ({ name: c.name, isDefault: c.isDefault })),
+    sheets: deps.book.sheetNames(),
+    activeSheet: selection.sheetName,
+    guessed: active ? guessOperation(active) : null,
+    batchSize: DEFAULT_BATCH,
+    jobs: bulkJobs(deps.jobs)
+      .filter((j) => j.status === 'running' || j.status === 'failed')
+      .map(progressOf),
+  };
+}
+
+export function createBulkTemplate(operation: WriteKey): Outcome<TemplateResult> {
+  return outcome(() => {
+    const deps = bulkDeps();
+    const op = bulkOperations[operation];
+    if (!op) throw new BulkError('Escolha a operação do modelo.');
+    return createTemplate(deps.book, op, deps.zone);
+  });
+}
+
+export function validateBulk(form: BulkForm): Outcome<ValidationSummary> {
+  return outcome(() => withDocumentLock(() => validateSheet(bulkDeps(), form)));
+}
+
+export function startBulkRun(form: BulkForm): Outcome<BulkProgress> {
+  return outcome(() => withDocumentLock(() => startBulk(bulkDeps(), form, stepDeadline(form.stepSeconds))));
+}
+
+export function continueBulkRun(jobId: string, stepSeconds?: number): Outcome<BulkProgress> {
+  return outcome(() => withDocumentLock(() => continueBulk(bulkDeps(), jobId, stepDeadline(stepSeconds))));
+}
+
+export function cancelBulkRun(jobId: string): Outcome<BulkProgress> {
+  return outcome(() => withDocumentLock(() => cancelBulk(bulkDeps(), jobId)));
+}
+
+/** Selects the rows whose Status is ERRO or PENDENTE. */
+export function showBulkFailures(operation: WriteKey, sheetName: string): Outcome<{ rows: number }> {
+  return outcome(() => {
+    const deps = bulkDeps();
+    const found = failedRanges(deps, operation, sheetName);
+    if (found.rows > 0) deps.book.activate(found.sheetId, found.ranges);
+    return { rows: found.rows };
+  });
+}
+
+/** Called by the hourly dispatcher after the reports: continues bulk jobs no sidebar is stepping. */
+export function continueBulkJobsUntil(deadline: number): void {
+  withDocumentLock(() => continueBulkJobs(bulkDeps(), deadline), 60_000);
+}
