@@ -1,0 +1,216 @@
+import { busy, byId, clearNotice, errorText, h, notice } from './dom';
+import { call } from './rpc';
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
+
+interface Counts {
+  ok: number;
+  existing: number;
+  skipped: number;
+  failed: number;
+  pending: number;
+}
+
+interface Progress {
+  jobId: string;
+  operation: string;
+  label: string;
+  sheetName: string;
+  status: 'running' | 'done' | 'failed' | 'cancelled';
+  done: boolean;
+  total: number;
+  processed: number;
+  counts: Counts;
+  message?: string;
+  warnings: string[];
+}
+
+interface Validation {
+  sheetName: string;
+  total: number;
+  valid: number;
+  invalid: number;
+  untouched: number;
+  warnings: string[];
+  problems: string[];
+}
+
+interface Form {
+  operations: Array<{ key: string; label: string; sheetName: string }>;
+  connections: Array<{ name: string; isDefault: boolean }>;
+  sheets: string[];
+  activeSheet: string;
+  guessed: string | null;
+  batchSize: number;
+  jobs: Progress[];
+}
+
+const form = byId<HTMLFormElement>('form');
+const status = byId('status');
+const result = byId('result');
+const summary = byId('summary');
+const select = (name: string) => form.elements.namedItem(name) as HTMLSelectElement;
+const buttons = ['validate', 'run', 'continue', 'template'].map((id) => byId<HTMLButtonElement>(id));
+let current: Progress | null = null;
+let stopping = false;
+
+function fill(el: HTMLSelectElement, options: Array<{ value: string; label: string }>, selected?: string): void {
+  el.replaceChildren(...options.map((o) => h('option', { value: o.value, selected: o.value === selected }, o.label)));
+}
+
+function values() {
+  const scope = (form.querySelector<HTMLInputElement>('input[name="scope"]:checked')?.value ?? 'all') as 'all' | 'selected';
+  const batch = Number((form.elements.namedItem('batchSize') as HTMLInputElement).value);
+  return {
+    operation: select('operation').value,
+    sheetName: select('sheetName').value,
+    connection: select('connection').value,
+    scope,
+    batchSize: Number.isFinite(batch) && batch > 0 ? batch : undefined,
+  };
+}
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('pt-BR')} ${n === 1 ? one : many}`;
+
+function showProgress(p: Progress): void {
+  current = p;
+  byId('progress-box').hidden = false;
+  const bar = byId<HTMLProgressElement>('progress');
+  bar.max = Math.max(p.total, 1);
+  bar.value = p.processed;
+  byId('progress-text').textContent = `${p.processed.toLocaleString('pt-BR')} de ${plural(p.total, 'linha', 'linhas')} processadas`;
+  const c = p.counts;
+  summary.hidden = false;
+  const lines = [`Enviadas com sucesso: ${c.ok}`, `Já existiam (nada enviado): ${c.existing}`, `Puladas (já estavam OK): ${c.skipped}`, `Com erro: ${c.failed}`];
+  if (c.pending) lines.push(`Pendentes (serão conferidas): ${c.pending}`);
+  summary.replaceChildren(...lines.map((l) => h('li', {}, l)));
+  byId('failures').hidden = c.failed + c.pending === 0;
+  byId('continue').hidden = p.status !== 'failed';
+  byId('stop').hidden = p.done;
+  const kind = p.status === 'done' ? (c.failed + c.pending ? 'warn' : 'ok') : p.status === 'running' ? 'info' : 'error';
+  const text =
+    p.status === 'running'
+      ? `${p.label} em "${p.sheetName}"… ${p.message ?? ''}`
+      : p.status === 'done'
+        ? `Concluído: ${p.message ?? ''}`
+        : p.status === 'cancelled'
+          ? p.message ?? 'Lote interrompido.'
+          : `Parou: ${p.message ?? 'erro desconhecido'} Corrija o problema e clique em Continuar: o lote retoma de onde parou.`;
+  notice(result, kind, [text, ...p.warnings].join(' '));
+}
+
+/** Short server steps until the job ends; each step checkpoints, so closing the sidebar loses nothing. */
+async function drive(first: Outcome<Progress>): Promise<void> {
+  if (!first.ok) {
+    notice(result, 'error', first.message);
+    return;
+  }
+  let p = first.value;
+  showProgress(p);
+  while (!p.done) {
+    if (stopping) {
+      const r = await call<Outcome<Progress>>('cancelBulkRun', p.jobId);
+      if (r.ok) showProgress(r.value);
+      return;
+    }
+    const r = await call<Outcome<Progress>>('continueBulkRun', p.jobId);
+    if (!r.ok) {
+      notice(result, 'error', `${r.message} Clique em Continuar para retomar.`);
+      byId('continue').hidden = false;
+      return;
+    }
+    p = r.value;
+    showProgress(p);
+  }
+}
+
+function lock(on: boolean): void {
+  for (const b of buttons) b.disabled = on;
+}
+
+async function guarded(button: HTMLButtonElement, work: () => Promise<void>): Promise<void> {
+  stopping = false;
+  clearNotice(status);
+  lock(true);
+  try {
+    await busy(button, work);
+  } catch (err) {
+    notice(result, 'error', errorText(err));
+  } finally {
+    lock(false);
+    byId('stop').hidden = true;
+  }
+}
+
+form.addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  void guarded(byId<HTMLButtonElement>('run'), async () => {
+    notice(result, 'info', 'Validando as linhas e começando o envio…');
+    await drive(await call<Outcome<Progress>>('startBulkRun', values()));
+  });
+});
+
+byId('continue').addEventListener('click', () => {
+  if (!current) return;
+  const id = current.jobId;
+  void guarded(byId<HTMLButtonElement>('continue'), async () => drive(await call<Outcome<Progress>>('continueBulkRun', id)));
+});
+
+byId('stop').addEventListener('click', () => {
+  stopping = true;
+  notice(status, 'info', 'Parando depois do lote em andamento…');
+});
+
+byId('validate').addEventListener('click', () => {
+  void guarded(byId<HTMLButtonElement>('validate'), async () => {
+    const r = await call<Outcome<Validation>>('validateBulk', values());
+    if (!r.ok) return notice(result, 'error', r.message);
+    const v = r.value;
+    summary.hidden = true;
+    byId('failures').hidden = v.invalid === 0;
+    const head = v.invalid
+      ? `${plural(v.invalid, 'linha com problema', 'linhas com problemas')} (veja a coluna Mensagem e as células em vermelho). ${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar.`
+      : `Tudo certo: ${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar. Nada foi enviado.`;
+    const rest = v.untouched ? ` ${plural(v.untouched, 'linha já processada ficou', 'linhas já processadas ficaram')} como estava.` : '';
+    notice(result, v.invalid ? 'warn' : 'ok', [head + rest, ...v.problems.slice(0, 3), ...v.warnings].join(' '));
+  });
+});
+
+byId('template').addEventListener('click', () => {
+  void guarded(byId<HTMLButtonElement>('template'), async () => {
+    const r = await call<Outcome<{ sheetName: string; discountSheet?: string }>>('createBulkTemplate', select('operation').value);
+    if (!r.ok) return notice(result, 'error', r.message);
+    const sheets = [...select('sheetName').options].map((o) => o.value);
+    fill(select('sheetName'), [...sheets, r.value.sheetName].map((s) => ({ value: s, label: s })), r.value.sheetName);
+    const extra = r.value.discountSheet ? ` Os descontos vão na aba "${r.value.discountSheet}", ligados pelo ID de integração da assinatura.` : '';
+    notice(result, 'ok', `Aba "${r.value.sheetName}" criada com uma linha de exemplo (ignorada no envio). Passe o mouse nos títulos para ver o que cada coluna espera.${extra}`);
+  });
+});
+
+byId('failures').addEventListener('click', () => {
+  const v = values();
+  const target = current ? { operation: current.operation, sheetName: current.sheetName } : v;
+  void call<Outcome<{ rows: number }>>('showBulkFailures', target.operation, target.sheetName)
+    .then((r) => notice(status, r.ok ? 'info' : 'error', r.ok ? `${plural(r.value.rows, 'linha selecionada', 'linhas selecionadas')} na planilha.` : r.message))
+    .catch((err) => notice(status, 'error', errorText(err)));
+});
+
+select('operation').addEventListener('change', () => {
+  byId('template-hint').textContent = 'A aba modelo traz os títulos certos, formatos, listas de opções e uma linha de exemplo.';
+});
+
+call<Form>('getBulkForm')
+  .then((f) => {
+    fill(select('operation'), f.operations.map((o) => ({ value: o.key, label: o.label })), f.guessed ?? f.operations[0]?.key);
+    fill(select('sheetName'), f.sheets.map((s) => ({ value: s, label: s })), f.activeSheet);
+    fill(select('connection'), f.connections.map((c) => ({ value: c.name, label: c.name })), f.connections.find((c) => c.isDefault)?.name);
+    (form.elements.namedItem('batchSize') as HTMLInputElement).value = String(f.batchSize);
+    if (f.connections.length === 0) notice(status, 'warn', 'Nenhuma conexão configurada: abra Faturamento › Conexões antes de executar (Validar funciona sem conexão).');
+    const open = f.jobs[0];
+    if (open) {
+      showProgress(open);
+      byId('continue').hidden = false;
+      notice(status, 'warn', `Há um lote ${open.status === 'failed' ? 'interrompido' : 'em andamento'} na aba "${open.sheetName}": clique em Continuar para retomá-lo.`);
+    }
+  })
+  .catch((err) => notice(status, 'error', errorText(err)));
