@@ -1,0 +1,76 @@
+/**
+ * The playground page: draws the emulator's state and sends what the user
+ * does. Redraws after every action and whenever a sidebar's google.script.run
+ * call reports that the state moved on.
+ */
+import type { PlaygroundView } from '../view';
+import { getView, post, type ActionReply } from './api';
+import { initGrid, renderGrid } from './grid';
+import { initMenus, renderMenus } from './menus';
+import { initPanels, renderPanels, setPlaygroundResult, showToast } from './panels';
+
+let rendered = 0;
+let refreshing: Promise<void> | null = null;
+let again = false;
+
+function render(view: PlaygroundView): void {
+  renderMenus(view.menus);
+  renderGrid(view);
+  renderPanels(view);
+  rendered = view.version;
+  document.body.dataset.version = String(view.version);
+}
+
+/** Fetches the state and redraws; calls that arrive meanwhile cause one more round. */
+function refresh(): Promise<void> {
+  if (refreshing) {
+    again = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    try {
+      do {
+        again = false;
+        render(await getView());
+      } while (again);
+    } catch (err) {
+      showToast({ title: 'Playground', message: `Não foi possível atualizar a página: ${(err as Error).message}`, timeoutSeconds: 8 }, 'error');
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+async function act(path: string, body: unknown): Promise<ActionReply> {
+  const reply = await post(path, body);
+  await refresh();
+  return reply;
+}
+
+initMenus((functionName) => {
+  void act('/menu', { functionName }).then((r) => {
+    if (!r.ok) showToast({ title: 'Erro', message: r.error?.message ?? 'Erro desconhecido', timeoutSeconds: 10 }, 'error');
+  });
+});
+initGrid((sheet, ranges) => void act('/select', { sheet, ranges }));
+initPanels({
+  activate: (sheetId) => void act('/activate', { sheetId }),
+  closeSurface: (id) => void act(`/surface/${id}/close`, {}),
+  advance: (minutes) => {
+    const buttons = document.querySelectorAll<HTMLButtonElement>('#playground-bar button');
+    buttons.forEach((b) => (b.disabled = true));
+    setPlaygroundResult('Executando gatilhos…');
+    void act('/triggers/advance', { minutes }).then((r) => {
+      buttons.forEach((b) => (b.disabled = false));
+      setPlaygroundResult(r.ok ? r.message ?? '' : `Erro: ${r.error?.message}`);
+    });
+  },
+});
+
+window.addEventListener('message', (ev) => {
+  const data = ev.data as { playground?: string; version?: number } | null;
+  if (data?.playground === 'changed' && (data.version ?? Infinity) > rendered) void refresh();
+});
+
+void refresh();

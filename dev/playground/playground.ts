@@ -1,0 +1,96 @@
+/**
+ * startPlayground(): the sandbox with demo organizations, the real bundle in
+ * the emulator with the demo connection already saved, and the page served on
+ * 127.0.0.1. Used by `npm start` (start.ts) and by the browser tests.
+ */
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { DEFAULT_CODE_PATH, GasEmulator, type EmulatorOptions } from '../gas/runner';
+import { startSandbox, type SandboxHandle } from '../sandbox/harness';
+import { loadAssets } from './assets';
+import { createServer, listen } from './server';
+import { Session } from './session';
+
+export interface PlaygroundOptions {
+  /** Port to try first (default 8080; 0 = any free port). A port that is taken falls back to a free one. */
+  port?: number;
+  /** Demo data size (default small). */
+  size?: 'small' | 'medium';
+  /** Seed of the demo data (default 1). */
+  seed?: number;
+  /** Which demo organization the preset connection uses (default 0, the first). */
+  org?: number;
+  /** Skip the preset connection (a test of the empty state). */
+  noConnection?: boolean;
+  /** Virtual time the emulator starts at (default 2026-11-23 09:00 in São Paulo). */
+  startAt?: Date;
+  /** Extra emulator options (codePath, budgets...). */
+  emulator?: EmulatorOptions;
+}
+
+export interface Playground {
+  /** http://127.0.0.1:PORT/ */
+  url: string;
+  port: number;
+  emulator: GasEmulator;
+  sandbox: SandboxHandle;
+  session: Session;
+  /** Name of the preset connection, or null. */
+  connectionName: string | null;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_START = new Date('2026-11-23T09:00:00-03:00');
+
+function presetConnection(emulator: GasEmulator, sandbox: SandboxHandle, org: number): string {
+  const name = `Demo — ${sandbox.orgs[org].name}`;
+  const r = emulator.run('saveConnection', [{ name, baseUrl: sandbox.baseUrl, apiKey: sandbox.orgs[org].apiKey, isDefault: true }]) as {
+    ok: boolean;
+    message?: string;
+  };
+  if (!r.ok) throw new Error(`playground: saveConnection refused the demo connection: ${r.message}`);
+  return name;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
+  const codePath = options.emulator?.codePath ?? DEFAULT_CODE_PATH;
+  if (!options.emulator?.code && !existsSync(codePath)) throw new Error(`playground: ${codePath} is missing; run npm run build first`);
+  const size = options.size ?? 'small';
+  const org = options.org ?? 0;
+  const [sandbox, assets] = await Promise.all([startSandbox({ seed: options.seed ?? 1, size }), loadAssets()]);
+  try {
+    const emulator = new GasEmulator({ startAt: options.startAt ?? DEFAULT_START, ...options.emulator });
+    // The add-on is installed in this spreadsheet: opening it runs onOpen in LIMITED.
+    const opened = emulator.open('LIMITED');
+    if (opened.status !== 'ok') console.warn(`playground: onOpen failed: ${opened.error?.message}`);
+    // Sheets always has an active cell.
+    emulator.select(emulator.spreadsheet.activeSheet().name, 'A1');
+    const connectionName = options.noConnection ? null : presetConnection(emulator, sandbox, org);
+    const session = new Session(emulator, { org: sandbox.orgs[org].name, size, baseUrl: sandbox.baseUrl });
+    const server = createServer(session, assets);
+    const port = await listen(server, options.port ?? 8080);
+    let stopped: Promise<void> | null = null;
+    return {
+      url: `http://127.0.0.1:${port}/`,
+      port,
+      emulator,
+      sandbox,
+      session,
+      connectionName,
+      stop() {
+        stopped ??= Promise.all([closeServer(server), sandbox.stop()]).then(() => undefined);
+        return stopped;
+      },
+    };
+  } catch (err) {
+    await sandbox.stop();
+    throw err;
+  }
+}

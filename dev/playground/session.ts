@@ -1,0 +1,111 @@
+/**
+ * One playground session: the emulator running the bundle, the open sidebars
+ * and dialogs, and the actions the page sends. Every method answers plain JSON
+ * and never throws for something the bundle did.
+ */
+import { columnLetters } from '../gas/a1';
+import type { ExecutionReport, GasEmulator } from '../gas/runner';
+import { callableFunctions, injectBridge, parseRpcRequest, runScriptCall } from './rpc';
+import { buildView } from './state';
+import { Surfaces } from './surfaces';
+import type { PlaygroundView, RpcReply } from './view';
+
+export type ActionReply = { ok: true; version: number; message?: string } | { ok: false; version: number; error: { name: string; message: string } };
+
+const A1_RANGE = /^[A-Z]{1,3}\d{1,7}(:[A-Z]{1,3}\d{1,7})?$/;
+const MINUTE = 60_000;
+
+export class Session {
+  readonly surfaces: Surfaces;
+  private version = 1;
+  private readonly triggerRuns: ExecutionReport[] = [];
+  private functions: string[] | null = null;
+
+  constructor(
+    readonly emulator: GasEmulator,
+    private readonly demo: PlaygroundView['demo'],
+  ) {
+    this.surfaces = new Surfaces(emulator.ui);
+  }
+
+  private changed(): number {
+    this.surfaces.sync();
+    return ++this.version;
+  }
+
+  private fail(err: unknown): ActionReply {
+    const e = err as Error;
+    return { ok: false, version: this.changed(), error: { name: e?.name ?? 'Error', message: e?.message ?? String(err) } };
+  }
+
+  view(): PlaygroundView {
+    return buildView({ emulator: this.emulator, surfaces: this.surfaces, version: this.version, demo: this.demo, triggerRuns: this.triggerRuns });
+  }
+
+  surfaceHtml(id: number): string | null {
+    const record = this.surfaces.record(id);
+    if (!record) return null;
+    this.functions ??= callableFunctions(this.emulator);
+    return injectBridge(record.html, id, this.functions);
+  }
+
+  scriptRun(body: unknown): RpcReply {
+    try {
+      return runScriptCall(this.emulator, parseRpcRequest(body), () => this.changed());
+    } catch (err) {
+      const e = err as Error;
+      return { ok: false, error: { name: e.name, message: e.message }, version: this.changed() };
+    }
+  }
+
+  /** A menu item: the function runs with no arguments, in FULL, like a click in Sheets. */
+  menuClick(functionName: string): ActionReply {
+    if (!this.emulator.menuItems().some((m) => m.functionName === functionName)) {
+      return this.fail(new Error(`Nenhum item de menu chama ${functionName}`));
+    }
+    const report = this.emulator.execute(functionName, [], { kind: 'ui', authMode: 'FULL', scriptRun: false });
+    if (report.status === 'ok') return { ok: true, version: this.changed() };
+    return { ok: false, version: this.changed(), error: { name: report.error?.name ?? 'Error', message: report.error?.message ?? 'Erro desconhecido' } };
+  }
+
+  select(sheet: string, ranges: string[]): ActionReply {
+    try {
+      const clean = ranges.map((r) => String(r).toUpperCase());
+      if (clean.length === 0 || clean.some((r) => !A1_RANGE.test(r))) throw new Error(`Seleção inválida: ${ranges.join(', ')}`);
+      this.emulator.select(sheet, ...clean);
+      return { ok: true, version: this.changed() };
+    } catch (err) {
+      return this.fail(err);
+    }
+  }
+
+  /** A click on a sheet tab. */
+  activate(sheetId: number): ActionReply {
+    const sheet = this.emulator.spreadsheet.byId(sheetId);
+    if (!sheet) return this.fail(new Error(`Aba ${sheetId} não existe`));
+    this.emulator.select(sheet.name, `${columnLetters(1)}1`);
+    return { ok: true, version: this.changed() };
+  }
+
+  closeSurface(id: number): ActionReply {
+    this.surfaces.close(id);
+    return { ok: true, version: this.changed() };
+  }
+
+  /** Moves virtual time forward and fires the time-driven triggers that became due. */
+  advance(minutes: number): ActionReply {
+    try {
+      if (!Number.isFinite(minutes) || minutes < 0 || minutes > 60 * 24 * 31) throw new Error('minutes: 0 a 44640');
+      const reports = this.emulator.runDueTriggers(new Date(this.emulator.now + minutes * MINUTE));
+      this.triggerRuns.push(...reports);
+      const failed = reports.filter((r) => r.status !== 'ok').length;
+      const message =
+        reports.length === 0
+          ? 'Nenhum gatilho estava na hora.'
+          : `${reports.length} ${reports.length === 1 ? 'execução' : 'execuções'} de gatilho${failed ? `, ${failed} com erro` : ''}.`;
+      return { ok: true, version: this.changed(), message };
+    } catch (err) {
+      return this.fail(err);
+    }
+  }
+}

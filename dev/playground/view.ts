@@ -1,0 +1,115 @@
+/**
+ * What the playground page is sent: a plain-JSON picture of the emulator's
+ * state (types only, shared by the server and the page's script).
+ */
+import type { MenuEntry } from '../gas/ui';
+
+export type { MenuEntry };
+
+export interface CellView {
+  /** Display value, number format applied (emulator.displayValues). */
+  t: string;
+  /** Horizontal alignment Sheets gives the value: r(ight) for numbers and dates, c(entre) for booleans. */
+  a?: 'r' | 'c';
+  /** Note (header notes hold the API field names). */
+  n?: string;
+  /** Background colour. */
+  bg?: string;
+  /** Bold. */
+  b?: 1;
+  /** Has a dropdown (data validation list). */
+  dd?: 1;
+}
+
+export interface RectView {
+  a1: string;
+  row: number;
+  column: number;
+  numRows: number;
+  numColumns: number;
+}
+
+export interface GridView {
+  sheetId: number;
+  name: string;
+  frozenRows: number;
+  frozenColumns: number;
+  maxRows: number;
+  maxColumns: number;
+  lastRow: number;
+  lastColumn: number;
+  /** Pixel width of each shown column (Sheets' default 100). */
+  columnWidths: number[];
+  /** Shown rectangle starts at A1; rows[r][c] is row r+1, column c+1. */
+  rows: CellView[][];
+  /** Rows with data that the page does not draw (very large imports). */
+  rowsNotShown: number;
+}
+
+export interface TabView {
+  id: number;
+  name: string;
+  tabColor: string | null;
+}
+
+export interface MenuView {
+  caption: string;
+  /** createAddonMenu(): lives under Extensões. */
+  addon: boolean;
+  items: MenuEntry[];
+}
+
+/** A sidebar or dialog the bundle showed, served at /surface/<id>. */
+export interface SurfaceView {
+  id: number;
+  kind: 'sidebar' | 'modal' | 'modeless';
+  title: string;
+  width: number;
+  height: number;
+}
+
+export interface ToastView {
+  seq: number;
+  title: string;
+  message: string;
+  timeoutSeconds: number;
+}
+
+export interface TriggerView {
+  handler: string;
+  owner: string;
+  /** ISO time, or null once a one-shot trigger has fired. */
+  nextRun: string | null;
+  every: string;
+}
+
+export interface TriggerRunView {
+  functionName: string;
+  status: 'ok' | 'error' | 'killed';
+  at: string;
+  message?: string;
+}
+
+export interface PlaygroundView {
+  /** Bumped by every change the server makes; the page redraws when it moves. */
+  version: number;
+  spreadsheet: { name: string; timeZone: string; locale: string };
+  demo: { org: string; size: string; baseUrl: string };
+  tabs: TabView[];
+  grid: GridView;
+  selection: { ranges: RectView[]; active: RectView } | null;
+  menus: MenuView[];
+  sidebar: SurfaceView | null;
+  dialogs: SurfaceView[];
+  toasts: ToastView[];
+  /** Virtual time of the emulator, ISO, and as the spreadsheet shows it. */
+  clock: { iso: string; local: string };
+  triggers: TriggerView[];
+  triggerRuns: TriggerRunView[];
+}
+
+/** Outcome of a google.script.run call through the bridge. */
+export type RpcReply = { ok: true; value?: unknown; version: number } | { ok: false; error: { name: string; message: string }; version: number };
+
+/** Marker the bridge puts in place of values JSON cannot carry (a Date, a Map...). */
+export const SPECIAL = '\u0000gas';
