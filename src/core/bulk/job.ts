@@ -290,7 +290,7 @@ export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number
 /** Counts a row that needs no request: already done, or done by this job in an execution whose checkpoint was lost. */
 function countDone(job: BulkJob, ctx: Context, row: readonly CellValue[]): void {
   const at = cellAt(row, ctx.layout.results.processadoEm);
-  const mine = at instanceof Date || Object.prototype.toString.call(at) === '[object Date]' ? (at as Date).getTime() >= job.startedAt - 1000 : false;
+  const mine = at instanceof Date || Object.prototype.toString.call(at) === '[object Date]' ? (at as Date).getTime() >= job.startedAt : false;
   const status = statusOf(cellAt(row, ctx.layout.results.status));
   if (!mine) job.counts.skipped++;
   else if (status === STATUS.ok) job.counts.ok++;
