@@ -14,6 +14,8 @@ export class MemorySheet implements MarkupSheetPort {
   dropdowns: Array<{ column: number; choices: readonly string[] }> = [];
   writes = 0;
   calls = 0;
+  /** Set when a simulated kill has happened: nothing more reaches the sheet. */
+  frozen = false;
   frozen = 0;
   constructor(
     readonly id: number,
@@ -45,6 +47,7 @@ export class MemorySheet implements MarkupSheetPort {
     for (let r = 0; r < numRows; r++) formats.forEach((f, c) => this.formats.set(`${row + r}:${column + c}`, f));
   }
   write(row: number, column: number, values: CellValue[][]) {
+    if (this.frozen) throw new Error('killed');
     this.calls++;
     this.writes++;
     values.forEach((line, r) => {
