@@ -1,0 +1,91 @@
+/**
+ * Random malformed rows, as getValues could hand them over (wrong types,
+ * dates and competências in the wrong shapes, blanks, formula errors, huge
+ * strings): reading a row never throws, a row with a bad cell always gets a
+ * message naming its row and that column, and a row without problems always
+ * yields a body the operation's schema accepts.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { writes } from '../../src/api/operations';
+import { bulkOperations, type InputColumn } from '../../src/core/bulk/definitions';
+import { columnLetter, type Layout } from '../../src/core/bulk/headers';
+import { buildRow } from '../../src/core/bulk/rows';
+import type { CellValue } from '../../src/core/table';
+import { zone } from './fixtures';
+
+const anyCell: fc.Arbitrary<CellValue> = fc.oneof(
+  fc.constant(''),
+  fc.string({ maxLength: 30 }),
+  fc.string({ minLength: 61, maxLength: 3000 }),
+  fc.constantFrom('#N/A', '#REF!', '#VALUE!', '#ERROR!', '#DIV/0!', '=A1+1', 'TRUE', '  ', '1.234,567', 'R$ -5,00', '32/01/2026', '2026-13-01', '10/2026', '2026-10', '00/2026', '13/2026'),
+  fc.double({ noNaN: true }),
+  fc.integer({ min: -1_000_000, max: 10_000_000_000 }),
+  fc.boolean(),
+  fc.date({ min: new Date('1890-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }),
+  fc.constant(new Date(Number.NaN)),
+);
+
+/** A cell its column must refuse. */
+function badCell(col: InputColumn): fc.Arbitrary<CellValue> {
+  const errors = fc.constantFrom('#N/A', '#REF!', '#ERROR!');
+  const byKind: Record<InputColumn['kind'], fc.Arbitrary<CellValue>> = {
+    integer: fc.oneof(fc.double({ min: 0.01, max: 1e6, noNaN: true }).filter((n) => !Number.isInteger(n)), fc.constantFrom('abc', '1,5', 'dez', '-3'), fc.boolean(), fc.date({ noInvalidDate: true })),
+    money: fc.oneof(fc.constantFrom(-1, 0, 10.001, 'dez reais', '1,2,3'), fc.boolean(), fc.date({ noInvalidDate: true })),
+    date: fc.oneof(fc.constantFrom('31/02/2026', '2026/10/01', 'ontem', '1/1/26'), fc.integer({ min: 1, max: 99999 }), fc.boolean(), fc.constant(new Date(Number.NaN))),
+    competencia: fc.oneof(fc.constantFrom('13/2026', '00/2026', '2026/10', '10-2026', 'out/2026', '1/26'), fc.integer({ min: 1, max: 99999 }), fc.boolean()),
+    choice: fc.oneof(fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !(col.choices ?? []).includes(s.trim().toUpperCase()) && s.trim() !== ''), fc.integer(), fc.date({ noInvalidDate: true })),
+    boolean: fc.oneof(fc.constantFrom('talvez', 'sim não', '2'), fc.date({ noInvalidDate: true })),
+    key: fc.oneof(fc.integer({ min: 0, max: 1e9 }), fc.string({ minLength: 61, maxLength: 50_000 }).filter((s) => s.trim().length > 60), fc.constant('com espaço')),
+    text: col.maxLength ? fc.string({ minLength: col.maxLength + 1, maxLength: col.maxLength + 50_000 }).filter((s) => s.trim().length > col.maxLength!) : fc.boolean(),
+  };
+  return fc.oneof(byKind[col.kind], errors);
+}
+
+const ops = Object.values(bulkOperations).filter((op) => !op.discounts);
+
+function layoutFor(columns: readonly InputColumn[]): Layout {
+  const inputs = Object.fromEntries(columns.map((c, i) => [c.field, i + 1]));
+  return { inputs, results: { status: columns.length + 1, id: 0, numero: 0, chave: 0, mensagem: columns.length + 2, processadoEm: columns.length + 3 }, lastColumn: columns.length + 3 };
+}
+
+describe('rows from random cells', () => {
+  for (const op of Object.values(bulkOperations)) {
+    it(`${op.label}: never throws; problems name the row and a column; clean rows give a valid body`, () => {
+      const layout = layoutFor(op.columns);
+      fc.assert(
+        fc.property(fc.array(anyCell, { minLength: op.columns.length, maxLength: op.columns.length }), fc.integer({ min: 2, max: 100_000 }), (cells, rowNumber) => {
+          const built = buildRow(op, layout, cells, rowNumber, 'Lote', zone);
+          for (const issue of built.issues) {
+            expect(issue.message).toMatch(new RegExp(`^Linha ${rowNumber}, coluna "[^"]+" \\([A-Z]+\\): `));
+            expect(issue.message.length).toBeLessThan(600);
+          }
+          if (built.issues.length === 0) {
+            const body = built.needsKey ? { ...built.body, idIntegracao: 'k' } : built.body;
+            expect(writes[op.key].body.safeParse(body).success).toBe(true);
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+
+  for (const op of ops) {
+    it(`${op.label}: one bad cell in an otherwise valid row is reported on that row and that column`, () => {
+      const layout = layoutFor(op.columns);
+      const valid: CellValue[] = op.columns.map((c) => (c.kind === 'date' ? zone.instant({ year: 2026, month: 11, day: 1 }) : c.example));
+      expect(buildRow(op, layout, valid, 2, 'Lote', zone).issues).toEqual([]);
+      const cases = fc.integer({ min: 0, max: op.columns.length - 1 }).chain((i) => badCell(op.columns[i]).map((bad) => ({ i, bad })));
+      fc.assert(
+        fc.property(cases, fc.integer({ min: 2, max: 5000 }), ({ i, bad }, rowNumber) => {
+          const row = valid.slice();
+          row[i] = bad;
+          const built = buildRow(op, layout, row, rowNumber, 'Lote', zone);
+          const col = op.columns[i];
+          expect(built.issues.some((x) => x.message.startsWith(`Linha ${rowNumber}, coluna "${col.label}" (${columnLetter(i + 1)}): `))).toBe(true);
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+});
