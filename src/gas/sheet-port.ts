@@ -103,7 +103,8 @@ export function selectionBookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet =
       const sheet = byId(sheetId);
       if (!sheet) return;
       sheet.activate();
-      if (a1.length) sheet.getRangeList(a1.slice()).activate();
+      if (a1.length === 1) sheet.getRange(a1[0]).activate();
+      else if (a1.length > 1) sheet.getRangeList(a1.slice()).activate();
     },
     flush: () => SpreadsheetApp.flush(),
   };

@@ -35,6 +35,9 @@ export interface InputColumn {
   example: string | number | boolean;
 }
 
+/** Starts the note of every result column: a column titled "Status" that holds a record's own status (an imported sheet) is never taken for ours. */
+export const RESULT_NOTE = 'Resultado do lançamento em lote, preenchido pelo complemento.';
+
 export type ResultKey = 'status' | 'id' | 'numero' | 'chave' | 'mensagem' | 'processadoEm';
 
 export interface ResultColumn {

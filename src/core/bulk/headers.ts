@@ -7,7 +7,7 @@
 import { PARTIAL_MARK } from '../import-job';
 import type { SheetPort } from '../sheet-port';
 import type { WriteKey } from '../../api/operations';
-import { type BulkOperation, bulkOperations, type InputColumn, type ResultColumn, type ResultKey } from './definitions';
+import { type BulkOperation, bulkOperations, type InputColumn, RESULT_NOTE, type ResultColumn, type ResultKey } from './definitions';
 
 export class LayoutError extends Error {
   override name = 'LayoutError';
@@ -76,7 +76,10 @@ export function matchColumns(columns: readonly InputColumn[], results: readonly 
     }
   }
   for (const r of results) {
-    const hits = find(null, r.label);
+    const hits = find(null, r.label).filter((c) => {
+      const note = String(notes[c - 1] ?? '').trim();
+      return note === '' || note.startsWith(RESULT_NOTE);
+    });
     if (hits.length > 0) out.results[r.key] = hits[0];
   }
   return out;
@@ -99,7 +102,7 @@ export function ensureLayout(sheet: SheetPort, op: BulkOperation, columns: reado
     append.push({ label: col.label, note: `idIntegracao — ${col.note}`, format: '@', assign: (c) => (matched.inputs.idIntegracao = c) });
   }
   for (const r of op.results) {
-    if (matched.results[r.key] === undefined) append.push({ label: r.label, note: r.note, format: r.format, assign: (c) => (matched.results[r.key] = c) });
+    if (matched.results[r.key] === undefined) append.push({ label: r.label, note: `${RESULT_NOTE} ${r.note}`, format: r.format, assign: (c) => (matched.results[r.key] = c) });
   }
   let last = labels.reduce((n, l, i) => (l.trim() ? i + 1 : n), 0);
   if (append.length) {

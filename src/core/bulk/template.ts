@@ -7,7 +7,7 @@
 import { parseIsoDate, type Zone } from '../calendar';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
-import { type BulkOperation, DISCOUNT_SHEET, discountColumns, type InputColumn, type ResultColumn, STATUS } from './definitions';
+import { type BulkOperation, DISCOUNT_SHEET, discountColumns, type InputColumn, RESULT_NOTE, type ResultColumn, STATUS } from './definitions';
 
 /** Rows that get formats and dropdowns up front; rows typed below still work, only without the dropdown. */
 export const TEMPLATE_ROWS = 500;
@@ -46,7 +46,7 @@ function layOut(sheet: MarkupSheetPort, inputs: readonly InputColumn[], results:
   sheet.ensureSize(TEMPLATE_ROWS + 1, width);
   sheet.setFormats(1, 1, 1, Array.from({ length: width }, () => '@'));
   sheet.write(1, 1, [[...inputs.map((c) => c.label), ...results.map((r) => r.label)]]);
-  sheet.setNotes(1, 1, [...inputs.map(headerNote), ...results.map((r) => `${r.note} (Preenchida pelo complemento.)`)]);
+  sheet.setNotes(1, 1, [...inputs.map(headerNote), ...results.map((r) => `${RESULT_NOTE} ${r.note}`)]);
   sheet.setFormats(2, 1, TEMPLATE_ROWS, [...inputs.map((c) => FORMATS[c.kind]), ...results.map((r) => r.format)]);
   inputs.forEach((c, i) => {
     const choices = c.kind === 'boolean' ? ['Sim', 'Não'] : c.choices;
