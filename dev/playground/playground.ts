@@ -35,6 +35,8 @@ export interface Playground {
   emulator: GasEmulator;
   sandbox: SandboxHandle;
   session: Session;
+  /** Makes the page redraw after a change made to the emulator directly (the page polls for it). */
+  touch(): void;
   /** Name of the preset connection, or null. */
   connectionName: string | null;
   stop(): Promise<void>;
@@ -84,6 +86,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       sandbox,
       session,
       connectionName,
+      touch: () => void session.touch(),
       stop() {
         stopped ??= Promise.all([closeServer(server), sandbox.stop()]).then(() => undefined);
         return stopped;

@@ -60,6 +60,7 @@ async function route(session: Session, assets: Assets, req: http.IncomingMessage
     const file = path.slice(1) as keyof Assets;
     if (file in TYPES && file !== 'page.html') return send(res, 200, TYPES[file], assets[file]);
     if (path === '/state') return json(res, session.view());
+    if (path === '/version') return json(res, { version: session.currentVersion });
     const surface = /^\/surface\/(\d+)$/.exec(path);
     if (surface) {
       const html = session.surfaceHtml(Number(surface[1]));

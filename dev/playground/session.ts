@@ -28,6 +28,15 @@ export class Session {
     this.surfaces = new Surfaces(emulator.ui);
   }
 
+  /** Tells the page the state moved on (for changes made to the emulator directly, e.g. by a test). */
+  touch(): number {
+    return this.changed();
+  }
+
+  get currentVersion(): number {
+    return this.version;
+  }
+
   private changed(): number {
     this.surfaces.sync();
     return ++this.version;

@@ -3,7 +3,7 @@ import { columnLetters, parseA1, toA1 } from '../gas/a1';
 import type { ExecutionReport, GasEmulator } from '../gas/runner';
 import { DEFAULT_COLUMN_WIDTH } from '../gas/sheet';
 import type { SheetModel } from '../gas/spreadsheet-model';
-import { describeSpec, formatInZone } from './time';
+import { describeSpec, formatInZone, formatShort } from './time';
 import type { Surfaces } from './surfaces';
 import type { CellView, GridView, PlaygroundView, RectView, TriggerRunView, TriggerView } from './view';
 
@@ -76,7 +76,7 @@ function triggersOf(emulator: GasEmulator, tz: string): TriggerView[] {
   return emulator.triggers.triggers.map((t) => ({
     handler: t.handler,
     owner: t.owner,
-    nextRun: Number.isFinite(t.nextRun) ? formatInZone(t.nextRun, tz) : null,
+    nextRun: Number.isFinite(t.nextRun) ? formatShort(t.nextRun, tz) : null,
     every: describeSpec(t.spec),
   }));
 }

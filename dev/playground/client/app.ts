@@ -73,4 +73,17 @@ window.addEventListener('message', (ev) => {
   if (data?.playground === 'changed' && (data.version ?? Infinity) > rendered) void refresh();
 });
 
-void refresh();
+/** Changes made to the emulator from outside the page (a test, a trigger run elsewhere) show up within a second. */
+async function poll(): Promise<void> {
+  try {
+    const res = await fetch('/version', { cache: 'no-store' });
+    const { version } = (await res.json()) as { version: number };
+    if (version > rendered) await refresh();
+  } catch {
+    // The server may be busy running the bundle or stopped: try again later.
+  }
+  setTimeout(() => void poll(), POLL_MS);
+}
+
+const POLL_MS = 1000;
+void refresh().then(() => setTimeout(() => void poll(), POLL_MS));

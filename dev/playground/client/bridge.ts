@@ -14,12 +14,9 @@ interface PlaygroundConfig {
 
 type Handler = (value: unknown, userObject?: unknown) => void;
 
-declare global {
-  interface Window {
-    __playground: PlaygroundConfig;
-    google: { script: { run: Runner; host: Host } };
-  }
-}
+/** The iframe's window: the server puts the config there, the bridge puts google.script. */
+type BridgeWindow = Window & { __playground: PlaygroundConfig; google: { script: { run: Runner; host: Host } } };
+const win = window as unknown as BridgeWindow;
 
 interface Host {
   close(): void;
@@ -37,7 +34,7 @@ interface Runner {
 }
 
 const MAX_IN_FLIGHT = 10;
-const config = window.__playground;
+const config = win.__playground;
 let inFlight = 0;
 const waiting: Array<() => void> = [];
 
@@ -141,4 +138,4 @@ const host: Host = {
   editor: { focus() {} },
 };
 
-window.google = { script: { run: runner(null, null, undefined), host } };
+win.google = { script: { run: runner(null, null, undefined), host } };

@@ -113,8 +113,10 @@ function renderPlaygroundBar(view: PlaygroundView): void {
   byId('pg-clock').parentElement!.setAttribute('data-iso', view.clock.iso);
   byId('pg-explain').title = `Organização de demonstração: ${view.demo.org} (dados ${view.demo.size}), serviço em ${view.demo.baseUrl}`;
   const trig = view.triggers;
-  byId('pg-triggers').textContent =
+  const triggers = byId('pg-triggers');
+  triggers.textContent =
     trig.length === 0 ? 'Gatilhos: nenhum' : `Gatilhos: ${trig.map((t) => `${t.handler} (${t.every}${t.nextRun ? `, próximo ${t.nextRun}` : ''})`).join('; ')}`;
+  triggers.title = triggers.textContent;
 }
 
 export function setPlaygroundResult(text: string): void {
