@@ -164,6 +164,8 @@ function scopeRows(deps: BulkDeps, sheet: MarkupSheetPort, scope: BulkRequest['s
 interface Context {
   op: BulkOperation;
   sheet: MarkupSheetPort;
+  /** Read once: every sheet.name() is a Spreadsheet call. */
+  name: string;
   layout: Layout;
   discounts?: Discounts;
 }
@@ -171,10 +173,11 @@ interface Context {
 function context(deps: BulkDeps, op: BulkOperation, sheet: MarkupSheetPort): Context & { warnings: string[] } {
   const layout = ensureLayout(sheet, op);
   const warnings: string[] = [];
-  if (!op.discounts) return { op, sheet, layout, warnings };
+  const name = sheet.name();
+  if (!op.discounts) return { op, sheet, name, layout, warnings };
   const discounts = loadDiscounts(deps.book, deps.zone);
   if (discounts.unlinked.length) warnings.push(`Aba "Descontos": as linhas ${discounts.unlinked.join(', ')} não dizem a que assinatura pertencem (coluna "ID de integração da assinatura") e foram ignoradas.`);
-  return { op, sheet, layout, discounts, warnings };
+  return { op, sheet, name, layout, discounts, warnings };
 }
 
 function readSpan(sheet: MarkupSheetPort, layout: Layout, rows: readonly number[]): { first: number; values: CellValue[][] } {
@@ -208,7 +211,7 @@ export interface ValidationSummary {
 function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ranges: Array<[number, number]>): ValidationSummary {
   const rows = expandRuns(ranges);
   const { first, values } = readSpan(ctx.sheet, ctx.layout, rows);
-  const summary: ValidationSummary = { sheetName: ctx.sheet.name(), total: 0, valid: 0, invalid: 0, untouched: 0, warnings: ctx.warnings, problems: [] };
+  const summary: ValidationSummary = { sheetName: ctx.name, total: 0, valid: 0, invalid: 0, untouched: 0, warnings: ctx.warnings, problems: [] };
   const results = new Map<number, RowResult>();
   const checked = new Set<number>();
   const issues: RowIssue[] = [];
@@ -223,7 +226,7 @@ function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ran
       continue;
     }
     checked.add(r);
-    const built = buildRow(ctx.op, ctx.layout, row, r, ctx.sheet.name(), deps.zone, ctx.discounts);
+    const built = buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
     if (built.issues.length) {
       summary.invalid++;
       issues.push(...built.issues);
@@ -235,7 +238,10 @@ function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ran
     }
   }
   writeResults(ctx.sheet, ctx.layout, ctx.op, results);
-  if (checked.size) highlight(ctx.sheet, ctx.layout, Math.min(...checked), Math.max(...checked), checked, issues);
+  if (checked.size) {
+    const span = [...checked];
+    highlight(ctx.sheet, ctx.layout, span[0], span[span.length - 1], checked, issues);
+  }
   return summary;
 }
 
@@ -336,7 +342,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number): 
         countDone(job, ctx, row);
         continue;
       }
-      const built = buildRow(ctx.op, ctx.layout, row, r, ctx.sheet.name(), deps.zone, ctx.discounts);
+      const built = buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
       const canLookUp = ctx.op.identity !== 'idempotent' && built.key !== undefined;
       if (status === STATUS.pendente && canLookUp) {
         items.push({ row: r, built, mode: 'lookup', reason: 'pendente', attempts: 0 });
