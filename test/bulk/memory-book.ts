@@ -15,7 +15,7 @@ export class MemorySheet implements MarkupSheetPort {
   writes = 0;
   calls = 0;
   /** Set when a simulated kill has happened: nothing more reaches the sheet. */
-  frozen = false;
+  killed = false;
   frozen = 0;
   constructor(
     readonly id: number,
@@ -34,6 +34,9 @@ export class MemorySheet implements MarkupSheetPort {
     return last;
   }
   ensureSize() {}
+  maxColumns() {
+    return Math.max(26, this.lastColumn());
+  }
   read(row: number, column: number, numRows: number, numColumns: number): CellValue[][] {
     this.calls++;
     return Array.from({ length: numRows }, (_, r) => Array.from({ length: numColumns }, (_, c) => this.grid[row - 1 + r]?.[column - 1 + c] ?? ''));
@@ -47,7 +50,7 @@ export class MemorySheet implements MarkupSheetPort {
     for (let r = 0; r < numRows; r++) formats.forEach((f, c) => this.formats.set(`${row + r}:${column + c}`, f));
   }
   write(row: number, column: number, values: CellValue[][]) {
-    if (this.frozen) throw new Error('killed');
+    if (this.killed) throw new Error('killed');
     this.calls++;
     this.writes++;
     values.forEach((line, r) => {

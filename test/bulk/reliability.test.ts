@@ -61,7 +61,7 @@ function runUntilSettled(book: MemoryBook, operation: 'criarAssinaturaPersonaliz
       clientFor: () => (killed ? client(sb) : killingClient(client(sb), killAt, () => {
         killed = true;
         store.frozen = true;
-        for (const s of book.sheets) s.frozen = true;
+        for (const s of book.sheets) s.killed = true;
       })),
     });
   let p: BulkProgress | null = null;
@@ -72,7 +72,7 @@ function runUntilSettled(book: MemoryBook, operation: 'criarAssinaturaPersonaliz
     } catch (err) {
       expect((err as Error).message).toBe('killed');
       store.frozen = false;
-      for (const s of book.sheets) s.frozen = false;
+      for (const s of book.sheets) s.killed = false;
       continue;
     }
     if (p.done && p.counts.pending === 0 && p.status === 'done') return { ...p, killed };
