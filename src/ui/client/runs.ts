@@ -1,18 +1,8 @@
 /** Drives a report run from a sidebar: short server steps until done, with progress and cancel. */
+import type { RunProgress } from '../../core/report-runs';
 import { call } from './rpc';
 
-export interface RunProgress {
-  reportId: string;
-  reportName: string;
-  sheetName: string;
-  status: 'running' | 'done' | 'cancelled' | 'failed';
-  done: boolean;
-  rows: number;
-  pages: number;
-  incremental: boolean;
-  message?: string;
-  warnings: string[];
-}
+export type { RunProgress };
 
 export interface RunControl {
   cancelled: boolean;
