@@ -4,9 +4,9 @@
  * failure handler, Apps Script's serialization rules, at most 10 calls in
  * flight, close(), and dialogs/toasts the bundle shows.
  */
-import type { Browser, Frame, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clickMenu, launchBrowser, openPlayground, type Playground, sidebarFrame, sidebarTitle, startPlayground } from './helpers';
+import type { Frame, Route } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clickMenu, sidebarFrame, sidebarTitle, usePlaygroundPage } from './helpers';
 
 type Handler = (value: unknown, userObject?: unknown) => void;
 interface Runner {
@@ -18,21 +18,12 @@ interface Runner {
 /** The sidebar's window, with google.script as the bridge defines it. */
 type GsWindow = Window & { google: { script: { run: Runner; host: { close(): void } } }; done: number };
 
-let pg: Playground;
-let browser: Browser;
-let page: Page;
+const t = usePlaygroundPage();
 let frame: Frame;
 
 beforeAll(async () => {
-  [pg, browser] = await Promise.all([startPlayground({ port: 0 }), launchBrowser()]);
-  page = await openPlayground(browser, pg);
-  await clickMenu(page, 'Conexões');
-  frame = await sidebarFrame(page);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await pg?.stop();
+  await clickMenu(t.page, 'Conexões');
+  frame = await sidebarFrame(t.page);
 });
 
 describe('google.script.run in the sidebar', () => {
@@ -50,11 +41,11 @@ describe('google.script.run in the sidebar', () => {
           returned = true;
         }),
     );
-    expect(out).toEqual({ sync: false, names: [pg.connectionName], user: { tag: 'u1' } });
+    expect(out).toEqual({ sync: false, names: [t.pg.connectionName], user: { tag: 'u1' } });
   });
 
   it("gives the failure handler an Error with the server's message", async () => {
-    const direct = pg.emulator.execute('continueReportRun', ['nao-existe']);
+    const direct = t.pg.emulator.execute('continueReportRun', ['nao-existe']);
     expect(direct.status).toBe('error');
     const out = await frame.evaluate(
       () =>
@@ -68,7 +59,7 @@ describe('google.script.run in the sidebar', () => {
   });
 
   it('refuses a Date argument as Apps Script does, and sends undefined in arrays as null', async () => {
-    const rpc = page.waitForRequest((r) => r.url().endsWith('/rpc'));
+    const rpc = t.page.waitForRequest((r) => r.url().endsWith('/rpc'));
     const message = await frame.evaluate(
       () =>
         new Promise<string>((resolve) => {
@@ -79,14 +70,14 @@ describe('google.script.run in the sidebar', () => {
     );
     expect(message).toMatch(/illegal value in property: .*when.*Date/);
     expect(((await rpc).postDataJSON() as { args: Array<{ list: unknown[] }> }).args[0].list).toEqual([1, null, 3]);
-    expect((pg.emulator.run('listConnections') as Array<{ name: string }>).map((c) => c.name)).not.toContain('Com data');
+    expect((t.pg.emulator.run('listConnections') as Array<{ name: string }>).map((c) => c.name)).not.toContain('Com data');
   });
 
   it('keeps at most 10 calls in flight: the 11th waits for one to finish', async () => {
     const held: Route[] = [];
     const releasedWhenSeen: number[] = [];
     let released = 0;
-    await page.route('**/rpc', (route) => {
+    await t.page.route('**/rpc', (route) => {
       releasedWhenSeen.push(released);
       held.push(route);
     });
@@ -105,32 +96,32 @@ describe('google.script.run in the sidebar', () => {
       await Promise.all(held.slice(1).map((r) => r.continue()));
       await expect.poll(() => frame.evaluate(() => (window as unknown as GsWindow).done)).toBe(11);
     } finally {
-      await page.unroute('**/rpc');
+      await t.page.unroute('**/rpc');
     }
   });
 
   it('google.script.host.close() closes the sidebar', async () => {
     await frame.evaluate(() => (window as unknown as GsWindow).google.script.host.close());
-    await expect.poll(() => page.locator('#sidebar').isHidden()).toBe(true);
-    expect(pg.session.surfaces.sidebar()).toBeNull();
-    await clickMenu(page, 'Conexões');
-    await expect.poll(() => sidebarTitle(page).textContent()).toBe('Conexões');
+    await expect.poll(() => t.page.locator('#sidebar').isHidden()).toBe(true);
+    expect(t.pg.session.surfaces.sidebar()).toBeNull();
+    await clickMenu(t.page, 'Conexões');
+    await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Conexões');
   });
 });
 
 describe('dialogs and toasts the bundle shows', () => {
   it('shows a modal dialog with the bridge inside, closes it from the dialog, and shows a toast', async () => {
-    pg.emulator.withServices((s) => {
+    t.pg.emulator.withServices((s) => {
       const html = s.HtmlService.createHtmlOutput('<p>Exportação pronta.</p><button onclick="google.script.host.close()">Fechar aviso</button>').setWidth(360).setHeight(120);
       s.SpreadsheetApp.getUi().showModalDialog(html, 'Aviso do complemento');
       s.SpreadsheetApp.getActiveSpreadsheet().toast('Importação concluída', 'Faturamento', 30);
     });
-    pg.touch();
-    const dialog = page.getByRole('dialog', { name: 'Aviso do complemento' });
+    t.pg.touch();
+    const dialog = t.page.getByRole('dialog', { name: 'Aviso do complemento' });
     await dialog.waitFor();
-    await page.getByRole('status').filter({ hasText: 'Importação concluída' }).waitFor();
+    await t.page.getByRole('status').filter({ hasText: 'Importação concluída' }).waitFor();
     await dialog.frameLocator('iframe').getByRole('button', { name: 'Fechar aviso' }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect(pg.session.surfaces.dialogs()).toEqual([]);
+    expect(t.pg.session.surfaces.dialogs()).toEqual([]);
   });
 });

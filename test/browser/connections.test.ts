@@ -2,68 +2,55 @@
  * The Conexões sidebar in a real browser: the add-on menu as onOpen built it,
  * adding a connection, "Testar conexão" against the sandbox with a good key,
  * a refused key and an address where nothing listens, and the key never
- * coming back to the page once saved.
+ * coming back to the t.page once saved.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clickMenu, launchBrowser, openPlayground, type Playground, screenshot, sidebar, sidebarFrame, sidebarTitle, startPlayground, unreachableBaseUrl } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { clickMenu, screenshot, sidebar, sidebarFrame, sidebarTitle, unreachableBaseUrl, usePlaygroundPage } from './helpers';
 
-let pg: Playground;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  [pg, browser] = await Promise.all([startPlayground({ port: 0 }), launchBrowser()]);
-  page = await openPlayground(browser, pg);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await pg?.stop();
-});
+const t = usePlaygroundPage();
 
 describe('Conexões in the browser', () => {
   it('shows the add-on menu under Extensões exactly as onOpen built it', async () => {
-    await page.getByRole('menubar').getByRole('menuitem', { name: 'Extensões', exact: true }).click();
-    await page.getByRole('menu', { name: 'Extensões' }).getByRole('menuitem', { name: 'Faturamento', exact: true }).click();
-    const items = page.getByRole('menu', { name: 'Faturamento', exact: true }).getByRole('menuitem');
+    await t.page.getByRole('menubar').getByRole('menuitem', { name: 'Extensões', exact: true }).click();
+    await t.page.getByRole('menu', { name: 'Extensões' }).getByRole('menuitem', { name: 'Faturamento', exact: true }).click();
+    const items = t.page.getByRole('menu', { name: 'Faturamento', exact: true }).getByRole('menuitem');
     await items.first().waitFor();
     const shown = await items.evaluateAll((els) => els.map((e) => [e.textContent, e.getAttribute('data-function')]));
-    const built = pg.emulator.menuItems().map((m) => [m.path[m.path.length - 1], m.functionName]);
+    const built = t.pg.emulator.menuItems().map((m) => [m.path[m.path.length - 1], m.functionName]);
     expect(built.length).toBeGreaterThan(2);
     expect(shown).toEqual(built);
-    await page.keyboard.press('Escape');
+    await t.page.keyboard.press('Escape');
   });
 
   it('opens Conexões from the menu, in a 300 px sidebar, with the demo connection listed', async () => {
-    await clickMenu(page, 'Conexões');
-    await expect.poll(() => sidebarTitle(page).textContent()).toBe('Conexões');
-    const sb = sidebar(page);
-    await sb.locator(`[data-connection="${pg.connectionName}"]`).waitFor();
-    expect(await page.locator('#sidebar-frame').evaluate((f) => f.getBoundingClientRect().width)).toBe(300);
-    expect(pg.emulator.ui.dialogs.at(-1)?.kind).toBe('sidebar');
+    await clickMenu(t.page, 'Conexões');
+    await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Conexões');
+    const sb = sidebar(t.page);
+    await sb.locator(`[data-connection="${t.pg.connectionName}"]`).waitFor();
+    expect(await t.page.locator('#sidebar-frame').evaluate((f) => f.getBoundingClientRect().width)).toBe(300);
+    expect(t.pg.emulator.ui.dialogs.at(-1)?.kind).toBe('sidebar');
   });
 
   it('adds a connection and tests it with a good key, a refused key and an unreachable address', async () => {
-    const sb = sidebar(page);
-    const other = pg.sandbox.orgs[1];
-    const customers = (await pg.sandbox.dump(other.name, 'clientes')).length;
+    const sb = sidebar(t.page);
+    const other = t.pg.sandbox.orgs[1];
+    const customers = (await t.pg.sandbox.dump(other.name, 'clientes')).length;
     await sb.getByRole('button', { name: 'Adicionar conexão' }).click();
     await sb.getByLabel('Nome').fill('Padaria Teste');
-    await sb.getByLabel('Endereço base da API').fill(pg.sandbox.baseUrl);
+    await sb.getByLabel('Endereço base da API').fill(t.pg.sandbox.baseUrl);
     await sb.getByLabel('Chave de API').fill(other.apiKey);
     const result = sb.locator('#test-result');
 
     await sb.getByRole('button', { name: 'Testar conexão' }).click();
     await expect.poll(() => result.textContent()).toBe(`Conexão funcionando: ${customers} clientes na organização.`);
     expect(await result.getAttribute('class')).toContain('ok');
-    await screenshot(page, 'conexoes-teste-ok');
+    await screenshot(t.page, 'conexoes-teste-ok');
 
     await sb.getByLabel('Chave de API').fill('chave-que-nao-existe-123');
     await sb.getByRole('button', { name: 'Testar conexão' }).click();
     await expect.poll(() => result.textContent()).toMatch(/^Chave de API recusada \(HTTP 401\)/);
     expect(await result.getAttribute('class')).toContain('error');
-    await screenshot(page, 'conexoes-teste-401');
+    await screenshot(t.page, 'conexoes-teste-401');
 
     await sb.getByLabel('Endereço base da API').fill(await unreachableBaseUrl());
     await sb.getByLabel('Chave de API').fill(other.apiKey);
@@ -72,16 +59,16 @@ describe('Conexões in the browser', () => {
   });
 
   it('saves the connection and never shows its key again: masked, with "Substituir"', async () => {
-    const sb = sidebar(page);
-    const key = pg.sandbox.orgs[1].apiKey;
-    await sb.getByLabel('Endereço base da API').fill(pg.sandbox.baseUrl);
+    const sb = sidebar(t.page);
+    const key = t.pg.sandbox.orgs[1].apiKey;
+    await sb.getByLabel('Endereço base da API').fill(t.pg.sandbox.baseUrl);
     await sb.getByRole('button', { name: 'Salvar' }).click();
     await expect.poll(() => sb.locator('#status').textContent()).toBe('Conexão "Padaria Teste" salva.');
     const card = sb.locator('[data-connection="Padaria Teste"]');
     await expect.poll(() => card.textContent()).toContain('Chave salva');
 
     // The bundle stored it (for this user only) ...
-    const saved = pg.emulator.run('listConnections') as Array<{ name: string; hasKey: boolean }>;
+    const saved = t.pg.emulator.run('listConnections') as Array<{ name: string; hasKey: boolean }>;
     expect(saved.find((c) => c.name === 'Padaria Teste')?.hasKey).toBe(true);
 
     // ... and the editor shows a mask and a "Substituir" button, never the key.
@@ -89,13 +76,13 @@ describe('Conexões in the browser', () => {
     await sb.getByRole('button', { name: 'Substituir' }).waitFor();
     expect(await sb.locator('#key-saved .masked').textContent()).toBe('••••••••••');
     expect(await sb.locator('#f-key').isHidden()).toBe(true);
-    const frame = await sidebarFrame(page);
+    const frame = await sidebarFrame(t.page);
     const fieldValues = await frame.evaluate(() => Array.from(document.querySelectorAll('input')).map((i) => i.value));
     expect(fieldValues.join('\n')).not.toContain(key);
     expect(await frame.content()).not.toContain(key);
-    expect(await page.content()).not.toContain(key);
-    const state = await page.evaluate(() => fetch('/state').then((r) => r.text()));
+    expect(await t.page.content()).not.toContain(key);
+    const state = await t.page.evaluate(() => fetch('/state').then((r) => r.text()));
     expect(state).not.toContain(key);
-    await screenshot(page, 'conexoes-editar');
+    await screenshot(t.page, 'conexoes-editar');
   });
 });

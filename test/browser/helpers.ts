@@ -15,9 +15,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Frame, type FrameLocator, type Locator, type Page } from 'playwright-core';
-import type { Playground } from '../../dev/playground/playground';
+import { afterAll, beforeAll } from 'vitest';
+import { startPlayground, type Playground, type PlaygroundOptions } from '../../dev/playground/playground';
 
-export { startPlayground, type Playground, type PlaygroundOptions } from '../../dev/playground/playground';
+export { startPlayground, type Playground, type PlaygroundOptions };
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = join(repoRoot, 'artifacts');
@@ -41,10 +42,35 @@ export function launchBrowser(): Promise<Browser> {
 /** A new page on the playground, drawn once (grid, menus, tabs). */
 export async function openPlayground(browser: Browser, pg: Pick<Playground, 'url'>, viewport = { width: 1400, height: 860 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
+  // Shorter than vitest's test timeout, so a stuck step names itself.
+  page.setDefaultTimeout(20_000);
   page.on('pageerror', (err) => console.error(`[page error] ${err.message}`));
   await page.goto(pg.url);
   await page.locator('body[data-version]').waitFor();
   return page;
+}
+
+export interface PlaygroundPage {
+  pg: Playground;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * For a test file: starts a playground on a free port and a browser with a page
+ * on it before the tests, stops both after them. Fields are set in beforeAll.
+ */
+export function usePlaygroundPage(options: PlaygroundOptions = {}): PlaygroundPage {
+  const s = {} as PlaygroundPage;
+  beforeAll(async () => {
+    [s.pg, s.browser] = await Promise.all([startPlayground({ port: 0, ...options }), launchBrowser()]);
+    s.page = await openPlayground(s.browser, s.pg);
+  });
+  afterAll(async () => {
+    await s.browser?.close();
+    await s.pg?.stop();
+  });
+  return s;
 }
 
 /** Clicks Extensões › <add-on menu> › ...path (the add-on's menu is "Faturamento" unless told). */
