@@ -186,6 +186,8 @@ export interface ReportView {
   scheduleText: string;
   nextRunAt: string | null;
   notifyByEmail: boolean;
+  /** An interrupted or failed run that can resume from its last written page. */
+  canContinue: boolean;
   lastRun: null | {
     at: string;
     origin: string;
@@ -218,6 +220,7 @@ function view(r: Report): ReportView {
     scheduleText: r.schedule ? describeSchedule(r.schedule) : 'sem agendamento',
     nextRunAt: next ? formatWhen(next.getTime()) : null,
     notifyByEmail: r.notifyByEmail,
+    canContinue: documentStore().get(`faturamento.job.${r.id}`) !== null,
     lastRun: r.lastRun
       ? {
           at: formatWhen(r.lastRun.finishedAt ?? r.lastRun.startedAt),

@@ -128,6 +128,32 @@ describe('a pull longer than one execution', () => {
     expect(String(emu.values('Faturas')[0][0])).toBe('ID da fatura');
   });
 
+  it('a pull that failed part-way offers "Continuar" and resumes from its last written page', async () => {
+    await sb.reset({ size: { faturas: 12_000, clientes: 100, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
+    const emu = emulator();
+    connect(emu, sb);
+    const started = emu.run('startImportRun', [{ connection: 'Demo', listing: 'faturas', sheetName: 'Faturas', filters: {} }]) as { ok: true; value: Progress };
+    const id = started.value.reportId;
+    // Slow waves: the sidebar's 25 s step ends with part of the listing written.
+    const partial = emu.run('continueReportRun', [id], { costs: { urlFetchCallMs: 2000 } }) as Progress;
+    expect(partial.status).toBe('running');
+    expect(partial.rows).toBeGreaterThan(0);
+    await sb.configure({ addFaults: [{ kind: 'status', status: 500, pathPrefix: '/v2/faturamento' }] });
+    const failed = emu.run('continueReportRun', [id]) as Progress;
+    expect(failed.status).toBe('failed');
+    expect(failed.message).toMatch(/Erro no serviço/);
+    const listed = (emu.run('listReports') as Rec[])[0];
+    expect(listed).toMatchObject({ canContinue: true, lastRun: { result: 'erro' } });
+    await sb.configure({ faults: [] });
+    const done = finishRun(emu, id);
+    expect(done.status).toBe('done');
+    const col = columnsOf(emu, 'Faturas');
+    const ids = emu.values('Faturas').slice(1).map((r) => r[col.idFatura]);
+    expect(ids).toHaveLength(12_000);
+    expect(new Set(ids).size).toBe(12_000);
+    expect((emu.run('listReports') as Rec[])[0]).toMatchObject({ canContinue: false, lastRun: { result: 'ok', rows: 12_000 } });
+  });
+
   it('an unfinished pull is finished by the next dispatcher run', async () => {
     await sb.reset({ size: { faturas: 3000, clientes: 50, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
     const emu = emulator();

@@ -47,6 +47,8 @@ const NEW = '__nova__';
 let data: FormData;
 let editingId: string | undefined;
 let control: RunControl | null = null;
+/** Set after a failed run: the button then resumes it instead of starting over. */
+let resumable: string | null = null;
 
 const byName = (name: string) => form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
 const current = () => data.listings.find((l) => l.key === listingSelect.value)!;
@@ -262,7 +264,11 @@ form.addEventListener('submit', (ev) => {
   setRunning(true);
   void (async () => {
     try {
-      const started = await call<Outcome<RunProgress>>('startImportRun', payload);
+      const started: Outcome<RunProgress> = resumable
+        ? { ok: true, value: await call<RunProgress>('continueReportRun', resumable) }
+        : await call<Outcome<RunProgress>>('startImportRun', payload);
+      resumable = null;
+      runBtn.textContent = editingId ? 'Salvar e importar' : 'Importar';
       if (!started.ok) {
         fieldError(form, started.field.replace(/^filter:/, ''), started.message);
         notice(result, 'error', started.message);
@@ -271,7 +277,10 @@ form.addEventListener('submit', (ev) => {
       editingId = started.value.reportId;
       const final = await driveRun(started.value, (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', progressText(p)), control!);
       if (final.warnings.length) notice(status, 'warn', final.warnings.join(' '));
-      if (final.status === 'failed') runBtn.textContent = 'Continuar';
+      if (final.status === 'failed') {
+        resumable = final.reportId;
+        runBtn.textContent = 'Continuar';
+      }
     } catch (err) {
       notice(result, 'error', errorText(err));
     } finally {

@@ -20,6 +20,7 @@ interface ReportView {
   scheduleText: string;
   nextRunAt: string | null;
   notifyByEmail: boolean;
+  canContinue: boolean;
   lastRun: null | { at: string; origin: string; rows: number; seconds: number; result: string; message: string };
 }
 type Outcome<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
@@ -114,8 +115,8 @@ function scheduleForm(r: ReportView, card: HTMLElement, result: HTMLElement): HT
   return form;
 }
 
-async function refresh(r: ReportView, result: HTMLElement): Promise<RunProgress> {
-  const first = await call<RunProgress>('runReport', r.id);
+async function refresh(r: ReportView, result: HTMLElement, resume = false): Promise<RunProgress> {
+  const first = await call<RunProgress>(resume ? 'continueReportRun' : 'runReport', r.id);
   return driveRun(first, (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', `${r.name}: ${progressText(p)}`), { cancelled: false });
 }
 
@@ -126,6 +127,17 @@ function card(r: ReportView): HTMLElement {
     busy(refreshBtn, async () => {
       try {
         await refresh(r, result);
+      } catch (err) {
+        notice(result, 'error', errorText(err));
+      }
+      await load(false);
+    }),
+  );
+  const continueBtn = r.canContinue ? h('button', { type: 'button' }, 'Continuar') : null;
+  continueBtn?.addEventListener('click', () =>
+    busy(continueBtn, async () => {
+      try {
+        await refresh(r, result, true);
       } catch (err) {
         notice(result, 'error', errorText(err));
       }
@@ -156,7 +168,7 @@ function card(r: ReportView): HTMLElement {
     h('div', { class: 'meta' }, `Aba "${r.sheetName}" · conexão ${r.connection}${r.incremental ? ' · incremental' : ''}`),
     h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
     lastRunLine(r),
-    h('div', { class: 'actions' }, refreshBtn, editBtn, scheduleBtn, deleteBtn),
+    h('div', { class: 'actions' }, refreshBtn, continueBtn, editBtn, scheduleBtn, deleteBtn),
     result,
   );
   scheduleBtn.addEventListener('click', () => {
