@@ -47,8 +47,10 @@ function run(sb: SandboxHandle, variant: string, n: number, batch: number, cat: 
   const sheet = template.value.sheetName;
   emu.withServices((s) => {
     const rows = Array.from({ length: n }, (_, i) => ['', cat.clientes[i % cat.clientes.length], '05/11/2026', '11/2026', 'MENSAL', cat.produto, `Honorários ${i + 1}`, 100 + (i % 500), 'AGRUPADA', 10]);
-    // Row 2 keeps the template's example; the data starts below it.
-    s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange(3, 1, n, rows[0].length).setValues(rows as never);
+    // Row 2 keeps the template's example; the data starts below it, past the template's formatted rows if need be.
+    const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!;
+    if (sh.getMaxRows() < n + 2) sh.insertRowsAfter(sh.getMaxRows(), n + 2 - sh.getMaxRows());
+    sh.getRange(3, 1, n, rows[0].length).setValues(rows as never);
   });
   const first = emu.history.length;
   const started = performance.now();

@@ -62,6 +62,14 @@ describe('custom subscriptions through the bundle', () => {
   it('template, validate, execute and re-run without duplicates', async () => {
     const emu = emulator();
     connect(emu, sb);
+    emu.open('LIMITED');
+    const item = emu.menuItems().find((m) => m.path.at(-1) === 'Lançamentos em lote')!;
+    emu.run(item.functionName);
+    const sidebar = emu.ui.dialogs.at(-1)!;
+    expect(sidebar).toMatchObject({ kind: 'sidebar', title: 'Lançamentos em lote' });
+    // The client script and the stylesheet are inlined: the sidebar needs nothing else.
+    expect(sidebar.html).toContain('startBulkRun');
+    expect(sidebar.html).not.toMatch(/<script src=|<link rel="stylesheet"/);
     const t = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada']));
     expect(t.sheetName).toBe('Lote · Assinaturas personalizadas');
     const sheet = t.sheetName as string;
