@@ -184,9 +184,11 @@ describe('plan subscriptions with discounts from the Descontos sheet', () => {
       ['P-1', '', 'Fidelidade', 'PERCENTUAL', 10, '11/2026', '10/2027'],
       ['P-1', 'P-1-X', 'Boas-vindas', 'VALOR', 5, '11/2026', '12/2026'],
       ['P-2', '', 'Errado', 'PERCENTUAL', 150, '11/2026', '10/2027'],
+      ['P-9', '', 'Sem assinatura', 'VALOR', 1, '11/2026', '12/2026'],
     ]);
     const p = startBulk(deps(sb, book), { operation: 'criarAssinaturaPlano', sheetName: 'Planos', connection: 'x', scope: 'all' }, FAR());
     expect(p.counts).toMatchObject({ ok: 2, failed: 1 });
+    expect(p.warnings.join(' ')).toMatch(/nenhuma linha desta aba tem o ID de integração "P-9"/);
     expect(sheet.records().map((r) => r.Status)).toEqual(['OK', 'ERRO', 'OK']);
     expect(String(sheet.records()[1].Mensagem)).toMatch(/Aba "Descontos": Linha 4, coluna "Valor do desconto" \(E\): um desconto PERCENTUAL vai até 100/);
     const byKey = await subsByKey();

@@ -216,9 +216,11 @@ function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ran
   const checked = new Set<number>();
   const issues: RowIssue[] = [];
   const now = new Date(deps.now());
+  const keys = new Set<string>();
   for (const r of rows) {
     const row = values[r - first];
     const status = statusOf(cellAt(row, ctx.layout.results.status));
+    keys.add(String(cellAt(row, ctx.layout.inputs.idIntegracao) ?? '').trim());
     if (status === STATUS.exemplo || isBlankRow(ctx.layout.inputs, row)) continue;
     summary.total++;
     if (status === STATUS.pendente || stillDone(ctx, row)) {
@@ -236,6 +238,10 @@ function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ran
       summary.valid++;
       if (status !== '' || String(cellAt(row, ctx.layout.results.mensagem)) !== '') results.set(r, { status: '', mensagem: 'Linha válida: pronta para enviar.', processadoEm: now });
     }
+  }
+  if (ctx.discounts && ranges.length === 1 && ranges[0][0] === 2) {
+    const orphans = [...ctx.discounts.byKey.keys()].filter((k) => !keys.has(k));
+    if (orphans.length) summary.warnings = [...summary.warnings, `Aba "Descontos": nenhuma linha desta aba tem o ID de integração ${orphans.slice(0, 5).map((k) => `"${k}"`).join(', ')}${orphans.length > 5 ? '…' : ''}; esses descontos não serão enviados.`];
   }
   writeResults(ctx.sheet, ctx.layout, ctx.op, results);
   if (checked.size) {
