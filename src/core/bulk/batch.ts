@@ -85,7 +85,8 @@ function successResult(op: BulkOperation, item: Item, result: WriteResult | Emis
   if ('notes' in result) {
     const note = result.notes[0] ?? null;
     const id = (note?.idNotaFiscalServico as number | undefined) ?? result.mentionedId;
-    return noteResult(STATUS.ok, note, item.built.key as number, `NFS-e ${id ?? ''} emitida${note ? ` (${String(note.statusNotaFiscalServico)})` : ''}.`.replace('  ', ' '), result.mentionedId);
+    const what = id === undefined ? 'NFS-e emitida' : `NFS-e ${id} emitida`;
+    return noteResult(STATUS.ok, note, item.built.key as number, `${what}${note ? ` (${String(note.statusNotaFiscalServico)})` : ''}.`, result.mentionedId);
   }
   return subscriptionOk(op, result.record, '');
 }
