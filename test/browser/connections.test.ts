@@ -19,6 +19,7 @@ describe('Conexões in the browser', () => {
     const built = t.pg.emulator.menuItems().map((m) => [m.path[m.path.length - 1], m.functionName]);
     expect(built.length).toBeGreaterThan(2);
     expect(shown).toEqual(built);
+    await screenshot(t.page, 'menu-faturamento');
     await t.page.keyboard.press('Escape');
   });
 

@@ -1,0 +1,33 @@
+/**
+ * Every item of the add-on menu, clicked in the browser, opens the surface the
+ * bundle showed (its title above the sidebar) and the sidebar's own scripts run
+ * without uncaught errors: a smoke test that covers sidebars added later too.
+ */
+import { describe, expect, it } from 'vitest';
+import { clickMenu, screenshot, sidebarFrame, sidebarTitle, usePlaygroundPage } from './helpers';
+
+const t = usePlaygroundPage();
+
+describe('the add-on menu', () => {
+  it('opens a working sidebar for every item', async () => {
+    const errors: string[] = [];
+    t.page.on('pageerror', (err) => errors.push(err.message));
+    t.page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    const items = t.pg.emulator.menuItems();
+    expect(items.length).toBeGreaterThan(2);
+    for (const item of items) {
+      const before = t.pg.emulator.ui.dialogs.length;
+      await clickMenu(t.page, ...item.path.slice(1));
+      await expect.poll(() => t.pg.emulator.ui.dialogs.length, { message: item.functionName }).toBe(before + 1);
+      const shown = t.pg.emulator.ui.dialogs[before];
+      expect(shown.kind).toBe('sidebar');
+      await expect.poll(() => sidebarTitle(t.page).textContent()).toBe(shown.title);
+      const frame = await sidebarFrame(t.page);
+      expect(await frame.locator('h1').first().textContent()).toBeTruthy();
+      await screenshot(t.page, `menu-${item.functionName}`);
+    }
+    expect(errors).toEqual([]);
+  });
+});
