@@ -20,6 +20,7 @@ import {
 } from '../core/bulk/job';
 import { createTemplate, type TemplateResult } from '../core/bulk/template';
 import { BusyError, withDocumentLock } from './lock';
+import { syncDispatcher } from './triggers';
 import { clientFor, connectionStore, documentStore, spreadsheetTimeZone } from './services';
 import { selectionBookPort } from './sheet-port';
 import { showSidebar } from './ui';
@@ -106,15 +107,24 @@ export function validateBulk(form: BulkForm): Outcome<ValidationSummary> {
 }
 
 export function startBulkRun(form: BulkForm): Outcome<BulkProgress> {
-  return outcome(() => withDocumentLock(() => startBulk(bulkDeps(), form, stepDeadline(form.stepSeconds))));
+  const started = outcome(() => withDocumentLock(() => startBulk(bulkDeps(), form, stepDeadline(form.stepSeconds))));
+  // If the sidebar is closed before the end, the hourly dispatcher finishes the run.
+  syncDispatcher();
+  return started;
+}
+
+/** A finished run may leave the dispatcher with nothing to do. */
+function settled(result: Outcome<BulkProgress>): Outcome<BulkProgress> {
+  if (result.ok && result.value.done) syncDispatcher({ mayCreate: false });
+  return result;
 }
 
 export function continueBulkRun(jobId: string, stepSeconds?: number): Outcome<BulkProgress> {
-  return outcome(() => withDocumentLock(() => continueBulk(bulkDeps(), jobId, stepDeadline(stepSeconds))));
+  return settled(outcome(() => withDocumentLock(() => continueBulk(bulkDeps(), jobId, stepDeadline(stepSeconds)))));
 }
 
 export function cancelBulkRun(jobId: string): Outcome<BulkProgress> {
-  return outcome(() => withDocumentLock(() => cancelBulk(bulkDeps(), jobId)));
+  return settled(outcome(() => withDocumentLock(() => cancelBulk(bulkDeps(), jobId))));
 }
 
 /** Selects the rows whose Status is ERRO or PENDENTE. */

@@ -10,7 +10,7 @@ import { continueBulkJobsUntil } from './bulk-api';
 import { BusyError, withDocumentLock } from './lock';
 import { clientFor, connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
 import { bookPort } from './sheet-port';
-import { ensureDispatcher } from './triggers';
+import { syncDispatcher } from './triggers';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
 
@@ -149,7 +149,10 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
   const report = form.id
     ? store.update(form.id, (r) => ({ ...r, ...checked.value }))
     : store.create({ ...checked.value, schedule: null, notifyByEmail: false }, Date.now());
-  return withDocumentLock(() => ({ ok: true as const, value: startRun(runDeps(), report.id, 'manual') }));
+  const started = withDocumentLock(() => ({ ok: true as const, value: startRun(runDeps(), report.id, 'manual') }));
+  // If the sidebar is closed before the end, the hourly dispatcher finishes the pull.
+  syncDispatcher();
+  return started;
 }
 
 export function saveReport(form: ReportForm): FormOutcome<ReportView> {
@@ -161,15 +164,23 @@ export function saveReport(form: ReportForm): FormOutcome<ReportView> {
 }
 
 export function runReport(reportId: string): RunProgress {
-  return withDocumentLock(() => startRun(runDeps(), reportId, 'manual'));
+  const started = withDocumentLock(() => startRun(runDeps(), reportId, 'manual'));
+  syncDispatcher();
+  return started;
+}
+
+/** A finished run may leave the dispatcher with nothing to do. */
+function settled(progress: RunProgress): RunProgress {
+  if (progress.done) syncDispatcher({ mayCreate: false });
+  return progress;
 }
 
 export function continueReportRun(reportId: string): RunProgress {
-  return withDocumentLock(() => continueRun(runDeps(), reportId, Date.now() + STEP_MS));
+  return settled(withDocumentLock(() => continueRun(runDeps(), reportId, Date.now() + STEP_MS)));
 }
 
 export function cancelReportRun(reportId: string): RunProgress {
-  return withDocumentLock(() => cancelRun(runDeps(), reportId));
+  return settled(withDocumentLock(() => cancelRun(runDeps(), reportId)));
 }
 
 export interface ReportView {
@@ -242,7 +253,7 @@ export function deleteReport(reportId: string): ReportView[] {
   const store = reportStore();
   store.delete(reportId);
   documentStore().delete(`faturamento.job.${reportId}`);
-  ensureDispatcher(store.list().some((r) => r.schedule));
+  syncDispatcher();
   return store.list().map(view);
 }
 
@@ -257,7 +268,7 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
     r.notifyByEmail = Boolean(notifyByEmail);
     r.scheduleSince = Date.now();
   });
-  ensureDispatcher(store.list().some((r) => r.schedule));
+  syncDispatcher();
   return { ok: true, value: view(report) };
 }
 
@@ -267,6 +278,8 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
   try {
     withDocumentLock(() => dispatch(runDeps(), deadline), 60_000);
     continueBulkJobsUntil(deadline);
+    // Nothing left to do: the trigger goes away (it is created again by the next schedule or run).
+    syncDispatcher({ mayCreate: false });
   } catch (err) {
     // Someone is working in the document: whatever is due stays due for the next hour.
     if (err instanceof BusyError) return;

@@ -1,8 +1,11 @@
 /**
  * Editor add-ons get one time-driven trigger per user per document, at most
- * hourly: one dispatcher serves every schedule. It exists exactly while some
- * report is scheduled.
+ * hourly: one dispatcher serves every schedule and finishes abandoned runs. It
+ * exists exactly while some report is scheduled or some run is unfinished.
  */
+import { readJson } from '../core/ports';
+import { documentStore } from './services';
+
 export const DISPATCHER = 'runScheduledReports';
 
 function dispatcherTriggers(): GoogleAppsScript.Script.Trigger[] {
@@ -10,12 +13,29 @@ function dispatcherTriggers(): GoogleAppsScript.Script.Trigger[] {
   return ScriptApp.getUserTriggers(ss).filter((t) => t.getHandlerFunction() === DISPATCHER);
 }
 
-export function ensureDispatcher(wanted: boolean): void {
+/** Whether the document has work for the dispatcher: a schedule, or a pull or bulk run still running. */
+export function dispatcherWanted(): boolean {
+  const doc = documentStore();
+  return doc.keys().some((key) => {
+    if (key.startsWith('faturamento.relatorio.')) return Boolean(readJson<{ schedule?: unknown } | null>(doc, key, null)?.schedule);
+    if (key.startsWith('faturamento.job.')) return readJson<{ state?: { status?: string } } | null>(doc, key, null)?.state?.status === 'running';
+    if (key.startsWith('faturamento.lote.')) return readJson<{ status?: string } | null>(doc, key, null)?.status === 'running';
+    return false;
+  });
+}
+
+/**
+ * Creates or deletes the dispatcher to match `dispatcherWanted`. Creation only
+ * happens from a person's action: a trigger created inside a trigger run can end
+ * up disabled.
+ */
+export function syncDispatcher(options: { mayCreate?: boolean } = {}): void {
+  const wanted = dispatcherWanted();
   const existing = dispatcherTriggers();
-  if (wanted && existing.length === 0) {
+  if (wanted && existing.length === 0 && options.mayCreate !== false) {
     ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
   }
   if (!wanted) for (const t of existing) ScriptApp.deleteTrigger(t);
-  // Duplicates (two editors' sessions racing) would break the add-on's one-trigger rule.
+  // Duplicates (two sessions racing) would break the add-on's one-trigger rule.
   if (wanted) for (const t of existing.slice(1)) ScriptApp.deleteTrigger(t);
 }

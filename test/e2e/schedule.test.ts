@@ -154,6 +154,16 @@ describe('a pull longer than one execution', () => {
     expect((emu.run('listReports') as Rec[])[0]).toMatchObject({ canContinue: false, lastRun: { result: 'ok', rows: 12_000 } });
   });
 
+  it('a pull abandoned with no schedule anywhere gets the dispatcher, which finishes it and then removes itself', () => {
+    const emu = emulator();
+    connect(emu, sb);
+    emu.run('startImportRun', [{ connection: 'Demo', listing: 'nfse', sheetName: 'NFS-e', filters: {} }]);
+    expect(emu.triggers.triggers.map((t) => t.handler)).toEqual(['runScheduledReports']);
+    emu.runDueTriggers(SP('2026-11-22T11:05:00'));
+    expect((emu.run('listReports') as Rec[])[0].lastRun.result).toBe('ok');
+    expect(emu.triggers.triggers).toHaveLength(0);
+  });
+
   it('an unfinished pull is finished by the next dispatcher run', async () => {
     await sb.reset({ size: { faturas: 3000, clientes: 50, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
     const emu = emulator();
