@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/summary-reporter.ts'],
     // Synchronous HTTP blocks a worker's thread; forks keep that away from vitest's own RPC.
     pool: 'forks',
     testTimeout: 60_000,
