@@ -123,9 +123,3 @@ export class ValidationError extends Error {
     super(`${operation}: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`);
   }
 }
-
-/** Scrubs anything that looks like the key from a text that may reach a user or a log. */
-export function redact(text: string, secret: string | undefined): string {
-  if (!secret || secret.length < 4) return text;
-  return text.split(secret).join('***');
-}

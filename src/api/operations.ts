@@ -317,4 +317,3 @@ export const writes: Record<WriteKey, WriteOperation> = {
   },
 };
 
-export const allOperations: ReadonlyArray<ListOperation | WriteOperation> = [...Object.values(listings as Record<ListingKey, ListOperation>), ...Object.values(writes)];

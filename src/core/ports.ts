@@ -11,10 +11,6 @@ export interface KeyValueStore {
   keys(): string[];
 }
 
-export interface Clock {
-  now(): Date;
-}
-
 export function readJson<T>(store: KeyValueStore, key: string, fallback: T): T {
   const raw = store.get(key);
   if (raw === null || raw === '') return fallback;

@@ -4,7 +4,7 @@ interface ScriptRun {
   withFailureHandler(fn: (error: Error) => void): ScriptRun;
   [name: string]: unknown;
 }
-declare const google: { script: { run: ScriptRun; host: { close(): void } } };
+declare const google: { script: { run: ScriptRun } };
 
 export function call<T>(name: string, ...args: unknown[]): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -16,8 +16,4 @@ export function call<T>(name: string, ...args: unknown[]): Promise<T> {
     }
     (fn as (...a: unknown[]) => void).apply(runner, args);
   });
-}
-
-export function closeSidebar(): void {
-  google.script.host.close();
 }
