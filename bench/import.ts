@@ -49,7 +49,7 @@ async function prepare(sb: SandboxHandle, n: number): Promise<void> {
 }
 
 function addon(sb: SandboxHandle, n: number): Row {
-  const emu = new GasEmulator({ startAt: new Date('2026-11-22T10:00:00-03:00') });
+  const emu = new GasEmulator({ startAt: new Date('2026-11-22T10:00:00-03:00'), realTimeoutMs: 3_600_000 });
   emu.run('saveConnection', [{ name: 'Bench', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey }]);
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -74,7 +74,7 @@ function addon(sb: SandboxHandle, n: number): Row {
 }
 
 function naive(sb: SandboxHandle, n: number): Row {
-  const emu = new GasEmulator({ code: NAIVE, startAt: new Date('2026-11-22T10:00:00-03:00'), budgetMs: 24 * 3_600_000 });
+  const emu = new GasEmulator({ code: NAIVE, startAt: new Date('2026-11-22T10:00:00-03:00'), budgetMs: 24 * 3_600_000, realTimeoutMs: 3_600_000 });
   const cpu = process.cpuUsage();
   const started = performance.now();
   const report = emu.execute('naivePull', [sb.baseUrl, sb.orgs[0].apiKey]);
@@ -99,9 +99,11 @@ export async function benchImport(sizes = [1_000, 10_000, 50_000], naiveUpTo = 5
     for (const n of sizes) {
       await prepare(sb, n);
       rows.push(addon(sb, n));
+      console.error(`bench: complemento, ${n} registros: pronto`);
       if (n <= naiveUpTo) {
         await prepare(sb, n);
         rows.push(naive(sb, n));
+        console.error(`bench: ingênuo, ${n} registros: pronto`);
       }
     }
   } finally {
