@@ -68,6 +68,20 @@ describe('a listing pulled into a sheet', () => {
     expect(value.toISOString()).toBe(`${rec.dataVencimento}T03:00:00.000Z`);
   });
 
+  it('follows the spreadsheet time zone, not the script one', async () => {
+    const emu = emulator({ spreadsheet: { timeZone: 'Asia/Tokyo' } });
+    connect(emu, sb);
+    const dump = await sb.dump<Rec>(org, 'transacoes');
+    const rec = dump[1];
+    importAll(emu, { listing: 'transacoes', sheetName: 'Transações', filters: { idTransacao: String(rec.idTransacao) } });
+    const col = columnsOf(emu, 'Transações');
+    expect(emu.displayValues('Transações')[1][col.dataVencimento]).toBe(isoToBr(rec.dataVencimento));
+    const value = emu.values('Transações')[1][col.dataVencimento] as Date;
+    // Midnight in Tokyo (UTC+9) is 15:00 UTC of the previous day.
+    expect(value.getTime()).toBe(new Date(`${rec.dataVencimento}T00:00:00+09:00`).getTime());
+    expect(emu.displayValues('Transações')[1][col.dataHoraAtualizacao]).toBe(`${isoToBr(rec.dataHoraAtualizacao)} ${rec.dataHoraAtualizacao.slice(11, 16)}`);
+  });
+
   it('never evaluates values that look like formulas, and keeps line breaks', async () => {
     const emu = emulator();
     connect(emu, sb);
