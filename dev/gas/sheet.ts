@@ -155,7 +155,12 @@ export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
   }
 
   insertColumnsAfter(afterPosition: number, howMany: number): GSheet {
-    return this.insertColumns(afterPosition + 1 > this.model.maxColumns ? afterPosition : afterPosition + 1, howMany);
+    if (afterPosition < 1 || afterPosition > this.model.maxColumns) throw this.fail('Those columns are out of bounds.');
+    this.grow(howMany * this.model.maxRows);
+    // After the last column nothing moves; shifting from there would move that column too.
+    this.model.shiftColumns(afterPosition + 1, howMany);
+    this.model.maxColumns += howMany;
+    return this.self();
   }
 
   deleteRows(rowPosition: number, howMany: number): void {

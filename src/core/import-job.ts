@@ -11,7 +11,7 @@
 import type { BillingClient } from '../api/client';
 import type { ApiRecord } from '../api/envelopes';
 import type { FilterValues } from '../api/filters';
-import { type ListingKey, listing } from '../api/operations';
+import { type ListingKey, type ListOperation, listing, listings } from '../api/operations';
 import type { PagerState } from '../api/paging';
 import type { Zone } from './calendar';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
@@ -83,6 +83,35 @@ function prepareSheet(sheet: SheetPort, columns: readonly Column[], partial: boo
   sheet.setTabColor(partial ? PARTIAL_COLOR : null);
 }
 
+/** Every field name any listing writes in its header notes. */
+function knownKeys(): Set<string> {
+  const keys = new Set<string>();
+  for (const op of Object.values(listings) as ListOperation[]) {
+    const spec = tableSpec(op);
+    for (const c of spec.columns) keys.add(c.key);
+    for (const child of spec.children) for (const c of child.columns) keys.add(c.key);
+  }
+  return keys;
+}
+
+/**
+ * When a report switches to a listing with fewer columns, our old columns to
+ * the right would pass for the user's own. They are recognised by their header
+ * note (a field name) and cleared; anything else there is the user's and stays.
+ */
+function clearOurOldColumns(sheet: SheetPort, columns: number): void {
+  const last = sheet.lastColumn();
+  if (last <= columns) return;
+  const notes = sheet.readNotes(1, columns + 1, last - columns);
+  const keys = knownKeys();
+  const rows = Math.max(sheet.lastRow(), 1);
+  notes.forEach((note, i) => {
+    if (!keys.has(note)) return;
+    sheet.clear(1, columns + 1 + i, rows, 1);
+    sheet.setNotes(1, columns + 1 + i, ['']);
+  });
+}
+
 function markDone(sheet: SheetPort, columns: readonly Column[]): void {
   sheet.write(1, 1, [headerRow(columns, false)]);
   sheet.setTabColor(null);
@@ -99,6 +128,7 @@ export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
   if (!name) throw new ImportError('Informe o nome da aba de destino.');
   if (name.length > 100 || /[[\]*?:/\\]/.test(name)) throw new ImportError('O nome da aba não pode ter mais de 100 caracteres nem os símbolos [ ] * ? : / \\');
   const sheet = sheetFor(deps.book, name);
+  if (spec.mode === 'replace') clearOurOldColumns(sheet, table.columns.length);
   prepareSheet(sheet, table.columns, true);
   const now = deps.now();
   return {

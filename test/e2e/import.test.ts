@@ -205,6 +205,28 @@ describe('refreshing', () => {
     expect(w).toBe(222);
   });
 
+  it('a report switched to a listing with fewer columns leaves none of the old ones behind', () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'cobrancas', sheetName: 'Dados', filters: {} });
+    const wide = Object.keys(columnsOf(emu, 'Dados')).length;
+    emu.withServices((s) => {
+      const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Dados')!;
+      sh.insertColumnsAfter(sh.getMaxColumns(), 1);
+      sh.getRange(1, wide + 1).setValue('Minha coluna');
+    });
+    const report = (emu.run('listReports') as Rec[])[0];
+    expect((emu.run('saveReport', [{ ...report, listing: 'nfse', filters: {} }]) as Rec).ok).toBe(true);
+    emu.run('runReport', [report.id]);
+    finishRun(emu, report.id);
+    const narrow = Object.keys(columnsOf(emu, 'Dados')).filter(Boolean).length;
+    expect(narrow).toBeLessThan(wide);
+    const header = emu.values('Dados')[0];
+    expect(header.slice(narrow, wide).every((v) => v === '')).toBe(true);
+    expect(header[wide]).toBe('Minha coluna');
+    expect(emu.values('Dados').slice(1).every((row) => row.slice(narrow, wide).every((v) => v === ''))).toBe(true);
+  });
+
   it('records every run in the Histórico sheet', () => {
     const emu = emulator();
     connect(emu, sb);

@@ -3,6 +3,15 @@ import { CELL_LIMIT_MESSAGE } from '../../dev/gas/spreadsheet-model';
 import { fixture } from './helpers';
 
 const CODE = `
+function insertAfterLast() {
+  var s = SpreadsheetApp.getActiveSheet();
+  s.getRange(1, 26).setValue('Z');
+  s.getRange(1, 1).setValue('A');
+  s.insertRowsAfter(s.getMaxRows(), 1);
+  s.insertColumnsAfter(s.getMaxColumns(), 2);
+  s.insertColumnsAfter(1, 1);
+  return [s.getRange(1, 1, 1, 29).getValues()[0].filter(function (v) { return v !== ''; }), s.getRange(1, 27).getValue(), s.getMaxColumns(), s.getMaxRows()];
+}
 function shape(a1, values) { SpreadsheetApp.getActiveSheet().getRange(a1).setValues(values); }
 function structure() {
   var ss = SpreadsheetApp.getActiveSpreadsheet();
@@ -101,6 +110,10 @@ describe('Spreadsheet service', () => {
 
   it('deleteRows, insertColumns and deleteColumns move the data', () => {
     expect(fixture(CODE).run('rowsAndColumns')).toEqual([[1, 4, 5], 998, 27, 3, 2]);
+  });
+
+  it('inserting after the last row or column moves nothing, inserting after another shifts what follows', () => {
+    expect(fixture(CODE).run('insertAfterLast')).toEqual([['A', 'Z'], 'Z', 29, 1001]);
   });
 
   it('refuses duplicate sheet names and removing the last sheet', () => {
