@@ -171,7 +171,7 @@ byId('validate').addEventListener('click', () => {
     const head = v.invalid
       ? `${plural(v.invalid, 'linha com problema', 'linhas com problemas')} (veja a coluna Mensagem e as células em vermelho). ${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar.`
       : `Tudo certo: ${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar. Nada foi enviado.`;
-    const rest = v.untouched ? ` ${plural(v.untouched, 'linha já processada ficou', 'linhas já processadas ficaram')} como estava.` : '';
+    const rest = v.untouched ? ` ${plural(v.untouched, 'linha já processada ficou como estava', 'linhas já processadas ficaram como estavam')}.` : '';
     notice(result, v.invalid ? 'warn' : 'ok', [head + rest, ...v.problems.slice(0, 3), ...v.warnings].join(' '));
   });
 });
