@@ -78,6 +78,7 @@ export function getBulkForm() {
   const deps = bulkDeps();
   const selection = deps.book.selection();
   const active = deps.book.byId(selection.sheetId);
+  const guessed = active ? guessOperation(active) : null;
   return {
     operations: Object.values(bulkOperations).map((op) => ({ key: op.key, label: op.label, sheetName: op.sheetName })),
     connections: connectionStore()
@@ -85,7 +86,9 @@ export function getBulkForm() {
       .map((c) => ({ name: c.name, isDefault: c.isDefault })),
     sheets: deps.book.sheetNames(),
     activeSheet: selection.sheetName,
-    guessed: active ? guessOperation(active) : null,
+    guessed,
+    // Issuing notes from a pulled Faturas sheet: one click must not issue one for every invoice in it.
+    suggestSelected: guessed === 'emitirNfse' && selection.sheetName !== bulkOperations.emitirNfse.sheetName,
     batchSize: DEFAULT_BATCH,
     jobs: bulkJobs(deps.jobs)
       .filter((j) => j.status === 'running' || j.status === 'failed')

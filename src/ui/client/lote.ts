@@ -41,6 +41,7 @@ interface Form {
   sheets: string[];
   activeSheet: string;
   guessed: string | null;
+  suggestSelected: boolean;
   batchSize: number;
   jobs: Progress[];
 }
@@ -205,6 +206,7 @@ call<Form>('getBulkForm')
     fill(select('sheetName'), f.sheets.map((s) => ({ value: s, label: s })), f.activeSheet);
     fill(select('connection'), f.connections.map((c) => ({ value: c.name, label: c.name })), f.connections.find((c) => c.isDefault)?.name);
     (form.elements.namedItem('batchSize') as HTMLInputElement).value = String(f.batchSize);
+    if (f.suggestSelected) form.querySelector<HTMLInputElement>('input[name="scope"][value="selected"]')!.checked = true;
     if (f.connections.length === 0) notice(status, 'warn', 'Nenhuma conexão configurada: abra Faturamento › Conexões antes de executar (Validar funciona sem conexão).');
     const open = f.jobs[0];
     if (open) {
