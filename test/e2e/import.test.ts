@@ -167,6 +167,28 @@ describe('nested arrays', () => {
     expect(emu.values('Transações · Planos de conta')).toHaveLength(one.planosConta.length + 1);
   });
 
+  it('subscriptions with their discounts: negative amounts as money, discounts in a linked sheet', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const p = importAll(emu, { listing: 'assinaturas', sheetName: 'Assinaturas', filters: { isListarDescontos: true } });
+    const dump = await sb.dump<Rec>(org, 'assinaturas');
+    expect(p.rows).toBe(dump.length);
+    const col = columnsOf(emu, 'Assinaturas');
+    const discounted = dump.find((a) => a.valorDesconto < 0)!;
+    const row = emu.values('Assinaturas').find((r) => r[col.idAssinaturaContrato] === discounted.idAssinaturaContrato)!;
+    expect(row[col.valorDesconto]).toBe(discounted.valorDesconto);
+    expect(row[col.competenciaInicial]).toBe(discounted.competenciaInicial);
+    expect(emu.numberFormats('Assinaturas')[1][col.valorDesconto]).toBe('#,##0.00');
+    // The child sheet is named after the target sheet the user chose.
+    const child = emu.values('Assinaturas · Descontos');
+    const discounts = dump.flatMap((a) => (a.descontos ?? []).map((d: Rec) => ({ ...d, parent: a.idAssinaturaContrato })));
+    expect(discounts.length).toBeGreaterThan(0);
+    expect(child).toHaveLength(discounts.length + 1);
+    const d = discounts[0];
+    const childRow = child.find((r) => r[0] === d.parent && r.includes(d.idDescontoAssinaturaContrato))!;
+    expect(childRow).toContain(d.valorDesconto);
+  });
+
   it('card events only when asked, in their own sheet', async () => {
     const emu = emulator();
     connect(emu, sb);
