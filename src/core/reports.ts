@@ -137,3 +137,31 @@ export function incrementalFilters(report: Report, base: FilterValues, zone: Zon
   const since = `${pad2(w.day)}/${pad2(w.month)}/${pad4(w.year)} ${pad2(w.hour)}:${pad2(w.minute)}`;
   return { filters: { ...base, [op.updatedSince.from]: since }, merge: true };
 }
+
+/** A report as the Relatórios sidebar shows it: plain data, times already formatted. */
+export interface ReportView {
+  id: string;
+  name: string;
+  listing: string;
+  listingLabel: string;
+  connection: string;
+  sheetName: string;
+  childSheets: string[];
+  filters: Record<string, SavedFilterValue>;
+  incremental: boolean;
+  schedule: Schedule | null;
+  scheduleText: string;
+  nextRunAt: string | null;
+  notifyByEmail: boolean;
+  /** An interrupted or failed run that can resume from its last written page. */
+  canContinue: boolean;
+  lastRun: null | {
+    at: string;
+    origin: string;
+    rows: number;
+    seconds: number;
+    result: string;
+    message: string;
+  };
+}
+

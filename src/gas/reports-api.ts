@@ -3,7 +3,9 @@ import { FilterError, formatFilters } from '../api/filters';
 import { type ListingKey, type ListOperation, listings } from '../api/operations';
 import { tableSpec } from '../core/table';
 import { cancelRun, continueRun, dispatch, type RunDeps, type RunProgress, startRun } from '../core/report-runs';
-import { type Report, ReportStore, resolveFilters, type SavedFilterValue } from '../core/reports';
+import { type Report, ReportStore, resolveFilters, type ReportView, type SavedFilterValue } from '../core/reports';
+
+export type { ReportView };
 import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../core/schedule';
 import { childSheetName } from '../core/import-job';
 import { continueBulkJobsUntil } from './bulk-api';
@@ -181,32 +183,6 @@ export function continueReportRun(reportId: string): RunProgress {
 
 export function cancelReportRun(reportId: string): RunProgress {
   return settled(withDocumentLock(() => cancelRun(runDeps(), reportId)));
-}
-
-export interface ReportView {
-  id: string;
-  name: string;
-  listing: string;
-  listingLabel: string;
-  connection: string;
-  sheetName: string;
-  childSheets: string[];
-  filters: Record<string, SavedFilterValue>;
-  incremental: boolean;
-  schedule: Schedule | null;
-  scheduleText: string;
-  nextRunAt: string | null;
-  notifyByEmail: boolean;
-  /** An interrupted or failed run that can resume from its last written page. */
-  canContinue: boolean;
-  lastRun: null | {
-    at: string;
-    origin: string;
-    rows: number;
-    seconds: number;
-    result: string;
-    message: string;
-  };
 }
 
 function formatWhen(ms: number): string {

@@ -1,39 +1,12 @@
 import { busy, byId, clearNotice, errorText, h, notice } from './dom';
+import type { BulkProgress, ValidationSummary } from '../../core/bulk/job';
 import { call } from './rpc';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
 
-interface Counts {
-  ok: number;
-  existing: number;
-  skipped: number;
-  failed: number;
-  pending: number;
-}
-
-interface Progress {
-  jobId: string;
-  operation: string;
-  label: string;
-  sheetName: string;
-  status: 'running' | 'done' | 'failed' | 'cancelled';
-  done: boolean;
-  total: number;
-  processed: number;
-  counts: Counts;
-  message?: string;
-  warnings: string[];
-}
-
-interface Validation {
-  sheetName: string;
-  total: number;
-  valid: number;
-  invalid: number;
-  untouched: number;
-  warnings: string[];
-  problems: string[];
-}
+// The server's own types: the sidebar shows exactly what the bundle returns.
+type Progress = BulkProgress;
+type Validation = ValidationSummary;
 
 interface Form {
   operations: Array<{ key: string; label: string; sheetName: string }>;

@@ -1,28 +1,9 @@
 import { busy, byId, errorText, h, notice } from './dom';
 import { driveRun, progressText, type RunProgress } from './runs';
+import type { ReportView } from '../../core/reports';
+import type { Schedule } from '../../core/schedule';
 import { call } from './rpc';
 
-type Schedule =
-  | { kind: 'hourly' }
-  | { kind: 'everyHours'; hours: number }
-  | { kind: 'daily'; hour: number }
-  | { kind: 'weekly'; weekday: number; hour: number }
-  | { kind: 'monthly'; day: number; hour: number };
-
-interface ReportView {
-  id: string;
-  name: string;
-  listingLabel: string;
-  connection: string;
-  sheetName: string;
-  incremental: boolean;
-  schedule: Schedule | null;
-  scheduleText: string;
-  nextRunAt: string | null;
-  notifyByEmail: boolean;
-  canContinue: boolean;
-  lastRun: null | { at: string; origin: string; rows: number; seconds: number; result: string; message: string };
-}
 type Outcome<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
 
 const list = byId('list');
