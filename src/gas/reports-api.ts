@@ -107,6 +107,8 @@ export interface ReportForm {
   filters: Record<string, SavedFilterValue | '' | null>;
   sheetName: string;
   incremental?: boolean;
+  /** The user asked for a new sheet: an existing one of that name must not be overwritten silently. */
+  newSheet?: boolean;
 }
 
 export type FormOutcome<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
@@ -131,6 +133,10 @@ function checkForm(form: ReportForm): FormOutcome<Omit<Report, 'id' | 'createdAt
   const sheetName = (form.sheetName ?? '').trim();
   if (!sheetName) return { ok: false, field: 'sheetName', message: 'Informe a aba de destino.' };
   if (sheetName.length > 90 || /[[\]*?:/\\]/.test(sheetName)) return { ok: false, field: 'sheetName', message: 'Use um nome de aba com até 90 caracteres, sem [ ] * ? : / \\' };
+  const ownSheet = form.id ? reportStore().find(form.id)?.sheetName === sheetName : false;
+  if (form.newSheet && !ownSheet && SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName)) {
+    return { ok: false, field: 'sheetName', message: `Já existe uma aba "${sheetName}". Escolha outro nome ou, em Aba, a opção de substituí-la.` };
+  }
   const filters = cleanFilters(form.filters);
   const zone = gasZone(spreadsheetTimeZone());
   try {

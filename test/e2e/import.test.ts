@@ -139,6 +139,20 @@ describe('a listing pulled into a sheet', () => {
     });
   });
 
+  it('does not overwrite an existing sheet the user meant to create anew', () => {
+    const emu = emulator();
+    connect(emu, sb);
+    emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().insertSheet('Minha aba').getRange('A1').setValue('importante'));
+    const r = emu.run('startImportRun', [{ connection: 'Demo', listing: 'clientes', sheetName: 'Minha aba', newSheet: true, filters: {} }]) as Rec;
+    expect(r).toMatchObject({ ok: false, field: 'sheetName' });
+    expect(r.message).toMatch(/Já existe uma aba "Minha aba"/);
+    expect(emu.values('Minha aba')[0][0]).toBe('importante');
+    // Its own sheet, from a first run in the same sidebar, is not "another" sheet.
+    const first = importAll(emu, { listing: 'clientes', sheetName: 'Clientes', newSheet: true, filters: {} });
+    const again = emu.run('startImportRun', [{ id: first.reportId, connection: 'Demo', listing: 'clientes', sheetName: 'Clientes', newSheet: true, filters: {} }]) as Rec;
+    expect(again.ok).toBe(true);
+  });
+
   it('refuses a bad filter in the form, naming it, before any request', async () => {
     const emu = emulator();
     connect(emu, sb);

@@ -258,6 +258,7 @@ form.addEventListener('submit', (ev) => {
     connection: value('connection'),
     filters: collectFilters(),
     sheetName: target === NEW ? value('sheetName') : target,
+    newSheet: target === NEW,
     incremental: value('incremental') === 'true',
   };
   control = { cancelled: false };
