@@ -46,7 +46,21 @@ describe('Importar and Relatórios in the browser', () => {
     await screenshot(t.page, 'importar-clientes');
   });
 
+  it('a second pull of another listing in the same sidebar is a new report in a new sheet', async () => {
+    const sb = sidebar(t.page);
+    await sb.getByLabel('O que importar').selectOption({ label: 'NFS-e' });
+    expect(await sb.getByLabel('Nome da nova aba').inputValue()).toBe('NFS-e');
+    await sb.getByRole('button', { name: 'Importar', exact: true }).click();
+    await expect.poll(() => sb.locator('#result').textContent(), { timeout: 30_000 }).toMatch(/^Pronto: \d+ linhas em "NFS-e"\.$/);
+    const reports = t.pg.emulator.run('listReports') as Array<{ name: string; sheetName: string }>;
+    expect(reports.map((r) => [r.name, r.sheetName])).toEqual([
+      ['Clientes', 'Clientes'],
+      ['NFS-e', 'NFS-e'],
+    ]);
+  });
+
   it('sends selections to the add-on: drag, shift-click and ctrl-click', async () => {
+    await tab(t.page, 'Clientes').click();
     await selectRange(t.page, 'B2', 'D4');
     await expect.poll(() => t.pg.emulator.spreadsheet.selection?.ranges).toEqual(['B2:D4']);
     expect(t.pg.emulator.spreadsheet.activeSheet().name).toBe('Clientes');

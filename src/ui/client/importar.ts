@@ -46,6 +46,8 @@ const targetSelect = byId<HTMLSelectElement>('f-target');
 const NEW = '__nova__';
 let data: FormData;
 let editingId: string | undefined;
+/** Opened from Relatórios › Editar: every run saves into that report. */
+let editMode = false;
 let control: RunControl | null = null;
 /** Set after a failed run: the button then resumes it instead of starting over. */
 let resumable: string | null = null;
@@ -213,6 +215,7 @@ function setField(name: string, v: unknown): void {
 
 function fill(report: EditingReport): void {
   editingId = report.id;
+  editMode = true;
   byId('title').textContent = `Editar "${report.name}"`;
   runBtn.textContent = 'Salvar e importar';
   listingSelect.value = report.listing;
@@ -276,6 +279,7 @@ form.addEventListener('submit', (ev) => {
         return;
       }
       editingId = started.value.reportId;
+      if (!data.sheets.includes(started.value.sheetName)) data.sheets.push(started.value.sheetName);
       const final = await driveRun(started.value, (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', progressText(p)), control!);
       if (final.warnings.length) notice(status, 'warn', final.warnings.join(' '));
       if (final.status === 'failed') {
@@ -297,7 +301,14 @@ cancelBtn.addEventListener('click', () => {
   notice(result, 'warn', 'Cancelando depois da página em andamento…');
 });
 
-listingSelect.addEventListener('change', renderFilters);
+// A new pull after a finished one is a new report, unless the sidebar edits a saved one.
+form.addEventListener('change', () => {
+  if (!editMode && !control) editingId = undefined;
+});
+listingSelect.addEventListener('change', () => {
+  if (!editMode) editingId = undefined;
+  renderFilters();
+});
 targetSelect.addEventListener('change', () => {
   byId('new-sheet').hidden = targetSelect.value !== NEW;
 });
