@@ -105,7 +105,6 @@ export class ConnectionStore {
     const conn: Connection = existing ?? { id: this.newId(), name, baseUrl, isDefault: list.length === 0 };
     conn.name = name;
     conn.baseUrl = baseUrl;
-    if (input.isDefault) for (const c of list) c.isDefault = c === conn;
     if (!existing) list.push(conn);
     if (input.isDefault) for (const c of list) c.isDefault = c.id === conn.id;
     if (key) this.user.set(keyProp(conn.id), key);

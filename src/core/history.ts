@@ -1,5 +1,4 @@
 /** The `Histórico` sheet: one row per finished run, manual or scheduled. */
-import type { Zone } from './calendar';
 import type { RunSummary } from './reports';
 import type { BookPort } from './sheet-port';
 
@@ -8,7 +7,7 @@ const HEADER = ['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Re
 const FORMATS = ['dd/MM/yyyy HH:mm:ss', '@', '@', '0', '0.0', '@', '@'];
 const RESULT_LABEL: Record<RunSummary['result'], string> = { ok: 'OK', erro: 'ERRO', cancelado: 'CANCELADO', 'em andamento': 'EM ANDAMENTO' };
 
-export function appendHistory(book: BookPort, reportName: string, run: RunSummary, _zone?: Zone): void {
+export function appendHistory(book: BookPort, reportName: string, run: RunSummary): void {
   let sheet = book.byName(HISTORY_SHEET);
   if (!sheet) {
     sheet = book.create(HISTORY_SHEET);

@@ -55,12 +55,21 @@ function saveJob(deps: RunDeps, job: Job): void {
   writeJson(deps.jobs, JOB_PREFIX + job.reportId, job);
 }
 
-export function pendingJobs(deps: RunDeps): Job[] {
-  return deps.jobs
+export function pendingJobs(jobs: KeyValueStore): Job[] {
+  return jobs
     .keys()
     .filter((k) => k.startsWith(JOB_PREFIX))
-    .map((k) => readJson<Job | null>(deps.jobs, k, null))
+    .map((k) => readJson<Job | null>(jobs, k, null))
     .filter((j): j is Job => j !== null);
+}
+
+/** Whether a report has an unfinished or failed run to continue. */
+export function hasJob(jobs: KeyValueStore, reportId: string): boolean {
+  return jobs.get(JOB_PREFIX + reportId) !== null;
+}
+
+export function deleteJob(jobs: KeyValueStore, reportId: string): void {
+  jobs.delete(JOB_PREFIX + reportId);
 }
 
 function progress(report: Report, state: ImportState): RunProgress {
@@ -127,9 +136,9 @@ function finish(deps: RunDeps, report: Report, job: Job): void {
     r.lastRun = summary;
     if (result === 'ok') r.lastSuccessStart = state.startedAt;
   });
-  appendHistory(deps.book, report.name, summary, deps.zone);
+  appendHistory(deps.book, report.name, summary);
   // A failed job stays so that "Continuar" resumes from its last written page.
-  if (result !== 'erro') deps.jobs.delete(JOB_PREFIX + report.id);
+  if (result !== 'erro') deleteJob(deps.jobs, report.id);
   if (result === 'erro' && job.origin === 'agendado') deps.notifyFailure?.(report, summary);
 }
 
@@ -188,14 +197,14 @@ export function dispatch(deps: RunDeps, deadline: number, options: { idleMs?: nu
   const idleMs = options.idleMs ?? 5 * 60_000;
   const now = () => deps.now();
   const margin = (deadline - now()) * 0.1;
-  const jobs = pendingJobs(deps)
+  const jobs = pendingJobs(deps.jobs)
     // Failed jobs wait for a person ("Continuar") or for their next scheduled start: retrying them hourly would repeat the same e-mail.
     .filter((j) => j.state.status === 'running')
     .filter((j) => now() - j.state.updatedAt >= idleMs || j.origin === 'agendado')
     .sort((a, b) => a.state.updatedAt - b.state.updatedAt);
   for (const job of jobs) {
     if (!deps.reports.find(job.reportId)) {
-      deps.jobs.delete(JOB_PREFIX + job.reportId);
+      deleteJob(deps.jobs, job.reportId);
       continue;
     }
     if (now() > deadline - margin) {

@@ -2,7 +2,7 @@
 import { FilterError, formatFilters } from '../api/filters';
 import { type ListingKey, type ListOperation, listings } from '../api/operations';
 import { tableSpec } from '../core/table';
-import { cancelRun, continueRun, dispatch, type RunDeps, type RunProgress, startRun } from '../core/report-runs';
+import { cancelRun, continueRun, deleteJob, dispatch, hasJob, type RunDeps, type RunProgress, startRun } from '../core/report-runs';
 import { type Report, ReportStore, resolveFilters, type ReportView, type SavedFilterValue } from '../core/reports';
 
 export type { ReportView };
@@ -124,12 +124,12 @@ function checkForm(form: ReportForm): FormOutcome<Omit<Report, 'id' | 'createdAt
   const op = (listings as Record<string, ListOperation>)[form.listing];
   if (!op) return { ok: false, field: 'listing', message: 'Escolha o que importar.' };
   const name = (form.name ?? '').trim() || `${op.label}`;
+  let connection: string;
   try {
-    connectionStore().get(form.connection || undefined);
+    connection = connectionStore().get(form.connection || undefined).name;
   } catch (err) {
     return { ok: false, field: 'connection', message: (err as Error).message };
   }
-  const connection = connectionStore().get(form.connection || undefined).name;
   const sheetName = (form.sheetName ?? '').trim();
   if (!sheetName) return { ok: false, field: 'sheetName', message: 'Informe a aba de destino.' };
   if (sheetName.length > 90 || /[[\]*?:/\\]/.test(sheetName)) return { ok: false, field: 'sheetName', message: 'Use um nome de aba com até 90 caracteres, sem [ ] * ? : / \\' };
@@ -168,7 +168,7 @@ export function saveReport(form: ReportForm): FormOutcome<ReportView> {
   const checked = checkForm(form);
   if (!checked.ok) return checked;
   const report = reportStore().update(form.id, (r) => ({ ...r, ...checked.value }));
-  return { ok: true, value: view(report) };
+  return { ok: true, value: viewer()(report) };
 }
 
 export function runReport(reportId: string): RunProgress {
@@ -191,52 +191,54 @@ export function cancelReportRun(reportId: string): RunProgress {
   return settled(withDocumentLock(() => cancelRun(runDeps(), reportId)));
 }
 
-function formatWhen(ms: number): string {
-  return Utilities.formatDate(new Date(ms), spreadsheetTimeZone(), 'dd/MM/yyyy HH:mm');
-}
-
-function view(r: Report): ReportView {
-  const op = listings[r.listing] as ListOperation;
-  const zone = gasZone(spreadsheetTimeZone());
-  const next = r.schedule ? nextRun(r.schedule, new Date(r.scheduleSince ?? r.createdAt), zone) : null;
-  return {
-    id: r.id,
-    name: r.name,
-    listing: r.listing,
-    listingLabel: op.label,
-    connection: r.connection,
-    sheetName: r.sheetName,
-    childSheets: tableSpec(op).children.map((c) => childSheetName(r.sheetName, c)),
-    filters: r.filters,
-    incremental: r.incremental,
-    schedule: r.schedule,
-    scheduleText: r.schedule ? describeSchedule(r.schedule) : 'sem agendamento',
-    nextRunAt: next ? formatWhen(next.getTime()) : null,
-    notifyByEmail: r.notifyByEmail,
-    canContinue: documentStore().get(`faturamento.job.${r.id}`) !== null,
-    lastRun: r.lastRun
-      ? {
-          at: formatWhen(r.lastRun.finishedAt ?? r.lastRun.startedAt),
-          origin: r.lastRun.origin,
-          rows: r.lastRun.rows,
-          seconds: Math.round(r.lastRun.durationMs / 100) / 10,
-          result: r.lastRun.result,
-          message: [r.lastRun.message, ...(r.lastRun.warnings ?? [])].filter(Boolean).join(' '),
-        }
-      : null,
+/** Builds report views with one read of the time zone and of the job list, however many reports. */
+function viewer(): (r: Report) => ReportView {
+  const timeZone = spreadsheetTimeZone();
+  const zone = gasZone(timeZone);
+  const jobs = documentStore();
+  const formatWhen = (ms: number) => Utilities.formatDate(new Date(ms), timeZone, 'dd/MM/yyyy HH:mm');
+  return (r) => {
+    const op = listings[r.listing] as ListOperation;
+    const next = r.schedule ? nextRun(r.schedule, new Date(r.scheduleSince ?? r.createdAt), zone) : null;
+    return {
+      id: r.id,
+      name: r.name,
+      listing: r.listing,
+      listingLabel: op.label,
+      connection: r.connection,
+      sheetName: r.sheetName,
+      childSheets: tableSpec(op).children.map((c) => childSheetName(r.sheetName, c)),
+      filters: r.filters,
+      incremental: r.incremental,
+      schedule: r.schedule,
+      scheduleText: r.schedule ? describeSchedule(r.schedule) : 'sem agendamento',
+      nextRunAt: next ? formatWhen(next.getTime()) : null,
+      notifyByEmail: r.notifyByEmail,
+      canContinue: hasJob(jobs, r.id),
+      lastRun: r.lastRun
+        ? {
+            at: formatWhen(r.lastRun.finishedAt ?? r.lastRun.startedAt),
+            origin: r.lastRun.origin,
+            rows: r.lastRun.rows,
+            seconds: Math.round(r.lastRun.durationMs / 100) / 10,
+            result: r.lastRun.result,
+            message: [r.lastRun.message, ...(r.lastRun.warnings ?? [])].filter(Boolean).join(' '),
+          }
+        : null,
+    };
   };
 }
 
 export function listReports(): ReportView[] {
-  return reportStore().list().map(view);
+  return reportStore().list().map(viewer());
 }
 
 export function deleteReport(reportId: string): ReportView[] {
   const store = reportStore();
   store.delete(reportId);
-  documentStore().delete(`faturamento.job.${reportId}`);
+  deleteJob(documentStore(), reportId);
   syncDispatcher();
-  return store.list().map(view);
+  return store.list().map(viewer());
 }
 
 export function setReportSchedule(reportId: string, schedule: Schedule | null, notifyByEmail: boolean): FormOutcome<ReportView> {
@@ -251,7 +253,7 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
     r.scheduleSince = Date.now();
   });
   syncDispatcher();
-  return { ok: true, value: view(report) };
+  return { ok: true, value: viewer()(report) };
 }
 
 /** The one time-driven trigger of this add-on in this document. */

@@ -3,7 +3,9 @@
  * hourly: one dispatcher serves every schedule and finishes abandoned runs. It
  * exists exactly while some report is scheduled or some run is unfinished.
  */
-import { readJson } from '../core/ports';
+import { bulkJobs } from '../core/bulk/job';
+import { pendingJobs } from '../core/report-runs';
+import { ReportStore } from '../core/reports';
 import { documentStore } from './services';
 
 export const DISPATCHER = 'runScheduledReports';
@@ -16,12 +18,11 @@ function dispatcherTriggers(): GoogleAppsScript.Script.Trigger[] {
 /** Whether the document has work for the dispatcher: a schedule, or a pull or bulk run still running. */
 export function dispatcherWanted(): boolean {
   const doc = documentStore();
-  return doc.keys().some((key) => {
-    if (key.startsWith('faturamento.relatorio.')) return Boolean(readJson<{ schedule?: unknown } | null>(doc, key, null)?.schedule);
-    if (key.startsWith('faturamento.job.')) return readJson<{ state?: { status?: string } } | null>(doc, key, null)?.state?.status === 'running';
-    if (key.startsWith('faturamento.lote.')) return readJson<{ status?: string } | null>(doc, key, null)?.status === 'running';
-    return false;
-  });
+  return (
+    new ReportStore(doc, () => '').list().some((r) => r.schedule) ||
+    pendingJobs(doc).some((j) => j.state.status === 'running') ||
+    bulkJobs(doc).some((j) => j.status === 'running')
+  );
 }
 
 /**

@@ -10,6 +10,7 @@
 import type { Route } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { columnLetters } from '../../dev/gas/a1';
+import { CUSTOM_HEADER } from '../bulk/fixtures';
 import { cell, clickMenu, readGrid, screenshot, selectRange, sidebar, sidebarTitle, tab, usePlaygroundPage } from './helpers';
 
 type Rec = Record<string, any>;
@@ -17,22 +18,7 @@ type Rec = Record<string, any>;
 const t = usePlaygroundPage();
 
 const SHEET = 'Lote · Assinaturas personalizadas';
-const HEADER = [
-  'ID de integração',
-  'ID do cliente',
-  'Data de adesão',
-  'Competência inicial',
-  'Periodicidade',
-  'ID do produto',
-  'Descrição',
-  'Valor',
-  'Forma de faturamento',
-  'Dia de vencimento',
-  'Status',
-  'ID da assinatura criada',
-  'Mensagem',
-  'Processado em',
-];
+const HEADER = [...CUSTOM_HEADER, 'Status', 'ID da assinatura criada', 'Mensagem', 'Processado em'];
 
 const org = () => t.pg.sandbox.orgs[0].name;
 const dump = (resource: 'clientes' | 'produtos' | 'assinaturas' | 'faturas' | 'nfse') => t.pg.sandbox.dump<Rec>(org(), resource);
