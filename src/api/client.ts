@@ -3,7 +3,7 @@
  * formatted as the spec says, all pages walked, bodies validated before they
  * are sent and responses decoded into checked records.
  */
-import type { Zone } from '../core/calendar';
+import type { Zone } from './calendar';
 import { type ApiRecord, decodeEmission, decodeList, decodeSubscription } from './envelopes';
 import { ValidationError } from './errors';
 import { formatFilters, type FilterValues } from './filters';

@@ -3,7 +3,7 @@
  * (the spec's formats). A value that cannot be formatted is refused here, before
  * any request, with a message naming the filter.
  */
-import { isValidDay, pad2, pad4, type Zone } from '../core/calendar';
+import { isValidDay, pad2, pad4, type Zone } from './calendar';
 
 export type FilterKind =
   | 'integer'

@@ -13,7 +13,7 @@ import type { ApiRecord } from '../api/envelopes';
 import type { FilterValues } from '../api/filters';
 import { type ListingKey, type ListOperation, listing, listings } from '../api/operations';
 import type { PagerState } from '../api/paging';
-import type { Zone } from './calendar';
+import type { Zone } from '../api/calendar';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
 import { CellConverter, type CellValue, type ChildTable, childRows, type Column, NUMBER_FORMATS, recordRow, tableSpec } from './table';
 

@@ -5,7 +5,7 @@
  * hourly dispatcher (as much as fits, the rest next hour).
  */
 import type { BillingClient } from '../api/client';
-import type { Zone } from './calendar';
+import type { Zone } from '../api/calendar';
 import { appendHistory } from './history';
 import { cancelImport, type ImportState, importedRows, retryImport, startImport, stepImport } from './import-job';
 import type { KeyValueStore } from './ports';

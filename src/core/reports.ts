@@ -6,7 +6,7 @@
  */
 import type { FilterValues } from '../api/filters';
 import { type ListingKey, listing } from '../api/operations';
-import { addDays, addMonths, pad2, pad4, type Zone } from './calendar';
+import { addDays, addMonths, pad2, pad4, type Zone } from '../api/calendar';
 import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
 import type { Schedule } from './schedule';

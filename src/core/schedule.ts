@@ -3,7 +3,7 @@
  * time-driven trigger per user per document, at most hourly, so schedules are
  * not triggers: one hourly dispatcher asks `isDue` for every report.
  */
-import { addDays, type Zone } from './calendar';
+import { addDays, type Zone } from '../api/calendar';
 
 export type Schedule =
   | { kind: 'hourly' }

@@ -7,7 +7,7 @@
 import type { ApiRecord } from '../api/envelopes';
 import type { CellKind, FieldMap } from '../api/fields';
 import type { ListOperation } from '../api/operations';
-import { parseIsoDate, parseIsoDateTime, type Zone } from './calendar';
+import { parseIsoDate, parseIsoDateTime, type Zone } from '../api/calendar';
 
 export type CellValue = string | number | boolean | Date;
 

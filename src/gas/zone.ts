@@ -1,5 +1,5 @@
 /** The spreadsheet's time zone, read through Utilities (one call per hour of time, cached). */
-import { hourlyCachedReader, makeZone, type Zone } from '../core/calendar';
+import { hourlyCachedReader, makeZone, type Zone } from '../api/calendar';
 
 export function gasZone(timeZone: string): Zone {
   return makeZone(

@@ -8,7 +8,7 @@ import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { BillingClient, type ClientConfig } from '../../src/api/client';
 import { BadRequestError, NotFoundError, RateLimitedError, ServerError, UnauthorizedError, ValidationError, NetworkError } from '../../src/api/errors';
 import type { ListingKey } from '../../src/api/operations';
-import { intlZone } from '../../src/core/calendar';
+import { intlZone } from '../../src/api/calendar';
 
 type Rec = Record<string, any>;
 let sb: SandboxHandle;

@@ -10,7 +10,7 @@ import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { BillingClient } from '../../src/api/client';
 import type { FilterValues } from '../../src/api/filters';
 import { type ListingKey, type ListOperation, listings } from '../../src/api/operations';
-import { intlZone } from '../../src/core/calendar';
+import { intlZone } from '../../src/api/calendar';
 
 type Rec = Record<string, any>;
 let sb: SandboxHandle;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intlZone } from '../../src/core/calendar';
+import { intlZone } from '../../src/api/calendar';
 import { FilterError, formatFilters } from '../../src/api/filters';
 import { listings } from '../../src/api/operations';
 

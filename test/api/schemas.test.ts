@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BillingClient } from '../../src/api/client';
 import { SchemaError } from '../../src/api/errors';
 import type { HttpOutcome, Transport } from '../../src/api/transport';
-import { intlZone } from '../../src/core/calendar';
+import { intlZone } from '../../src/api/calendar';
 
 /** Answers every request with the same JSON body. */
 function clientAnswering(body: unknown): BillingClient {

@@ -3,7 +3,7 @@ import { nodeTransport } from '../../dev/http/node-transport';
 import type { SandboxHandle } from '../../dev/sandbox/harness';
 import { BillingClient } from '../../src/api/client';
 import type { BulkDeps } from '../../src/core/bulk/job';
-import { intlZone } from '../../src/core/calendar';
+import { intlZone } from '../../src/api/calendar';
 import type { KeyValueStore } from '../../src/core/ports';
 import { MemoryBook } from './memory-book';
 

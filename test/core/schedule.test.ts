@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intlZone } from '../../src/core/calendar';
+import { intlZone } from '../../src/api/calendar';
 import { describeSchedule, isDue, nextRun, scheduleProblems } from '../../src/core/schedule';
 
 const zone = intlZone('America/Sao_Paulo');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listings } from '../../src/api/operations';
-import { intlZone } from '../../src/core/calendar';
+import { intlZone } from '../../src/api/calendar';
 import { CellConverter, childRows, NUMBER_FORMATS, recordRow, tableSpec } from '../../src/core/table';
 
 const conv = () => new CellConverter(intlZone('America/Sao_Paulo'));

@@ -4,7 +4,7 @@
  * broken formula. Each reader returns the wire value or a message, in
  * Portuguese, that says what to type instead.
  */
-import { isValidDay, pad2, pad4, type Zone } from '../calendar';
+import { isValidDay, pad2, pad4, type Zone } from '../../api/calendar';
 import type { InputColumn } from './definitions';
 
 export type Read = { ok: true; value: string | number | boolean } | { ok: true; blank: true } | { ok: false; message: string };

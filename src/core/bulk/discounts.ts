@@ -3,7 +3,7 @@
  * by the subscription row's ID de integração. A problem in a discount row is
  * reported on the subscription row it belongs to, which is then not sent.
  */
-import type { Zone } from '../calendar';
+import type { Zone } from '../../api/calendar';
 import type { BookPort } from '../sheet-port';
 import { DISCOUNT_SHEET, discountColumns } from './definitions';
 import { LayoutError, matchColumns } from './headers';

@@ -8,7 +8,7 @@
  */
 import type { BillingClient } from '../../api/client';
 import type { WriteKey } from '../../api/operations';
-import type { Zone } from '../calendar';
+import type { Zone } from '../../api/calendar';
 import type { KeyValueStore } from '../ports';
 import { readJson, writeJson } from '../ports';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';

@@ -5,7 +5,7 @@
  * nothing reaches the client that the client would refuse.
  */
 import { writes } from '../../api/operations';
-import type { Zone } from '../calendar';
+import type { Zone } from '../../api/calendar';
 import type { CellValue } from '../table';
 import { readCell } from './cells';
 import { type BulkOperation, type InputColumn, STATUS } from './definitions';

@@ -4,7 +4,7 @@
  * where digits must survive, dd/MM/yyyy dates, competência as text),
  * dropdowns for enumerated fields and one example row that runs skip.
  */
-import { parseIsoDate, type Zone } from '../calendar';
+import { parseIsoDate, type Zone } from '../../api/calendar';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { type BulkOperation, DISCOUNT_SHEET, discountColumns, type InputColumn, RESULT_NOTE, type ResultColumn, STATUS } from './definitions';

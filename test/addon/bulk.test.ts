@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
-import { columnsOf, connect, emulator, importAll, SP } from '../e2e/helpers';
-import { catalog, type Rec } from './fixtures';
+import { columnsOf, connect, emulator, importAll, SP } from './helpers';
+import { catalog, type Rec } from '../bulk/fixtures';
 
 let sb: SandboxHandle;
 let cat: Awaited<ReturnType<typeof catalog>>;

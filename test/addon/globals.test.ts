@@ -19,10 +19,4 @@ describe('the real bundle (dist/Code.js)', () => {
     expect(callable.sort()).toEqual([...entry.functions].sort());
     expect(types[entry.namespace]).toBe('object');
   });
-
-  it('loads fresh per execution: state set on globalThis by one run is gone in the next', () => {
-    const probe = new GasEmulator({ code: 'var counter = 0; function bump() { counter += 1; return counter; }', countRealTime: false });
-    expect(probe.run('bump')).toBe(1);
-    expect(probe.run('bump')).toBe(1);
-  });
 });
