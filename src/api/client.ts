@@ -4,21 +4,16 @@
  * are sent and responses decoded into checked records.
  */
 import type { Zone } from './calendar';
-import { type ApiRecord, decodeEmission, decodeList, decodeSubscription } from './envelopes';
+import { type DecodedList, decodeEmission, decodeList, decodeSubscription } from './envelopes';
 import { ValidationError } from './errors';
 import { formatFilters, type FilterValues } from './filters';
 import { HttpClient, type HttpConfig, type RequestSpec } from './http';
-import {
-  type ListingFilters,
-  type ListingKey,
-  type ListOperation,
-  listing,
-  type WriteKey,
-  type WriteOperation,
-  writes,
-} from './operations';
+import { type ListingFilters, type ListingKey, type ListingRecord, type ListOperation, listing } from './operations';
 import { Pager, type PagerOptions, type PagerState } from './paging';
 import * as records from './records';
+import { checkBody, type EmissionResult, isChecked, type SubscriptionResult, type WriteBody, type WriteKey, type WriteOperation, type WriteResultOf, write } from './writes';
+
+export type { EmissionResult, SubscriptionResult };
 
 export interface ClientConfig extends HttpConfig {
   /** Time zone that Date filter values are read in (the spreadsheet's). */
@@ -29,22 +24,13 @@ export interface ClientConfig extends HttpConfig {
   pageSize?: number;
 }
 
-export interface ListResult {
-  records: ApiRecord[];
+export interface ListResult<R> {
+  records: R[];
   warnings: string[];
   pages: number;
 }
 
-export interface WriteResult {
-  record: ApiRecord | null;
-  messages: string[];
-}
-
-export interface EmissionResult {
-  notes: ApiRecord[];
-  messages: string[];
-  mentionedId?: number;
-}
+export type WriteOutcome<K extends WriteKey> = { ok: true; result: WriteResultOf<K> } | { ok: false; error: Error };
 
 export interface PagerRequest {
   state?: PagerState;
@@ -71,7 +57,7 @@ export class BillingClient {
     return query;
   }
 
-  pager<K extends ListingKey>(key: K, filters: ListingFilters<K> | FilterValues, request: PagerRequest = {}): Pager {
+  pager<K extends ListingKey>(key: K, filters: ListingFilters<K> | FilterValues, request: PagerRequest = {}): Pager<ListingRecord<K>> {
     const op = listing(key);
     // Formatting once up front refuses bad filters before the first request.
     this.listQuery(op, filters as FilterValues);
@@ -82,20 +68,21 @@ export class BillingClient {
       base: request.base,
       maxPages: request.maxPages,
     };
-    return new Pager((pages) => {
+    return new Pager<ListingRecord<K>>((pages) => {
       const specs: RequestSpec[] = pages.map((page) => ({ method: 'GET', path: op.path, query: this.listQuery(op, filters as FilterValues, page) }));
       return this.http.sendAll(specs).map((settled, i) => {
         if (!settled.ok) return settled;
         const info = { method: 'GET', path: specs[i].path };
-        return { ok: true as const, list: decodeList(info, `${op.method} ${op.path}`, op.record, op.idField, settled.json, op.envelope === 'flexible') };
+        // The table's record for K: the decoded list carries K's record type.
+        return { ok: true as const, list: decodeList(info, `${op.method} ${op.path}`, op.record, op.idField, settled.json, op.envelope === 'flexible') as DecodedList<ListingRecord<K>> };
       });
     }, options);
   }
 
   /** Every record of a listing, all pages. */
-  listAll<K extends ListingKey>(key: K, filters: ListingFilters<K> | FilterValues = {}, request: PagerRequest = {}): ListResult {
+  listAll<K extends ListingKey>(key: K, filters: ListingFilters<K> | FilterValues = {}, request: PagerRequest = {}): ListResult<ListingRecord<K>> {
     const pager = this.pager(key, filters, request);
-    const out: ApiRecord[] = [];
+    const out: ListingRecord<K>[] = [];
     let pages = 0;
     while (!pager.done) {
       for (const page of pager.nextWave()) {
@@ -106,16 +93,12 @@ export class BillingClient {
     return { records: out, warnings: pager.warnings, pages };
   }
 
-  /** Checks a body against the operation's schema; the issues name each field. */
-  validateBody(op: WriteOperation, body: unknown): Record<string, unknown> {
-    const parsed = op.body.safeParse(body);
-    if (!parsed.success) {
-      throw new ValidationError(
-        op.label,
-        parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.') || '(corpo)', message: i.message })),
-      );
-    }
-    return parsed.data as Record<string, unknown>;
+  /** Checks a body against the operation's table entry; the issues name each field. */
+  validateBody<K extends WriteKey>(op: WriteOperation & { key: K }, body: unknown): WriteBody<K> {
+    if (isChecked(body)) return body as WriteBody<K>;
+    const checked = checkBody(op.key, body);
+    if (!checked.ok) throw new ValidationError(op.label, checked.issues);
+    return checked.body as WriteBody<K>;
   }
 
   private writeSpec(op: WriteOperation, body: unknown, id?: number | string): RequestSpec {
@@ -128,23 +111,21 @@ export class BillingClient {
     return { method: op.method, path, body: data };
   }
 
-  private decodeWrite(op: WriteOperation, spec: RequestSpec, json: unknown): WriteResult | EmissionResult {
+  private decodeWrite<K extends WriteKey>(op: WriteOperation & { key: K }, spec: RequestSpec, json: unknown): WriteResultOf<K> {
     const info = { method: spec.method, path: spec.path };
     const name = `${op.method} ${op.path}`;
-    if (op.response === 'emission') return decodeEmission(info, name, records.nfse, json);
-    const { record, messages } = decodeSubscription(info, name, records.subscription, json);
-    return { record, messages };
+    const result: EmissionResult | SubscriptionResult =
+      op.response === 'emission' ? decodeEmission(info, name, records.nfse, json) : (({ record, messages }) => ({ record, messages }))(decodeSubscription(info, name, records.subscription, json));
+    // The table's response shape for K decides which of the two it is.
+    return result as WriteResultOf<K>;
   }
 
   /**
    * Sends several writes of one operation concurrently. Each item settles on its
    * own: a failed row never hides its neighbours' outcomes.
    */
-  writeMany(
-    key: WriteKey,
-    items: ReadonlyArray<{ body: unknown; id?: number | string }>,
-  ): Array<{ ok: true; result: WriteResult | EmissionResult } | { ok: false; error: Error }> {
-    const op = writes[key];
+  writeMany<K extends WriteKey>(key: K, items: ReadonlyArray<{ body: unknown; id?: number | string }>): Array<WriteOutcome<K>> {
+    const op = write(key) as WriteOperation & { key: K };
     type Prepared = { spec: RequestSpec } | { error: Error };
     const prepared: Prepared[] = items.map((item) => {
       try {
@@ -156,41 +137,41 @@ export class BillingClient {
     const sendable = prepared.filter((p): p is { spec: RequestSpec } => 'spec' in p);
     const settled = this.http.sendAll(sendable.map((p) => p.spec));
     let k = 0;
-    return prepared.map((p) => {
-      if ('error' in p) return { ok: false as const, error: p.error };
+    return prepared.map((p): WriteOutcome<K> => {
+      if ('error' in p) return { ok: false, error: p.error };
       const s = settled[k++];
-      if (!s.ok) return { ok: false as const, error: s.error };
+      if (!s.ok) return { ok: false, error: s.error };
       try {
-        return { ok: true as const, result: this.decodeWrite(op, p.spec, s.json) };
+        return { ok: true, result: this.decodeWrite(op, p.spec, s.json) };
       } catch (error) {
-        return { ok: false as const, error: error as Error };
+        return { ok: false, error: error as Error };
       }
     });
   }
 
-  private writeOne(key: WriteKey, body: unknown, id?: number | string) {
+  private writeOne<K extends WriteKey>(key: K, body: unknown, id?: number | string): WriteResultOf<K> {
     const [outcome] = this.writeMany(key, [{ body, id }]);
     if (!outcome.ok) throw outcome.error;
     return outcome.result;
   }
 
-  createPlanSubscription(body: unknown): WriteResult {
-    return this.writeOne('criarAssinaturaPlano', body) as WriteResult;
+  createPlanSubscription(body: unknown): SubscriptionResult {
+    return this.writeOne('criarAssinaturaPlano', body);
   }
 
-  updatePlanSubscription(id: number | string, body: unknown): WriteResult {
-    return this.writeOne('atualizarAssinaturaPlano', body, id) as WriteResult;
+  updatePlanSubscription(id: number | string, body: unknown): SubscriptionResult {
+    return this.writeOne('atualizarAssinaturaPlano', body, id);
   }
 
-  createCustomSubscription(body: unknown): WriteResult {
-    return this.writeOne('criarAssinaturaPersonalizada', body) as WriteResult;
+  createCustomSubscription(body: unknown): SubscriptionResult {
+    return this.writeOne('criarAssinaturaPersonalizada', body);
   }
 
-  updateCustomSubscription(id: number | string, body: unknown): WriteResult {
-    return this.writeOne('atualizarAssinaturaPersonalizada', body, id) as WriteResult;
+  updateCustomSubscription(id: number | string, body: unknown): SubscriptionResult {
+    return this.writeOne('atualizarAssinaturaPersonalizada', body, id);
   }
 
   emitNfse(idFatura: number): EmissionResult {
-    return this.writeOne('emitirNfse', { idFatura }) as EmissionResult;
+    return this.writeOne('emitirNfse', { idFatura });
   }
 }

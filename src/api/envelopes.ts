@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { type RequestInfo, SchemaError } from './errors';
-import { type FieldMap, recordSchema } from './fields';
+import { type FieldMap, type RecordOf, recordSchema } from './fields';
 
 export type ApiRecord = Record<string, unknown>;
 
@@ -15,8 +15,8 @@ export interface Paging {
   itemsPerPage?: number;
 }
 
-export interface DecodedList {
-  records: ApiRecord[];
+export interface DecodedList<R = ApiRecord> {
+  records: R[];
   paging: Paging;
   messages: string[];
 }
@@ -57,7 +57,7 @@ function issueText(issue: z.core.$ZodIssue, root: unknown): string {
 }
 
 /** Validates each record, naming the record (by position and id) and the field at fault. */
-export function decodeRecords(info: RequestInfo, operation: string, fields: FieldMap, idField: string, items: unknown[]): ApiRecord[] {
+export function decodeRecords<M extends FieldMap>(info: RequestInfo, operation: string, fields: M, idField: string, items: unknown[]): RecordOf<M>[] {
   const schema = schemaOf(fields);
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
@@ -72,7 +72,7 @@ export function decodeRecords(info: RequestInfo, operation: string, fields: Fiel
     }
   }
   // Records are returned as received: the schema only checks, so unknown fields stay.
-  return items as ApiRecord[];
+  return items as RecordOf<M>[];
 }
 
 const pagingSchema = z.looseObject({
@@ -99,14 +99,14 @@ function messagesOf(raw: unknown): string[] {
  * A list envelope, or — where the spec leaves the envelope open — a bare array
  * or a bare record.
  */
-export function decodeList(
+export function decodeList<M extends FieldMap>(
   info: RequestInfo,
   operation: string,
-  fields: FieldMap,
+  fields: M,
   idField: string,
   json: unknown,
   flexible: boolean,
-): DecodedList {
+): DecodedList<RecordOf<M>> {
   if (Array.isArray(json)) {
     if (!flexible) throw new SchemaError(info, operation, 'esperava o envelope de listagem, veio uma lista sem envelope');
     return { records: decodeRecords(info, operation, fields, idField, json), paging: {}, messages: [] };
@@ -129,7 +129,7 @@ export function decodeList(
 }
 
 /** The subscription envelope: data, message, errors. */
-export function decodeSubscription(info: RequestInfo, operation: string, fields: FieldMap, json: unknown) {
+export function decodeSubscription<M extends FieldMap>(info: RequestInfo, operation: string, fields: M, json: unknown) {
   if (!json || typeof json !== 'object' || Array.isArray(json)) throw new SchemaError(info, operation, `esperava o envelope de assinatura, veio ${describe(json)}`);
   const o = json as ApiRecord;
   const messages = [...messagesOf(o.message), ...messagesOf(o.errors)];
@@ -139,7 +139,7 @@ export function decodeSubscription(info: RequestInfo, operation: string, fields:
 }
 
 /** The NFS-e emission envelope: data as one record or as an array with paging. */
-export function decodeEmission(info: RequestInfo, operation: string, fields: FieldMap, json: unknown) {
+export function decodeEmission<M extends FieldMap>(info: RequestInfo, operation: string, fields: M, json: unknown) {
   if (!json || typeof json !== 'object' || Array.isArray(json)) throw new SchemaError(info, operation, `esperava o envelope de emissão, veio ${describe(json)}`);
   const o = json as ApiRecord;
   const data = o.data ?? null;

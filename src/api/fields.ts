@@ -1,9 +1,11 @@
 /**
- * Field kinds of the interface's records. One definition per field yields both
- * its zod schema (for decoding responses) and its sheet column (label, cell
- * type), so the client, the forms and the sheets cannot drift apart.
+ * Field kinds of the interface's records. One definition per field yields its
+ * zod schema (for decoding responses), its sheet column (label, cell type) and
+ * its TypeScript type, so the client, the forms, the sheets and the code that
+ * reads records cannot drift apart.
  */
 import * as z from 'zod';
+import { DATE_PATTERN, DATETIME_PATTERN, COMPETENCIA_PATTERN, TIME_PATTERN } from './calendar';
 
 export type CellKind =
   /** Identifier-like or free text: always written as text so digits, zeros and leading "=" survive. */
@@ -18,75 +20,98 @@ export type CellKind =
   /** Arrays whose items the spec does not describe: kept as JSON text. */
   | 'json';
 
-export interface ScalarField {
+/** `T` is the field's value type; it exists only for inference and is never set. */
+interface Typed<T> {
+  readonly valueType?: T;
+}
+
+export interface ScalarField<T = unknown> extends Typed<T> {
   type: 'scalar';
   label: string;
   cell: CellKind;
   nullable: boolean;
-  schema: z.ZodType;
+  readonly schema: z.ZodType;
 }
 
-export interface ObjectField {
+export interface ObjectField<M extends FieldMap = FieldMap, T = unknown> extends Typed<T> {
   type: 'object';
   label: string;
   nullable: boolean;
-  fields: FieldMap;
-  schema: z.ZodType;
+  fields: M;
+  readonly schema: z.ZodType;
 }
 
-export interface ArrayField {
+export interface ArrayField<M extends FieldMap | undefined = FieldMap | undefined, T = unknown> extends Typed<T> {
   type: 'array';
   label: string;
   nullable: boolean;
   /** Undefined when the spec does not show the items (kept as JSON). */
-  item?: FieldMap;
-  schema: z.ZodType;
+  item?: M;
+  readonly schema: z.ZodType;
 }
 
 export type Field = ScalarField | ObjectField | ArrayField;
 export type FieldMap = Record<string, Field>;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-// Seconds and a fraction are tolerated: the spec shows YYYY-MM-DDTHH:MM:SS, real services add milliseconds.
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
-const COMPETENCIA = /^(0[1-9]|1[0-2])\/\d{4}$/;
-const TIME = /^\d{2}:\d{2}(:\d{2})?$/;
+/** The value a field holds in a decoded record. */
+export type ValueOf<F> = F extends Typed<infer T> ? T : unknown;
 
-function money(): z.ZodType {
-  return z.number().refine((n) => Number.isFinite(n), 'valor monetário inválido');
+/**
+ * A decoded record: every documented field with its type, each possibly
+ * absent (the spec's variants differ); unknown fields are kept but untyped.
+ */
+export type RecordOf<M extends FieldMap> = { [K in keyof M]?: ValueOf<M[K]> } & { [field: string]: unknown };
+
+/** Schemas are built on first use: every execution evaluates the whole bundle, most never decode a record. */
+function lazy(build: () => z.ZodType): () => z.ZodType {
+  let schema: z.ZodType | undefined;
+  return () => (schema ??= build());
 }
 
-function scalar(cell: CellKind, schema: z.ZodType) {
-  return (label: string): ScalarField & { orNull(): ScalarField } => {
-    const field: ScalarField = { type: 'scalar', label, cell, nullable: false, schema };
-    return { ...field, orNull: () => ({ ...field, nullable: true, schema: schema.nullable() }) };
+type Nullable<F> = F & { orNull(): F };
+
+function withSchema<F extends object>(base: F, schema: () => z.ZodType): F & { readonly schema: z.ZodType } {
+  return Object.defineProperty(base, 'schema', { get: schema, enumerable: true }) as F & { readonly schema: z.ZodType };
+}
+
+function scalar<T>(cell: CellKind, build: () => z.ZodType) {
+  const schema = lazy(build);
+  return (label: string): Nullable<ScalarField<T>> & { orNull(): ScalarField<T | null> } => {
+    const field = withSchema({ type: 'scalar' as const, label, cell, nullable: false }, schema);
+    const orNull = () => withSchema({ type: 'scalar' as const, label, cell, nullable: true }, lazy(() => schema().nullable()));
+    return Object.assign(field, { orNull });
   };
 }
 
+const finite = () => z.number().refine((n) => Number.isFinite(n), 'valor monetário inválido');
+
 export const f = {
-  integer: scalar('integer', z.number().int()),
-  number: scalar('number', z.number()),
-  percent: scalar('percent', z.number()),
-  money: scalar('money', money()),
+  integer: scalar<number>('integer', () => z.number().int()),
+  number: scalar<number>('number', () => z.number()),
+  percent: scalar<number>('percent', () => z.number()),
+  money: scalar<number>('money', finite),
   /** An identifier-like string (CPF/CNPJ, CEP, numbers with zeros): the cell keeps it as text. */
-  code: scalar('text', z.string()),
-  text: scalar('text', z.string()),
+  code: scalar<string>('text', () => z.string()),
+  text: scalar<string>('text', () => z.string()),
   /** Enumerations are open: the spec lists the values that occur, not all that exist. */
-  enumeration: scalar('text', z.string()),
-  boolean: scalar('boolean', z.boolean()),
-  date: scalar('date', z.string().regex(DATE, 'data fora do formato AAAA-MM-DD')),
-  datetime: scalar('datetime', z.string().regex(DATETIME, 'data e hora fora do formato AAAA-MM-DDTHH:MM:SS')),
-  competencia: scalar('text', z.string().regex(COMPETENCIA, 'competência fora do formato MM/AAAA')),
-  time: scalar('text', z.string().regex(TIME, 'hora fora do formato HH:MM')),
-  object(label: string, fields: FieldMap): ObjectField & { orNull(): ObjectField } {
-    const schema = recordSchema(fields);
-    const field: ObjectField = { type: 'object', label, nullable: false, fields, schema };
-    return { ...field, orNull: () => ({ ...field, nullable: true, schema: schema.nullable() }) };
+  enumeration: scalar<string>('text', () => z.string()),
+  boolean: scalar<boolean>('boolean', () => z.boolean()),
+  date: scalar<string>('date', () => z.string().regex(DATE_PATTERN, 'data fora do formato AAAA-MM-DD')),
+  datetime: scalar<string>('datetime', () => z.string().regex(DATETIME_PATTERN, 'data e hora fora do formato AAAA-MM-DDTHH:MM:SS')),
+  competencia: scalar<string>('text', () => z.string().regex(COMPETENCIA_PATTERN, 'competência fora do formato MM/AAAA')),
+  time: scalar<string>('text', () => z.string().regex(TIME_PATTERN, 'hora fora do formato HH:MM')),
+  object<M extends FieldMap>(label: string, fields: M) {
+    const schema = lazy(() => recordSchema(fields));
+    const field = withSchema({ type: 'object' as const, label, nullable: false, fields }, schema) as ObjectField<M, RecordOf<M>>;
+    const orNull = (): ObjectField<M, RecordOf<M> | null> => withSchema({ type: 'object' as const, label, nullable: true, fields }, lazy(() => schema().nullable()));
+    return Object.assign(field, { orNull });
   },
-  array(label: string, item?: FieldMap): ArrayField & { orNull(): ArrayField } {
-    const schema = z.array(item ? recordSchema(item) : z.unknown());
-    const field: ArrayField = { type: 'array', label, nullable: false, item, schema };
-    return { ...field, orNull: () => ({ ...field, nullable: true, schema: schema.nullable() }) };
+  array<M extends FieldMap | undefined = undefined>(label: string, item?: M) {
+    type Item = M extends FieldMap ? RecordOf<M> : unknown;
+    const schema = lazy(() => z.array(item ? recordSchema(item) : z.unknown()));
+    const field = withSchema({ type: 'array' as const, label, nullable: false, item }, schema) as ArrayField<M, Item[]>;
+    const orNull = (): ArrayField<M, Item[] | null> => withSchema({ type: 'array' as const, label, nullable: true, item }, lazy(() => schema().nullable()));
+    return Object.assign(field, { orNull });
   },
 };
 

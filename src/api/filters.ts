@@ -3,7 +3,7 @@
  * (the spec's formats). A value that cannot be formatted is refused here, before
  * any request, with a message naming the filter.
  */
-import { isValidDay, pad2, pad4, type Zone } from './calendar';
+import { brDate, brDateTime, checkDay, checkMonth, competencia, type Day, isDate, parseCompetencia, parseDay, parseDayTime, type Zone } from './calendar';
 
 export type FilterKind =
   | 'integer'
@@ -45,30 +45,21 @@ export class FilterError extends Error {
 
 type Formatter = (value: unknown, zone: Zone) => string;
 
-function calendarDay(value: unknown, zone: Zone): { year: number; month: number; day: number } | string {
-  if (value instanceof Date || Object.prototype.toString.call(value) === '[object Date]') {
-    const d = value as Date;
-    if (Number.isNaN(d.getTime())) return 'data inválida';
-    const w = zone.wall(d);
-    return { year: w.year, month: w.month, day: w.day };
+function calendarDay(value: unknown, zone: Zone): Day | string {
+  if (isDate(value)) {
+    if (Number.isNaN(value.getTime())) return 'data inválida';
+    return zone.wall(value);
   }
   if (typeof value === 'string') {
-    const s = value.trim();
-    let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-    if (m) return checkDay(Number(m[1]), Number(m[2]), Number(m[3]));
-    m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
-    if (m) return checkDay(Number(m[3]), Number(m[2]), Number(m[1]));
-    return `use o formato DD/MM/AAAA (recebido "${s}")`;
+    const parsed = parseDay(value);
+    if (parsed.ok) return parsed.value;
+    return parsed.reason === 'format' ? `${parsed.message} (recebido "${value.trim()}")` : parsed.message;
   }
   if (value && typeof value === 'object' && 'year' in value && 'month' in value && 'day' in value) {
-    const v = value as { year: number; month: number; day: number };
-    return checkDay(v.year, v.month, v.day);
+    const parsed = checkDay(value as Day);
+    return parsed.ok ? parsed.value : parsed.message;
   }
   return 'esperava uma data';
-}
-
-function checkDay(year: number, month: number, day: number) {
-  return isValidDay(year, month, day) ? { year, month, day } : `a data ${pad2(day)}/${pad2(month)}/${pad4(year)} não existe`;
 }
 
 const fail = (message: string): never => {
@@ -94,50 +85,26 @@ const formatters: Record<FilterKind, Formatter> = {
   date(value, zone) {
     const d = calendarDay(value, zone);
     if (typeof d === 'string') return fail(d);
-    return `${pad2(d.day)}/${pad2(d.month)}/${pad4(d.year)}`;
+    return brDate(d);
   },
   datetime(value, zone) {
-    let wall: { year: number; month: number; day: number; hour: number; minute: number } | null = null;
-    if (value instanceof Date || Object.prototype.toString.call(value) === '[object Date]') {
-      if (Number.isNaN((value as Date).getTime())) return fail('data e hora inválidas');
-      wall = zone.wall(value as Date);
-    } else if (typeof value === 'string') {
-      const s = value.trim();
-      let m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?$/.exec(s);
-      if (m) wall = { year: +m[1], month: +m[2], day: +m[3], hour: +m[4], minute: +m[5] };
-      m = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2})$/.exec(s);
-      if (m) wall = { year: +m[3], month: +m[2], day: +m[1], hour: +m[4], minute: +m[5] };
-      if (!wall) return fail(`use o formato DD/MM/AAAA HH:MM (recebido "${s}")`);
-    } else {
-      return fail('esperava data e hora');
+    if (isDate(value)) {
+      if (Number.isNaN(value.getTime())) return fail('data e hora inválidas');
+      return brDateTime(zone.wall(value));
     }
-    const day = checkDay(wall.year, wall.month, wall.day);
-    if (typeof day === 'string') return fail(day);
-    if (wall.hour > 23 || wall.minute > 59) return fail('hora inválida');
-    return `${pad2(wall.day)}/${pad2(wall.month)}/${pad4(wall.year)} ${pad2(wall.hour)}:${pad2(wall.minute)}`;
+    if (typeof value !== 'string') return fail('esperava data e hora');
+    const parsed = parseDayTime(value);
+    if (parsed.ok) return brDateTime(parsed.value);
+    return fail(parsed.reason === 'format' ? `${parsed.message} (recebido "${value.trim()}")` : parsed.message);
   },
   competencia(value, zone) {
-    let year: number | undefined;
-    let month: number | undefined;
-    if (value instanceof Date || Object.prototype.toString.call(value) === '[object Date]') {
-      const w = zone.wall(value as Date);
-      year = w.year;
-      month = w.month;
-    } else if (typeof value === 'string') {
-      const s = value.trim();
-      let m = /^(\d{1,2})\/(\d{4})$/.exec(s);
-      if (m) [month, year] = [Number(m[1]), Number(m[2])];
-      m = /^(\d{4})-(\d{2})$/.exec(s);
-      if (m) [year, month] = [Number(m[1]), Number(m[2])];
-      if (year === undefined) return fail(`use o formato MM/AAAA (recebido "${s}")`);
-    } else if (value && typeof value === 'object' && 'year' in value && 'month' in value) {
-      ({ year, month } = value as { year: number; month: number });
-    } else {
-      return fail('esperava uma competência MM/AAAA');
-    }
-    if (!Number.isInteger(month) || month! < 1 || month! > 12) return fail('o mês da competência vai de 01 a 12');
-    if (!Number.isInteger(year) || year! < 1900 || year! > 9999) return fail('ano da competência inválido');
-    return `${pad2(month!)}/${pad4(year!)}`;
+    let parsed;
+    if (isDate(value)) parsed = checkMonth(zone.wall(value));
+    else if (typeof value === 'string') parsed = parseCompetencia(value);
+    else if (value && typeof value === 'object' && 'year' in value && 'month' in value) parsed = checkMonth(value as { year: number; month: number });
+    else return fail('esperava uma competência MM/AAAA');
+    if (parsed.ok) return competencia(parsed.value);
+    return fail(parsed.reason === 'format' ? `${parsed.message} (recebido "${String(value).trim()}")` : parsed.message);
   },
   idList(value) {
     const items = Array.isArray(value)

@@ -1,15 +1,13 @@
 /**
- * The whole interface as one table: every operation's method, path, filters,
- * record, paging and body. The client, the import forms and the sheet columns
- * are all driven from here; adding a filter is one line.
+ * The read side of the interface as one table: every listing's path, filters,
+ * record and paging. The client, the import forms and the sheet columns are all
+ * driven from here; adding a filter is one line. The write side is in writes.ts.
  */
-import * as z from 'zod';
-import type { FieldMap } from './fields';
+import type { FieldMap, RecordOf } from './fields';
 import type { DateInput, FilterDef, FilterKind } from './filters';
 import * as records from './records';
 
 export type ListingKey = 'clientes' | 'faturas' | 'nfse' | 'cobrancas' | 'transacoes' | 'assinaturas';
-export type WriteKey = 'criarAssinaturaPlano' | 'atualizarAssinaturaPlano' | 'criarAssinaturaPersonalizada' | 'atualizarAssinaturaPersonalizada' | 'emitirNfse';
 
 export interface ListOperation {
   kind: 'list';
@@ -27,17 +25,6 @@ export interface ListOperation {
   envelope: 'list' | 'flexible';
   /** Filters on dataHoraAtualizacao, which make incremental refreshes possible. */
   updatedSince?: { from: string; to: string };
-}
-
-export interface WriteOperation {
-  kind: 'write';
-  key: WriteKey;
-  label: string;
-  method: 'POST' | 'PUT';
-  /** `{id}` is replaced by the subscription's id. */
-  path: string;
-  body: z.ZodObject;
-  response: 'subscription' | 'emission';
 }
 
 /** Keeps each filter's name and kind as literal types, so callers get per-operation filter types. */
@@ -229,91 +216,5 @@ export function listing(key: ListingKey): ListOperation {
   return listings[key];
 }
 
-const integer = z.number().int();
-const competencia = z.string().regex(/^(0[1-9]|1[0-2])\/\d{4}$/, 'use MM/AAAA');
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use AAAA-MM-DD');
-const forma = z.string().min(1);
-
-export const discountBody = z.object({
-  idIntegracao: z.string().min(1),
-  descricao: z.string().min(1),
-  tipoDesconto: z.string().min(1),
-  valorDesconto: z.number(),
-  competenciaInicial: competencia,
-  competenciaFinal: competencia,
-});
-
-export const writes: Record<WriteKey, WriteOperation> = {
-  criarAssinaturaPlano: {
-    kind: 'write',
-    key: 'criarAssinaturaPlano',
-    label: 'Criar assinaturas de plano',
-    method: 'POST',
-    path: '/v2/assinaturascontratos/plano',
-    body: z.object({
-      idIntegracao: z.string().min(1),
-      idCliente: integer,
-      dataAdesao: isoDate,
-      competenciaInicial: competencia,
-      idPlano: integer,
-      quantidade: integer,
-      formaFaturamentoAssinatura: forma,
-      diaVencimentoCobranca: integer,
-      descontos: z.array(discountBody),
-    }),
-    response: 'subscription',
-  },
-  atualizarAssinaturaPlano: {
-    kind: 'write',
-    key: 'atualizarAssinaturaPlano',
-    label: 'Atualizar assinaturas de plano',
-    method: 'PUT',
-    path: '/v2/assinaturascontratos/plano/{id}',
-    body: z.object({ quantidade: integer, descricaoAssinaturaContrato: z.string() }),
-    response: 'subscription',
-  },
-  criarAssinaturaPersonalizada: {
-    kind: 'write',
-    key: 'criarAssinaturaPersonalizada',
-    label: 'Criar assinaturas personalizadas',
-    method: 'POST',
-    path: '/v2/assinaturascontratos/personalizado',
-    body: z.object({
-      idIntegracao: z.string().min(1),
-      idCliente: integer,
-      dataAdesao: isoDate,
-      competenciaInicial: competencia,
-      periodicidade: z.string().min(1),
-      idProduto: integer,
-      descricaoAssinaturaContrato: z.string(),
-      valor: z.number(),
-      formaFaturamentoAssinatura: forma,
-      diaVencimentoCobranca: integer,
-    }),
-    response: 'subscription',
-  },
-  atualizarAssinaturaPersonalizada: {
-    kind: 'write',
-    key: 'atualizarAssinaturaPersonalizada',
-    label: 'Atualizar assinaturas personalizadas',
-    method: 'PUT',
-    path: '/v2/assinaturascontratos/personalizado/{id}',
-    body: z.object({
-      valor: z.number(),
-      descricaoAssinaturaContrato: z.string(),
-      isAtualizaDiscriminacaoNfse: z.boolean(),
-      discriminacaoNfse: z.string(),
-    }),
-    response: 'subscription',
-  },
-  emitirNfse: {
-    kind: 'write',
-    key: 'emitirNfse',
-    label: 'Emitir NFS-e de faturas',
-    method: 'POST',
-    path: '/v2/faturamento/nfse/emitir',
-    body: z.object({ idFatura: integer }),
-    response: 'emission',
-  },
-};
-
+/** A decoded record of one listing, typed from the table. */
+export type ListingRecord<K extends ListingKey> = RecordOf<(typeof listings)[K]['record']>;

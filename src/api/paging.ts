@@ -23,14 +23,14 @@ export interface PagerState {
   fetchedRecords: number;
 }
 
-export interface PageResult {
+export interface PageResult<R extends ApiRecord = ApiRecord> {
   number: number;
-  records: ApiRecord[];
+  records: R[];
   paging: Paging;
 }
 
 /** Fetches the given page numbers concurrently, each decoded or failed. */
-export type PageFetcher = (pages: number[]) => Array<{ ok: true; list: DecodedList } | { ok: false; error: BillingError }>;
+export type PageFetcher<R extends ApiRecord = ApiRecord> = (pages: number[]) => Array<{ ok: true; list: DecodedList<R> } | { ok: false; error: BillingError }>;
 
 export interface PagerOptions {
   concurrency: number;
@@ -42,13 +42,13 @@ export interface PagerOptions {
   base?: 0 | 1;
 }
 
-export class Pager {
+export class Pager<R extends ApiRecord = ApiRecord> {
   private readonly s: PagerState;
   private readonly seen = new Set<unknown>();
   readonly warnings: string[] = [];
 
   constructor(
-    private readonly fetchPages: PageFetcher,
+    private readonly fetchPages: PageFetcher<R>,
     private readonly options: PagerOptions,
   ) {
     this.s = options.state ? { ...options.state } : { base: options.base, next: options.base ?? 0, done: false, fetchedPages: 0, fetchedRecords: 0 };
@@ -66,11 +66,11 @@ export class Pager {
     if (!this.warnings.includes(text)) this.warnings.push(text);
   }
 
-  private ids(records: ApiRecord[]): unknown[] {
+  private ids(records: R[]): unknown[] {
     return records.map((r) => r[this.options.idField]);
   }
 
-  private fetch(numbers: number[]): DecodedList[] {
+  private fetch(numbers: number[]): DecodedList<R>[] {
     const settled = this.fetchPages(numbers);
     return settled.map((s) => {
       if (!s.ok) throw s.error;
@@ -79,7 +79,7 @@ export class Pager {
   }
 
   /** Fetches the next wave; returns its pages in order (empty once the walk is over). */
-  nextWave(): PageResult[] {
+  nextWave(): PageResult<R>[] {
     if (this.s.done) return [];
     if (this.s.base === undefined) return this.firstWave();
     const last = this.s.totalPages !== undefined ? this.s.totalPages - 1 + this.s.base : undefined;
@@ -90,7 +90,7 @@ export class Pager {
     }
     const numbers = Array.from({ length: count }, (_, i) => this.s.next + i);
     const lists = this.fetch(numbers);
-    const out: PageResult[] = [];
+    const out: PageResult<R>[] = [];
     for (let i = 0; i < lists.length && !this.s.done; i++) {
       const page = this.accept(numbers[i], lists[i]);
       if (page) out.push(page);
@@ -100,7 +100,7 @@ export class Pager {
   }
 
   /** Pages 0 and 1 together reveal the numbering in one round trip. */
-  private firstWave(): PageResult[] {
+  private firstWave(): PageResult<R>[] {
     const settled = this.fetchPages([0, 1]);
     const [zero, one] = settled;
     if (!one.ok) throw one.error;
@@ -115,7 +115,7 @@ export class Pager {
     if (ids1.length > 0 && ids0.length === ids1.length && ids0.every((id, i) => id === ids1[i])) return this.startAt(1, one.list);
     this.s.base = 0;
     this.s.next = 0;
-    const out: PageResult[] = [];
+    const out: PageResult<R>[] = [];
     const first = this.accept(0, zero.list);
     if (first) out.push(first);
     if (!this.s.done) {
@@ -125,7 +125,7 @@ export class Pager {
     return out;
   }
 
-  private startAt(base: 1, list: DecodedList): PageResult[] {
+  private startAt(base: 1, list: DecodedList<R>): PageResult<R>[] {
     this.s.base = base;
     this.s.next = base;
     const page = this.accept(base, list);
@@ -139,7 +139,7 @@ export class Pager {
     }
   }
 
-  private accept(number: number, list: DecodedList): PageResult | null {
+  private accept(number: number, list: DecodedList<R>): PageResult<R> | null {
     const { records, paging } = list;
     this.s.next = number + 1;
     this.s.fetchedPages += 1;

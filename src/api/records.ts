@@ -1,15 +1,15 @@
 /** The records of the interface, field by field as the spec lists them. */
 import { f, type FieldMap } from './fields';
 
-const cartaoCredito: FieldMap = {
+const cartaoCredito = {
   numeroCartao: f.code('Cartão (número)'),
   cvvCartao: f.code('Cartão (CVV)'),
   vencimentoCartao: f.code('Cartão (vencimento)'),
   nomeImpressoCartao: f.text('Cartão (nome impresso)'),
   cpfPortadorCartao: f.code('Cartão (CPF do portador)'),
-};
+} satisfies FieldMap;
 
-export const customer: FieldMap = {
+export const customer = {
   idCliente: f.integer('ID do cliente'),
   idIntegracao: f.code('ID de integração'),
   isAtivo: f.boolean('Ativo'),
@@ -50,9 +50,9 @@ export const customer: FieldMap = {
   cartaoCredito: f.object('Cartão de crédito', cartaoCredito).orNull(),
   telefones: f.array('Telefones').orNull(),
   tags: f.array('Tags').orNull(),
-};
+} satisfies FieldMap;
 
-export const invoice: FieldMap = {
+export const invoice = {
   idFatura: f.integer('ID da fatura'),
   idIntegracao: f.code('ID de integração').orNull(),
   numeroPedido: f.code('Número do pedido').orNull(),
@@ -69,9 +69,9 @@ export const invoice: FieldMap = {
   valorTotal: f.money('Valor total'),
   // ItemFaturaJson is named by the spec but not shown: items are kept whole.
   itens: f.array('Itens').orNull(),
-};
+} satisfies FieldMap;
 
-export const nfse: FieldMap = {
+export const nfse = {
   idNotaFiscalServico: f.integer('ID da NFS-e'),
   competencia: f.competencia('Competência'),
   dataEmissao: f.date('Emissão'),
@@ -90,9 +90,9 @@ export const nfse: FieldMap = {
   valorServico: f.money('Valor do serviço'),
   valorIss: f.money('Valor do ISS'),
   valorLiquidoNfse: f.money('Valor líquido'),
-};
+} satisfies FieldMap;
 
-const cardEvent: FieldMap = {
+const cardEvent = {
   idEventoCartao: f.integer('ID do evento'),
   dataHoraRegistro: f.datetime('Registrado em'),
   pedidoNumero: f.integer('Número do pedido'),
@@ -103,9 +103,9 @@ const cardEvent: FieldMap = {
   mensagem: f.text('Mensagem'),
   isTransacaoCancelada: f.boolean('Cancelada'),
   motivoCancelamento: f.text('Motivo do cancelamento').orNull(),
-};
+} satisfies FieldMap;
 
-export const charge: FieldMap = {
+export const charge = {
   idCobranca: f.integer('ID da cobrança'),
   idCliente: f.integer('ID do cliente'),
   idIntegracaoCliente: f.code('ID de integração do cliente'),
@@ -138,18 +138,18 @@ export const charge: FieldMap = {
   dataHoraAtualizacao: f.datetime('Atualizada em'),
   link: f.text('Link de pagamento'),
   eventosCartao: f.array('Eventos de cartão', cardEvent).orNull(),
-};
+} satisfies FieldMap;
 
-const accountPlanEntry: FieldMap = {
+const accountPlanEntry = {
   idTransacaoPlanoConta: f.integer('ID do rateio'),
   idPlanoConta: f.integer('ID do plano de contas'),
   planoConta: f.text('Plano de contas'),
   complemento: f.text('Complemento'),
   valor: f.money('Valor'),
   tipoOperacao: f.enumeration('Tipo de operação'),
-};
+} satisfies FieldMap;
 
-export const transaction: FieldMap = {
+export const transaction = {
   idTransacao: f.integer('ID da transação'),
   tipoTransacao: f.enumeration('Tipo de transação'),
   tipoOperacao: f.enumeration('Tipo de operação'),
@@ -175,9 +175,9 @@ export const transaction: FieldMap = {
   planosConta: f.array('Planos de conta', accountPlanEntry),
   centrosCusto: f.array('Centros de custo'),
   tags: f.array('Tags'),
-};
+} satisfies FieldMap;
 
-export const subscriptionDiscount: FieldMap = {
+export const subscriptionDiscount = {
   idDescontoAssinaturaContrato: f.integer('ID do desconto'),
   idAssinaturaContrato: f.integer('ID da assinatura'),
   idIntegracao: f.code('ID de integração'),
@@ -186,9 +186,9 @@ export const subscriptionDiscount: FieldMap = {
   valorDesconto: f.number('Valor do desconto'),
   competenciaInicial: f.competencia('Competência inicial'),
   competenciaFinal: f.competencia('Competência final'),
-};
+} satisfies FieldMap;
 
-export const subscription: FieldMap = {
+export const subscription = {
   idAssinaturaContrato: f.integer('ID da assinatura'),
   idIntegracao: f.code('ID de integração'),
   idCliente: f.integer('ID do cliente'),
@@ -221,4 +221,4 @@ export const subscription: FieldMap = {
   dataCancelamento: f.date('Cancelada em').orNull(),
   motivoCancelamento: f.text('Motivo do cancelamento').orNull(),
   descontos: f.array('Descontos', subscriptionDiscount).orNull(),
-};
+} satisfies FieldMap;

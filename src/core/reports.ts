@@ -6,7 +6,7 @@
  */
 import type { FilterValues } from '../api/filters';
 import { type ListingKey, listing } from '../api/operations';
-import { addDays, addMonths, pad2, pad4, type Zone } from '../api/calendar';
+import { addDays, addMonths, brDateTime, competencia, isoDate, type Zone } from '../api/calendar';
 import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
 import type { Schedule } from './schedule';
@@ -115,11 +115,9 @@ export function resolveFilters(report: Report, now: Date, zone: Zone): FilterVal
       continue;
     }
     if (value.rel === 'hoje') {
-      const d = addDays(today, value.dias);
-      out[name] = `${pad4(d.year)}-${pad2(d.month)}-${pad2(d.day)}`;
+      out[name] = isoDate(addDays(today, value.dias));
     } else {
-      const m = addMonths(today, value.meses);
-      out[name] = `${pad2(m.month)}/${pad4(m.year)}`;
+      out[name] = competencia(addMonths(today, value.meses));
     }
   }
   return out;
@@ -133,8 +131,7 @@ export function incrementalFilters(report: Report, base: FilterValues, zone: Zon
   const op = listing(report.listing);
   if (!report.incremental || !op.updatedSince || report.lastSuccessStart === undefined) return { filters: base, merge: false };
   // As wall-clock text: the job state is JSON, and a Date would come back as a UTC string.
-  const w = zone.wall(new Date(report.lastSuccessStart - INCREMENTAL_MARGIN_MS));
-  const since = `${pad2(w.day)}/${pad2(w.month)}/${pad4(w.year)} ${pad2(w.hour)}:${pad2(w.minute)}`;
+  const since = brDateTime(zone.wall(new Date(report.lastSuccessStart - INCREMENTAL_MARGIN_MS)));
   return { filters: { ...base, [op.updatedSince.from]: since }, merge: true };
 }
 

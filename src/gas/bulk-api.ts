@@ -1,5 +1,5 @@
 /** Server side of the Lançamentos em lote sidebar, and the dispatcher's share of unfinished bulk jobs. */
-import type { WriteKey } from '../api/operations';
+import type { WriteKey } from '../api/writes';
 import { ConnectionError } from '../core/connections';
 import { bulkOperations } from '../core/bulk/definitions';
 import { guessOperation, LayoutError } from '../core/bulk/headers';

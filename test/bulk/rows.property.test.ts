@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { writes } from '../../src/api/operations';
+import { writes } from '../../src/api/writes';
 import { bulkOperations, type InputColumn } from '../../src/core/bulk/definitions';
 import { columnLetter, type Layout } from '../../src/core/bulk/headers';
 import { buildRow } from '../../src/core/bulk/rows';

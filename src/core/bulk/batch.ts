@@ -5,11 +5,11 @@
  * processed", so those rows wait and go again; an update (PUT) sets values and
  * may simply be repeated.
  */
-import type { BillingClient, EmissionResult, WriteResult } from '../../api/client';
-import type { ApiRecord } from '../../api/envelopes';
+import type { BillingClient, EmissionResult, SubscriptionResult } from '../../api/client';
+import type { Nfse, Subscription } from '../../api/writes';
 import { BadRequestError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../api/errors';
 import { type BulkOperation, STATUS } from './definitions';
-import { lookupMany } from './reconcile';
+import { type Existing, lookupMany } from './reconcile';
 import { type BuiltRow, issueText } from './rows';
 import type { RowResult } from './sheet-io';
 
@@ -53,40 +53,42 @@ export interface BatchOutcome {
 const MAX_ATTEMPTS = 4;
 const DEFAULT_WAIT_MS = 2_000;
 
-function subscriptionOk(op: BulkOperation, record: ApiRecord | null, how: string): RowResult {
-  const id = record?.idAssinaturaContrato as number | undefined;
+function subscriptionOk(op: BulkOperation, record: Subscription | null, how: string): RowResult {
+  const id = record?.idAssinaturaContrato;
   const what = op.identity === 'idempotent' ? 'Assinatura atualizada' : 'Assinatura criada';
   return { status: STATUS.ok, id: op.identity === 'idempotent' ? undefined : id, mensagem: `${what}${id !== undefined ? ` (ID ${id})` : ''}${how}.` };
 }
 
-function noteResult(status: string, note: ApiRecord | null, idFatura: number, text: string, mentionedId?: number): RowResult {
-  const id = (note?.idNotaFiscalServico as number | undefined) ?? mentionedId;
+function noteResult(status: string, note: Nfse | null, idFatura: number | string | undefined, text: string, mentionedId?: number): RowResult {
+  const id = note?.idNotaFiscalServico ?? mentionedId;
   const numero = note?.numeroNotaFiscalServico;
   const waiting = note && !numero ? ' A prefeitura ainda não numerou a nota: o número aparece quando ela for autorizada.' : '';
   return { status, id, numero: typeof numero === 'string' ? numero : '', chave: idFatura, mensagem: `${text}${waiting}` };
 }
 
-function foundResult(op: BulkOperation, item: Item, record: ApiRecord): RowResult {
+function foundResult(op: BulkOperation, item: Item, existing: Existing): RowResult {
   const fresh = item.reason === 'pendente' || item.reason === 'unknown';
-  if (op.identity === 'idFatura') {
+  if (existing.kind === 'note') {
+    const note = existing.record;
     return fresh
-      ? noteResult(STATUS.ok, record, item.built.key as number, `NFS-e ${record.idNotaFiscalServico} emitida (confirmada por consulta depois de uma resposta incerta).`)
-      : noteResult(STATUS.jaEmitida, record, item.built.key as number, `A fatura já tinha a NFS-e ${record.idNotaFiscalServico}: nada foi emitido.`);
+      ? noteResult(STATUS.ok, note, item.built.key, `NFS-e ${note.idNotaFiscalServico} emitida (confirmada por consulta depois de uma resposta incerta).`)
+      : noteResult(STATUS.jaEmitida, note, item.built.key, `A fatura já tinha a NFS-e ${note.idNotaFiscalServico}: nada foi emitido.`);
   }
+  const record = existing.record;
   if (fresh) return subscriptionOk(op, record, ', confirmada por consulta depois de uma resposta incerta');
   return {
     status: STATUS.jaExiste,
-    id: record.idAssinaturaContrato as number,
+    id: record.idAssinaturaContrato,
     mensagem: `Já existia a assinatura ${record.idAssinaturaContrato} com este ID de integração: nada foi enviado.`,
   };
 }
 
-function successResult(op: BulkOperation, item: Item, result: WriteResult | EmissionResult): RowResult {
+function successResult(op: BulkOperation, item: Item, result: SubscriptionResult | EmissionResult): RowResult {
   if ('notes' in result) {
     const note = result.notes[0] ?? null;
-    const id = (note?.idNotaFiscalServico as number | undefined) ?? result.mentionedId;
+    const id = note?.idNotaFiscalServico ?? result.mentionedId;
     const what = id === undefined ? 'NFS-e emitida' : `NFS-e ${id} emitida`;
-    return noteResult(STATUS.ok, note, item.built.key as number, `${what}${note ? ` (${String(note.statusNotaFiscalServico)})` : ''}.`, result.mentionedId);
+    return noteResult(STATUS.ok, note, item.built.key, `${what}${note ? ` (${String(note.statusNotaFiscalServico)})` : ''}.`, result.mentionedId);
   }
   return subscriptionOk(op, result.record, '');
 }
@@ -112,7 +114,7 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
           if (f.error instanceof UnauthorizedError) out.fatal = f.error.message;
           return;
         }
-        if (f.record) settle(item, foundResult(op, item, f.record));
+        if (f.existing) settle(item, foundResult(op, item, f.existing));
         else if (item.reason === 'rejected') settle(item, error(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
         else if (item.built.issues.length > 0) settle(item, error(issueText(item.built.issues)));
         else item.mode = 'send';

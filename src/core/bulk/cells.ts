@@ -4,7 +4,7 @@
  * broken formula. Each reader returns the wire value or a message, in
  * Portuguese, that says what to type instead.
  */
-import { isValidDay, pad2, pad4, type Zone } from '../../api/calendar';
+import { competencia as formatCompetencia, isDate, isoDate, parseCompetencia, parseDay, type Zone } from '../../api/calendar';
 import type { InputColumn } from './definitions';
 
 export type Read = { ok: true; value: string | number | boolean } | { ok: true; blank: true } | { ok: false; message: string };
@@ -12,10 +12,6 @@ export type Read = { ok: true; value: string | number | boolean } | { ok: true; 
 const FORMULA_ERROR = /^#(N\/A|REF!|VALUE!|DIV\/0!|NAME\?|NUM!|NULL!|ERROR!|SPILL!|CALC!)/i;
 /** What a message quotes of a cell: enough to recognise it, never a 50,000-character wall. */
 const quote = (text: string): string => `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
-
-function isDate(v: unknown): v is Date {
-  return v instanceof Date || Object.prototype.toString.call(v) === '[object Date]';
-}
 
 const fail = (message: string): Read => ({ ok: false, message });
 const value = (v: string | number | boolean): Read => ({ ok: true, value: v });
@@ -61,17 +57,12 @@ function money(col: InputColumn, cell: unknown): Read {
 function date(cell: unknown, zone: Zone): Read {
   if (isDate(cell)) {
     if (Number.isNaN(cell.getTime())) return fail('data inválida: digite no formato dd/mm/aaaa');
-    const w = zone.wall(cell);
-    return value(`${pad4(w.year)}-${pad2(w.month)}-${pad2(w.day)}`);
+    return value(isoDate(zone.wall(cell)));
   }
   if (typeof cell === 'string') {
-    const s = cell.trim();
-    let m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
-    const parts = m ? [Number(m[3]), Number(m[2]), Number(m[1])] : (m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s)) ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
-    if (!parts) return fail(`esperava uma data dd/mm/aaaa, veio ${quote(s)}`);
-    const [y, mo, d] = parts;
-    if (!isValidDay(y, mo, d)) return fail(`a data ${pad2(d)}/${pad2(mo)}/${pad4(y)} não existe`);
-    return value(`${pad4(y)}-${pad2(mo)}-${pad2(d)}`);
+    const parsed = parseDay(cell);
+    if (parsed.ok) return value(isoDate(parsed.value));
+    return fail(parsed.reason === 'format' ? `esperava uma data dd/mm/aaaa, veio ${quote(cell.trim())}` : parsed.message);
   }
   return fail(`esperava uma data dd/mm/aaaa, veio ${describe(cell)}`);
 }
@@ -80,19 +71,14 @@ function competencia(cell: unknown, zone: Zone): Read {
   // Typed as 10/2026 into a cell that is not text, the Planilhas turns it into 01/10/2026: the month is what was meant.
   if (isDate(cell)) {
     if (Number.isNaN(cell.getTime())) return fail('competência inválida: digite MM/AAAA');
-    const w = zone.wall(cell);
-    return value(`${pad2(w.month)}/${pad4(w.year)}`);
+    return value(formatCompetencia(zone.wall(cell)));
   }
   if (typeof cell === 'string') {
     const s = cell.trim();
-    const mmYyyy = /^(\d{1,2})\/(\d{4})$/.exec(s);
-    const yyyyMm = /^(\d{4})-(\d{1,2})$/.exec(s);
-    if (!mmYyyy && !yyyyMm) return fail(`esperava a competência no formato MM/AAAA (por exemplo 11/2026), veio ${quote(s)}`);
-    const month = Number(mmYyyy ? mmYyyy[1] : yyyyMm![2]);
-    const year = Number(mmYyyy ? mmYyyy[2] : yyyyMm![1]);
-    if (month < 1 || month > 12) return fail(`o mês da competência vai de 01 a 12, veio ${quote(s)}`);
-    if (year < 1900 || year > 9999) return fail(`ano da competência inválido em ${quote(s)}`);
-    return value(`${pad2(month)}/${pad4(year)}`);
+    const parsed = parseCompetencia(s);
+    if (parsed.ok) return value(formatCompetencia(parsed.value));
+    if (parsed.reason === 'format') return fail(`esperava a competência no formato MM/AAAA (por exemplo 11/2026), veio ${quote(s)}`);
+    return fail(parsed.message.startsWith('o mês') ? `o mês da competência vai de 01 a 12, veio ${quote(s)}` : `ano da competência inválido em ${quote(s)}`);
   }
   return fail(`esperava a competência no formato MM/AAAA (por exemplo 11/2026), veio ${describe(cell)}`);
 }

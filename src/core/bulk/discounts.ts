@@ -4,17 +4,16 @@
  * reported on the subscription row it belongs to, which is then not sent.
  */
 import type { Zone } from '../../api/calendar';
+import { discountFields, discountRules } from '../../api/writes';
 import type { BookPort } from '../sheet-port';
 import { DISCOUNT_SHEET, discountColumns } from './definitions';
 import { LayoutError, matchColumns } from './headers';
-import { cellIssue, type Discounts, isBlankRow, readFields } from './rows';
+import { type Discounts, isBlankRow, readFields } from './rows';
 
 export interface LoadedDiscounts extends Discounts {
   /** Discount rows whose subscription key is blank. */
   unlinked: number[];
 }
-
-const competenciaKey = (c: string): number => Number(c.slice(3)) * 12 + Number(c.slice(0, 2));
 
 export function loadDiscounts(book: BookPort, zone: Zone): LoadedDiscounts {
   const out: LoadedDiscounts = { byKey: new Map(), unlinked: [] };
@@ -29,7 +28,7 @@ export function loadDiscounts(book: BookPort, zone: Zone): LoadedDiscounts {
   rows.forEach((row, i) => {
     const rowNumber = i + 2;
     if (isBlankRow(matched.inputs, row)) return;
-    const { values, issues } = readFields(discountColumns, matched.inputs, row, rowNumber, DISCOUNT_SHEET, zone);
+    const { values, issues } = readFields(discountColumns, matched.inputs, row, rowNumber, DISCOUNT_SHEET, zone, discountRules);
     const key = values.assinatura as string | undefined;
     if (key === undefined) {
       out.unlinked.push(rowNumber);
@@ -37,25 +36,12 @@ export function loadDiscounts(book: BookPort, zone: Zone): LoadedDiscounts {
     }
     const n = (seen.get(key) ?? 0) + 1;
     seen.set(key, n);
-    const col = (field: string) => discountColumns.find((c) => c.field === field)!;
-    if (values.tipoDesconto === 'PERCENTUAL' && typeof values.valorDesconto === 'number' && values.valorDesconto > 100) {
-      issues.push(cellIssue(DISCOUNT_SHEET, rowNumber, matched.inputs.valorDesconto, col('valorDesconto').label, 'um desconto PERCENTUAL vai até 100.'));
-    }
-    const from = values.competenciaInicial as string | undefined;
-    const to = values.competenciaFinal as string | undefined;
-    if (from && to && competenciaKey(to) < competenciaKey(from)) {
-      issues.push(cellIssue(DISCOUNT_SHEET, rowNumber, matched.inputs.competenciaFinal, col('competenciaFinal').label, `é anterior à competência inicial ${from}.`));
-    }
     const entry = out.byKey.get(key) ?? { bodies: [], issues: [] };
     entry.issues.push(...issues.map((i) => ({ ...i, message: `Aba "${DISCOUNT_SHEET}": ${i.message}` })));
-    entry.bodies.push({
-      idIntegracao: (values.idIntegracao as string | undefined) ?? `${key}-D${n}`,
-      descricao: values.descricao,
-      tipoDesconto: values.tipoDesconto,
-      valorDesconto: values.valorDesconto,
-      competenciaInicial: from,
-      competenciaFinal: to,
-    });
+    const body: Record<string, unknown> = {};
+    for (const field of Object.keys(discountFields)) body[field] = values[field];
+    body.idIntegracao ??= `${key}-D${n}`;
+    entry.bodies.push(body);
     out.byKey.set(key, entry);
   });
   return out;

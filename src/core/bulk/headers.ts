@@ -6,7 +6,7 @@
  */
 import { PARTIAL_MARK } from '../import-job';
 import type { SheetPort } from '../sheet-port';
-import type { WriteKey } from '../../api/operations';
+import type { WriteKey } from '../../api/writes';
 import { type BulkOperation, bulkOperations, type InputColumn, RESULT_NOTE, type ResultColumn, type ResultKey } from './definitions';
 
 export class LayoutError extends Error {

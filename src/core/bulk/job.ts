@@ -7,7 +7,7 @@
  * blindly resent, by the next step.
  */
 import type { BillingClient } from '../../api/client';
-import type { WriteKey } from '../../api/operations';
+import type { WriteKey } from '../../api/writes';
 import type { Zone } from '../../api/calendar';
 import type { KeyValueStore } from '../ports';
 import { readJson, writeJson } from '../ports';
@@ -17,7 +17,7 @@ import { type Item, runBatch } from './batch';
 import { type BulkOperation, bulkOperation, STATUS } from './definitions';
 import { loadDiscounts } from './discounts';
 import { ensureLayout, type Layout } from './headers';
-import { buildRow, DONE_STATUSES, type Discounts, isBlankRow, issueText, type RowIssue, statusOf } from './rows';
+import { type BuiltRow, buildRow, DONE_STATUSES, type Discounts, isBlankRow, issueText, type RowIssue, statusOf } from './rows';
 import { expandRuns, highlight, type RowResult, rowRangesA1, runsOf, writeColumn, writeResults } from './sheet-io';
 
 export interface BulkDeps {
@@ -207,10 +207,18 @@ export interface ValidationSummary {
   problems: string[];
 }
 
+/** The rows a validation read and built, handed to the first step of the same execution instead of reading and building them again. */
+interface Prepared {
+  first: number;
+  values: CellValue[][];
+  built: Map<number, BuiltRow>;
+}
+
 /** Checks every row of the scope, writes each problem beside its row and colours the cells at fault; sends nothing. */
-function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ranges: Array<[number, number]>): ValidationSummary {
+function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ranges: Array<[number, number]>): { summary: ValidationSummary; prepared: Prepared } {
   const rows = expandRuns(ranges);
   const { first, values } = readSpan(ctx.sheet, ctx.layout, rows);
+  const built = new Map<number, BuiltRow>();
   const summary: ValidationSummary = { sheetName: ctx.name, total: 0, valid: 0, invalid: 0, untouched: 0, warnings: ctx.warnings, problems: [] };
   const results = new Map<number, RowResult>();
   const checked = new Set<number>();
@@ -228,12 +236,13 @@ function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ran
       continue;
     }
     checked.add(r);
-    const built = buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
-    if (built.issues.length) {
+    const one = buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
+    built.set(r, one);
+    if (one.issues.length) {
       summary.invalid++;
-      issues.push(...built.issues);
-      if (summary.problems.length < 5) summary.problems.push(built.issues[0].message);
-      results.set(r, { status: STATUS.erro, mensagem: issueText(built.issues), processadoEm: now });
+      issues.push(...one.issues);
+      if (summary.problems.length < 5) summary.problems.push(one.issues[0].message);
+      results.set(r, { status: STATUS.erro, mensagem: issueText(one.issues), processadoEm: now });
     } else {
       summary.valid++;
       if (status !== '' || String(cellAt(row, ctx.layout.results.mensagem)) !== '') results.set(r, { status: '', mensagem: 'Linha válida: pronta para enviar.', processadoEm: now });
@@ -244,18 +253,21 @@ function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ran
     if (orphans.length) summary.warnings = [...summary.warnings, `Aba "Descontos": nenhuma linha desta aba tem o ID de integração ${orphans.slice(0, 5).map((k) => `"${k}"`).join(', ')}${orphans.length > 5 ? '…' : ''}; esses descontos não serão enviados.`];
   }
   writeResults(ctx.sheet, ctx.layout, ctx.op, results);
+  // What was just written is what the sheet now holds: the first step reads its statuses from here.
+  const statusAt = ctx.layout.results.status - 1;
+  for (const [r, result] of results) values[r - first][statusAt] = result.status;
   if (checked.size) {
     const span = [...checked];
     highlight(ctx.sheet, ctx.layout, span[0], span[span.length - 1], checked, issues);
   }
-  return summary;
+  return { summary, prepared: { first, values, built } };
 }
 
 export function validateSheet(deps: BulkDeps, request: Omit<BulkRequest, 'connection'>): ValidationSummary {
   const op = bulkOperation(request.operation);
   const sheet = sheetOf(deps, request.sheetName);
   const ctx = context(deps, op, sheet);
-  return validateRows(deps, ctx, scopeRows(deps, sheet, request.scope));
+  return validateRows(deps, ctx, scopeRows(deps, sheet, request.scope)).summary;
 }
 
 /** Validates every row, writes the problems, then starts sending the valid ones. */
@@ -272,14 +284,14 @@ export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number
   if (!request.connection) throw new BulkError('Escolha a conexão (a organização) para onde as linhas serão enviadas.');
   const ctx = context(deps, op, sheet);
   const ranges = scopeRows(deps, sheet, request.scope);
-  const summary = validateRows(deps, ctx, ranges);
+  const { summary, prepared } = validateRows(deps, ctx, ranges);
   const batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(request.batchSize ?? DEFAULT_BATCH)));
   const now = deps.now();
   const job: BulkJob = {
     id: String(sheet.id),
     operation: op.key,
     sheetId: sheet.id,
-    sheetName: sheet.name(),
+    sheetName: ctx.name,
     connection: request.connection,
     ranges,
     retry: [],
@@ -296,7 +308,7 @@ export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number
     steps: 0,
   };
   saveJob(deps, job);
-  return continueBulk(deps, job.id, deadline);
+  return step(deps, job, deadline, { ctx, prepared });
 }
 
 /** Counts a row that needs no request: already done, or done by this job in an execution whose checkpoint was lost. */
@@ -325,10 +337,10 @@ function count(job: BulkJob, result: RowResult): void {
  * One pass over the job's current rows until the deadline. Returns false when
  * the step must end (deadline, failure).
  */
-function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number): boolean {
+function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, prepared?: Prepared): boolean {
   const rows = expandRuns(job.ranges);
   if (job.cursor >= rows.length) return true;
-  const { first, values } = readSpan(ctx.sheet, ctx.layout, rows.slice(job.cursor));
+  const { first, values } = prepared ?? readSpan(ctx.sheet, ctx.layout, rows.slice(job.cursor));
   let client: BillingClient | undefined;
   let slowest = 0;
   while (job.cursor < rows.length) {
@@ -348,7 +360,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number): 
         countDone(job, ctx, row);
         continue;
       }
-      const built = buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
+      const built = prepared?.built.get(r) ?? buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
       const canLookUp = ctx.op.identity !== 'idempotent' && built.key !== undefined;
       if (status === STATUS.pendente && canLookUp) {
         items.push({ row: r, built, mode: 'lookup', reason: 'pendente', attempts: 0 });
@@ -421,15 +433,26 @@ export function continueBulk(deps: BulkDeps, jobId: string, deadline: number): B
   const job = loadJob(deps.jobs, jobId);
   if (!job) throw new BulkError('Este lote não existe mais: comece de novo pela barra lateral.');
   if (job.status === 'done' || job.status === 'cancelled') return progressOf(job);
+  return step(deps, job, deadline);
+}
+
+/** `started`: the context and rows a start just read, so its first step reads neither again. */
+function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: { ctx: Context; prepared: Prepared }): BulkProgress {
   job.status = 'running';
   job.message = undefined;
   job.steps++;
   try {
-    const sheet = deps.book.byId(job.sheetId);
-    if (!sheet) throw new BulkError(`A aba "${job.sheetName}" foi apagada: o lote foi interrompido.`);
-    const ctx = context(deps, bulkOperation(job.operation), sheet);
+    let ctx = started?.ctx;
+    if (!ctx) {
+      const sheet = deps.book.byId(job.sheetId);
+      if (!sheet) throw new BulkError(`A aba "${job.sheetName}" foi apagada: o lote foi interrompido.`);
+      ctx = context(deps, bulkOperation(job.operation), sheet);
+    }
+    let prepared = started?.prepared;
     for (;;) {
-      if (!runPass(deps, job, ctx, deadline)) break;
+      const passDone = runPass(deps, job, ctx, deadline, prepared);
+      prepared = undefined;
+      if (!passDone) break;
       if (job.retry.length > 0 && job.pass + 1 < MAX_PASSES) {
         job.ranges = job.retry;
         job.retry = [];

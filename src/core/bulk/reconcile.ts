@@ -5,26 +5,37 @@
  * concurrent wave; the first page is enough to know whether a record exists.
  */
 import type { BillingClient } from '../../api/client';
-import { type ApiRecord, decodeList } from '../../api/envelopes';
-import type { BillingError } from '../../api/errors';
+import { decodeList } from '../../api/envelopes';
 import type { RequestSpec } from '../../api/http';
-import { listing } from '../../api/operations';
+import { listings } from '../../api/operations';
+import type { Nfse, Subscription } from '../../api/writes';
 import type { BulkOperation } from './definitions';
 
-export type Found = { ok: true; record: ApiRecord | null } | { ok: false; error: BillingError | Error };
+/** What a lookup found: the note of an invoice, or the subscription of an idIntegracao. */
+export type Existing = { kind: 'note'; record: Nfse } | { kind: 'subscription'; record: Subscription };
+
+export type Found = { ok: true; existing: Existing | null } | { ok: false; error: Error };
 
 export function lookupMany(client: BillingClient, op: BulkOperation, keys: ReadonlyArray<string | number>): Found[] {
   if (keys.length === 0) return [];
   if (op.identity === 'idempotent') throw new Error(`${op.label}: nada a conferir, a operação pode ser repetida`);
-  const list = listing(op.identity === 'idFatura' ? 'nfse' : 'assinaturas');
-  const specs: RequestSpec[] = keys.map((key) => ({ method: 'GET', path: list.path, query: client.listQuery(list, { [op.identity]: key }) }));
+  const field = op.identity;
+  const list = field === 'idFatura' ? listings.nfse : listings.assinaturas;
+  const specs: RequestSpec[] = keys.map((key) => ({ method: 'GET', path: list.path, query: client.listQuery(list, { [field]: key }) }));
   return client.http.sendAll(specs).map((settled, i): Found => {
     if (!settled.ok) return settled;
     try {
-      const decoded = decodeList({ method: 'GET', path: list.path }, `GET ${list.path}`, list.record, list.idField, settled.json, list.envelope === 'flexible');
+      const info = { method: 'GET', path: list.path };
+      const name = `GET ${list.path}`;
+      const flexible = list.envelope === 'flexible';
       // Exact match only: a service that ignored the filter must not make an unrelated record look like ours.
-      const record = decoded.records.find((r) => String(r[op.identity]) === String(keys[i])) ?? null;
-      return { ok: true, record };
+      const matches = (value: unknown) => String(value) === String(keys[i]);
+      if (field === 'idFatura') {
+        const record = decodeList(info, name, listings.nfse.record, list.idField, settled.json, flexible).records.find((r) => matches(r.idFatura));
+        return { ok: true, existing: record ? { kind: 'note', record } : null };
+      }
+      const record = decodeList(info, name, listings.assinaturas.record, list.idField, settled.json, flexible).records.find((r) => matches(r.idIntegracao));
+      return { ok: true, existing: record ? { kind: 'subscription', record } : null };
     } catch (error) {
       return { ok: false, error: error as Error };
     }

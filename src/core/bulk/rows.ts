@@ -1,10 +1,11 @@
 /**
  * One sheet row → one request body, or the list of what is wrong with it.
  * Every problem names the row, the column (title and letter) and what to do;
- * the body is then checked once more against the operation's zod schema, so
- * nothing reaches the client that the client would refuse.
+ * the body is then checked against the write table's request check, the one
+ * the client applies, so nothing reaches the client that it would refuse and
+ * the client need not check it again.
  */
-import { writes } from '../../api/operations';
+import { checkBody, ruleIssues, type Rule } from '../../api/writes';
 import type { Zone } from '../../api/calendar';
 import type { CellValue } from '../table';
 import { readCell } from './cells';
@@ -20,6 +21,7 @@ export interface RowIssue {
 }
 
 export interface BuiltRow {
+  /** Checked (frozen) when the row is complete; a row still waiting for its generated key is checked by the client. */
   body: Record<string, unknown>;
   /** The path id of updates. */
   pathId?: number;
@@ -37,7 +39,7 @@ export function cellIssue(sheet: string, row: number, column: number | undefined
 
 const firstSentence = (note: string): string => note.split(/(?<=\.)\s/)[0];
 
-/** Reads the columns of one row into typed values; blank optional cells are left out. */
+/** Reads the columns of one row into typed values; blank optional cells take their blank value or are left out. */
 export function readFields(
   columns: readonly InputColumn[],
   inputs: Record<string, number>,
@@ -45,6 +47,7 @@ export function readFields(
   rowNumber: number,
   sheet: string,
   zone: Zone,
+  rules: readonly Rule[] = [],
 ): { values: Record<string, unknown>; issues: RowIssue[] } {
   const values: Record<string, unknown> = {};
   const issues: RowIssue[] = [];
@@ -55,6 +58,11 @@ export function readFields(
     if (!read.ok) issues.push(cellIssue(sheet, rowNumber, at, col.label, `${read.message}.`));
     else if ('value' in read) values[col.field] = read.value;
     else if (col.required) issues.push(cellIssue(sheet, rowNumber, at, col.label, `está vazia. ${firstSentence(col.note)}`));
+    else if (col.blank !== undefined) values[col.field] = col.blank;
+  }
+  for (const problem of ruleIssues(rules, values)) {
+    const col = columns.find((c) => c.field === problem.field);
+    issues.push(cellIssue(sheet, rowNumber, inputs[problem.field], col?.label ?? problem.field, `${problem.message}.`));
   }
   return { values, issues };
 }
@@ -81,19 +89,13 @@ export interface Discounts {
 }
 
 export function buildRow(op: BulkOperation, layout: Layout, row: readonly CellValue[], rowNumber: number, sheet: string, zone: Zone, discounts?: Discounts): BuiltRow {
-  const { values, issues } = readFields(op.columns, layout.inputs, row, rowNumber, sheet, zone);
+  const { values, issues } = readFields(op.columns, layout.inputs, row, rowNumber, sheet, zone, op.rules);
   const out: BuiltRow = { body: {}, needsKey: false, issues };
-  const schema = writes[op.key].body;
-  for (const field of Object.keys(schema.shape)) if (values[field] !== undefined) out.body[field] = values[field];
-  if (op.pathId) out.pathId = values[op.pathId] as number | undefined;
-  if (op.key === 'atualizarAssinaturaPersonalizada') {
-    if (values.isAtualizaDiscriminacaoNfse === true && !values.discriminacaoNfse) {
-      const col = op.columns.find((c) => c.field === 'discriminacaoNfse')!;
-      issues.push(cellIssue(sheet, rowNumber, layout.inputs.discriminacaoNfse, col.label, 'está vazia, mas "Atualizar discriminação da NFS-e" é Sim: escreva o texto da nota ou mude para Não.'));
-    }
-    // The body is required whole; with the flag off the service ignores the text.
-    if (values.isAtualizaDiscriminacaoNfse === false) out.body.discriminacaoNfse = '';
+  for (const col of op.columns) {
+    if (col.in === 'path' || values[col.field] === undefined) continue;
+    out.body[col.field] = col.sentWhen && values[col.sentWhen] === false ? col.blank : values[col.field];
   }
+  if (op.pathId) out.pathId = values[op.pathId] as number | undefined;
   if (op.identity === 'idIntegracao') {
     out.key = values.idIntegracao as string | undefined;
     out.needsKey = out.key === undefined;
@@ -101,17 +103,18 @@ export function buildRow(op: BulkOperation, layout: Layout, row: readonly CellVa
   if (op.identity === 'idFatura') out.key = values.idFatura as number | undefined;
   if (op.discounts) {
     const linked = out.key === undefined ? undefined : discounts?.byKey.get(String(out.key));
-    out.body.descontos = linked?.bodies ?? [];
+    out.body[op.discounts] = linked?.bodies ?? [];
     if (linked) issues.push(...linked.issues);
   }
   if (issues.length === 0) {
     // Placeholder for a key generated later: the rest of the body must already be complete.
-    const parsed = schema.safeParse(out.needsKey ? { ...out.body, idIntegracao: 'x' } : out.body);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0] ?? '');
+    const checked = checkBody(op.key, out.needsKey ? { ...out.body, idIntegracao: 'x' } : out.body);
+    if (checked.ok && !out.needsKey) out.body = checked.body;
+    if (!checked.ok) {
+      for (const issue of checked.issues) {
+        const field = issue.field.split('.')[0];
         const col = op.columns.find((c) => c.field === field);
-        issues.push(cellIssue(sheet, rowNumber, col ? layout.inputs[field] : undefined, col?.label ?? field, `${issue.message}.`));
+        issues.push(cellIssue(sheet, rowNumber, col ? layout.inputs[field] : undefined, col?.label ?? issue.field, `${issue.message}.`));
       }
     }
   }

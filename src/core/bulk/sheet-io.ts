@@ -14,7 +14,7 @@ export interface RowResult {
   mensagem: string;
   id?: number | string;
   numero?: string;
-  chave?: number;
+  chave?: number | string;
   processadoEm?: Date;
 }
 
