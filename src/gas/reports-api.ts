@@ -10,6 +10,7 @@ import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../c
 import { childSheetName } from '../core/import-job';
 import { continueBulkJobsUntil } from './bulk-api';
 import { BusyError, withDocumentLock } from './lock';
+import type { FormOutcome } from './outcome';
 import { clientFor, connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
 import { bookPort } from './sheet-port';
 import { syncDispatcher } from './triggers';
@@ -110,8 +111,6 @@ export interface ReportForm {
   /** The user asked for a new sheet: an existing one of that name must not be overwritten silently. */
   newSheet?: boolean;
 }
-
-export type FormOutcome<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
 
 function cleanFilters(filters: ReportForm['filters']): Record<string, SavedFilterValue> {
   const out: Record<string, SavedFilterValue> = {};
