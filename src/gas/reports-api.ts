@@ -162,14 +162,6 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
   return started;
 }
 
-export function saveReport(form: ReportForm): FormOutcome<ReportView> {
-  if (!form.id) return { ok: false, field: 'id', message: 'Relatório sem identificação.' };
-  const checked = checkForm(form);
-  if (!checked.ok) return checked;
-  const report = reportStore().update(form.id, (r) => ({ ...r, ...checked.value }));
-  return { ok: true, value: viewer()(report) };
-}
-
 export function runReport(reportId: string): RunProgress {
   const started = withDocumentLock(() => startRun(runDeps(), reportId, 'manual'));
   syncDispatcher();
