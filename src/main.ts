@@ -1,31 +1,11 @@
 /**
  * The add-on's entry points, and nothing else: every export becomes a top-level
- * Apps Script function (menu items, triggers, google.script.run targets).
+ * Apps Script function, callable by any page of the add-on through
+ * google.script.run. So the exports are exactly the menu's handlers, the
+ * triggers and the sidebar contract (test/addon/entrypoints.test.ts checks it).
  */
 export { onOpen, onInstall } from './gas/menu';
-export { showConnections, listConnections, saveConnection, removeConnection, testConnection } from './gas/connections-api';
-export {
-  showImport,
-  showReports,
-  editReport,
-  getImportForm,
-  startImportRun,
-  continueReportRun,
-  cancelReportRun,
-  runReport,
-  saveReport,
-  listReports,
-  deleteReport,
-  setReportSchedule,
-  runScheduledReports,
-} from './gas/reports-api';
-export {
-  showBulk,
-  getBulkForm,
-  createBulkTemplate,
-  validateBulk,
-  startBulkRun,
-  continueBulkRun,
-  cancelBulkRun,
-  showBulkFailures,
-} from './gas/bulk-api';
+export { showConnections } from './gas/connections-api';
+export { showImport, showReports, runScheduledReports } from './gas/reports-api';
+export { showBulk } from './gas/bulk-api';
+export * from './gas/sidebar-contract';

@@ -20,6 +20,7 @@ import {
 } from '../core/bulk/job';
 import { createTemplate, type TemplateResult } from '../core/bulk/template';
 import { BusyError, withDocumentLock } from './lock';
+import type { Outcome } from './outcome';
 import { syncDispatcher } from './triggers';
 import { clientFor, connectionStore, documentStore, spreadsheetTimeZone } from './services';
 import { selectionBookPort } from './sheet-port';
@@ -46,8 +47,6 @@ function bulkDeps(): BulkDeps {
     clientFor: (name) => clientFor(connectionStore().get(name)),
   };
 }
-
-export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /** Problems a user can fix become a message; anything else is a bug and is thrown. */
 function outcome<T>(work: () => T): Outcome<T> {

@@ -1,6 +1,7 @@
 /** Server side of the Conexões sidebar. Nothing returned here carries a key. */
 import { checkConnection, type CheckResult } from '../core/connection-check';
 import { ConnectionError, type ConnectionInput, type ConnectionView, normaliseBaseUrl } from '../core/connections';
+import type { FieldRefusal } from './outcome';
 import { clientFor, connectionStore } from './services';
 import { showSidebar } from './ui';
 
@@ -12,7 +13,7 @@ export function listConnections(): ConnectionView[] {
   return connectionStore().list();
 }
 
-export type SaveOutcome = { ok: true; connection: ConnectionView } | { ok: false; field: string; message: string };
+export type SaveOutcome = { ok: true; connection: ConnectionView } | FieldRefusal;
 
 export function saveConnection(input: ConnectionInput): SaveOutcome {
   try {
@@ -36,7 +37,7 @@ export interface TestInput {
   apiKey?: string;
 }
 
-export function testConnection(input: TestInput): CheckResult | { ok: false; field: string; message: string } {
+export function testConnection(input: TestInput): CheckResult | FieldRefusal {
   try {
     const store = connectionStore();
     const saved = input.id ? store.get(input.id) : undefined;

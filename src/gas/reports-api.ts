@@ -10,6 +10,7 @@ import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../c
 import { childSheetName } from '../core/import-job';
 import { continueBulkJobsUntil } from './bulk-api';
 import { BusyError, withDocumentLock } from './lock';
+import type { FormOutcome } from './outcome';
 import { clientFor, connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
 import { bookPort } from './sheet-port';
 import { syncDispatcher } from './triggers';
@@ -111,8 +112,6 @@ export interface ReportForm {
   newSheet?: boolean;
 }
 
-export type FormOutcome<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
-
 function cleanFilters(filters: ReportForm['filters']): Record<string, SavedFilterValue> {
   const out: Record<string, SavedFilterValue> = {};
   for (const [k, v] of Object.entries(filters ?? {})) if (v !== '' && v !== null && v !== undefined) out[k] = v;
@@ -161,14 +160,6 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
   // If the sidebar is closed before the end, the hourly dispatcher finishes the pull.
   syncDispatcher();
   return started;
-}
-
-export function saveReport(form: ReportForm): FormOutcome<ReportView> {
-  if (!form.id) return { ok: false, field: 'id', message: 'Relatório sem identificação.' };
-  const checked = checkForm(form);
-  if (!checked.ok) return checked;
-  const report = reportStore().update(form.id, (r) => ({ ...r, ...checked.value }));
-  return { ok: true, value: viewer()(report) };
 }
 
 export function runReport(reportId: string): RunProgress {

@@ -227,9 +227,9 @@ describe('refreshing', () => {
     });
     const reports = emu.run('listReports') as Rec[];
     const id = reports[0].id;
-    const saved = emu.run('saveReport', [{ ...reports[0], filters: { competencia: emu.values('Faturas')[1][width.competencia] } }]) as Rec;
+    // Editing a saved report is Importar's "Salvar e importar": it saves and starts the run.
+    const saved = emu.run('startImportRun', [{ ...reports[0], filters: { competencia: emu.values('Faturas')[1][width.competencia] } }]) as Rec;
     expect(saved.ok).toBe(true);
-    emu.run('runReport', [id]);
     const second = finishRun(emu, id);
     expect(second.rows).toBeLessThan(first.rows);
     const values = emu.values('Faturas');
@@ -252,8 +252,7 @@ describe('refreshing', () => {
       sh.getRange(1, wide + 1).setValue('Minha coluna');
     });
     const report = (emu.run('listReports') as Rec[])[0];
-    expect((emu.run('saveReport', [{ ...report, listing: 'nfse', filters: {} }]) as Rec).ok).toBe(true);
-    emu.run('runReport', [report.id]);
+    expect((emu.run('startImportRun', [{ ...report, listing: 'nfse', filters: {} }]) as Rec).ok).toBe(true);
     finishRun(emu, report.id);
     const narrow = Object.keys(columnsOf(emu, 'Dados')).filter(Boolean).length;
     expect(narrow).toBeLessThan(wide);

@@ -1,15 +1,6 @@
 import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
-import { call } from './rpc';
-
-interface ConnectionView {
-  id: string;
-  name: string;
-  baseUrl: string;
-  isDefault: boolean;
-  hasKey: boolean;
-}
-type SaveOutcome = { ok: true; connection: ConnectionView } | { ok: false; field: string; message: string };
-type TestOutcome = { ok: boolean; code?: string; message: string; field?: string };
+import type { ConnectionView } from '../../core/connections';
+import { server } from './rpc';
 
 const form = byId<HTMLFormElement>('form');
 const list = byId('list');
@@ -35,7 +26,7 @@ function render(connections: ConnectionView[]): void {
       busy(testBtn, async () => {
         clearNotice(result);
         try {
-          const r = await call<TestOutcome>('testConnection', { id: c.id });
+          const r = await server.testConnection({ id: c.id });
           notice(result, r.ok ? (r.code === 'slow' ? 'warn' : 'ok') : 'error', r.message);
         } catch (err) {
           notice(result, 'error', errorText(err));
@@ -53,7 +44,7 @@ function render(connections: ConnectionView[]): void {
           notice(result, 'warn', 'Relatórios que usam esta conexão deixarão de atualizar. Clique de novo para remover.');
           return;
         }
-        render(await call<ConnectionView[]>('removeConnection', c.id));
+        render(await server.removeConnection(c.id));
         notice(status, 'info', `Conexão "${c.name}" removida.`);
       }),
     );
@@ -117,14 +108,14 @@ form.addEventListener('submit', (ev) => {
   void busy(save, async () => {
     clearFieldErrors(form);
     try {
-      const r = await call<SaveOutcome>('saveConnection', values());
+      const r = await server.saveConnection(values());
       if (!r.ok) {
         fieldError(form, r.field, r.message);
         return;
       }
       keyInput.value = '';
       form.hidden = true;
-      render(await call<ConnectionView[]>('listConnections'));
+      render(await server.listConnections());
       notice(status, 'ok', `Conexão "${r.connection.name}" salva.`);
     } catch (err) {
       notice(status, 'error', errorText(err));
@@ -139,8 +130,8 @@ byId('test').addEventListener('click', () => {
     clearNotice(testResult);
     const v = values();
     try {
-      const r = await call<TestOutcome>('testConnection', { id: v.id, baseUrl: v.baseUrl, apiKey: v.apiKey });
-      if (!r.ok && r.field) fieldError(form, r.field, r.message);
+      const r = await server.testConnection({ id: v.id, baseUrl: v.baseUrl, apiKey: v.apiKey });
+      if (!r.ok && 'field' in r && r.field) fieldError(form, r.field, r.message);
       notice(testResult, r.ok ? (r.code === 'slow' ? 'warn' : 'ok') : 'error', r.message);
     } catch (err) {
       notice(testResult, 'error', errorText(err));
@@ -148,7 +139,8 @@ byId('test').addEventListener('click', () => {
   });
 });
 
-call<ConnectionView[]>('listConnections')
+server
+  .listConnections()
   .then((connections) => {
     render(connections);
     if (connections.length === 0) openForm();

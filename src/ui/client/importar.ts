@@ -1,38 +1,11 @@
 import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
 import { driveRun, progressText, type RunControl, type RunProgress } from './runs';
-import { call } from './rpc';
+import { type Args, type FormOutcome, type Reply, server } from './rpc';
 
-interface FilterForm {
-  name: string;
-  kind: string;
-  label: string;
-  option: boolean;
-  choices: string[];
-}
-interface ListingForm {
-  key: string;
-  label: string;
-  filters: FilterForm[];
-  incremental: boolean;
-  childSheets: string[];
-}
-interface EditingReport {
-  id: string;
-  name: string;
-  listing: string;
-  connection: string;
-  filters: Record<string, unknown>;
-  sheetName: string;
-  incremental: boolean;
-}
-interface FormData {
-  connections: Array<{ name: string; isDefault: boolean }>;
-  listings: ListingForm[];
-  sheets: string[];
-  timeZone: string;
-  editing: EditingReport | null;
-}
-type Outcome<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+type ImportForm = Reply<'getImportForm'>;
+type FilterForm = ImportForm['listings'][number]['filters'][number];
+type EditingReport = NonNullable<ImportForm['editing']>;
+type ReportForm = Args<'startImportRun'>[0];
 
 const form = byId<HTMLFormElement>('form');
 const filtersBox = byId('filters');
@@ -44,7 +17,7 @@ const cancelBtn = byId<HTMLButtonElement>('cancel');
 const listingSelect = byId<HTMLSelectElement>('f-listing');
 const targetSelect = byId<HTMLSelectElement>('f-target');
 const NEW = '__nova__';
-let data: FormData;
+let data: ImportForm;
 let editingId: string | undefined;
 /** Opened from Relatórios › Editar: every run saves into that report. */
 let editMode = false;
@@ -179,8 +152,8 @@ function value(name: string): string {
   return el.value.trim();
 }
 
-function collectFilters(): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function collectFilters(): ReportForm['filters'] {
+  const out: ReportForm['filters'] = {};
   for (const f of current().filters) {
     if (f.option) {
       if (value(f.name)) out[f.name] = true;
@@ -254,10 +227,11 @@ form.addEventListener('submit', (ev) => {
   clearFieldErrors(form);
   clearNotice(result);
   const target = targetSelect.value;
-  const payload = {
+  const payload: ReportForm = {
     id: editingId,
     name: value('name'),
-    listing: listingSelect.value,
+    // The options are the server's own listing keys.
+    listing: listingSelect.value as ReportForm['listing'],
     connection: value('connection'),
     filters: collectFilters(),
     sheetName: target === NEW ? value('sheetName') : target,
@@ -268,9 +242,9 @@ form.addEventListener('submit', (ev) => {
   setRunning(true);
   void (async () => {
     try {
-      const started: Outcome<RunProgress> = resumable
-        ? { ok: true, value: await call<RunProgress>('continueReportRun', resumable) }
-        : await call<Outcome<RunProgress>>('startImportRun', payload);
+      const started: FormOutcome<RunProgress> = resumable
+        ? { ok: true, value: await server.continueReportRun(resumable) }
+        : await server.startImportRun(payload);
       resumable = null;
       runBtn.textContent = editingId ? 'Salvar e importar' : 'Importar';
       if (!started.ok) {
@@ -315,7 +289,7 @@ targetSelect.addEventListener('change', () => {
 
 void busy(runBtn, async () => {
   try {
-    data = await call<FormData>('getImportForm');
+    data = await server.getImportForm();
   } catch (err) {
     notice(status, 'error', errorText(err));
     return;

@@ -1,29 +1,18 @@
 import { busy, byId, clearNotice, errorText, h, notice } from './dom';
-import type { BulkProgress, ValidationSummary } from '../../core/bulk/job';
-import { call } from './rpc';
-
-type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
+import type { BulkProgress } from '../../core/bulk/job';
+import { type Args, type Outcome, server } from './rpc';
 
 // The server's own types: the sidebar shows exactly what the bundle returns.
 type Progress = BulkProgress;
-type Validation = ValidationSummary;
-
-interface Form {
-  operations: Array<{ key: string; label: string; sheetName: string }>;
-  connections: Array<{ name: string; isDefault: boolean }>;
-  sheets: string[];
-  activeSheet: string;
-  guessed: string | null;
-  suggestSelected: boolean;
-  batchSize: number;
-  jobs: Progress[];
-}
+type BulkForm = Args<'startBulkRun'>[0];
 
 const form = byId<HTMLFormElement>('form');
 const status = byId('status');
 const result = byId('result');
 const summary = byId('summary');
 const select = (name: string) => form.elements.namedItem(name) as HTMLSelectElement;
+// Its options are the server's own operation keys.
+const operation = () => select('operation').value as BulkForm['operation'];
 const buttons = ['validate', 'run', 'continue', 'template'].map((id) => byId<HTMLButtonElement>(id));
 let current: Progress | null = null;
 let stopping = false;
@@ -32,11 +21,11 @@ function fill(el: HTMLSelectElement, options: Array<{ value: string; label: stri
   el.replaceChildren(...options.map((o) => h('option', { value: o.value, selected: o.value === selected }, o.label)));
 }
 
-function values() {
+function values(): BulkForm {
   const scope = (form.querySelector<HTMLInputElement>('input[name="scope"]:checked')?.value ?? 'all') as 'all' | 'selected';
   const batch = Number((form.elements.namedItem('batchSize') as HTMLInputElement).value);
   return {
-    operation: select('operation').value,
+    operation: operation(),
     sheetName: select('sheetName').value,
     connection: select('connection').value,
     scope,
@@ -83,11 +72,11 @@ async function drive(first: Outcome<Progress>): Promise<void> {
   showProgress(p);
   while (!p.done) {
     if (stopping) {
-      const r = await call<Outcome<Progress>>('cancelBulkRun', p.jobId);
+      const r = await server.cancelBulkRun(p.jobId);
       if (r.ok) showProgress(r.value);
       return;
     }
-    const r = await call<Outcome<Progress>>('continueBulkRun', p.jobId);
+    const r = await server.continueBulkRun(p.jobId);
     if (!r.ok) {
       notice(result, 'error', `${r.message} Clique em Continuar para retomar.`);
       byId('continue').hidden = false;
@@ -120,14 +109,14 @@ form.addEventListener('submit', (ev) => {
   ev.preventDefault();
   void guarded(byId<HTMLButtonElement>('run'), async () => {
     notice(result, 'info', 'Validando as linhas e começando o envio…');
-    await drive(await call<Outcome<Progress>>('startBulkRun', values()));
+    await drive(await server.startBulkRun(values()));
   });
 });
 
 byId('continue').addEventListener('click', () => {
   if (!current) return;
   const id = current.jobId;
-  void guarded(byId<HTMLButtonElement>('continue'), async () => drive(await call<Outcome<Progress>>('continueBulkRun', id)));
+  void guarded(byId<HTMLButtonElement>('continue'), async () => drive(await server.continueBulkRun(id)));
 });
 
 byId('stop').addEventListener('click', () => {
@@ -137,7 +126,7 @@ byId('stop').addEventListener('click', () => {
 
 byId('validate').addEventListener('click', () => {
   void guarded(byId<HTMLButtonElement>('validate'), async () => {
-    const r = await call<Outcome<Validation>>('validateBulk', values());
+    const r = await server.validateBulk(values());
     if (!r.ok) return notice(result, 'error', r.message);
     const v = r.value;
     summary.hidden = true;
@@ -152,7 +141,7 @@ byId('validate').addEventListener('click', () => {
 
 byId('template').addEventListener('click', () => {
   void guarded(byId<HTMLButtonElement>('template'), async () => {
-    const r = await call<Outcome<{ sheetName: string; discountSheet?: string }>>('createBulkTemplate', select('operation').value);
+    const r = await server.createBulkTemplate(operation());
     if (!r.ok) return notice(result, 'error', r.message);
     const sheets = [...select('sheetName').options].map((o) => o.value);
     fill(select('sheetName'), [...sheets, r.value.sheetName].map((s) => ({ value: s, label: s })), r.value.sheetName);
@@ -164,7 +153,8 @@ byId('template').addEventListener('click', () => {
 byId('failures').addEventListener('click', () => {
   const v = values();
   const target = current ? { operation: current.operation, sheetName: current.sheetName } : v;
-  void call<Outcome<{ rows: number }>>('showBulkFailures', target.operation, target.sheetName)
+  void server
+    .showBulkFailures(target.operation, target.sheetName)
     .then((r) => notice(status, r.ok ? 'info' : 'error', r.ok ? `${plural(r.value.rows, 'linha selecionada', 'linhas selecionadas')} na planilha.` : r.message))
     .catch((err) => notice(status, 'error', errorText(err)));
 });
@@ -173,7 +163,8 @@ select('operation').addEventListener('change', () => {
   byId('template-hint').textContent = 'A aba modelo traz os títulos certos, formatos, listas de opções e uma linha de exemplo.';
 });
 
-call<Form>('getBulkForm')
+server
+  .getBulkForm()
   .then((f) => {
     fill(select('operation'), f.operations.map((o) => ({ value: o.key, label: o.label })), f.guessed ?? f.operations[0]?.key);
     fill(select('sheetName'), f.sheets.map((s) => ({ value: s, label: s })), f.activeSheet);

@@ -2,9 +2,7 @@ import { busy, byId, errorText, h, notice } from './dom';
 import { driveRun, progressText, type RunProgress } from './runs';
 import type { ReportView } from '../../core/reports';
 import type { Schedule } from '../../core/schedule';
-import { call } from './rpc';
-
-type Outcome<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+import { server } from './rpc';
 
 const list = byId('list');
 const status = byId('status');
@@ -80,7 +78,7 @@ function scheduleForm(r: ReportView, card: HTMLElement, result: HTMLElement): HT
         : kind.value === 'weekly' ? { kind: 'weekly', weekday: n(weekday), hour: n(hour) }
         : { kind: 'monthly', day: n(day), hour: n(hour) };
       try {
-        const out = await call<Outcome<ReportView>>('setReportSchedule', r.id, schedule, email.checked);
+        const out = await server.setReportSchedule(r.id, schedule, email.checked);
         if (!out.ok) {
           error.textContent = out.message;
           return;
@@ -97,7 +95,7 @@ function scheduleForm(r: ReportView, card: HTMLElement, result: HTMLElement): HT
 }
 
 async function refresh(r: ReportView, result: HTMLElement, resume = false): Promise<RunProgress> {
-  const first = await call<RunProgress>(resume ? 'continueReportRun' : 'runReport', r.id);
+  const first = await (resume ? server.continueReportRun(r.id) : server.runReport(r.id));
   return driveRun(first, (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', `${r.name}: ${progressText(p)}`), { cancelled: false });
 }
 
@@ -126,7 +124,7 @@ function card(r: ReportView): HTMLElement {
     }),
   );
   const editBtn = h('button', { type: 'button' }, 'Editar');
-  editBtn.addEventListener('click', () => busy(editBtn, () => call('editReport', r.id)));
+  editBtn.addEventListener('click', () => busy(editBtn, () => server.editReport(r.id)));
   const scheduleBtn = h('button', { type: 'button' }, 'Agendar');
   const deleteBtn = h('button', { type: 'button', class: 'danger' }, 'Excluir');
   deleteBtn.addEventListener('click', () =>
@@ -137,7 +135,7 @@ function card(r: ReportView): HTMLElement {
         notice(result, 'warn', 'As abas importadas ficam como estão; só o relatório e o agendamento são removidos.');
         return;
       }
-      reports = await call<ReportView[]>('deleteReport', r.id);
+      reports = await server.deleteReport(r.id);
       render();
       notice(status, 'info', `Relatório "${r.name}" excluído.`);
     }),
@@ -165,7 +163,7 @@ function render(): void {
 }
 
 async function load(clear = true): Promise<void> {
-  reports = await call<ReportView[]>('listReports');
+  reports = await server.listReports();
   render();
   if (clear) status.textContent = '';
 }
@@ -189,6 +187,6 @@ allBtn.addEventListener('click', () =>
     notice(status, failed.length ? 'error' : 'ok', failed.length ? `${ok} atualizados; falharam: ${failed.join(', ')}.` : `Todos os ${ok} relatórios atualizados.`);
   }),
 );
-byId('new').addEventListener('click', () => void call('showImport'));
+byId('new').addEventListener('click', () => void server.showImport());
 
 load().catch((err) => notice(status, 'error', errorText(err)));

@@ -1,6 +1,6 @@
 /** Drives a report run from a sidebar: short server steps until done, with progress and cancel. */
 import type { RunProgress } from '../../core/report-runs';
-import { call } from './rpc';
+import { server } from './rpc';
 
 export type { RunProgress };
 
@@ -13,10 +13,10 @@ export async function driveRun(first: RunProgress, onProgress: (p: RunProgress) 
   onProgress(p);
   while (!p.done) {
     if (control.cancelled) {
-      p = await call<RunProgress>('cancelReportRun', p.reportId);
+      p = await server.cancelReportRun(p.reportId);
       break;
     }
-    p = await call<RunProgress>('continueReportRun', p.reportId);
+    p = await server.continueReportRun(p.reportId);
     onProgress(p);
   }
   onProgress(p);

@@ -1,0 +1,24 @@
+/**
+ * The server functions the sidebars may call, and no others: every export of
+ * src/main.ts is a global that any page of the add-on can reach through
+ * google.script.run, so a function no sidebar calls is only attack surface.
+ *
+ * Sidebars import this module's types only (src/ui/client/rpc.ts turns them
+ * into `server.name(...)` promises): a server signature that changes breaks
+ * their type-check, and none of this code reaches their bundle.
+ */
+export { listConnections, removeConnection, saveConnection, testConnection } from './connections-api';
+export {
+  cancelReportRun,
+  continueReportRun,
+  deleteReport,
+  editReport,
+  getImportForm,
+  listReports,
+  runReport,
+  setReportSchedule,
+  showImport,
+  startImportRun,
+} from './reports-api';
+export { cancelBulkRun, continueBulkRun, createBulkTemplate, getBulkForm, showBulkFailures, startBulkRun, validateBulk } from './bulk-api';
+export type { FieldRefusal, FormOutcome, Outcome, Refusal } from './outcome';
