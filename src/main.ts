@@ -17,8 +17,8 @@ export {
   listReports,
   deleteReport,
   setReportSchedule,
-  runScheduledReports,
 } from './gas/reports-api';
+export { runScheduledReports } from './gas/dispatcher';
 export {
   showBulk,
   getBulkForm,
