@@ -11,7 +11,7 @@ import { type Report, resolveFilters, type ReportView, type SavedFilterValue } f
 
 export type { ReportView };
 import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../core/schedule';
-import { childSheetName } from '../core/import-job';
+import { childSheetName, sheetNameProblem } from '../core/import-job';
 import { type KeyValueStore, readOnce } from '../core/ports';
 import { reportStore, runDeps } from './deps';
 import { syncDispatcher } from './dispatcher';
@@ -105,7 +105,8 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
   }
   const sheetName = (form.sheetName ?? '').trim();
   if (!sheetName) return { ok: false, field: 'sheetName', message: 'Informe a aba de destino.' };
-  if (sheetName.length > 90 || /[[\]*?:/\\]/.test(sheetName)) return { ok: false, field: 'sheetName', message: 'Use um nome de aba com até 90 caracteres, sem [ ] * ? : / \\' };
+  const problem = sheetNameProblem(sheetName);
+  if (problem) return { ok: false, field: 'sheetName', message: problem };
   const ownSheet = editing?.sheetName === sheetName;
   if (form.newSheet && !ownSheet && SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName)) {
     return { ok: false, field: 'sheetName', message: `Já existe uma aba "${sheetName}". Escolha outro nome ou, em Aba, a opção de substituí-la.` };
