@@ -6,6 +6,7 @@
  */
 export { onOpen, onInstall } from './gas/menu';
 export { showConnections } from './gas/connections-api';
-export { showImport, showReports, runScheduledReports } from './gas/reports-api';
+export { showImport, showReports } from './gas/reports-api';
+export { runScheduledReports } from './gas/dispatcher';
 export { showBulk } from './gas/bulk-api';
 export * from './gas/sidebar-contract';

@@ -59,8 +59,8 @@ export class BillingClient {
 
   pager<K extends ListingKey>(key: K, filters: ListingFilters<K> | FilterValues, request: PagerRequest = {}): Pager<ListingRecord<K>> {
     const op = listing(key);
-    // Formatting once up front refuses bad filters before the first request.
-    this.listQuery(op, filters as FilterValues);
+    // Formatted once: bad filters are refused before the first request, and every page reuses the query.
+    const query = this.listQuery(op, filters as FilterValues);
     const options: PagerOptions = {
       concurrency: Math.max(1, this.config.concurrency ?? 10),
       idField: op.idField,
@@ -69,7 +69,7 @@ export class BillingClient {
       maxPages: request.maxPages,
     };
     return new Pager<ListingRecord<K>>((pages) => {
-      const specs: RequestSpec[] = pages.map((page) => ({ method: 'GET', path: op.path, query: this.listQuery(op, filters as FilterValues, page) }));
+      const specs: RequestSpec[] = pages.map((page) => ({ method: 'GET', path: op.path, query: [...query, [op.pageParam, String(page)] as [string, string]] }));
       return this.http.sendAll(specs).map((settled, i) => {
         if (!settled.ok) return settled;
         const info = { method: 'GET', path: specs[i].path };

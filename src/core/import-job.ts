@@ -64,8 +64,18 @@ export const PARTIAL_MARK = '⚠ INCOMPLETO · ';
 const PARTIAL_COLOR = '#f9ab00';
 const DEFAULT_FLUSH_ROWS = 5000;
 
+/** Google's limit on a sheet's name. */
+export const SHEET_NAME_MAX = 100;
+
+/** Why Google would refuse `name` for a sheet, in words for the form; null when it is fine. */
+export function sheetNameProblem(name: string): string | null {
+  if (name.length > SHEET_NAME_MAX || /[[\]*?:/\\]/.test(name)) return `Use um nome de aba com até ${SHEET_NAME_MAX} caracteres, sem [ ] * ? : / \\`;
+  return null;
+}
+
+/** A child sheet beside `sheetName`, cut to the limit (a long parent name may lose the label's end). */
 export function childSheetName(sheetName: string, child: ChildTable): string {
-  return `${sheetName} · ${child.label}`.slice(0, 100);
+  return `${sheetName} · ${child.label}`.slice(0, SHEET_NAME_MAX);
 }
 
 function headerRow(columns: readonly Column[], partial: boolean): string[] {
@@ -126,7 +136,8 @@ export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
   const table = tableSpec(op);
   const name = spec.sheetName.trim();
   if (!name) throw new ImportError('Informe o nome da aba de destino.');
-  if (name.length > 100 || /[[\]*?:/\\]/.test(name)) throw new ImportError('O nome da aba não pode ter mais de 100 caracteres nem os símbolos [ ] * ? : / \\');
+  const problem = sheetNameProblem(name);
+  if (problem) throw new ImportError(problem);
   const sheet = sheetFor(deps.book, name);
   if (spec.mode === 'replace') clearOurOldColumns(sheet, table.columns.length);
   prepareSheet(sheet, table.columns, true);

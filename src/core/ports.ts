@@ -9,6 +9,40 @@ export interface KeyValueStore {
   set(key: string, value: string): void;
   delete(key: string): void;
   keys(): string[];
+  /** Every key and value in one call (Properties.getProperties); without it a store is read key by key. */
+  all?(): Record<string, string>;
+}
+
+/**
+ * A store read whole in one call at its first read, then served from memory;
+ * writes go through at once. Only for an execution that holds the document
+ * lock for as long as it uses the view: nobody else writes meanwhile.
+ */
+export function readOnce(store: KeyValueStore): KeyValueStore {
+  let cache: Map<string, string> | null = null;
+  const load = (): Map<string, string> => {
+    if (cache) return cache;
+    if (store.all) return (cache = new Map(Object.entries(store.all())));
+    cache = new Map();
+    for (const key of store.keys()) {
+      const value = store.get(key);
+      if (value !== null) cache.set(key, value);
+    }
+    return cache;
+  };
+  return {
+    get: (key) => load().get(key) ?? null,
+    set: (key, value) => {
+      store.set(key, value);
+      cache?.set(key, value);
+    },
+    delete: (key) => {
+      store.delete(key);
+      cache?.delete(key);
+    },
+    keys: () => [...load().keys()],
+    all: () => Object.fromEntries(load()),
+  };
 }
 
 export function readJson<T>(store: KeyValueStore, key: string, fallback: T): T {

@@ -86,8 +86,13 @@ export class ReportStore {
     return report;
   }
 
+  /** A new report with its id, not saved yet: its first run saves it together with the run's start. */
+  draft(fields: Omit<Report, 'id' | 'createdAt'>, now: number): Report {
+    return { ...fields, id: this.newId().slice(0, 8), createdAt: now };
+  }
+
   create(fields: Omit<Report, 'id' | 'createdAt'>, now: number): Report {
-    return this.save({ ...fields, id: this.newId().slice(0, 8), createdAt: now });
+    return this.save(this.draft(fields, now));
   }
 
   update(id: string, change: (r: Report) => Report | void): Report {

@@ -1,16 +1,13 @@
-/** Server side of the Lançamentos em lote sidebar, and the dispatcher's share of unfinished bulk jobs. */
+/** Server side of the Lançamentos em lote sidebar. */
 import type { WriteKey } from '../api/writes';
 import { ConnectionError } from '../core/connections';
 import { bulkOperations } from '../core/bulk/definitions';
 import { guessOperation, LayoutError } from '../core/bulk/headers';
 import {
   BulkError,
-  type BulkDeps,
   type BulkProgress,
-  bulkJobs,
   cancelBulk,
   continueBulk,
-  continueBulkJobs,
   DEFAULT_BATCH,
   failedRanges,
   progressOf,
@@ -19,13 +16,12 @@ import {
   validateSheet,
 } from '../core/bulk/job';
 import { createTemplate, type TemplateResult } from '../core/bulk/template';
+import { bulkDeps } from './deps';
+import { syncDispatcher } from './dispatcher';
 import { BusyError, withDocumentLock } from './lock';
 import type { Outcome } from './outcome';
-import { syncDispatcher } from './triggers';
-import { clientFor, connectionStore, documentStore, spreadsheetTimeZone } from './services';
-import { selectionBookPort } from './sheet-port';
+import { connectionStore } from './services';
 import { showSidebar } from './ui';
-import { gasZone } from './zone';
 
 /** A sidebar step stays short so progress shows; the sidebar calls again at once. */
 const STEP_MS = 25_000;
@@ -36,17 +32,6 @@ export function showBulk(): void {
   showSidebar('Lote', 'Lançamentos em lote');
 }
 
-function bulkDeps(): BulkDeps {
-  return {
-    book: selectionBookPort(),
-    jobs: documentStore(),
-    zone: gasZone(spreadsheetTimeZone()),
-    now: () => Date.now(),
-    sleep: (ms) => Utilities.sleep(ms),
-    newId: () => `lote-${Utilities.getUuid()}`,
-    clientFor: (name) => clientFor(connectionStore().get(name)),
-  };
-}
 
 /** Problems a user can fix become a message; anything else is a bug and is thrown. */
 function outcome<T>(work: () => T): Outcome<T> {
@@ -89,7 +74,8 @@ export function getBulkForm() {
     // Issuing notes from a pulled Faturas sheet: one click must not issue one for every invoice in it.
     suggestSelected: guessed === 'emitirNfse' && selection.sheetName !== bulkOperations.emitirNfse.sheetName,
     batchSize: DEFAULT_BATCH,
-    jobs: bulkJobs(deps.jobs)
+    jobs: deps.jobs
+      .list()
       .filter((j) => j.status === 'running' || j.status === 'failed')
       .map(progressOf),
   };
@@ -137,9 +123,4 @@ export function showBulkFailures(operation: WriteKey, sheetName: string): Outcom
     if (found.rows > 0) deps.book.activate(found.sheetId, found.ranges);
     return { rows: found.rows };
   });
-}
-
-/** Called by the hourly dispatcher after the reports: continues bulk jobs no sidebar is stepping. */
-export function continueBulkJobsUntil(deadline: number): void {
-  withDocumentLock(() => continueBulkJobs(bulkDeps(), deadline), 60_000);
 }

@@ -1,26 +1,28 @@
-/** Server side of the import and Relatórios sidebars, and the hourly dispatcher. */
+/**
+ * Server side of the import and Relatórios sidebars. Every change to stored
+ * reports and pulls happens under the document lock, like the dispatcher's
+ * runs, so a run that read its report once never writes back a stale copy.
+ */
 import { FilterError, formatFilters } from '../api/filters';
 import { type ListingKey, type ListOperation, listings } from '../api/operations';
 import { tableSpec } from '../core/table';
-import { cancelRun, continueRun, deleteJob, dispatch, hasJob, type RunDeps, type RunProgress, startRun } from '../core/report-runs';
-import { type Report, ReportStore, resolveFilters, type ReportView, type SavedFilterValue } from '../core/reports';
+import { beginRun, cancelRun, continueRun, pullJobStore, type RunProgress, startRun } from '../core/report-runs';
+import { type Report, resolveFilters, type ReportView, type SavedFilterValue } from '../core/reports';
 
 export type { ReportView };
 import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../core/schedule';
-import { childSheetName } from '../core/import-job';
-import { continueBulkJobsUntil } from './bulk-api';
-import { BusyError, withDocumentLock } from './lock';
+import { childSheetName, sheetNameProblem } from '../core/import-job';
+import { type KeyValueStore, readOnce } from '../core/ports';
+import { reportStore, runDeps } from './deps';
+import { syncDispatcher } from './dispatcher';
+import { withDocumentLock } from './lock';
 import type { FormOutcome } from './outcome';
-import { clientFor, connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
-import { bookPort } from './sheet-port';
-import { syncDispatcher } from './triggers';
+import { connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
 
 /** A sidebar step stays short so progress shows and the 6-minute limit is never near. */
 const STEP_MS = 25_000;
-/** The dispatcher stops well before the 6-minute kill. */
-const DISPATCH_MS = 4.5 * 60_000;
 
 export function showImport(): void {
   showSidebar('Importar', 'Importar dados');
@@ -28,35 +30,6 @@ export function showImport(): void {
 
 export function showReports(): void {
   showSidebar('Relatorios', 'Relatórios');
-}
-
-function reportStore(): ReportStore {
-  return new ReportStore(documentStore(), () => Utilities.getUuid());
-}
-
-function runDeps(): RunDeps {
-  const zone = gasZone(spreadsheetTimeZone());
-  return {
-    reports: reportStore(),
-    jobs: documentStore(),
-    book: bookPort(),
-    zone,
-    now: () => Date.now(),
-    clientFor: (name) => {
-      const connection = connectionStore().get(name);
-      return clientFor(connection);
-    },
-    notifyFailure: (report, run) => {
-      const to = Session.getEffectiveUser().getEmail();
-      if (!report.notifyByEmail || !to) return;
-      const ss = SpreadsheetApp.getActiveSpreadsheet();
-      MailApp.sendEmail(
-        to,
-        `Falha no relatório "${report.name}"`,
-        `A atualização agendada do relatório "${report.name}" na planilha "${ss.getName()}" falhou.\n\n${run.message ?? ''}\n\n${ss.getUrl()}`,
-      );
-    },
-  };
 }
 
 export interface ListingForm {
@@ -118,8 +91,8 @@ function cleanFilters(filters: ReportForm['filters']): Record<string, SavedFilte
   return out;
 }
 
-/** Checks a report form; the field names match the sidebar's inputs. */
-function checkForm(form: ReportForm): FormOutcome<Omit<Report, 'id' | 'createdAt' | 'schedule' | 'notifyByEmail'>> {
+/** Checks a report form against the report it edits, if any; the field names match the sidebar's inputs. */
+function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<Report, 'id' | 'createdAt' | 'schedule' | 'notifyByEmail'>> {
   const op = (listings as Record<string, ListOperation>)[form.listing];
   if (!op) return { ok: false, field: 'listing', message: 'Escolha o que importar.' };
   const name = (form.name ?? '').trim() || `${op.label}`;
@@ -131,14 +104,16 @@ function checkForm(form: ReportForm): FormOutcome<Omit<Report, 'id' | 'createdAt
   }
   const sheetName = (form.sheetName ?? '').trim();
   if (!sheetName) return { ok: false, field: 'sheetName', message: 'Informe a aba de destino.' };
-  if (sheetName.length > 90 || /[[\]*?:/\\]/.test(sheetName)) return { ok: false, field: 'sheetName', message: 'Use um nome de aba com até 90 caracteres, sem [ ] * ? : / \\' };
-  const ownSheet = form.id ? reportStore().find(form.id)?.sheetName === sheetName : false;
+  const problem = sheetNameProblem(sheetName);
+  if (problem) return { ok: false, field: 'sheetName', message: problem };
+  const ownSheet = editing?.sheetName === sheetName;
   if (form.newSheet && !ownSheet && SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName)) {
     return { ok: false, field: 'sheetName', message: `Já existe uma aba "${sheetName}". Escolha outro nome ou, em Aba, a opção de substituí-la.` };
   }
   const filters = cleanFilters(form.filters);
   const zone = gasZone(spreadsheetTimeZone());
   try {
+    // Formatted here only to refuse a bad filter beside its field; runs format their own resolved values.
     const draft = { filters, listing: form.listing } as Report;
     formatFilters(op.label, op.filters, resolveFilters(draft, new Date(), zone), zone);
   } catch (err) {
@@ -148,17 +123,21 @@ function checkForm(form: ReportForm): FormOutcome<Omit<Report, 'id' | 'createdAt
   return { ok: true, value: { name, listing: form.listing, connection, filters, sheetName, incremental: Boolean(form.incremental && op.updatedSince) } };
 }
 
-/** Saves the form as a report (every pull is a report) and starts its first run. */
+/** Saves the form as a report (every pull is a report) and starts its first run: one read and one write of the report. */
 export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
-  const checked = checkForm(form);
-  if (!checked.ok) return checked;
-  const store = reportStore();
-  const report = form.id
-    ? store.update(form.id, (r) => ({ ...r, ...checked.value }))
-    : store.create({ ...checked.value, schedule: null, notifyByEmail: false }, Date.now());
-  const started = withDocumentLock(() => ({ ok: true as const, value: startRun(runDeps(), report.id, 'manual') }));
+  const started = withDocumentLock((): FormOutcome<RunProgress> => {
+    const deps = runDeps();
+    const editing = form.id ? deps.reports.get(form.id) : null;
+    const checked = checkForm(form, editing);
+    if (!checked.ok) return checked;
+    const report = editing ? { ...editing, ...checked.value } : deps.reports.draft({ ...checked.value, schedule: null, notifyByEmail: false }, Date.now());
+    const run = beginRun(deps, report, 'manual', editing ? deps.jobs.get(report.id) : null);
+    // A run still going keeps its own settings; the edited ones are for the next run.
+    if (!run.started) deps.reports.save(report);
+    return { ok: true, value: run.progress };
+  });
   // If the sidebar is closed before the end, the hourly dispatcher finishes the pull.
-  syncDispatcher();
+  if (started.ok) syncDispatcher();
   return started;
 }
 
@@ -182,11 +161,11 @@ export function cancelReportRun(reportId: string): RunProgress {
   return settled(withDocumentLock(() => cancelRun(runDeps(), reportId)));
 }
 
-/** Builds report views with one read of the time zone and of the job list, however many reports. */
-function viewer(): (r: Report) => ReportView {
+/** Builds report views with one read of the time zone; `doc` read through `readOnce` makes the jobs' one read too. */
+function viewer(doc: KeyValueStore): (r: Report) => ReportView {
   const timeZone = spreadsheetTimeZone();
   const zone = gasZone(timeZone);
-  const jobs = documentStore();
+  const jobs = pullJobStore(doc);
   const formatWhen = (ms: number) => Utilities.formatDate(new Date(ms), timeZone, 'dd/MM/yyyy HH:mm');
   return (r) => {
     const op = listings[r.listing] as ListOperation;
@@ -205,7 +184,7 @@ function viewer(): (r: Report) => ReportView {
       scheduleText: r.schedule ? describeSchedule(r.schedule) : 'sem agendamento',
       nextRunAt: next ? formatWhen(next.getTime()) : null,
       notifyByEmail: r.notifyByEmail,
-      canContinue: hasJob(jobs, r.id),
+      canContinue: jobs.has(r.id),
       lastRun: r.lastRun
         ? {
             at: formatWhen(r.lastRun.finishedAt ?? r.lastRun.startedAt),
@@ -221,15 +200,19 @@ function viewer(): (r: Report) => ReportView {
 }
 
 export function listReports(): ReportView[] {
-  return reportStore().list().map(viewer());
+  const doc = readOnce(documentStore());
+  return reportStore(doc).list().map(viewer(doc));
 }
 
 export function deleteReport(reportId: string): ReportView[] {
-  const store = reportStore();
-  store.delete(reportId);
-  deleteJob(documentStore(), reportId);
-  syncDispatcher();
-  return store.list().map(viewer());
+  return withDocumentLock(() => {
+    const doc = readOnce(documentStore());
+    const store = reportStore(doc);
+    store.delete(reportId);
+    pullJobStore(doc).delete(reportId);
+    syncDispatcher({ doc });
+    return store.list().map(viewer(doc));
+  });
 }
 
 export function setReportSchedule(reportId: string, schedule: Schedule | null, notifyByEmail: boolean): FormOutcome<ReportView> {
@@ -237,27 +220,15 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
     const problems = scheduleProblems(schedule);
     if (problems.length) return { ok: false, field: 'schedule', message: problems.join(' ') };
   }
-  const store = reportStore();
-  const report = store.update(reportId, (r) => {
-    r.schedule = schedule;
-    r.notifyByEmail = Boolean(notifyByEmail);
-    r.scheduleSince = Date.now();
+  return withDocumentLock(() => {
+    const doc = readOnce(documentStore());
+    const store = reportStore(doc);
+    const report = store.update(reportId, (r) => {
+      r.schedule = schedule;
+      r.notifyByEmail = Boolean(notifyByEmail);
+      r.scheduleSince = Date.now();
+    });
+    syncDispatcher({ doc });
+    return { ok: true, value: viewer(doc)(report) };
   });
-  syncDispatcher();
-  return { ok: true, value: viewer()(report) };
-}
-
-/** The one time-driven trigger of this add-on in this document. */
-export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): void {
-  const deadline = Date.now() + DISPATCH_MS;
-  try {
-    withDocumentLock(() => dispatch(runDeps(), deadline), 60_000);
-    continueBulkJobsUntil(deadline);
-    // Nothing left to do: the trigger goes away (it is created again by the next schedule or run).
-    syncDispatcher({ mayCreate: false });
-  } catch (err) {
-    // Someone is working in the document: whatever is due stays due for the next hour.
-    if (err instanceof BusyError) return;
-    throw err;
-  }
 }

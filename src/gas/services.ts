@@ -15,6 +15,7 @@ export function propertyStore(props: GoogleAppsScript.Properties.Properties): Ke
       props.deleteProperty(key);
     },
     keys: () => props.getKeys(),
+    all: () => props.getProperties(),
   };
 }
 

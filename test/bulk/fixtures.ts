@@ -2,7 +2,7 @@
 import { nodeTransport } from '../../dev/http/node-transport';
 import type { SandboxHandle } from '../../dev/sandbox/harness';
 import { BillingClient } from '../../src/api/client';
-import type { BulkDeps } from '../../src/core/bulk/job';
+import { type BulkDeps, bulkJobStore } from '../../src/core/bulk/job';
 import { intlZone } from '../../src/api/calendar';
 import type { KeyValueStore } from '../../src/core/ports';
 import { MemoryBook } from './memory-book';
@@ -35,18 +35,18 @@ export function client(sb: SandboxHandle, org = 0): BillingClient {
 }
 
 let generated = 0;
-export function deps(sb: SandboxHandle, book = new MemoryBook(), overrides: Partial<BulkDeps> = {}): BulkDeps & { book: MemoryBook; jobs: MemoryStore } {
+export function deps(sb: SandboxHandle, book = new MemoryBook(), overrides: Partial<BulkDeps> = {}): BulkDeps & { book: MemoryBook } {
   const c = client(sb);
   return {
     book,
-    jobs: new MemoryStore(),
+    jobs: bulkJobStore(new MemoryStore()),
     zone,
     now: () => Date.now(),
     sleep: () => {},
     newId: () => `gen-${process.pid}-${++generated}`,
     clientFor: () => c,
     ...overrides,
-  } as BulkDeps & { book: MemoryBook; jobs: MemoryStore };
+  } as BulkDeps & { book: MemoryBook };
 }
 
 /** Data of the sandbox that valid rows can point at. */

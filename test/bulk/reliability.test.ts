@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import type { BillingClient } from '../../src/api/client';
-import { type BulkProgress, continueBulk, startBulk } from '../../src/core/bulk/job';
-import { catalog, client, CUSTOM_HEADER, customRow, deps, type Rec, zone } from './fixtures';
+import { type BulkProgress, bulkJobStore, continueBulk, startBulk } from '../../src/core/bulk/job';
+import { catalog, client, CUSTOM_HEADER, customRow, deps, MemoryStore, type Rec, zone } from './fixtures';
 import { MemoryBook } from './memory-book';
 
 let sb: SandboxHandle;
@@ -52,11 +52,12 @@ function killingClient(real: BillingClient, at: number, kill: () => void): Billi
 
 /** Drives a job as sidebars, dispatcher and a person pressing Executar again would, until nothing is left. */
 function runUntilSettled(book: MemoryBook, operation: 'criarAssinaturaPersonalizada' | 'emitirNfse', sheetName: string, killAt: number): BulkProgress & { killed: boolean } {
-  const store = deps(sb, book).jobs;
+  const store = new MemoryStore();
   let killed = false;
   const make = () =>
     deps(sb, book, {
-      jobs: store,
+      // A fresh view of the same properties per execution, as Apps Script gives each one.
+      jobs: bulkJobStore(store),
       // Short steps: the job has to cross many executions.
       clientFor: () => (killed ? client(sb) : killingClient(client(sb), killAt, () => {
         killed = true;

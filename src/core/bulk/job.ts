@@ -9,8 +9,8 @@
 import type { BillingClient } from '../../api/client';
 import type { WriteKey } from '../../api/writes';
 import type { Zone } from '../../api/calendar';
+import { JobStore } from '../job-store';
 import type { KeyValueStore } from '../ports';
-import { readJson, writeJson } from '../ports';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { type Item, runBatch } from './batch';
@@ -23,7 +23,7 @@ import { expandRuns, highlight, type RowResult, rowRangesA1, runsOf, writeColumn
 export interface BulkDeps {
   book: SelectionBookPort;
   /** Where jobs live between executions (DocumentProperties). */
-  jobs: KeyValueStore;
+  jobs: JobStore<BulkJob>;
   zone: Zone;
   now: () => number;
   /** Blocking wait (Utilities.sleep). */
@@ -97,7 +97,6 @@ export class BulkError extends Error {
   override name = 'BulkError';
 }
 
-const PREFIX = 'faturamento.lote.';
 export const DEFAULT_BATCH = 10;
 const MAX_BATCH = 50;
 const MAX_PASSES = 3;
@@ -108,20 +107,13 @@ const MAX_RUNS = 300;
 
 const emptyCounts = (): BulkCounts => ({ ok: 0, existing: 0, skipped: 0, failed: 0, pending: 0 });
 
-export function loadJob(jobs: KeyValueStore, id: string): BulkJob | null {
-  return readJson<BulkJob | null>(jobs, PREFIX + id, null);
+/** Bulk runs under the key prefix they always had, so jobs stored before still continue. */
+export function bulkJobStore(store: KeyValueStore): JobStore<BulkJob> {
+  return new JobStore<BulkJob>(store, 'faturamento.lote.');
 }
 
 function saveJob(deps: BulkDeps, job: BulkJob): void {
-  writeJson(deps.jobs, PREFIX + job.id, job);
-}
-
-export function bulkJobs(jobs: KeyValueStore): BulkJob[] {
-  return jobs
-    .keys()
-    .filter((k) => k.startsWith(PREFIX))
-    .map((k) => readJson<BulkJob | null>(jobs, k, null))
-    .filter((j): j is BulkJob => j !== null);
+  deps.jobs.put(job.id, job);
 }
 
 export function progressOf(job: BulkJob): BulkProgress {
@@ -274,7 +266,7 @@ export function validateSheet(deps: BulkDeps, request: Omit<BulkRequest, 'connec
 export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number): BulkProgress {
   const op = bulkOperation(request.operation);
   const sheet = sheetOf(deps, request.sheetName);
-  const existing = loadJob(deps.jobs, String(sheet.id));
+  const existing = deps.jobs.get(String(sheet.id));
   if (existing && existing.status === 'running') {
     return {
       ...progressOf(existing),
@@ -430,8 +422,13 @@ function finishMessage(job: BulkJob): string {
 
 /** One step of a job, until `deadline` (epoch ms). A failed job continues from where it stopped ("Continuar"). */
 export function continueBulk(deps: BulkDeps, jobId: string, deadline: number): BulkProgress {
-  const job = loadJob(deps.jobs, jobId);
+  const job = deps.jobs.get(jobId);
   if (!job) throw new BulkError('Este lote não existe mais: comece de novo pela barra lateral.');
+  return continueBulkJob(deps, job, deadline);
+}
+
+/** One step of a job the caller has read (the dispatcher reads every job at once). */
+export function continueBulkJob(deps: BulkDeps, job: BulkJob, deadline: number): BulkProgress {
   if (job.status === 'done' || job.status === 'cancelled') return progressOf(job);
   return step(deps, job, deadline);
 }
@@ -475,7 +472,7 @@ function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: { ctx: C
 }
 
 export function cancelBulk(deps: BulkDeps, jobId: string): BulkProgress {
-  const job = loadJob(deps.jobs, jobId);
+  const job = deps.jobs.get(jobId);
   if (!job) throw new BulkError('Este lote não existe mais.');
   if (job.status === 'running' || job.status === 'failed') {
     job.status = 'cancelled';
@@ -484,23 +481,6 @@ export function cancelBulk(deps: BulkDeps, jobId: string): BulkProgress {
     saveJob(deps, job);
   }
   return progressOf(job);
-}
-
-/**
- * For the hourly dispatcher: continues unfinished jobs nobody is watching
- * (a sidebar steps its own job every few seconds), oldest first.
- */
-export function continueBulkJobs(deps: BulkDeps, deadline: number, options: { idleMs?: number } = {}): BulkProgress[] {
-  const idleMs = options.idleMs ?? 5 * 60_000;
-  const out: BulkProgress[] = [];
-  const jobs = bulkJobs(deps.jobs)
-    .filter((j) => j.status === 'running' && deps.now() - j.updatedAt >= idleMs)
-    .sort((a, b) => a.updatedAt - b.updatedAt);
-  for (const job of jobs) {
-    if (deps.now() >= deadline) break;
-    out.push(continueBulk(deps, job.id, deadline));
-  }
-  return out;
 }
 
 /** Rows whose Status is ERRO or PENDENTE, as A1 ranges to select. */
