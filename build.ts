@@ -34,9 +34,7 @@ async function entryExports(): Promise<string[]> {
 }
 
 async function bundleCode(exportsList: string[]): Promise<void> {
-  const footer = exportsList
-    .map((name) => `function ${name}() { return ${NAMESPACE}.${name}.apply(this, arguments); }`)
-    .join('\n');
+  const footer = exportsList.map((name) => `function ${name}() { return ${NAMESPACE}.${name}.apply(this, arguments); }`).join('\n');
   await build({
     entryPoints: [entry],
     bundle: true,

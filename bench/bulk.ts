@@ -26,7 +26,9 @@ interface Row {
   done: number;
 }
 
-type Outcome = { ok: true; value: { jobId: string; done: boolean; processed: number; counts: Record<string, number>; status: string; message?: string } } | { ok: false; message: string };
+type Outcome =
+  | { ok: true; value: { jobId: string; done: boolean; processed: number; counts: Record<string, number>; status: string; message?: string } }
+  | { ok: false; message: string };
 
 function sum(list: Counters[]): Counters {
   const out = { ...list[0] };
@@ -46,7 +48,18 @@ function run(sb: SandboxHandle, variant: string, n: number, batch: number, cat: 
   const template = emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada']) as { ok: true; value: { sheetName: string } };
   const sheet = template.value.sheetName;
   emu.withServices((s) => {
-    const rows = Array.from({ length: n }, (_, i) => ['', cat.clientes[i % cat.clientes.length], '05/11/2026', '11/2026', 'MENSAL', cat.produto, `Honorários ${i + 1}`, 100 + (i % 500), 'AGRUPADA', 10]);
+    const rows = Array.from({ length: n }, (_, i) => [
+      '',
+      cat.clientes[i % cat.clientes.length],
+      '05/11/2026',
+      '11/2026',
+      'MENSAL',
+      cat.produto,
+      `Honorários ${i + 1}`,
+      100 + (i % 500),
+      'AGRUPADA',
+      10,
+    ]);
     // Row 2 keeps the template's example; the data starts below it, past the template's formatted rows if need be.
     const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!;
     if (sh.getMaxRows() < n + 2) sh.insertRowsAfter(sh.getMaxRows(), n + 2 - sh.getMaxRows());
@@ -54,7 +67,9 @@ function run(sb: SandboxHandle, variant: string, n: number, batch: number, cat: 
   });
   const first = emu.history.length;
   const started = performance.now();
-  let out = emu.run('startBulkRun', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Bench', scope: 'all', batchSize: batch, stepSeconds: LONG_STEP_S }]) as Outcome;
+  let out = emu.run('startBulkRun', [
+    { operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Bench', scope: 'all', batchSize: batch, stepSeconds: LONG_STEP_S },
+  ]) as Outcome;
   if (!out.ok) throw new Error(`bench: ${out.message}`);
   const firstExecutionRows = out.value.processed;
   while (!out.value.done) {
@@ -95,7 +110,19 @@ export async function benchBulk(options: { quick?: boolean; rows?: number; basel
   const perExecution = (r: Row) => Math.floor((r.rows / r.virtualMs) * LONG_STEP_S * 1000);
   console.log(`\nLançamentos em lote: assinaturas personalizadas (latência de ${LATENCY_MS} ms por requisição)`);
   printTable(
-    ['variante', 'linhas', 'criadas', 'execuções', 'linhas na 1ª execução', 'linhas por execução (ritmo)', 'ondas HTTP', 'requisições', 'chamadas Planilhas', 'tempo virtual (s)', 'tempo real (s)'],
+    [
+      'variante',
+      'linhas',
+      'criadas',
+      'execuções',
+      'linhas na 1ª execução',
+      'linhas por execução (ritmo)',
+      'ondas HTTP',
+      'requisições',
+      'chamadas Planilhas',
+      'tempo virtual (s)',
+      'tempo real (s)',
+    ],
     rows.map((r) => [
       r.variant,
       r.rows,
@@ -114,11 +141,11 @@ export async function benchBulk(options: { quick?: boolean; rows?: number; basel
   console.log(
     `- ${n} linhas: ${a.executions === 1 ? 'todas em uma execução (meta atingida)' : `${a.executions} execuções (meta: uma)`}; ` +
       `no mesmo ritmo o sequencial precisaria de ${Math.ceil(n / Math.max(1, perExecution(b)))} execuções (medido em ${b.rows} linhas); ` +
-      `${((b.counters.urlFetchWaves / b.rows) / (a.counters.urlFetchWaves / a.rows)).toFixed(1)}× menos ondas HTTP por linha.`,
+      `${(b.counters.urlFetchWaves / b.rows / (a.counters.urlFetchWaves / a.rows)).toFixed(1)}× menos ondas HTTP por linha.`,
   );
 }
 
-if (process.argv[1] && process.argv[1].endsWith('bulk.ts')) {
+if (process.argv[1]?.endsWith('bulk.ts')) {
   benchBulk({ quick: process.argv.includes('--quick') }).catch((err) => {
     console.error(err);
     process.exit(1);

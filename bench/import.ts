@@ -54,7 +54,9 @@ function addon(sb: SandboxHandle, n: number): Row {
   const cpu = process.cpuUsage();
   const started = performance.now();
   const first = emu.history.length;
-  const run = emu.run('startImportRun', [{ connection: 'Bench', listing: 'faturas', sheetName: 'Faturas', filters: {}, name: 'Faturas' }]) as { value: { reportId: string } };
+  const run = emu.run('startImportRun', [{ connection: 'Bench', listing: 'faturas', sheetName: 'Faturas', filters: {}, name: 'Faturas' }]) as {
+    value: { reportId: string };
+  };
   // A daily schedule keeps the dispatcher trigger; the pull itself runs unattended in it.
   emu.run('setReportSchedule', [run.value.reportId, { kind: 'daily', hour: 3 }, false]);
   let hour = 11;
@@ -70,7 +72,15 @@ function addon(sb: SandboxHandle, n: number): Row {
   const wallMs = performance.now() - started;
   const c = process.cpuUsage(cpu);
   const executions = emu.history.slice(first).filter((r) => r.functionName === 'runScheduledReports');
-  return { variant: 'complemento', records: n, wallMs, virtualMs: executions.reduce((t, r) => t + r.counters.virtualMs, 0), executions: executions.length, counters: sum(executions), cpuMs: (c.user + c.system) / 1000 };
+  return {
+    variant: 'complemento',
+    records: n,
+    wallMs,
+    virtualMs: executions.reduce((t, r) => t + r.counters.virtualMs, 0),
+    executions: executions.length,
+    counters: sum(executions),
+    cpuMs: (c.user + c.system) / 1000,
+  };
 }
 
 function naive(sb: SandboxHandle, n: number): Row {
@@ -111,7 +121,19 @@ export async function benchImport(sizes = [1_000, 10_000, 50_000], naiveUpTo = 5
   }
   console.log(`\nImportação de faturas (latência de ${LATENCY_MS} ms por requisição)`);
   printTable(
-    ['variante', 'registros', 'tempo (s)', 'tempo virtual (s)', 'execuções', 'ondas HTTP', 'UrlFetch', 'chamadas Planilhas', 'chamadas/5 mil linhas', 'células gravadas', 'CPU ms/10 mil'],
+    [
+      'variante',
+      'registros',
+      'tempo (s)',
+      'tempo virtual (s)',
+      'execuções',
+      'ondas HTTP',
+      'UrlFetch',
+      'chamadas Planilhas',
+      'chamadas/5 mil linhas',
+      'células gravadas',
+      'CPU ms/10 mil',
+    ],
     rows.map((r) => [
       r.variant,
       r.records,

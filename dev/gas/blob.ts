@@ -12,11 +12,21 @@ export function fromBytes(bytes: ArrayLike<number>): Buffer {
   return Buffer.from(Array.from(bytes, (b) => b & 255));
 }
 
-export class BlobImpl extends GasObject
-  implements Pick<GBlob, 'copyBlob' | 'getBytes' | 'getContentType' | 'getDataAsString' | 'getName' | 'setContentType' | 'setDataFromString' | 'setName' | 'isGoogleType'>
+export class BlobImpl
+  extends GasObject
+  implements
+    Pick<
+      GBlob,
+      'copyBlob' | 'getBytes' | 'getContentType' | 'getDataAsString' | 'getName' | 'setContentType' | 'setDataFromString' | 'setName' | 'isGoogleType'
+    >
 {
   readonly gasName = 'Blob';
-  constructor(private data: Buffer, private contentType: string | null, private name: string | null, private readonly realm: Realm) {
+  constructor(
+    private data: Buffer,
+    private contentType: string | null,
+    private name: string | null,
+    private readonly realm: Realm,
+  ) {
     super();
   }
   private self(): GBlob {

@@ -28,7 +28,10 @@ export class CacheStores {
 
 export class CacheImpl extends GasObject implements GCache {
   readonly gasName = 'Cache';
-  constructor(private readonly entries: Map<string, Entry>, private readonly exec: Execution) {
+  constructor(
+    private readonly entries: Map<string, Entry>,
+    private readonly exec: Execution,
+  ) {
     super();
   }
 
@@ -82,7 +85,11 @@ export class CacheImpl extends GasObject implements GCache {
 
 export class CacheServiceImpl extends GasObject implements GoogleAppsScript.Cache.CacheService {
   readonly gasName = 'CacheService';
-  constructor(private readonly stores: CacheStores, private readonly exec: Execution, private readonly documentId: string | null) {
+  constructor(
+    private readonly stores: CacheStores,
+    private readonly exec: Execution,
+    private readonly documentId: string | null,
+  ) {
     super();
   }
   getScriptCache(): GCache {

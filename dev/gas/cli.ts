@@ -70,7 +70,10 @@ function main(): void {
   }
   const emu = new GasEmulator({ budgetMs: opts.budget });
   if (opts.seed) {
-    const seed = JSON.parse(readFileSync(opts.seed, 'utf8')) as { sheets?: Record<string, unknown[][]>; properties?: Partial<Record<'user' | 'document' | 'script', Record<string, string>>> };
+    const seed = JSON.parse(readFileSync(opts.seed, 'utf8')) as {
+      sheets?: Record<string, unknown[][]>;
+      properties?: Partial<Record<'user' | 'document' | 'script', Record<string, string>>>;
+    };
     emu.withServices(({ SpreadsheetApp, PropertiesService }) => {
       const ss = SpreadsheetApp.getActiveSpreadsheet();
       for (const [name, rows] of Object.entries(seed.sheets ?? {})) {
@@ -100,7 +103,8 @@ function main(): void {
     printMenu(m.items, '  ');
   }
   for (const item of emu.menuItems()) {
-    if (!globals.has(item.functionName)) console.log(`  !! menu item "${item.path.join(' > ')}" calls ${item.functionName}(), which the bundle does not define`);
+    if (!globals.has(item.functionName))
+      console.log(`  !! menu item "${item.path.join(' > ')}" calls ${item.functionName}(), which the bundle does not define`);
   }
   if (emu.ui.dialogs.length) console.log('\n== dialogs');
   for (const d of emu.ui.dialogs) console.log(`${d.kind} "${d.title}" ${d.width}x${d.height}, ${d.html.length} chars of HTML`);
@@ -115,7 +119,8 @@ function main(): void {
     if (rows.length > 20) console.log(`   ... ${rows.length - 20} more rows`);
   }
   if (emu.triggers.triggers.length) console.log('\n== triggers');
-  for (const t of emu.triggers.triggers) console.log(`${t.handler} for ${t.owner}, next run ${Number.isFinite(t.nextRun) ? new Date(t.nextRun).toISOString() : 'never (fired one-shot)'}`);
+  for (const t of emu.triggers.triggers)
+    console.log(`${t.handler} for ${t.owner}, next run ${Number.isFinite(t.nextRun) ? new Date(t.nextRun).toISOString() : 'never (fired one-shot)'}`);
   if (emu.mail.length) console.log(`\n== mail: ${emu.mail.length} recorded`);
 }
 

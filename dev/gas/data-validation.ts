@@ -8,7 +8,10 @@ type Criteria = GoogleAppsScript.Spreadsheet.DataValidationCriteria;
 
 export class DataValidationImpl extends GasObject implements GDataValidation {
   readonly gasName = 'DataValidation';
-  constructor(readonly spec: ValidationSpec, private readonly newArray: <T>(items: T[]) => T[]) {
+  constructor(
+    readonly spec: ValidationSpec,
+    private readonly newArray: <T>(items: T[]) => T[],
+  ) {
     super();
   }
   copy(): GBuilder {
@@ -31,7 +34,8 @@ export class DataValidationImpl extends GasObject implements GDataValidation {
 
 export class DataValidationBuilderImpl
   extends GasObject
-  implements Pick<GBuilder, 'build' | 'copy' | 'getAllowInvalid' | 'getHelpText' | 'requireValueInList' | 'setAllowInvalid' | 'setHelpText' | 'getCriteriaValues'>
+  implements
+    Pick<GBuilder, 'build' | 'copy' | 'getAllowInvalid' | 'getHelpText' | 'requireValueInList' | 'setAllowInvalid' | 'setHelpText' | 'getCriteriaValues'>
 {
   readonly gasName = 'DataValidationBuilder';
   constructor(

@@ -76,38 +76,78 @@ export function formatJavaDate(ms: number, tz: string, pattern: string): string 
     }
     const n = t.count;
     switch (t.letter) {
-      case 'G': out += w.year > 0 ? 'AD' : 'BC'; break;
-      case 'y': case 'Y': out += n === 2 ? pad(w.year % 100, 2) : pad(w.year, n); break;
-      case 'M': case 'L':
+      case 'G':
+        out += w.year > 0 ? 'AD' : 'BC';
+        break;
+      case 'y':
+      case 'Y':
+        out += n === 2 ? pad(w.year % 100, 2) : pad(w.year, n);
+        break;
+      case 'M':
+      case 'L':
         out += n >= 4 ? MONTHS[w.month - 1] : n === 3 ? MONTHS[w.month - 1].slice(0, 3) : pad(w.month, n);
         break;
-      case 'd': out += pad(w.day, n); break;
+      case 'd':
+        out += pad(w.day, n);
+        break;
       case 'D': {
         const start = Date.UTC(w.year, 0, 1);
         out += pad(Math.round((Date.UTC(w.year, w.month - 1, w.day) - start) / 86400000) + 1, n);
         break;
       }
-      case 'E': out += n >= 4 ? DAYS[w.weekday] : DAYS[w.weekday].slice(0, 3); break;
-      case 'u': out += pad(w.weekday === 0 ? 7 : w.weekday, n); break;
-      case 'F': out += pad(Math.floor((w.day - 1) / 7) + 1, n); break;
-      case 'w': case 'W': {
+      case 'E':
+        out += n >= 4 ? DAYS[w.weekday] : DAYS[w.weekday].slice(0, 3);
+        break;
+      case 'u':
+        out += pad(w.weekday === 0 ? 7 : w.weekday, n);
+        break;
+      case 'F':
+        out += pad(Math.floor((w.day - 1) / 7) + 1, n);
+        break;
+      case 'w':
+      case 'W': {
         // ISO-ish week numbers are rarely used in our formats; kept simple on purpose.
         const first = new Date(Date.UTC(w.year, 0, 1)).getUTCDay();
         const doy = Math.round((Date.UTC(w.year, w.month - 1, w.day) - Date.UTC(w.year, 0, 1)) / 86400000);
-        out += pad(t.letter === 'w' ? Math.floor((doy + first) / 7) + 1 : Math.floor((w.day - 1 + new Date(Date.UTC(w.year, w.month - 1, 1)).getUTCDay()) / 7) + 1, n);
+        out += pad(
+          t.letter === 'w' ? Math.floor((doy + first) / 7) + 1 : Math.floor((w.day - 1 + new Date(Date.UTC(w.year, w.month - 1, 1)).getUTCDay()) / 7) + 1,
+          n,
+        );
         break;
       }
-      case 'a': out += w.hour < 12 ? 'AM' : 'PM'; break;
-      case 'H': out += pad(w.hour, n); break;
-      case 'k': out += pad(w.hour === 0 ? 24 : w.hour, n); break;
-      case 'K': out += pad(w.hour % 12, n); break;
-      case 'h': out += pad(w.hour % 12 === 0 ? 12 : w.hour % 12, n); break;
-      case 'm': out += pad(w.minute, n); break;
-      case 's': out += pad(w.second, n); break;
-      case 'S': out += pad(w.millisecond, Math.max(n, 3)).slice(0, Math.max(n, 3)); break;
-      case 'z': out += zoneName(ms, tz, n >= 4); break;
-      case 'Z': out += formatOffset(offsetAt(ms, tz), 'Z'); break;
-      case 'X': out += formatOffset(offsetAt(ms, tz), n === 1 ? 'X1' : n === 2 ? 'X2' : 'X3'); break;
+      case 'a':
+        out += w.hour < 12 ? 'AM' : 'PM';
+        break;
+      case 'H':
+        out += pad(w.hour, n);
+        break;
+      case 'k':
+        out += pad(w.hour === 0 ? 24 : w.hour, n);
+        break;
+      case 'K':
+        out += pad(w.hour % 12, n);
+        break;
+      case 'h':
+        out += pad(w.hour % 12 === 0 ? 12 : w.hour % 12, n);
+        break;
+      case 'm':
+        out += pad(w.minute, n);
+        break;
+      case 's':
+        out += pad(w.second, n);
+        break;
+      case 'S':
+        out += pad(w.millisecond, Math.max(n, 3)).slice(0, Math.max(n, 3));
+        break;
+      case 'z':
+        out += zoneName(ms, tz, n >= 4);
+        break;
+      case 'Z':
+        out += formatOffset(offsetAt(ms, tz), 'Z');
+        break;
+      case 'X':
+        out += formatOffset(offsetAt(ms, tz), n === 1 ? 'X1' : n === 2 ? 'X2' : 'X3');
+        break;
     }
   }
   return out;
@@ -146,13 +186,15 @@ export function parseJavaDate(text: string, tz: string, pattern: string): number
     const next = tokens[i + 1];
     const width = next && next.kind === 'field' ? t.count : 20;
     switch (t.letter) {
-      case 'y': case 'Y': {
+      case 'y':
+      case 'Y': {
         const start = pos;
         year = readNumber(width);
         if (pos - start <= 2 && t.count <= 2) year += year < 50 ? 2000 : 1900;
         break;
       }
-      case 'M': case 'L':
+      case 'M':
+      case 'L':
         if (t.count >= 3) {
           const rest = text.slice(pos).toLowerCase();
           const idx = MONTHS.findIndex((m) => rest.startsWith(m.toLowerCase()));
@@ -162,12 +204,26 @@ export function parseJavaDate(text: string, tz: string, pattern: string): number
           month = idx3 + 1;
         } else month = readNumber(width);
         break;
-      case 'd': day = readNumber(width); break;
-      case 'H': case 'k': hour = readNumber(width); break;
-      case 'h': case 'K': hour = readNumber(width); break;
-      case 'm': minute = readNumber(width); break;
-      case 's': second = readNumber(width); break;
-      case 'S': milli = readNumber(width); break;
+      case 'd':
+        day = readNumber(width);
+        break;
+      case 'H':
+      case 'k':
+        hour = readNumber(width);
+        break;
+      case 'h':
+      case 'K':
+        hour = readNumber(width);
+        break;
+      case 'm':
+        minute = readNumber(width);
+        break;
+      case 's':
+        second = readNumber(width);
+        break;
+      case 'S':
+        milli = readNumber(width);
+        break;
       case 'a': {
         const ap = text.slice(pos, pos + 2).toUpperCase();
         if (ap !== 'AM' && ap !== 'PM') fail();
@@ -183,7 +239,9 @@ export function parseJavaDate(text: string, tz: string, pattern: string): number
         pos += full ? full.length : 3;
         break;
       }
-      case 'Z': case 'X': case 'z': {
+      case 'Z':
+      case 'X':
+      case 'z': {
         const m = /^(Z)|^([+-])(\d{2}):?(\d{2})?/.exec(text.slice(pos));
         if (!m) fail();
         pos += m![0].length;

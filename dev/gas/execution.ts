@@ -5,7 +5,7 @@
  * kill, the auth-mode checks and the per-call costs live.
  */
 import { authDenial, type AuthModeName } from './auth';
-import { type CallCosts, ExecutionClock } from './clock';
+import type { CallCosts, ExecutionClock } from './clock';
 import type { Realm } from './realm';
 
 export type InvocationKind = 'ui' | 'trigger' | 'simple-trigger';
@@ -53,9 +53,7 @@ export interface ServiceCall {
 
 export const KILL_MESSAGE = 'Exceeded maximum execution time';
 
-const SPREADSHEET_OBJECTS = new Set([
-  'SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'RangeList', 'Selection', 'DataValidationBuilder', 'DataValidation',
-]);
+const SPREADSHEET_OBJECTS = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'RangeList', 'Selection', 'DataValidationBuilder', 'DataValidation']);
 
 export interface ExecutionInit {
   id: number;

@@ -15,8 +15,26 @@ type GTemplate = GoogleAppsScript.HTML.HtmlTemplate;
 export const DEFAULT_DIALOG_WIDTH = 600;
 export const DEFAULT_DIALOG_HEIGHT = 400;
 
-export class HtmlOutputImpl extends GasObject
-  implements Pick<GOutput, 'append' | 'clear' | 'getContent' | 'getHeight' | 'getTitle' | 'getWidth' | 'setContent' | 'setHeight' | 'setTitle' | 'setWidth' | 'setSandboxMode' | 'setXFrameOptionsMode' | 'addMetaTag' | 'setFaviconUrl'>
+export class HtmlOutputImpl
+  extends GasObject
+  implements
+    Pick<
+      GOutput,
+      | 'append'
+      | 'clear'
+      | 'getContent'
+      | 'getHeight'
+      | 'getTitle'
+      | 'getWidth'
+      | 'setContent'
+      | 'setHeight'
+      | 'setTitle'
+      | 'setWidth'
+      | 'setSandboxMode'
+      | 'setXFrameOptionsMode'
+      | 'addMetaTag'
+      | 'setFaviconUrl'
+    >
 {
   readonly gasName = 'HtmlOutput';
   private title = '';
@@ -30,20 +48,55 @@ export class HtmlOutputImpl extends GasObject
   private self(): GOutput {
     return this as unknown as GOutput;
   }
-  getContent(): string { return this.content; }
-  setContent(content: string): GOutput { this.content = String(content); return this.self(); }
-  append(addedContent: string): GOutput { this.content += String(addedContent); return this.self(); }
-  clear(): GOutput { this.content = ''; return this.self(); }
-  getTitle(): string { return this.title; }
-  setTitle(title: string): GOutput { this.title = String(title); return this.self(); }
-  getWidth(): number { return this.width; }
-  setWidth(width: number): GOutput { this.width = width; return this.self(); }
-  getHeight(): number { return this.height; }
-  setHeight(height: number): GOutput { this.height = height; return this.self(); }
-  setSandboxMode(_mode: GoogleAppsScript.HTML.SandboxMode): GOutput { return this.self(); }
-  setXFrameOptionsMode(_mode: GoogleAppsScript.HTML.XFrameOptionsMode): GOutput { return this.self(); }
-  addMetaTag(name: string, content: string): GOutput { this.metaTags.push({ name, content }); return this.self(); }
-  setFaviconUrl(_iconUrl: string): GOutput { return this.self(); }
+  getContent(): string {
+    return this.content;
+  }
+  setContent(content: string): GOutput {
+    this.content = String(content);
+    return this.self();
+  }
+  append(addedContent: string): GOutput {
+    this.content += String(addedContent);
+    return this.self();
+  }
+  clear(): GOutput {
+    this.content = '';
+    return this.self();
+  }
+  getTitle(): string {
+    return this.title;
+  }
+  setTitle(title: string): GOutput {
+    this.title = String(title);
+    return this.self();
+  }
+  getWidth(): number {
+    return this.width;
+  }
+  setWidth(width: number): GOutput {
+    this.width = width;
+    return this.self();
+  }
+  getHeight(): number {
+    return this.height;
+  }
+  setHeight(height: number): GOutput {
+    this.height = height;
+    return this.self();
+  }
+  setSandboxMode(_mode: GoogleAppsScript.HTML.SandboxMode): GOutput {
+    return this.self();
+  }
+  setXFrameOptionsMode(_mode: GoogleAppsScript.HTML.XFrameOptionsMode): GOutput {
+    return this.self();
+  }
+  addMetaTag(name: string, content: string): GOutput {
+    this.metaTags.push({ name, content });
+    return this.self();
+  }
+  setFaviconUrl(_iconUrl: string): GOutput {
+    return this.self();
+  }
 }
 
 /** Scriptlets to JS: <? code ?>, <?= escaped ?>, <?!= raw ?>. */
@@ -64,7 +117,9 @@ export function compileTemplate(source: string): string {
 }
 
 const escapeHtml = (v: unknown): string =>
-  v === undefined || v === null ? '' : String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  v === undefined || v === null
+    ? ''
+    : String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 const raw = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
@@ -73,7 +128,10 @@ export class HtmlTemplateImpl extends GasObject implements Pick<GTemplate, 'eval
   override readonly gasOpenFields = true;
   [field: string]: unknown;
 
-  constructor(private readonly source: string, private readonly exec: Execution) {
+  constructor(
+    private readonly source: string,
+    private readonly exec: Execution,
+  ) {
     super();
   }
 
@@ -87,9 +145,10 @@ export class HtmlTemplateImpl extends GasObject implements Pick<GTemplate, 'eval
 
   evaluate(): GOutput {
     // Sloppy-mode function so `with` exposes the template's fields as variables.
-    const fn = vm.runInContext(`(function (__t, __esc, __raw) { with (__t) { ${compileTemplate(this.source)} return __out.join(''); } })`, this.exec.realm.context) as (
-      t: object, esc: typeof escapeHtml, r: typeof raw,
-    ) => string;
+    const fn = vm.runInContext(
+      `(function (__t, __esc, __raw) { with (__t) { ${compileTemplate(this.source)} return __out.join(''); } })`,
+      this.exec.realm.context,
+    ) as (t: object, esc: typeof escapeHtml, r: typeof raw) => string;
     const fields = this.exec.realm.object();
     for (const key of Object.keys(this)) {
       if (!['source', 'exec', 'gasName', 'gasOpenFields'].includes(key)) fields[key] = this[key];
@@ -98,14 +157,18 @@ export class HtmlTemplateImpl extends GasObject implements Pick<GTemplate, 'eval
   }
 }
 
-export class HtmlServiceImpl extends GasObject
+export class HtmlServiceImpl
+  extends GasObject
   implements Pick<GoogleAppsScript.HTML.HtmlService, 'createHtmlOutput' | 'createHtmlOutputFromFile' | 'createTemplate' | 'createTemplateFromFile'>
 {
   readonly gasName = 'HtmlService';
   readonly SandboxMode = { IFRAME: 'IFRAME', NATIVE: 'NATIVE', EMULATED: 'EMULATED' };
   readonly XFrameOptionsMode = { ALLOWALL: 'ALLOWALL', DEFAULT: 'DEFAULT' };
 
-  constructor(private readonly htmlDir: string, private readonly exec: Execution) {
+  constructor(
+    private readonly htmlDir: string,
+    private readonly exec: Execution,
+  ) {
     super();
   }
 

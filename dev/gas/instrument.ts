@@ -52,7 +52,10 @@ function proxyFor(exec: Execution, target: GasObject): object {
       }
       return function (this: unknown, ...args: unknown[]) {
         exec.enter(t.gasName, prop);
-        const result = (value as (...a: unknown[]) => unknown).apply(t, args.map((a) => unwrap(a)));
+        const result = (value as (...a: unknown[]) => unknown).apply(
+          t,
+          args.map((a) => unwrap(a)),
+        );
         if (result === t) return proxy;
         // The one grid of objects Apps Script returns; scanning every getValues() grid would be wasteful.
         if (prop === 'getDataValidations' && Array.isArray(result)) {

@@ -50,7 +50,11 @@ export class LockTable {
 
 export class LockImpl extends GasObject implements GLock {
   readonly gasName = 'Lock';
-  constructor(private readonly table: LockTable, private readonly key: string, private readonly exec: Execution) {
+  constructor(
+    private readonly table: LockTable,
+    private readonly key: string,
+    private readonly exec: Execution,
+  ) {
     super();
   }
 
@@ -96,7 +100,11 @@ export const lockKey = {
 
 export class LockServiceImpl extends GasObject implements GoogleAppsScript.Lock.LockService {
   readonly gasName = 'LockService';
-  constructor(private readonly table: LockTable, private readonly exec: Execution, private readonly documentId: string | null) {
+  constructor(
+    private readonly table: LockTable,
+    private readonly exec: Execution,
+    private readonly documentId: string | null,
+  ) {
     super();
   }
   getScriptLock(): GLock {

@@ -14,7 +14,10 @@ export interface LogEntry {
 export class LoggerImpl extends GasObject implements Pick<GoogleAppsScript.Base.Logger, 'clear' | 'getLog' | 'log'> {
   readonly gasName = 'Logger';
   private lines: string[] = [];
-  constructor(private readonly sink: LogEntry[], private readonly exec: Execution) {
+  constructor(
+    private readonly sink: LogEntry[],
+    private readonly exec: Execution,
+  ) {
     super();
   }
   log(data: any, ...values: any[]): GoogleAppsScript.Base.Logger {
@@ -34,17 +37,30 @@ export class LoggerImpl extends GasObject implements Pick<GoogleAppsScript.Base.
 export class ConsoleImpl extends GasObject {
   readonly gasName = 'console';
   private readonly timers = new Map<string, number>();
-  constructor(private readonly sink: LogEntry[], private readonly exec: Execution) {
+  constructor(
+    private readonly sink: LogEntry[],
+    private readonly exec: Execution,
+  ) {
     super();
   }
   private write(level: LogEntry['level'], args: unknown[]): void {
     this.sink.push({ execution: this.exec.id, source: 'console', level, message: format(...args), at: this.exec.clock.now() });
   }
-  log(...args: unknown[]): void { this.write('log', args); }
-  info(...args: unknown[]): void { this.write('info', args); }
-  warn(...args: unknown[]): void { this.write('warn', args); }
-  error(...args: unknown[]): void { this.write('error', args); }
-  time(label: string): void { this.timers.set(label, this.exec.clock.now()); }
+  log(...args: unknown[]): void {
+    this.write('log', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  time(label: string): void {
+    this.timers.set(label, this.exec.clock.now());
+  }
   timeEnd(label: string): void {
     const start = this.timers.get(label);
     if (start !== undefined) this.write('log', [`${label}: ${this.exec.clock.now() - start}ms`]);

@@ -18,7 +18,11 @@ export interface MailQuota {
 
 export class MailAppImpl extends GasObject implements Pick<GoogleAppsScript.Mail.MailApp, 'getRemainingDailyQuota' | 'sendEmail'> {
   readonly gasName = 'MailApp';
-  constructor(private readonly outbox: SentMail[], private readonly quota: MailQuota, private readonly exec: Execution) {
+  constructor(
+    private readonly outbox: SentMail[],
+    private readonly quota: MailQuota,
+    private readonly exec: Execution,
+  ) {
     super();
   }
   getRemainingDailyQuota(): number {

@@ -5,39 +5,10 @@
  * quoted or [$..] symbol, percentages, and date/time patterns.
  */
 import { localeRules } from './locale';
+import { isDateFormat, splitSections } from './format-sections';
 import { FORMULA_PLACEHOLDER, isFormula, serialParts, type Stored } from './values';
 
-interface Section {
-  raw: string;
-}
-
-function splitSections(format: string): Section[] {
-  const out: string[] = [''];
-  let quoted = false;
-  for (let i = 0; i < format.length; i++) {
-    const ch = format[i];
-    if (ch === '"') quoted = !quoted;
-    if (ch === '\\' && !quoted) {
-      out[out.length - 1] += ch + (format[i + 1] ?? '');
-      i++;
-      continue;
-    }
-    if (ch === ';' && !quoted) out.push('');
-    else out[out.length - 1] += ch;
-  }
-  return out.map((raw) => ({ raw }));
-}
-
-/** Drops quoted text, escapes and [..] blocks so only the format's tokens remain. */
-function tokensOnly(format: string): string {
-  return format.replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/\[[^\]]*\]/g, '');
-}
-
-export function isDateFormat(format: string | undefined): boolean {
-  if (!format || format === '@' || format.toLowerCase() === 'general') return false;
-  const first = tokensOnly(splitSections(format)[0].raw);
-  return /[dDyYhHsS]/.test(first) || (/[mM]/.test(first) && !/[0#?]/.test(first));
-}
+export { isDateFormat };
 
 type DatePart = { kind: 'lit'; text: string } | { kind: 'tok'; letter: string; count: number };
 
@@ -85,7 +56,9 @@ function monthName(month: number, long: boolean, locale: string): string {
 }
 
 function weekdayName(weekday: number, long: boolean, locale: string): string {
-  return new Intl.DateTimeFormat(locale.replace('_', '-'), { weekday: long ? 'long' : 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, 0, 2 + weekday)));
+  return new Intl.DateTimeFormat(locale.replace('_', '-'), { weekday: long ? 'long' : 'short', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(2000, 0, 2 + weekday)),
+  );
 }
 
 function formatDateSerial(serial: number, format: string, locale: string): string {
@@ -99,17 +72,29 @@ function formatDateSerial(serial: number, format: string, locale: string): strin
       continue;
     }
     switch (t.letter) {
-      case 'y': out += t.count <= 2 ? pad(p.year % 100, 2) : String(p.year); break;
-      case 'm': out += t.count >= 4 ? monthName(p.month, true, locale) : t.count === 3 ? monthName(p.month, false, locale) : pad(p.month, t.count); break;
-      case 'min': out += pad(p.minute, t.count); break;
-      case 'd': out += t.count >= 4 ? weekdayName(p.weekday, true, locale) : t.count === 3 ? weekdayName(p.weekday, false, locale) : pad(p.day, t.count); break;
+      case 'y':
+        out += t.count <= 2 ? pad(p.year % 100, 2) : String(p.year);
+        break;
+      case 'm':
+        out += t.count >= 4 ? monthName(p.month, true, locale) : t.count === 3 ? monthName(p.month, false, locale) : pad(p.month, t.count);
+        break;
+      case 'min':
+        out += pad(p.minute, t.count);
+        break;
+      case 'd':
+        out += t.count >= 4 ? weekdayName(p.weekday, true, locale) : t.count === 3 ? weekdayName(p.weekday, false, locale) : pad(p.day, t.count);
+        break;
       case 'h': {
         const h = twelve ? (p.hour % 12 === 0 ? 12 : p.hour % 12) : p.hour;
         out += pad(h, t.count);
         break;
       }
-      case 's': out += pad(p.second, t.count); break;
-      case 'ampm': out += t.count === 5 ? (p.hour < 12 ? 'AM' : 'PM') : p.hour < 12 ? 'A' : 'P'; break;
+      case 's':
+        out += pad(p.second, t.count);
+        break;
+      case 'ampm':
+        out += t.count === 5 ? (p.hour < 12 ? 'AM' : 'PM') : p.hour < 12 ? 'A' : 'P';
+        break;
     }
   }
   return out;
@@ -122,7 +107,12 @@ function groupDigits(int: string, sep: string): string {
 function formatGeneral(n: number, locale: string): string {
   const r = localeRules(locale);
   if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
-  if (Math.abs(n) >= 1e15 || (n !== 0 && Math.abs(n) < 1e-9)) return n.toExponential(5).replace(/\.?0+e/, 'e').replace('e', 'E').replace('.', r.decimal);
+  if (Math.abs(n) >= 1e15 || (n !== 0 && Math.abs(n) < 1e-9))
+    return n
+      .toExponential(5)
+      .replace(/\.?0+e/, 'e')
+      .replace('e', 'E')
+      .replace('.', r.decimal);
   return String(Number(n.toPrecision(10))).replace('.', r.decimal);
 }
 

@@ -46,7 +46,11 @@ export interface PropertyQuota {
 export class PropertiesImpl extends GasObject implements Omit<GProperties, never> {
   readonly gasName = 'Properties';
 
-  constructor(private readonly store: Map<string, string>, private readonly exec: Execution, private readonly quota: PropertyQuota) {
+  constructor(
+    private readonly store: Map<string, string>,
+    private readonly exec: Execution,
+    private readonly quota: PropertyQuota,
+  ) {
     super();
   }
 

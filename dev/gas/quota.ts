@@ -1,7 +1,10 @@
 /** Daily quotas, counted per user and per virtual day. */
 export class DailyQuota {
   private readonly used = new Map<string, number>();
-  constructor(readonly limit: number, private readonly message: string) {}
+  constructor(
+    readonly limit: number,
+    private readonly message: string,
+  ) {}
 
   private key(user: string, now: number): string {
     return `${user}|${Math.floor(now / 86_400_000)}`;

@@ -14,13 +14,51 @@ type GValidation = GoogleAppsScript.Spreadsheet.DataValidation;
 type FontWeight = GoogleAppsScript.Spreadsheet.FontWeight;
 
 type Implemented =
-  | 'activate' | 'clear' | 'clearContent' | 'clearDataValidations' | 'clearFormat' | 'getA1Notation' | 'getBackground'
-  | 'getBackgrounds' | 'getCell' | 'getColumn' | 'getDataValidation' | 'getDataValidations' | 'getDisplayValue'
-  | 'getDisplayValues' | 'getFontWeight' | 'getFontWeights' | 'getFormula' | 'getFormulas' | 'getLastColumn' | 'getLastRow'
-  | 'getNote' | 'getNotes' | 'getNumColumns' | 'getNumRows' | 'getNumberFormat' | 'getNumberFormats' | 'getRow' | 'getSheet'
-  | 'getValue' | 'getValues' | 'isBlank' | 'offset' | 'setBackground' | 'setBackgrounds' | 'setDataValidation'
-  | 'setDataValidations' | 'setFontWeight' | 'setFormula' | 'setFormulas' | 'setNote' | 'setNotes' | 'setNumberFormat'
-  | 'setNumberFormats' | 'setValue' | 'setValues';
+  | 'activate'
+  | 'clear'
+  | 'clearContent'
+  | 'clearDataValidations'
+  | 'clearFormat'
+  | 'getA1Notation'
+  | 'getBackground'
+  | 'getBackgrounds'
+  | 'getCell'
+  | 'getColumn'
+  | 'getDataValidation'
+  | 'getDataValidations'
+  | 'getDisplayValue'
+  | 'getDisplayValues'
+  | 'getFontWeight'
+  | 'getFontWeights'
+  | 'getFormula'
+  | 'getFormulas'
+  | 'getLastColumn'
+  | 'getLastRow'
+  | 'getNote'
+  | 'getNotes'
+  | 'getNumColumns'
+  | 'getNumRows'
+  | 'getNumberFormat'
+  | 'getNumberFormats'
+  | 'getRow'
+  | 'getSheet'
+  | 'getValue'
+  | 'getValues'
+  | 'isBlank'
+  | 'offset'
+  | 'setBackground'
+  | 'setBackgrounds'
+  | 'setDataValidation'
+  | 'setDataValidations'
+  | 'setFontWeight'
+  | 'setFormula'
+  | 'setFormulas'
+  | 'setNote'
+  | 'setNotes'
+  | 'setNumberFormat'
+  | 'setNumberFormats'
+  | 'setValue'
+  | 'setValues';
 
 const DEFAULT_BACKGROUND = '#ffffff';
 
@@ -62,14 +100,20 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
 
   private checkShape(data: unknown, what = 'data'): unknown[][] {
     if (!Array.isArray(data) || data.some((r) => !Array.isArray(r))) {
-      throw this.env.exec.error(`The parameters (${Array.isArray(data) ? 'number[]' : typeof data}) don't match the method signature for SpreadsheetApp.Range.set${what === 'data' ? 'Values' : what}.`);
+      throw this.env.exec.error(
+        `The parameters (${Array.isArray(data) ? 'number[]' : typeof data}) don't match the method signature for SpreadsheetApp.Range.set${what === 'data' ? 'Values' : what}.`,
+      );
     }
     if (data.length !== this.numRows) {
-      throw this.env.exec.error(`The number of rows in the ${what === 'data' ? 'data' : what} does not match the number of rows in the range. The ${what === 'data' ? 'data' : what} has ${data.length} but the range has ${this.numRows}.`);
+      throw this.env.exec.error(
+        `The number of rows in the ${what === 'data' ? 'data' : what} does not match the number of rows in the range. The ${what === 'data' ? 'data' : what} has ${data.length} but the range has ${this.numRows}.`,
+      );
     }
     for (const r of data as unknown[][]) {
       if (r.length !== this.numColumns) {
-        throw this.env.exec.error(`The number of columns in the ${what === 'data' ? 'data' : what} does not match the number of columns in the range. The ${what === 'data' ? 'data' : what} has ${r.length} but the range has ${this.numColumns}.`);
+        throw this.env.exec.error(
+          `The number of columns in the ${what === 'data' ? 'data' : what} does not match the number of columns in the range. The ${what === 'data' ? 'data' : what} has ${r.length} but the range has ${this.numColumns}.`,
+        );
       }
     }
     return data as unknown[][];
@@ -104,14 +148,30 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
     if (parsed.format !== undefined) cell.format = parsed.format;
   }
 
-  getRow(): number { return this.row; }
-  getColumn(): number { return this.column; }
-  getNumRows(): number { return this.numRows; }
-  getNumColumns(): number { return this.numColumns; }
-  getLastRow(): number { return this.row + this.numRows - 1; }
-  getLastColumn(): number { return this.column + this.numColumns - 1; }
-  getA1Notation(): string { return toA1(this.row, this.column, this.numRows, this.numColumns); }
-  getSheet(): GSheet { return this.env.sheetObject(this.sheet) as unknown as GSheet; }
+  getRow(): number {
+    return this.row;
+  }
+  getColumn(): number {
+    return this.column;
+  }
+  getNumRows(): number {
+    return this.numRows;
+  }
+  getNumColumns(): number {
+    return this.numColumns;
+  }
+  getLastRow(): number {
+    return this.row + this.numRows - 1;
+  }
+  getLastColumn(): number {
+    return this.column + this.numColumns - 1;
+  }
+  getA1Notation(): string {
+    return toA1(this.row, this.column, this.numRows, this.numColumns);
+  }
+  getSheet(): GSheet {
+    return this.env.sheetObject(this.sheet) as unknown as GSheet;
+  }
 
   getCell(row: number, column: number): GRange {
     if (row < 1 || column < 1 || row > this.numRows || column > this.numColumns) throw this.env.exec.error('Cell reference out of range');
@@ -306,7 +366,8 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
   }
 
   private ruleSpec(rule: GValidation): DataValidationImpl['spec'] {
-    if (!(rule instanceof DataValidationImpl)) throw this.env.exec.error('The parameters (Object) don\'t match the method signature for SpreadsheetApp.Range.setDataValidation.');
+    if (!(rule instanceof DataValidationImpl))
+      throw this.env.exec.error("The parameters (Object) don't match the method signature for SpreadsheetApp.Range.setDataValidation.");
     return rule.spec;
   }
 }

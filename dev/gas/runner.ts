@@ -160,8 +160,18 @@ export interface Services {
 }
 
 export const SERVICE_NAMES: (keyof Services)[] = [
-  'SpreadsheetApp', 'UrlFetchApp', 'PropertiesService', 'CacheService', 'LockService', 'ScriptApp', 'HtmlService', 'Session',
-  'Utilities', 'Logger', 'MailApp', 'console',
+  'SpreadsheetApp',
+  'UrlFetchApp',
+  'PropertiesService',
+  'CacheService',
+  'LockService',
+  'ScriptApp',
+  'HtmlService',
+  'Session',
+  'Utilities',
+  'Logger',
+  'MailApp',
+  'console',
 ];
 
 function readManifestTimeZone(codePath: string): string | undefined {
@@ -272,15 +282,24 @@ export class GasEmulator {
       PropertiesService: new PropertiesServiceImpl(this.properties, exec, documentId, { read: propertyOp, write: propertyOp }),
       CacheService: new CacheServiceImpl(this.cache, exec, documentId),
       LockService: new LockServiceImpl(this.locks, exec, documentId),
-      ScriptApp: new ScriptAppImpl(this.triggers, exec, { addon: this.options.addon ?? true, documentId, scriptTimeZone: this.scriptTimeZone }, 'emulated-script-id'),
+      ScriptApp: new ScriptAppImpl(
+        this.triggers,
+        exec,
+        { addon: this.options.addon ?? true, documentId, scriptTimeZone: this.scriptTimeZone },
+        'emulated-script-id',
+      ),
       HtmlService: new HtmlServiceImpl(this.options.htmlDir ?? dirname(this.codePath), exec),
       Session: new SessionImpl(exec, this.scriptTimeZone, this.options.userLocale ?? 'pt_BR'),
       Utilities: new UtilitiesImpl(exec),
       Logger: new LoggerImpl(this.logs, exec),
-      MailApp: new MailAppImpl(this.mail, {
-        remaining: () => this.mailQuota.remaining(exec.user, exec.clock.now()),
-        spend: (n) => this.mailQuota.spend(exec.user, exec.clock.now(), n),
-      }, exec),
+      MailApp: new MailAppImpl(
+        this.mail,
+        {
+          remaining: () => this.mailQuota.remaining(exec.user, exec.clock.now()),
+          spend: (n) => this.mailQuota.spend(exec.user, exec.clock.now(), n),
+        },
+        exec,
+      ),
       console: new ConsoleImpl(this.logs, exec),
     };
     const out = {} as Record<string, unknown>;
@@ -499,7 +518,12 @@ export class GasEmulator {
 
   /** A simulated other execution holds a lock until virtual time `until`. */
   holdLock(kind: LockKind, until: Date, opts: { user?: string; label?: string } = {}): void {
-    const key = kind === 'script' ? lockKey.script() : kind === 'document' ? lockKey.document(this.spreadsheet.id) : lockKey.user(opts.user ?? this.options.user ?? 'contador@example.com.br');
+    const key =
+      kind === 'script'
+        ? lockKey.script()
+        : kind === 'document'
+          ? lockKey.document(this.spreadsheet.id)
+          : lockKey.user(opts.user ?? this.options.user ?? 'contador@example.com.br');
     this.locks.holdForOther(key, until.getTime(), opts.label);
   }
 
@@ -514,7 +538,11 @@ export class GasEmulator {
   private grid<T>(sheetName: string, a1: string | undefined, fn: (cell: ReturnType<SpreadsheetModel['sheets'][number]['cell']>) => T): T[][] {
     const sheet = this.sheetModel(sheetName);
     const ref = a1
-      ? parseA1(a1, () => sheet.maxRows, () => sheet.maxColumns)
+      ? parseA1(
+          a1,
+          () => sheet.maxRows,
+          () => sheet.maxColumns,
+        )
       : { row: 1, column: 1, numRows: Math.max(1, sheet.lastRow()), numColumns: Math.max(1, sheet.lastColumn()) };
     if (!ref) throw new Error(`emulator: bad A1 ${a1}`);
     const out: T[][] = [];

@@ -90,7 +90,10 @@ export function nextRunAfter(spec: ClockSpec, from: number): number {
   return today > from ? today : at(w.year, w.month, w.day + days);
 }
 
-export class TriggerImpl extends GasObject implements Pick<GTrigger, 'getEventType' | 'getHandlerFunction' | 'getTriggerSource' | 'getTriggerSourceId' | 'getUniqueId'> {
+export class TriggerImpl
+  extends GasObject
+  implements Pick<GTrigger, 'getEventType' | 'getHandlerFunction' | 'getTriggerSource' | 'getTriggerSourceId' | 'getUniqueId'>
+{
   readonly gasName = 'Trigger';
   constructor(readonly record: TriggerRecord) {
     super();
@@ -121,12 +124,33 @@ export interface TriggerPolicy {
 const VALID_MINUTES = [1, 5, 10, 15, 30];
 const VALID_HOURS = [1, 2, 4, 6, 8, 12];
 
-class ClockTriggerBuilderImpl extends GasObject
-  implements Pick<GClockBuilder, 'after' | 'at' | 'atHour' | 'create' | 'everyDays' | 'everyHours' | 'everyMinutes' | 'everyWeeks' | 'inTimezone' | 'nearMinute' | 'onMonthDay' | 'onWeekDay'>
+class ClockTriggerBuilderImpl
+  extends GasObject
+  implements
+    Pick<
+      GClockBuilder,
+      | 'after'
+      | 'at'
+      | 'atHour'
+      | 'create'
+      | 'everyDays'
+      | 'everyHours'
+      | 'everyMinutes'
+      | 'everyWeeks'
+      | 'inTimezone'
+      | 'nearMinute'
+      | 'onMonthDay'
+      | 'onWeekDay'
+    >
 {
   readonly gasName = 'ClockTriggerBuilder';
   private readonly spec: ClockSpec;
-  constructor(private readonly store: TriggerStore, private readonly exec: Execution, private readonly handler: string, private readonly policy: TriggerPolicy) {
+  constructor(
+    private readonly store: TriggerStore,
+    private readonly exec: Execution,
+    private readonly handler: string,
+    private readonly policy: TriggerPolicy,
+  ) {
     super();
     this.spec = { timeZone: policy.scriptTimeZone };
   }
@@ -228,7 +252,8 @@ class TriggerBuilderImpl extends GasObject implements Pick<GTriggerBuilder, 'tim
   }
 }
 
-export class ScriptAppImpl extends GasObject
+export class ScriptAppImpl
+  extends GasObject
   implements Pick<GoogleAppsScript.Script.ScriptApp, 'deleteTrigger' | 'getProjectTriggers' | 'getUserTriggers' | 'newTrigger' | 'getScriptId'>
 {
   readonly gasName = 'ScriptApp';
@@ -237,7 +262,12 @@ export class ScriptAppImpl extends GasObject
   readonly TriggerSource = { CLOCK: 'CLOCK', SPREADSHEETS: 'SPREADSHEETS' };
   readonly EventType = { CLOCK: 'CLOCK', ON_OPEN: 'ON_OPEN', ON_EDIT: 'ON_EDIT' };
 
-  constructor(private readonly store: TriggerStore, private readonly exec: Execution, private readonly policy: TriggerPolicy, private readonly scriptId: string) {
+  constructor(
+    private readonly store: TriggerStore,
+    private readonly exec: Execution,
+    private readonly policy: TriggerPolicy,
+    private readonly scriptId: string,
+  ) {
     super();
   }
 

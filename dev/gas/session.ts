@@ -12,11 +12,17 @@ class UserImpl extends GasObject implements Pick<GoogleAppsScript.Base.User, 'ge
   }
 }
 
-export class SessionImpl extends GasObject
-  implements Pick<GoogleAppsScript.Base.Session, 'getActiveUser' | 'getActiveUserLocale' | 'getEffectiveUser' | 'getScriptTimeZone' | 'getTemporaryActiveUserKey'>
+export class SessionImpl
+  extends GasObject
+  implements
+    Pick<GoogleAppsScript.Base.Session, 'getActiveUser' | 'getActiveUserLocale' | 'getEffectiveUser' | 'getScriptTimeZone' | 'getTemporaryActiveUserKey'>
 {
   readonly gasName = 'Session';
-  constructor(private readonly exec: Execution, private readonly scriptTimeZone: string, private readonly userLocale: string) {
+  constructor(
+    private readonly exec: Execution,
+    private readonly scriptTimeZone: string,
+    private readonly userLocale: string,
+  ) {
     super();
   }
   getActiveUser(): GoogleAppsScript.Base.User {

@@ -10,18 +10,50 @@ type GRange = GoogleAppsScript.Spreadsheet.Range;
 type GSpreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 type Implemented =
-  | 'activate' | 'appendRow' | 'clear' | 'clearContents' | 'deleteColumns' | 'deleteRow' | 'deleteRows' | 'getColumnWidth'
-  | 'getDataRange' | 'getFrozenColumns' | 'getFrozenRows' | 'getIndex' | 'getLastColumn' | 'getLastRow' | 'getMaxColumns'
-  | 'getMaxRows' | 'getName' | 'getParent' | 'getRange' | 'getSheetId' | 'getSheetName' | 'hideSheet' | 'insertColumns'
-  | 'insertColumnsAfter' | 'insertRows' | 'insertRowsAfter' | 'isSheetHidden' | 'setColumnWidth' | 'setFrozenColumns'
-  | 'setFrozenRows' | 'setName' | 'showSheet' | 'setTabColor' | 'getTabColor';
+  | 'activate'
+  | 'appendRow'
+  | 'clear'
+  | 'clearContents'
+  | 'deleteColumns'
+  | 'deleteRow'
+  | 'deleteRows'
+  | 'getColumnWidth'
+  | 'getDataRange'
+  | 'getFrozenColumns'
+  | 'getFrozenRows'
+  | 'getIndex'
+  | 'getLastColumn'
+  | 'getLastRow'
+  | 'getMaxColumns'
+  | 'getMaxRows'
+  | 'getName'
+  | 'getParent'
+  | 'getRange'
+  | 'getSheetId'
+  | 'getSheetName'
+  | 'hideSheet'
+  | 'insertColumns'
+  | 'insertColumnsAfter'
+  | 'insertRows'
+  | 'insertRowsAfter'
+  | 'isSheetHidden'
+  | 'setColumnWidth'
+  | 'setFrozenColumns'
+  | 'setFrozenRows'
+  | 'setName'
+  | 'showSheet'
+  | 'setTabColor'
+  | 'getTabColor';
 
 export const DEFAULT_COLUMN_WIDTH = 100;
 
 export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
   readonly gasName = 'Sheet';
 
-  constructor(private readonly env: SheetsEnv, readonly model: SheetModel) {
+  constructor(
+    private readonly env: SheetsEnv,
+    readonly model: SheetModel,
+  ) {
     super();
   }
 
@@ -37,19 +69,45 @@ export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
     if (this.env.model.totalCells() + cells > MAX_CELLS) throw this.fail(CELL_LIMIT_MESSAGE);
   }
 
-  getName(): string { return this.model.name; }
-  getSheetName(): string { return this.model.name; }
-  getSheetId(): number { return this.model.id; }
-  getIndex(): number { return this.env.model.sheets.indexOf(this.model) + 1; }
-  getParent(): GSpreadsheet { return this.env.spreadsheetObject() as unknown as GSpreadsheet; }
-  getMaxRows(): number { return this.model.maxRows; }
-  getMaxColumns(): number { return this.model.maxColumns; }
-  getLastRow(): number { return this.model.lastRow(); }
-  getLastColumn(): number { return this.model.lastColumn(); }
-  getFrozenRows(): number { return this.model.frozenRows; }
-  getFrozenColumns(): number { return this.model.frozenColumns; }
-  isSheetHidden(): boolean { return this.model.hidden; }
-  getTabColor(): string | null { return this.model.tabColor; }
+  getName(): string {
+    return this.model.name;
+  }
+  getSheetName(): string {
+    return this.model.name;
+  }
+  getSheetId(): number {
+    return this.model.id;
+  }
+  getIndex(): number {
+    return this.env.model.sheets.indexOf(this.model) + 1;
+  }
+  getParent(): GSpreadsheet {
+    return this.env.spreadsheetObject() as unknown as GSpreadsheet;
+  }
+  getMaxRows(): number {
+    return this.model.maxRows;
+  }
+  getMaxColumns(): number {
+    return this.model.maxColumns;
+  }
+  getLastRow(): number {
+    return this.model.lastRow();
+  }
+  getLastColumn(): number {
+    return this.model.lastColumn();
+  }
+  getFrozenRows(): number {
+    return this.model.frozenRows;
+  }
+  getFrozenColumns(): number {
+    return this.model.frozenColumns;
+  }
+  isSheetHidden(): boolean {
+    return this.model.hidden;
+  }
+  getTabColor(): string | null {
+    return this.model.tabColor;
+  }
 
   setTabColor(color: string | null): GSheet {
     if (color !== null && !/^#[0-9a-f]{6}$/i.test(color) && !/^[a-z]+$/i.test(color)) throw this.fail(`Invalid color: ${color}`);
@@ -104,7 +162,11 @@ export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
 
   getRange(a: number | string, column?: number, numRows?: number, numColumns?: number): GRange {
     if (typeof a === 'string') {
-      const ref = parseA1(a, () => this.model.maxRows, () => this.model.maxColumns);
+      const ref = parseA1(
+        a,
+        () => this.model.maxRows,
+        () => this.model.maxColumns,
+      );
       if (!ref || (ref.sheetName !== undefined && ref.sheetName !== this.model.name)) throw this.fail('Range not found');
       return new RangeImpl(this.env, this.model, ref.row, ref.column, ref.numRows, ref.numColumns) as unknown as GRange;
     }

@@ -19,7 +19,10 @@ type GSelection = GoogleAppsScript.Spreadsheet.Selection;
 
 class RangeListImpl extends GasObject implements Pick<GRangeList, 'getRanges'> {
   readonly gasName = 'RangeList';
-  constructor(private readonly ranges: RangeImpl[], private readonly env: SheetsEnv) {
+  constructor(
+    private readonly ranges: RangeImpl[],
+    private readonly env: SheetsEnv,
+  ) {
     super();
   }
   getRanges(): GRange[] {
@@ -47,9 +50,26 @@ class SelectionImpl extends GasObject implements Pick<GSelection, 'getActiveRang
 }
 
 type SpreadsheetMethods =
-  | 'deleteSheet' | 'getActiveRange' | 'getActiveRangeList' | 'getActiveSheet' | 'getId' | 'getName' | 'getRange'
-  | 'getSelection' | 'getSheetByName' | 'getSheets' | 'getSpreadsheetLocale' | 'getSpreadsheetTimeZone' | 'getUrl'
-  | 'insertSheet' | 'rename' | 'setActiveSheet' | 'setSpreadsheetLocale' | 'setSpreadsheetTimeZone' | 'toast' | 'getSheetById';
+  | 'deleteSheet'
+  | 'getActiveRange'
+  | 'getActiveRangeList'
+  | 'getActiveSheet'
+  | 'getId'
+  | 'getName'
+  | 'getRange'
+  | 'getSelection'
+  | 'getSheetByName'
+  | 'getSheets'
+  | 'getSpreadsheetLocale'
+  | 'getSpreadsheetTimeZone'
+  | 'getUrl'
+  | 'insertSheet'
+  | 'rename'
+  | 'setActiveSheet'
+  | 'setSpreadsheetLocale'
+  | 'setSpreadsheetTimeZone'
+  | 'toast'
+  | 'getSheetById';
 
 export class SpreadsheetImpl extends GasObject implements Pick<GSpreadsheet, SpreadsheetMethods> {
   readonly gasName = 'Spreadsheet';
@@ -67,12 +87,24 @@ export class SpreadsheetImpl extends GasObject implements Pick<GSpreadsheet, Spr
     return sheet.model;
   }
 
-  getId(): string { return this.model.id; }
-  getName(): string { return this.model.name; }
-  getUrl(): string { return this.model.url; }
-  rename(newName: string): void { this.model.name = newName; }
-  getSpreadsheetTimeZone(): string { return this.model.timeZone; }
-  getSpreadsheetLocale(): string { return this.model.locale; }
+  getId(): string {
+    return this.model.id;
+  }
+  getName(): string {
+    return this.model.name;
+  }
+  getUrl(): string {
+    return this.model.url;
+  }
+  rename(newName: string): void {
+    this.model.name = newName;
+  }
+  getSpreadsheetTimeZone(): string {
+    return this.model.timeZone;
+  }
+  getSpreadsheetLocale(): string {
+    return this.model.locale;
+  }
 
   setSpreadsheetTimeZone(timezone: string): void {
     if (!isValidTimeZone(timezone)) throw this.env.exec.error(`Invalid argument: ${timezone}`);
@@ -151,7 +183,11 @@ export class SpreadsheetImpl extends GasObject implements Pick<GSpreadsheet, Spr
     const sheet = this.model.byId(this.model.selection.sheetId);
     if (!sheet) return null;
     return this.model.selection.ranges.map((a1) => {
-      const ref = parseA1(a1, () => sheet.maxRows, () => sheet.maxColumns);
+      const ref = parseA1(
+        a1,
+        () => sheet.maxRows,
+        () => sheet.maxColumns,
+      );
       if (!ref) throw new Error(`emulator: bad selection ${a1}`);
       return new RangeImpl(this.env, sheet, ref.row, ref.column, ref.numRows, ref.numColumns);
     });
@@ -159,17 +195,17 @@ export class SpreadsheetImpl extends GasObject implements Pick<GSpreadsheet, Spr
 
   getActiveRange(): GRange | null {
     const ranges = this.selectionRanges();
-    return ranges && ranges.length ? (ranges[ranges.length - 1] as unknown as GRange) : null;
+    return ranges?.length ? (ranges[ranges.length - 1] as unknown as GRange) : null;
   }
 
   getActiveRangeList(): GRangeList | null {
     const ranges = this.selectionRanges();
-    return ranges && ranges.length ? (new RangeListImpl(ranges, this.env) as unknown as GRangeList) : null;
+    return ranges?.length ? (new RangeListImpl(ranges, this.env) as unknown as GRangeList) : null;
   }
 
   currentCell(): GRange | null {
     const ranges = this.selectionRanges();
-    if (!ranges || !ranges.length) return null;
+    if (!ranges?.length) return null;
     const sel = this.model.selection!;
     const sheet = this.model.byId(sel.sheetId)!;
     if (sel.currentCell) return this.getRange(`'${sheet.name}'!${sel.currentCell}`);
@@ -184,7 +220,11 @@ export class SpreadsheetImpl extends GasObject implements Pick<GSpreadsheet, Spr
   getRange(a1Notation: string): GRange {
     const active = this.model.activeSheet();
     const sheetFor = (name?: string): SheetModel | undefined => (name === undefined ? active : this.model.byName(name));
-    const ref = parseA1(a1Notation, (n) => sheetFor(n)?.maxRows ?? 0, (n) => sheetFor(n)?.maxColumns ?? 0);
+    const ref = parseA1(
+      a1Notation,
+      (n) => sheetFor(n)?.maxRows ?? 0,
+      (n) => sheetFor(n)?.maxColumns ?? 0,
+    );
     const sheet = ref && sheetFor(ref.sheetName);
     if (!ref || !sheet) throw this.env.exec.error('Range not found');
     return new RangeImpl(this.env, sheet, ref.row, ref.column, ref.numRows, ref.numColumns) as unknown as GRange;
@@ -196,8 +236,16 @@ export class SpreadsheetImpl extends GasObject implements Pick<GSpreadsheet, Spr
 }
 
 type AppMethods =
-  | 'flush' | 'getActive' | 'getActiveRange' | 'getActiveRangeList' | 'getActiveSheet' | 'getActiveSpreadsheet'
-  | 'getSelection' | 'getUi' | 'newDataValidation' | 'setActiveSheet';
+  | 'flush'
+  | 'getActive'
+  | 'getActiveRange'
+  | 'getActiveRangeList'
+  | 'getActiveSheet'
+  | 'getActiveSpreadsheet'
+  | 'getSelection'
+  | 'getUi'
+  | 'newDataValidation'
+  | 'setActiveSheet';
 
 export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMethods> {
   readonly gasName = 'SpreadsheetApp';
@@ -205,7 +253,11 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   private readonly spreadsheet: SpreadsheetImpl;
   readonly DataValidationCriteria = { VALUE_IN_LIST: 'VALUE_IN_LIST' };
 
-  constructor(exec: Execution, model: SpreadsheetModel, private readonly ui: UiState) {
+  constructor(
+    exec: Execution,
+    model: SpreadsheetModel,
+    private readonly ui: UiState,
+  ) {
     super();
     const sheets = new Map<SheetModel, SheetImpl>();
     const env: SheetsEnv = {

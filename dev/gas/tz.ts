@@ -68,9 +68,7 @@ export function offsetAt(ms: number, tz: string): number {
 }
 
 /** The instant whose wall clock in `tz` reads the given parts (earlier instant on DST overlaps). */
-export function fromWallClock(
-  tz: string, year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millisecond = 0,
-): number {
+export function fromWallClock(tz: string, year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millisecond = 0): number {
   const guess = utcOf(year, month, day, hour, minute, second, millisecond);
   let result = guess - offsetAt(guess, tz);
   const second2 = guess - offsetAt(result, tz);

@@ -69,7 +69,11 @@ export const SIDEBAR_WIDTH = 300;
 export class MenuImpl extends GasObject implements GMenu {
   readonly gasName = 'Menu';
   readonly items: MenuEntry[] = [];
-  constructor(private readonly state: UiState, readonly caption: string, readonly addon: boolean) {
+  constructor(
+    private readonly state: UiState,
+    readonly caption: string,
+    readonly addon: boolean,
+  ) {
     super();
   }
   private self(): GMenu {
@@ -98,7 +102,10 @@ export class MenuImpl extends GasObject implements GMenu {
 
 class PromptResponseImpl extends GasObject implements GoogleAppsScript.Base.PromptResponse {
   readonly gasName = 'PromptResponse';
-  constructor(private readonly text: string, private readonly button: ButtonName) {
+  constructor(
+    private readonly text: string,
+    private readonly button: ButtonName,
+  ) {
     super();
   }
   getResponseText(): string {
@@ -121,7 +128,10 @@ export class UiImpl extends GasObject implements Omit<GUi, 'Button' | 'ButtonSet
   readonly Button = { CLOSE: 'CLOSE', OK: 'OK', CANCEL: 'CANCEL', YES: 'YES', NO: 'NO' };
   readonly ButtonSet = { OK: 'OK', OK_CANCEL: 'OK_CANCEL', YES_NO: 'YES_NO', YES_NO_CANCEL: 'YES_NO_CANCEL' };
 
-  constructor(private readonly state: UiState, private readonly exec: Execution) {
+  constructor(
+    private readonly state: UiState,
+    private readonly exec: Execution,
+  ) {
     super();
   }
 

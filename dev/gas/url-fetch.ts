@@ -30,9 +30,15 @@ export interface UrlFetchConfig {
   whitelist: string[] | null;
 }
 
-class HttpResponseImpl extends GasObject implements Pick<GResponse, 'getAllHeaders' | 'getBlob' | 'getContent' | 'getContentText' | 'getHeaders' | 'getResponseCode'> {
+class HttpResponseImpl
+  extends GasObject
+  implements Pick<GResponse, 'getAllHeaders' | 'getBlob' | 'getContent' | 'getContentText' | 'getHeaders' | 'getResponseCode'>
+{
   readonly gasName = 'HTTPResponse';
-  constructor(private readonly res: Extract<HttpOutcome, { kind: 'response' }>, private readonly exec: Execution) {
+  constructor(
+    private readonly res: Extract<HttpOutcome, { kind: 'response' }>,
+    private readonly exec: Execution,
+  ) {
     super();
   }
   getResponseCode(): number {
@@ -53,7 +59,12 @@ class HttpResponseImpl extends GasObject implements Pick<GResponse, 'getAllHeade
     return this.getHeaders();
   }
   getBlob(): GoogleAppsScript.Base.Blob {
-    return new BlobImpl(Buffer.from(this.res.body, 'utf8'), this.res.headers['content-type'] ?? null, null, this.exec.realm) as unknown as GoogleAppsScript.Base.Blob;
+    return new BlobImpl(
+      Buffer.from(this.res.body, 'utf8'),
+      this.res.headers['content-type'] ?? null,
+      null,
+      this.exec.realm,
+    ) as unknown as GoogleAppsScript.Base.Blob;
   }
 }
 
@@ -63,12 +74,17 @@ interface Prepared {
 }
 
 function formEncode(obj: Record<string, unknown>): string {
-  return Object.entries(obj).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+  return Object.entries(obj)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&');
 }
 
 export class UrlFetchAppImpl extends GasObject implements Pick<GoogleAppsScript.URL_Fetch.UrlFetchApp, 'fetch' | 'fetchAll' | 'getRequest'> {
   readonly gasName = 'UrlFetchApp';
-  constructor(private readonly config: UrlFetchConfig, private readonly exec: Execution) {
+  constructor(
+    private readonly config: UrlFetchConfig,
+    private readonly exec: Execution,
+  ) {
     super();
   }
 

@@ -15,8 +15,18 @@ export const MAX_SLEEP_MS = 300_000;
 const DIGESTS: Record<string, string> = { MD2: 'md2', MD5: 'md5', SHA_1: 'sha1', SHA_256: 'sha256', SHA_384: 'sha384', SHA_512: 'sha512' };
 
 type Implemented =
-  | 'base64Decode' | 'base64DecodeWebSafe' | 'base64Encode' | 'base64EncodeWebSafe' | 'computeDigest' | 'computeHmacSha256Signature'
-  | 'formatDate' | 'formatString' | 'getUuid' | 'newBlob' | 'parseDate' | 'sleep';
+  | 'base64Decode'
+  | 'base64DecodeWebSafe'
+  | 'base64Encode'
+  | 'base64EncodeWebSafe'
+  | 'computeDigest'
+  | 'computeHmacSha256Signature'
+  | 'formatDate'
+  | 'formatString'
+  | 'getUuid'
+  | 'newBlob'
+  | 'parseDate'
+  | 'sleep';
 
 export class UtilitiesImpl extends GasObject implements Pick<GUtilities, Implemented> {
   readonly gasName = 'Utilities';

@@ -7,7 +7,7 @@
 import { isDate } from './realm';
 import { localeRules } from './locale';
 import { fromWallClock, utcOf, wallClock } from './tz';
-import { isDateFormat } from './number-format';
+import { isDateFormat } from './format-sections';
 
 export interface Formula {
   formula: string;
@@ -35,7 +35,14 @@ export function serialToMs(serial: number, tz: string): number {
   const wallMs = Math.round(SERIAL_EPOCH + serial * DAY_MS);
   const d = new Date(wallMs);
   return fromWallClock(
-    tz, d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds(),
+    tz,
+    d.getUTCFullYear(),
+    d.getUTCMonth() + 1,
+    d.getUTCDate(),
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+    d.getUTCSeconds(),
+    d.getUTCMilliseconds(),
   );
 }
 
@@ -107,7 +114,10 @@ export function parseTypedInput(raw: string, locale: string, currentYear: number
   }
   d = new RegExp(`^(\\d{4})-(\\d{1,2})-(\\d{1,2})${time}$`).exec(s);
   if (d && validDate(Number(d[1]), Number(d[2]), Number(d[3]), Number(d[4] ?? 0), Number(d[5] ?? 0), Number(d[6] ?? 0))) {
-    return { value: wallSerial(Number(d[1]), Number(d[2]), Number(d[3]), Number(d[4] ?? 0), Number(d[5] ?? 0), Number(d[6] ?? 0)), format: d[4] ? 'yyyy-MM-dd HH:mm:ss' : 'yyyy-MM-dd' };
+    return {
+      value: wallSerial(Number(d[1]), Number(d[2]), Number(d[3]), Number(d[4] ?? 0), Number(d[5] ?? 0), Number(d[6] ?? 0)),
+      format: d[4] ? 'yyyy-MM-dd HH:mm:ss' : 'yyyy-MM-dd',
+    };
   }
   d = /^(\d{1,2})\/(\d{4})$/.exec(s);
   if (d && validDate(Number(d[2]), Number(d[1]), 1)) return { value: wallSerial(Number(d[2]), Number(d[1]), 1), format: 'MM/yyyy' };

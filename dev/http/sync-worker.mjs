@@ -7,8 +7,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 
 function describe(err) {
   // undici hides the useful part (ECONNREFUSED, ENOTFOUND, ...) in `cause`.
-  const cause = err && err.cause;
-  const parts = [err && err.message ? err.message : String(err)];
+  const cause = err?.cause;
+  const parts = [err?.message ? err.message : String(err)];
   if (cause) parts.push(cause.code ? `${cause.code}: ${cause.message}` : String(cause.message || cause));
   return parts.join(' - ');
 }

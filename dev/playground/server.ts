@@ -18,7 +18,10 @@ const TYPES: Record<string, string> = {
 const MAX_BODY = 5 * 1024 * 1024;
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }

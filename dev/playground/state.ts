@@ -60,8 +60,14 @@ function gridOf(emulator: GasEmulator, sheet: SheetModel): GridView {
 }
 
 function rect(a1: string, sheet: SheetModel): RectView | null {
-  const ref = parseA1(a1, () => sheet.maxRows, () => sheet.maxColumns);
-  return ref ? { a1: toA1(ref.row, ref.column, ref.numRows, ref.numColumns), row: ref.row, column: ref.column, numRows: ref.numRows, numColumns: ref.numColumns } : null;
+  const ref = parseA1(
+    a1,
+    () => sheet.maxRows,
+    () => sheet.maxColumns,
+  );
+  return ref
+    ? { a1: toA1(ref.row, ref.column, ref.numRows, ref.numColumns), row: ref.row, column: ref.column, numRows: ref.numRows, numColumns: ref.numColumns }
+    : null;
 }
 
 function selectionOf(emulator: GasEmulator, sheet: SheetModel): PlaygroundView['selection'] {

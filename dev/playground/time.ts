@@ -28,7 +28,14 @@ export function describeSpec(spec: ClockSpec): string {
 
 /** "23/11 10:00": a trigger's next run, short enough for the playground bar. */
 export function formatShort(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('pt-BR', { timeZone, day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(ms));
+  const parts = new Intl.DateTimeFormat('pt-BR', {
+    timeZone,
+    day: '2-digit',
+    month: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(ms));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('day')}/${get('month')} ${get('hour')}:${get('minute')}`;
 }

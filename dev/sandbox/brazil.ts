@@ -1,5 +1,5 @@
 /** Brazilian identifiers and vocabulary for seeded data. */
-import { Rng } from './rng.js';
+import type { Rng } from './rng.js';
 
 export function cpfCheckDigits(base9: string): string {
   let d = base9;
@@ -76,25 +76,95 @@ export function makeCep(rng: Rng, place: Place): string {
 }
 
 export const FIRST_NAMES = [
-  'João', 'José', 'Antônio', 'Márcia', 'Conceição', 'Luíza', 'Sebastião', 'Thaís', 'Inês', 'Cecília',
-  'Fábio', 'Vinícius', 'Letícia', 'Mônica', 'Ângela', 'Lúcio', 'Débora', 'Júlia', 'Caio', 'Raí',
-  'Ana', 'Paulo', 'Beatriz', 'Rogério', 'Glória', 'Cláudio', 'Patrícia', 'Célia', 'Otávio', 'Noêmia',
+  'João',
+  'José',
+  'Antônio',
+  'Márcia',
+  'Conceição',
+  'Luíza',
+  'Sebastião',
+  'Thaís',
+  'Inês',
+  'Cecília',
+  'Fábio',
+  'Vinícius',
+  'Letícia',
+  'Mônica',
+  'Ângela',
+  'Lúcio',
+  'Débora',
+  'Júlia',
+  'Caio',
+  'Raí',
+  'Ana',
+  'Paulo',
+  'Beatriz',
+  'Rogério',
+  'Glória',
+  'Cláudio',
+  'Patrícia',
+  'Célia',
+  'Otávio',
+  'Noêmia',
 ];
 export const SURNAMES = [
-  'da Silva', 'Gonçalves', 'Simões', 'Araújo', 'Magalhães', 'Brandão', 'Falcão', 'Guimarães', 'Assunção',
-  'Conceição', "D'Ávila", 'Câmara', 'Loureiro', 'Pereira', 'Nóbrega', 'Sant\'Anna', 'Corrêa', 'Gusmão', 'Peçanha', 'Lacerda',
+  'da Silva',
+  'Gonçalves',
+  'Simões',
+  'Araújo',
+  'Magalhães',
+  'Brandão',
+  'Falcão',
+  'Guimarães',
+  'Assunção',
+  'Conceição',
+  "D'Ávila",
+  'Câmara',
+  'Loureiro',
+  'Pereira',
+  'Nóbrega',
+  "Sant'Anna",
+  'Corrêa',
+  'Gusmão',
+  'Peçanha',
+  'Lacerda',
 ];
 export const COMPANY_WORDS = [
-  'Padaria Pão de Açúcar', 'Auto Peças São João', 'Clínica Saúde & Vida', 'Mercadinho Boa Esperança', 'Construtora Ipê',
-  'Ótica Visão', 'Escola Aprender', 'Farmácia Popular do Bairro', 'Transportes Veloz', 'Açaí da Praça',
-  'Estúdio Pilates Equilíbrio', 'Lavanderia Limpeza Já', 'Pet Shop Amigo Fiel', 'Restaurante Sabor Mineiro', 'Tecnologia Núcleo',
-  'Academia Corpo São', 'Imobiliária Lar Doce Lar', 'Gráfica Impressão Ágil', 'Marcenaria Cedro', 'Consultório Odonto Sorriso',
+  'Padaria Pão de Açúcar',
+  'Auto Peças São João',
+  'Clínica Saúde & Vida',
+  'Mercadinho Boa Esperança',
+  'Construtora Ipê',
+  'Ótica Visão',
+  'Escola Aprender',
+  'Farmácia Popular do Bairro',
+  'Transportes Veloz',
+  'Açaí da Praça',
+  'Estúdio Pilates Equilíbrio',
+  'Lavanderia Limpeza Já',
+  'Pet Shop Amigo Fiel',
+  'Restaurante Sabor Mineiro',
+  'Tecnologia Núcleo',
+  'Academia Corpo São',
+  'Imobiliária Lar Doce Lar',
+  'Gráfica Impressão Ágil',
+  'Marcenaria Cedro',
+  'Consultório Odonto Sorriso',
 ];
 /** Leading characters a spreadsheet would read as a formula or strip. */
 export const FORMULA_PREFIXES = ['=', '+', '-', '@', "'"];
 export const LEGAL_SUFFIXES = ['Ltda', 'ME', 'EIRELI', 'S.A.', 'Ltda - EPP', 'S/S'];
 export const BAIRROS = ['Centro', 'Jardim América', 'Vila Mariana', 'Boa Viagem', 'Água Verde', 'Savassi', 'Trindade', 'São Cristóvão', 'Itaim Bibi', 'Pituba'];
-export const LOGRADOUROS = ['Rua das Acácias', 'Avenida Paulista', 'Rua XV de Novembro', 'Travessa São Bento', 'Alameda Santos', 'Rua Dom Pedro II', 'Avenida Getúlio Vargas', 'Rua Marechal Deodoro'];
+export const LOGRADOUROS = [
+  'Rua das Acácias',
+  'Avenida Paulista',
+  'Rua XV de Novembro',
+  'Travessa São Bento',
+  'Alameda Santos',
+  'Rua Dom Pedro II',
+  'Avenida Getúlio Vargas',
+  'Rua Marechal Deodoro',
+];
 export const BANDEIRAS = ['VISA', 'MASTERCARD', 'ELO', 'AMEX', 'HIPERCARD'];
 export const BANKS = ['Banco do Brasil', 'Itaú', 'Bradesco', 'Caixa', 'Santander', 'Sicoob', 'Nubank', 'Inter'];
 

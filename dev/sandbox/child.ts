@@ -32,7 +32,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  const failed: ChildFailed = { type: 'failed', error: e instanceof Error ? e.stack ?? e.message : String(e) };
+  const failed: ChildFailed = { type: 'failed', error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
   process.send?.(failed);
   process.exit(1);
 });

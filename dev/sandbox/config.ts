@@ -67,7 +67,10 @@ export function applyPatch(config: SandboxConfig, patch: ConfigPatch): SandboxCo
     if (!['accept', 'reject'].includes(patch.duplicateIntegrationId)) errors.push('duplicateIntegrationId must be accept or reject');
     else next.duplicateIntegrationId = patch.duplicateIntegrationId;
   }
-  for (const [field, list] of [['faults', patch.faults], ['addFaults', patch.addFaults]] as const) {
+  for (const [field, list] of [
+    ['faults', patch.faults],
+    ['addFaults', patch.addFaults],
+  ] as const) {
     if (list === undefined) continue;
     if (!Array.isArray(list)) {
       errors.push(`${field} must be an array`);

@@ -4,15 +4,39 @@
  * the same records.
  */
 import {
-  BAIRROS, BANDEIRAS, BANKS, COMPANY_WORDS, LEGAL_SUFFIXES, LOGRADOUROS, PLACES,
-  linhaDigitavel, makeCep, makeCnpj, makeCpf, maybeFormula, personName, slug,
+  BAIRROS,
+  BANDEIRAS,
+  BANKS,
+  COMPANY_WORDS,
+  LEGAL_SUFFIXES,
+  LOGRADOUROS,
+  PLACES,
+  linhaDigitavel,
+  makeCep,
+  makeCnpj,
+  makeCpf,
+  maybeFormula,
+  personName,
+  slug,
 } from './brazil.js';
 import { addDays, competenciaOf, dateToDay, datetime, dayToDate, pad, TODAY_DAY } from './dates.js';
 import type { OrgDef } from './orgs.js';
 import { priceSubscription } from './pricing.js';
 import type {
-  Assinatura, Cliente, CobrancaRow, DescontoAssinatura, EventoCartao, FaturaRow, ItemFatura, Nfse, Plano,
-  PlanoConta, Produto, Tag, Telefone, Transacao,
+  Assinatura,
+  Cliente,
+  CobrancaRow,
+  DescontoAssinatura,
+  EventoCartao,
+  FaturaRow,
+  ItemFatura,
+  Nfse,
+  Plano,
+  PlanoConta,
+  Produto,
+  Tag,
+  Telefone,
+  Transacao,
 } from './records.js';
 import { centsToMoney, Rng } from './rng.js';
 import type { SandboxSize, SizeCounts } from './types.js';
@@ -57,7 +81,10 @@ export interface OrgData {
 /** Ids with gaps, as a shared sequence in a real multi-tenant database would leave. */
 class IdSeq {
   private n: number;
-  constructor(private rng: Rng, start: number) {
+  constructor(
+    private rng: Rng,
+    start: number,
+  ) {
     this.n = start;
   }
   next(): number {
@@ -72,16 +99,26 @@ class IdSeq {
 const MOTIVOS_INATIVACAO = ['Encerrou as atividades', 'Inadimplência', 'Mudou de fornecedor'];
 const MOTIVOS_CANCELAMENTO = ['Cobrança emitida em duplicidade', 'Cliente solicitou cancelamento', 'Valor incorreto'];
 const FORMAS_PAGAMENTO = [
-  { id: 1, nome: 'Boleto' }, { id: 2, nome: 'PIX' }, { id: 3, nome: 'Transferência' },
-  { id: 4, nome: 'Cartão de Crédito' }, { id: 5, nome: 'Dinheiro' }, { id: 6, nome: 'Débito Automático' },
+  { id: 1, nome: 'Boleto' },
+  { id: 2, nome: 'PIX' },
+  { id: 3, nome: 'Transferência' },
+  { id: 4, nome: 'Cartão de Crédito' },
+  { id: 5, nome: 'Dinheiro' },
+  { id: 6, nome: 'Débito Automático' },
 ];
 const PLANOS_RECEITA = [
-  { id: 101, nome: '1.01.01 - Receita de Honorários Contábeis' }, { id: 102, nome: '1.01.02 - Receita de Serviços de Folha' },
-  { id: 103, nome: '1.01.03 - Receita de Consultoria' }, { id: 104, nome: '1.02.01 - Rendimentos de Aplicação' },
+  { id: 101, nome: '1.01.01 - Receita de Honorários Contábeis' },
+  { id: 102, nome: '1.01.02 - Receita de Serviços de Folha' },
+  { id: 103, nome: '1.01.03 - Receita de Consultoria' },
+  { id: 104, nome: '1.02.01 - Rendimentos de Aplicação' },
 ];
 const PLANOS_DESPESA = [
-  { id: 201, nome: '2.01.01 - Aluguel' }, { id: 202, nome: '2.01.02 - Energia Elétrica' }, { id: 203, nome: '2.02.01 - Salários' },
-  { id: 204, nome: '2.02.02 - Pró-labore' }, { id: 205, nome: '2.03.01 - Software e Licenças' }, { id: 206, nome: '2.04.01 - Impostos (DAS)' },
+  { id: 201, nome: '2.01.01 - Aluguel' },
+  { id: 202, nome: '2.01.02 - Energia Elétrica' },
+  { id: 203, nome: '2.02.01 - Salários' },
+  { id: 204, nome: '2.02.02 - Pró-labore' },
+  { id: 205, nome: '2.03.01 - Software e Licenças' },
+  { id: 206, nome: '2.04.01 - Impostos (DAS)' },
 ];
 const DESCRICOES_RECEITA = ['Honorários contábeis', 'Abertura de empresa', 'Declaração de IRPF', 'Folha de pagamento', 'Consultoria tributária'];
 const DESCRICOES_DESPESA = ['Aluguel da sala', 'Conta de luz', 'Salários', 'Licença do sistema contábil', 'DAS Simples Nacional', 'Material de escritório'];
@@ -157,19 +194,36 @@ export function generateOrg(def: OrgDef, seed: number, counts: SizeCounts): OrgD
 }
 
 function genProdutos(rng: Rng, base: number): Produto[] {
-  const names = ['Honorários Contábeis Mensais', 'Departamento Pessoal', 'Escrituração Fiscal', 'Consultoria Tributária', 'BPO Financeiro', 'Certificado Digital A1', 'Abertura de Empresa', 'Declaração de IRPF'];
+  const names = [
+    'Honorários Contábeis Mensais',
+    'Departamento Pessoal',
+    'Escrituração Fiscal',
+    'Consultoria Tributária',
+    'BPO Financeiro',
+    'Certificado Digital A1',
+    'Abertura de Empresa',
+    'Declaração de IRPF',
+  ];
   let id = base + 100 + rng.int(0, 50);
   return names.map((descricao) => ({ idProduto: (id += rng.int(1, 4)), descricao }));
 }
 
 function genPlanos(rng: Rng, base: number, produtos: Produto[]): Plano[] {
   const defs: Array<[string, Plano['tipoCalculo'], number]> = [
-    ['Plano MEI', 'PRECO_FIXO', 189.9], ['Plano Simples Essencial', 'PRECO_FIXO', 549], ['Plano Lucro Presumido', 'PRECO_FIXO', 1390.5],
-    ['Folha por Funcionário', 'PRECO_POR_UNIDADE', 42.75], ['Notas Fiscais por Lote', 'PRECO_POR_UNIDADE', 3.33], ['BPO Financeiro Plus', 'PRECO_FIXO', 2199.99],
+    ['Plano MEI', 'PRECO_FIXO', 189.9],
+    ['Plano Simples Essencial', 'PRECO_FIXO', 549],
+    ['Plano Lucro Presumido', 'PRECO_FIXO', 1390.5],
+    ['Folha por Funcionário', 'PRECO_POR_UNIDADE', 42.75],
+    ['Notas Fiscais por Lote', 'PRECO_POR_UNIDADE', 3.33],
+    ['BPO Financeiro Plus', 'PRECO_FIXO', 2199.99],
   ];
   let id = base + 500 + rng.int(0, 50);
   return defs.map(([descricao, tipoCalculo, valorUnitario], i) => ({
-    idPlano: (id += rng.int(1, 4)), descricao, idProduto: produtos[i % produtos.length].idProduto, tipoCalculo, valorUnitario,
+    idPlano: (id += rng.int(1, 4)),
+    descricao,
+    idProduto: produtos[i % produtos.length].idProduto,
+    tipoCalculo,
+    valorUnitario,
   }));
 }
 
@@ -203,13 +257,18 @@ function genClientes(rng: Rng, base: number, def: OrgDef, n: number): Cliente[] 
     for (let t = rng.int(0, 3); t > 0; t--) {
       const cel = rng.chance(0.6);
       telefones.push({
-        idTelefone: (idTel += rng.int(1, 3)), tipo: cel ? 'CELULAR' : 'COMERCIAL', ddi: '55', ddd: place.ddd,
-        numero: cel ? '9' + rng.digits(8) : String(rng.int(2, 5)) + rng.digits(7), ramal: !cel && rng.chance(0.3) ? String(rng.int(100, 999)) : null,
+        idTelefone: (idTel += rng.int(1, 3)),
+        tipo: cel ? 'CELULAR' : 'COMERCIAL',
+        ddi: '55',
+        ddd: place.ddd,
+        numero: cel ? '9' + rng.digits(8) : String(rng.int(2, 5)) + rng.digits(7),
+        ramal: !cel && rng.chance(0.3) ? String(rng.int(100, 999)) : null,
         isPrincipal: t === 1,
       });
     }
     const tags: Tag[] = [];
-    for (let t = rng.int(0, 2); t > 0; t--) tags.push({ idTag: (idTag += rng.int(1, 3)), descricao: rng.pick(['VIP', 'Simples Nacional', 'MEI', 'Lucro Presumido', 'Inadimplente', 'Indicação']) });
+    for (let t = rng.int(0, 2); t > 0; t--)
+      tags.push({ idTag: (idTag += rng.int(1, 3)), descricao: rng.pick(['VIP', 'Simples Nacional', 'MEI', 'Lucro Presumido', 'Inadimplente', 'Indicação']) });
     out.push({
       idCliente: ids.next(),
       idIntegracao: rng.chance(0.8) ? `CLI-${pad(i + 1, 6)}` : '',
@@ -251,8 +310,11 @@ function genClientes(rng: Rng, base: number, def: OrgDef, n: number): Cliente[] 
       isNaoDestacaIss: rng.chance(0.1),
       cartaoCredito: hasCard
         ? {
-            numeroCartao: `************${rng.digits(4)}`, cvvCartao: '***', vencimentoCartao: `${pad(rng.int(1, 12))}/${rng.int(2026, 2031)}`,
-            nomeImpressoCartao: person.toUpperCase(), cpfPortadorCartao: pj ? makeCpf(rng) : cpf,
+            numeroCartao: `************${rng.digits(4)}`,
+            cvvCartao: '***',
+            vencimentoCartao: `${pad(rng.int(1, 12))}/${rng.int(2026, 2031)}`,
+            nomeImpressoCartao: person.toUpperCase(),
+            cpfPortadorCartao: pj ? makeCpf(rng) : cpf,
           }
         : { numeroCartao: '', cvvCartao: '', vencimentoCartao: '', nomeImpressoCartao: '', cpfPortadorCartao: '' },
       telefones,
@@ -262,7 +324,12 @@ function genClientes(rng: Rng, base: number, def: OrgDef, n: number): Cliente[] 
   return out;
 }
 
-const INVOICE_STATUS: Array<[string, number]> = [['FATURADA', 0.58], ['ABERTA', 0.15], ['REFATURADA', 0.1], ['CANCELADA', 0.17]];
+const INVOICE_STATUS: Array<[string, number]> = [
+  ['FATURADA', 0.58],
+  ['ABERTA', 0.15],
+  ['REFATURADA', 0.1],
+  ['CANCELADA', 0.17],
+];
 
 function weighted(rng: Rng, table: Array<[string, number]>): string {
   let r = rng.next();
@@ -290,9 +357,13 @@ function genFaturas(rng: Rng, base: number, buyers: Cliente[], produtos: Produto
       const tot = vu * qtd;
       totalCents += tot;
       itens.push({
-        idItemFatura: (idItem += rng.int(1, 3)), idProduto: p.idProduto, descricaoProduto: p.descricao,
-        descricao: maybeFormula(rng, `${p.descricao} - ${competenciaOf(dataEmissao)}`, 0.04), quantidade: qtd,
-        valorUnitario: centsToMoney(vu), valorTotal: centsToMoney(tot),
+        idItemFatura: (idItem += rng.int(1, 3)),
+        idProduto: p.idProduto,
+        descricaoProduto: p.descricao,
+        descricao: maybeFormula(rng, `${p.descricao} - ${competenciaOf(dataEmissao)}`, 0.04),
+        quantidade: qtd,
+        valorUnitario: centsToMoney(vu),
+        valorTotal: centsToMoney(tot),
       });
     }
     const withCheckout = rng.chance(0.3);
@@ -391,8 +462,14 @@ function genCobrancas(rng: Rng, base: number, buyers: Cliente[], n: number): Cob
         eventos.push({
           idEventoCartao: (idEvento += rng.int(1, 3)),
           dataHoraRegistro: datetime(dayToDate(Math.min(TODAY_DAY, emDay + rng.int(0, 5))), timeOfDay(rng), rng.int(0, 59)),
-          pedidoNumero: rng.int(100000, 999999), tid: rng.digits(20), autorizacao: rng.digits(6), bandeira, cartaoTruncado: truncado,
-          mensagem: cancel ? 'Transação cancelada' : rng.pick(['Transação autorizada', 'Transação capturada com sucesso', 'Não autorizada - saldo insuficiente']),
+          pedidoNumero: rng.int(100000, 999999),
+          tid: rng.digits(20),
+          autorizacao: rng.digits(6),
+          bandeira,
+          cartaoTruncado: truncado,
+          mensagem: cancel
+            ? 'Transação cancelada'
+            : rng.pick(['Transação autorizada', 'Transação capturada com sucesso', 'Não autorizada - saldo insuficiente']),
           isTransacaoCancelada: cancel,
           motivoCancelamento: cancel ? rng.pick(['Estorno solicitado pelo cliente', 'Cobrança em duplicidade']) : null,
         });
@@ -420,9 +497,10 @@ function genCobrancas(rng: Rng, base: number, buyers: Cliente[], n: number): Cob
       valorMoraMulta: centsToMoney(moraCents),
       valorDesconto: centsToMoney(descCents),
       linhaDigitavel: linhaDigitavel(rng, valorCents, vencDay),
-      pixCopiaCola: metodo !== 'CARTAO_CREDITO' && rng.chance(0.6)
-        ? `00020101021226870014br.gov.bcb.pix2565qrpix.exemplo.com.br/qr/v2/${rng.digits(12)}5204000053039865802BR5925${slug(c.razaoSocial).slice(0, 25).toUpperCase()}6009SAO PAULO62070503***6304${rng.digits(4)}`
-        : null,
+      pixCopiaCola:
+        metodo !== 'CARTAO_CREDITO' && rng.chance(0.6)
+          ? `00020101021226870014br.gov.bcb.pix2565qrpix.exemplo.com.br/qr/v2/${rng.digits(12)}5204000053039865802BR5925${slug(c.razaoSocial).slice(0, 25).toUpperCase()}6009SAO PAULO62070503***6304${rng.digits(4)}`
+          : null,
       codigoCheckout: rng.chance(0.2) ? `CHK${rng.digits(8)}` : null,
       metodoPagamento: metodo,
       statusTitulo: cancelada ? 'CANCELADO' : perda ? 'BAIXADO' : paid ? 'QUITADO' : 'PENDENTE',
@@ -456,7 +534,9 @@ function genTransacoes(rng: Rng, base: number, clientes: Cliente[], n: number): 
     const cf = tipo === 'T' ? self : clientes[rng.int(0, clientes.length - 1)];
     const conta = rng.pick(contas);
     let destino: { id: number; nome: string } | null = null;
-    if (tipo === 'T') do destino = rng.pick(contas); while (destino.id === conta.id);
+    if (tipo === 'T')
+      do destino = rng.pick(contas);
+      while (destino.id === conta.id);
     const forma = tipo === 'T' ? FORMAS_PAGAMENTO[2] : rng.pick(FORMAS_PAGAMENTO);
     const op = tipo === 'R' ? 'C' : 'D';
     const planos: PlanoConta[] = [];
@@ -464,7 +544,14 @@ function genTransacoes(rng: Rng, base: number, clientes: Cliente[], n: number): 
       const catalog = tipo === 'R' ? PLANOS_RECEITA : PLANOS_DESPESA;
       for (const part of moneyParts(rng, valorCents, rng.chance(0.8) ? 1 : rng.int(2, 3))) {
         const p = rng.pick(catalog);
-        planos.push({ idTransacaoPlanoConta: (idTpc += rng.int(1, 3)), idPlanoConta: p.id, planoConta: p.nome, complemento: rng.chance(0.3) ? 'Rateio' : '', valor: centsToMoney(part), tipoOperacao: op });
+        planos.push({
+          idTransacaoPlanoConta: (idTpc += rng.int(1, 3)),
+          idPlanoConta: p.id,
+          planoConta: p.nome,
+          complemento: rng.chance(0.3) ? 'Rateio' : '',
+          valor: centsToMoney(part),
+          tipoOperacao: op,
+        });
       }
     }
     const incDay = Math.max(0, Math.min(TODAY_DAY, vencDay - rng.int(0, 25)));
@@ -521,21 +608,31 @@ function genAssinaturas(rng: Rng, base: number, buyers: Cliente[], planos: Plano
         const pct = rng.chance(0.8);
         const value = pct ? rng.pick([5, 10, 12.5, 15, 20]) : centsToMoney(rng.cents(10, 80));
         descontos.push({
-          idDescontoAssinaturaContrato: (idDesc += rng.int(1, 3)), idAssinaturaContrato: id, idIntegracao: `DESC-${id}-${k}`,
+          idDescontoAssinaturaContrato: (idDesc += rng.int(1, 3)),
+          idAssinaturaContrato: id,
+          idIntegracao: `DESC-${id}-${k}`,
           descricao: rng.pick(['Desconto de fidelidade', 'Promoção de adesão', 'Desconto indicação', 'Negociação comercial']),
-          tipoDesconto: pct ? 'PERCENTUAL' : 'VALOR', valorDesconto: -value,
-          competenciaInicial: compIni, competenciaFinal: rng.chance(0.7) ? '12/2027' : competenciaOf(dayToDate(Math.min(TODAY_DAY + 60, adesaoDay + 180))),
+          tipoDesconto: pct ? 'PERCENTUAL' : 'VALOR',
+          valorDesconto: -value,
+          competenciaInicial: compIni,
+          competenciaFinal: rng.chance(0.7) ? '12/2027' : competenciaOf(dayToDate(Math.min(TODAY_DAY + 60, adesaoDay + 180))),
         });
       }
     }
     const price = priceSubscription({
-      tipoCalculo: plano?.tipoCalculo ?? 'PRECO_FIXO', quantidade, valorUnitario, competenciaInicial: compIni,
+      tipoCalculo: plano?.tipoCalculo ?? 'PRECO_FIXO',
+      quantidade,
+      valorUnitario,
+      competenciaInicial: compIni,
       descontos: descontos.map((d) => ({ ...d, valorDesconto: -d.valorDesconto })),
     });
     const cancelada = rng.chance(0.1);
     const cadastro = datetime(dataAdesao, timeOfDay(rng), rng.int(0, 59));
     const cancelDay = cancelada ? Math.min(TODAY_DAY, adesaoDay + rng.int(30, 200)) : null;
-    const descricaoAss = maybeFormula(rng, plano ? `${plano.descricao} - ${c.nomeFantasia.replace(/^[=+\-@']/, '')}` : `Contrato personalizado - ${produto.descricao}`);
+    const descricaoAss = maybeFormula(
+      rng,
+      plano ? `${plano.descricao} - ${c.nomeFantasia.replace(/^[=+\-@']/, '')}` : `Contrato personalizado - ${produto.descricao}`,
+    );
     out.push({
       idAssinaturaContrato: id,
       idIntegracao: rng.chance(0.85) ? `ASS-${pad(i + 1, 6)}` : '',

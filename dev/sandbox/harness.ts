@@ -9,14 +9,28 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ChildFailed, ChildReady } from './child.js';
-import type {
-  ConfigPatch, DumpResource, OrgInfo, RequestLogEntry, RequestLogFilter, ResetOptions, SandboxConfig, SandboxOptions,
-} from './types.js';
+import type { ConfigPatch, DumpResource, OrgInfo, RequestLogEntry, RequestLogFilter, ResetOptions, SandboxConfig, SandboxOptions } from './types.js';
 
 export type {
-  ConfigPatch, DumpResource, EmissionShape, FaultMatch, FaultRule, ListingName, OrgInfo, PagingStyle, RequestLogEntry,
-  RequestLogFilter, RequestOutcome, ResetOptions, SandboxConfig, SandboxOptions, SandboxSize, SizeCounts, SizeName,
-  SubscriptionListShape, DuplicateIntegrationIdPolicy,
+  ConfigPatch,
+  DumpResource,
+  EmissionShape,
+  FaultMatch,
+  FaultRule,
+  ListingName,
+  OrgInfo,
+  PagingStyle,
+  RequestLogEntry,
+  RequestLogFilter,
+  RequestOutcome,
+  ResetOptions,
+  SandboxConfig,
+  SandboxOptions,
+  SandboxSize,
+  SizeCounts,
+  SizeName,
+  SubscriptionListShape,
+  DuplicateIntegrationIdPolicy,
 } from './types.js';
 
 export interface StartSandboxOptions extends SandboxOptions {

@@ -19,7 +19,7 @@ export function readSort<T>(q: QueryReader, params: URLSearchParams, fields: Rec
   const order = params.get('sortOrder');
   let key: SortKey<T> | null = null;
   if (field !== null) {
-    if (Object.prototype.hasOwnProperty.call(fields, field)) key = fields[field];
+    if (Object.hasOwn(fields, field)) key = fields[field];
     else q.errors.push(`Parâmetro 'sortField' inválido: '${field}' (aceitos: ${Object.keys(fields).join(', ')})`);
   }
   let desc = false;

@@ -14,8 +14,19 @@ export class RequestLog {
       q[key] = all.length === 1 ? all[0] : all;
     }
     const entry: RequestLogEntry = {
-      seq: ++this.seq, method, path, query: q, body: null, org: null, status: null, outcome: 'pending',
-      arrivedAt: Date.now(), arrivedAtMono: performance.now(), finishedAtMono: null, inFlight: this.inFlight, faults: [],
+      seq: ++this.seq,
+      method,
+      path,
+      query: q,
+      body: null,
+      org: null,
+      status: null,
+      outcome: 'pending',
+      arrivedAt: Date.now(),
+      arrivedAtMono: performance.now(),
+      finishedAtMono: null,
+      inFlight: this.inFlight,
+      faults: [],
     };
     this.entries.push(entry);
     return entry;

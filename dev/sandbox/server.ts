@@ -16,8 +16,17 @@ import { SandboxState } from './state.js';
 import type { SandboxOptions } from './types.js';
 
 const ROUTES: readonly Route[] = [
-  clientesRoute, faturasRoute, nfseRoute, cobrancasRoute, transacoesRoute, assinaturasListRoute,
-  emitirRoute, createPlanoRoute, updatePlanoRoute, createPersonalizadoRoute, updatePersonalizadoRoute,
+  clientesRoute,
+  faturasRoute,
+  nfseRoute,
+  cobrancasRoute,
+  transacoesRoute,
+  assinaturasListRoute,
+  emitirRoute,
+  createPlanoRoute,
+  updatePlanoRoute,
+  createPersonalizadoRoute,
+  updatePersonalizadoRoute,
 ];
 
 const MAX_BODY = 1_000_000;
@@ -126,7 +135,7 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
     if (!('route' in found)) return finish(errorReply(kind, found.status, [`${method} ${url.pathname}`]));
     if (!def) return finish(errorReply(kind, 401, ['Chave de API (x-api-key) ausente ou inválida']));
     const route = found.route;
-    let body: unknown = undefined;
+    let body: unknown;
     if (route.hasBody) {
       const ct = String(req.headers['content-type'] ?? '');
       if (!/^application\/json\b/i.test(ct)) return finish(errorReply(kind, 415, [`Content-Type '${ct}' não suportado; use application/json`]));
@@ -138,7 +147,14 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
     }
     let reply: Reply;
     try {
-      reply = route.handle({ org: state.orgData(def), query: url.searchParams, body, params: found.params, config: state.config, ignorePage: decision.ignorePage });
+      reply = route.handle({
+        org: state.orgData(def),
+        query: url.searchParams,
+        body,
+        params: found.params,
+        config: state.config,
+        ignorePage: decision.ignorePage,
+      });
     } catch (e) {
       console.error('[sandbox] handler error', e);
       reply = errorReply(kind, 500, []);
@@ -156,7 +172,7 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
 
   async function handleControlRequest(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
     const text = await readBody(req);
-    let body: unknown = undefined;
+    let body: unknown;
     if (text !== '') {
       try {
         body = JSON.parse(text);

@@ -83,18 +83,21 @@ export function intlZone(timeZone: string): Zone {
     minute: '2-digit',
     second: '2-digit',
   });
-  return makeZone(timeZone, hourlyCachedReader((instant) => {
-    const parts: Record<string, number> = {};
-    for (const p of fmt.formatToParts(instant)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-    return {
-      year: parts.year,
-      month: parts.month,
-      day: parts.day,
-      hour: parts.hour % 24,
-      minute: parts.minute,
-      second: parts.second,
-    };
-  }));
+  return makeZone(
+    timeZone,
+    hourlyCachedReader((instant) => {
+      const parts: Record<string, number> = {};
+      for (const p of fmt.formatToParts(instant)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+      return {
+        year: parts.year,
+        month: parts.month,
+        day: parts.day,
+        hour: parts.hour % 24,
+        minute: parts.minute,
+        second: parts.second,
+      };
+    }),
+  );
 }
 
 export const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));

@@ -11,7 +11,17 @@ import { HttpClient, type HttpConfig, type RequestSpec } from './http';
 import { type ListingFilters, type ListingKey, type ListingRecord, type ListOperation, listing } from './operations';
 import { Pager, type PagerOptions, type PagerState } from './paging';
 import * as records from './records';
-import { checkBody, type EmissionResult, isChecked, type SubscriptionResult, type WriteBody, type WriteKey, type WriteOperation, type WriteResultOf, write } from './writes';
+import {
+  checkBody,
+  type EmissionResult,
+  isChecked,
+  type SubscriptionResult,
+  type WriteBody,
+  type WriteKey,
+  type WriteOperation,
+  type WriteResultOf,
+  write,
+} from './writes';
 
 export type { EmissionResult, SubscriptionResult };
 
@@ -74,7 +84,10 @@ export class BillingClient {
         if (!settled.ok) return settled;
         const info = { method: 'GET', path: specs[i].path };
         // The table's record for K: the decoded list carries K's record type.
-        return { ok: true as const, list: decodeList(info, `${op.method} ${op.path}`, op.record, op.idField, settled.json, op.envelope === 'flexible') as DecodedList<ListingRecord<K>> };
+        return {
+          ok: true as const,
+          list: decodeList(info, `${op.method} ${op.path}`, op.record, op.idField, settled.json, op.envelope === 'flexible') as DecodedList<ListingRecord<K>>,
+        };
       });
     }, options);
   }
@@ -105,7 +118,8 @@ export class BillingClient {
     const data = this.validateBody(op, body);
     let path = op.path;
     if (path.includes('{id}')) {
-      if (id === undefined || id === null || String(id).trim() === '') throw new ValidationError(op.label, [{ field: 'id', message: 'informe o ID da assinatura' }]);
+      if (id === undefined || id === null || String(id).trim() === '')
+        throw new ValidationError(op.label, [{ field: 'id', message: 'informe o ID da assinatura' }]);
       path = path.replace('{id}', encodeURIComponent(String(id).trim()));
     }
     return { method: op.method, path, body: data };
@@ -115,7 +129,9 @@ export class BillingClient {
     const info = { method: spec.method, path: spec.path };
     const name = `${op.method} ${op.path}`;
     const result: EmissionResult | SubscriptionResult =
-      op.response === 'emission' ? decodeEmission(info, name, records.nfse, json) : (({ record, messages }) => ({ record, messages }))(decodeSubscription(info, name, records.subscription, json));
+      op.response === 'emission'
+        ? decodeEmission(info, name, records.nfse, json)
+        : (({ record, messages }) => ({ record, messages }))(decodeSubscription(info, name, records.subscription, json));
     // The table's response shape for K decides which of the two it is.
     return result as WriteResultOf<K>;
   }

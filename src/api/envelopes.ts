@@ -130,7 +130,8 @@ export function decodeList<M extends FieldMap>(
 
 /** The subscription envelope: data, message, errors. */
 export function decodeSubscription<M extends FieldMap>(info: RequestInfo, operation: string, fields: M, json: unknown) {
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new SchemaError(info, operation, `esperava o envelope de assinatura, veio ${describe(json)}`);
+  if (!json || typeof json !== 'object' || Array.isArray(json))
+    throw new SchemaError(info, operation, `esperava o envelope de assinatura, veio ${describe(json)}`);
   const o = json as ApiRecord;
   const messages = [...messagesOf(o.message), ...messagesOf(o.errors)];
   const data = o.data ?? null;
@@ -140,7 +141,8 @@ export function decodeSubscription<M extends FieldMap>(info: RequestInfo, operat
 
 /** The NFS-e emission envelope: data as one record or as an array with paging. */
 export function decodeEmission<M extends FieldMap>(info: RequestInfo, operation: string, fields: M, json: unknown) {
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new SchemaError(info, operation, `esperava o envelope de emissão, veio ${describe(json)}`);
+  if (!json || typeof json !== 'object' || Array.isArray(json))
+    throw new SchemaError(info, operation, `esperava o envelope de emissão, veio ${describe(json)}`);
   const o = json as ApiRecord;
   const data = o.data ?? null;
   const items = data === null ? [] : Array.isArray(data) ? data : [data];

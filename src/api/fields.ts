@@ -78,7 +78,11 @@ function scalar<T>(cell: CellKind, build: () => z.ZodType) {
   const schema = lazy(build);
   return (label: string): Nullable<ScalarField<T>> & { orNull(): ScalarField<T | null> } => {
     const field = withSchema({ type: 'scalar' as const, label, cell, nullable: false }, schema);
-    const orNull = () => withSchema({ type: 'scalar' as const, label, cell, nullable: true }, lazy(() => schema().nullable()));
+    const orNull = () =>
+      withSchema(
+        { type: 'scalar' as const, label, cell, nullable: true },
+        lazy(() => schema().nullable()),
+      );
     return Object.assign(field, { orNull });
   };
 }
@@ -103,14 +107,22 @@ export const f = {
   object<M extends FieldMap>(label: string, fields: M) {
     const schema = lazy(() => recordSchema(fields));
     const field = withSchema({ type: 'object' as const, label, nullable: false, fields }, schema) as ObjectField<M, RecordOf<M>>;
-    const orNull = (): ObjectField<M, RecordOf<M> | null> => withSchema({ type: 'object' as const, label, nullable: true, fields }, lazy(() => schema().nullable()));
+    const orNull = (): ObjectField<M, RecordOf<M> | null> =>
+      withSchema(
+        { type: 'object' as const, label, nullable: true, fields },
+        lazy(() => schema().nullable()),
+      );
     return Object.assign(field, { orNull });
   },
   array<M extends FieldMap | undefined = undefined>(label: string, item?: M) {
     type Item = M extends FieldMap ? RecordOf<M> : unknown;
     const schema = lazy(() => z.array(item ? recordSchema(item) : z.unknown()));
     const field = withSchema({ type: 'array' as const, label, nullable: false, item }, schema) as ArrayField<M, Item[]>;
-    const orNull = (): ArrayField<M, Item[] | null> => withSchema({ type: 'array' as const, label, nullable: true, item }, lazy(() => schema().nullable()));
+    const orNull = (): ArrayField<M, Item[] | null> =>
+      withSchema(
+        { type: 'array' as const, label, nullable: true, item },
+        lazy(() => schema().nullable()),
+      );
     return Object.assign(field, { orNull });
   },
 };

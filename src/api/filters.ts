@@ -3,7 +3,21 @@
  * (the spec's formats). A value that cannot be formatted is refused here, before
  * any request, with a message naming the filter.
  */
-import { brDate, brDateTime, checkDay, checkMonth, competencia, type Day, isDate, parseCompetencia, parseDay, parseDayTime, type Zone } from './calendar';
+import {
+  brDate,
+  brDateTime,
+  checkDay,
+  checkMonth,
+  competencia,
+  type Day,
+  isDate,
+  type Month,
+  type Parsed,
+  parseCompetencia,
+  parseDay,
+  parseDayTime,
+  type Zone,
+} from './calendar';
 
 export type FilterKind =
   | 'integer'
@@ -98,7 +112,7 @@ const formatters: Record<FilterKind, Formatter> = {
     return fail(parsed.reason === 'format' ? `${parsed.message} (recebido "${value.trim()}")` : parsed.message);
   },
   competencia(value, zone) {
-    let parsed;
+    let parsed: Parsed<Month>;
     if (isDate(value)) parsed = checkMonth(zone.wall(value));
     else if (typeof value === 'string') parsed = parseCompetencia(value);
     else if (value && typeof value === 'object' && 'year' in value && 'month' in value) parsed = checkMonth(value as { year: number; month: number });
@@ -145,12 +159,7 @@ const formatters: Record<FilterKind, Formatter> = {
 };
 
 /** Formats every given filter as the spec wants it on the wire; empty values are left out. */
-export function formatFilters(
-  operation: string,
-  defs: readonly FilterDef[],
-  values: FilterValues,
-  zone: Zone,
-): Array<[string, string]> {
+export function formatFilters(operation: string, defs: readonly FilterDef[], values: FilterValues, zone: Zone): Array<[string, string]> {
   const known = new Map(defs.map((d) => [d.name, d]));
   const out: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(values)) {

@@ -32,13 +32,9 @@ function filter<const N extends string, const K extends FilterKind>(name: N, kin
   return { name, kind, label, ...extra } as FilterDef & { name: N; kind: K };
 }
 const option = <const N extends string>(name: N, label: string) => filter(name, 'boolean', label, { option: true });
-const sort = (choices: readonly string[]) =>
-  [filter('sortField', 'sortField', 'Ordenar por', { choices }), filter('sortOrder', 'sortOrder', 'Ordem')] as const;
+const sort = (choices: readonly string[]) => [filter('sortField', 'sortField', 'Ordenar por', { choices }), filter('sortOrder', 'sortOrder', 'Ordem')] as const;
 const updatedBetween = () =>
-  [
-    filter('dataHoraAtualizacaoInicial', 'datetime', 'Atualizado a partir de'),
-    filter('dataHoraAtualizacaoFinal', 'datetime', 'Atualizado até'),
-  ] as const;
+  [filter('dataHoraAtualizacaoInicial', 'datetime', 'Atualizado a partir de'), filter('dataHoraAtualizacaoFinal', 'datetime', 'Atualizado até')] as const;
 
 export const listings = {
   clientes: {

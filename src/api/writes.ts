@@ -101,7 +101,13 @@ const idIntegracao = (what: string, extra: Partial<InputField<'key'>> = {}) =>
     example: 'CLI-0001-2026',
     ...extra,
   });
-const idCliente = input('integer', { label: 'ID do cliente', required: true, min: 1, note: 'ID do cliente no serviço de faturamento (número inteiro). Veja em Importar dados › Clientes.', example: 123 });
+const idCliente = input('integer', {
+  label: 'ID do cliente',
+  required: true,
+  min: 1,
+  note: 'ID do cliente no serviço de faturamento (número inteiro). Veja em Importar dados › Clientes.',
+  example: 123,
+});
 const dataAdesao = input('date', { label: 'Data de adesão', required: true, note: 'Data de adesão no formato dd/mm/aaaa.', example: '2026-11-01' });
 const competenciaInicial = input('competencia', {
   label: 'Competência inicial',
@@ -116,9 +122,23 @@ const forma = input('choice', {
   note: 'AGRUPADA (uma fatura com as demais assinaturas do cliente) ou INDIVIDUAL (fatura própria).',
   example: 'AGRUPADA',
 });
-const diaVencimento = input('integer', { label: 'Dia de vencimento', required: true, min: 1, max: 31, note: 'Dia do mês em que a cobrança vence (1 a 31; muitos serviços só aceitam até 28).', example: 10 });
-const descricao = (example: string) => input('text', { label: 'Descrição', required: true, maxLength: 255, note: 'Descrição da assinatura (até 255 caracteres).', example });
-const valor = input('money', { label: 'Valor', required: true, min: 0.01, note: 'Valor mensal em reais, maior que zero, com no máximo duas casas decimais.', example: 350 });
+const diaVencimento = input('integer', {
+  label: 'Dia de vencimento',
+  required: true,
+  min: 1,
+  max: 31,
+  note: 'Dia do mês em que a cobrança vence (1 a 31; muitos serviços só aceitam até 28).',
+  example: 10,
+});
+const descricao = (example: string) =>
+  input('text', { label: 'Descrição', required: true, maxLength: 255, note: 'Descrição da assinatura (até 255 caracteres).', example });
+const valor = input('money', {
+  label: 'Valor',
+  required: true,
+  min: 0.01,
+  note: 'Valor mensal em reais, maior que zero, com no máximo duas casas decimais.',
+  example: 350,
+});
 const quantidade = input('integer', { label: 'Quantidade', required: true, min: 1, note: 'Quantidade contratada (número inteiro, 1 ou mais).', example: 1 });
 const idAssinatura = input('integer', {
   label: 'ID da assinatura',
@@ -138,7 +158,13 @@ export const discountFields = {
     note: 'Identificador do desconto no seu sistema. Em branco: o ID da assinatura seguido de -D1, -D2… na ordem das linhas.',
     example: 'PLANO-0001-D1',
   }),
-  descricao: input('text', { label: 'Descrição do desconto', required: true, maxLength: 255, note: 'Descrição do desconto (até 255 caracteres).', example: 'Desconto de fidelidade' }),
+  descricao: input('text', {
+    label: 'Descrição do desconto',
+    required: true,
+    maxLength: 255,
+    note: 'Descrição do desconto (até 255 caracteres).',
+    example: 'Desconto de fidelidade',
+  }),
   tipoDesconto: input('choice', {
     label: 'Tipo de desconto',
     required: true,
@@ -146,13 +172,23 @@ export const discountFields = {
     note: 'PERCENTUAL (o valor é uma porcentagem) ou VALOR (o valor é em reais).',
     example: 'PERCENTUAL',
   }),
-  valorDesconto: input('money', { label: 'Valor do desconto', required: true, min: 0.01, note: 'Porcentagem ou valor em reais, positivo (o serviço mostra descontos como negativos).', example: 10 }),
+  valorDesconto: input('money', {
+    label: 'Valor do desconto',
+    required: true,
+    min: 0.01,
+    note: 'Porcentagem ou valor em reais, positivo (o serviço mostra descontos como negativos).',
+    example: 10,
+  }),
   competenciaInicial: { ...competenciaInicial, note: 'Primeiro mês do desconto, MM/AAAA (texto).' },
   competenciaFinal: input('competencia', { label: 'Competência final', required: true, note: 'Último mês do desconto, MM/AAAA (texto).', example: '10/2027' }),
 };
 
 export const discountRules: Rule[] = [
-  { field: 'valorDesconto', check: (d) => (d.tipoDesconto === 'PERCENTUAL' && typeof d.valorDesconto === 'number' && d.valorDesconto > 100 ? 'um desconto PERCENTUAL vai até 100' : null) },
+  {
+    field: 'valorDesconto',
+    check: (d) =>
+      d.tipoDesconto === 'PERCENTUAL' && typeof d.valorDesconto === 'number' && d.valorDesconto > 100 ? 'um desconto PERCENTUAL vai até 100' : null,
+  },
   {
     field: 'competenciaFinal',
     check: (d) => {
@@ -234,7 +270,10 @@ export const writes = table({
     rules: [
       {
         field: 'discriminacaoNfse',
-        check: (b) => (b.isAtualizaDiscriminacaoNfse === true && !b.discriminacaoNfse ? 'está vazia, mas "Atualizar discriminação da NFS-e" é Sim: escreva o texto da nota ou mude para Não' : null),
+        check: (b) =>
+          b.isAtualizaDiscriminacaoNfse === true && !b.discriminacaoNfse
+            ? 'está vazia, mas "Atualizar discriminação da NFS-e" é Sim: escreva o texto da nota ou mude para Não'
+            : null,
       },
     ],
   },
@@ -363,7 +402,11 @@ type KindValue = { text: string; key: string; integer: number; money: number; da
 
 /** The body a write sends, inferred from its fields. */
 export type BodyOf<F extends Record<string, BodyField>> = {
-  [N in keyof F as F[N] extends { in: 'path' } ? never : N]: F[N] extends ListField<infer I> ? BodyOf<I>[] : F[N] extends InputField<infer K> ? KindValue[K] : never;
+  [N in keyof F as F[N] extends { in: 'path' } ? never : N]: F[N] extends ListField<infer I>
+    ? BodyOf<I>[]
+    : F[N] extends InputField<infer K>
+      ? KindValue[K]
+      : never;
 };
 
 type Writes = typeof writes;

@@ -34,18 +34,44 @@ export function checkConnection(client: BillingClient, now: () => number): Check
     const limited = total === undefined && pager.warnings.some((w) => w.startsWith('Limite'));
     const customers = total ?? count;
     const elapsedMs = now() - started;
-    const counted = limited ? `mais de ${customers.toLocaleString('pt-BR')} clientes` : `${customers.toLocaleString('pt-BR')} ${customers === 1 ? 'cliente' : 'clientes'}`;
+    const counted = limited
+      ? `mais de ${customers.toLocaleString('pt-BR')} clientes`
+      : `${customers.toLocaleString('pt-BR')} ${customers === 1 ? 'cliente' : 'clientes'}`;
     if (elapsedMs > SLOW_MS) {
-      return { ok: true, code: 'slow', customers, elapsedMs, message: `Conectado (${counted}), mas o serviço demorou ${(elapsedMs / 1000).toFixed(1).replace('.', ',')} s para responder.` };
+      return {
+        ok: true,
+        code: 'slow',
+        customers,
+        elapsedMs,
+        message: `Conectado (${counted}), mas o serviço demorou ${(elapsedMs / 1000).toFixed(1).replace('.', ',')} s para responder.`,
+      };
     }
     return { ok: true, code: 'ok', customers, elapsedMs, message: `Conexão funcionando: ${counted} na organização.` };
   } catch (err) {
     const elapsedMs = now() - started;
-    if (err instanceof UnauthorizedError) return { ok: false, code: 'unauthorized', elapsedMs, message: 'Chave de API recusada (HTTP 401): confira se a chave foi copiada inteira e se pertence a esta organização.' };
-    if (err instanceof NetworkError && err.timedOut) return { ok: false, code: 'timeout', elapsedMs, message: 'O serviço não respondeu a tempo. Tente de novo em alguns minutos; se persistir, confira o endereço base.' };
-    if (err instanceof NetworkError) return { ok: false, code: 'unreachable', elapsedMs, message: 'Não foi possível alcançar o endereço informado. Confira o endereço base e a sua conexão.' };
+    if (err instanceof UnauthorizedError)
+      return {
+        ok: false,
+        code: 'unauthorized',
+        elapsedMs,
+        message: 'Chave de API recusada (HTTP 401): confira se a chave foi copiada inteira e se pertence a esta organização.',
+      };
+    if (err instanceof NetworkError && err.timedOut)
+      return {
+        ok: false,
+        code: 'timeout',
+        elapsedMs,
+        message: 'O serviço não respondeu a tempo. Tente de novo em alguns minutos; se persistir, confira o endereço base.',
+      };
+    if (err instanceof NetworkError)
+      return { ok: false, code: 'unreachable', elapsedMs, message: 'Não foi possível alcançar o endereço informado. Confira o endereço base e a sua conexão.' };
     if (err instanceof UnexpectedResponseError || err instanceof NotFoundError) {
-      return { ok: false, code: 'wrong-url', elapsedMs, message: `O endereço respondeu, mas não como o serviço de faturamento (${err.status === 404 ? 'HTTP 404' : 'resposta não é JSON'}). Confira o endereço base.` };
+      return {
+        ok: false,
+        code: 'wrong-url',
+        elapsedMs,
+        message: `O endereço respondeu, mas não como o serviço de faturamento (${err.status === 404 ? 'HTTP 404' : 'resposta não é JSON'}). Confira o endereço base.`,
+      };
     }
     if (err instanceof BillingError) return { ok: false, code: 'error', elapsedMs, message: err.message };
     return { ok: false, code: 'error', elapsedMs, message: `Erro inesperado: ${(err as Error).message}` };

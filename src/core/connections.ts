@@ -76,7 +76,7 @@ export class ConnectionStore {
   get(idOrName?: string | null): Connection {
     const list = this.all();
     if (list.length === 0) throw new ConnectionError('id', 'Nenhuma conexão configurada: abra Faturamento › Conexões e adicione uma.');
-    const found = idOrName ? list.find((c) => c.id === idOrName || c.name === idOrName) : list.find((c) => c.isDefault) ?? list[0];
+    const found = idOrName ? list.find((c) => c.id === idOrName || c.name === idOrName) : (list.find((c) => c.isDefault) ?? list[0]);
     if (!found) throw new ConnectionError('id', `A conexão "${idOrName}" não existe mais: escolha outra em Faturamento › Conexões.`);
     return found;
   }

@@ -12,7 +12,12 @@ export function appendHistory(book: BookPort, reportName: string, run: RunSummar
   if (!sheet) {
     sheet = book.create(HISTORY_SHEET);
     sheet.ensureSize(2, HEADER.length);
-    sheet.setFormats(1, 1, 1, HEADER.map(() => '@'));
+    sheet.setFormats(
+      1,
+      1,
+      1,
+      HEADER.map(() => '@'),
+    );
     sheet.write(1, 1, [HEADER]);
     sheet.freezeRows(1);
     sheet.setHeaderStyle(HEADER.length);

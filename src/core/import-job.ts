@@ -84,10 +84,19 @@ function headerRow(columns: readonly Column[], partial: boolean): string[] {
 
 function prepareSheet(sheet: SheetPort, columns: readonly Column[], partial: boolean): void {
   sheet.ensureSize(2, columns.length);
-  sheet.setFormats(1, 1, 1, columns.map(() => '@'));
+  sheet.setFormats(
+    1,
+    1,
+    1,
+    columns.map(() => '@'),
+  );
   sheet.write(1, 1, [headerRow(columns, partial)]);
   // The field names stay machine-readable in the header notes.
-  sheet.setNotes(1, 1, columns.map((c) => c.key));
+  sheet.setNotes(
+    1,
+    1,
+    columns.map((c) => c.key),
+  );
   sheet.freezeRows(1);
   sheet.setHeaderStyle(columns.length);
   sheet.setTabColor(partial ? PARTIAL_COLOR : null);

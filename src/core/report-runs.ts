@@ -136,7 +136,11 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
 export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: number): Run {
   const current = job.state.status === 'failed' ? { ...job, state: retryImport(job.state) } : job;
   const { reportId, origin } = current;
-  const state = stepImport(current.state, importDeps(deps, report, (s) => deps.jobs.put(reportId, { reportId, origin, state: s })), { deadline });
+  const state = stepImport(
+    current.state,
+    importDeps(deps, report, (s) => deps.jobs.put(reportId, { reportId, origin, state: s })),
+    { deadline },
+  );
   const next: PullJob = { ...current, state };
   if (state.status === 'running') {
     deps.jobs.put(reportId, next);

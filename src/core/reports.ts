@@ -95,7 +95,7 @@ export class ReportStore {
     return this.save(this.draft(fields, now));
   }
 
-  update(id: string, change: (r: Report) => Report | void): Report {
+  update(id: string, change: (r: Report) => Report | undefined): Report {
     const current = this.get(id);
     const next = change(current) ?? current;
     return this.save(next);
@@ -166,4 +166,3 @@ export interface ReportView {
     message: string;
   };
 }
-

@@ -32,13 +32,13 @@ export function showBulk(): void {
   showSidebar('Lote', 'Lançamentos em lote');
 }
 
-
 /** Problems a user can fix become a message; anything else is a bug and is thrown. */
 function outcome<T>(work: () => T): Outcome<T> {
   try {
     return { ok: true, value: work() };
   } catch (err) {
-    if (err instanceof BulkError || err instanceof LayoutError || err instanceof BusyError || err instanceof ConnectionError) return { ok: false, message: err.message };
+    if (err instanceof BulkError || err instanceof LayoutError || err instanceof BusyError || err instanceof ConnectionError)
+      return { ok: false, message: err.message };
     throw err;
   }
 }

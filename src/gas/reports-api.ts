@@ -68,7 +68,15 @@ export function getImportForm() {
     sheets: ss.getSheets().map((s) => s.getName()),
     timeZone: spreadsheetTimeZone(),
     editing: editing
-      ? { id: editing.id, name: editing.name, listing: editing.listing, connection: editing.connection, filters: editing.filters, sheetName: editing.sheetName, incremental: editing.incremental }
+      ? {
+          id: editing.id,
+          name: editing.name,
+          listing: editing.listing,
+          connection: editing.connection,
+          filters: editing.filters,
+          sheetName: editing.sheetName,
+          incremental: editing.incremental,
+        }
       : null,
   };
 }

@@ -33,7 +33,10 @@ const ok = <T = Rec>(o: unknown): T => {
 /** Types rows as a person would: strings parsed by the Planilhas unless the cell is text. */
 function type(emu: GasEmulator, sheet: string, row: number, rows: unknown[][]): void {
   emu.withServices((s) => {
-    s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange(row, 1, rows.length, rows[0].length).setValues(rows as never);
+    s.SpreadsheetApp.getActiveSpreadsheet()
+      .getSheetByName(sheet)!
+      .getRange(row, 1, rows.length, rows[0].length)
+      .setValues(rows as never);
   });
 }
 
@@ -74,15 +77,44 @@ describe('custom subscriptions through the bundle', () => {
     expect(t.sheetName).toBe('Lote · Assinaturas personalizadas');
     const sheet = t.sheetName as string;
     const header = emu.values(sheet, 'A1:N1')[0];
-    expect(header).toEqual(['ID de integração', 'ID do cliente', 'Data de adesão', 'Competência inicial', 'Periodicidade', 'ID do produto', 'Descrição', 'Valor', 'Forma de faturamento', 'Dia de vencimento', 'Status', 'ID da assinatura criada', 'Mensagem', 'Processado em']);
+    expect(header).toEqual([
+      'ID de integração',
+      'ID do cliente',
+      'Data de adesão',
+      'Competência inicial',
+      'Periodicidade',
+      'ID do produto',
+      'Descrição',
+      'Valor',
+      'Forma de faturamento',
+      'Dia de vencimento',
+      'Status',
+      'ID da assinatura criada',
+      'Mensagem',
+      'Processado em',
+    ]);
     const formats = emu.numberFormats(sheet, 'A2:N2')[0];
     expect(formats[0]).toBe('@');
     expect(formats[2]).toBe('dd/MM/yyyy');
     expect(formats[3]).toBe('@');
-    expect(emu.displayValues(sheet, 'A2:K2')[0]).toEqual(['CLI-0001-2026', '123', '01/11/2026', '11/2026', 'MENSAL', '789', 'Honorários contábeis mensais', '350,00', 'AGRUPADA', '10', 'EXEMPLO']);
+    expect(emu.displayValues(sheet, 'A2:K2')[0]).toEqual([
+      'CLI-0001-2026',
+      '123',
+      '01/11/2026',
+      '11/2026',
+      'MENSAL',
+      '789',
+      'Honorários contábeis mensais',
+      '350,00',
+      'AGRUPADA',
+      '10',
+      'EXEMPLO',
+    ]);
     const notes = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange('A1:N1').getNotes()[0]);
     expect(notes[3]).toMatch(/^competenciaInicial — .*MM\/AAAA/);
-    const dropdown = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange('I3').getDataValidation()?.getCriteriaValues()[0]);
+    const dropdown = emu.withServices(
+      (s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange('I3').getDataValidation()?.getCriteriaValues()[0],
+    );
     expect(dropdown).toEqual(['AGRUPADA', 'INDIVIDUAL']);
 
     const [c1, c2] = cat.clientes;
@@ -131,7 +163,18 @@ describe('custom subscriptions through the bundle', () => {
     connect(emu, sb);
     emu.withServices((s) => void s.SpreadsheetApp.getActiveSpreadsheet().insertSheet('Minha aba'));
     type(emu, 'Minha aba', 1, [
-      ['Valor', 'ID do cliente', 'Competência inicial', 'Data de adesão', 'Periodicidade', 'ID do produto', 'Descrição', 'Forma de faturamento', 'Dia de vencimento', 'ID de integração'],
+      [
+        'Valor',
+        'ID do cliente',
+        'Competência inicial',
+        'Data de adesão',
+        'Periodicidade',
+        'ID do produto',
+        'Descrição',
+        'Forma de faturamento',
+        'Dia de vencimento',
+        'ID de integração',
+      ],
       ['99,90', cat.clientes[0], '10/2026', '01/10/2026', 'MENSAL', cat.produtos[0], 'A', 'AGRUPADA', 5, 'TXT-1'],
       ['10', cat.clientes[0], '10/2026', '01/10/2026', 'MENSAL', cat.produtos[0], 'B', 'AGRUPADA', 5, '00123'],
     ]);
@@ -151,10 +194,23 @@ describe('custom subscriptions through the bundle', () => {
     const emu = emulator();
     connect(emu, sb);
     const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
-    const rows = Array.from({ length: 25 }, (_, i) => ['', cat.clientes[i % cat.clientes.length], '05/11/2026', '11/2026', 'MENSAL', cat.produtos[0], `Linha ${i}`, 100 + i, 'AGRUPADA', 10]);
+    const rows = Array.from({ length: 25 }, (_, i) => [
+      '',
+      cat.clientes[i % cat.clientes.length],
+      '05/11/2026',
+      '11/2026',
+      'MENSAL',
+      cat.produtos[0],
+      `Linha ${i}`,
+      100 + i,
+      'AGRUPADA',
+      10,
+    ]);
     type(emu, sheet, 3, rows);
     // Each wave of requests costs 7 minutes of the execution's time: the kill comes at the first call after the first batch went out.
-    const killed = emu.execute('startBulkRun', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all' }], { costs: { urlFetchCallMs: 7 * 60_000 } });
+    const killed = emu.execute('startBulkRun', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all' }], {
+      costs: { urlFetchCallMs: 7 * 60_000 },
+    });
     expect(killed.status).toBe('killed');
     const sentBeforeKill = (await sb.requestLog({ method: 'POST' })).length;
     expect(sentBeforeKill).toBeGreaterThan(0);
@@ -186,15 +242,30 @@ describe('custom subscriptions through the bundle', () => {
     const emu = emulator();
     connect(emu, sb);
     const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
-    type(emu, sheet, 3, Array.from({ length: 30 }, (_, i) => ['', cat.clientes[0], '05/11/2026', '11/2026', 'MENSAL', cat.produtos[0], `D${i}`, 50, 'AGRUPADA', 10]));
+    type(
+      emu,
+      sheet,
+      3,
+      Array.from({ length: 30 }, (_, i) => ['', cat.clientes[0], '05/11/2026', '11/2026', 'MENSAL', cat.produtos[0], `D${i}`, 50, 'AGRUPADA', 10]),
+    );
     // A tiny first step, then the sidebar is closed.
-    const first = ok(emu.run('startBulkRun', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all', batchSize: 5, stepSeconds: 5 }], { costs: { urlFetchCallMs: 3000 } }));
+    const first = ok(
+      emu.run(
+        'startBulkRun',
+        [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all', batchSize: 5, stepSeconds: 5 }],
+        { costs: { urlFetchCallMs: 3000 } },
+      ),
+    );
     expect(first.done).toBe(false);
     emu.now += 10 * 60_000;
     emu.run('runScheduledReports', [], { kind: 'trigger' });
     const p = (emu.run('getBulkForm') as Rec).jobs as Rec[];
     expect(p).toEqual([]);
-    expect(byHeader(emu, sheet).slice(1).every((r) => r.Status === 'OK')).toBe(true);
+    expect(
+      byHeader(emu, sheet)
+        .slice(1)
+        .every((r) => r.Status === 'OK'),
+    ).toBe(true);
     expect((await sb.requestLog({ method: 'POST' })).length).toBe(30);
   });
 });

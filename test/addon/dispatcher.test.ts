@@ -75,9 +75,18 @@ describe('one hourly run', () => {
       const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
       const rows = Array.from({ length: 30 }, (_, i) => ['', cat.clientes[0], '05/11/2026', '11/2026', 'MENSAL', cat.produtos[0], `H${i}`, 50, 'AGRUPADA', 10]);
       emu.withServices((s) => {
-        s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange(3, 1, rows.length, rows[0].length).setValues(rows as never);
+        s.SpreadsheetApp.getActiveSpreadsheet()
+          .getSheetByName(sheet)!
+          .getRange(3, 1, rows.length, rows[0].length)
+          .setValues(rows as never);
       });
-      const first = ok(emu.run('startBulkRun', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all', batchSize: 5, stepSeconds: 5 }], { costs: { urlFetchCallMs: 3000 } }));
+      const first = ok(
+        emu.run(
+          'startBulkRun',
+          [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all', batchSize: 5, stepSeconds: 5 }],
+          { costs: { urlFetchCallMs: 3000 } },
+        ),
+      );
       expect(first.done).toBe(false);
       const bulkBefore = statuses(emu, sheet).filter((s) => s === 'OK').length;
       expect(emu.triggers.triggers).toHaveLength(1);

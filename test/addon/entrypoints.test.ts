@@ -60,7 +60,9 @@ describe('the entry points of the real bundle', () => {
   });
 
   it('are reached by the sidebars only through the typed wrapper', () => {
-    const direct = readdirSync(clientDir).filter((f) => f.endsWith('.ts') && f !== 'rpc.ts' && /google\s*\.\s*script\s*\.\s*run/.test(readFileSync(join(clientDir, f), 'utf8')));
+    const direct = readdirSync(clientDir).filter(
+      (f) => f.endsWith('.ts') && f !== 'rpc.ts' && /google\s*\.\s*script\s*\.\s*run/.test(readFileSync(join(clientDir, f), 'utf8')),
+    );
     expect(direct).toEqual([]);
   });
 });
@@ -74,14 +76,34 @@ describe('the sidebars', () => {
     const html = readFileSync(join(uiDir, page), 'utf8');
     const scripts = [...html.matchAll(/<script src="([^"]+\.ts)"><\/script>/g)].map(([, src]) => join(uiDir, src));
     expect(scripts.length).toBeGreaterThan(0);
-    const out = await build({ entryPoints: scripts, bundle: true, format: 'iife', write: false, metafile: true, outdir: dist, absWorkingDir: root, logLevel: 'silent' });
+    const out = await build({
+      entryPoints: scripts,
+      bundle: true,
+      format: 'iife',
+      write: false,
+      metafile: true,
+      outdir: dist,
+      absWorkingDir: root,
+      logLevel: 'silent',
+    });
     expect(Object.keys(out.metafile.inputs).filter((input) => !input.startsWith('src/ui/'))).toEqual([]);
   });
 
   // Their type-check knows Apps Script's services (the contract's types come from server files): the pages must not use them.
   it.each(entry.html)('%s as built names no Apps Script service', (file) => {
     const html = readFileSync(join(dist, file), 'utf8');
-    const services = ['SpreadsheetApp', 'PropertiesService', 'UrlFetchApp', 'HtmlService', 'ScriptApp', 'LockService', 'CacheService', 'MailApp', 'Session.', 'Utilities.'];
+    const services = [
+      'SpreadsheetApp',
+      'PropertiesService',
+      'UrlFetchApp',
+      'HtmlService',
+      'ScriptApp',
+      'LockService',
+      'CacheService',
+      'MailApp',
+      'Session.',
+      'Utilities.',
+    ];
     expect(services.filter((name) => html.includes(name))).toEqual([]);
   });
 });

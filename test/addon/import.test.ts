@@ -125,7 +125,13 @@ describe('a listing pulled into a sheet', () => {
     importAll(emu, {
       listing: 'cobrancas',
       sheetName: 'Cobranças',
-      filters: { vencimentoInicial: '2026-03-01', vencimentoFinal: { rel: 'hoje', dias: 30 }, idsCliente: '5, 6', isQuitado: false, dataHoraAtualizacaoInicial: '2026-01-02T08:30' },
+      filters: {
+        vencimentoInicial: '2026-03-01',
+        vencimentoFinal: { rel: 'hoje', dias: 30 },
+        idsCliente: '5, 6',
+        isQuitado: false,
+        dataHoraAtualizacaoInicial: '2026-01-02T08:30',
+      },
     });
     const log = await sb.requestLog({ pathPrefix: '/v2/financeiro/cobrancas' });
     const q = log.find((e) => e.status === 200)!.query;
@@ -149,7 +155,9 @@ describe('a listing pulled into a sheet', () => {
     expect(emu.values('Minha aba')[0][0]).toBe('importante');
     // Its own sheet, from a first run in the same sidebar, is not "another" sheet.
     const first = importAll(emu, { listing: 'clientes', sheetName: 'Clientes', newSheet: true, filters: {} });
-    const again = emu.run('startImportRun', [{ id: first.reportId, connection: 'Demo', listing: 'clientes', sheetName: 'Clientes', newSheet: true, filters: {} }]) as Rec;
+    const again = emu.run('startImportRun', [
+      { id: first.reportId, connection: 'Demo', listing: 'clientes', sheetName: 'Clientes', newSheet: true, filters: {} },
+    ]) as Rec;
     expect(again.ok).toBe(true);
   });
 
@@ -259,7 +267,12 @@ describe('refreshing', () => {
     const header = emu.values('Dados')[0];
     expect(header.slice(narrow, wide).every((v) => v === '')).toBe(true);
     expect(header[wide]).toBe('Minha coluna');
-    expect(emu.values('Dados').slice(1).every((row) => row.slice(narrow, wide).every((v) => v === ''))).toBe(true);
+    expect(
+      emu
+        .values('Dados')
+        .slice(1)
+        .every((row) => row.slice(narrow, wide).every((v) => v === '')),
+    ).toBe(true);
   });
 
   it('records every run in the Histórico sheet', () => {
@@ -283,7 +296,12 @@ describe('refreshing', () => {
     const changed = dump.filter((t) => t.dataHoraAtualizacao >= '2026-06-01T08:50');
     expect(changed.length).toBeGreaterThan(0);
     const rowIndex = emu.values('Transações').findIndex((r) => r[col.idTransacao] === changed[0].idTransacao);
-    emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Transações')!.getRange(rowIndex + 1, col.descricao + 1).setValue('valor antigo'));
+    emu.withServices((s) =>
+      s.SpreadsheetApp.getActiveSpreadsheet()
+        .getSheetByName('Transações')!
+        .getRange(rowIndex + 1, col.descricao + 1)
+        .setValue('valor antigo'),
+    );
     emu.now = SP('2026-11-22T10:00:00').getTime();
     await sb.clearLog();
     const id = (emu.run('listReports') as Rec[])[0].id;

@@ -4,7 +4,15 @@ import type { ServiceCall } from '../../dev/gas/execution';
 import { GasEmulator } from '../../dev/gas/runner';
 
 /** Objects onOpen may touch before the add-on is enabled: building menus only. */
-const MENU_ONLY = new Set(['SpreadsheetApp.getUi', 'Ui.createAddonMenu', 'Ui.createMenu', 'Menu.addItem', 'Menu.addSeparator', 'Menu.addSubMenu', 'Menu.addToUi']);
+const MENU_ONLY = new Set([
+  'SpreadsheetApp.getUi',
+  'Ui.createAddonMenu',
+  'Ui.createMenu',
+  'Menu.addItem',
+  'Menu.addSeparator',
+  'Menu.addSubMenu',
+  'Menu.addToUi',
+]);
 
 function openWith(mode: AuthModeName): { emu: GasEmulator; calls: string[]; status: string; error?: string } {
   const emu = new GasEmulator();

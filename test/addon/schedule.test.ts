@@ -148,7 +148,10 @@ describe('a pull longer than one execution', () => {
     const done = finishRun(emu, id);
     expect(done.status).toBe('done');
     const col = columnsOf(emu, 'Faturas');
-    const ids = emu.values('Faturas').slice(1).map((r) => r[col.idFatura]);
+    const ids = emu
+      .values('Faturas')
+      .slice(1)
+      .map((r) => r[col.idFatura]);
     expect(ids).toHaveLength(12_000);
     expect(new Set(ids).size).toBe(12_000);
     expect((emu.run('listReports') as Rec[])[0]).toMatchObject({ canContinue: false, lastRun: { result: 'ok', rows: 12_000 } });
@@ -168,7 +171,10 @@ describe('a pull longer than one execution', () => {
     await sb.reset({ size: { faturas: 3000, clientes: 50, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
     const emu = emulator();
     connect(emu, sb);
-    const started = emu.run('startImportRun', [{ connection: 'Demo', listing: 'faturas', sheetName: 'Faturas', filters: {}, name: 'Faturas' }]) as { ok: true; value: Progress };
+    const started = emu.run('startImportRun', [{ connection: 'Demo', listing: 'faturas', sheetName: 'Faturas', filters: {}, name: 'Faturas' }]) as {
+      ok: true;
+      value: Progress;
+    };
     // The user closed the sidebar after starting; a schedule elsewhere keeps the dispatcher alive.
     importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Outro' });
     emu.run('setReportSchedule', [reportId(emu, 'Outro'), { kind: 'daily', hour: 3 }, false]);

@@ -103,7 +103,10 @@ describe('every listing, every page', () => {
     for (const shape of ['record', 'array', 'envelope'] as const) {
       await sb.configure({ subscriptionListShape: shape });
       const single = client().listAll('assinaturas', { idAssinaturaContrato: one.idAssinaturaContrato });
-      expect(single.records.map((r) => r.idAssinaturaContrato), shape).toEqual([one.idAssinaturaContrato]);
+      expect(
+        single.records.map((r) => r.idAssinaturaContrato),
+        shape,
+      ).toEqual([one.idAssinaturaContrato]);
       const all = client().listAll('assinaturas');
       expect(all.records.length, shape).toBe(dump.length);
     }
@@ -125,7 +128,12 @@ describe('filters reach the wire in the spec formats and narrow as named', () =>
     const dump = await sb.dump<Rec>(sb.orgs[0].name, 'faturas');
     const sample = dump[5];
     const byCustomer = client().listAll('faturas', { idCliente: sample.idCliente });
-    expect(ids(byCustomer.records, 'idFatura')).toEqual(ids(dump.filter((f) => f.idCliente === sample.idCliente), 'idFatura'));
+    expect(ids(byCustomer.records, 'idFatura')).toEqual(
+      ids(
+        dump.filter((f) => f.idCliente === sample.idCliente),
+        'idFatura',
+      ),
+    );
     const both = client().listAll('faturas', { idCliente: sample.idCliente, competencia: sample.competencia });
     const expected = dump.filter((f) => f.idCliente === sample.idCliente && f.competencia === sample.competencia);
     expect(ids(both.records, 'idFatura')).toEqual(ids(expected, 'idFatura'));
@@ -184,7 +192,13 @@ describe('filters reach the wire in the spec formats and narrow as named', () =>
 
 describe('errors', () => {
   it('401 for a wrong key, typed, without the key in the message', () => {
-    const c = new BillingClient({ baseUrl: sb.baseUrl, apiKey: 'chave-errada-123', transport: nodeTransport, sleep: () => {}, zone: intlZone('America/Sao_Paulo') });
+    const c = new BillingClient({
+      baseUrl: sb.baseUrl,
+      apiKey: 'chave-errada-123',
+      transport: nodeTransport,
+      sleep: () => {},
+      zone: intlZone('America/Sao_Paulo'),
+    });
     for (const key of ['clientes', 'faturas', 'assinaturas'] as ListingKey[]) {
       let error: unknown;
       try {
@@ -210,7 +224,14 @@ describe('errors', () => {
   });
 
   it('404 for an unknown subscription on update', () => {
-    expect(() => client().updateCustomSubscription(999_999_999, { valor: 10, descricaoAssinaturaContrato: 'x', isAtualizaDiscriminacaoNfse: false, discriminacaoNfse: '' })).toThrow(NotFoundError);
+    expect(() =>
+      client().updateCustomSubscription(999_999_999, {
+        valor: 10,
+        descricaoAssinaturaContrato: 'x',
+        isAtualizaDiscriminacaoNfse: false,
+        discriminacaoNfse: '',
+      }),
+    ).toThrow(NotFoundError);
   });
 
   it('retries a GET on 429 honouring Retry-After, and on 503 with backoff', async () => {
@@ -299,7 +320,12 @@ describe('writes', () => {
     const created = client().createCustomSubscription(body);
     expect(created.record).toMatchObject({ idIntegracao: body.idIntegracao, valorLiquido: 1234.56, tipoContrato: 'PERSONALIZADO' });
     const id = created.record!.idAssinaturaContrato as number;
-    const updated = client().updateCustomSubscription(id, { valor: 99.9, descricaoAssinaturaContrato: 'Novo', isAtualizaDiscriminacaoNfse: true, discriminacaoNfse: 'Serviços de contabilidade' });
+    const updated = client().updateCustomSubscription(id, {
+      valor: 99.9,
+      descricaoAssinaturaContrato: 'Novo',
+      isAtualizaDiscriminacaoNfse: true,
+      discriminacaoNfse: 'Serviços de contabilidade',
+    });
     expect(updated.record).toMatchObject({ idAssinaturaContrato: id, valorLiquido: 99.9, discriminacaoNfse: 'Serviços de contabilidade' });
   });
 
@@ -315,7 +341,16 @@ describe('writes', () => {
       quantidade: 2,
       formaFaturamentoAssinatura: 'INDIVIDUAL',
       diaVencimentoCobranca: 5,
-      descontos: [{ idIntegracao: 'd1', descricao: 'Boas-vindas', tipoDesconto: 'PERCENTUAL', valorDesconto: 10, competenciaInicial: '11/2026', competenciaFinal: '12/2026' }],
+      descontos: [
+        {
+          idIntegracao: 'd1',
+          descricao: 'Boas-vindas',
+          tipoDesconto: 'PERCENTUAL',
+          valorDesconto: 10,
+          competenciaInicial: '11/2026',
+          competenciaFinal: '12/2026',
+        },
+      ],
     });
     const r = created.record!;
     expect(r.valorDesconto as number).toBeLessThan(0);

@@ -29,7 +29,14 @@ afterAll(async () => {
 });
 
 const client = () =>
-  new BillingClient({ baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey, transport: nodeTransport, sleep: () => {}, zone: intlZone('America/Sao_Paulo'), concurrency: 8 });
+  new BillingClient({
+    baseUrl: sb.baseUrl,
+    apiKey: sb.orgs[0].apiKey,
+    transport: nodeTransport,
+    sleep: () => {},
+    zone: intlZone('America/Sao_Paulo'),
+    concurrency: 8,
+  });
 
 const ID: Record<ListingKey, string> = {
   clientes: 'idCliente',

@@ -46,7 +46,12 @@ describe('record schemas', () => {
   });
 
   it('keeps unknown fields and accepts enumeration values the spec does not list', () => {
-    const records = clientAnswering({ status: '200', message: [], data: [{ ...invoice, statusFatura: 'EM_ANALISE', campoNovo: 1 }], paging: { totalPages: 1 } }).listAll('faturas').records;
+    const records = clientAnswering({
+      status: '200',
+      message: [],
+      data: [{ ...invoice, statusFatura: 'EM_ANALISE', campoNovo: 1 }],
+      paging: { totalPages: 1 },
+    }).listAll('faturas').records;
     expect(records[0]).toMatchObject({ statusFatura: 'EM_ANALISE', campoNovo: 1 });
   });
 

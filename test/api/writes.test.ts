@@ -13,7 +13,13 @@ import { buildRow } from '../../src/core/bulk/rows';
 import type { CellValue } from '../../src/core/table';
 
 const zone = intlZone('America/Sao_Paulo');
-const client = new BillingClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', transport: { fetch: () => ({ ok: false, error: 'offline' }) } as never, sleep: () => {}, zone });
+const client = new BillingClient({
+  baseUrl: 'http://127.0.0.1:9',
+  apiKey: 'k',
+  transport: { fetch: () => ({ ok: false, error: 'offline' }) } as never,
+  sleep: () => {},
+  zone,
+});
 
 /** A valid wire value for each kind, from the field's own example. */
 function wire(field: InputField): unknown {
@@ -35,7 +41,12 @@ describe('the write table', () => {
     it(`${op.label}: the template has one column per field, the body one entry per body field`, () => {
       const fields = Object.entries(op.write.fields);
       expect(op.columns.map((c) => c.field)).toEqual(fields.filter(([, f]) => f.kind !== 'list').map(([n]) => n));
-      expect(Object.keys(op.write.body.shape).sort()).toEqual(fields.filter(([, f]) => f.kind === 'list' || f.in !== 'path').map(([n]) => n).sort());
+      expect(Object.keys(op.write.body.shape).sort()).toEqual(
+        fields
+          .filter(([, f]) => f.kind === 'list' || f.in !== 'path')
+          .map(([n]) => n)
+          .sort(),
+      );
       expect(checkBody(op.key, validBody(op.key)).ok).toBe(true);
     });
   }
@@ -77,7 +88,10 @@ describe('the write table', () => {
     const [discount] = plan.descontos as Array<Record<string, unknown>>;
     const bad = (d: Record<string, unknown>) => checkBody('criarAssinaturaPlano', { ...plan, descontos: [{ ...discount, ...d }] });
     expect(bad({ tipoDesconto: 'PERCENTUAL', valorDesconto: 101 })).toMatchObject({ ok: false, issues: [{ field: 'descontos.0.valorDesconto' }] });
-    expect(bad({ competenciaInicial: '12/2026', competenciaFinal: '11/2026' })).toMatchObject({ ok: false, issues: [{ field: 'descontos.0.competenciaFinal' }] });
+    expect(bad({ competenciaInicial: '12/2026', competenciaFinal: '11/2026' })).toMatchObject({
+      ok: false,
+      issues: [{ field: 'descontos.0.competenciaFinal' }],
+    });
     expect(bad({ tipoDesconto: 'VALOR', valorDesconto: 101 }).ok).toBe(true);
     const update = { valor: 10, descricaoAssinaturaContrato: 'x', isAtualizaDiscriminacaoNfse: true, discriminacaoNfse: '' };
     expect(checkBody('atualizarAssinaturaPersonalizada', update)).toMatchObject({ ok: false, issues: [{ field: 'discriminacaoNfse' }] });

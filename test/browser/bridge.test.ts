@@ -52,7 +52,10 @@ describe('google.script.run in the sidebar', () => {
         new Promise<{ isError: boolean; message: string; user: unknown }>((resolve) => {
           const gs = (window as unknown as GsWindow).google.script;
           const r = gs.run.withSuccessHandler(() => resolve({ isError: false, message: 'succeeded', user: null }));
-          (r.withFailureHandler((e, u) => resolve({ isError: e instanceof Error, message: (e as Error).message, user: u })).withUserObject(7).continueReportRun as (id: string) => void)('nao-existe');
+          (
+            r.withFailureHandler((e, u) => resolve({ isError: e instanceof Error, message: (e as Error).message, user: u })).withUserObject(7)
+              .continueReportRun as (id: string) => void
+          )('nao-existe');
         }),
     );
     expect(out).toEqual({ isError: true, message: direct.error?.message, user: 7 });
@@ -65,7 +68,13 @@ describe('google.script.run in the sidebar', () => {
         new Promise<string>((resolve) => {
           const gs = (window as unknown as GsWindow).google.script;
           const r = gs.run.withSuccessHandler(() => resolve('accepted')).withFailureHandler((e) => resolve((e as Error).message));
-          (r.saveConnection as (x: unknown) => void)({ name: 'Com data', baseUrl: 'http://127.0.0.1:1', apiKey: 'k', when: new Date(0), list: [1, undefined, 3] });
+          (r.saveConnection as (x: unknown) => void)({
+            name: 'Com data',
+            baseUrl: 'http://127.0.0.1:1',
+            apiKey: 'k',
+            when: new Date(0),
+            list: [1, undefined, 3],
+          });
         }),
     );
     expect(message).toMatch(/illegal value in property: .*when.*Date/);
@@ -112,7 +121,9 @@ describe('google.script.run in the sidebar', () => {
 describe('dialogs and toasts the bundle shows', () => {
   it('shows a modal dialog with the bridge inside, closes it from the dialog, and shows a toast', async () => {
     t.pg.emulator.withServices((s) => {
-      const html = s.HtmlService.createHtmlOutput('<p>Exportação pronta.</p><button onclick="google.script.host.close()">Fechar aviso</button>').setWidth(360).setHeight(120);
+      const html = s.HtmlService.createHtmlOutput('<p>Exportação pronta.</p><button onclick="google.script.host.close()">Fechar aviso</button>')
+        .setWidth(360)
+        .setHeight(120);
       s.SpreadsheetApp.getUi().showModalDialog(html, 'Aviso do complemento');
       s.SpreadsheetApp.getActiveSpreadsheet().toast('Importação concluída', 'Faturamento', 30);
     });

@@ -88,7 +88,22 @@ describe('Lançamentos em lote: custom subscriptions', () => {
     await expect.poll(() => tab(t.page, SHEET).getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => readGrid(t.page, 'A1:N1')).toEqual([HEADER]);
     expect(await readGrid(t.page, 'A2:N2')).toEqual([
-      ['CLI-0001-2026', '123', '01/11/2026', '11/2026', 'MENSAL', '789', 'Honorários contábeis mensais', '350,00', 'AGRUPADA', '10', 'EXEMPLO', '', expect.stringMatching(/^Linha de exemplo/), ''],
+      [
+        'CLI-0001-2026',
+        '123',
+        '01/11/2026',
+        '11/2026',
+        'MENSAL',
+        '789',
+        'Honorários contábeis mensais',
+        '350,00',
+        'AGRUPADA',
+        '10',
+        'EXEMPLO',
+        '',
+        expect.stringMatching(/^Linha de exemplo/),
+        '',
+      ],
     ]);
     expect(await readGrid(t.page, 'A1:N2')).toEqual(t.pg.emulator.displayValues(SHEET, 'A1:N2'));
     // The header explains each column in its note.
@@ -113,10 +128,14 @@ describe('Lançamentos em lote: custom subscriptions', () => {
     expect(await readGrid(t.page, 'C3:H3')).toEqual([['05/11/2026', '11/2026', 'MENSAL', p, 'Honorários contábeis', '1.250,50']]);
   });
 
-  it('Validar shows the summary and the invalid row\'s message in the grid, and sends nothing', async () => {
+  it("Validar shows the summary and the invalid row's message in the grid, and sends nothing", async () => {
     await t.pg.sandbox.clearLog();
     await sb().getByRole('button', { name: 'Validar' }).click();
-    await expect.poll(resultText).toMatch(/^1 linha com problema \(veja a coluna Mensagem e as células em vermelho\)\. 2 linhas prontas para enviar\. Linha 5, coluna "Competência inicial" \(D\)/);
+    await expect
+      .poll(resultText)
+      .toMatch(
+        /^1 linha com problema \(veja a coluna Mensagem e as células em vermelho\)\. 2 linhas prontas para enviar\. Linha 5, coluna "Competência inicial" \(D\)/,
+      );
     expect(await sb().locator('#result').getAttribute('class')).toContain('warn');
 
     await expect.poll(() => readGrid(t.page, 'K5')).toEqual([['ERRO']]);
@@ -148,7 +167,11 @@ describe('Lançamentos em lote: custom subscriptions', () => {
     await expect.poll(resultText).toBe('Concluído: 2 linhas enviadas com sucesso, 1 com erro.');
     expect(await summaryLines()).toEqual(['Enviadas com sucesso: 2', 'Já existiam (nada enviado): 0', 'Puladas (já estavam OK): 0', 'Com erro: 1']);
     expect(await sb().locator('#progress-text').textContent()).toBe('3 de 3 linhas processadas');
-    expect(await sb().locator('#progress').evaluate((p: HTMLProgressElement) => [p.value, p.max])).toEqual([3, 3]);
+    expect(
+      await sb()
+        .locator('#progress')
+        .evaluate((p: HTMLProgressElement) => [p.value, p.max]),
+    ).toEqual([3, 3]);
     expect(await run.isDisabled()).toBe(false);
 
     const created = await dump('assinaturas');
@@ -160,11 +183,13 @@ describe('Lançamentos em lote: custom subscriptions', () => {
     expect(byKey('LOTE-BR-3')).toHaveLength(0);
     expect(byKey('LOTE-BR-1')[0]).toMatchObject({ idCliente: clientes[0], valorLiquido: 1250.5, dataAdesao: '2026-11-05', competenciaInicial: '11/2026' });
 
-    await expect.poll(() => readGrid(t.page, 'K3:L5')).toEqual([
-      ['OK', String(byKey('LOTE-BR-1')[0].idAssinaturaContrato)],
-      ['OK', String(byKey(generated)[0].idAssinaturaContrato)],
-      ['ERRO', ''],
-    ]);
+    await expect
+      .poll(() => readGrid(t.page, 'K3:L5'))
+      .toEqual([
+        ['OK', String(byKey('LOTE-BR-1')[0].idAssinaturaContrato)],
+        ['OK', String(byKey(generated)[0].idAssinaturaContrato)],
+        ['ERRO', ''],
+      ]);
     // The generated key was written into the row before it was sent.
     expect(await readGrid(t.page, 'A4')).toEqual([[generated]]);
     expect((await readGrid(t.page, 'M3:N5')).map(([m, at]) => [m.replace(/\d+/g, '#'), at.replace(/:\d\d$/, '')])).toEqual([
@@ -274,7 +299,6 @@ describe('Lançamentos em lote: NFS-e for the selected rows of Faturas', () => {
     // Status, ID da NFS-e and Número go after the imported columns.
     const header = t.pg.emulator.values('Faturas', `A1:${columnLetters(t.pg.emulator.spreadsheet.byName('Faturas')!.lastColumn())}1`)[0] as string[];
     const statusCol = columnLetters(header.lastIndexOf('Status') + 1);
-    const noteCol = columnLetters(header.indexOf('ID da NFS-e') + 1);
     expect(header.lastIndexOf('Status')).toBeGreaterThanOrEqual(width);
     expect(header.slice(header.lastIndexOf('Status'))).toEqual(['Status', 'ID da NFS-e', 'Número da NFS-e', 'Fatura conferida', 'Mensagem', 'Processado em']);
     const lastCol = columnLetters(header.length);
@@ -284,7 +308,14 @@ describe('Lançamentos em lote: NFS-e for the selected rows of Faturas', () => {
       const note = noteOf(r.id);
       // The number keeps its zeros (it is text); a note the city hall has not numbered yet has none.
       expect(await readGrid(t.page, `${statusCol}${r.row}:${lastCol}${r.row}`)).toEqual([
-        ['OK', String(note.idNotaFiscalServico), note.numeroNotaFiscalServico ?? '', String(r.id), expect.stringContaining(`NFS-e ${note.idNotaFiscalServico} emitida`), expect.stringMatching(/^23\/11\/2026 \d\d:\d\d:\d\d$/)],
+        [
+          'OK',
+          String(note.idNotaFiscalServico),
+          note.numeroNotaFiscalServico ?? '',
+          String(r.id),
+          expect.stringContaining(`NFS-e ${note.idNotaFiscalServico} emitida`),
+          expect.stringMatching(/^23\/11\/2026 \d\d:\d\d:\d\d$/),
+        ],
       ]);
     }
     // No other row was touched.

@@ -24,7 +24,15 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = join(repoRoot, 'artifacts');
 
 /** Launch flags that work on our machines and in CI (see /work/shared/toolchain.md). */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * Debian's /usr/bin/chromium (or CHROMIUM_PATH), headless. Playwright gives

@@ -115,7 +115,11 @@ describe('Importar and Relatórios in the browser', () => {
     const color = sheetModel('Faturas')?.tabColor;
     expect(color).toMatch(/^#[0-9a-f]{6}$/i);
     await expect.poll(() => tab(t.page, 'Faturas').getAttribute('data-tab-color')).toBe(color);
-    expect(await tab(t.page, 'Faturas').locator('.tab-color').evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+    expect(
+      await tab(t.page, 'Faturas')
+        .locator('.tab-color')
+        .evaluate((el) => getComputedStyle(el).backgroundColor),
+    ).not.toBe('rgba(0, 0, 0, 0)');
     expect(await tab(t.page, 'Clientes').getAttribute('data-tab-color')).toBeNull();
   });
 });

@@ -87,5 +87,16 @@ export const CUSTOM_HEADER = [
 
 /** A valid custom-subscription row as getValues would hand it over. */
 export function customRow(key: string, idCliente: number, idProduto: number, i = 0): Array<string | number | Date> {
-  return [key, idCliente, zone.instant({ year: 2026, month: 11, day: 1 + (i % 28) }), '11/2026', 'MENSAL', idProduto, `Honorários ${i}`, 100 + i, 'AGRUPADA', 10];
+  return [
+    key,
+    idCliente,
+    zone.instant({ year: 2026, month: 11, day: 1 + (i % 28) }),
+    '11/2026',
+    'MENSAL',
+    idProduto,
+    `Honorários ${i}`,
+    100 + i,
+    'AGRUPADA',
+    10,
+  ];
 }

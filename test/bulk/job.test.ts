@@ -38,15 +38,19 @@ describe('custom subscriptions from rows', () => {
     const [c1, c2] = cat.clientes;
     const [p1] = cat.produtos;
     const book = new MemoryBook();
-    const sheet = book.sheet('Lote', [...CUSTOM_HEADER, 'Status'], [
-      customRow('K-1', c1, p1, 1),
-      customRow('', c2, p1, 2),
-      customRow('', c1, p1, 3),
-      // competência that is not a month, and a blank customer:
-      ['BAD-1', c1, zone.instant({ year: 2026, month: 11, day: 1 }), '13/2026', 'MENSAL', p1, 'x', 10, 'AGRUPADA', 10],
-      ['BAD-2', '', zone.instant({ year: 2026, month: 11, day: 1 }), '11/2026', 'MENSAL', p1, 'x', 10, 'AGRUPADA', 10],
-      customRow('EX-1', c1, p1, 4).slice(0, 10).concat(['EXEMPLO']),
-    ]);
+    const sheet = book.sheet(
+      'Lote',
+      [...CUSTOM_HEADER, 'Status'],
+      [
+        customRow('K-1', c1, p1, 1),
+        customRow('', c2, p1, 2),
+        customRow('', c1, p1, 3),
+        // competência that is not a month, and a blank customer:
+        ['BAD-1', c1, zone.instant({ year: 2026, month: 11, day: 1 }), '13/2026', 'MENSAL', p1, 'x', 10, 'AGRUPADA', 10],
+        ['BAD-2', '', zone.instant({ year: 2026, month: 11, day: 1 }), '11/2026', 'MENSAL', p1, 'x', 10, 'AGRUPADA', 10],
+        customRow('EX-1', c1, p1, 4).slice(0, 10).concat(['EXEMPLO']),
+      ],
+    );
     const d = deps(sb, book);
     const p = startBulk(d, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
     expect(p).toMatchObject({ status: 'done', total: 5, counts: { ok: 3, failed: 2, existing: 0, pending: 0 } });
@@ -104,7 +108,13 @@ describe('custom subscriptions from rows', () => {
       CUSTOM_HEADER,
       [1, 2, 3, 4, 5].map((i) => customRow(`S-${i}`, cat.clientes[0], cat.produtos[0], i)),
     );
-    book.selected = { sheetId: sheet.id, rows: [[3, 3], [5, 6]] };
+    book.selected = {
+      sheetId: sheet.id,
+      rows: [
+        [3, 3],
+        [5, 6],
+      ],
+    };
     const p = startBulk(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'selected' }, FAR());
     expect(p.counts.ok).toBe(3);
     expect(sheet.records().map((r) => r.Status)).toEqual(['', 'OK', '', 'OK', 'OK']);
@@ -112,19 +122,44 @@ describe('custom subscriptions from rows', () => {
 
   it('names a missing required column and touches nothing', async () => {
     const book = new MemoryBook();
-    book.sheet('Lote', CUSTOM_HEADER.filter((h) => h !== 'Valor'), [customRow('M-1', 1, 1).filter((_, i) => i !== 7)]);
-    expect(() => validateSheet(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', scope: 'all' })).toThrow(/Falta a coluna "Valor" \(valor\)/);
+    book.sheet(
+      'Lote',
+      CUSTOM_HEADER.filter((h) => h !== 'Valor'),
+      [customRow('M-1', 1, 1).filter((_, i) => i !== 7)],
+    );
+    expect(() => validateSheet(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', scope: 'all' })).toThrow(
+      /Falta a coluna "Valor" \(valor\)/,
+    );
   });
 
   it('matches headers by name in any order, case and accents ignored, and understands a competência typed as a date', async () => {
     const book = new MemoryBook();
-    const header = ['valor', 'DIA DE VENCIMENTO', 'competencia inicial', 'idCliente', 'Data de Adesao', 'Periodicidade', 'ID do produto', 'Descricao', 'forma de faturamento', 'ID de integracao'];
-    const sheet = book.sheet('Lote', header, [[99.9, 5, zone.instant({ year: 2026, month: 12, day: 1 }), cat.clientes[0], '15/11/2026', 'mensal', cat.produtos[0], 'Teste', 'Individual', 'H-1']]);
+    const header = [
+      'valor',
+      'DIA DE VENCIMENTO',
+      'competencia inicial',
+      'idCliente',
+      'Data de Adesao',
+      'Periodicidade',
+      'ID do produto',
+      'Descricao',
+      'forma de faturamento',
+      'ID de integracao',
+    ];
+    const sheet = book.sheet('Lote', header, [
+      [99.9, 5, zone.instant({ year: 2026, month: 12, day: 1 }), cat.clientes[0], '15/11/2026', 'mensal', cat.produtos[0], 'Teste', 'Individual', 'H-1'],
+    ]);
     const p = startBulk(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
     expect(p.counts.ok).toBe(1);
     expect(sheet.records()[0].Status).toBe('OK');
     const created = (await subsByKey()).get('H-1')![0];
-    expect(created).toMatchObject({ competenciaInicial: '12/2026', dataAdesao: '2026-11-15', valorLiquido: 99.9, formaFaturamentoAssinatura: 'INDIVIDUAL', diaVencimentoCobranca: 5 });
+    expect(created).toMatchObject({
+      competenciaInicial: '12/2026',
+      dataAdesao: '2026-11-15',
+      valorLiquido: 99.9,
+      formaFaturamentoAssinatura: 'INDIVIDUAL',
+      diaVencimentoCobranca: 5,
+    });
   });
 
   it('refuses an ID de integração stored as a number (leading zeros may be gone) instead of sending it', async () => {
@@ -134,7 +169,9 @@ describe('custom subscriptions from rows', () => {
     const sheet = book.sheet('Lote', CUSTOM_HEADER, [row]);
     const v = validateSheet(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', scope: 'all' });
     expect(v).toMatchObject({ invalid: 1, valid: 0 });
-    expect(String(sheet.records()[0].Mensagem)).toMatch(/coluna "ID de integração" \(A\): a célula está como número \(123\), e zeros à esquerda podem ter sido perdidos/);
+    expect(String(sheet.records()[0].Mensagem)).toMatch(
+      /coluna "ID de integração" \(A\): a célula está como número \(123\), e zeros à esquerda podem ter sido perdidos/,
+    );
     expect(await sb.requestLog()).toEqual([]);
   });
 });
@@ -144,11 +181,15 @@ describe('updates', () => {
     const custom = cat.assinaturas.filter((a) => a.tipoContrato === 'PERSONALIZADO' && a.statusAssinaturaContrato === 'ATIVO').slice(0, 2);
     const plan = cat.assinaturas.find((a) => a.tipoContrato === 'PLANO' && a.statusAssinaturaContrato === 'ATIVO')!;
     const book = new MemoryBook();
-    const s1 = book.sheet('Pers', ['ID da assinatura', 'Valor', 'Descrição', 'Atualizar discriminação da NFS-e', 'Discriminação da NFS-e'], [
-      [custom[0].idAssinaturaContrato, 210.5, 'Novo texto', 'Sim', 'Serviços contábeis'],
-      [custom[1].idAssinaturaContrato, 99, 'Outro', 'Não', ''],
-      [999999, 10, 'Nada', 'Não', ''],
-    ]);
+    const s1 = book.sheet(
+      'Pers',
+      ['ID da assinatura', 'Valor', 'Descrição', 'Atualizar discriminação da NFS-e', 'Discriminação da NFS-e'],
+      [
+        [custom[0].idAssinaturaContrato, 210.5, 'Novo texto', 'Sim', 'Serviços contábeis'],
+        [custom[1].idAssinaturaContrato, 99, 'Outro', 'Não', ''],
+        [999999, 10, 'Nada', 'Não', ''],
+      ],
+    );
     const d = deps(sb, book);
     const p = startBulk(d, { operation: 'atualizarAssinaturaPersonalizada', sheetName: 'Pers', connection: 'x', scope: 'all' }, FAR());
     expect(p.counts).toMatchObject({ ok: 2, failed: 1 });
@@ -157,14 +198,22 @@ describe('updates', () => {
     book.sheet('Plano', ['ID da assinatura', 'Quantidade', 'Descrição'], [[plan.idAssinaturaContrato, 3, 'Plano ampliado']]);
     expect(startBulk(d, { operation: 'atualizarAssinaturaPlano', sheetName: 'Plano', connection: 'x', scope: 'all' }, FAR()).counts.ok).toBe(1);
     const dump = new Map((await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas')).map((a) => [a.idAssinaturaContrato, a]));
-    expect(dump.get(custom[0].idAssinaturaContrato)).toMatchObject({ valorLiquido: 210.5, descricaoAssinaturaContrato: 'Novo texto', discriminacaoNfse: 'Serviços contábeis' });
+    expect(dump.get(custom[0].idAssinaturaContrato)).toMatchObject({
+      valorLiquido: 210.5,
+      descricaoAssinaturaContrato: 'Novo texto',
+      discriminacaoNfse: 'Serviços contábeis',
+    });
     expect(dump.get(custom[1].idAssinaturaContrato)).toMatchObject({ valorLiquido: 99, discriminacaoNfse: custom[1].discriminacaoNfse });
     expect(dump.get(plan.idAssinaturaContrato)).toMatchObject({ quantidade: 3, descricaoAssinaturaContrato: 'Plano ampliado' });
   });
 
   it('asks for the NFS-e text when the update flag is Sim', async () => {
     const book = new MemoryBook();
-    const sheet = book.sheet('Pers', ['ID da assinatura', 'Valor', 'Descrição', 'Atualizar discriminação da NFS-e', 'Discriminação da NFS-e'], [[1, 10, 'x', 'Sim', '']]);
+    const sheet = book.sheet(
+      'Pers',
+      ['ID da assinatura', 'Valor', 'Descrição', 'Atualizar discriminação da NFS-e', 'Discriminação da NFS-e'],
+      [[1, 10, 'x', 'Sim', '']],
+    );
     validateSheet(deps(sb, book), { operation: 'atualizarAssinaturaPersonalizada', sheetName: 'Pers', scope: 'all' });
     expect(String(sheet.records()[0].Mensagem)).toMatch(/coluna "Discriminação da NFS-e" \(E\): está vazia, mas "Atualizar discriminação da NFS-e" é Sim/);
   });
@@ -173,19 +222,40 @@ describe('updates', () => {
 describe('plan subscriptions with discounts from the Descontos sheet', () => {
   it('sends each subscription with its linked discounts; a bad discount stops only its subscription', async () => {
     const book = new MemoryBook();
-    const header = ['ID de integração', 'ID do cliente', 'Data de adesão', 'Competência inicial', 'ID do plano', 'Quantidade', 'Forma de faturamento', 'Dia de vencimento'];
+    const header = [
+      'ID de integração',
+      'ID do cliente',
+      'Data de adesão',
+      'Competência inicial',
+      'ID do plano',
+      'Quantidade',
+      'Forma de faturamento',
+      'Dia de vencimento',
+    ];
     const adesao = zone.instant({ year: 2026, month: 11, day: 1 });
     const sheet = book.sheet('Planos', header, [
       ['P-1', cat.clientes[0], adesao, '11/2026', cat.planos[0], 2, 'AGRUPADA', 5],
       ['P-2', cat.clientes[1], adesao, '11/2026', cat.planos[0], 1, 'INDIVIDUAL', 5],
       ['P-3', cat.clientes[2], adesao, '11/2026', cat.planos[0], 1, 'INDIVIDUAL', 5],
     ]);
-    book.sheet('Descontos', ['ID de integração da assinatura', 'ID de integração do desconto', 'Descrição do desconto', 'Tipo de desconto', 'Valor do desconto', 'Competência inicial', 'Competência final'], [
-      ['P-1', '', 'Fidelidade', 'PERCENTUAL', 10, '11/2026', '10/2027'],
-      ['P-1', 'P-1-X', 'Boas-vindas', 'VALOR', 5, '11/2026', '12/2026'],
-      ['P-2', '', 'Errado', 'PERCENTUAL', 150, '11/2026', '10/2027'],
-      ['P-9', '', 'Sem assinatura', 'VALOR', 1, '11/2026', '12/2026'],
-    ]);
+    book.sheet(
+      'Descontos',
+      [
+        'ID de integração da assinatura',
+        'ID de integração do desconto',
+        'Descrição do desconto',
+        'Tipo de desconto',
+        'Valor do desconto',
+        'Competência inicial',
+        'Competência final',
+      ],
+      [
+        ['P-1', '', 'Fidelidade', 'PERCENTUAL', 10, '11/2026', '10/2027'],
+        ['P-1', 'P-1-X', 'Boas-vindas', 'VALOR', 5, '11/2026', '12/2026'],
+        ['P-2', '', 'Errado', 'PERCENTUAL', 150, '11/2026', '10/2027'],
+        ['P-9', '', 'Sem assinatura', 'VALOR', 1, '11/2026', '12/2026'],
+      ],
+    );
     const p = startBulk(deps(sb, book), { operation: 'criarAssinaturaPlano', sheetName: 'Planos', connection: 'x', scope: 'all' }, FAR());
     expect(p.counts).toMatchObject({ ok: 2, failed: 1 });
     expect(p.warnings.join(' ')).toMatch(/nenhuma linha desta aba tem o ID de integração "P-9"/);

@@ -74,7 +74,9 @@ export class MemorySheet implements MarkupSheetPort {
   }
   readBackgrounds(row: number, column: number, numRows: number, numColumns: number): string[][] {
     this.calls++;
-    return Array.from({ length: numRows }, (_, r) => Array.from({ length: numColumns }, (_, c) => this.backgrounds[row - 1 + r]?.[column - 1 + c] ?? '#ffffff'));
+    return Array.from({ length: numRows }, (_, r) =>
+      Array.from({ length: numColumns }, (_, c) => this.backgrounds[row - 1 + r]?.[column - 1 + c] ?? '#ffffff'),
+    );
   }
   setBackgrounds(row: number, column: number, colors: Array<Array<string | null>>) {
     this.calls++;

@@ -51,7 +51,12 @@ function killingClient(real: BillingClient, at: number, kill: () => void): Billi
 }
 
 /** Drives a job as sidebars, dispatcher and a person pressing Executar again would, until nothing is left. */
-function runUntilSettled(book: MemoryBook, operation: 'criarAssinaturaPersonalizada' | 'emitirNfse', sheetName: string, killAt: number): BulkProgress & { killed: boolean } {
+function runUntilSettled(
+  book: MemoryBook,
+  operation: 'criarAssinaturaPersonalizada' | 'emitirNfse',
+  sheetName: string,
+  killAt: number,
+): BulkProgress & { killed: boolean } {
   const store = new MemoryStore();
   let killed = false;
   const make = () =>
@@ -59,17 +64,23 @@ function runUntilSettled(book: MemoryBook, operation: 'criarAssinaturaPersonaliz
       // A fresh view of the same properties per execution, as Apps Script gives each one.
       jobs: bulkJobStore(store),
       // Short steps: the job has to cross many executions.
-      clientFor: () => (killed ? client(sb) : killingClient(client(sb), killAt, () => {
-        killed = true;
-        store.frozen = true;
-        for (const s of book.sheets) s.killed = true;
-      })),
+      clientFor: () =>
+        killed
+          ? client(sb)
+          : killingClient(client(sb), killAt, () => {
+              killed = true;
+              store.frozen = true;
+              for (const s of book.sheets) s.killed = true;
+            }),
     });
   let p: BulkProgress | null = null;
   for (let round = 0; round < 60; round++) {
     const d = make();
     try {
-      p = p && !p.done ? continueBulk(d, p.jobId, Date.now() + 400) : startBulk(d, { operation, sheetName, connection: 'x', scope: 'all', batchSize: 8 }, Date.now() + 400);
+      p =
+        p && !p.done
+          ? continueBulk(d, p.jobId, Date.now() + 400)
+          : startBulk(d, { operation, sheetName, connection: 'x', scope: 'all', batchSize: 8 }, Date.now() + 400);
     } catch (err) {
       expect((err as Error).message).toBe('killed');
       store.frozen = false;
@@ -85,11 +96,35 @@ describe('exactly once under faults, kills and re-runs', () => {
   it('custom subscriptions: each valid row created once, invalid rows never sent', async () => {
     await sb.reset();
     const cat = await catalog(sb);
-    const rows = Array.from({ length: 90 }, (_, i) => customRow(i % 3 === 0 ? '' : `REL-${i}`, cat.clientes[i % cat.clientes.length], cat.produtos[i % cat.produtos.length], i));
+    const rows = Array.from({ length: 90 }, (_, i) =>
+      customRow(i % 3 === 0 ? '' : `REL-${i}`, cat.clientes[i % cat.clientes.length], cat.produtos[i % cat.produtos.length], i),
+    );
     const invalid = ['INV-1', 'INV-2', 'INV-3'];
     rows.splice(10, 0, ['INV-1', cat.clientes[0], 'ontem', '11/2026', 'MENSAL', cat.produtos[0], 'x', 10, 'AGRUPADA', 10]);
-    rows.splice(40, 0, ['INV-2', cat.clientes[0], zone.instant({ year: 2026, month: 11, day: 1 }), '11/2026', 'SEMANAL', cat.produtos[0], 'x', 10, 'AGRUPADA', 10]);
-    rows.splice(70, 0, ['INV-3', cat.clientes[0], zone.instant({ year: 2026, month: 11, day: 1 }), '11/2026', 'MENSAL', cat.produtos[0], 'x', 10.001, 'AGRUPADA', 10]);
+    rows.splice(40, 0, [
+      'INV-2',
+      cat.clientes[0],
+      zone.instant({ year: 2026, month: 11, day: 1 }),
+      '11/2026',
+      'SEMANAL',
+      cat.produtos[0],
+      'x',
+      10,
+      'AGRUPADA',
+      10,
+    ]);
+    rows.splice(70, 0, [
+      'INV-3',
+      cat.clientes[0],
+      zone.instant({ year: 2026, month: 11, day: 1 }),
+      '11/2026',
+      'MENSAL',
+      cat.produtos[0],
+      'x',
+      10.001,
+      'AGRUPADA',
+      10,
+    ]);
     const book = new MemoryBook();
     const sheet = book.sheet('Lote', CUSTOM_HEADER, rows);
     expect(runUntilSettled(book, 'criarAssinaturaPersonalizada', 'Lote', 3).killed).toBe(true);
@@ -123,7 +158,11 @@ describe('exactly once under faults, kills and re-runs', () => {
     const cat = await catalog(sb);
     const faturas = cat.emitiveis.slice(0, 40);
     const book = new MemoryBook();
-    const sheet = book.sheet('NF', ['ID da fatura'], faturas.map((f) => [f]));
+    const sheet = book.sheet(
+      'NF',
+      ['ID da fatura'],
+      faturas.map((f) => [f]),
+    );
     expect(runUntilSettled(book, 'emitirNfse', 'NF', 2).killed).toBe(true);
     const notes = await sb.dump<Rec>(sb.orgs[0].name, 'nfse');
     const rows = sheet.records();

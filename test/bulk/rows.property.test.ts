@@ -18,7 +18,24 @@ const anyCell: fc.Arbitrary<CellValue> = fc.oneof(
   fc.constant(''),
   fc.string({ maxLength: 30 }),
   fc.string({ minLength: 61, maxLength: 3000 }),
-  fc.constantFrom('#N/A', '#REF!', '#VALUE!', '#ERROR!', '#DIV/0!', '=A1+1', 'TRUE', '  ', '1.234,567', 'R$ -5,00', '32/01/2026', '2026-13-01', '10/2026', '2026-10', '00/2026', '13/2026'),
+  fc.constantFrom(
+    '#N/A',
+    '#REF!',
+    '#VALUE!',
+    '#ERROR!',
+    '#DIV/0!',
+    '=A1+1',
+    'TRUE',
+    '  ',
+    '1.234,567',
+    'R$ -5,00',
+    '32/01/2026',
+    '2026-13-01',
+    '10/2026',
+    '2026-10',
+    '00/2026',
+    '13/2026',
+  ),
   fc.double({ noNaN: true }),
   fc.integer({ min: -1_000_000, max: 10_000_000_000 }),
   fc.boolean(),
@@ -30,14 +47,34 @@ const anyCell: fc.Arbitrary<CellValue> = fc.oneof(
 function badCell(col: InputColumn): fc.Arbitrary<CellValue> {
   const errors = fc.constantFrom('#N/A', '#REF!', '#ERROR!');
   const byKind: Record<InputColumn['kind'], fc.Arbitrary<CellValue>> = {
-    integer: fc.oneof(fc.double({ min: 0.01, max: 1e6, noNaN: true }).filter((n) => !Number.isInteger(n)), fc.constantFrom('abc', '1,5', 'dez', '-3'), fc.boolean(), fc.date({ noInvalidDate: true })),
+    integer: fc.oneof(
+      fc.double({ min: 0.01, max: 1e6, noNaN: true }).filter((n) => !Number.isInteger(n)),
+      fc.constantFrom('abc', '1,5', 'dez', '-3'),
+      fc.boolean(),
+      fc.date({ noInvalidDate: true }),
+    ),
     money: fc.oneof(fc.constantFrom(-1, 0, 10.001, 'dez reais', '1,2,3'), fc.boolean(), fc.date({ noInvalidDate: true })),
-    date: fc.oneof(fc.constantFrom('31/02/2026', '2026/10/01', 'ontem', '1/1/26'), fc.integer({ min: 1, max: 99999 }), fc.boolean(), fc.constant(new Date(Number.NaN))),
+    date: fc.oneof(
+      fc.constantFrom('31/02/2026', '2026/10/01', 'ontem', '1/1/26'),
+      fc.integer({ min: 1, max: 99999 }),
+      fc.boolean(),
+      fc.constant(new Date(Number.NaN)),
+    ),
     competencia: fc.oneof(fc.constantFrom('13/2026', '00/2026', '2026/10', '10-2026', 'out/2026', '1/26'), fc.integer({ min: 1, max: 99999 }), fc.boolean()),
-    choice: fc.oneof(fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !(col.choices ?? []).includes(s.trim().toUpperCase()) && s.trim() !== ''), fc.integer(), fc.date({ noInvalidDate: true })),
+    choice: fc.oneof(
+      fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !(col.choices ?? []).includes(s.trim().toUpperCase()) && s.trim() !== ''),
+      fc.integer(),
+      fc.date({ noInvalidDate: true }),
+    ),
     boolean: fc.oneof(fc.constantFrom('talvez', 'sim não', '2'), fc.date({ noInvalidDate: true })),
-    key: fc.oneof(fc.integer({ min: 0, max: 1e9 }), fc.string({ minLength: 61, maxLength: 50_000 }).filter((s) => s.trim().length > 60), fc.constant('com espaço')),
-    text: col.maxLength ? fc.string({ minLength: col.maxLength + 1, maxLength: col.maxLength + 50_000 }).filter((s) => s.trim().length > col.maxLength!) : fc.boolean(),
+    key: fc.oneof(
+      fc.integer({ min: 0, max: 1e9 }),
+      fc.string({ minLength: 61, maxLength: 50_000 }).filter((s) => s.trim().length > 60),
+      fc.constant('com espaço'),
+    ),
+    text: col.maxLength
+      ? fc.string({ minLength: col.maxLength + 1, maxLength: col.maxLength + 50_000 }).filter((s) => s.trim().length > col.maxLength!)
+      : fc.boolean(),
   };
   return fc.oneof(byKind[col.kind], errors);
 }
@@ -46,7 +83,11 @@ const ops = Object.values(bulkOperations).filter((op) => !op.discounts);
 
 function layoutFor(columns: readonly InputColumn[]): Layout {
   const inputs = Object.fromEntries(columns.map((c, i) => [c.field, i + 1]));
-  return { inputs, results: { status: columns.length + 1, id: 0, numero: 0, chave: 0, mensagem: columns.length + 2, processadoEm: columns.length + 3 }, lastColumn: columns.length + 3 };
+  return {
+    inputs,
+    results: { status: columns.length + 1, id: 0, numero: 0, chave: 0, mensagem: columns.length + 2, processadoEm: columns.length + 3 },
+    lastColumn: columns.length + 3,
+  };
 }
 
 describe('rows from random cells', () => {
@@ -54,17 +95,21 @@ describe('rows from random cells', () => {
     it(`${op.label}: never throws; problems name the row and a column; clean rows give a valid body`, () => {
       const layout = layoutFor(op.columns);
       fc.assert(
-        fc.property(fc.array(anyCell, { minLength: op.columns.length, maxLength: op.columns.length }), fc.integer({ min: 2, max: 100_000 }), (cells, rowNumber) => {
-          const built = buildRow(op, layout, cells, rowNumber, 'Lote', zone);
-          for (const issue of built.issues) {
-            expect(issue.message).toMatch(new RegExp(`^Linha ${rowNumber}, coluna "[^"]+" \\([A-Z]+\\): `));
-            expect(issue.message.length).toBeLessThan(600);
-          }
-          if (built.issues.length === 0) {
-            const body = built.needsKey ? { ...built.body, idIntegracao: 'k' } : built.body;
-            expect(writes[op.key].body.safeParse(body).success).toBe(true);
-          }
-        }),
+        fc.property(
+          fc.array(anyCell, { minLength: op.columns.length, maxLength: op.columns.length }),
+          fc.integer({ min: 2, max: 100_000 }),
+          (cells, rowNumber) => {
+            const built = buildRow(op, layout, cells, rowNumber, 'Lote', zone);
+            for (const issue of built.issues) {
+              expect(issue.message).toMatch(new RegExp(`^Linha ${rowNumber}, coluna "[^"]+" \\([A-Z]+\\): `));
+              expect(issue.message.length).toBeLessThan(600);
+            }
+            if (built.issues.length === 0) {
+              const body = built.needsKey ? { ...built.body, idIntegracao: 'k' } : built.body;
+              expect(writes[op.key].body.safeParse(body).success).toBe(true);
+            }
+          },
+        ),
         { numRuns: 300 },
       );
     });

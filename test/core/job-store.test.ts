@@ -41,7 +41,10 @@ interface Job {
 }
 
 /** About `kb` KB of JSON, with accents and an emoji so bytes and characters differ. */
-const job = (id: string, kb: number): Job => ({ id, warnings: Array.from({ length: Math.ceil(kb * 10) }, (_, i) => `Aviso nº ${i}: cobrança não encontrada 🧾 ${'x'.repeat(70)}`) });
+const job = (id: string, kb: number): Job => ({
+  id,
+  warnings: Array.from({ length: Math.ceil(kb * 10) }, (_, i) => `Aviso nº ${i}: cobrança não encontrada 🧾 ${'x'.repeat(70)}`),
+});
 
 const PREFIX = 'faturamento.job.';
 

@@ -30,7 +30,19 @@ describe('table building', () => {
     expect(clientes.children.map((c) => c.field)).toEqual(['telefones', 'tags']);
     const tx = tableSpec(listings.transacoes);
     const planos = tx.children.find((c) => c.field === 'planosConta')!;
-    const rows = childRows(planos, [{ idTransacao: 7, planosConta: [{ idPlanoConta: 1, planoConta: 'Receitas', valor: 10 }, { idPlanoConta: 2, planoConta: 'Outras', valor: 5 }] }], conv());
+    const rows = childRows(
+      planos,
+      [
+        {
+          idTransacao: 7,
+          planosConta: [
+            { idPlanoConta: 1, planoConta: 'Receitas', valor: 10 },
+            { idPlanoConta: 2, planoConta: 'Outras', valor: 5 },
+          ],
+        },
+      ],
+      conv(),
+    );
     expect(rows).toHaveLength(2);
     expect(rows[0][0]).toBe(7);
     expect(rows[1]).toContain('Outras');

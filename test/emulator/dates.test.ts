@@ -52,9 +52,31 @@ describe('dates', () => {
 
   it('applies number formats in getDisplayValues with the pt_BR decimal comma', () => {
     const emu = fixture(CODE);
-    const values = [1234.5, 1234.5, 0.5, 1234.567, 1234.5, 'D2026-10-01T15:45:00-03:00', 'D2026-10-01T15:45:00-03:00', 'D2026-10-01T15:45:00-03:00', 'texto', 1234.5];
+    const values = [
+      1234.5,
+      1234.5,
+      0.5,
+      1234.567,
+      1234.5,
+      'D2026-10-01T15:45:00-03:00',
+      'D2026-10-01T15:45:00-03:00',
+      'D2026-10-01T15:45:00-03:00',
+      'texto',
+      1234.5,
+    ];
     const fmts = ['#,##0.00', '"R$" #,##0.00', '0', '0.00', '@', 'dd/MM/yyyy', 'dd/MM/yyyy HH:mm', 'HH:mm', '@', 'General'];
-    expect(emu.run('formats', [values, fmts])).toEqual(['1.234,50', 'R$ 1.234,50', '1', '1234,57', '1234,5', '01/10/2026', '01/10/2026 15:45', '15:45', 'texto', '1234,5']);
+    expect(emu.run('formats', [values, fmts])).toEqual([
+      '1.234,50',
+      'R$ 1.234,50',
+      '1',
+      '1234,57',
+      '1234,5',
+      '01/10/2026',
+      '01/10/2026 15:45',
+      '15:45',
+      'texto',
+      '1234,5',
+    ]);
   });
 
   it('a time-only value is a Date on 30/12/1899, with São Paulo historical offset', () => {

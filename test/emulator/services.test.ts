@@ -57,7 +57,10 @@ function menus() {
 
 function htmlDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gas-html-'));
-  writeFileSync(join(dir, 'Painel.html'), '<h1>Olá <?= nome ?></h1><? for (var i = 0; i < itens.length; i++) { ?><li><?= itens[i] ?></li><? } ?><p><?!= helper() ?></p><i><?!= "<b>" ?></i>');
+  writeFileSync(
+    join(dir, 'Painel.html'),
+    '<h1>Olá <?= nome ?></h1><? for (var i = 0; i < itens.length; i++) { ?><li><?= itens[i] ?></li><? } ?><p><?!= helper() ?></p><i><?!= "<b>" ?></i>',
+  );
   return dir;
 }
 
@@ -66,7 +69,10 @@ describe('HtmlService and Ui', () => {
     const emu = fixture(CODE, { htmlDir: htmlDir() });
     const html = emu.run('sidebar');
     expect(html).toBe('<h1>Olá &lt;Ana &amp; Cia&gt;</h1><li>a</li><li>b</li><p>do servidor</p><i><b></i>');
-    expect(emu.ui.dialogs.map((d) => [d.kind, d.title, d.width])).toEqual([['sidebar', 'Painel', 300], ['modal', 'Diálogo', 500]]);
+    expect(emu.ui.dialogs.map((d) => [d.kind, d.title, d.width])).toEqual([
+      ['sidebar', 'Painel', 300],
+      ['modal', 'Diálogo', 500],
+    ]);
     expect(emu.ui.dialogs[1].html).toContain('<?= nome ?>');
   });
 
@@ -78,18 +84,27 @@ describe('HtmlService and Ui', () => {
     const emu = fixture(CODE);
     emu.answer({ button: 'OK', text: 'abc123' }, { button: 'YES' });
     expect(emu.run('ask')).toEqual(['OK', 'abc123', 'YES', true]);
-    expect(emu.ui.prompts.map((p) => [p.kind, p.prompt])).toEqual([['prompt', 'Cole o token'], ['alert', 'Confirma?']]);
+    expect(emu.ui.prompts.map((p) => [p.kind, p.prompt])).toEqual([
+      ['prompt', 'Cole o token'],
+      ['alert', 'Confirma?'],
+    ]);
     expect(emu.execute('ask').error?.message).toMatch(/no scripted answer left/);
   });
 
   it('records menus as a tree', () => {
     const emu = fixture(CODE);
     emu.run('menus');
-    expect(emu.ui.menus).toEqual([{ caption: 'Extra', addon: false, items: [
-      { kind: 'item', caption: 'Um', functionName: 'um' },
-      { kind: 'separator' },
-      { kind: 'submenu', caption: 'Mais', items: [{ kind: 'item', caption: 'Dois', functionName: 'dois' }] },
-    ] }]);
+    expect(emu.ui.menus).toEqual([
+      {
+        caption: 'Extra',
+        addon: false,
+        items: [
+          { kind: 'item', caption: 'Um', functionName: 'um' },
+          { kind: 'separator' },
+          { kind: 'submenu', caption: 'Mais', items: [{ kind: 'item', caption: 'Dois', functionName: 'dois' }] },
+        ],
+      },
+    ]);
     expect(emu.menuItems().map((i) => i.path.join(' > '))).toEqual(['Extra > Um', 'Extra > Mais > Dois']);
   });
 });
@@ -113,9 +128,13 @@ describe('Utilities, Session, Logger, MailApp, CacheService', () => {
   it('records Logger and console output per execution', () => {
     const emu = fixture(CODE);
     const report = emu.execute('logs');
-    expect(report.value).toBe("a b\n{ x: 1 }\n");
+    expect(report.value).toBe('a b\n{ x: 1 }\n');
     expect(report.logs.map((l) => [l.source, l.level, l.message])).toEqual([
-      ['Logger', 'log', 'a b'], ['Logger', 'log', '{ x: 1 }'], ['console', 'log', 'c 1'], ['console', 'warn', 'w'], ['console', 'error', 'e'],
+      ['Logger', 'log', 'a b'],
+      ['Logger', 'log', '{ x: 1 }'],
+      ['console', 'log', 'c 1'],
+      ['console', 'warn', 'w'],
+      ['console', 'error', 'e'],
     ]);
   });
 

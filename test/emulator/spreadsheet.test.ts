@@ -74,13 +74,27 @@ function toast() { SpreadsheetApp.getActiveSpreadsheet().toast('Pronto', 'Import
 describe('Spreadsheet service', () => {
   it('setValues checks dimensions like Apps Script', () => {
     const emu = fixture(CODE);
-    expect(emu.execute('shape', ['A1:B3', [[1, 2], [3, 4]]]).error?.message).toBe(
-      'The number of rows in the data does not match the number of rows in the range. The data has 2 but the range has 3.',
-    );
+    expect(
+      emu.execute('shape', [
+        'A1:B3',
+        [
+          [1, 2],
+          [3, 4],
+        ],
+      ]).error?.message,
+    ).toBe('The number of rows in the data does not match the number of rows in the range. The data has 2 but the range has 3.');
     expect(emu.execute('shape', ['A1:B2', [[1, 2], [3]]]).error?.message).toBe(
       'The number of columns in the data does not match the number of columns in the range. The data has 1 but the range has 2.',
     );
-    expect(emu.execute('shape', ['A1:B2', [[1, 2], [3, 4]]]).status).toBe('ok');
+    expect(
+      emu.execute('shape', [
+        'A1:B2',
+        [
+          [1, 2],
+          [3, 4],
+        ],
+      ]).status,
+    ).toBe('ok');
     expect(emu.execute('shape', ['Z1000:AA1000', [[1, 2]]]).error?.message).toBe('The coordinates of the range are outside the dimensions of the sheet.');
   });
 
@@ -105,7 +119,12 @@ describe('Spreadsheet service', () => {
       missing: null,
       coords: [3, 2, 7, 2],
     });
-    expect(emu.values('Relatório', 'A1:C4')).toEqual([['CNPJ', 'Nome', 'Valor'], ['', '', ''], [1, 'a', 2], [3, 'b', 4]]);
+    expect(emu.values('Relatório', 'A1:C4')).toEqual([
+      ['CNPJ', 'Nome', 'Valor'],
+      ['', '', ''],
+      [1, 'a', 2],
+      [3, 'b', 4],
+    ]);
   });
 
   it('deleteRows, insertColumns and deleteColumns move the data', () => {
@@ -140,8 +159,16 @@ describe('Spreadsheet service', () => {
   it('clearContent keeps formats and notes, clear removes them', () => {
     const emu = fixture(CODE);
     expect(emu.run('clearing')).toEqual([
-      [['', ''], ['0.00', '0.00'], ['n', 'n']],
-      [['', ''], ['General', 'General'], ['', '']],
+      [
+        ['', ''],
+        ['0.00', '0.00'],
+        ['n', 'n'],
+      ],
+      [
+        ['', ''],
+        ['General', 'General'],
+        ['', ''],
+      ],
     ]);
   });
 
@@ -153,7 +180,13 @@ describe('Spreadsheet service', () => {
 
   it('counts spreadsheet calls and cells written', () => {
     const emu = fixture(CODE);
-    const report = emu.execute('shape', ['A1:C2', [[1, 2, 3], [4, 5, 6]]]);
+    const report = emu.execute('shape', [
+      'A1:C2',
+      [
+        [1, 2, 3],
+        [4, 5, 6],
+      ],
+    ]);
     expect(report.counters.spreadsheetCalls).toBe(3);
     expect(report.counters.cellsWritten).toBe(6);
   });

@@ -57,7 +57,13 @@ describe('setValues/setValue read strings as typed input', () => {
   it('stores numbers, booleans and Dates as themselves', () => {
     const emu = fixture(WRITE);
     const out = emu.run('write', ['A1:C1', [[1234567000189, false, 0.1]]]);
-    expect(out).toEqual([[['number', '1234567000189'], ['boolean', 'false'], ['number', '0.1']]]);
+    expect(out).toEqual([
+      [
+        ['number', '1234567000189'],
+        ['boolean', 'false'],
+        ['number', '0.1'],
+      ],
+    ]);
     emu.run('writeOne', ['D1', 42]);
     expect(emu.values('Página1', 'D1')).toEqual([[42]]);
   });
@@ -65,6 +71,9 @@ describe('setValues/setValue read strings as typed input', () => {
   it('setValue parses too, and writes every cell of the range', () => {
     const emu = fixture(WRITE);
     emu.run('writeOne', ['A1:B2', '007']);
-    expect(emu.values('Página1', 'A1:B2')).toEqual([[7, 7], [7, 7]]);
+    expect(emu.values('Página1', 'A1:B2')).toEqual([
+      [7, 7],
+      [7, 7],
+    ]);
   });
 });

@@ -51,7 +51,9 @@ describe('UrlFetchApp over real HTTP', () => {
   it('status >= 400 throws unless muteHttpExceptions', () => {
     const emu = fixture(CODE);
     const report = emu.execute('get', [`${server.base}/status/404`]);
-    expect(report.error?.message).toMatch(new RegExp(`^Request failed for ${server.base}/status/404 returned code 404\\. Truncated server response: status 404`));
+    expect(report.error?.message).toMatch(
+      new RegExp(`^Request failed for ${server.base}/status/404 returned code 404\\. Truncated server response: status 404`),
+    );
     expect((emu.run('get', [`${server.base}/status/503`, true]) as { code: number }).code).toBe(503);
   });
 

@@ -33,7 +33,10 @@ describe('check digits', () => {
   });
 
   it('every CPF/CNPJ in the data has valid check digits, and some start with 0', () => {
-    const docs = [...d.clientes.map((c) => c.cpfCnpj), ...d.clientes.filter((c) => c.cartaoCredito.cpfPortadorCartao).map((c) => c.cartaoCredito.cpfPortadorCartao)];
+    const docs = [
+      ...d.clientes.map((c) => c.cpfCnpj),
+      ...d.clientes.filter((c) => c.cartaoCredito.cpfPortadorCartao).map((c) => c.cartaoCredito.cpfPortadorCartao),
+    ];
     for (const doc of docs) expect(doc.length === 11 ? isValidCpf(doc) : isValidCnpj(doc), doc).toBe(true);
     expect(docs.some((x) => x.length === 11 && x.startsWith('0'))).toBe(true);
     expect(docs.some((x) => x.length === 14 && x.startsWith('0'))).toBe(true);
@@ -45,7 +48,11 @@ describe('realistic data', () => {
     expect(d.clientes.every((c) => /^\d{5}-\d{3}$/.test(c.cep))).toBe(true);
     expect(d.clientes.some((c) => c.cep.startsWith('0'))).toBe(true);
     expect(d.clientes.some((c) => /[ãçéêíóôú]/i.test(c.nomeFantasia))).toBe(true);
-    for (const p of ['=', '+', '-', '@', "'"]) expect(d.clientes.some((c) => c.nomeFantasia.startsWith(p)), p).toBe(true);
+    for (const p of ['=', '+', '-', '@', "'"])
+      expect(
+        d.clientes.some((c) => c.nomeFantasia.startsWith(p)),
+        p,
+      ).toBe(true);
     const cards = d.clientes.filter((c) => c.cartaoCredito.numeroCartao !== '');
     expect(cards.length).toBeGreaterThan(0);
     expect(cards.every((c) => /^\*{12}\d{4}$/.test(c.cartaoCredito.numeroCartao) && c.cartaoCredito.cvvCartao === '***')).toBe(true);
@@ -72,7 +79,11 @@ describe('realistic data', () => {
   it('transactions: R, D, T, multi-line observations, formula-like descriptions', () => {
     expect(new Set(d.transacoes.map((t) => t.tipoTransacao))).toEqual(new Set(['R', 'D', 'T']));
     expect(d.transacoes.some((t) => t.observacao.includes('\n'))).toBe(true);
-    for (const p of ['=', '+', '-', '@', "'"]) expect(d.transacoes.some((t) => t.descricao.startsWith(p)), p).toBe(true);
+    for (const p of ['=', '+', '-', '@', "'"])
+      expect(
+        d.transacoes.some((t) => t.descricao.startsWith(p)),
+        p,
+      ).toBe(true);
     expect(d.transacoes.every((t) => DATE.test(t.dataVencimento) && t.dataVencimento >= '2025-01-01' && t.dataVencimento <= '2026-12-31')).toBe(true);
   });
 

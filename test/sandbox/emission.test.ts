@@ -30,7 +30,13 @@ describe('NFS-e emission', () => {
     expect(r.body.status).toBe('200');
     const note = r.body.data;
     expect(Array.isArray(note)).toBe(false);
-    expect(note).toMatchObject({ idFatura: f.idFatura, numeroFatura: f.numero, idCliente: f.idCliente, valorServico: f.valorTotal, competencia: f.competencia });
+    expect(note).toMatchObject({
+      idFatura: f.idFatura,
+      numeroFatura: f.numero,
+      idCliente: f.idCliente,
+      valorServico: f.valorTotal,
+      competencia: f.competencia,
+    });
     expect(r.body.message.join(' ')).toContain(String(note.idNotaFiscalServico));
     expect(['EMITIDA', 'AUTORIZADA']).toContain(note.statusNotaFiscalServico);
     expect(note.horaEmissao).toMatch(/^\d{2}:\d{2}$/);

@@ -29,7 +29,16 @@ function rawGet(sbx: SandboxHandle, path: string, timeoutMs: number): Promise<{ 
 
 function plano(sbx: SandboxHandle, cliente: any, planoId: number, idIntegracao: string) {
   return api(sbx, '/v2/assinaturascontratos/plano', {
-    body: { idIntegracao, idCliente: cliente.idCliente, dataAdesao: '2026-11-22', competenciaInicial: '12/2026', idPlano: planoId, quantidade: 1, formaFaturamentoAssinatura: 'AGRUPADA', diaVencimentoCobranca: 10 },
+    body: {
+      idIntegracao,
+      idCliente: cliente.idCliente,
+      dataAdesao: '2026-11-22',
+      competenciaInicial: '12/2026',
+      idPlano: planoId,
+      quantidade: 1,
+      formaFaturamentoAssinatura: 'AGRUPADA',
+      diaVencimentoCobranca: 10,
+    },
   });
 }
 
@@ -68,7 +77,12 @@ describe('faults', () => {
   it('500/503 at a rate, reproducible with the same seed', async () => {
     async function run(): Promise<number[]> {
       await sb.reset();
-      await sb.configure({ faults: [{ kind: 'status', status: 503, rate: 0.3 }, { kind: 'status', status: 500, rate: 0.2 }] });
+      await sb.configure({
+        faults: [
+          { kind: 'status', status: 503, rate: 0.3 },
+          { kind: 'status', status: 500, rate: 0.2 },
+        ],
+      });
       const out: number[] = [];
       for (let i = 0; i < 40; i++) out.push((await api(sb, '/v2/clientes')).status);
       return out;

@@ -24,27 +24,68 @@ const BAD: Record<Kind, string[]> = { date: BAD_DATE, datetime: BAD_DATETIME, co
 
 const PARAMS: Record<string, Array<[string, Kind]>> = {
   '/v2/clientes': [
-    ['idCliente', 'int'], ['cpfCnpj', 'cpf'], ['isAtivo', 'bool'], ['isCliente', 'bool'], ['isFornecedor', 'bool'], ['isParceiro', 'bool'],
-    ['isFuncionario', 'bool'], ['isListarTelefones', 'bool'], ['isListarTags', 'bool'], ['page', 'int'],
+    ['idCliente', 'int'],
+    ['cpfCnpj', 'cpf'],
+    ['isAtivo', 'bool'],
+    ['isCliente', 'bool'],
+    ['isFornecedor', 'bool'],
+    ['isParceiro', 'bool'],
+    ['isFuncionario', 'bool'],
+    ['isListarTelefones', 'bool'],
+    ['isListarTags', 'bool'],
+    ['page', 'int'],
   ],
   '/v2/faturamento/faturas': [
-    ['idFatura', 'int'], ['idCliente', 'int'], ['numero', 'int'], ['competencia', 'comp'], ['cpfCnpj', 'cpf'],
-    ['dataHoraAtualizacaoInicial', 'datetime'], ['dataHoraAtualizacaoFinal', 'datetime'], ['isListarItens', 'bool'], ['page', 'int'],
+    ['idFatura', 'int'],
+    ['idCliente', 'int'],
+    ['numero', 'int'],
+    ['competencia', 'comp'],
+    ['cpfCnpj', 'cpf'],
+    ['dataHoraAtualizacaoInicial', 'datetime'],
+    ['dataHoraAtualizacaoFinal', 'datetime'],
+    ['isListarItens', 'bool'],
+    ['page', 'int'],
   ],
   '/v2/nfse': [
-    ['competencia', 'comp'], ['idNotaFiscalServico', 'int'], ['numeroNotaFiscalServico', 'int'], ['idFatura', 'int'], ['numeroFatura', 'int'],
-    ['idCliente', 'int'], ['cpfCnpj', 'cpf'], ['page', 'int'],
+    ['competencia', 'comp'],
+    ['idNotaFiscalServico', 'int'],
+    ['numeroNotaFiscalServico', 'int'],
+    ['idFatura', 'int'],
+    ['numeroFatura', 'int'],
+    ['idCliente', 'int'],
+    ['cpfCnpj', 'cpf'],
+    ['page', 'int'],
   ],
   '/v2/financeiro/cobrancas': [
-    ['idsCliente', 'list'], ['idsCobranca', 'list'], ['cpfCnpj', 'cpf'], ['vencimentoInicial', 'date'], ['vencimentoFinal', 'date'],
-    ['dataPagamentoInicial', 'date'], ['dataPagamentoFinal', 'date'], ['isQuitado', 'bool'], ['isExibeCanceladas', 'bool'],
-    ['isOcultarBaixaPerda', 'bool'], ['isListarEventosCartao', 'bool'], ['numeroTitulo', 'int'], ['numeroParcela', 'int'],
-    ['dataHoraAtualizacaoInicial', 'datetime'], ['dataHoraAtualizacaoFinal', 'datetime'], ['page', 'int'],
+    ['idsCliente', 'list'],
+    ['idsCobranca', 'list'],
+    ['cpfCnpj', 'cpf'],
+    ['vencimentoInicial', 'date'],
+    ['vencimentoFinal', 'date'],
+    ['dataPagamentoInicial', 'date'],
+    ['dataPagamentoFinal', 'date'],
+    ['isQuitado', 'bool'],
+    ['isExibeCanceladas', 'bool'],
+    ['isOcultarBaixaPerda', 'bool'],
+    ['isListarEventosCartao', 'bool'],
+    ['numeroTitulo', 'int'],
+    ['numeroParcela', 'int'],
+    ['dataHoraAtualizacaoInicial', 'datetime'],
+    ['dataHoraAtualizacaoFinal', 'datetime'],
+    ['page', 'int'],
   ],
   '/v2/financeiro/transacoes': [
-    ['idTransacao', 'int'], ['cpfCnpj', 'cpf'], ['competencia', 'comp'], ['dataVencimentoInicial', 'date'], ['dataVencimentoFinal', 'date'],
-    ['dataPagamentoInicial', 'date'], ['dataPagamentoFinal', 'date'], ['dataHoraAtualizacaoInicial', 'datetime'],
-    ['dataHoraAtualizacaoFinal', 'datetime'], ['page', 'int'], ['pageSize', 'int'],
+    ['idTransacao', 'int'],
+    ['cpfCnpj', 'cpf'],
+    ['competencia', 'comp'],
+    ['dataVencimentoInicial', 'date'],
+    ['dataVencimentoFinal', 'date'],
+    ['dataPagamentoInicial', 'date'],
+    ['dataPagamentoFinal', 'date'],
+    ['dataHoraAtualizacaoInicial', 'datetime'],
+    ['dataHoraAtualizacaoFinal', 'datetime'],
+    ['page', 'int'],
+    ['pageSize', 'int'],
   ],
 };
 
@@ -62,7 +103,14 @@ describe('list envelope 400s', () => {
 
   it('accepts the well-formed values of every kind', async () => {
     const ok = await api(sb, '/v2/financeiro/cobrancas', {
-      query: { idsCliente: '1,2,3', vencimentoInicial: '01/01/2025', dataHoraAtualizacaoFinal: '31/12/2026 23:59', isQuitado: 'false', cpfCnpj: '01234567890', numeroTitulo: 7 },
+      query: {
+        idsCliente: '1,2,3',
+        vencimentoInicial: '01/01/2025',
+        dataHoraAtualizacaoFinal: '31/12/2026 23:59',
+        isQuitado: 'false',
+        cpfCnpj: '01234567890',
+        numeroTitulo: 7,
+      },
     });
     expect(ok.status).toBe(200);
     const comp = await api(sb, '/v2/nfse', { query: { competencia: '02/2026' } });
@@ -93,8 +141,14 @@ describe('list envelope 400s', () => {
 
 describe('subscription listing 400s use the subscription envelope', () => {
   it.each([
-    ['idAssinaturaContrato', 'abc'], ['idCliente', '1.0'], ['cpfCnpj', '123'], ['isAtivo', 'sim'], ['isListarDescontos', 'True'],
-    ['vigencia', '2025-01-01'], ['competenciaReferencia', '2025-01'], ['pagina', 'dois'],
+    ['idAssinaturaContrato', 'abc'],
+    ['idCliente', '1.0'],
+    ['cpfCnpj', '123'],
+    ['isAtivo', 'sim'],
+    ['isListarDescontos', 'True'],
+    ['vigencia', '2025-01-01'],
+    ['competenciaReferencia', '2025-01'],
+    ['pagina', 'dois'],
   ])('%s=%s', async (param, value) => {
     const r = await api(sb, '/v2/assinaturascontratos', { query: { [param]: value } });
     expect(r.status).toBe(400);

@@ -81,7 +81,8 @@ describe('GET /v2/clientes', () => {
 });
 
 describe('GET /v2/faturamento/faturas', () => {
-  const f = () => dump.faturas.find((x) => x.numeroPedido && x.idIntegracao && x.codigoCheckout && x._loteCheckout) ?? dump.faturas.find((x) => x.codigoCheckout);
+  const f = () =>
+    dump.faturas.find((x) => x.numeroPedido && x.idIntegracao && x.codigoCheckout && x._loteCheckout) ?? dump.faturas.find((x) => x.codigoCheckout);
   const withCheckout = () => dump.faturas.find((x) => x._loteCheckout && dump.faturas.filter((y) => y._loteCheckout === x._loteCheckout).length > 1) ?? f();
   const cliente = () => dump.clientes.find((c) => dump.faturas.some((x) => x.idCliente === c.idCliente));
   const mid = () => dump.faturas[Math.floor(dump.faturas.length / 2)]._dataHoraAtualizacao as string;
@@ -116,7 +117,10 @@ describe('GET /v2/faturamento/faturas', () => {
     const key = (c: string) => c.slice(3) + c.slice(0, 2);
     const comps = r.body.data.map((x: any) => key(x.competencia));
     expect(comps).toEqual([...comps].sort().reverse());
-    const newest = dump.faturas.map((x) => key(x.competencia)).sort().at(-1);
+    const newest = dump.faturas
+      .map((x) => key(x.competencia))
+      .sort()
+      .at(-1);
     expect(comps[0]).toBe(newest);
     const byNumero = await api(sb, '/v2/faturamento/faturas', { query: { sortField: 'numero', sortOrder: 'desc' } });
     expect(byNumero.body.data[0].numero).toBe(Math.max(...dump.faturas.map((x) => x.numero)));
@@ -135,7 +139,11 @@ describe('GET /v2/nfse', () => {
     { param: 'competencia', value: () => n().competencia, keep: (r) => r.competencia === n().competencia },
     { param: 'idNotaFiscalServico', value: () => n().idNotaFiscalServico, keep: (r) => r.idNotaFiscalServico === n().idNotaFiscalServico },
     // An integer parameter against a zero-padded text.
-    { param: 'numeroNotaFiscalServico', value: () => Number(n().numeroNotaFiscalServico), keep: (r) => r.numeroNotaFiscalServico === n().numeroNotaFiscalServico },
+    {
+      param: 'numeroNotaFiscalServico',
+      value: () => Number(n().numeroNotaFiscalServico),
+      keep: (r) => r.numeroNotaFiscalServico === n().numeroNotaFiscalServico,
+    },
     { param: 'idFatura', value: () => n().idFatura, keep: (r) => r.idFatura === n().idFatura },
     { param: 'numeroFatura', value: () => n().numeroFatura, keep: (r) => r.numeroFatura === n().numeroFatura },
     { param: 'idCliente', value: () => cli().idCliente, keep: (r) => r.idCliente === cli().idCliente },
@@ -158,20 +166,36 @@ describe('GET /v2/financeiro/cobrancas', () => {
   const mid = () => dump.cobrancas[Math.floor(dump.cobrancas.length / 2)];
   checkFilters('/v2/financeiro/cobrancas', 'idCobranca', 'cobrancas', base, [
     { param: 'idsCliente', value: () => two().join(','), keep: (r) => two().includes(r.idCliente) },
-    { param: 'idsCobranca', value: () => `${dump.cobrancas[0].idCobranca},${dump.cobrancas[7].idCobranca}`, keep: (r) => [dump.cobrancas[0].idCobranca, dump.cobrancas[7].idCobranca].includes(r.idCobranca) },
+    {
+      param: 'idsCobranca',
+      value: () => `${dump.cobrancas[0].idCobranca},${dump.cobrancas[7].idCobranca}`,
+      keep: (r) => [dump.cobrancas[0].idCobranca, dump.cobrancas[7].idCobranca].includes(r.idCobranca),
+    },
     { param: 'cpfCnpj', value: () => c().cpfCnpj, keep: (r) => r.cpfCnpj === c().cpfCnpj },
     { param: 'email', value: () => emailOf(c().idCliente), keep: (r) => emailOf(r.idCliente) === emailOf(c().idCliente) },
     { param: 'vencimentoInicial', value: () => toQueryDate(mid().dataVencimento), keep: (r) => r.dataVencimento >= mid().dataVencimento },
     { param: 'vencimentoFinal', value: () => toQueryDate(mid().dataVencimento), keep: (r) => r.dataVencimento <= mid().dataVencimento },
-    { param: 'dataPagamentoInicial', value: () => toQueryDate(c().dataPagamento), keep: (r) => r.dataPagamento !== null && r.dataPagamento >= c().dataPagamento },
+    {
+      param: 'dataPagamentoInicial',
+      value: () => toQueryDate(c().dataPagamento),
+      keep: (r) => r.dataPagamento !== null && r.dataPagamento >= c().dataPagamento,
+    },
     { param: 'dataPagamentoFinal', value: () => toQueryDate(c().dataPagamento), keep: (r) => r.dataPagamento !== null && r.dataPagamento <= c().dataPagamento },
     { param: 'isQuitado', value: () => 'true', keep: (r) => r.isQuitado },
     { param: 'isOcultarBaixaPerda', value: () => 'true', keep: (r) => !r._baixaPerda },
     { param: 'codigoCheckout', value: () => c().codigoCheckout, keep: (r) => r.codigoCheckout === c().codigoCheckout },
     { param: 'numeroTitulo', value: () => c().numeroTitulo, keep: (r) => r.numeroTitulo === c().numeroTitulo },
     { param: 'numeroParcela', value: () => 1, keep: (r) => r.numeroParcela === 1 },
-    { param: 'dataHoraAtualizacaoInicial', value: () => toQueryDatetime(mid().dataHoraAtualizacao), keep: (r) => r.dataHoraAtualizacao >= mid().dataHoraAtualizacao.slice(0, 16) + ':00' },
-    { param: 'dataHoraAtualizacaoFinal', value: () => toQueryDatetime(mid().dataHoraAtualizacao), keep: (r) => r.dataHoraAtualizacao <= mid().dataHoraAtualizacao.slice(0, 16) + ':59' },
+    {
+      param: 'dataHoraAtualizacaoInicial',
+      value: () => toQueryDatetime(mid().dataHoraAtualizacao),
+      keep: (r) => r.dataHoraAtualizacao >= mid().dataHoraAtualizacao.slice(0, 16) + ':00',
+    },
+    {
+      param: 'dataHoraAtualizacaoFinal',
+      value: () => toQueryDatetime(mid().dataHoraAtualizacao),
+      keep: (r) => r.dataHoraAtualizacao <= mid().dataHoraAtualizacao.slice(0, 16) + ':59',
+    },
   ]);
 
   it('hides cancelled charges unless isExibeCanceladas=true; shows baixa por perda unless hidden', async () => {
@@ -193,7 +217,9 @@ describe('GET /v2/financeiro/cobrancas', () => {
   it('combines filters with AND', async () => {
     const x = c();
     const got = await all('/v2/financeiro/cobrancas', { idsCliente: String(x.idCliente), isQuitado: 'true', vencimentoFinal: toQueryDate(x.dataVencimento) });
-    const expected = dump.cobrancas.filter((r) => r.idCliente === x.idCliente && r.isQuitado && r.dataVencimento <= x.dataVencimento && r.dataHoraCancelamento === null);
+    const expected = dump.cobrancas.filter(
+      (r) => r.idCliente === x.idCliente && r.isQuitado && r.dataVencimento <= x.dataVencimento && r.dataHoraCancelamento === null,
+    );
     expect(ids(got, 'idCobranca')).toEqual(ids(expected, 'idCobranca'));
     expect(got.map((r) => r.idCobranca)).toContain(x.idCobranca);
   });
@@ -209,15 +235,36 @@ describe('GET /v2/financeiro/transacoes', () => {
     { param: 'competencia', value: () => mid().competencia, keep: (r) => r.competencia === mid().competencia },
     { param: 'dataVencimentoInicial', value: () => toQueryDate(mid().dataVencimento), keep: (r) => r.dataVencimento >= mid().dataVencimento },
     { param: 'dataVencimentoFinal', value: () => toQueryDate(mid().dataVencimento), keep: (r) => r.dataVencimento <= mid().dataVencimento },
-    { param: 'dataPagamentoInicial', value: () => toQueryDate(paid().dataPagamento), keep: (r) => r.dataPagamento !== null && r.dataPagamento >= paid().dataPagamento },
-    { param: 'dataPagamentoFinal', value: () => toQueryDate(paid().dataPagamento), keep: (r) => r.dataPagamento !== null && r.dataPagamento <= paid().dataPagamento },
-    { param: 'dataHoraAtualizacaoInicial', value: () => toQueryDatetime(mid().dataHoraAtualizacao), keep: (r) => r.dataHoraAtualizacao >= mid().dataHoraAtualizacao.slice(0, 16) + ':00' },
-    { param: 'dataHoraAtualizacaoFinal', value: () => toQueryDatetime(mid().dataHoraAtualizacao), keep: (r) => r.dataHoraAtualizacao <= mid().dataHoraAtualizacao.slice(0, 16) + ':59' },
+    {
+      param: 'dataPagamentoInicial',
+      value: () => toQueryDate(paid().dataPagamento),
+      keep: (r) => r.dataPagamento !== null && r.dataPagamento >= paid().dataPagamento,
+    },
+    {
+      param: 'dataPagamentoFinal',
+      value: () => toQueryDate(paid().dataPagamento),
+      keep: (r) => r.dataPagamento !== null && r.dataPagamento <= paid().dataPagamento,
+    },
+    {
+      param: 'dataHoraAtualizacaoInicial',
+      value: () => toQueryDatetime(mid().dataHoraAtualizacao),
+      keep: (r) => r.dataHoraAtualizacao >= mid().dataHoraAtualizacao.slice(0, 16) + ':00',
+    },
+    {
+      param: 'dataHoraAtualizacaoFinal',
+      value: () => toQueryDatetime(mid().dataHoraAtualizacao),
+      keep: (r) => r.dataHoraAtualizacao <= mid().dataHoraAtualizacao.slice(0, 16) + ':59',
+    },
   ]);
 
   it('combines filters with AND and sorts', async () => {
     const x = mid();
-    const got = await all('/v2/financeiro/transacoes', { competencia: x.competencia, dataVencimentoInicial: toQueryDate(x.dataVencimento), sortField: 'valor', sortOrder: 'Desc' });
+    const got = await all('/v2/financeiro/transacoes', {
+      competencia: x.competencia,
+      dataVencimentoInicial: toQueryDate(x.dataVencimento),
+      sortField: 'valor',
+      sortOrder: 'Desc',
+    });
     const expected = dump.transacoes.filter((r) => r.competencia === x.competencia && r.dataVencimento >= x.dataVencimento);
     expect(ids(got, 'idTransacao')).toEqual(ids(expected, 'idTransacao'));
     const valores = got.map((r) => r.valor);
@@ -246,11 +293,22 @@ describe('GET /v2/assinaturascontratos', () => {
     ['cpfCnpj', () => cli().cpfCnpj, (r) => r.idCliente === cli().idCliente],
     ['email', () => cli().email, (r) => emailOf(r.idCliente) === cli().email],
     ['isAtivo', () => 'false', (r) => r.statusAssinaturaContrato !== 'ATIVO'],
-    ['competenciaReferencia', () => '03/2025', (r) => {
-      const k = (c: string) => Number(c.slice(3) + c.slice(0, 2));
-      return k(r.competenciaInicial) <= 202503 && (r.competenciaFinal === null || k(r.competenciaFinal) >= 202503);
-    }],
-    ['vigencia', () => '15/06/2025', (r) => r.dataAdesao <= '2025-06-15' && (r.dataCancelamento === null || r.dataCancelamento > '2025-06-15') && (r.competenciaFinal === null || Number(r.competenciaFinal.slice(3) + r.competenciaFinal.slice(0, 2)) >= 202506)],
+    [
+      'competenciaReferencia',
+      () => '03/2025',
+      (r) => {
+        const k = (c: string) => Number(c.slice(3) + c.slice(0, 2));
+        return k(r.competenciaInicial) <= 202503 && (r.competenciaFinal === null || k(r.competenciaFinal) >= 202503);
+      },
+    ],
+    [
+      'vigencia',
+      () => '15/06/2025',
+      (r) =>
+        r.dataAdesao <= '2025-06-15' &&
+        (r.dataCancelamento === null || r.dataCancelamento > '2025-06-15') &&
+        (r.competenciaFinal === null || Number(r.competenciaFinal.slice(3) + r.competenciaFinal.slice(0, 2)) >= 202506),
+    ],
   ];
   it.each(cases)('narrows by %s', async (param, value, keep) => {
     const expected = dump.assinaturas.filter(keep);
@@ -263,6 +321,11 @@ describe('GET /v2/assinaturascontratos', () => {
   it('combines filters with AND', async () => {
     const c = cli();
     const got = await subs({ idCliente: c.idCliente, isAtivo: 'true' });
-    expect(ids(got, 'idAssinaturaContrato')).toEqual(ids(dump.assinaturas.filter((r) => r.idCliente === c.idCliente && r.statusAssinaturaContrato === 'ATIVO'), 'idAssinaturaContrato'));
+    expect(ids(got, 'idAssinaturaContrato')).toEqual(
+      ids(
+        dump.assinaturas.filter((r) => r.idCliente === c.idCliente && r.statusAssinaturaContrato === 'ATIVO'),
+        'idAssinaturaContrato',
+      ),
+    );
   });
 });

@@ -21,7 +21,16 @@ describe('request log', () => {
     await api(sb, '/__sandbox/orgs');
     const log = await sb.requestLog();
     expect(log).toHaveLength(3);
-    expect(log[0]).toMatchObject({ method: 'GET', path: '/v2/faturamento/faturas', query: { competencia: '01/2026', page: '1' }, body: null, org: sb.orgs[0].name, status: 200, outcome: 'response', inFlight: 1 });
+    expect(log[0]).toMatchObject({
+      method: 'GET',
+      path: '/v2/faturamento/faturas',
+      query: { competencia: '01/2026', page: '1' },
+      body: null,
+      org: sb.orgs[0].name,
+      status: 200,
+      outcome: 'response',
+      inFlight: 1,
+    });
     expect(log[0].arrivedAt).toBeGreaterThanOrEqual(before);
     expect(log[0].finishedAtMono).toBeGreaterThanOrEqual(log[0].arrivedAtMono);
     expect(log[1]).toMatchObject({ method: 'POST', body: { idFatura: 5 }, status: 400 });

@@ -68,7 +68,12 @@ describe('paging objects', () => {
   it('can be switched per listing', async () => {
     await sb.configure({ pagingStyles: { faturas: 'empty', clientes: 'full' } });
     expect((await api(sb, '/v2/faturamento/faturas')).body.paging).toEqual({});
-    expect((await api(sb, '/v2/clientes')).body.paging).toEqual({ page: 1, totalRows: dump.clientes.length, totalPages: Math.ceil(dump.clientes.length / 50), itemsPerPage: 50 });
+    expect((await api(sb, '/v2/clientes')).body.paging).toEqual({
+      page: 1,
+      totalRows: dump.clientes.length,
+      totalPages: Math.ceil(dump.clientes.length / 50),
+      itemsPerPage: 50,
+    });
     await sb.configure({ pagingStyles: { faturas: 'totals' } });
     const filtered = await api(sb, '/v2/faturamento/faturas', { query: { idFatura: dump.faturas[0].idFatura } });
     expect(filtered.body.paging).toEqual({ totalRows: 1, totalPages: 1 });

@@ -33,10 +33,23 @@ const cents = (v: number) => Math.round(v * 100);
 
 function planoBody(over: Record<string, unknown> = {}) {
   return {
-    idIntegracao: 'ERP-PLANO-1', idCliente: cliente.idCliente, dataAdesao: '2026-11-20', competenciaInicial: '12/2026',
-    idPlano: porUnidade.idPlano, quantidade: 7, formaFaturamentoAssinatura: 'AGRUPADA', diaVencimentoCobranca: 10,
+    idIntegracao: 'ERP-PLANO-1',
+    idCliente: cliente.idCliente,
+    dataAdesao: '2026-11-20',
+    competenciaInicial: '12/2026',
+    idPlano: porUnidade.idPlano,
+    quantidade: 7,
+    formaFaturamentoAssinatura: 'AGRUPADA',
+    diaVencimentoCobranca: 10,
     descontos: [
-      { idIntegracao: 'D1', descricao: 'Fidelidade', tipoDesconto: 'PERCENTUAL', valorDesconto: 12.5, competenciaInicial: '12/2026', competenciaFinal: '12/2027' },
+      {
+        idIntegracao: 'D1',
+        descricao: 'Fidelidade',
+        tipoDesconto: 'PERCENTUAL',
+        valorDesconto: 12.5,
+        competenciaInicial: '12/2026',
+        competenciaFinal: '12/2027',
+      },
       { idIntegracao: 'D2', descricao: 'Boas-vindas', tipoDesconto: 'VALOR', valorDesconto: 5.55, competenciaInicial: '11/2026', competenciaFinal: '01/2027' },
       { idIntegracao: 'D3', descricao: 'Expirado', tipoDesconto: 'PERCENTUAL', valorDesconto: 50, competenciaInicial: '01/2025', competenciaFinal: '06/2025' },
     ],
@@ -46,9 +59,17 @@ function planoBody(over: Record<string, unknown> = {}) {
 
 function personalizadoBody(over: Record<string, unknown> = {}) {
   return {
-    idIntegracao: 'ERP-PERS-1', idCliente: cliente.idCliente, dataAdesao: '2026-11-01', competenciaInicial: '11/2026', periodicidade: 'MENSAL',
-    idProduto: produto.idProduto, descricaoAssinaturaContrato: 'Consultoria mensal – São Paulo', valor: 1234.56,
-    formaFaturamentoAssinatura: 'INDIVIDUAL', diaVencimentoCobranca: 5, ...over,
+    idIntegracao: 'ERP-PERS-1',
+    idCliente: cliente.idCliente,
+    dataAdesao: '2026-11-01',
+    competenciaInicial: '11/2026',
+    periodicidade: 'MENSAL',
+    idProduto: produto.idProduto,
+    descricaoAssinaturaContrato: 'Consultoria mensal – São Paulo',
+    valor: 1234.56,
+    formaFaturamentoAssinatura: 'INDIVIDUAL',
+    diaVencimentoCobranca: 5,
+    ...over,
   };
 }
 
@@ -65,8 +86,16 @@ describe('POST /v2/assinaturascontratos/plano', () => {
     expect(cents(a.valorDesconto)).toBe(-desconto);
     expect(cents(a.valorLiquido)).toBe(bruto - desconto);
     expect(a).toMatchObject({
-      idIntegracao: 'ERP-PLANO-1', idCliente: cliente.idCliente, nomeCliente: cliente.nomeFantasia, tipoContrato: 'PLANO', idPlano: porUnidade.idPlano,
-      quantidade: 7, valorUnitario: porUnidade.valorUnitario, statusAssinaturaContrato: 'ATIVO', competenciaInicial: '12/2026', dataAdesao: '2026-11-20',
+      idIntegracao: 'ERP-PLANO-1',
+      idCliente: cliente.idCliente,
+      nomeCliente: cliente.nomeFantasia,
+      tipoContrato: 'PLANO',
+      idPlano: porUnidade.idPlano,
+      quantidade: 7,
+      valorUnitario: porUnidade.valorUnitario,
+      statusAssinaturaContrato: 'ATIVO',
+      competenciaInicial: '12/2026',
+      dataAdesao: '2026-11-20',
     });
     expect(a.dataHoraCadastro).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
     expect(a.descontos).toHaveLength(3);
@@ -78,7 +107,13 @@ describe('POST /v2/assinaturascontratos/plano', () => {
   it('ignores quantidade for a fixed-price plan and has a zero discount without discounts', async () => {
     const r = await api(sb, '/v2/assinaturascontratos/plano', { body: planoBody({ idPlano: fixo.idPlano, quantidade: 3, descontos: [] }) });
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ valorBruto: fixo.valorUnitario, valorDesconto: 0, valorLiquido: fixo.valorUnitario, tipoCalculo: 'PRECO_FIXO', descontos: [] });
+    expect(r.body.data).toMatchObject({
+      valorBruto: fixo.valorUnitario,
+      valorDesconto: 0,
+      valorLiquido: fixo.valorUnitario,
+      tipoCalculo: 'PRECO_FIXO',
+      descontos: [],
+    });
   });
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -96,12 +131,52 @@ describe('POST /v2/assinaturascontratos/plano', () => {
     ['diaVencimentoCobranca 31', { diaVencimentoCobranca: 31 }, 'diaVencimentoCobranca'],
     ['null field', { idPlano: null }, 'idPlano'],
     ['descontos not a list', { descontos: {} }, 'descontos'],
-    ['discount percent > 100', { descontos: [{ idIntegracao: 'X', descricao: 'X', tipoDesconto: 'PERCENTUAL', valorDesconto: 101, competenciaInicial: '12/2026', competenciaFinal: '12/2026' }] }, 'descontos[0].valorDesconto'],
-    ['negative discount', { descontos: [{ idIntegracao: 'X', descricao: 'X', tipoDesconto: 'VALOR', valorDesconto: -5, competenciaInicial: '12/2026', competenciaFinal: '12/2026' }] }, 'descontos[0].valorDesconto'],
-    ['discount 3 decimals', { descontos: [{ idIntegracao: 'X', descricao: 'X', tipoDesconto: 'VALOR', valorDesconto: 1.234, competenciaInicial: '12/2026', competenciaFinal: '12/2026' }] }, 'descontos[0].valorDesconto'],
-    ['discount unknown type', { descontos: [{ idIntegracao: 'X', descricao: 'X', tipoDesconto: 'FIXO', valorDesconto: 1, competenciaInicial: '12/2026', competenciaFinal: '12/2026' }] }, 'descontos[0].tipoDesconto'],
-    ['discount range inverted', { descontos: [{ idIntegracao: 'X', descricao: 'X', tipoDesconto: 'VALOR', valorDesconto: 1, competenciaInicial: '12/2026', competenciaFinal: '11/2026' }] }, 'descontos[0].competenciaFinal'],
-    ['discount missing descricao', { descontos: [{ idIntegracao: 'X', tipoDesconto: 'VALOR', valorDesconto: 1, competenciaInicial: '12/2026', competenciaFinal: '12/2026' }] }, 'descontos[0].descricao'],
+    [
+      'discount percent > 100',
+      {
+        descontos: [
+          { idIntegracao: 'X', descricao: 'X', tipoDesconto: 'PERCENTUAL', valorDesconto: 101, competenciaInicial: '12/2026', competenciaFinal: '12/2026' },
+        ],
+      },
+      'descontos[0].valorDesconto',
+    ],
+    [
+      'negative discount',
+      {
+        descontos: [
+          { idIntegracao: 'X', descricao: 'X', tipoDesconto: 'VALOR', valorDesconto: -5, competenciaInicial: '12/2026', competenciaFinal: '12/2026' },
+        ],
+      },
+      'descontos[0].valorDesconto',
+    ],
+    [
+      'discount 3 decimals',
+      {
+        descontos: [
+          { idIntegracao: 'X', descricao: 'X', tipoDesconto: 'VALOR', valorDesconto: 1.234, competenciaInicial: '12/2026', competenciaFinal: '12/2026' },
+        ],
+      },
+      'descontos[0].valorDesconto',
+    ],
+    [
+      'discount unknown type',
+      {
+        descontos: [{ idIntegracao: 'X', descricao: 'X', tipoDesconto: 'FIXO', valorDesconto: 1, competenciaInicial: '12/2026', competenciaFinal: '12/2026' }],
+      },
+      'descontos[0].tipoDesconto',
+    ],
+    [
+      'discount range inverted',
+      {
+        descontos: [{ idIntegracao: 'X', descricao: 'X', tipoDesconto: 'VALOR', valorDesconto: 1, competenciaInicial: '12/2026', competenciaFinal: '11/2026' }],
+      },
+      'descontos[0].competenciaFinal',
+    ],
+    [
+      'discount missing descricao',
+      { descontos: [{ idIntegracao: 'X', tipoDesconto: 'VALOR', valorDesconto: 1, competenciaInicial: '12/2026', competenciaFinal: '12/2026' }] },
+      'descontos[0].descricao',
+    ],
   ])('400 naming the field: %s', async (_name, over, field) => {
     const before = (await sb.dump(org, 'assinaturas')).length;
     const r = await api(sb, '/v2/assinaturascontratos/plano', { body: planoBody(over) });
@@ -151,15 +226,30 @@ describe('POST /v2/assinaturascontratos/personalizado', () => {
     const r = await api(sb, '/v2/assinaturascontratos/personalizado', { body: personalizadoBody() });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({
-      tipoContrato: 'PERSONALIZADO', idPlano: null, idProduto: produto.idProduto, descricaoProduto: produto.descricao, quantidade: 1,
-      valorUnitario: 1234.56, valorBruto: 1234.56, valorDesconto: 0, valorLiquido: 1234.56, periodicidade: 'MENSAL',
-      descricaoAssinaturaContrato: 'Consultoria mensal – São Paulo', formaFaturamentoAssinatura: 'INDIVIDUAL', diaVencimentoCobranca: 5,
+      tipoContrato: 'PERSONALIZADO',
+      idPlano: null,
+      idProduto: produto.idProduto,
+      descricaoProduto: produto.descricao,
+      quantidade: 1,
+      valorUnitario: 1234.56,
+      valorBruto: 1234.56,
+      valorDesconto: 0,
+      valorLiquido: 1234.56,
+      periodicidade: 'MENSAL',
+      descricaoAssinaturaContrato: 'Consultoria mensal – São Paulo',
+      formaFaturamentoAssinatura: 'INDIVIDUAL',
+      diaVencimentoCobranca: 5,
     });
   });
 
   it.each<[Record<string, unknown>, string]>([
-    [{ valor: 0 }, 'valor'], [{ valor: '10.00' }, 'valor'], [{ valor: 10.001 }, 'valor'], [{ periodicidade: 'SEMANAL' }, 'periodicidade'],
-    [{ idProduto: 3 }, 'idProduto'], [{ descricaoAssinaturaContrato: '' }, 'descricaoAssinaturaContrato'], [{ diaVencimentoCobranca: 0 }, 'diaVencimentoCobranca'],
+    [{ valor: 0 }, 'valor'],
+    [{ valor: '10.00' }, 'valor'],
+    [{ valor: 10.001 }, 'valor'],
+    [{ periodicidade: 'SEMANAL' }, 'periodicidade'],
+    [{ idProduto: 3 }, 'idProduto'],
+    [{ descricaoAssinaturaContrato: '' }, 'descricaoAssinaturaContrato'],
+    [{ diaVencimentoCobranca: 0 }, 'diaVencimentoCobranca'],
   ])('400 for %o', async (over, field) => {
     const r = await api(sb, '/v2/assinaturascontratos/personalizado', { body: personalizadoBody(over) });
     expect(r.status).toBe(400);
@@ -170,9 +260,16 @@ describe('POST /v2/assinaturascontratos/personalizado', () => {
 describe('PUT updates', () => {
   it('updates a plan subscription and recomputes its values', async () => {
     const created = (await api(sb, '/v2/assinaturascontratos/plano', { body: planoBody({ descontos: [] }) })).body.data;
-    const r = await api(sb, `/v2/assinaturascontratos/plano/${created.idAssinaturaContrato}`, { method: 'PUT', body: { quantidade: 10, descricaoAssinaturaContrato: '=Plano revisado' } });
+    const r = await api(sb, `/v2/assinaturascontratos/plano/${created.idAssinaturaContrato}`, {
+      method: 'PUT',
+      body: { quantidade: 10, descricaoAssinaturaContrato: '=Plano revisado' },
+    });
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ quantidade: 10, descricaoAssinaturaContrato: '=Plano revisado', valorBruto: cents(porUnidade.valorUnitario * 10) / 100 });
+    expect(r.body.data).toMatchObject({
+      quantidade: 10,
+      descricaoAssinaturaContrato: '=Plano revisado',
+      valorBruto: cents(porUnidade.valorUnitario * 10) / 100,
+    });
     const stored = (await sb.dump<any>(org, 'assinaturas')).find((a) => a.idAssinaturaContrato === created.idAssinaturaContrato);
     expect(stored.quantidade).toBe(10);
   });
@@ -180,17 +277,23 @@ describe('PUT updates', () => {
   it('updates a custom subscription, with and without its NFS-e text', async () => {
     const created = (await api(sb, '/v2/assinaturascontratos/personalizado', { body: personalizadoBody() })).body.data;
     const path = `/v2/assinaturascontratos/personalizado/${created.idAssinaturaContrato}`;
-    const r = await api(sb, path, { method: 'PUT', body: { valor: 99.9, descricaoAssinaturaContrato: 'Novo', isAtualizaDiscriminacaoNfse: true, discriminacaoNfse: 'Serviços\nprestados' } });
+    const r = await api(sb, path, {
+      method: 'PUT',
+      body: { valor: 99.9, descricaoAssinaturaContrato: 'Novo', isAtualizaDiscriminacaoNfse: true, discriminacaoNfse: 'Serviços\nprestados' },
+    });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ valorUnitario: 99.9, valorBruto: 99.9, valorLiquido: 99.9, discriminacaoNfse: 'Serviços\nprestados' });
-    const r2 = await api(sb, path, { method: 'PUT', body: { valor: 100, descricaoAssinaturaContrato: 'Outro', isAtualizaDiscriminacaoNfse: false, discriminacaoNfse: 'ignorado' } });
+    const r2 = await api(sb, path, {
+      method: 'PUT',
+      body: { valor: 100, descricaoAssinaturaContrato: 'Outro', isAtualizaDiscriminacaoNfse: false, discriminacaoNfse: 'ignorado' },
+    });
     expect(r2.body.data).toMatchObject({ valorLiquido: 100, discriminacaoNfse: 'Serviços\nprestados' });
     const missing = await api(sb, path, { method: 'PUT', body: { valor: 100, descricaoAssinaturaContrato: 'Outro', isAtualizaDiscriminacaoNfse: true } });
     expect(missing.status).toBe(400);
     expect(missing.body.errors.join()).toContain('discriminacaoNfse');
   });
 
-  it('404 for an unknown id, another organization\'s id or the other contract type; 400 for bad fields or ids', async () => {
+  it("404 for an unknown id, another organization's id or the other contract type; 400 for bad fields or ids", async () => {
     const subs = await sb.dump<any>(org, 'assinaturas');
     const plano = subs.find((a) => a.tipoContrato === 'PLANO' && a.statusAssinaturaContrato === 'ATIVO');
     const pers = subs.find((a) => a.tipoContrato === 'PERSONALIZADO' && a.statusAssinaturaContrato === 'ATIVO');

@@ -23,7 +23,7 @@ function render(view: PlaygroundView): void {
 
 /** Fetches the state and redraws; calls that arrive meanwhile cause one more round. */
 function refresh(): Promise<void> {
-  if (refreshing) {
+  if (refreshing !== null) {
     again = true;
     return refreshing;
   }
@@ -63,7 +63,7 @@ initPanels({
     setPlaygroundResult('Executando gatilhos…');
     void act('/triggers/advance', { minutes }).then((r) => {
       buttons.forEach((b) => (b.disabled = false));
-      setPlaygroundResult(r.ok ? r.message ?? '' : `Erro: ${r.error?.message}`);
+      setPlaygroundResult(r.ok ? (r.message ?? '') : `Erro: ${r.error?.message}`);
     });
   },
 });

@@ -127,12 +127,15 @@ function drawSelection(): void {
   place(rangeBox, active && (active.numRows > 1 || active.numColumns > 1) ? active : null);
   place(activeBox, active ? { row: active.row, column: active.column, numRows: 1, numColumns: 1 } : null);
   nameBox.textContent = active ? a1(active.row, active.column, active.numRows, active.numColumns) : '';
-  cellContent.textContent = active ? grid?.rows[active.row - 1]?.[active.column - 1]?.t ?? '' : '';
+  cellContent.textContent = active ? (grid?.rows[active.row - 1]?.[active.column - 1]?.t ?? '') : '';
 }
 
 function commit(): void {
   if (!grid || ranges.length === 0) return;
-  onSelect(grid.name, ranges.map((r) => a1(r.row, r.column, r.numRows, r.numColumns)));
+  onSelect(
+    grid.name,
+    ranges.map((r) => a1(r.row, r.column, r.numRows, r.numColumns)),
+  );
 }
 
 function showNote(ev: MouseEvent): void {
@@ -202,7 +205,12 @@ export function renderGrid(view: PlaygroundView): void {
   if (!dragging) {
     ranges = view.selection ? view.selection.ranges.map((r) => ({ row: r.row, column: r.column, numRows: r.numRows, numColumns: r.numColumns })) : [];
     const active = view.selection?.active;
-    if (active && (!anchor || sheetChanged || !ranges.some((r) => anchor!.r >= r.row && anchor!.r < r.row + r.numRows && anchor!.c >= r.column && anchor!.c < r.column + r.numColumns))) {
+    if (
+      active &&
+      (!anchor ||
+        sheetChanged ||
+        !ranges.some((r) => anchor!.r >= r.row && anchor!.r < r.row + r.numRows && anchor!.c >= r.column && anchor!.c < r.column + r.numColumns))
+    ) {
       anchor = { r: active.row, c: active.column };
     }
   }

@@ -39,7 +39,12 @@ function list(entries: Array<HTMLElement>, label: string): HTMLElement {
 }
 
 function submenu(caption: string, children: HTMLElement[]): HTMLElement {
-  const button = h('button', { type: 'button', role: 'menuitem', 'aria-haspopup': 'menu', 'aria-expanded': 'false' }, h('span', {}, caption), h('span', { class: 'arrow', 'aria-hidden': 'true' }, '▸'));
+  const button = h(
+    'button',
+    { type: 'button', role: 'menuitem', 'aria-haspopup': 'menu', 'aria-expanded': 'false' },
+    h('span', {}, caption),
+    h('span', { class: 'arrow', 'aria-hidden': 'true' }, '▸'),
+  );
   const li = h('li', { role: 'none' }, button, list(children, caption));
   button.addEventListener('click', (ev) => {
     ev.stopPropagation();
@@ -70,7 +75,18 @@ function disabled(caption: string): HTMLElement {
 }
 
 function topLevel(caption: string, children: HTMLElement[] | null): HTMLElement {
-  const button = h('button', { type: 'button', role: 'menuitem', 'aria-haspopup': children ? 'menu' : undefined, 'aria-expanded': children ? 'false' : undefined, 'aria-disabled': children ? undefined : 'true', title: children ? undefined : 'Não disponível no playground' }, caption);
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      role: 'menuitem',
+      'aria-haspopup': children ? 'menu' : undefined,
+      'aria-expanded': children ? 'false' : undefined,
+      'aria-disabled': children ? undefined : 'true',
+      title: children ? undefined : 'Não disponível no playground',
+    },
+    caption,
+  );
   const wrapper = h('div', { class: 'mb-item', role: 'none' }, button);
   if (!children) return wrapper;
   const menu = list(children, caption);
@@ -104,7 +120,13 @@ export function renderMenus(menus: MenuView[]): void {
   if (json === menusJson) return;
   menusJson = json;
   const addon = menus.filter((m) => m.addon).map((m) => submenu(m.caption, entries(m.items)));
-  const extensions = [...addon, ...(addon.length ? [h('li', { role: 'separator', class: 'separator' })] : []), disabled('Complementos'), disabled('Macros'), disabled('Apps Script')];
+  const extensions = [
+    ...addon,
+    ...(addon.length ? [h('li', { role: 'separator', class: 'separator' })] : []),
+    disabled('Complementos'),
+    disabled('Macros'),
+    disabled('Apps Script'),
+  ];
   const custom = menus.filter((m) => !m.addon).map((m) => topLevel(m.caption, entries(m.items)));
   bar.replaceChildren(...SHEETS_MENUS.map((name) => topLevel(name, name === 'Extensões' ? extensions : null)), ...custom);
 }

@@ -40,7 +40,11 @@ function renderTabs(list: TabView[], activeId: number): void {
   tabs.replaceChildren(
     ...list.map((t) => {
       const selected = t.id === activeId;
-      const tab = h('button', { type: 'button', role: 'tab', 'aria-selected': String(selected), 'data-sheet': t.name, 'data-tab-color': t.tabColor ?? undefined }, t.name);
+      const tab = h(
+        'button',
+        { type: 'button', role: 'tab', 'aria-selected': String(selected), 'data-sheet': t.name, 'data-tab-color': t.tabColor ?? undefined },
+        t.name,
+      );
       if (t.tabColor) {
         const bar = h('span', { class: 'tab-color', 'aria-hidden': 'true' });
         bar.style.background = t.tabColor;
@@ -84,7 +88,12 @@ function renderDialogs(list: SurfaceView[]): void {
     const close = h('button', { type: 'button', class: 'close-x', 'aria-label': 'Fechar' }, '✕');
     close.addEventListener('click', () => actions.closeSurface(d.id));
     const iframe = frame(d, `dialog-${d.id}`);
-    const box = h('div', { class: 'dialog', role: 'dialog', 'aria-modal': String(d.kind === 'modal'), 'aria-label': d.title }, h('div', { class: 'dlg-head' }, h('span', {}, d.title), close), iframe);
+    const box = h(
+      'div',
+      { class: 'dialog', role: 'dialog', 'aria-modal': String(d.kind === 'modal'), 'aria-label': d.title },
+      h('div', { class: 'dlg-head' }, h('span', {}, d.title), close),
+      iframe,
+    );
     box.style.width = `${d.width}px`;
     box.style.height = `${d.height + 56}px`;
     const backdrop = h('div', { class: `dialog-backdrop ${d.kind}` }, box);
@@ -95,7 +104,12 @@ function renderDialogs(list: SurfaceView[]): void {
 
 export function showToast(t: Pick<ToastView, 'title' | 'message' | 'timeoutSeconds'>, kind: 'toast' | 'error' = 'toast'): void {
   const close = h('button', { type: 'button', class: 'close-x', 'aria-label': 'Fechar aviso' }, '✕');
-  const el = h('div', { class: `toast ${kind === 'error' ? 'error' : ''}`, role: kind === 'error' ? 'alert' : 'status' }, h('div', { class: 't-body' }, t.title ? h('div', { class: 't-title' }, t.title) : null, h('div', {}, t.message)), close);
+  const el = h(
+    'div',
+    { class: `toast ${kind === 'error' ? 'error' : ''}`, role: kind === 'error' ? 'alert' : 'status' },
+    h('div', { class: 't-body' }, t.title ? h('div', { class: 't-title' }, t.title) : null, h('div', {}, t.message)),
+    close,
+  );
   close.addEventListener('click', () => el.remove());
   toasts.append(el);
   if (t.timeoutSeconds > 0) setTimeout(() => el.remove(), t.timeoutSeconds * 1000);

@@ -4,9 +4,7 @@ import { errorReply, subscriptionReply, type Reply, type Route, type RouteContex
 import type { OrgData } from '../generate.js';
 import { priceSubscription } from '../pricing.js';
 import type { Assinatura, Cliente, DescontoAssinatura } from '../records.js';
-import {
-  BodyReader, FORMAS_FATURAMENTO, isPlainObject, MAX_DIA_VENCIMENTO, PERIODICIDADES, readDescontos, type DescontoBody,
-} from '../validation.js';
+import { BodyReader, FORMAS_FATURAMENTO, isPlainObject, MAX_DIA_VENCIMENTO, PERIODICIDADES, readDescontos, type DescontoBody } from '../validation.js';
 import { presentAssinatura } from './assinaturas.js';
 
 function bodyReader(ctx: RouteContext): BodyReader | Reply {
@@ -79,7 +77,13 @@ export const createPlanoRoute: Route = {
     const ok = b as { [K in keyof typeof b]-?: NonNullable<(typeof b)[K]> };
     const produto = ctx.org.produtos.find((p) => p.idProduto === plano.idProduto)!;
     const id = ctx.org.next.idAssinatura++;
-    const price = priceSubscription({ tipoCalculo: plano.tipoCalculo, quantidade: ok.quantidade, valorUnitario: plano.valorUnitario, competenciaInicial: ok.competenciaInicial, descontos });
+    const price = priceSubscription({
+      tipoCalculo: plano.tipoCalculo,
+      quantidade: ok.quantidade,
+      valorUnitario: plano.valorUnitario,
+      competenciaInicial: ok.competenciaInicial,
+      descontos,
+    });
     const now = nowLocalDatetime();
     return insert(ctx.org, {
       idAssinaturaContrato: id,

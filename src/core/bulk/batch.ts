@@ -106,7 +106,11 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
   while (open.length > 0 && !out.fatal) {
     const lookups = open.filter((i) => i.mode === 'lookup');
     if (lookups.length > 0) {
-      const found = lookupMany(client, op, lookups.map((i) => i.built.key!));
+      const found = lookupMany(
+        client,
+        op,
+        lookups.map((i) => i.built.key!),
+      );
       lookups.forEach((item, k) => {
         const f = found[k];
         item.attempts++;
@@ -115,7 +119,8 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
           return;
         }
         if (f.existing) settle(item, foundResult(op, item, f.existing));
-        else if (item.reason === 'rejected') settle(item, error(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
+        else if (item.reason === 'rejected')
+          settle(item, error(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
         else if (item.built.issues.length > 0) settle(item, error(issueText(item.built.issues)));
         else item.mode = 'send';
       });

@@ -111,7 +111,9 @@ function text(col: InputColumn, cell: unknown): Read {
 function key(col: InputColumn, cell: unknown): Read {
   // 00123 typed into a number cell is stored as 123: sending it would name another record.
   if (typeof cell === 'number') {
-    return fail(`a célula está como número (${cell}), e zeros à esquerda podem ter sido perdidos: formate a coluna como Texto simples (Formatar › Número › Texto simples) e digite o valor de novo`);
+    return fail(
+      `a célula está como número (${cell}), e zeros à esquerda podem ter sido perdidos: formate a coluna como Texto simples (Formatar › Número › Texto simples) e digite o valor de novo`,
+    );
   }
   const read = text(col, cell);
   if (read.ok && 'value' in read && /\s/.test(String(read.value))) return fail('não use espaços no ID de integração');

@@ -56,12 +56,22 @@ const status: ResultColumn = {
   note: 'Preenchido pelo complemento: OK, ERRO, JÁ EXISTE / JÁ EMITIDA, PENDENTE (resultado ainda sendo conferido). Linhas OK são puladas quando você executa de novo; linhas EXEMPLO são sempre ignoradas.',
 };
 const mensagem: ResultColumn = { key: 'mensagem', label: 'Mensagem', format: '@', note: 'O que aconteceu com a linha e, se houve erro, o que corrigir.' };
-const processadoEm: ResultColumn = { key: 'processadoEm', label: 'Processado em', format: 'dd/MM/yyyy HH:mm:ss', note: 'Quando o complemento gravou o resultado desta linha.' };
+const processadoEm: ResultColumn = {
+  key: 'processadoEm',
+  label: 'Processado em',
+  format: 'dd/MM/yyyy HH:mm:ss',
+  note: 'Quando o complemento gravou o resultado desta linha.',
+};
 const idCriado: ResultColumn = { key: 'id', label: 'ID da assinatura criada', format: '0', note: 'idAssinaturaContrato devolvido pelo serviço.' };
 const nfseResults: ResultColumn[] = [
   status,
   { key: 'id', label: 'ID da NFS-e', format: '0', note: 'idNotaFiscalServico da nota emitida (ou da que já existia).' },
-  { key: 'numero', label: 'Número da NFS-e', format: '@', note: 'Número da nota na prefeitura, como texto (com os zeros). Fica vazio enquanto a prefeitura não numerar a nota.' },
+  {
+    key: 'numero',
+    label: 'Número da NFS-e',
+    format: '@',
+    note: 'Número da nota na prefeitura, como texto (com os zeros). Fica vazio enquanto a prefeitura não numerar a nota.',
+  },
   {
     key: 'chave',
     label: 'Fatura conferida',

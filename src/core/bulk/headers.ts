@@ -62,7 +62,13 @@ export interface Matched {
 }
 
 /** Pure matching of a header row against the operation's columns. */
-export function matchColumns(columns: readonly InputColumn[], results: readonly ResultColumn[], labels: readonly string[], notes: readonly string[], sheetName: string): Matched {
+export function matchColumns(
+  columns: readonly InputColumn[],
+  results: readonly ResultColumn[],
+  labels: readonly string[],
+  notes: readonly string[],
+  sheetName: string,
+): Matched {
   const find = matcher(labels, notes);
   const out: Matched = { inputs: {}, results: {}, problems: [] };
   for (const col of columns) {
@@ -72,7 +78,9 @@ export function matchColumns(columns: readonly InputColumn[], results: readonly 
     }
     if (hits.length > 0) out.inputs[col.field] = hits[0];
     else if (col.required) {
-      out.problems.push(`Falta a coluna "${col.label}" (${col.field}) na linha 1 da aba "${sheetName}": acrescente-a com esse título ou crie um modelo pela barra lateral.`);
+      out.problems.push(
+        `Falta a coluna "${col.label}" (${col.field}) na linha 1 da aba "${sheetName}": acrescente-a com esse título ou crie um modelo pela barra lateral.`,
+      );
     }
   }
   for (const r of results) {
@@ -102,7 +110,8 @@ export function ensureLayout(sheet: SheetPort, op: BulkOperation, columns: reado
     append.push({ label: col.label, note: `idIntegracao — ${col.note}`, format: '@', assign: (c) => (matched.inputs.idIntegracao = c) });
   }
   for (const r of op.results) {
-    if (matched.results[r.key] === undefined) append.push({ label: r.label, note: `${RESULT_NOTE} ${r.note}`, format: r.format, assign: (c) => (matched.results[r.key] = c) });
+    if (matched.results[r.key] === undefined)
+      append.push({ label: r.label, note: `${RESULT_NOTE} ${r.note}`, format: r.format, assign: (c) => (matched.results[r.key] = c) });
   }
   let last = labels.reduce((n, l, i) => (l.trim() ? i + 1 : n), 0);
   if (append.length) {
@@ -110,15 +119,34 @@ export function ensureLayout(sheet: SheetPort, op: BulkOperation, columns: reado
     const rows = Math.max(sheet.lastRow(), 2);
     sheet.ensureSize(rows, first + append.length - 1);
     // Formats before values, over the rows that exist, so ids and numbers written later stay as they are.
-    sheet.setFormats(1, first, 1, append.map(() => '@'));
-    if (rows > 1) sheet.setFormats(2, first, rows - 1, append.map((a) => a.format));
+    sheet.setFormats(
+      1,
+      first,
+      1,
+      append.map(() => '@'),
+    );
+    if (rows > 1)
+      sheet.setFormats(
+        2,
+        first,
+        rows - 1,
+        append.map((a) => a.format),
+      );
     sheet.write(1, first, [append.map((a) => a.label)]);
-    sheet.setNotes(1, first, append.map((a) => a.note));
+    sheet.setNotes(
+      1,
+      first,
+      append.map((a) => a.note),
+    );
     append.forEach((a, i) => a.assign(first + i));
     last = first + append.length - 1;
     sheet.setHeaderStyle(last);
   }
-  return { inputs: matched.inputs, results: matched.results as Record<ResultKey, number>, lastColumn: Math.max(last, ...Object.values(matched.inputs), ...Object.values(matched.results as Record<string, number>)) };
+  return {
+    inputs: matched.inputs,
+    results: matched.results as Record<ResultKey, number>,
+    lastColumn: Math.max(last, ...Object.values(matched.inputs), ...Object.values(matched.results as Record<string, number>)),
+  };
 }
 
 /**

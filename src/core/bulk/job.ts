@@ -149,7 +149,8 @@ function scopeRows(deps: BulkDeps, sheet: MarkupSheetPort, scope: BulkRequest['s
   const rows = expandRuns(sel.rows.map(([a, b]) => [Math.max(a, 2), Math.min(b, last)] as [number, number]));
   if (rows.length === 0) throw new BulkError('Nenhuma linha de dados selecionada: selecione as linhas (abaixo do cabeçalho) e tente de novo.');
   const runs = runsOf(rows);
-  if (runs.length > MAX_RUNS) throw new BulkError(`A seleção tem ${runs.length} intervalos separados; use no máximo ${MAX_RUNS} (ou ordene as linhas para juntá-las).`);
+  if (runs.length > MAX_RUNS)
+    throw new BulkError(`A seleção tem ${runs.length} intervalos separados; use no máximo ${MAX_RUNS} (ou ordene as linhas para juntá-las).`);
   return runs;
 }
 
@@ -168,7 +169,10 @@ function context(deps: BulkDeps, op: BulkOperation, sheet: MarkupSheetPort): Con
   const name = sheet.name();
   if (!op.discounts) return { op, sheet, name, layout, warnings };
   const discounts = loadDiscounts(deps.book, deps.zone);
-  if (discounts.unlinked.length) warnings.push(`Aba "Descontos": as linhas ${discounts.unlinked.join(', ')} não dizem a que assinatura pertencem (coluna "ID de integração da assinatura") e foram ignoradas.`);
+  if (discounts.unlinked.length)
+    warnings.push(
+      `Aba "Descontos": as linhas ${discounts.unlinked.join(', ')} não dizem a que assinatura pertencem (coluna "ID de integração da assinatura") e foram ignoradas.`,
+    );
   return { op, sheet, name, layout, discounts, warnings };
 }
 
@@ -207,7 +211,11 @@ interface Prepared {
 }
 
 /** Checks every row of the scope, writes each problem beside its row and colours the cells at fault; sends nothing. */
-function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ranges: Array<[number, number]>): { summary: ValidationSummary; prepared: Prepared } {
+function validateRows(
+  deps: BulkDeps,
+  ctx: Context & { warnings: string[] },
+  ranges: Array<[number, number]>,
+): { summary: ValidationSummary; prepared: Prepared } {
   const rows = expandRuns(ranges);
   const { first, values } = readSpan(ctx.sheet, ctx.layout, rows);
   const built = new Map<number, BuiltRow>();
@@ -237,12 +245,20 @@ function validateRows(deps: BulkDeps, ctx: Context & { warnings: string[] }, ran
       results.set(r, { status: STATUS.erro, mensagem: issueText(one.issues), processadoEm: now });
     } else {
       summary.valid++;
-      if (status !== '' || String(cellAt(row, ctx.layout.results.mensagem)) !== '') results.set(r, { status: '', mensagem: 'Linha válida: pronta para enviar.', processadoEm: now });
+      if (status !== '' || String(cellAt(row, ctx.layout.results.mensagem)) !== '')
+        results.set(r, { status: '', mensagem: 'Linha válida: pronta para enviar.', processadoEm: now });
     }
   }
   if (ctx.discounts && ranges.length === 1 && ranges[0][0] === 2) {
     const orphans = [...ctx.discounts.byKey.keys()].filter((k) => !keys.has(k));
-    if (orphans.length) summary.warnings = [...summary.warnings, `Aba "Descontos": nenhuma linha desta aba tem o ID de integração ${orphans.slice(0, 5).map((k) => `"${k}"`).join(', ')}${orphans.length > 5 ? '…' : ''}; esses descontos não serão enviados.`];
+    if (orphans.length)
+      summary.warnings = [
+        ...summary.warnings,
+        `Aba "Descontos": nenhuma linha desta aba tem o ID de integração ${orphans
+          .slice(0, 5)
+          .map((k) => `"${k}"`)
+          .join(', ')}${orphans.length > 5 ? '…' : ''}; esses descontos não serão enviados.`,
+      ];
   }
   writeResults(ctx.sheet, ctx.layout, ctx.op, results);
   // What was just written is what the sheet now holds: the first step reads its statuses from here.
@@ -373,7 +389,9 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     }
     if (items.length) {
       if (keys.size) writeColumn(ctx.sheet, ctx.layout.inputs.idIntegracao, keys);
-      const marks = new Map<number, RowResult>(items.map((i) => [i.row, { status: STATUS.pendente, mensagem: 'Enviando…', processadoEm: new Date(deps.now()) }]));
+      const marks = new Map<number, RowResult>(
+        items.map((i) => [i.row, { status: STATUS.pendente, mensagem: 'Enviando…', processadoEm: new Date(deps.now()) }]),
+      );
       writeResults(ctx.sheet, ctx.layout, ctx.op, marks);
       deps.book.flush();
     }

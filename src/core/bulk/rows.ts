@@ -88,7 +88,15 @@ export interface Discounts {
   byKey: Map<string, { bodies: Record<string, unknown>[]; issues: RowIssue[] }>;
 }
 
-export function buildRow(op: BulkOperation, layout: Layout, row: readonly CellValue[], rowNumber: number, sheet: string, zone: Zone, discounts?: Discounts): BuiltRow {
+export function buildRow(
+  op: BulkOperation,
+  layout: Layout,
+  row: readonly CellValue[],
+  rowNumber: number,
+  sheet: string,
+  zone: Zone,
+  discounts?: Discounts,
+): BuiltRow {
   const { values, issues } = readFields(op.columns, layout.inputs, row, rowNumber, sheet, zone, op.rules);
   const out: BuiltRow = { body: {}, needsKey: false, issues };
   for (const col of op.columns) {

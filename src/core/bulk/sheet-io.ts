@@ -71,7 +71,14 @@ export const FAULT_COLOR = '#f4c7c3';
  * now fixed; other colours the user chose stay. One read and at most one
  * write for the whole span.
  */
-export function highlight(sheet: MarkupSheetPort, layout: Layout, firstRow: number, lastRow: number, rows: ReadonlySet<number>, issues: readonly RowIssue[]): void {
+export function highlight(
+  sheet: MarkupSheetPort,
+  layout: Layout,
+  firstRow: number,
+  lastRow: number,
+  rows: ReadonlySet<number>,
+  issues: readonly RowIssue[],
+): void {
   const columns = Object.values(layout.inputs);
   if (columns.length === 0 || lastRow < firstRow) return;
   const c0 = Math.min(...columns);

@@ -44,7 +44,12 @@ function freeName(book: SelectionBookPort, base: string): string {
 function layOut(sheet: MarkupSheetPort, inputs: readonly InputColumn[], results: readonly ResultColumn[], example: CellValue[], zone: Zone): void {
   const width = inputs.length + results.length;
   sheet.ensureSize(TEMPLATE_ROWS + 1, width);
-  sheet.setFormats(1, 1, 1, Array.from({ length: width }, () => '@'));
+  sheet.setFormats(
+    1,
+    1,
+    1,
+    Array.from({ length: width }, () => '@'),
+  );
   sheet.write(1, 1, [[...inputs.map((c) => c.label), ...results.map((r) => r.label)]]);
   sheet.setNotes(1, 1, [...inputs.map(headerNote), ...results.map((r) => `${RESULT_NOTE} ${r.note}`)]);
   sheet.setFormats(2, 1, TEMPLATE_ROWS, [...inputs.map((c) => FORMATS[c.kind]), ...results.map((r) => r.format)]);
@@ -67,7 +72,13 @@ export interface TemplateResult {
 export function createTemplate(book: SelectionBookPort, op: BulkOperation, zone: Zone): TemplateResult {
   const name = freeName(book, op.sheetName);
   const sheet = book.create(name);
-  const example = op.results.map((r) => (r.key === 'status' ? STATUS.exemplo : r.key === 'mensagem' ? 'Linha de exemplo: substitua pelos seus dados ou apague-a. Linhas EXEMPLO nunca são enviadas.' : ''));
+  const example = op.results.map((r) =>
+    r.key === 'status'
+      ? STATUS.exemplo
+      : r.key === 'mensagem'
+        ? 'Linha de exemplo: substitua pelos seus dados ou apague-a. Linhas EXEMPLO nunca são enviadas.'
+        : '',
+  );
   layOut(sheet, op.columns, op.results, example, zone);
   const out: TemplateResult = { sheetId: sheet.id, sheetName: name };
   if (op.discounts && !book.byName(DISCOUNT_SHEET)) {

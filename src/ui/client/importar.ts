@@ -34,8 +34,7 @@ function errorSlot(name: string) {
 
 function triState(name: string, label: string): HTMLElement {
   const id = `f-${name}`;
-  const opt = (value: string, text: string, checked = false) =>
-    h('label', {}, h('input', { type: 'radio', name, value, checked }), h('span', {}, text));
+  const opt = (value: string, text: string, checked = false) => h('label', {}, h('input', { type: 'radio', name, value, checked }), h('span', {}, text));
   return h(
     'div',
     {},
@@ -55,7 +54,14 @@ function dateFilter(f: FilterForm): HTMLElement {
     h('option', { value: 'rel' }, 'Relativa a hoje'),
   );
   const fixed = h('input', { type: f.kind === 'datetime' ? 'datetime-local' : 'date', name: f.name, id: `f-${f.name}`, hidden: true });
-  const days = h('input', { type: 'number', name: `${f.name}__dias`, 'aria-label': `${f.label}: dias a partir de hoje (negativo para o passado)`, value: '0', hidden: true, step: '1' });
+  const days = h('input', {
+    type: 'number',
+    name: `${f.name}__dias`,
+    'aria-label': `${f.label}: dias a partir de hoje (negativo para o passado)`,
+    value: '0',
+    hidden: true,
+    step: '1',
+  });
   const sync = () => {
     fixed.hidden = mode.value !== 'fixa';
     days.hidden = mode.value !== 'rel';
@@ -106,16 +112,30 @@ function filterField(f: FilterForm): HTMLElement {
         'div',
         {},
         h('label', { for: id }, f.label),
-        h('select', { id, name: f.name }, h('option', { value: '' }, 'Padrão'), h('option', { value: 'asc' }, 'Crescente'), h('option', { value: 'desc' }, 'Decrescente')),
+        h(
+          'select',
+          { id, name: f.name },
+          h('option', { value: '' }, 'Padrão'),
+          h('option', { value: 'asc' }, 'Crescente'),
+          h('option', { value: 'desc' }, 'Decrescente'),
+        ),
         errorSlot(f.name),
       );
     default: {
-      const hint = f.kind === 'idList' ? 'Ex.: 101, 102, 205' : f.kind === 'cpfCnpj' ? 'Só números ou com pontuação' : f.name === 'competenciaReferencia' ? 'MM/AAAA' : '';
+      const hint =
+        f.kind === 'idList' ? 'Ex.: 101, 102, 205' : f.kind === 'cpfCnpj' ? 'Só números ou com pontuação' : f.name === 'competenciaReferencia' ? 'MM/AAAA' : '';
       return h(
         'div',
         {},
         h('label', { for: id }, f.label, ' ', h('span', { class: 'opt' }, `(${f.name})`)),
-        h('input', { type: 'text', id, name: f.name, placeholder: hint, inputmode: f.kind === 'integer' || f.kind === 'idList' ? 'numeric' : undefined, autocomplete: 'off' }),
+        h('input', {
+          type: 'text',
+          id,
+          name: f.name,
+          placeholder: hint,
+          inputmode: f.kind === 'integer' || f.kind === 'idList' ? 'numeric' : undefined,
+          autocomplete: 'off',
+        }),
         errorSlot(f.name),
       );
     }
@@ -126,12 +146,12 @@ function renderFilters(): void {
   const l = current();
   filtersBox.replaceChildren(...l.filters.filter((f) => !f.option).map(filterField));
   optionsBox.replaceChildren(
-    ...l.filters
-      .filter((f) => f.option)
-      .map((f) => h('label', { class: 'checkbox' }, h('input', { type: 'checkbox', name: f.name }), f.label)),
+    ...l.filters.filter((f) => f.option).map((f) => h('label', { class: 'checkbox' }, h('input', { type: 'checkbox', name: f.name }), f.label)),
   );
   byId('incremental-box').hidden = !l.incremental;
-  byId('children-hint').textContent = l.childSheets.length ? `Listas dentro dos registros (${l.childSheets.join(', ')}) vão para abas ligadas, com o ID do registro na primeira coluna.` : '';
+  byId('children-hint').textContent = l.childSheets.length
+    ? `Listas dentro dos registros (${l.childSheets.join(', ')}) vão para abas ligadas, com o ID do registro na primeira coluna.`
+    : '';
   const name = byName('name') as HTMLInputElement;
   if (!editingId) name.value = l.label;
   const sheet = byName('sheetName') as HTMLInputElement;
@@ -147,7 +167,7 @@ function uniqueSheetName(base: string): string {
 function value(name: string): string {
   const el = byName(name);
   if (!el) return '';
-  if (el instanceof HTMLInputElement && el.type === 'radio') return (form.querySelector<HTMLInputElement>(`[name="${name}"]:checked`)?.value ?? '');
+  if (el instanceof HTMLInputElement && el.type === 'radio') return form.querySelector<HTMLInputElement>(`[name="${name}"]:checked`)?.value ?? '';
   if (el instanceof HTMLInputElement && el.type === 'checkbox') return el.checked ? 'true' : '';
   return el.value.trim();
 }
@@ -254,7 +274,11 @@ form.addEventListener('submit', (ev) => {
       }
       editingId = started.value.reportId;
       if (!data.sheets.includes(started.value.sheetName)) data.sheets.push(started.value.sheetName);
-      const final = await driveRun(started.value, (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', progressText(p)), control!);
+      const final = await driveRun(
+        started.value,
+        (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', progressText(p)),
+        control!,
+      );
       if (final.warnings.length) notice(status, 'warn', final.warnings.join(' '));
       if (final.status === 'failed') {
         resumable = final.reportId;

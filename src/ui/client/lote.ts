@@ -44,7 +44,12 @@ function showProgress(p: Progress): void {
   byId('progress-text').textContent = `${p.processed.toLocaleString('pt-BR')} de ${plural(p.total, 'linha', 'linhas')} processadas`;
   const c = p.counts;
   summary.hidden = false;
-  const lines = [`Enviadas com sucesso: ${c.ok}`, `Já existiam (nada enviado): ${c.existing}`, `Puladas (já estavam OK): ${c.skipped}`, `Com erro: ${c.failed}`];
+  const lines = [
+    `Enviadas com sucesso: ${c.ok}`,
+    `Já existiam (nada enviado): ${c.existing}`,
+    `Puladas (já estavam OK): ${c.skipped}`,
+    `Com erro: ${c.failed}`,
+  ];
   if (c.pending) lines.push(`Pendentes (serão conferidas): ${c.pending}`);
   summary.replaceChildren(...lines.map((l) => h('li', {}, l)));
   byId('failures').hidden = c.failed + c.pending === 0;
@@ -57,7 +62,7 @@ function showProgress(p: Progress): void {
       : p.status === 'done'
         ? `Concluído: ${p.message ?? ''}`
         : p.status === 'cancelled'
-          ? p.message ?? 'Lote interrompido.'
+          ? (p.message ?? 'Lote interrompido.')
           : `Parou: ${p.message ?? 'erro desconhecido'} Corrija o problema e clique em Continuar: o lote retoma de onde parou.`;
   notice(result, kind, [text, ...p.warnings].join(' '));
 }
@@ -144,9 +149,17 @@ byId('template').addEventListener('click', () => {
     const r = await server.createBulkTemplate(operation());
     if (!r.ok) return notice(result, 'error', r.message);
     const sheets = [...select('sheetName').options].map((o) => o.value);
-    fill(select('sheetName'), [...sheets, r.value.sheetName].map((s) => ({ value: s, label: s })), r.value.sheetName);
+    fill(
+      select('sheetName'),
+      [...sheets, r.value.sheetName].map((s) => ({ value: s, label: s })),
+      r.value.sheetName,
+    );
     const extra = r.value.discountSheet ? ` Os descontos vão na aba "${r.value.discountSheet}", ligados pelo ID de integração da assinatura.` : '';
-    notice(result, 'ok', `Aba "${r.value.sheetName}" criada com uma linha de exemplo (ignorada no envio). Passe o mouse nos títulos para ver o que cada coluna espera.${extra}`);
+    notice(
+      result,
+      'ok',
+      `Aba "${r.value.sheetName}" criada com uma linha de exemplo (ignorada no envio). Passe o mouse nos títulos para ver o que cada coluna espera.${extra}`,
+    );
   });
 });
 
@@ -166,17 +179,34 @@ select('operation').addEventListener('change', () => {
 server
   .getBulkForm()
   .then((f) => {
-    fill(select('operation'), f.operations.map((o) => ({ value: o.key, label: o.label })), f.guessed ?? f.operations[0]?.key);
-    fill(select('sheetName'), f.sheets.map((s) => ({ value: s, label: s })), f.activeSheet);
-    fill(select('connection'), f.connections.map((c) => ({ value: c.name, label: c.name })), f.connections.find((c) => c.isDefault)?.name);
+    fill(
+      select('operation'),
+      f.operations.map((o) => ({ value: o.key, label: o.label })),
+      f.guessed ?? f.operations[0]?.key,
+    );
+    fill(
+      select('sheetName'),
+      f.sheets.map((s) => ({ value: s, label: s })),
+      f.activeSheet,
+    );
+    fill(
+      select('connection'),
+      f.connections.map((c) => ({ value: c.name, label: c.name })),
+      f.connections.find((c) => c.isDefault)?.name,
+    );
     (form.elements.namedItem('batchSize') as HTMLInputElement).value = String(f.batchSize);
     if (f.suggestSelected) form.querySelector<HTMLInputElement>('input[name="scope"][value="selected"]')!.checked = true;
-    if (f.connections.length === 0) notice(status, 'warn', 'Nenhuma conexão configurada: abra Faturamento › Conexões antes de executar (Validar funciona sem conexão).');
+    if (f.connections.length === 0)
+      notice(status, 'warn', 'Nenhuma conexão configurada: abra Faturamento › Conexões antes de executar (Validar funciona sem conexão).');
     const open = f.jobs[0];
     if (open) {
       showProgress(open);
       byId('continue').hidden = false;
-      notice(status, 'warn', `Há um lote ${open.status === 'failed' ? 'interrompido' : 'em andamento'} na aba "${open.sheetName}": clique em Continuar para retomá-lo.`);
+      notice(
+        status,
+        'warn',
+        `Há um lote ${open.status === 'failed' ? 'interrompido' : 'em andamento'} na aba "${open.sheetName}": clique em Continuar para retomá-lo.`,
+      );
     }
   })
   .catch((err) => notice(status, 'error', errorText(err)));

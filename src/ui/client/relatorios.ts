@@ -36,15 +36,34 @@ function scheduleForm(r: ReportView, card: HTMLElement, result: HTMLElement): HT
     h('option', { value: 'monthly' }, 'Mensalmente'),
   );
   kind.value = s?.kind ?? '';
-  const hours = h('input', { type: 'number', min: '1', max: '24', name: 'hours', 'aria-label': 'Intervalo em horas', value: String(s?.kind === 'everyHours' ? s.hours : 6) });
-  const hour = h('input', { type: 'number', min: '0', max: '23', name: 'hour', 'aria-label': 'Hora do dia (0 a 23)', value: String(s && 'hour' in s ? s.hour : 7) });
+  const hours = h('input', {
+    type: 'number',
+    min: '1',
+    max: '24',
+    name: 'hours',
+    'aria-label': 'Intervalo em horas',
+    value: String(s?.kind === 'everyHours' ? s.hours : 6),
+  });
+  const hour = h('input', {
+    type: 'number',
+    min: '0',
+    max: '23',
+    name: 'hour',
+    'aria-label': 'Hora do dia (0 a 23)',
+    value: String(s && 'hour' in s ? s.hour : 7),
+  });
   const weekday = h('select', { name: 'weekday', 'aria-label': 'Dia da semana' }, ...WEEKDAYS.map((d, i) => h('option', { value: String(i) }, d)));
   weekday.value = String(s?.kind === 'weekly' ? s.weekday : 1);
   const day = h('input', { type: 'number', min: '1', max: '31', name: 'day', 'aria-label': 'Dia do mês', value: String(s?.kind === 'monthly' ? s.day : 1) });
   const email = h('input', { type: 'checkbox', name: 'notify', checked: r.notifyByEmail });
   const error = h('div', { class: 'field-error' });
   const labelled = (text: string, el: HTMLElement) => h('label', {}, text, el);
-  const parts = { hours: labelled('A cada (horas)', hours), hour: labelled('Hora (0–23)', hour), weekday: labelled('Dia da semana', weekday), day: labelled('Dia do mês', day) };
+  const parts = {
+    hours: labelled('A cada (horas)', hours),
+    hour: labelled('Hora (0–23)', hour),
+    weekday: labelled('Dia da semana', weekday),
+    day: labelled('Dia do mês', day),
+  };
   const sync = () => {
     parts.hours.hidden = kind.value !== 'everyHours';
     parts.hour.hidden = !['daily', 'weekly', 'monthly'].includes(kind.value);
@@ -71,12 +90,17 @@ function scheduleForm(r: ReportView, card: HTMLElement, result: HTMLElement): HT
     void busy(save, async () => {
       const n = (el: HTMLInputElement | HTMLSelectElement) => Number(el.value);
       const schedule: Schedule | null =
-        kind.value === '' ? null
-        : kind.value === 'hourly' ? { kind: 'hourly' }
-        : kind.value === 'everyHours' ? { kind: 'everyHours', hours: n(hours) }
-        : kind.value === 'daily' ? { kind: 'daily', hour: n(hour) }
-        : kind.value === 'weekly' ? { kind: 'weekly', weekday: n(weekday), hour: n(hour) }
-        : { kind: 'monthly', day: n(day), hour: n(hour) };
+        kind.value === ''
+          ? null
+          : kind.value === 'hourly'
+            ? { kind: 'hourly' }
+            : kind.value === 'everyHours'
+              ? { kind: 'everyHours', hours: n(hours) }
+              : kind.value === 'daily'
+                ? { kind: 'daily', hour: n(hour) }
+                : kind.value === 'weekly'
+                  ? { kind: 'weekly', weekday: n(weekday), hour: n(hour) }
+                  : { kind: 'monthly', day: n(day), hour: n(hour) };
       try {
         const out = await server.setReportSchedule(r.id, schedule, email.checked);
         if (!out.ok) {
@@ -96,7 +120,9 @@ function scheduleForm(r: ReportView, card: HTMLElement, result: HTMLElement): HT
 
 async function refresh(r: ReportView, result: HTMLElement, resume = false): Promise<RunProgress> {
   const first = await (resume ? server.continueReportRun(r.id) : server.runReport(r.id));
-  return driveRun(first, (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', `${r.name}: ${progressText(p)}`), { cancelled: false });
+  return driveRun(first, (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', `${r.name}: ${progressText(p)}`), {
+    cancelled: false,
+  });
 }
 
 function card(r: ReportView): HTMLElement {
@@ -184,7 +210,11 @@ allBtn.addEventListener('click', () =>
       }
     }
     await load(false);
-    notice(status, failed.length ? 'error' : 'ok', failed.length ? `${ok} atualizados; falharam: ${failed.join(', ')}.` : `Todos os ${ok} relatórios atualizados.`);
+    notice(
+      status,
+      failed.length ? 'error' : 'ok',
+      failed.length ? `${ok} atualizados; falharam: ${failed.join(', ')}.` : `Todos os ${ok} relatórios atualizados.`,
+    );
   }),
 );
 byId('new').addEventListener('click', () => void server.showImport());
