@@ -7,7 +7,7 @@
  * footer adds one forwarding `function` per export of src/main.ts. An IIFE
  * metafile lists no exports, hence the first, ESM-only pass that reads them.
  */
-import { build } from 'esbuild';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +17,9 @@ const dist = join(root, 'dist');
 const entry = join(root, 'src/main.ts');
 export const NAMESPACE = 'FaturamentoAddon';
 
-async function entryExports(): Promise<string[]> {
-  const result = await build({
+/** The ESM pass that only reads the entry's export names (an IIFE metafile lists none). */
+export function entryOptions(): BuildOptions & { metafile: true; write: false } {
+  return {
     entryPoints: [entry],
     bundle: true,
     format: 'esm',
@@ -27,15 +28,19 @@ async function entryExports(): Promise<string[]> {
     metafile: true,
     logLevel: 'silent',
     outdir: dist,
-  });
-  const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
+  };
+}
+
+export function exportsOf(metafile: Metafile): string[] {
+  const output = Object.values(metafile.outputs).find((o) => o.entryPoint);
   if (!output) throw new Error('build: no output for src/main.ts');
   return [...output.exports].sort();
 }
 
-async function bundleCode(exportsList: string[]): Promise<void> {
+/** The real pass: an IIFE behind one namespace, and one forwarding top-level function per export. */
+export function codeOptions(exportsList: string[]): BuildOptions {
   const footer = exportsList.map((name) => `function ${name}() { return ${NAMESPACE}.${name}.apply(this, arguments); }`).join('\n');
-  await build({
+  return {
     entryPoints: [entry],
     bundle: true,
     format: 'iife',
@@ -44,13 +49,20 @@ async function bundleCode(exportsList: string[]): Promise<void> {
     mainFields: ['module', 'main'],
     target: 'es2019',
     charset: 'utf8',
-    outfile: join(dist, 'Code.js'),
     footer: { js: footer },
     define: { globalThis: '__bundleGlobal' },
     inject: [join(root, 'src/build/shadow-global.ts')],
     logLevel: 'warning',
     legalComments: 'none',
-  });
+  };
+}
+
+async function entryExports(): Promise<string[]> {
+  return exportsOf((await build(entryOptions())).metafile);
+}
+
+async function bundleCode(exportsList: string[]): Promise<void> {
+  await build({ ...codeOptions(exportsList), outfile: join(dist, 'Code.js') });
 }
 
 /** Origins of the configured API base URLs, as urlFetchWhitelist wants them (prefix ending in "/"). */

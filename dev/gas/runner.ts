@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import type { Transport } from '../../src/api/transport';
 import { nodeTransport } from '../http/node-transport';
+import { sourceBundle } from './bundle';
 import type { AuthModeName } from './auth';
 import { CacheServiceImpl, CacheStores } from './cache';
 import { type CallCosts, DEFAULT_BUDGET_MS, DEFAULT_COSTS, ExecutionClock } from './clock';
@@ -41,7 +42,7 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEFAULT_CODE_PATH = join(repoRoot, 'dist/Code.js');
 
 export interface EmulatorOptions {
-  /** The bundle to load (default dist/Code.js). */
+  /** The bundle to load; default: built in memory from the current src/ (dev/gas/bundle.ts), like dist/Code.js but never stale. */
   codePath?: string;
   /** Script source to load instead of a file (fixtures). */
   code?: string;
@@ -208,7 +209,7 @@ export class GasEmulator {
   constructor(options: EmulatorOptions = {}) {
     this.options = options;
     this.codePath = options.codePath ?? DEFAULT_CODE_PATH;
-    const code = options.code ?? readFileSync(this.codePath, 'utf8');
+    const code = options.code ?? (options.codePath ? readFileSync(options.codePath, 'utf8') : sourceBundle());
     // Apps Script shows file names like Code.gs in stack traces.
     this.script = new vm.Script(code, { filename: options.code ? 'fixture.gs' : 'Code.gs' });
     this.scriptTimeZone = options.scriptTimeZone ?? (options.code ? undefined : readManifestTimeZone(this.codePath)) ?? 'America/Sao_Paulo';

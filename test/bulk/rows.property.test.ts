@@ -134,3 +134,77 @@ describe('rows from random cells', () => {
     });
   }
 });
+
+/** Every listed bad input of each kind, each tried: a random sample could skip one. */
+const BAD_BY_KIND: Record<InputColumn['kind'], CellValue[]> = {
+  integer: [1.5, 'abc', '1,5', 'dez', '-3', true, new Date(2026, 0, 1), '#N/A'],
+  money: [-1, 0, 10.001, 'dez reais', '1,2,3', '1.234,567', true, new Date(2026, 0, 1), '#REF!'],
+  date: ['31/02/2026', '2026/10/01', 'ontem', '1/1/26', '2026-13-01', '32/01/2026', 45000, true, new Date(Number.NaN), '#ERROR!'],
+  competencia: ['13/2026', '00/2026', '2026/10', '10-2026', 'out/2026', '1/26', '0/2026', '10/1899', 202610, true, new Date(Number.NaN)],
+  choice: ['MISTA', 'agrupadaa', 42, new Date(2026, 0, 1), '#N/A'],
+  boolean: ['talvez', 'sim não', '2', new Date(2026, 0, 1)],
+  key: [123, 'com espaço', 'x'.repeat(61)],
+  text: ['y'.repeat(50_001), true, new Date(2026, 0, 1)],
+};
+
+/** Typed by people into text cells and accepted as what they mean. */
+const GOOD_BY_KIND: Partial<Record<InputColumn['kind'], Array<[CellValue, unknown]>>> = {
+  money: [
+    ['1.234,56', 1234.56],
+    ['R$ 10,50', 10.5],
+    ['10.50', 10.5],
+    ['1.000', 1000],
+    [350, 350],
+  ],
+  integer: [
+    [' 12 ', 12],
+    [7, 7],
+  ],
+  competencia: [
+    ['1/2026', '01/2026'],
+    ['2026-3', '03/2026'],
+    [' 11/2026 ', '11/2026'],
+  ],
+  date: [
+    ['1/2/2026', '2026-02-01'],
+    ['2026-02-28', '2026-02-28'],
+  ],
+  choice: [['agrupáda ', 'AGRUPADA']],
+  boolean: [
+    ['sim', true],
+    ['Não', false],
+    ['x', true],
+  ],
+};
+
+describe('every listed bad input class, one by one', () => {
+  for (const op of ops) {
+    const layout = layoutFor(op.columns);
+    const valid: CellValue[] = op.columns.map((c) => (c.kind === 'date' ? zone.instant({ year: 2026, month: 11, day: 1 }) : c.example));
+    it(`${op.label}: each bad cell is refused on its column; each good spelling gives the wire value`, () => {
+      op.columns.forEach((col, i) => {
+        const bad = BAD_BY_KIND[col.kind].filter((cell) => !(col.kind === 'text' && col.maxLength === undefined && typeof cell === 'string'));
+        for (const cell of bad) {
+          const row = valid.slice();
+          row[i] = cell;
+          const issues = buildRow(op, layout, row, 7, 'Lote', zone).issues;
+          expect(
+            issues.some((x) => x.message.startsWith(`Linha 7, coluna "${col.label}" (${columnLetter(i + 1)}): `)),
+            `${col.field} = ${String(cell).slice(0, 20)}`,
+          ).toBe(true);
+        }
+        for (const [cell, wire] of GOOD_BY_KIND[col.kind] ?? []) {
+          if (col.kind === 'choice' && !(col.choices ?? []).includes(String(wire))) continue;
+          if (col.kind === 'money' && col.min !== undefined && (wire as number) < col.min) continue;
+          const row = valid.slice();
+          row[i] = cell;
+          const built = buildRow(op, layout, row, 7, 'Lote', zone);
+          expect(built.issues, `${col.field} = ${String(cell)}`).toEqual([]);
+          const value = col.in === 'path' ? built.pathId : built.body[col.field];
+          if (!(col.sentWhen && row[op.columns.findIndex((c) => c.field === col.sentWhen)] === 'Não'))
+            expect(value, `${col.field} = ${String(cell)}`).toEqual(wire);
+        }
+      });
+    });
+  }
+});

@@ -1,0 +1,53 @@
+/**
+ * The bundle built from the current src/, in memory. Tests that run the add-on
+ * in the emulator use it instead of dist/Code.js, so a change in src/ (a
+ * mutant, an edit without `npm run build`) reaches them. Built once per
+ * process and shared between test workers through a cache file keyed by the
+ * sources' content.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
+import { codeOptions, entryOptions, exportsOf } from '../../build';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const cacheDir = join(root, 'node_modules/.cache/gas-bundle');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'ui' ? [] : sourceFiles(path);
+    return e.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Content hash of everything the bundle is built from (sidebar code is not part of Code.js). */
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  for (const file of [...sourceFiles(join(root, 'src')), join(root, 'build.ts'), join(root, 'package-lock.json')].sort()) {
+    hash.update(file);
+    hash.update(readFileSync(file));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+let memo: { hash: string; code: string } | undefined;
+
+export function sourceBundle(): string {
+  const hash = sourceHash();
+  if (memo?.hash === hash) return memo.code;
+  const cached = join(cacheDir, `${hash}.js`);
+  let code: string;
+  if (existsSync(cached)) code = readFileSync(cached, 'utf8');
+  else {
+    const exportsList = exportsOf(buildSync(entryOptions()).metafile);
+    const out = buildSync({ ...codeOptions(exportsList), write: false, outfile: join(root, 'dist/Code.js') });
+    code = out.outputFiles[0].text;
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(cached, code);
+  }
+  memo = { hash, code };
+  return code;
+}
