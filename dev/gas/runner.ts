@@ -314,6 +314,9 @@ export class GasEmulator {
     const exec = this.createExecution(context, opts);
     const services = this.services(exec);
     for (const name of SERVICE_NAMES) context[name] = services[name];
+    // Under mutation testing the bundle is built from instrumented src/: it must see the runner's active mutant.
+    const stryker = (globalThis as { __stryker__?: unknown }).__stryker__;
+    if (stryker) context.__stryker__ = stryker;
     // Script code sees virtual time, in whole milliseconds like a real Date.
     (vm.runInContext(DATE_PATCH, context) as (now: () => number) => void)(() => Math.floor(exec.clock.now()));
     return { context, exec, services };

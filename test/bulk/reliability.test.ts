@@ -32,15 +32,18 @@ afterAll(async () => {
   await sb?.stop();
 });
 
-/** A client that, on its `at`-th write wave, lets the requests reach the service and then dies like a killed execution. */
-function killingClient(real: BillingClient, at: number, kill: () => void): BillingClient {
-  let waves = 0;
+/**
+ * A client that, on the `at`-th write wave of the run (counted across executions, so how many waves fit in
+ * one step on a loaded machine does not matter), lets the requests reach the service and then dies like a
+ * killed execution.
+ */
+function killingClient(real: BillingClient, at: number, kill: () => void, count: { waves: number }): BillingClient {
   return new Proxy(real, {
     get(target, prop, receiver) {
       if (prop !== 'writeMany') return Reflect.get(target, prop, receiver);
       return (...args: Parameters<BillingClient['writeMany']>) => {
         const out = target.writeMany(...args);
-        if (++waves === at) {
+        if (++count.waves === at) {
           kill();
           throw new Error('Exceeded maximum execution time');
         }
@@ -59,6 +62,7 @@ function runUntilSettled(
 ): BulkProgress & { killed: boolean } {
   const store = new MemoryStore();
   let killed = false;
+  const count = { waves: 0 };
   const make = () =>
     deps(sb, book, {
       // A fresh view of the same properties per execution, as Apps Script gives each one.
@@ -67,11 +71,16 @@ function runUntilSettled(
       clientFor: () =>
         killed
           ? client(sb)
-          : killingClient(client(sb), killAt, () => {
-              killed = true;
-              store.frozen = true;
-              for (const s of book.sheets) s.killed = true;
-            }),
+          : killingClient(
+              client(sb),
+              killAt,
+              () => {
+                killed = true;
+                store.frozen = true;
+                for (const s of book.sheets) s.killed = true;
+              },
+              count,
+            ),
     });
   let p: BulkProgress | null = null;
   for (let round = 0; round < 60; round++) {

@@ -112,12 +112,10 @@ describe('determinism', () => {
     }
   });
 
-  it('generates 100k transactions and 50k invoices for one organization within a few seconds', () => {
-    const t = performance.now();
+  // How long it takes is the bench's business (timed assertions flake on a loaded machine).
+  it('generates 100k transactions and 50k invoices for one organization', () => {
     const big = generateOrg(ORG_DEFS[0], 1, SIZES.large);
-    const ms = performance.now() - t;
     expect(big.transacoes.length).toBe(100_000);
     expect(big.faturas.length).toBe(50_000);
-    expect(ms).toBeLessThan(5_000);
   });
 });

@@ -45,16 +45,16 @@ function plano(sbx: SandboxHandle, cliente: any, planoId: number, idIntegracao: 
 describe('faults', () => {
   it('latency delays matching requests only', async () => {
     await sb.configure({ faults: [{ kind: 'latency', ms: 300, jitterMs: 50, pathPrefix: '/v2/nfse' }] });
-    let t = performance.now();
+    const t = performance.now();
     await api(sb, '/v2/nfse');
     const slow = performance.now() - t;
-    t = performance.now();
     await api(sb, '/v2/clientes');
-    const fast = performance.now() - t;
+    // A lower bound only: an upper bound on a loaded machine would flake.
     expect(slow).toBeGreaterThanOrEqual(295);
-    expect(fast).toBeLessThan(250);
     const log = await sb.requestLog({ pathPrefix: '/v2/nfse' });
     expect(log[0].faults).toEqual(['latency']);
+    const other = await sb.requestLog({ pathPrefix: '/v2/clientes' });
+    expect(other.at(-1)?.faults ?? []).toEqual([]);
   });
 
   it('429 with Retry-After for the next N matching requests, in the operation envelope', async () => {
