@@ -57,3 +57,46 @@ describe('filter formatting', () => {
     expect((error as FilterError).message).toContain(text);
   });
 });
+
+describe('filter values a person types', () => {
+  it.each([
+    ['clientes', { cpfCnpj: '1234567' }, 'cpfCnpj', 'tem 7 dígitos'],
+    ['clientes', { cpfCnpj: '123456789012345' }, 'cpfCnpj', 'tem 15 dígitos'],
+    ['clientes', { cpfCnpj: 'abc' }, 'cpfCnpj', 'use só números'],
+    ['faturas', { dataHoraAtualizacaoInicial: '01/10/2026 25:70' }, 'dataHoraAtualizacaoInicial', 'hora inválida'],
+    ['faturas', { dataHoraAtualizacaoInicial: '31/09/2026 10:00' }, 'dataHoraAtualizacaoInicial', 'não existe'],
+    ['faturas', { dataHoraAtualizacaoInicial: '01/10/2026' }, 'dataHoraAtualizacaoInicial', 'DD/MM/AAAA HH:MM'],
+    ['faturas', { competencia: '00/2026' }, 'competencia', '01 a 12'],
+    ['faturas', { competencia: '10/1899' }, 'competencia', 'ano'],
+    ['faturas', { competencia: 'out/2026' }, 'competencia', 'MM/AAAA'],
+    ['cobrancas', { vencimentoInicial: '2026-13-01' }, 'vencimentoInicial', 'não existe'],
+  ] as const)('refuses %s %j before sending', (key, values, filter, text) => {
+    let error: unknown;
+    try {
+      fmt(key, values);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FilterError);
+    expect((error as FilterError).filter).toBe(filter);
+    expect((error as FilterError).message).toContain(text);
+  });
+
+  it('restores the zeros a number cell dropped from a CPF or CNPJ, and drops punctuation', () => {
+    expect(fmt('clientes', { cpfCnpj: 1234567890 })).toEqual({ cpfCnpj: '01234567890' });
+    expect(fmt('clientes', { cpfCnpj: '123456789' })).toEqual({ cpfCnpj: '00123456789' });
+    expect(fmt('clientes', { cpfCnpj: 1234567000189 })).toEqual({ cpfCnpj: '01234567000189' });
+    expect(fmt('clientes', { cpfCnpj: '12.345.678/0001-95' })).toEqual({ cpfCnpj: '12345678000195' });
+    expect(fmt('clientes', { cpfCnpj: '123.456.789-09' })).toEqual({ cpfCnpj: '12345678909' });
+  });
+
+  it('reads datetimes typed either way, and competências with one digit or as AAAA-MM', () => {
+    expect(fmt('faturas', { dataHoraAtualizacaoInicial: '2026-10-01T08:05:59', dataHoraAtualizacaoFinal: '2026-10-01 23:59' })).toEqual({
+      dataHoraAtualizacaoInicial: '01/10/2026 08:05',
+      dataHoraAtualizacaoFinal: '01/10/2026 23:59',
+    });
+    expect(fmt('faturas', { competencia: { year: 2026, month: 1 } })).toEqual({ competencia: '01/2026' });
+    expect(fmt('nfse', { competencia: new Date('2026-02-01T12:00:00Z') })).toEqual({ competencia: '02/2026' });
+    expect(fmt('transacoes', { pageSize: undefined, idTransacao: ' 42 ' } as never)).toEqual({ idTransacao: '42' });
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * One batch on the wire, against a scripted client: how many times a row may
+ * be tried, when the batch stops for the execution's deadline, and how a 429's
+ * Retry-After is honoured or left for the next step.
+ */
+import { describe, expect, it } from 'vitest';
+import type { BillingClient } from '../../src/api/client';
+import { RateLimitedError, ServerError } from '../../src/api/errors';
+import { type Item, runBatch } from '../../src/core/bulk/batch';
+import { bulkOperations } from '../../src/core/bulk/definitions';
+
+const PUT = { method: 'PUT', path: '/v2/assinaturascontratos/personalizado/1' };
+const op = bulkOperations.atualizarAssinaturaPersonalizada;
+const ok = { ok: true as const, result: { record: { idAssinaturaContrato: 1 }, messages: [] } };
+
+/** Each call of writeMany takes the next answer for every item; the clock moves by `waveMs` per call. */
+function scripted(answers: Array<'ok' | Error>, clock: { t: number }, waveMs = 1_000) {
+  const calls: number[] = [];
+  const client = {
+    writeMany: (_key: string, items: unknown[]) => {
+      const answer = answers[Math.min(calls.length, answers.length - 1)];
+      calls.push(items.length);
+      clock.t += waveMs;
+      return items.map(() => (answer === 'ok' ? ok : { ok: false as const, error: answer }));
+    },
+  } as unknown as BillingClient;
+  return { client, calls };
+}
+
+const item = (row: number): Item => ({
+  row,
+  built: {
+    body: { valor: 10, descricaoAssinaturaContrato: 'x', isAtualizaDiscriminacaoNfse: false, discriminacaoNfse: '' },
+    pathId: row,
+    needsKey: false,
+    issues: [],
+  },
+  mode: 'send',
+  reason: 'new',
+  attempts: 0,
+});
+
+describe('a batch of updates (PUT, safe to repeat)', () => {
+  it('tries a failing row at most maxAttempts times, then says to run again', () => {
+    const clock = { t: 0 };
+    const { client, calls } = scripted([new ServerError(PUT, 500)], clock);
+    const out = runBatch(client, op, [item(2), item(3)], { now: () => clock.t, sleep: () => {}, deadline: 60_000, maxAttempts: 3 });
+    expect(calls).toEqual([2, 2, 2]);
+    expect(out.results.get(2)).toMatchObject({ status: 'ERRO' });
+    expect(out.results.get(2)?.mensagem).toContain('pode ser repetida');
+    expect(out.pending).toEqual([]);
+  });
+
+  it('four attempts by default', () => {
+    const clock = { t: 0 };
+    const { client, calls } = scripted([new ServerError(PUT, 503)], clock);
+    runBatch(client, op, [item(2)], { now: () => clock.t, sleep: () => {}, deadline: 60_000 });
+    expect(calls.length).toBe(4);
+  });
+
+  it('a 500 then a success: the row is OK after its second try', () => {
+    const clock = { t: 0 };
+    const { client, calls } = scripted([new ServerError(PUT, 500), 'ok'], clock);
+    const out = runBatch(client, op, [item(2)], { now: () => clock.t, sleep: () => {}, deadline: 60_000 });
+    expect(calls.length).toBe(2);
+    expect(out.results.get(2)).toMatchObject({ status: 'OK' });
+  });
+
+  it('stops at the deadline: no wave starts after it', () => {
+    const clock = { t: 0 };
+    const { client, calls } = scripted([new ServerError(PUT, 500)], clock, 10_000);
+    runBatch(client, op, [item(2)], { now: () => clock.t, sleep: () => {}, deadline: 15_000, maxAttempts: 10 });
+    expect(calls.length).toBe(2);
+    expect(clock.t).toBe(20_000);
+  });
+
+  it("waits the 429's Retry-After, then sends again", () => {
+    const clock = { t: 0 };
+    const slept: number[] = [];
+    const { client, calls } = scripted([new RateLimitedError(PUT, 3_000), 'ok'], clock);
+    const out = runBatch(client, op, [item(2)], {
+      now: () => clock.t,
+      sleep: (ms) => {
+        slept.push(ms);
+        clock.t += ms;
+      },
+      deadline: 60_000,
+    });
+    expect(slept).toEqual([3_000]);
+    expect(calls.length).toBe(2);
+    expect(out.rateLimited).toBe(true);
+    expect(out.results.get(2)).toMatchObject({ status: 'OK' });
+  });
+
+  it('a 429 without Retry-After waits two seconds', () => {
+    const clock = { t: 0 };
+    const slept: number[] = [];
+    const { client } = scripted([new RateLimitedError(PUT, undefined), 'ok'], clock);
+    runBatch(client, op, [item(2)], { now: () => clock.t, sleep: (ms) => slept.push(ms), deadline: 60_000 });
+    expect(slept).toEqual([2_000]);
+  });
+
+  it('a Retry-After longer than half of what is left is not waited for inside this step', () => {
+    const clock = { t: 0 };
+    const slept: number[] = [];
+    const { client, calls } = scripted([new RateLimitedError(PUT, 40_000), 'ok'], clock);
+    const out = runBatch(client, op, [item(2)], { now: () => clock.t, sleep: (ms) => slept.push(ms), deadline: 60_000 });
+    expect(slept).toEqual([]);
+    expect(calls.length).toBe(1);
+    expect(out.results.get(2)).toMatchObject({ status: 'ERRO' });
+  });
+});
