@@ -294,7 +294,9 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   }
   openById(id: string): GSpreadsheet {
     if (!this.document.openById) {
-      throw this.env.exec.error('You do not have permission to call SpreadsheetApp.openById. Required permissions: https://www.googleapis.com/auth/spreadsheets');
+      throw this.env.exec.error(
+        'You do not have permission to call SpreadsheetApp.openById. Required permissions: https://www.googleapis.com/auth/spreadsheets',
+      );
     }
     if (String(id) !== this.env.model.id) throw this.env.exec.error(`Unexpected error while getting the method or property openById on object SpreadsheetApp.`);
     return this.spreadsheet as unknown as GSpreadsheet;

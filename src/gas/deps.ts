@@ -37,7 +37,11 @@ export function reportStore(doc: KeyValueStore = documentStore()): ReportStore {
   return new ReportStore(doc, () => Utilities.getUuid());
 }
 
-export function runDeps(doc: KeyValueStore = documentStore(), zone: Zone = gasZone(spreadsheetTimeZone()), ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): RunDeps {
+export function runDeps(
+  doc: KeyValueStore = documentStore(),
+  zone: Zone = gasZone(spreadsheetTimeZone()),
+  ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
+): RunDeps {
   return {
     reports: reportStore(doc),
     jobs: pullJobStore(doc),
@@ -48,7 +52,7 @@ export function runDeps(doc: KeyValueStore = documentStore(), zone: Zone = gasZo
     notifyFailure: (report, run) => {
       // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
       const to = Session.getEffectiveUser().getEmail();
-      if (!report.notifyByEmail || !to || (report.owner && report.owner.email && report.owner.email !== to)) return;
+      if (!report.notifyByEmail || !to || (report.owner?.email && report.owner.email !== to)) return;
       const message = redact(run.message ?? '', connectionStore().secrets());
       MailApp.sendEmail(
         to,

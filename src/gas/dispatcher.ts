@@ -103,6 +103,7 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
   if (active) ids.sort((a, b) => Number(b === active.getId()) - Number(a === active.getId()));
   // The active document's trigger may have outlived its work there: it is tidied even if nothing of ours is left.
   if (active && !ids.includes(active.getId())) ids.unshift(active.getId());
+  let failure: unknown;
   for (const id of ids) {
     if (Date.now() >= deadline) break;
     const isActive = active !== null && active.getId() === id;
@@ -117,8 +118,9 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
       runDocument(ss, isActive, owners, me, deadline);
     } catch (err) {
       // Busy: someone is working in the document, and whatever is due stays due for the next hour.
-      // Anything else is logged and the next document still gets its turn.
-      if (!(err instanceof BusyError)) console.error(redact(String((err as Error)?.stack ?? err), connectionStore().secrets()));
+      // Anything else fails the execution, but only after the other documents had their turn.
+      if (!(err instanceof BusyError)) failure ??= err;
     }
   }
+  if (failure !== undefined) throw new Error(redact(String((failure as Error)?.message ?? failure), connectionStore().secrets()));
 }

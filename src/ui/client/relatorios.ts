@@ -134,7 +134,11 @@ function takeOverForm(r: ReportView, result: HTMLElement): HTMLElement {
   const form = h(
     'form',
     { class: 'take-over', 'aria-label': `Assumir ${r.name}` },
-    h('p', { class: 'meta' }, `Daqui em diante "${r.name}" será atualizado com a sua chave, na organização da conexão escolhida, e os agendamentos correrão no seu nome.`),
+    h(
+      'p',
+      { class: 'meta' },
+      `Daqui em diante "${r.name}" será atualizado com a sua chave, na organização da conexão escolhida, e os agendamentos correrão no seu nome.`,
+    ),
     h('label', {}, 'Sua conexão', connection),
     error,
     h('div', { class: 'actions' }, confirm),
@@ -167,7 +171,9 @@ function ownerLine(r: ReportView): HTMLElement {
   return h(
     'div',
     { class: 'meta owner' },
-    r.owner ? `De ${r.owner}: atualizado e agendado só por quem o criou, com a conexão dessa pessoa.` : 'Sem dono (salvo antes de os relatórios terem dono): não é atualizado por ninguém.',
+    r.owner
+      ? `De ${r.owner}: atualizado e agendado só por quem o criou, com a conexão dessa pessoa.`
+      : 'Sem dono (salvo antes de os relatórios terem dono): não é atualizado por ninguém.',
   );
 }
 
