@@ -61,12 +61,15 @@ export function workStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): KeyValu
   };
 
   const create = (): Sheet => {
+    // insertSheet makes the new sheet active: the person keeps looking at the sheet they were on.
+    const before = ss.getActiveSheet();
     const made = ss.insertSheet(WORK_SHEET, ss.getSheets().length);
     // Two columns and only the rows it uses: its cells count against the document's 10 million.
     if (made.getMaxColumns() > 2) made.deleteColumns(3, made.getMaxColumns() - 2);
     if (made.getMaxRows() > 2) made.deleteRows(3, made.getMaxRows() - 2);
     made.getRange(1, 1, 2, 2).setNumberFormat('@');
     made.getRange(1, 1, 1, 2).setValues([[MARK, 'Dados do complemento Faturamento: não edite.']]);
+    if (before) ss.setActiveSheet(before);
     made.hideSheet();
     // Reports and jobs saved before this sheet existed come along (they have no owner: see core/owners.ts).
     const doc = PropertiesService.getDocumentProperties();
