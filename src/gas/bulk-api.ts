@@ -16,6 +16,7 @@ import {
   validateSheet,
 } from '../core/bulk/job';
 import { createTemplate, type TemplateResult } from '../core/bulk/template';
+import { IDLE_MS } from '../core/dispatch';
 import { notYours } from '../core/owners';
 import { bulkDeps } from './deps';
 import { syncDispatcher } from './dispatcher';
@@ -173,6 +174,10 @@ export function takeOverBulkRun(jobId: string, connectionId: string): Outcome<Bu
       const { deps, me, owners, ss } = ownDeps();
       const job = deps.jobs.get(jobId);
       if (!job) throw new BulkError('Este lote não existe mais.');
+      // Stepped in the last minutes: its owner's sidebar or trigger may still be sending with their key.
+      if (job.status === 'running' && Date.now() - job.updatedAt < IDLE_MS && !owners.checker(me, ss.getId()).bulk(job)) {
+        throw new BulkError('Este lote está sendo executado agora por quem o iniciou. Espere alguns minutos e tente de novo.');
+      }
       const connection = connectionStore().byId(String(connectionId ?? ''));
       const next = { ...job, owner: { id: me.id, email: me.email }, connectionId: connection.id, connection: connection.name };
       deps.jobs.put(jobId, next);

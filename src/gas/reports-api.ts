@@ -12,6 +12,7 @@ import { type Report, resolveFilters, type ReportView, type SavedFilterValue } f
 export type { ReportView };
 import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../core/schedule';
 import { childSheetName, sheetNameProblem } from '../core/import-job';
+import { IDLE_MS } from '../core/dispatch';
 import { type Identity, notYours, type OwnershipCheck, type OwnerStore } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
 import { reportStore, runDeps } from './deps';
@@ -324,9 +325,11 @@ export function takeOverReport(reportId: string, connectionId: string): FormOutc
     const doc = readOnce(documentStore());
     const store = reportStore(doc);
     const current = store.get(reportId);
-    const job = pullJobStore(doc).get(reportId);
-    if (job && job.state.status === 'running' && !w.check.report(current)) {
-      return { ok: false, field: 'connection', message: 'Este relatório está sendo atualizado agora. Espere a atualização terminar e tente de novo.' };
+    const jobs = pullJobStore(doc);
+    const job = jobs.get(reportId);
+    // A run stepped in the last minutes may still be going, with the old owner's key: it must not write after the change.
+    if (job && job.state.status === 'running' && Date.now() - job.state.updatedAt < IDLE_MS && !w.check.report(current)) {
+      return { ok: false, field: 'connection', message: 'Este relatório está sendo atualizado agora. Espere alguns minutos e tente de novo.' };
     }
     let connection: { id: string; name: string };
     try {
@@ -334,6 +337,8 @@ export function takeOverReport(reportId: string, connectionId: string): FormOutc
     } catch (err) {
       return { ok: false, field: 'connection', message: (err as Error).message };
     }
+    // An unfinished pull holds rows of the old owner's organization: the next run starts over with the new connection.
+    if (job && !w.check.report(current)) jobs.delete(reportId);
     const report = store.save({ ...current, owner: { id: w.me.id, email: w.me.email }, connectionId: connection.id, connection: connection.name });
     w.owners.vouchReport(w.me, w.documentId, report);
     return { ok: true, value: viewer(doc, w.owners.checker(w.me, w.documentId))(report) };

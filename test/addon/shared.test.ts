@@ -170,6 +170,38 @@ describe('taking a report over', () => {
     });
   }
 
+  it('a pull left unfinished is started over with the new connection, never finished with rows of two organizations', async () => {
+    const emu = emulator();
+    editors(emu, [ANA, BRUNO]);
+    const started = emu.run(
+      'startImportRun',
+      [{ connection: 'Empresa', listing: 'faturas', sheetName: 'Faturas', name: 'Faturas', filters: {} }],
+      as(ANA),
+    ) as Rec;
+    // One slow step writes the first pages, then the sidebar is closed.
+    const step = emu.run('continueReportRun', [started.value.reportId], { ...as(ANA), costs: { urlFetchCallMs: 20_000 } }) as Progress;
+    expect(step.done).toBe(false);
+    expect(step.rows).toBeGreaterThan(0);
+    const report = reportOf(emu, 'Faturas', BRUNO);
+    const bruno = (emu.run('listConnections', [], as(BRUNO)) as Rec[])[0];
+    // Right after a step the run may still be going: no take-over yet.
+    expect(emu.run('takeOverReport', [report.id, bruno.id], as(BRUNO))).toMatchObject({ ok: false });
+    emu.now += 6 * 60_000;
+    expect(emu.run('takeOverReport', [report.id, bruno.id], as(BRUNO))).toMatchObject({ ok: true });
+    expect(emu.run('setReportSchedule', [report.id, { kind: 'hourly' }, false], as(BRUNO))).toMatchObject({ ok: true });
+    await sb.clearLog();
+    fireInOrder(emu, [ANA, BRUNO], new Date(emu.now + 3_600_000), false);
+    expect(new Set((await sb.requestLog()).map((e) => e.org))).toEqual(new Set([sb.orgs[1].name]));
+    const col = columnsOf(emu, 'Faturas').idFatura;
+    const ids = emu
+      .values('Faturas')
+      .slice(1)
+      .map((r) => Number(r[col]))
+      .sort((a, b) => a - b);
+    const expected = (await sb.dump<Rec>(sb.orgs[1].name, 'faturas')).map((f) => f.idFatura as number).sort((a, b) => a - b);
+    expect(ids).toEqual(expected);
+  });
+
   it('an editor who left: nobody runs their schedule with another key until someone takes it over', async () => {
     const emu = emulator();
     editors(emu, [ANA, BRUNO]);
