@@ -105,6 +105,7 @@ export class OwnerStore {
   checker(me: Identity, documentId: string): OwnershipCheck {
     const ledger = this.ledger(documentId);
     return {
+      me: me.id,
       report: (r) => r.owner?.id === me.id && Boolean(r.connectionId) && ledger.reports[r.id] === this.sign(reportTerms(r), me.secret),
       bulk: (j) => j.owner?.id === me.id && Boolean(j.connectionId) && ledger.bulk[j.id] === this.sign(bulkTerms(j), me.secret),
       ledger,
@@ -113,6 +114,8 @@ export class OwnerStore {
 }
 
 export interface OwnershipCheck {
+  /** The running user's id. */
+  me: string;
   /** The report is the user's and they vouched for it as it is. */
   report(r: Report): boolean;
   bulk(j: BulkJob): boolean;

@@ -253,6 +253,7 @@ function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => Repor
       connection: r.connection,
       owner: r.owner?.email ?? null,
       mine: check.report(r),
+      disowned: r.owner?.id === check.me && !check.report(r),
       sheetName: r.sheetName,
       childSheets: tableSpec(op).children.map((c) => childSheetName(r.sheetName, c)),
       filters: r.filters,

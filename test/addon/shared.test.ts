@@ -137,7 +137,7 @@ describe('taking a report over', () => {
       editors(emu, [ANA, BRUNO]);
       scheduledPulls(emu, [ANA]);
       const report = reportOf(emu, 'Clientes ana', BRUNO);
-      expect(report).toMatchObject({ owner: ANA, mine: false });
+      expect(report).toMatchObject({ owner: ANA, mine: false, disowned: false });
       expect(reportOf(emu, 'Clientes ana', ANA)).toMatchObject({ owner: ANA, mine: true });
       // Bruno cannot run, continue, edit or schedule it without taking it over.
       expect(emu.execute('runReport', [report.id], as(BRUNO)).error?.message).toMatch(/é de ana@escritorio.com.br/);
@@ -367,7 +367,8 @@ describe('ownership cannot be forged', () => {
       expect(emu.sheetNames()).not.toContain('Roubo');
       expect(await createdKeys(ANA)).toEqual([]);
       // What Ana sees: the forged report claims to be hers but is not vouched for, so she can take it over or delete it.
-      expect(reportOf(emu, 'Roubo', ANA)).toMatchObject({ owner: ANA, mine: false });
+      expect(reportOf(emu, 'Roubo', ANA)).toMatchObject({ owner: ANA, mine: false, disowned: true });
+      expect(reportOf(emu, 'Roubo', BRUNO)).toMatchObject({ owner: ANA, mine: false, disowned: false });
     });
   }
 });

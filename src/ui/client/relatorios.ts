@@ -168,6 +168,12 @@ function takeOverForm(r: ReportView, result: HTMLElement): HTMLElement {
 
 function ownerLine(r: ReportView): HTMLElement {
   if (r.mine) return h('div', { class: 'meta owner' }, `Seu (${r.owner})`);
+  if (r.disowned)
+    return h(
+      'div',
+      { class: 'notice warn owner' },
+      'Diz ser seu, mas não foi você quem o salvou assim (outra pessoa o gravou ou alterou): não é executado. Confira os filtros e a aba antes de assumi-lo, ou exclua-o.',
+    );
   return h(
     'div',
     { class: 'meta owner' },
