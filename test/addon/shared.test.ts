@@ -294,6 +294,72 @@ describe('unfinished bulk runs in a shared document', () => {
   }
 });
 
+describe('taking a bulk run over', () => {
+  it('only once it has been idle for a while; from then on it goes on with the new owner’s key only', async () => {
+    const emu = emulator();
+    editors(emu, [ANA, BRUNO]);
+    bulkSheet(emu, ANA, 'Lote Ana', await subscriptionRows(ANA, 'ANA', 6));
+    startedAndLeft(emu, ANA, 'Lote Ana');
+    const job = (emu.run('getBulkForm', [], as(BRUNO)) as Rec).jobs[0];
+    const bruno = (emu.run('listConnections', [], as(BRUNO)) as Rec[])[0];
+    expect(emu.run('takeOverBulkRun', [job.jobId, bruno.id], as(BRUNO))).toMatchObject({ ok: false });
+    emu.now += 6 * 60_000;
+    expect(emu.run('takeOverBulkRun', [job.jobId, bruno.id], as(BRUNO))).toMatchObject({ ok: true, value: { owner: BRUNO } });
+    expect((emu.run('getBulkForm', [], as(BRUNO)) as Rec).jobs[0]).toMatchObject({ owner: BRUNO, mine: true });
+    expect(emu.run('continueBulkRun', [job.jobId], as(ANA))).toMatchObject({ ok: false });
+    const created = await createdKeys(ANA);
+    await sb.clearLog();
+    for (let i = 0; i < 2; i++) fireInOrder(emu, [ANA, BRUNO], new Date(emu.now + 3_600_000), false);
+    // Ana's key sent nothing more; the remaining rows went to Bruno's organization (where their customers do not exist).
+    expect(await createdKeys(ANA)).toEqual(created);
+    const log = await sb.requestLog();
+    expect(log.length).toBeGreaterThan(0);
+    expect(new Set(log.map((e) => e.org))).toEqual(new Set([sb.orgs[1].name]));
+  });
+});
+
+describe('unfinished NFS-e emissions in a shared document', () => {
+  for (const order of [
+    [ANA, BRUNO],
+    [BRUNO, ANA],
+  ]) {
+    it(`each editor's notes are issued in their own organization only (without the document; ${order.map((u) => u.slice(0, 3)).join(' → ')})`, async () => {
+      const emu = emulator();
+      editors(emu, [ANA, BRUNO]);
+      const chosen: Record<string, number[]> = {};
+      const before: Record<string, Set<number>> = {};
+      for (const user of [ANA, BRUNO]) {
+        const sheet = `Faturas ${user.slice(0, 3)}`;
+        importAll(emu, { listing: 'faturas', sheetName: sheet, name: sheet, connection: 'Empresa' }, as(user));
+        const emitiveis = new Set((await catalog(sb, ORG[user])).emitiveis);
+        const col = columnsOf(emu, sheet).idFatura;
+        const rows = emu
+          .values(sheet)
+          .map((r, i) => ({ row: i + 1, id: r[col] as number }))
+          .filter((r) => emitiveis.has(r.id))
+          .slice(0, 4);
+        chosen[user] = rows.map((r) => r.id).sort((a, b) => a - b);
+        before[user] = new Set((await sb.dump<Rec>(sb.orgs[ORG[user]].name, 'nfse')).map((n) => n.idNotaFiscalServico as number));
+        emu.select(sheet, ...rows.map((r) => `A${r.row}`));
+        const r = emu.run(
+          'startBulkRun',
+          [{ operation: 'emitirNfse', sheetName: sheet, connection: 'Empresa', scope: 'selected', batchSize: 1, stepSeconds: 5 }],
+          { ...as(user), costs: { urlFetchCallMs: 3000 } },
+        ) as Rec;
+        expect(r.ok).toBe(true);
+        expect(r.value.done).toBe(false);
+      }
+      for (let i = 0; i < 3; i++) fireInOrder(emu, order, new Date(emu.now + 3_600_000), false);
+      for (const user of [ANA, BRUNO]) {
+        const notes = await sb.dump<Rec>(sb.orgs[ORG[user]].name, 'nfse');
+        const issued = notes.filter((n) => !before[user].has(n.idNotaFiscalServico)).map((n) => n.idFatura as number);
+        expect(issued.sort((a, b) => a - b)).toEqual(chosen[user]);
+      }
+      expect(emu.triggers.triggers).toHaveLength(0);
+    });
+  }
+});
+
 /** The work sheet's rows as key → value, and a way to write one as any editor could in Planilhas. */
 function workSheet(emu: GasEmulator) {
   const rows = emu.values(WORK_SHEET) as string[][];
