@@ -20,12 +20,12 @@ beforeEach(async () => {
   await sb.reset();
 });
 
-function reportId(emu: ReturnType<typeof emulator>, name: string): string {
+function reportId(emu: ReturnType<typeof base>, name: string): string {
   return (emu.run('listReports') as Rec[]).find((r) => r.name === name)!.id;
 }
 
 /** Runs of each report recorded in Histórico, as "name@dd HH". */
-function scheduledRuns(emu: ReturnType<typeof emulator>): string[] {
+function scheduledRuns(emu: ReturnType<typeof base>): string[] {
   const rows = emu.displayValues('Histórico').slice(1);
   return rows.filter((r) => r[2] === 'Agendado').map((r) => `${r[1]}@${r[0].slice(0, 2)} ${r[0].slice(11, 13)}`);
 }
