@@ -119,7 +119,8 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
   }
   const sheetName = (form.sheetName ?? '').trim();
   if (!sheetName) return { ok: false, field: 'sheetName', message: 'Informe a aba de destino.' };
-  if (sheetName === WORK_SHEET) return { ok: false, field: 'sheetName', message: `A aba "${WORK_SHEET}" guarda os relatórios do complemento: escolha outro nome.` };
+  if (sheetName === WORK_SHEET)
+    return { ok: false, field: 'sheetName', message: `A aba "${WORK_SHEET}" guarda os relatórios do complemento: escolha outro nome.` };
   const problem = sheetNameProblem(sheetName);
   if (problem) return { ok: false, field: 'sheetName', message: problem };
   const ownSheet = editing?.sheetName === sheetName;
