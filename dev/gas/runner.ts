@@ -80,6 +80,19 @@ export interface EmulatorOptions {
   quotas?: { urlFetchPerDay?: number; propertyOpsPerDay?: number; emailsPerDay?: number };
   /** Real-time safety net for a script that loops without calling services (default 120 s). */
   realTimeoutMs?: number;
+  /**
+   * Google picks the minute within the hour at which an hourly trigger fires.
+   * With a seed, each recurring trigger gets its own minute (drawn from the
+   * seed and the trigger's id) instead of the minute it was created at.
+   */
+  triggerMinuteSeed?: number;
+  /**
+   * Whether time-driven triggers run with the document as their active
+   * spreadsheet (default true). Not settled for editor add-ons: without it
+   * getActiveSpreadsheet() is null and there are no document properties and no
+   * document lock. runDueTriggers can override it per call.
+   */
+  triggerDocumentContext?: boolean;
 }
 
 export interface RunOptions {
@@ -93,6 +106,13 @@ export interface RunOptions {
   countRealTime?: boolean;
   /** Virtual start time (default: the emulator's current virtual time). */
   at?: Date;
+  /**
+   * Run with the document as the active spreadsheet (default true). False: as a
+   * script's time-driven trigger, with no active spreadsheet, no document
+   * properties and no document lock; SpreadsheetApp.openById still works when
+   * the manifest grants the `spreadsheets` scope.
+   */
+  documentContext?: boolean;
   /** Called at every service call, before the call runs: lets a test start an overlapping run. */
   onServiceCall?: (call: ServiceCall) => void;
   /**
@@ -175,11 +195,25 @@ export const SERVICE_NAMES: (keyof Services)[] = [
   'console',
 ];
 
-function readManifestTimeZone(codePath: string): string | undefined {
+interface Manifest {
+  timeZone?: string;
+  urlFetchWhitelist?: string[];
+  oauthScopes?: string[];
+}
+
+function readManifest(codePath: string): Manifest | undefined {
   const manifest = join(dirname(codePath), 'appsscript.json');
   if (!existsSync(manifest)) return undefined;
-  const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { timeZone?: string; urlFetchWhitelist?: string[] };
-  return parsed.timeZone;
+  return JSON.parse(readFileSync(manifest, 'utf8')) as Manifest;
+}
+
+const FULL_SPREADSHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
+
+/** A trigger's minute within the hour, from the seed and its id (FNV-1a). */
+export function ownMinute(seed: number, triggerId: string): number {
+  let h = 0x811c9dc5 ^ seed;
+  for (const c of triggerId) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
+  return (h >>> 0) % 60;
 }
 
 export class GasEmulator {
@@ -205,6 +239,7 @@ export class GasEmulator {
   private readonly mailQuota: DailyQuota;
   private readonly whitelist: string[] | null;
   private nextExecutionId = 1;
+  private readonly canOpenById: boolean;
 
   constructor(options: EmulatorOptions = {}) {
     this.options = options;
@@ -212,7 +247,10 @@ export class GasEmulator {
     const code = options.code ?? (options.codePath ? readFileSync(options.codePath, 'utf8') : sourceBundle());
     // Apps Script shows file names like Code.gs in stack traces.
     this.script = new vm.Script(code, { filename: options.code ? 'fixture.gs' : 'Code.gs' });
-    this.scriptTimeZone = options.scriptTimeZone ?? (options.code ? undefined : readManifestTimeZone(this.codePath)) ?? 'America/Sao_Paulo';
+    const manifest = options.code ? undefined : readManifest(this.codePath);
+    this.scriptTimeZone = options.scriptTimeZone ?? manifest?.timeZone ?? 'America/Sao_Paulo';
+    // Fixtures have no manifest: they may open by id.
+    this.canOpenById = !manifest?.oauthScopes || manifest.oauthScopes.includes(FULL_SPREADSHEETS_SCOPE);
     const ss = options.spreadsheet ?? {};
     this.spreadsheet = new SpreadsheetModel(
       ss.id ?? '1EmuLaToRsPrEaDsHeEtIdAbCdEfGhIjKlMnOpQrStUv',
@@ -266,11 +304,11 @@ export class GasEmulator {
     };
   }
 
-  private services(exec: Execution): Services {
-    const documentId = this.spreadsheet.id;
+  private services(exec: Execution, documentContext: boolean): Services {
+    const documentId = documentContext ? this.spreadsheet.id : null;
     const propertyOp = this.wrapQuota(exec, this.propertyQuota);
     const raw = {
-      SpreadsheetApp: new SpreadsheetAppImpl(exec, this.spreadsheet, this.ui),
+      SpreadsheetApp: new SpreadsheetAppImpl(exec, this.spreadsheet, this.ui, { active: documentContext, openById: this.canOpenById }),
       UrlFetchApp: new UrlFetchAppImpl(
         {
           transport: this.options.transport ?? nodeTransport,
@@ -312,7 +350,7 @@ export class GasEmulator {
   private prepareContext(opts: RunOptions): { context: vm.Context; exec: Execution; services: Services } {
     const context = vm.createContext({});
     const exec = this.createExecution(context, opts);
-    const services = this.services(exec);
+    const services = this.services(exec, opts.documentContext ?? true);
     for (const name of SERVICE_NAMES) context[name] = services[name];
     // Under mutation testing the bundle is built from instrumented src/: it must see the runner's active mutant.
     const stryker = (globalThis as { __stryker__?: unknown }).__stryker__;
@@ -456,19 +494,41 @@ export class GasEmulator {
   runDueTriggers(at: Date, opts: Omit<RunOptions, 'at' | 'user' | 'authMode' | 'kind'> = {}): ExecutionReport[] {
     const limit = at.getTime();
     const reports: ExecutionReport[] = [];
-    const due = this.triggers.triggers.filter((t) => t.nextRun <= limit).sort((a, b) => a.nextRun - b.nextRun);
+    const due = this.triggers.triggers.filter((t) => this.placed(t).nextRun <= limit).sort((a, b) => a.nextRun - b.nextRun);
+    const documentContext = opts.documentContext ?? this.options.triggerDocumentContext ?? true;
     for (const t of due) {
       const fireAt = t.nextRun;
-      t.nextRun = t.oneShot ? Number.POSITIVE_INFINITY : nextRunAfter(t.spec, Math.max(fireAt, limit));
+      t.nextRun = t.oneShot ? Number.POSITIVE_INFINITY : this.atOwnMinute(t, nextRunAfter(t.spec, Math.max(fireAt, limit)));
       reports.push(
-        this.execute(t.handler, [], { ...opts, at: new Date(Math.max(fireAt, this.now)), user: t.owner, authMode: 'FULL', kind: 'trigger' }, (_s, exec) =>
-          this.triggerEvent(t, exec),
+        this.execute(
+          t.handler,
+          [],
+          { ...opts, documentContext, at: new Date(Math.max(fireAt, this.now)), user: t.owner, authMode: 'FULL', kind: 'trigger' },
+          (_s, exec) => this.triggerEvent(t, exec),
         ),
       );
     }
     this.now = Math.max(this.now, limit);
     return reports;
   }
+
+  /** With triggerMinuteSeed, a new recurring trigger's first run moves to its own minute. */
+  private placed(t: TriggerRecord): TriggerRecord {
+    if (this.options.triggerMinuteSeed === undefined || t.oneShot || t.spec.nearMinute !== undefined || this.seededMinute.has(t.id)) return t;
+    this.seededMinute.set(t.id, ownMinute(this.options.triggerMinuteSeed, t.id));
+    t.nextRun = this.atOwnMinute(t, t.nextRun);
+    return t;
+  }
+
+  private atOwnMinute(t: TriggerRecord, at: number): number {
+    const minute = this.seededMinute.get(t.id);
+    if (minute === undefined || at === Number.POSITIVE_INFINITY) return at;
+    const hour = Math.floor(at / 3_600_000) * 3_600_000;
+    return hour + minute * 60_000;
+  }
+
+  /** The minute each seeded trigger fires at, by trigger id. */
+  readonly seededMinute = new Map<string, number>();
 
   private triggerEvent(t: TriggerRecord, exec: Execution): unknown {
     const w = wallClock(exec.clock.now(), 'UTC');

@@ -284,8 +284,10 @@ export class ScriptAppImpl
     return this.exec.realm.array(mine.map((t) => new TriggerImpl(t))) as unknown as GTrigger[];
   }
 
-  getUserTriggers(_document: unknown): GTrigger[] {
-    const mine = this.store.triggers.filter((t) => t.owner === this.exec.user && t.documentId === this.policy.documentId);
+  getUserTriggers(document: unknown): GTrigger[] {
+    // The document passed in decides, so a run without an active document can still list a document's triggers.
+    const id = (document as { getId?: () => string } | null)?.getId?.() ?? this.policy.documentId;
+    const mine = this.store.triggers.filter((t) => t.owner === this.exec.user && t.documentId === id);
     return this.exec.realm.array(mine.map((t) => new TriggerImpl(t))) as unknown as GTrigger[];
   }
 

@@ -245,7 +245,19 @@ type AppMethods =
   | 'getSelection'
   | 'getUi'
   | 'newDataValidation'
+  | 'openById'
   | 'setActiveSheet';
+
+/**
+ * Which document an execution can reach: the active one (menus, sidebars, a
+ * trigger run in the document's context) and others by id, which needs the
+ * full `spreadsheets` scope in the manifest (`spreadsheets.currentonly` does
+ * not allow it).
+ */
+export interface DocumentAccess {
+  active: boolean;
+  openById: boolean;
+}
 
 export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMethods> {
   readonly gasName = 'SpreadsheetApp';
@@ -257,6 +269,7 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
     exec: Execution,
     model: SpreadsheetModel,
     private readonly ui: UiState,
+    private readonly document: DocumentAccess = { active: true, openById: true },
   ) {
     super();
     const sheets = new Map<SheetModel, SheetImpl>();
@@ -276,12 +289,23 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   }
 
   getActiveSpreadsheet(): GSpreadsheet {
+    // Typed non-null, but null in an execution without a document (a script's time-driven trigger).
+    return (this.document.active ? this.spreadsheet : null) as unknown as GSpreadsheet;
+  }
+  openById(id: string): GSpreadsheet {
+    if (!this.document.openById) {
+      throw this.env.exec.error(
+        'You do not have permission to call SpreadsheetApp.openById. Required permissions: https://www.googleapis.com/auth/spreadsheets',
+      );
+    }
+    if (String(id) !== this.env.model.id) throw this.env.exec.error(`Unexpected error while getting the method or property openById on object SpreadsheetApp.`);
     return this.spreadsheet as unknown as GSpreadsheet;
   }
   getActive(): GSpreadsheet {
     return this.getActiveSpreadsheet();
   }
   getActiveSheet(): GSheet {
+    if (!this.document.active) return null as unknown as GSheet;
     return this.spreadsheet.getActiveSheet();
   }
   setActiveSheet(sheet: GSheet, restoreSelection?: boolean): GSheet {

@@ -24,6 +24,12 @@ export interface PlaygroundOptions {
   noConnection?: boolean;
   /** Virtual time the emulator starts at (default 2026-11-23 09:00 in São Paulo). */
   startAt?: Date;
+  /**
+   * The editors of the shared document, first the one using the page at the
+   * start (default: the emulator's user and a colleague). Each gets a demo
+   * connection of their own, to the next demo organization.
+   */
+  users?: string[];
   /** Extra emulator options (codePath, budgets...). */
   emulator?: EmulatorOptions;
 }
@@ -44,9 +50,11 @@ export interface Playground {
 
 export const DEFAULT_START = new Date('2026-11-23T09:00:00-03:00');
 
-function presetConnection(emulator: GasEmulator, sandbox: SandboxHandle, org: number): string {
+export const COLLEAGUE = 'socia@example.com.br';
+
+function presetConnection(emulator: GasEmulator, sandbox: SandboxHandle, org: number, user?: string): string {
   const name = `Demo — ${sandbox.orgs[org].name}`;
-  const r = emulator.run('saveConnection', [{ name, baseUrl: sandbox.baseUrl, apiKey: sandbox.orgs[org].apiKey, isDefault: true }]) as {
+  const r = emulator.run('saveConnection', [{ name, baseUrl: sandbox.baseUrl, apiKey: sandbox.orgs[org].apiKey, isDefault: true }], { user }) as {
     ok: boolean;
     message?: string;
   };
@@ -74,8 +82,10 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     if (opened.status !== 'ok') console.warn(`playground: onOpen failed: ${opened.error?.message}`);
     // Sheets always has an active cell.
     emulator.select(emulator.spreadsheet.activeSheet().name, 'A1');
-    const connectionName = options.noConnection ? null : presetConnection(emulator, sandbox, org);
-    const session = new Session(emulator, { org: sandbox.orgs[org].name, size, baseUrl: sandbox.baseUrl });
+    const users = options.users ?? [emulator.options.user ?? 'contador@example.com.br', COLLEAGUE];
+    const connectionName = options.noConnection ? null : presetConnection(emulator, sandbox, org, users[0]);
+    if (!options.noConnection) users.slice(1).forEach((user, i) => presetConnection(emulator, sandbox, (org + i + 1) % sandbox.orgs.length, user));
+    const session = new Session(emulator, { org: sandbox.orgs[org].name, size, baseUrl: sandbox.baseUrl }, users);
     const server = createServer(session, assets);
     const port = await listen(server, options.port ?? 8080);
     let stopped: Promise<void> | null = null;

@@ -40,13 +40,13 @@ export function parseRpcRequest(body: unknown): RpcRequest {
 }
 
 /** Runs one google.script.run call; never throws. */
-export function runScriptCall(emulator: GasEmulator, req: RpcRequest, version: () => number): RpcReply {
+export function runScriptCall(emulator: GasEmulator, req: RpcRequest, version: () => number, user?: string): RpcReply {
   try {
     const args = req.args.map((a, i) => revive(a, `argument[${i}]`));
     if (!/^[A-Za-z_$][\w$]*$/.test(req.functionName) || req.functionName.endsWith('_')) {
       throw new BridgeError(`Script function not found: ${req.functionName}`);
     }
-    const report = emulator.execute(req.functionName, args, { kind: 'ui', authMode: 'FULL' });
+    const report = emulator.execute(req.functionName, args, { kind: 'ui', authMode: 'FULL', user });
     if (report.status === 'ok') return { ok: true, value: report.value, version: version() };
     return { ok: false, error: { name: report.error?.name ?? 'Error', message: report.error?.message ?? 'Erro desconhecido' }, version: version() };
   } catch (err) {

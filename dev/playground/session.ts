@@ -20,12 +20,26 @@ export class Session {
   private version = 1;
   private readonly triggerRuns: ExecutionReport[] = [];
   private functions: string[] | null = null;
+  /** The editor using the page now: sidebars and menus run as them. */
+  user: string;
 
   constructor(
     readonly emulator: GasEmulator,
     private readonly demo: PlaygroundView['demo'],
+    readonly users: string[] = [emulator.options.user ?? 'contador@example.com.br'],
   ) {
     this.surfaces = new Surfaces(emulator.ui);
+    this.user = users[0];
+  }
+
+  /** Another editor sits down at the shared document: their own properties, connections and triggers; the previous one's sidebars close. */
+  switchUser(user: string): ActionReply {
+    if (!this.users.includes(user)) return this.fail(new Error(`Usuário desconhecido: ${user}`));
+    this.user = user;
+    this.surfaces.sync();
+    if (this.surfaces.sidebar()) this.surfaces.close(this.surfaces.sidebar()!.id);
+    for (const d of this.surfaces.dialogs()) this.surfaces.close(d.id);
+    return { ok: true, version: this.changed(), message: `Agora você é ${user}.` };
   }
 
   /** Tells the page the state moved on (for changes made to the emulator directly, e.g. by a test). */
@@ -48,7 +62,14 @@ export class Session {
   }
 
   view(): PlaygroundView {
-    return buildView({ emulator: this.emulator, surfaces: this.surfaces, version: this.version, demo: this.demo, triggerRuns: this.triggerRuns });
+    return buildView({
+      emulator: this.emulator,
+      surfaces: this.surfaces,
+      version: this.version,
+      demo: this.demo,
+      users: { current: this.user, all: [...this.users] },
+      triggerRuns: this.triggerRuns,
+    });
   }
 
   surfaceHtml(id: number): string | null {
@@ -60,7 +81,7 @@ export class Session {
 
   scriptRun(body: unknown): RpcReply {
     try {
-      return runScriptCall(this.emulator, parseRpcRequest(body), () => this.changed());
+      return runScriptCall(this.emulator, parseRpcRequest(body), () => this.changed(), this.user);
     } catch (err) {
       const e = err as Error;
       return { ok: false, error: { name: e.name, message: e.message }, version: this.changed() };
@@ -72,7 +93,7 @@ export class Session {
     if (!this.emulator.menuItems().some((m) => m.functionName === functionName)) {
       return this.fail(new Error(`Nenhum item de menu chama ${functionName}`));
     }
-    const report = this.emulator.execute(functionName, [], { kind: 'ui', authMode: 'FULL', scriptRun: false });
+    const report = this.emulator.execute(functionName, [], { kind: 'ui', authMode: 'FULL', scriptRun: false, user: this.user });
     if (report.status === 'ok') return { ok: true, version: this.changed() };
     return { ok: false, version: this.changed(), error: { name: report.error?.name ?? 'Error', message: report.error?.message ?? 'Erro desconhecido' } };
   }

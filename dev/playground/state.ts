@@ -20,6 +20,7 @@ export interface ViewContext {
   surfaces: Surfaces;
   version: number;
   demo: PlaygroundView['demo'];
+  users: PlaygroundView['users'];
   triggerRuns: ExecutionReport[];
 }
 
@@ -106,6 +107,7 @@ export function buildView(ctx: ViewContext): PlaygroundView {
     version: ctx.version,
     spreadsheet: { name: ss.name, timeZone: ss.timeZone, locale: ss.locale },
     demo: ctx.demo,
+    users: ctx.users,
     tabs: visible.map((s) => ({ id: s.id, name: s.name, tabColor: s.tabColor })),
     grid: gridOf(emulator, active),
     selection: selectionOf(emulator, active),

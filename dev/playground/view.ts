@@ -95,6 +95,8 @@ export interface PlaygroundView {
   version: number;
   spreadsheet: { name: string; timeZone: string; locale: string };
   demo: { org: string; size: string; baseUrl: string };
+  /** Who uses the spreadsheet now, and the other editors the page can switch to (a shared document). */
+  users: { current: string; all: string[] };
   tabs: TabView[];
   grid: GridView;
   selection: { ranges: RectView[]; active: RectView } | null;

@@ -26,7 +26,7 @@ export function defaultConfig(): SandboxConfig {
 }
 
 const PAGING_STYLES: readonly PagingStyle[] = ['full', 'totals', 'page', 'empty'];
-const FAULT_KINDS = ['latency', 'status', 'hang', 'reset', 'commitThenFail', 'ignorePage'];
+const FAULT_KINDS = ['latency', 'status', 'hang', 'reset', 'commitThenFail', 'ignorePage', 'echoKey'];
 
 function checkFault(f: FaultRule, i: number): string[] {
   const e: string[] = [];
@@ -37,6 +37,7 @@ function checkFault(f: FaultRule, i: number): string[] {
   if (f.pathPrefix !== undefined && typeof f.pathPrefix !== 'string') e.push(`${at}.pathPrefix must be a string`);
   if (f.method !== undefined && typeof f.method !== 'string') e.push(`${at}.method must be a string`);
   if (f.kind === 'latency' && (typeof f.ms !== 'number' || f.ms < 0)) e.push(`${at}.ms must be a number >= 0`);
+  if (f.kind === 'echoKey' && (!Number.isInteger(f.status) || f.status < 400 || f.status > 599)) e.push(`${at}.status must be 400..599`);
   if (f.kind === 'status' && (!Number.isInteger(f.status) || f.status < 400 || f.status > 599)) e.push(`${at}.status must be 400..599`);
   if (f.kind === 'commitThenFail' && f.failWith !== 'status500' && f.failWith !== 'reset') e.push(`${at}.failWith must be status500 or reset`);
   return e;

@@ -119,6 +119,10 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
       const headers = t.retryAfterSeconds !== undefined ? { 'retry-after': String(t.retryAfterSeconds) } : undefined;
       return finish(errorReply(kind, t.status, [], headers));
     }
+    if (t?.kind === 'echoKey') {
+      const sent = req.headers['x-api-key'];
+      return finish(errorReply(kind, t.status, [`Chave recusada pelo gateway: x-api-key=${Array.isArray(sent) ? sent[0] : (sent ?? '')}`]));
+    }
     if (t?.kind === 'hang') {
       entry.outcome = 'hang';
       hung.add(res);

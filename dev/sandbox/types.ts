@@ -62,6 +62,8 @@ export type FaultRule = FaultMatch &
     | { kind: 'commitThenFail'; failWith: 'status500' | 'reset' }
     /** The listing ignores page/pagina and always returns the first page. */
     | { kind: 'ignorePage' }
+    /** Replies with this status and an error message that quotes the request's x-api-key (a careless gateway). */
+    | { kind: 'echoKey'; status: number }
   );
 
 export type DuplicateIntegrationIdPolicy = 'accept' | 'reject';

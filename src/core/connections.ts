@@ -81,6 +81,20 @@ export class ConnectionStore {
     return found;
   }
 
+  /** A connection of this user by its id: reports and runs never find one by name. */
+  byId(id: string): Connection {
+    const found = id ? this.all().find((c) => c.id === id) : undefined;
+    if (!found) throw new ConnectionError('id', 'A conexão escolhida para isto não existe mais nas suas Conexões: clique em "Assumir" e escolha outra.');
+    return found;
+  }
+
+  /** Every key this user has, to scrub them out of what servers answer. */
+  secrets(): string[] {
+    return this.all()
+      .map((c) => this.user.get(keyProp(c.id)))
+      .filter((k): k is string => Boolean(k));
+  }
+
   /** The key, for the client only. */
   apiKey(id: string): string {
     const key = this.user.get(keyProp(id));

@@ -20,7 +20,8 @@ export interface RunDeps {
   book: BookPort;
   zone: Zone;
   now: () => number;
-  clientFor: (connectionName: string) => BillingClient;
+  /** The running user's client for one of their connections, by id. */
+  clientFor: (connectionId: string) => BillingClient;
   /** Told about scheduled runs that failed (e-mail). */
   notifyFailure?: (report: Report, run: RunSummary) => void;
 }
@@ -98,7 +99,7 @@ function importDeps(deps: RunDeps, report: Report, checkpoint?: (state: ImportSt
   return {
     checkpoint,
     get client() {
-      client ??= deps.clientFor(report.connection);
+      client ??= deps.clientFor(report.connectionId ?? '');
       return client;
     },
     book: deps.book,

@@ -9,6 +9,7 @@ import { type ListingKey, listing } from '../api/operations';
 import { addDays, addMonths, brDateTime, competencia, isoDate, type Zone } from '../api/calendar';
 import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
+import type { Owner } from './owners';
 import type { Schedule } from './schedule';
 
 export type RelativeValue =
@@ -38,8 +39,12 @@ export interface Report {
   id: string;
   name: string;
   listing: ListingKey;
-  /** Connection name: a report shared with other editors must not carry anyone's key. */
+  /** The connection's name when it was chosen, for people to read; runs use `connectionId`. */
   connection: string;
+  /** The owner's connection (an id in the owner's UserProperties): never anyone's key. Absent in reports saved before owners. */
+  connectionId?: string;
+  /** Who runs it, set on the server from the running user. Absent in reports saved before owners: nobody runs those until someone takes them over. */
+  owner?: Owner;
   filters: Record<string, SavedFilterValue>;
   sheetName: string;
   /** Fetch only what changed since the last successful run and merge by id. */
@@ -147,6 +152,14 @@ export interface ReportView {
   listing: string;
   listingLabel: string;
   connection: string;
+  /** The owner's e-mail, or null for a report saved before owners. */
+  owner: string | null;
+  /** The user looking at the list owns it (and vouched for it): they can run, edit and schedule it. */
+  mine: boolean;
+  /** It names the user looking as its owner, but they never vouched for it as it is: someone else wrote or changed it. */
+  disowned: boolean;
+  /** The action succeeded but the trigger upkeep did not: what to do about it. */
+  warning?: string;
   sheetName: string;
   childSheets: string[];
   filters: Record<string, SavedFilterValue>;

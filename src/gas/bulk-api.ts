@@ -16,11 +16,14 @@ import {
   validateSheet,
 } from '../core/bulk/job';
 import { createTemplate, type TemplateResult } from '../core/bulk/template';
+import { IDLE_MS } from '../core/dispatch';
+import { notYours } from '../core/owners';
 import { bulkDeps } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { BusyError, withDocumentLock } from './lock';
 import type { Outcome } from './outcome';
-import { connectionStore } from './services';
+import { connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone } from './services';
+import { gasZone } from './zone';
 import { showSidebar } from './ui';
 
 /** A sidebar step stays short so progress shows; the sidebar calls again at once. */
@@ -59,7 +62,8 @@ function stepDeadline(seconds?: number): number {
 }
 
 export function getBulkForm() {
-  const deps = bulkDeps();
+  const { deps, owners, me, ss } = ownDeps();
+  const check = owners.checker(me, ss.getId());
   const selection = deps.book.selection();
   const active = deps.book.byId(selection.sheetId);
   const guessed = active ? guessOperation(active) : null;
@@ -67,7 +71,7 @@ export function getBulkForm() {
     operations: Object.values(bulkOperations).map((op) => ({ key: op.key, label: op.label, sheetName: op.sheetName })),
     connections: connectionStore()
       .list()
-      .map((c) => ({ name: c.name, isDefault: c.isDefault })),
+      .map((c) => ({ id: c.id, name: c.name, isDefault: c.isDefault })),
     sheets: deps.book.sheetNames(),
     activeSheet: selection.sheetName,
     guessed,
@@ -77,7 +81,7 @@ export function getBulkForm() {
     jobs: deps.jobs
       .list()
       .filter((j) => j.status === 'running' || j.status === 'failed')
-      .map(progressOf),
+      .map((j) => ({ ...progressOf(j), mine: check.bulk(j) })),
   };
 }
 
@@ -94,25 +98,94 @@ export function validateBulk(form: BulkForm): Outcome<ValidationSummary> {
   return outcome(() => withDocumentLock(() => validateSheet(bulkDeps(), form)));
 }
 
+/** The running user's deps: the owner and connection of what they start are set here, from who is running, never from the form. */
+function ownDeps() {
+  const owners = ownerStore();
+  const me = currentUser(owners);
+  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  const deps = bulkDeps(documentStore(ss), gasZone(spreadsheetTimeZone(ss)), ss, me);
+  /** A run may be stepped only by its owner, and only as they vouched for it. */
+  const own = (jobId: string) => {
+    const job = deps.jobs.get(jobId);
+    if (job && !owners.checker(me, ss.getId()).bulk(job)) throw new BulkError(notYours('Este lote', job.owner).replace('"Assumir"', '"Assumir o lote"'));
+  };
+  return { deps, me, owners, ss, own };
+}
+
+/** A trigger upkeep problem goes with the progress as a warning; the action itself succeeded. */
+function warned(result: Outcome<BulkProgress>, warning: string | undefined): Outcome<BulkProgress> {
+  return warning && result.ok ? { ok: true, value: { ...result.value, warnings: [...result.value.warnings, warning] } } : result;
+}
+
 export function startBulkRun(form: BulkForm): Outcome<BulkProgress> {
-  const started = outcome(() => withDocumentLock(() => startBulk(bulkDeps(), form, stepDeadline(form.stepSeconds))));
+  const started = outcome(() =>
+    withDocumentLock(() => {
+      const { deps, me } = ownDeps();
+      // Resolved in the running user's own connections; the job keeps the id.
+      const connection = form.connection ? connectionStore().get(form.connection) : null;
+      return startBulk(
+        deps,
+        { ...form, connection: connection?.name ?? '', connectionId: connection?.id, owner: { id: me.id, email: me.email } },
+        stepDeadline(form.stepSeconds),
+      );
+    }),
+  );
   // If the sidebar is closed before the end, the hourly dispatcher finishes the run.
-  syncDispatcher();
-  return started;
+  return warned(started, syncDispatcher());
 }
 
 /** A finished run may leave the dispatcher with nothing to do. */
 function settled(result: Outcome<BulkProgress>): Outcome<BulkProgress> {
-  if (result.ok && result.value.done) syncDispatcher({ mayCreate: false });
-  return result;
+  return result.ok && result.value.done ? warned(result, syncDispatcher({ mayCreate: false })) : result;
 }
 
 export function continueBulkRun(jobId: string, stepSeconds?: number): Outcome<BulkProgress> {
-  return settled(outcome(() => withDocumentLock(() => continueBulk(bulkDeps(), jobId, stepDeadline(stepSeconds)))));
+  return settled(
+    outcome(() =>
+      withDocumentLock(() => {
+        const { deps, own } = ownDeps();
+        own(jobId);
+        return continueBulk(deps, jobId, stepDeadline(stepSeconds));
+      }),
+    ),
+  );
 }
 
 export function cancelBulkRun(jobId: string): Outcome<BulkProgress> {
-  return settled(outcome(() => withDocumentLock(() => cancelBulk(bulkDeps(), jobId))));
+  return settled(
+    outcome(() =>
+      withDocumentLock(() => {
+        const { deps, own } = ownDeps();
+        own(jobId);
+        return cancelBulk(deps, jobId);
+      }),
+    ),
+  );
+}
+
+/**
+ * Takes over a bulk run someone else started: it goes on with one of the
+ * running user's connections, so its remaining rows go to that organization.
+ * Nothing changes hands any other way.
+ */
+export function takeOverBulkRun(jobId: string, connectionId: string): Outcome<BulkProgress> {
+  const result = outcome(() =>
+    withDocumentLock(() => {
+      const { deps, me, owners, ss } = ownDeps();
+      const job = deps.jobs.get(jobId);
+      if (!job) throw new BulkError('Este lote não existe mais.');
+      // Stepped in the last minutes: its owner's sidebar or trigger may still be sending with their key.
+      if (job.status === 'running' && Date.now() - job.updatedAt < IDLE_MS && !owners.checker(me, ss.getId()).bulk(job)) {
+        throw new BulkError('Este lote está sendo executado agora por quem o iniciou. Espere alguns minutos e tente de novo.');
+      }
+      const connection = connectionStore().byId(String(connectionId ?? ''));
+      const next = { ...job, owner: { id: me.id, email: me.email }, connectionId: connection.id, connection: connection.name };
+      deps.jobs.put(jobId, next);
+      owners.vouchBulk(me, ss.getId(), next);
+      return progressOf(next);
+    }),
+  );
+  return warned(result, result.ok ? syncDispatcher() : undefined);
 }
 
 /** Selects the rows whose Status is ERRO or PENDENTE. */

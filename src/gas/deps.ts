@@ -1,28 +1,34 @@
 /**
  * The core's dependencies over Apps Script's services, shared by the sidebars'
- * calls and the hourly dispatcher. `doc` is the document's property store: a
- * caller that reads much of it passes a read-once view (see `readOnce`).
+ * calls and the hourly dispatcher. `doc` is the document's work store: a
+ * caller that reads much of it passes a read-once view (see `readOnce`). `ss`
+ * is the document, the active one unless the dispatcher opened another by id.
  */
 import type { BillingClient } from '../api/client';
 import type { Zone } from '../api/calendar';
 import { type BulkDeps, bulkJobStore } from '../core/bulk/job';
+import type { Identity } from '../core/owners';
 import type { KeyValueStore } from '../core/ports';
+import { redact } from '../core/redact';
 import { pullJobStore, type RunDeps } from '../core/report-runs';
 import { ReportStore } from '../core/reports';
-import { clientFor, connectionStore, documentStore, spreadsheetTimeZone } from './services';
+import { clientFor, connectionStore, documentStore, ownerStore, spreadsheetTimeZone } from './services';
 import { bookPort, selectionBookPort } from './sheet-port';
 import { gasZone } from './zone';
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 /**
  * One client per connection for as long as the deps live (one execution):
  * the dispatcher steps many jobs, and each new client would read the
- * connection list and its key from the user's properties again.
+ * connection list and its key from the user's properties again. Connections
+ * are the running user's own, found by id only.
  */
-function clients(): (name: string) => BillingClient {
+function clients(zone: Zone): (connectionId: string) => BillingClient {
   const made = new Map<string, BillingClient>();
-  return (name) => {
-    let client = made.get(name);
-    if (!client) made.set(name, (client = clientFor(connectionStore().get(name))));
+  return (id) => {
+    let client = made.get(id);
+    if (!client) made.set(id, (client = clientFor(connectionStore().byId(id), { zone })));
     return client;
   };
 }
@@ -31,35 +37,46 @@ export function reportStore(doc: KeyValueStore = documentStore()): ReportStore {
   return new ReportStore(doc, () => Utilities.getUuid());
 }
 
-export function runDeps(doc: KeyValueStore = documentStore(), zone: Zone = gasZone(spreadsheetTimeZone())): RunDeps {
+export function runDeps(
+  doc: KeyValueStore = documentStore(),
+  zone: Zone = gasZone(spreadsheetTimeZone()),
+  ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
+): RunDeps {
   return {
     reports: reportStore(doc),
     jobs: pullJobStore(doc),
-    book: bookPort(),
+    book: bookPort(ss),
     zone,
     now: () => Date.now(),
-    clientFor: clients(),
+    clientFor: clients(zone),
     notifyFailure: (report, run) => {
+      // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
       const to = Session.getEffectiveUser().getEmail();
-      if (!report.notifyByEmail || !to) return;
-      const ss = SpreadsheetApp.getActiveSpreadsheet();
+      if (!report.notifyByEmail || !to || (report.owner?.email && report.owner.email !== to)) return;
+      const message = redact(run.message ?? '', connectionStore().secrets());
       MailApp.sendEmail(
         to,
         `Falha no relatório "${report.name}"`,
-        `A atualização agendada do relatório "${report.name}" na planilha "${ss.getName()}" falhou.\n\n${run.message ?? ''}\n\n${ss.getUrl()}`,
+        `A atualização agendada do relatório "${report.name}" na planilha "${ss.getName()}" falhou.\n\n${message}\n\n${ss.getUrl()}`,
       );
     },
   };
 }
 
-export function bulkDeps(doc: KeyValueStore = documentStore(), zone: Zone = gasZone(spreadsheetTimeZone())): BulkDeps {
+export function bulkDeps(
+  doc: KeyValueStore = documentStore(),
+  zone: Zone = gasZone(spreadsheetTimeZone()),
+  ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
+  owner?: Identity,
+): BulkDeps {
   return {
-    book: selectionBookPort(),
+    book: selectionBookPort(ss),
     jobs: bulkJobStore(doc),
     zone,
     now: () => Date.now(),
     sleep: (ms) => Utilities.sleep(ms),
     newId: () => `lote-${Utilities.getUuid()}`,
-    clientFor: clients(),
+    clientFor: clients(zone),
+    vouch: owner ? (job) => ownerStore().vouchBulk(owner, ss.getId(), job) : undefined,
   };
 }

@@ -1,18 +1,33 @@
-/** One writer per document at a time: a sidebar step, a bulk batch or the dispatcher. */
+/**
+ * One writer at a time: a sidebar step, a bulk batch or the dispatcher. The
+ * document lock keeps editors' sidebars and a trigger run in the document's
+ * context apart; the user lock keeps one person's runs apart, including their
+ * trigger when it runs without the document (there is no document lock then).
+ * Two owners' trigger runs without the document do not exclude each other:
+ * each only writes what it owns (its own reports' sheets, its own keys in the
+ * work store, new keys appended atomically).
+ */
 export class BusyError extends Error {
   override name = 'BusyError';
 }
 
-export function withDocumentLock<T>(work: () => T, waitMs = 30_000): T {
-  const lock = LockService.getDocumentLock() ?? LockService.getUserLock();
-  if (!lock.tryLock(waitMs)) {
-    throw new BusyError(
-      'Outra execução do complemento está gravando nesta planilha agora (uma importação, um lançamento em lote ou uma atualização agendada). Tente de novo em alguns instantes.',
-    );
-  }
+const BUSY =
+  'Outra execução do complemento está gravando nesta planilha agora (uma importação, um lançamento em lote ou uma atualização agendada). Tente de novo em alguns instantes.';
+
+/** `inDocument`: false when the document was opened by id, whose lock this execution cannot take. */
+export function withDocumentLock<T>(work: () => T, waitMs = 30_000, inDocument = true): T {
+  const started = Date.now();
+  const documentLock = inDocument ? LockService.getDocumentLock() : null;
+  if (documentLock && !documentLock.tryLock(waitMs)) throw new BusyError(BUSY);
   try {
-    return work();
+    const userLock = LockService.getUserLock();
+    if (!userLock.tryLock(Math.max(0, waitMs - (Date.now() - started)))) throw new BusyError(BUSY);
+    try {
+      return work();
+    } finally {
+      userLock.releaseLock();
+    }
   } finally {
-    lock.releaseLock();
+    documentLock?.releaseLock();
   }
 }

@@ -6,18 +6,21 @@
 import { FilterError, formatFilters } from '../api/filters';
 import { type ListingKey, type ListOperation, listings } from '../api/operations';
 import { tableSpec } from '../core/table';
-import { beginRun, cancelRun, continueRun, pullJobStore, type RunProgress, startRun } from '../core/report-runs';
+import { beginRun, cancelRun, continueRun, pullJobStore, type RunProgress } from '../core/report-runs';
 import { type Report, resolveFilters, type ReportView, type SavedFilterValue } from '../core/reports';
 
 export type { ReportView };
 import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../core/schedule';
 import { childSheetName, sheetNameProblem } from '../core/import-job';
+import { IDLE_MS } from '../core/dispatch';
+import { type Identity, notYours, type OwnershipCheck, type OwnerStore } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
 import { reportStore, runDeps } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import type { FormOutcome } from './outcome';
-import { connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
+import { connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone, userStore } from './services';
+import { WORK_SHEET } from './work-store';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
 
@@ -63,9 +66,12 @@ export function getImportForm() {
   return {
     connections: connectionStore()
       .list()
-      .map((c) => ({ name: c.name, isDefault: c.isDefault })),
+      .map((c) => ({ id: c.id, name: c.name, isDefault: c.isDefault })),
     listings: forms,
-    sheets: ss.getSheets().map((s) => s.getName()),
+    sheets: ss
+      .getSheets()
+      .map((s) => s.getName())
+      .filter((n) => n !== WORK_SHEET),
     timeZone: spreadsheetTimeZone(),
     editing: editing
       ? {
@@ -100,18 +106,21 @@ function cleanFilters(filters: ReportForm['filters']): Record<string, SavedFilte
 }
 
 /** Checks a report form against the report it edits, if any; the field names match the sidebar's inputs. */
-function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<Report, 'id' | 'createdAt' | 'schedule' | 'notifyByEmail'>> {
+function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<Report, 'id' | 'createdAt' | 'schedule' | 'notifyByEmail' | 'owner'>> {
   const op = (listings as Record<string, ListOperation>)[form.listing];
   if (!op) return { ok: false, field: 'listing', message: 'Escolha o que importar.' };
   const name = (form.name ?? '').trim() || `${op.label}`;
-  let connection: string;
+  let connection: { id: string; name: string };
   try {
-    connection = connectionStore().get(form.connection || undefined).name;
+    // Resolved in the running user's own connections: the report keeps its id, never a name to look up later.
+    connection = connectionStore().get(form.connection || undefined);
   } catch (err) {
     return { ok: false, field: 'connection', message: (err as Error).message };
   }
   const sheetName = (form.sheetName ?? '').trim();
   if (!sheetName) return { ok: false, field: 'sheetName', message: 'Informe a aba de destino.' };
+  if (sheetName === WORK_SHEET)
+    return { ok: false, field: 'sheetName', message: `A aba "${WORK_SHEET}" guarda os relatórios do complemento: escolha outro nome.` };
   const problem = sheetNameProblem(sheetName);
   if (problem) return { ok: false, field: 'sheetName', message: problem };
   const ownSheet = editing?.sheetName === sheetName;
@@ -128,49 +137,109 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
     if (err instanceof FilterError) return { ok: false, field: `filter:${err.filter}`, message: err.detail };
     throw err;
   }
-  return { ok: true, value: { name, listing: form.listing, connection, filters, sheetName, incremental: Boolean(form.incremental && op.updatedSince) } };
+  return {
+    ok: true,
+    value: {
+      name,
+      listing: form.listing,
+      connection: connection.name,
+      connectionId: connection.id,
+      filters,
+      sheetName,
+      incremental: Boolean(form.incremental && op.updatedSince),
+    },
+  };
+}
+
+/** Saves the form as a report (every pull is a report) and starts its first run: one read and one write of the report. */
+/** The running user, what they vouched for in this document, and how to vouch for more. */
+interface Who {
+  me: Identity;
+  owners: OwnerStore;
+  documentId: string;
+  check: OwnershipCheck;
+}
+
+function who(): Who {
+  const owners = ownerStore();
+  const me = currentUser(owners);
+  const documentId = SpreadsheetApp.getActiveSpreadsheet().getId();
+  return { me, owners, documentId, check: owners.checker(me, documentId) };
+}
+
+/** Only the owner acts on a report with a key, and only on one they vouched for as it is. */
+function ownReport(w: Who, report: Report): Report {
+  if (!w.check.report(report)) throw new Error(notYours(`O relatório "${report.name}"`, report.owner));
+  return report;
+}
+
+/** A warning from the trigger upkeep goes with the progress; the action itself succeeded. */
+function withWarning(progress: RunProgress, warning: string | undefined): RunProgress {
+  return warning ? { ...progress, warnings: [...progress.warnings, warning] } : progress;
 }
 
 /** Saves the form as a report (every pull is a report) and starts its first run: one read and one write of the report. */
 export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
+  const w = who();
   const started = withDocumentLock((): FormOutcome<RunProgress> => {
     const deps = runDeps();
     const editing = form.id ? deps.reports.get(form.id) : null;
+    if (editing && !w.check.report(editing)) return { ok: false, field: 'connection', message: notYours(`O relatório "${editing.name}"`, editing.owner) };
     const checked = checkForm(form, editing);
     if (!checked.ok) return checked;
-    const report = editing ? { ...editing, ...checked.value } : deps.reports.draft({ ...checked.value, schedule: null, notifyByEmail: false }, Date.now());
+    const owner = { id: w.me.id, email: w.me.email };
+    const report = editing
+      ? { ...editing, ...checked.value, owner }
+      : deps.reports.draft({ ...checked.value, owner, schedule: null, notifyByEmail: false }, Date.now());
+    w.owners.vouchReport(w.me, w.documentId, report);
     const run = beginRun(deps, report, 'manual', editing ? deps.jobs.get(report.id) : null);
     // A run still going keeps its own settings; the edited ones are for the next run.
     if (!run.started) deps.reports.save(report);
     return { ok: true, value: run.progress };
   });
   // If the sidebar is closed before the end, the hourly dispatcher finishes the pull.
-  if (started.ok) syncDispatcher();
+  if (started.ok) return { ok: true, value: withWarning(started.value, syncDispatcher()) };
   return started;
 }
 
 export function runReport(reportId: string): RunProgress {
-  const started = withDocumentLock(() => startRun(runDeps(), reportId, 'manual'));
-  syncDispatcher();
-  return started;
+  const w = who();
+  const started = withDocumentLock(() => {
+    const deps = runDeps();
+    return beginRun(deps, ownReport(w, deps.reports.get(reportId)), 'manual', deps.jobs.get(reportId)).progress;
+  });
+  return withWarning(started, syncDispatcher());
 }
 
 /** A finished run may leave the dispatcher with nothing to do. */
 function settled(progress: RunProgress): RunProgress {
-  if (progress.done) syncDispatcher({ mayCreate: false });
-  return progress;
+  return progress.done ? withWarning(progress, syncDispatcher({ mayCreate: false })) : progress;
 }
 
 export function continueReportRun(reportId: string): RunProgress {
-  return settled(withDocumentLock(() => continueRun(runDeps(), reportId, Date.now() + STEP_MS)));
+  const w = who();
+  return settled(
+    withDocumentLock(() => {
+      const deps = runDeps();
+      ownReport(w, deps.reports.get(reportId));
+      return continueRun(deps, reportId, Date.now() + STEP_MS);
+    }),
+  );
 }
 
 export function cancelReportRun(reportId: string): RunProgress {
-  return settled(withDocumentLock(() => cancelRun(runDeps(), reportId)));
+  const w = who();
+  return settled(
+    withDocumentLock(() => {
+      const deps = runDeps();
+      ownReport(w, deps.reports.get(reportId));
+      return cancelRun(deps, reportId);
+    }),
+  );
 }
 
 /** Builds report views with one read of the time zone; `doc` read through `readOnce` makes the jobs' one read too. */
-function viewer(doc: KeyValueStore): (r: Report) => ReportView {
+function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => ReportView {
   const timeZone = spreadsheetTimeZone();
   const zone = gasZone(timeZone);
   const jobs = pullJobStore(doc);
@@ -184,6 +253,9 @@ function viewer(doc: KeyValueStore): (r: Report) => ReportView {
       listing: r.listing,
       listingLabel: op.label,
       connection: r.connection,
+      owner: r.owner?.email ?? null,
+      mine: check.report(r),
+      disowned: r.owner?.id === check.me && !check.report(r),
       sheetName: r.sheetName,
       childSheets: tableSpec(op).children.map((c) => childSheetName(r.sheetName, c)),
       filters: r.filters,
@@ -209,17 +281,20 @@ function viewer(doc: KeyValueStore): (r: Report) => ReportView {
 
 export function listReports(): ReportView[] {
   const doc = readOnce(documentStore());
-  return reportStore(doc).list().map(viewer(doc));
+  return reportStore(doc).list().map(viewer(doc, who().check));
 }
 
+/** Any editor may delete a report of the document (its sheet is theirs to delete too); its owner's trigger then forgets it. */
 export function deleteReport(reportId: string): ReportView[] {
+  const w = who();
   return withDocumentLock(() => {
     const doc = readOnce(documentStore());
     const store = reportStore(doc);
     store.delete(reportId);
     pullJobStore(doc).delete(reportId);
+    w.owners.forget(w.documentId, { reports: [reportId] });
     syncDispatcher({ doc });
-    return store.list().map(viewer(doc));
+    return store.list().map(viewer(doc, w.owners.checker(w.me, w.documentId)));
   });
 }
 
@@ -228,15 +303,50 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
     const problems = scheduleProblems(schedule);
     if (problems.length) return { ok: false, field: 'schedule', message: problems.join(' ') };
   }
+  const w = who();
   return withDocumentLock(() => {
     const doc = readOnce(documentStore());
     const store = reportStore(doc);
-    const report = store.update(reportId, (r) => {
-      r.schedule = schedule;
-      r.notifyByEmail = Boolean(notifyByEmail);
-      r.scheduleSince = Date.now();
-    });
-    syncDispatcher({ doc });
-    return { ok: true, value: viewer(doc)(report) };
+    const current = store.get(reportId);
+    if (!w.check.report(current)) return { ok: false, field: 'schedule', message: notYours(`O relatório "${current.name}"`, current.owner) };
+    const report = store.save({ ...current, schedule, notifyByEmail: Boolean(notifyByEmail), scheduleSince: Date.now() });
+    w.owners.vouchReport(w.me, w.documentId, report);
+    const warning = syncDispatcher({ doc });
+    const check = w.owners.checker(w.me, w.documentId);
+    return { ok: true, value: { ...viewer(doc, check)(report), ...(warning ? { warning } : {}) } };
   });
+}
+
+/**
+ * Takes a report over: the running user becomes its owner and it runs with
+ * one of their own connections from now on. Nothing changes hands any other
+ * way. Not while a run of it is going: that run carries the old owner's key.
+ */
+export function takeOverReport(reportId: string, connectionId: string): FormOutcome<ReportView> {
+  const w = who();
+  const outcome = withDocumentLock((): FormOutcome<ReportView> => {
+    const doc = readOnce(documentStore());
+    const store = reportStore(doc);
+    const current = store.get(reportId);
+    const jobs = pullJobStore(doc);
+    const job = jobs.get(reportId);
+    // A run stepped in the last minutes may still be going, with the old owner's key: it must not write after the change.
+    if (job && job.state.status === 'running' && Date.now() - job.state.updatedAt < IDLE_MS && !w.check.report(current)) {
+      return { ok: false, field: 'connection', message: 'Este relatório está sendo atualizado agora. Espere alguns minutos e tente de novo.' };
+    }
+    let connection: { id: string; name: string };
+    try {
+      connection = connectionStore().byId(String(connectionId ?? ''));
+    } catch (err) {
+      return { ok: false, field: 'connection', message: (err as Error).message };
+    }
+    // An unfinished pull holds rows of the old owner's organization: the next run starts over with the new connection.
+    if (job && !w.check.report(current)) jobs.delete(reportId);
+    const report = store.save({ ...current, owner: { id: w.me.id, email: w.me.email }, connectionId: connection.id, connection: connection.name });
+    w.owners.vouchReport(w.me, w.documentId, report);
+    return { ok: true, value: viewer(doc, w.owners.checker(w.me, w.documentId))(report) };
+  });
+  if (!outcome.ok) return outcome;
+  const warning = syncDispatcher();
+  return { ok: true, value: warning ? { ...outcome.value, warning } : outcome.value };
 }

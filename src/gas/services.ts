@@ -2,7 +2,10 @@
 import { BillingClient } from '../api/client';
 import { ConnectionStore, type Connection } from '../core/connections';
 import type { KeyValueStore } from '../core/ports';
-import { urlFetchTransport } from './urlfetch-transport';
+import { type Identity, OwnerStore } from '../core/owners';
+import { scrubbingTransport, urlFetchTransport } from './urlfetch-transport';
+import { workStore } from './work-store';
+import type { Zone } from '../api/calendar';
 import { gasZone } from './zone';
 
 export function propertyStore(props: GoogleAppsScript.Properties.Properties): KeyValueStore {
@@ -20,14 +23,28 @@ export function propertyStore(props: GoogleAppsScript.Properties.Properties): Ke
 }
 
 export const userStore = (): KeyValueStore => propertyStore(PropertiesService.getUserProperties());
-export const documentStore = (): KeyValueStore => propertyStore(PropertiesService.getDocumentProperties());
+/** The document's stored work (a hidden sheet: see work-store.ts), of the active document unless another is given. */
+export const documentStore = (ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): KeyValueStore => workStore(ss);
+
+export function ownerStore(): OwnerStore {
+  return new OwnerStore(
+    userStore(),
+    () => Utilities.getUuid(),
+    (text, secret) => Utilities.base64Encode(Utilities.computeHmacSha256Signature(text, secret)),
+  );
+}
+
+/** The running user (a trigger's owner in a trigger run), with their stable id. */
+export function currentUser(owners: OwnerStore = ownerStore()): Identity {
+  return owners.identity(Session.getEffectiveUser().getEmail());
+}
 
 export function connectionStore(): ConnectionStore {
   return new ConnectionStore(userStore(), () => Utilities.getUuid());
 }
 
-export function spreadsheetTimeZone(): string {
-  return SpreadsheetApp.getActiveSpreadsheet()?.getSpreadsheetTimeZone() || Session.getScriptTimeZone() || 'America/Sao_Paulo';
+export function spreadsheetTimeZone(ss: GoogleAppsScript.Spreadsheet.Spreadsheet | null = SpreadsheetApp.getActiveSpreadsheet()): string {
+  return ss?.getSpreadsheetTimeZone() || Session.getScriptTimeZone() || 'America/Sao_Paulo';
 }
 
 export interface ClientOptions {
@@ -36,16 +53,19 @@ export interface ClientOptions {
   /** For a key typed in the form and not saved yet. */
   apiKey?: string;
   retries?: number;
+  /** The document's zone (default: the active document's). */
+  zone?: Zone;
 }
 
 export function clientFor(connection: Connection, options: ClientOptions = {}): BillingClient {
-  const apiKey = options.apiKey ?? connectionStore().apiKey(connection.id);
+  const store = connectionStore();
+  const apiKey = options.apiKey ?? store.apiKey(connection.id);
   return new BillingClient({
     baseUrl: connection.baseUrl,
     apiKey,
-    transport: urlFetchTransport,
+    transport: scrubbingTransport(urlFetchTransport, [apiKey, ...store.secrets()]),
     sleep: (ms) => Utilities.sleep(ms),
-    zone: gasZone(spreadsheetTimeZone()),
+    zone: options.zone ?? gasZone(spreadsheetTimeZone()),
     timeoutMs: options.timeoutMs,
     retry: options.retries !== undefined ? { retries: options.retries } : undefined,
     concurrency: options.concurrency ?? 20,

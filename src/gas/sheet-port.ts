@@ -1,6 +1,7 @@
 /** BookPort and SheetPort over SpreadsheetApp. */
 import type { BookPort, MarkupSheetPort, SelectionBookPort, SheetPort } from '../core/sheet-port';
 import type { CellValue } from '../core/table';
+import { WORK_SHEET } from './work-store';
 
 function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort {
   return {
@@ -92,7 +93,11 @@ export function selectionBookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet =
       return sheet ? markupSheetPort(sheet) : null;
     },
     create: (name) => markupSheetPort(ss.insertSheet(name, ss.getSheets().length)),
-    sheetNames: () => ss.getSheets().map((s) => s.getName()),
+    sheetNames: () =>
+      ss
+        .getSheets()
+        .map((s) => s.getName())
+        .filter((n) => n !== WORK_SHEET),
     selection() {
       const sheet = ss.getActiveSheet();
       const list = ss.getActiveRangeList();

@@ -19,6 +19,16 @@ export {
   setReportSchedule,
   showImport,
   startImportRun,
+  takeOverReport,
 } from './reports-api';
-export { cancelBulkRun, continueBulkRun, createBulkTemplate, getBulkForm, showBulkFailures, startBulkRun, validateBulk } from './bulk-api';
+export {
+  cancelBulkRun,
+  continueBulkRun,
+  createBulkTemplate,
+  getBulkForm,
+  showBulkFailures,
+  startBulkRun,
+  takeOverBulkRun,
+  validateBulk,
+} from './bulk-api';
 export type { FieldRefusal, FormOutcome, Outcome, Refusal } from './outcome';

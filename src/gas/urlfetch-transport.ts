@@ -1,5 +1,6 @@
 /** The billing client's transport over UrlFetchApp. */
 import type { HttpOutcome, HttpRequest, Transport } from '../api/transport';
+import { redact } from '../core/redact';
 
 function toParams(req: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
   const params: GoogleAppsScript.URL_Fetch.URLFetchRequest = {
@@ -47,3 +48,17 @@ export const urlFetchTransport: Transport = {
     }
   },
 };
+
+/** The transport with every response and network error scrubbed of the user's keys (see core/redact.ts). */
+export function scrubbingTransport(inner: Transport, secrets: readonly string[]): Transport {
+  const clean = (o: HttpOutcome): HttpOutcome => {
+    if (o.kind === 'network-error') return { ...o, message: redact(o.message, secrets) };
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(o.headers)) headers[k] = redact(v, secrets);
+    return { ...o, headers, body: redact(o.body, secrets) };
+  };
+  return {
+    fetch: (req) => clean(inner.fetch(req)),
+    fetchAll: (reqs) => inner.fetchAll(reqs).map(clean),
+  };
+}

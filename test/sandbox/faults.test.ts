@@ -133,6 +133,14 @@ describe('faults', () => {
     expect((await plano(sb, cliente, idPlano, 'CTF-OK')).status).toBe(200);
   });
 
+  it('echoKey answers with an error that quotes the request key', async () => {
+    await sb.configure({ faults: [{ kind: 'echoKey', status: 502, times: 1 }] });
+    const r = await api(sb, '/v2/clientes', { key: sb.orgs[1].apiKey });
+    expect(r.status).toBe(502);
+    expect(JSON.stringify(r.body)).toContain(sb.orgs[1].apiKey);
+    expect((await api(sb, '/v2/clientes')).status).toBe(200);
+  });
+
   it('rejects an unknown fault kind', async () => {
     await expect(sb.configure({ faults: [{ kind: 'explode' } as never] })).rejects.toThrow(/kind/);
   });

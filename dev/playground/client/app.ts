@@ -57,6 +57,9 @@ initGrid((sheet, ranges) => void act('/select', { sheet, ranges }));
 initPanels({
   activate: (sheetId) => void act('/activate', { sheetId }),
   closeSurface: (id) => void act(`/surface/${id}/close`, {}),
+  switchUser: (user) => {
+    void act('/user', { user }).then((r) => setPlaygroundResult(r.ok ? (r.message ?? '') : `Erro: ${r.error?.message}`));
+  },
   advance: (minutes) => {
     const buttons = document.querySelectorAll<HTMLButtonElement>('#playground-bar button');
     buttons.forEach((b) => (b.disabled = true));

@@ -10,6 +10,7 @@ export interface PanelActions {
   activate(sheetId: number): void;
   closeSurface(id: number): void;
   advance(minutes: number): void;
+  switchUser: (user: string) => void;
 }
 
 const tabs = byId('tabs');
@@ -31,6 +32,7 @@ export function initPanels(a: PanelActions): void {
   byId('sidebar-close').classList.add('close-x');
   byId('pg-advance-hour').addEventListener('click', () => actions.advance(60));
   byId('pg-advance-day').addEventListener('click', () => actions.advance(24 * 60));
+  byId<HTMLSelectElement>('pg-user').addEventListener('change', (ev) => actions.switchUser((ev.target as HTMLSelectElement).value));
 }
 
 function renderTabs(list: TabView[], activeId: number): void {
@@ -122,14 +124,34 @@ function renderToasts(list: ToastView[]): void {
   toastsSeen = Math.max(toastsSeen, list.length);
 }
 
+function renderUsers(users: PlaygroundView['users']): void {
+  const select = byId<HTMLSelectElement>('pg-user');
+  const current = [...select.options].map((o) => o.value).join('\n');
+  if (current !== users.all.join('\n')) {
+    select.replaceChildren(
+      ...users.all.map((u) => {
+        const o = document.createElement('option');
+        o.value = u;
+        o.textContent = u;
+        return o;
+      }),
+    );
+  }
+  select.value = users.current;
+}
+
 function renderPlaygroundBar(view: PlaygroundView): void {
+  renderUsers(view.users);
   byId('pg-clock').textContent = view.clock.local;
   byId('pg-clock').parentElement!.setAttribute('data-iso', view.clock.iso);
   byId('pg-explain').title = `Organização de demonstração: ${view.demo.org} (dados ${view.demo.size}), serviço em ${view.demo.baseUrl}`;
   const trig = view.triggers;
   const triggers = byId('pg-triggers');
+  const who = (owner: string) => (view.users.all.length > 1 ? `${owner.split('@')[0]}: ` : '');
   triggers.textContent =
-    trig.length === 0 ? 'Gatilhos: nenhum' : `Gatilhos: ${trig.map((t) => `${t.handler} (${t.every}${t.nextRun ? `, próximo ${t.nextRun}` : ''})`).join('; ')}`;
+    trig.length === 0
+      ? 'Gatilhos: nenhum'
+      : `Gatilhos: ${trig.map((t) => `${who(t.owner)}${t.handler} (${t.every}${t.nextRun ? `, próximo ${t.nextRun}` : ''})`).join('; ')}`;
   triggers.title = triggers.textContent;
 }
 

@@ -10,6 +10,7 @@ import type { BillingClient } from '../../api/client';
 import type { WriteKey } from '../../api/writes';
 import type { Zone } from '../../api/calendar';
 import { JobStore } from '../job-store';
+import type { Owner } from '../owners';
 import type { KeyValueStore } from '../ports';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
@@ -30,13 +31,20 @@ export interface BulkDeps {
   sleep: (ms: number) => void;
   /** A fresh unique id for generated idIntegracao values. */
   newId: () => string;
-  clientFor: (connection: string) => BillingClient;
+  /** The running user's client for one of their connections, by id. */
+  clientFor: (connectionId: string) => BillingClient;
+  /** Told about a job just created, before anything is sent: its owner vouches for it. */
+  vouch?: (job: BulkJob) => void;
 }
 
 export interface BulkRequest {
   operation: WriteKey;
   sheetName: string;
+  /** The connection's name, for people to read. */
   connection: string;
+  /** The running user's connection, by id; the server sets it with the owner. */
+  connectionId?: string;
+  owner?: Owner;
   scope: 'all' | 'selected';
   /** Rows sent concurrently per wave. */
   batchSize?: number;
@@ -61,6 +69,10 @@ export interface BulkJob {
   sheetId: number;
   sheetName: string;
   connection: string;
+  /** The owner's connection id; absent in runs started before owners. */
+  connectionId?: string;
+  /** Who started it: only their trigger or their sidebar continues it. */
+  owner?: Owner;
   /** Rows of the current pass, as [first, last] runs. */
   ranges: Array<[number, number]>;
   /** Rows left PENDENTE during this pass, for the next. */
@@ -81,6 +93,8 @@ export interface BulkJob {
 
 export interface BulkProgress {
   jobId: string;
+  /** The e-mail of who started it (null before owners). */
+  owner: string | null;
   operation: WriteKey;
   label: string;
   sheetName: string;
@@ -120,6 +134,7 @@ export function progressOf(job: BulkJob): BulkProgress {
   const c = job.counts;
   return {
     jobId: job.id,
+    owner: job.owner?.email ?? null,
     operation: job.operation,
     label: bulkOperation(job.operation).label,
     sheetName: job.sheetName,
@@ -301,6 +316,8 @@ export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number
     sheetId: sheet.id,
     sheetName: ctx.name,
     connection: request.connection,
+    connectionId: request.connectionId,
+    owner: request.owner,
     ranges,
     retry: [],
     pass: 0,
@@ -316,6 +333,7 @@ export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number
     steps: 0,
   };
   saveJob(deps, job);
+  deps.vouch?.(job);
   return step(deps, job, deadline, { ctx, prepared });
 }
 
@@ -399,7 +417,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     let fatal: string | undefined;
     let pending: number[] = [];
     if (items.length) {
-      client ??= deps.clientFor(job.connection);
+      client ??= deps.clientFor(job.connectionId ?? '');
       const outcome = runBatch(client, ctx.op, items, { now: deps.now, sleep: deps.sleep, deadline });
       const stamp = new Date(deps.now());
       for (const [row, result] of outcome.results) results.set(row, { ...result, processadoEm: stamp });

@@ -199,7 +199,29 @@ server
     if (f.connections.length === 0)
       notice(status, 'warn', 'Nenhuma conexão configurada: abra Faturamento › Conexões antes de executar (Validar funciona sem conexão).');
     const open = f.jobs[0];
-    if (open) {
+    if (open && !open.mine) {
+      // Someone else's run goes on only with their key, unless this user takes it over with a connection of their own.
+      showProgress(open);
+      byId('continue').hidden = true;
+      notice(
+        status,
+        'warn',
+        `Há um lote ${open.status === 'failed' ? 'interrompido' : 'em andamento'} na aba "${open.sheetName}" iniciado por ${open.owner ?? 'outro editor'}: só essa pessoa o continua, com a conexão dela. Para continuá-lo você, escolha a sua conexão acima e clique em "Assumir o lote" (as linhas restantes irão para a organização dessa conexão).`,
+      );
+      const take = h('button', { type: 'button', id: 'take-over' }, 'Assumir o lote');
+      take.addEventListener('click', () =>
+        busy(take, async () => {
+          const id = f.connections.find((c) => c.name === select('connection').value)?.id ?? '';
+          const r = await server.takeOverBulkRun(open.jobId, id);
+          if (!r.ok) return notice(status, 'error', r.message);
+          take.remove();
+          showProgress(r.value);
+          byId('continue').hidden = false;
+          notice(status, 'ok', `O lote agora é seu, com a conexão ${select('connection').value}: clique em Continuar.`);
+        }),
+      );
+      status.after(take);
+    } else if (open) {
       showProgress(open);
       byId('continue').hidden = false;
       notice(

@@ -108,7 +108,8 @@ function scheduleForm(r: ReportView, card: HTMLElement, result: HTMLElement): HT
           return;
         }
         await load();
-        notice(status, 'ok', out.value.schedule ? `"${r.name}" agendado: ${out.value.scheduleText}.` : `Agendamento de "${r.name}" removido.`);
+        if (out.value.warning) notice(status, 'warn', out.value.warning);
+        else notice(status, 'ok', out.value.schedule ? `"${r.name}" agendado: ${out.value.scheduleText}.` : `Agendamento de "${r.name}" removido.`);
       } catch (err) {
         notice(result, 'error', errorText(err));
       }
@@ -125,8 +126,85 @@ async function refresh(r: ReportView, result: HTMLElement, resume = false): Prom
   });
 }
 
+/** Taking a report over: the user picks one of their own connections, and the report is theirs from then on. */
+function takeOverForm(r: ReportView, result: HTMLElement): HTMLElement {
+  const connection = h('select', { name: 'connection', 'aria-label': 'Sua conexão' });
+  const error = h('div', { class: 'field-error' });
+  const confirm = h('button', { type: 'submit', class: 'primary' }, 'Assumir com esta conexão');
+  const form = h(
+    'form',
+    { class: 'take-over', 'aria-label': `Assumir ${r.name}` },
+    h(
+      'p',
+      { class: 'meta' },
+      `Daqui em diante "${r.name}" será atualizado com a sua chave, na organização da conexão escolhida, e os agendamentos correrão no seu nome.`,
+    ),
+    h('label', {}, 'Sua conexão', connection),
+    error,
+    h('div', { class: 'actions' }, confirm),
+  );
+  void server.listConnections().then((list) => {
+    connection.replaceChildren(...list.map((c) => h('option', { value: c.id, selected: c.isDefault }, c.name)));
+    if (list.length === 0) error.textContent = 'Você ainda não tem conexões: adicione uma em Faturamento › Conexões.';
+  });
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void busy(confirm, async () => {
+      try {
+        const out = await server.takeOverReport(r.id, connection.value);
+        if (!out.ok) {
+          error.textContent = out.message;
+          return;
+        }
+        await load();
+        notice(status, out.value.warning ? 'warn' : 'ok', out.value.warning ?? `"${r.name}" agora é seu, com a conexão ${out.value.connection}.`);
+      } catch (err) {
+        notice(result, 'error', errorText(err));
+      }
+    });
+  });
+  return form;
+}
+
+function ownerLine(r: ReportView): HTMLElement {
+  if (r.mine) return h('div', { class: 'meta owner' }, `Seu (${r.owner})`);
+  if (r.disowned)
+    return h(
+      'div',
+      { class: 'notice warn owner' },
+      'Diz ser seu, mas não foi você quem o salvou assim (outra pessoa o gravou ou alterou): não é executado. Confira os filtros e a aba antes de assumi-lo, ou exclua-o.',
+    );
+  return h(
+    'div',
+    { class: 'meta owner' },
+    r.owner
+      ? `De ${r.owner}: atualizado e agendado só por quem o criou, com a conexão dessa pessoa.`
+      : 'Sem dono (salvo antes de os relatórios terem dono): não é atualizado por ninguém.',
+  );
+}
+
 function card(r: ReportView): HTMLElement {
   const result = h('div', { class: 'notice', 'aria-live': 'polite' });
+  if (!r.mine) {
+    const takeBtn = h('button', { type: 'button' }, 'Assumir');
+    const el = h(
+      'div',
+      { class: 'card', 'data-report': r.name, 'data-owner': r.owner ?? '' },
+      h('div', { class: 'title' }, h('span', {}, r.name), h('span', { class: 'badge' }, r.listingLabel)),
+      ownerLine(r),
+      h('div', { class: 'meta' }, `Aba "${r.sheetName}" · conexão ${r.connection}${r.incremental ? ' · incremental' : ''}`),
+      h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
+      lastRunLine(r),
+      h('div', { class: 'actions' }, takeBtn),
+      result,
+    );
+    takeBtn.addEventListener('click', () => {
+      const existing = el.querySelector('form.take-over');
+      if (existing) existing.remove();
+      else el.insertBefore(takeOverForm(r, result), result);
+    });
+    return el;
+  }
   const refreshBtn = h('button', { type: 'button', class: 'primary' }, 'Atualizar');
   refreshBtn.addEventListener('click', () =>
     busy(refreshBtn, async () => {
@@ -168,8 +246,9 @@ function card(r: ReportView): HTMLElement {
   );
   const el = h(
     'div',
-    { class: 'card', 'data-report': r.name },
+    { class: 'card', 'data-report': r.name, 'data-owner': r.owner ?? '' },
     h('div', { class: 'title' }, h('span', {}, r.name), h('span', { class: 'badge' }, r.listingLabel)),
+    ownerLine(r),
     h('div', { class: 'meta' }, `Aba "${r.sheetName}" · conexão ${r.connection}${r.incremental ? ' · incremental' : ''}`),
     h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
     lastRunLine(r),
@@ -199,8 +278,10 @@ allBtn.addEventListener('click', () =>
   busy(allBtn, async () => {
     let ok = 0;
     const failed: string[] = [];
-    for (const r of reports) {
-      notice(status, 'info', `Atualizando "${r.name}" (${ok + failed.length + 1} de ${reports.length})…`);
+    // Only the user's own reports: the others run with their owners' connections.
+    const mine = reports.filter((r) => r.mine);
+    for (const r of mine) {
+      notice(status, 'info', `Atualizando "${r.name}" (${ok + failed.length + 1} de ${mine.length})…`);
       try {
         const p = await refresh(r, status);
         if (p.status === 'done') ok++;
