@@ -372,7 +372,12 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
     flush();
     next.pager = committed;
     for (const w of pager.warnings) if (!next.warnings.includes(w)) next.warnings.push(w);
-    if (pager.done) {
+    const incomplete = pager.state.incomplete;
+    if (pager.done && incomplete) {
+      // Rows are written but nothing proves the listing is whole: the mark stays and the run is not OK.
+      next.status = 'failed';
+      next.message = `Importação incompleta: ${incomplete}`;
+    } else if (pager.done) {
       writer.finish();
       next.status = 'done';
     }

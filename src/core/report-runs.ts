@@ -5,12 +5,12 @@
  * hourly dispatcher (as much as fits, the rest next hour).
  */
 import type { BillingClient } from '../api/client';
-import type { Zone } from '../api/calendar';
+import { intlZone, type Zone } from '../api/calendar';
 import { appendHistory } from './history';
 import { cancelImport, type ImportState, importedRows, retryImport, startImport, stepImport } from './import-job';
 import { JobStore } from './job-store';
 import type { KeyValueStore } from './ports';
-import { incrementalFilters, type Report, type ReportStore, resolveFilters, type RunOrigin, type RunSummary } from './reports';
+import { incrementalFilters, type Report, type ReportStore, resolveFilters, type RunOrigin, SERVICE_TIME_ZONE, type RunSummary } from './reports';
 import type { BookPort } from './sheet-port';
 
 export interface RunDeps {
@@ -19,6 +19,8 @@ export interface RunDeps {
   jobs: JobStore<PullJob>;
   book: BookPort;
   zone: Zone;
+  /** The zone a connection's service reads date-times in; default America/Sao_Paulo. */
+  serviceZone?: (connectionName: string) => Zone;
   now: () => number;
   clientFor: (connectionName: string) => BillingClient;
   /** Told about scheduled runs that failed (e-mail). */
@@ -80,7 +82,8 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
   if (job && job.state.status === 'running') return { report, job, progress: progress(report, job.state), started: false };
   const now = deps.now();
   const base = resolveFilters(report, new Date(now), deps.zone);
-  const { filters, merge } = incrementalFilters(report, base, deps.zone);
+  const serviceZone = deps.serviceZone?.(report.connection) ?? intlZone(SERVICE_TIME_ZONE);
+  const { filters, merge } = incrementalFilters(report, base, serviceZone);
   const state = startImport({ listing: report.listing, filters, sheetName: report.sheetName, mode: merge ? 'merge' : 'replace' }, importDeps(deps, report));
   const started: PullJob = { reportId: report.id, origin, state };
   deps.jobs.put(report.id, started);

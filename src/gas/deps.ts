@@ -9,7 +9,7 @@ import { type BulkDeps, bulkJobStore } from '../core/bulk/job';
 import type { KeyValueStore } from '../core/ports';
 import { pullJobStore, type RunDeps } from '../core/report-runs';
 import { ReportStore } from '../core/reports';
-import { clientFor, connectionStore, documentStore, spreadsheetTimeZone } from './services';
+import { clientFor, connectionStore, documentStore, serviceTimeZone, spreadsheetTimeZone } from './services';
 import { bookPort, selectionBookPort } from './sheet-port';
 import { gasZone } from './zone';
 
@@ -37,6 +37,7 @@ export function runDeps(doc: KeyValueStore = documentStore(), zone: Zone = gasZo
     jobs: pullJobStore(doc),
     book: bookPort(),
     zone,
+    serviceZone: (name) => gasZone(serviceTimeZone(name)),
     now: () => Date.now(),
     clientFor: clients(),
     notifyFailure: (report, run) => {

@@ -2,6 +2,7 @@
 import { BillingClient } from '../api/client';
 import { ConnectionStore, type Connection } from '../core/connections';
 import type { KeyValueStore } from '../core/ports';
+import { SERVICE_TIME_ZONE } from '../core/reports';
 import { urlFetchTransport } from './urlfetch-transport';
 import { gasZone } from './zone';
 
@@ -30,6 +31,15 @@ export function spreadsheetTimeZone(): string {
   return SpreadsheetApp.getActiveSpreadsheet()?.getSpreadsheetTimeZone() || Session.getScriptTimeZone() || 'America/Sao_Paulo';
 }
 
+/** The zone a connection's service keeps its clock in; a missing connection fails later, where its key is asked for. */
+export function serviceTimeZone(connectionName: string): string {
+  try {
+    return connectionStore().get(connectionName).timeZone || SERVICE_TIME_ZONE;
+  } catch {
+    return SERVICE_TIME_ZONE;
+  }
+}
+
 export interface ClientOptions {
   timeoutMs?: number;
   concurrency?: number;
@@ -46,6 +56,7 @@ export function clientFor(connection: Connection, options: ClientOptions = {}): 
     transport: urlFetchTransport,
     sleep: (ms) => Utilities.sleep(ms),
     zone: gasZone(spreadsheetTimeZone()),
+    serviceZone: gasZone(connection.timeZone || SERVICE_TIME_ZONE),
     timeoutMs: options.timeoutMs,
     retry: options.retries !== undefined ? { retries: options.retries } : undefined,
     concurrency: options.concurrency ?? 20,
