@@ -42,6 +42,8 @@ export interface Report {
   connection: string;
   filters: Record<string, SavedFilterValue>;
   sheetName: string;
+  /** The sheet's id once a run created or chose it: renaming or moving the tab changes nothing. */
+  sheetId?: number;
   /** Fetch only what changed since the last successful run and merge by id. */
   incremental: boolean;
   schedule: Schedule | null;

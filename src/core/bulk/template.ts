@@ -5,6 +5,7 @@
  * dropdowns for enumerated fields and one example row that runs skip.
  */
 import { parseIsoDate, type Zone } from '../../api/calendar';
+import { SHEET_TAG } from '../sheet-layout';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { type BulkOperation, DISCOUNT_SHEET, discountColumns, type InputColumn, RESULT_NOTE, type ResultColumn, STATUS } from './definitions';
@@ -72,6 +73,8 @@ export interface TemplateResult {
 export function createTemplate(book: SelectionBookPort, op: BulkOperation, zone: Zone): TemplateResult {
   const name = freeName(book, op.sheetName);
   const sheet = book.create(name);
+  // The add-on's own sheet whatever it is renamed to: never offered as an import target.
+  sheet.setSheetTag(SHEET_TAG, `modelo:${op.key}`);
   const example = op.results.map((r) =>
     r.key === 'status'
       ? STATUS.exemplo
@@ -82,7 +85,9 @@ export function createTemplate(book: SelectionBookPort, op: BulkOperation, zone:
   layOut(sheet, op.columns, op.results, example, zone);
   const out: TemplateResult = { sheetId: sheet.id, sheetName: name };
   if (op.discounts && !book.byName(DISCOUNT_SHEET)) {
-    layOut(book.create(DISCOUNT_SHEET), discountColumns, [], [], zone);
+    const discounts = book.create(DISCOUNT_SHEET);
+    discounts.setSheetTag(SHEET_TAG, 'modelo:descontos');
+    layOut(discounts, discountColumns, [], [], zone);
     out.discountSheet = DISCOUNT_SHEET;
   }
   book.activate(sheet.id, ['A2']);
