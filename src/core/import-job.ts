@@ -231,8 +231,8 @@ function checkCells(deps: ImportDeps, sheet: SheetPort, rowsAfter: number, colum
 const CELL_LIMIT_TEXT =
   'O Google Planilhas aceita no máximo 10 milhões de células por planilha. Use filtros (por exemplo, uma competência ou um período), apague abas que não usa ou importe em outra planilha.';
 
-/** Rows written as one block when the records to write are at most this many cells apart: a call costs about as much as that. */
-const GAP_CELLS = 2000;
+/** Rows written as one block when the records between them span at most this many cells: the cells written stay close to the cells changed. */
+const GAP_CELLS = 30;
 
 class Writer {
   private readonly conv: CellConverter;

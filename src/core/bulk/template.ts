@@ -36,6 +36,15 @@ function exampleCell(col: InputColumn, zone: Zone): CellValue {
   return col.example;
 }
 
+/** Sheet metadata of a template: the example row's values by field, so it is never sent whatever the user deleted. */
+export const EXAMPLE_TAG = 'faturamento.exemplo';
+
+/** A cell as the example mark compares it (a date by its instant). */
+export function exampleKey(v: unknown): string {
+  if (v instanceof Date || Object.prototype.toString.call(v) === '[object Date]') return `d:${(v as Date).getTime()}`;
+  return String(v ?? '').trim();
+}
+
 function freeName(book: SelectionBookPort, base: string): string {
   const taken = new Set(book.sheetNames());
   if (!taken.has(base)) return base;
@@ -83,6 +92,8 @@ export function createTemplate(book: SelectionBookPort, op: BulkOperation, zone:
         : '',
   );
   layOut(sheet, op.columns, op.results, example, zone);
+  // The add-on's own mark of its example row, which survives deleting or sorting any column: its exact values.
+  sheet.setSheetTag(EXAMPLE_TAG, JSON.stringify(Object.fromEntries(op.columns.map((c) => [c.field, exampleKey(exampleCell(c, zone))]))));
   const out: TemplateResult = { sheetId: sheet.id, sheetName: name };
   if (op.discounts && !book.byName(DISCOUNT_SHEET)) {
     const discounts = book.create(DISCOUNT_SHEET);
