@@ -446,6 +446,7 @@ export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number
       built.key = deps.newId();
       built.body.idIntegracao = built.key;
       built.needsKey = false;
+      built.generated = true;
       fresh.set(r, built.key);
       prepared.values[r - prepared.first][keyColumn - 1] = built.key;
     }
@@ -545,7 +546,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
         items.push({ row: r, built, mode: 'lookup', reason: 'pendente', attempts: 0 });
       } else if (built.issues.length) {
         invalid.set(r, { status: STATUS.erro, mensagem: issueText(built.issues), processadoEm: new Date(deps.now()) });
-      } else if (ctx.op.identity === 'idIntegracao' && !built.needsKey && status === '') {
+      } else if (ctx.op.identity === 'idIntegracao' && !built.needsKey && !built.generated && status === '') {
         items.push({ row: r, built, mode: 'lookup', reason: 'precheck', attempts: 0 });
       } else {
         if (built.needsKey) {
