@@ -3,11 +3,13 @@
  * sizes only (a smoke run of the benchmark code itself).
  */
 import { benchImport } from './import';
+import { benchIncremental } from './incremental';
 
 const quick = process.argv.includes('--quick');
 
 async function main(): Promise<void> {
   await benchImport(quick ? [1_000] : [1_000, 10_000, 50_000], quick ? 1_000 : 50_000);
+  await benchIncremental(quick ? 1_000 : 50_000);
   try {
     const bulk = (await import('./bulk')) as { benchBulk?: (options?: { quick?: boolean }) => Promise<void> };
     if (bulk.benchBulk) await bulk.benchBulk({ quick });

@@ -4,7 +4,8 @@ import { DataValidationImpl } from './data-validation';
 import { GasObject } from './instrument';
 import { displayValue, isDateFormat } from './number-format';
 import type { SheetsEnv } from './sheets-env';
-import type { Cell, SheetModel } from './spreadsheet-model';
+import { addMetadata, DeveloperMetadataFinderImpl, metadataOf, rangePlace } from './developer-metadata';
+import { type Cell, type SheetModel, type SortSpec, sortRange } from './spreadsheet-model';
 import { fromScriptValue, FORMULA_PLACEHOLDER, isFormula, serialToMs } from './values';
 import { wallClock } from './tz';
 
@@ -58,7 +59,11 @@ type Implemented =
   | 'setNumberFormat'
   | 'setNumberFormats'
   | 'setValue'
-  | 'setValues';
+  | 'setValues'
+  | 'addDeveloperMetadata'
+  | 'createDeveloperMetadataFinder'
+  | 'getDeveloperMetadata'
+  | 'sort';
 
 const DEFAULT_BACKGROUND = '#ffffff';
 
@@ -369,5 +374,33 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
     if (!(rule instanceof DataValidationImpl))
       throw this.env.exec.error("The parameters (Object) don't match the method signature for SpreadsheetApp.Range.setDataValidation.");
     return rule.spec;
+  }
+
+  /** Only on a whole row or a whole column, as in Sheets. */
+  addDeveloperMetadata(key: string, a?: any, b?: any): GRange {
+    addMetadata(this.env, rangePlace(this.env, this), key, a, b);
+    return this.self();
+  }
+
+  createDeveloperMetadataFinder(): GoogleAppsScript.Spreadsheet.DeveloperMetadataFinder {
+    return new DeveloperMetadataFinderImpl(this.env, { type: 'RANGE', range: this }) as unknown as GoogleAppsScript.Spreadsheet.DeveloperMetadataFinder;
+  }
+
+  getDeveloperMetadata(): GoogleAppsScript.Spreadsheet.DeveloperMetadata[] {
+    return metadataOf(this.env, { type: 'RANGE', range: this });
+  }
+
+  /** A column number (absolute), {column, ascending}, or an array of them; only this range's cells move. */
+  sort(sortSpecObj: any): GRange {
+    const items: unknown[] = Array.isArray(sortSpecObj) ? sortSpecObj : [sortSpecObj];
+    const specs: SortSpec[] = items.map((item) => {
+      const spec = typeof item === 'number' ? { column: item, ascending: true } : (item as { column?: unknown; ascending?: unknown });
+      const column = Number(spec?.column);
+      if (!Number.isInteger(column) || column < this.column || column > this.getLastColumn())
+        throw this.env.exec.error('Sort column must be within the range.');
+      return { column, ascending: spec.ascending !== false };
+    });
+    sortRange(this.sheet, this.row, this.getLastRow(), this.column, this.getLastColumn(), specs);
+    return this.self();
   }
 }

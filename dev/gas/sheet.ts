@@ -3,7 +3,8 @@ import { parseA1 } from './a1';
 import { GasObject } from './instrument';
 import { RangeImpl } from './range';
 import type { SheetsEnv } from './sheets-env';
-import { CELL_LIMIT_MESSAGE, MAX_CELLS, type SheetModel } from './spreadsheet-model';
+import { addMetadata, DeveloperMetadataFinderImpl, metadataOf } from './developer-metadata';
+import { CELL_LIMIT_MESSAGE, MAX_CELLS, type SheetModel, sortRange } from './spreadsheet-model';
 
 type GSheet = GoogleAppsScript.Spreadsheet.Sheet;
 type GRange = GoogleAppsScript.Spreadsheet.Range;
@@ -43,7 +44,17 @@ type Implemented =
   | 'setName'
   | 'showSheet'
   | 'setTabColor'
-  | 'getTabColor';
+  | 'getTabColor'
+  | 'addDeveloperMetadata'
+  | 'createDeveloperMetadataFinder'
+  | 'getDeveloperMetadata'
+  | 'moveRows'
+  | 'moveColumns'
+  | 'hideRows'
+  | 'showRows'
+  | 'isRowHiddenByUser'
+  | 'isRowHiddenByFilter'
+  | 'sort';
 
 export const DEFAULT_COLUMN_WIDTH = 100;
 
@@ -251,6 +262,79 @@ export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
 
   clearContents(): GSheet {
     for (const cols of this.model.rows.values()) for (const c of cols.values()) c.value = null;
+    return this.self();
+  }
+
+  addDeveloperMetadata(key: string, a?: any, b?: any): GSheet {
+    addMetadata(this.env, { type: 'SHEET', sheet: this.model }, key, a, b);
+    return this.self();
+  }
+
+  createDeveloperMetadataFinder(): GoogleAppsScript.Spreadsheet.DeveloperMetadataFinder {
+    return new DeveloperMetadataFinderImpl(this.env, { type: 'SHEET', sheet: this.model }) as unknown as GoogleAppsScript.Spreadsheet.DeveloperMetadataFinder;
+  }
+
+  getDeveloperMetadata(): GoogleAppsScript.Spreadsheet.DeveloperMetadata[] {
+    return metadataOf(this.env, { type: 'SHEET', sheet: this.model });
+  }
+
+  private spec(range: GRange, what: 'rows' | 'columns'): { first: number; count: number } {
+    if (!(range instanceof RangeImpl) || range.sheet !== this.model) throw this.fail(`Invalid argument: ${what === 'rows' ? 'rowSpec' : 'columnSpec'}`);
+    return what === 'rows' ? { first: range.row, count: range.numRows } : { first: range.column, count: range.numColumns };
+  }
+
+  /** Position of each moved block element after moving [first, first+count) before `destination` (1-based, in the old numbering). */
+  private static moved(first: number, count: number, destination: number): (p: number) => number {
+    return (p) => {
+      const end = first + count;
+      if (destination > end) {
+        // Moving down: the block lands just above `destination`; what was between shifts up.
+        if (p >= first && p < end) return destination - count + (p - first);
+        if (p >= end && p < destination) return p - count;
+        return p;
+      }
+      if (destination < first) {
+        if (p >= first && p < end) return destination + (p - first);
+        if (p >= destination && p < first) return p + count;
+        return p;
+      }
+      return p;
+    };
+  }
+
+  moveRows(rowSpec: GRange, destinationIndex: number): void {
+    const { first, count } = this.spec(rowSpec, 'rows');
+    if (destinationIndex < 1 || destinationIndex > this.model.maxRows + 1) throw this.fail('Those rows are out of bounds.');
+    this.model.moveRowsBy(SheetImpl.moved(first, count, destinationIndex));
+  }
+
+  moveColumns(columnSpec: GRange, destinationIndex: number): void {
+    const { first, count } = this.spec(columnSpec, 'columns');
+    if (destinationIndex < 1 || destinationIndex > this.model.maxColumns + 1) throw this.fail('Those columns are out of bounds.');
+    this.model.moveColumnsBy(SheetImpl.moved(first, count, destinationIndex));
+  }
+
+  hideRows(rowIndex: number, numRows = 1): void {
+    for (let r = rowIndex; r < rowIndex + numRows; r++) this.model.hiddenRows.add(r);
+  }
+
+  showRows(rowIndex: number, numRows = 1): void {
+    for (let r = rowIndex; r < rowIndex + numRows; r++) this.model.hiddenRows.delete(r);
+  }
+
+  isRowHiddenByUser(rowPosition: number): boolean {
+    return this.model.hiddenRows.has(rowPosition);
+  }
+
+  isRowHiddenByFilter(rowPosition: number): boolean {
+    return this.model.filteredRows.has(rowPosition);
+  }
+
+  /** Sorts the sheet below its frozen rows by one column, as the menu's "Sort sheet" does. */
+  sort(columnPosition: number, ascending = true): GSheet {
+    const first = this.model.frozenRows + 1;
+    const last = this.model.lastRow();
+    if (last >= first) sortRange(this.model, first, last, 1, this.model.maxColumns, [{ column: columnPosition, ascending }]);
     return this.self();
   }
 }

@@ -10,4 +10,5 @@ export interface SheetsEnv {
   /** The same SheetImpl for the same sheet within an execution, so `===` works in scripts. */
   sheetObject(sheet: SheetModel): SheetImpl;
   spreadsheetObject(): object;
+  range(sheet: SheetModel, row: number, column: number, numRows: number, numColumns: number): object;
 }

@@ -2,6 +2,7 @@
 import { parseA1 } from './a1';
 import { DataValidationBuilderImpl } from './data-validation';
 import type { Execution } from './execution';
+import { addMetadata, DeveloperMetadataFinderImpl, LOCATION_TYPES, metadataOf, VISIBILITIES } from './developer-metadata';
 import { GasObject } from './instrument';
 import { RangeImpl } from './range';
 import { SheetImpl } from './sheet';
@@ -69,7 +70,11 @@ type SpreadsheetMethods =
   | 'setSpreadsheetLocale'
   | 'setSpreadsheetTimeZone'
   | 'toast'
-  | 'getSheetById';
+  | 'getSheetById'
+  | 'addDeveloperMetadata'
+  | 'createDeveloperMetadataFinder'
+  | 'getDeveloperMetadata'
+  | 'moveActiveSheet';
 
 export class SpreadsheetImpl extends GasObject implements Pick<GSpreadsheet, SpreadsheetMethods> {
   readonly gasName = 'Spreadsheet';
@@ -230,6 +235,27 @@ export class SpreadsheetImpl extends GasObject implements Pick<GSpreadsheet, Spr
     return new RangeImpl(this.env, sheet, ref.row, ref.column, ref.numRows, ref.numColumns) as unknown as GRange;
   }
 
+  addDeveloperMetadata(key: string, a?: any, b?: any): GSpreadsheet {
+    addMetadata(this.env, { type: 'SPREADSHEET' }, key, a, b);
+    return this as unknown as GSpreadsheet;
+  }
+
+  createDeveloperMetadataFinder(): GoogleAppsScript.Spreadsheet.DeveloperMetadataFinder {
+    return new DeveloperMetadataFinderImpl(this.env, { type: 'SPREADSHEET' }) as unknown as GoogleAppsScript.Spreadsheet.DeveloperMetadataFinder;
+  }
+
+  getDeveloperMetadata(): GoogleAppsScript.Spreadsheet.DeveloperMetadata[] {
+    return metadataOf(this.env, { type: 'SPREADSHEET' });
+  }
+
+  /** Moves the active sheet to position `pos` (1-based) among the tabs. */
+  moveActiveSheet(pos: number): void {
+    const sheet = this.model.activeSheet();
+    if (!Number.isInteger(pos) || pos < 1 || pos > this.model.sheets.length) throw this.env.exec.error('Those sheets are out of bounds.');
+    this.model.sheets = this.model.sheets.filter((s) => s !== sheet);
+    this.model.sheets.splice(pos - 1, 0, sheet);
+  }
+
   toast(msg: string, title?: string, timeoutSeconds?: number | null): void {
     this.model.toasts.push({ message: String(msg), title: title ?? '', timeoutSeconds: timeoutSeconds ?? 5 });
   }
@@ -264,6 +290,8 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   private readonly env: SheetsEnv;
   private readonly spreadsheet: SpreadsheetImpl;
   readonly DataValidationCriteria = { VALUE_IN_LIST: 'VALUE_IN_LIST' };
+  readonly DeveloperMetadataLocationType = LOCATION_TYPES;
+  readonly DeveloperMetadataVisibility = VISIBILITIES;
 
   constructor(
     exec: Execution,
@@ -283,6 +311,7 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
         return s;
       },
       spreadsheetObject: () => this.spreadsheet,
+      range: (sheet, row, column, numRows, numColumns) => new RangeImpl(env, sheet, row, column, numRows, numColumns),
     };
     this.env = env;
     this.spreadsheet = new SpreadsheetImpl(env);

@@ -21,6 +21,31 @@ export interface Cell {
   validation?: ValidationSpec;
 }
 
+/** Developer metadata as Sheets keeps it: the location is where the object is stored (spreadsheet, sheet, row or column). */
+export interface MetaModel {
+  id: number;
+  key: string;
+  value: string | null;
+  visibility: 'DOCUMENT' | 'PROJECT';
+}
+
+/** Moves the entries of a position-keyed map; `to` returns null for a position that dies. */
+function remap<T>(map: Map<number, T>, to: (position: number) => number | null): Map<number, T> {
+  const next = new Map<number, T>();
+  for (const [k, v] of map) {
+    const at = to(k);
+    if (at !== null) next.set(at, v);
+  }
+  return next;
+}
+
+/** Position after inserting (count > 0) or deleting (count < 0) at `at`; null when deleted. */
+function shifted(position: number, at: number, count: number): number | null {
+  if (position < at) return position;
+  if (count < 0 && position < at - count) return null;
+  return position + count;
+}
+
 export const MAX_CELLS = 10_000_000;
 export const CELL_LIMIT_MESSAGE = `This action would increase the number of cells in the workbook above the limit of ${MAX_CELLS} cells.`;
 
@@ -33,6 +58,13 @@ export class SheetModel {
   readonly columnWidths = new Map<number, number>();
   /** Sparse: row -> column -> cell, both 1-based. */
   rows = new Map<number, Map<number, Cell>>();
+  /** Developer metadata on the sheet itself, and on whole rows and columns (they move with them and die with them). */
+  sheetMeta: MetaModel[] = [];
+  rowMeta = new Map<number, MetaModel[]>();
+  columnMeta = new Map<number, MetaModel[]>();
+  /** Rows hidden by the user (hideRows) and by a filter's criteria. */
+  hiddenRows = new Set<number>();
+  filteredRows = new Set<number>();
 
   constructor(
     readonly id: number,
@@ -72,25 +104,35 @@ export class SheetModel {
 
   /** Rows at or after `at` move down by `count` (count < 0 deletes rows at..at-count-1). */
   shiftRows(at: number, count: number): void {
-    const next = new Map<number, Map<number, Cell>>();
-    for (const [r, cols] of this.rows) {
-      if (r < at) next.set(r, cols);
-      else if (count < 0 && r < at - count) continue;
-      else next.set(r + count, cols);
-    }
-    this.rows = next;
+    this.moveRowsBy((r) => shifted(r, at, count));
   }
 
   shiftColumns(at: number, count: number): void {
-    for (const [r, cols] of this.rows) {
-      const next = new Map<number, Cell>();
-      for (const [c, cell] of cols) {
-        if (c < at) next.set(c, cell);
-        else if (count < 0 && c < at - count) continue;
-        else next.set(c + count, cell);
-      }
-      this.rows.set(r, next);
-    }
+    this.moveColumnsBy((c) => shifted(c, at, count));
+  }
+
+  /** Moves whole rows (cells, metadata, hidden state); `to` gives each row's new position or null when it is deleted. */
+  moveRowsBy(to: (row: number) => number | null): void {
+    this.rows = remap(this.rows, to);
+    this.rowMeta = remap(this.rowMeta, to);
+    const move = (set: Set<number>) => new Set([...set].map(to).filter((r): r is number => r !== null));
+    this.hiddenRows = move(this.hiddenRows);
+    this.filteredRows = move(this.filteredRows);
+  }
+
+  moveColumnsBy(to: (column: number) => number | null): void {
+    for (const [r, cols] of this.rows) this.rows.set(r, remap(cols, to));
+    this.columnMeta = remap(this.columnMeta, to);
+    const widths = remap(this.columnWidths, to);
+    this.columnWidths.clear();
+    for (const [c, w] of widths) this.columnWidths.set(c, w);
+  }
+
+  /** Every metadata entry of this sheet with where it sits. */
+  *metadata(): Generator<{ meta: MetaModel; type: 'SHEET' | 'ROW' | 'COLUMN'; index: number }> {
+    for (const meta of this.sheetMeta) yield { meta, type: 'SHEET', index: 0 };
+    for (const [index, list] of this.rowMeta) for (const meta of list) yield { meta, type: 'ROW', index };
+    for (const [index, list] of this.columnMeta) for (const meta of list) yield { meta, type: 'COLUMN', index };
   }
 }
 
@@ -112,7 +154,10 @@ export class SpreadsheetModel {
   readonly toasts: Toast[] = [];
   activeSheetId: number;
   selection: SelectionState | null = null;
+  /** Developer metadata on the spreadsheet itself. */
+  meta: MetaModel[] = [];
   private nextSheetId = 0;
+  private nextMetaId = 1;
 
   constructor(
     readonly id: string,
@@ -139,6 +184,12 @@ export class SpreadsheetModel {
     return sheet;
   }
 
+  newMeta(key: string, value: string | null, visibility: MetaModel['visibility']): MetaModel {
+    const id = this.nextMetaId;
+    this.nextMetaId += 1 + (id % 7);
+    return { id, key, value, visibility };
+  }
+
   byName(name: string): SheetModel | undefined {
     return this.sheets.find((s) => s.name === name);
   }
@@ -150,4 +201,72 @@ export class SpreadsheetModel {
   activeSheet(): SheetModel {
     return this.byId(this.activeSheetId) ?? this.sheets[0];
   }
+}
+
+export interface SortSpec {
+  /** Absolute column. */
+  column: number;
+  ascending: boolean;
+}
+
+function sortRank(v: Stored): number {
+  if (v === null || v === '') return 4;
+  if (typeof v === 'number') return 0;
+  if (typeof v === 'string') return 1;
+  if (typeof v === 'boolean') return 2;
+  return 3;
+}
+
+function compareStored(a: Stored, b: Stored): number {
+  const ra = sortRank(a);
+  const rb = sortRank(b);
+  if (ra !== rb) return ra - rb;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'string' && typeof b === 'string') return a.localeCompare(b, 'pt-BR', { sensitivity: 'base' });
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return 0;
+}
+
+/**
+ * Sorts rows first..last by `specs`, moving only the cells of columns
+ * firstColumn..lastColumn, as Range.sort does: cells outside the range and the
+ * rows' metadata stay where they are. Blanks sort last either way; ties keep order.
+ */
+export function sortRange(sheet: SheetModel, first: number, last: number, firstColumn: number, lastColumn: number, specs: readonly SortSpec[]): void {
+  const rows = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  const value = (r: number, c: number) => sheet.cell(r, c)?.value ?? null;
+  const order = rows.slice().sort((x, y) => {
+    for (const { column, ascending } of specs) {
+      const a = value(x, column);
+      const b = value(y, column);
+      const blankA = sortRank(a) === 4;
+      const blankB = sortRank(b) === 4;
+      if (blankA || blankB) {
+        if (blankA !== blankB) return blankA ? 1 : -1;
+        continue;
+      }
+      const d = compareStored(a, b);
+      if (d !== 0) return ascending ? d : -d;
+    }
+    return x - y;
+  });
+  const taken = order.map((r) => {
+    const cells = new Map<number, Cell>();
+    const row = sheet.rows.get(r);
+    for (let c = firstColumn; c <= lastColumn; c++) {
+      const cell = row?.get(c);
+      if (cell) {
+        cells.set(c, cell);
+        row!.delete(c);
+      }
+    }
+    return cells;
+  });
+  taken.forEach((cells, i) => {
+    for (const [c, cell] of cells) {
+      let row = sheet.rows.get(first + i);
+      if (!row) sheet.rows.set(first + i, (row = new Map()));
+      row.set(c, cell);
+    }
+  });
 }

@@ -28,6 +28,8 @@ export type { EmissionResult, SubscriptionResult };
 export interface ClientConfig extends HttpConfig {
   /** Time zone that Date filter values are read in (the spreadsheet's). */
   zone: Zone;
+  /** Time zone the service reads date-times in (America/Sao_Paulo unless the connection says otherwise); default `zone`. */
+  serviceZone?: Zone;
   /** Pages fetched at once when the totals are known. */
   concurrency?: number;
   /** Requested page size where the listing accepts one (transactions). */
@@ -61,7 +63,7 @@ export class BillingClient {
 
   /** The query of one page of a listing; exposed so tests and forms can show what goes on the wire. */
   listQuery(op: ListOperation, filters: FilterValues, page?: number): Array<[string, string]> {
-    const query = formatFilters(op.label, op.filters, filters, this.config.zone);
+    const query = formatFilters(op.label, op.filters, filters, this.config.zone, this.config.serviceZone);
     if (op.pageSizeParam && this.config.pageSize) query.push([op.pageSizeParam, String(this.config.pageSize)]);
     if (page !== undefined) query.push([op.pageParam, String(page)]);
     return query;

@@ -57,7 +57,8 @@ export class FilterError extends Error {
   }
 }
 
-type Formatter = (value: unknown, zone: Zone) => string;
+/** `zone` reads Date values as days; `service` is the zone the service reads date-times in. */
+type Formatter = (value: unknown, zone: Zone, service: Zone) => string;
 
 function calendarDay(value: unknown, zone: Zone): Day | string {
   if (isDate(value)) {
@@ -101,10 +102,11 @@ const formatters: Record<FilterKind, Formatter> = {
     if (typeof d === 'string') return fail(d);
     return brDate(d);
   },
-  datetime(value, zone) {
+  datetime(value, _zone, service) {
     if (isDate(value)) {
       if (Number.isNaN(value.getTime())) return fail('data e hora inválidas');
-      return brDateTime(zone.wall(value));
+      // An instant goes out as the service's wall clock, whatever the spreadsheet's zone.
+      return brDateTime(service.wall(value));
     }
     if (typeof value !== 'string') return fail('esperava data e hora');
     const parsed = parseDayTime(value);
@@ -159,7 +161,7 @@ const formatters: Record<FilterKind, Formatter> = {
 };
 
 /** Formats every given filter as the spec wants it on the wire; empty values are left out. */
-export function formatFilters(operation: string, defs: readonly FilterDef[], values: FilterValues, zone: Zone): Array<[string, string]> {
+export function formatFilters(operation: string, defs: readonly FilterDef[], values: FilterValues, zone: Zone, service: Zone = zone): Array<[string, string]> {
   const known = new Map(defs.map((d) => [d.name, d]));
   const out: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(values)) {
@@ -167,7 +169,7 @@ export function formatFilters(operation: string, defs: readonly FilterDef[], val
     const def = known.get(name);
     if (!def) throw new FilterError(operation, name, 'este filtro não existe nesta listagem');
     try {
-      out.push([name, formatters[def.kind](value, zone)]);
+      out.push([name, formatters[def.kind](value, zone, service)]);
     } catch (err) {
       throw new FilterError(operation, def.name, (err as Error).message);
     }

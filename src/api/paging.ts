@@ -21,6 +21,8 @@ export interface PagerState {
   done: boolean;
   fetchedPages: number;
   fetchedRecords: number;
+  /** Why the walk ended without proof that it saw every record (pages repeating, page limit). */
+  incomplete?: string;
 }
 
 export interface PageResult<R extends ApiRecord = ApiRecord> {
@@ -146,6 +148,7 @@ export class Pager<R extends ApiRecord = ApiRecord> {
     if (paging.totalPages !== undefined) this.s.totalPages = paging.totalPages;
     if (paging.totalRows !== undefined) this.s.totalRows = paging.totalRows;
     if (this.s.fetchedPages > (this.options.maxPages ?? 100_000)) {
+      this.s.incomplete = 'Limite de páginas atingido: a leitura parou antes do fim da listagem.';
       this.warn('Limite de páginas atingido: a leitura parou.');
       this.finish();
       return null;
@@ -156,6 +159,7 @@ export class Pager<R extends ApiRecord = ApiRecord> {
     }
     const fresh = records.filter((r) => !this.seen.has(r[this.options.idField]));
     if (fresh.length === 0) {
+      this.s.incomplete = `A página ${number} repetiu registros já recebidos: o serviço parece ignorar o parâmetro de página, e não há como saber se a listagem veio inteira.`;
       this.warn(`A página ${number} repetiu registros já recebidos: o serviço parece ignorar o parâmetro de página. A leitura parou aqui.`);
       this.finish();
       return null;

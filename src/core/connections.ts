@@ -12,6 +12,8 @@ export interface Connection {
   name: string;
   baseUrl: string;
   isDefault: boolean;
+  /** The zone the service reads and writes date-times in, when not America/Sao_Paulo. */
+  timeZone?: string;
 }
 
 /** What the sidebar may see: everything but the key. */

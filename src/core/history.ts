@@ -1,5 +1,6 @@
 /** The `Histórico` sheet: one row per finished run, manual or scheduled. */
 import type { RunSummary } from './reports';
+import { SHEET_TAG } from './sheet-layout';
 import type { BookPort } from './sheet-port';
 
 export const HISTORY_SHEET = 'Histórico';
@@ -8,9 +9,11 @@ const FORMATS = ['dd/MM/yyyy HH:mm:ss', '@', '@', '0', '0.0', '@', '@'];
 const RESULT_LABEL: Record<RunSummary['result'], string> = { ok: 'OK', erro: 'ERRO', cancelado: 'CANCELADO', 'em andamento': 'EM ANDAMENTO' };
 
 export function appendHistory(book: BookPort, reportName: string, run: RunSummary): void {
-  let sheet = book.byName(HISTORY_SHEET);
+  // By its metadata first: a renamed Histórico stays the one.
+  let sheet = book.tagged(SHEET_TAG).find((t) => t.value === 'historico')?.sheet ?? book.byName(HISTORY_SHEET);
   if (!sheet) {
     sheet = book.create(HISTORY_SHEET);
+    sheet.setSheetTag(SHEET_TAG, 'historico');
     sheet.ensureSize(2, HEADER.length);
     sheet.setFormats(
       1,

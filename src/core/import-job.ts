@@ -13,7 +13,8 @@ import type { ApiRecord } from '../api/envelopes';
 import type { FilterValues } from '../api/filters';
 import { type ListingKey, type ListOperation, listing, listings } from '../api/operations';
 import type { PagerState } from '../api/paging';
-import type { Zone } from '../api/calendar';
+import { brDateTime, isDate, type Zone } from '../api/calendar';
+import { columnRuns, findColumns, LISTING_TAG, resolveLayout, SHEET_TAG } from './sheet-layout';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
 import { CellConverter, type CellValue, type ChildTable, childRows, type Column, NUMBER_FORMATS, recordRow, tableSpec } from './table';
 
@@ -22,7 +23,16 @@ export interface ImportSpec {
   /** Absolute filter values (relative ones already resolved). */
   filters: FilterValues;
   sheetName: string;
-  /** 'merge' updates rows by id (incremental refresh); 'replace' rewrites the sheet. */
+  /** The report's sheet, found by id whatever the user renamed it to; its name is only for creating it. */
+  sheetId?: number;
+  /** The report the sheet belongs to (sheet metadata), so no other report writes it. */
+  reportId?: string;
+  /**
+   * Both modes write each record on the row where its id is now, so the user's
+   * cells beside it stay with it. 'merge' (incremental refresh) writes only the
+   * records received; 'replace' (a full pull) then deals with rows whose
+   * record did not come (see `sweep`).
+   */
   mode: 'replace' | 'merge';
 }
 
@@ -82,23 +92,45 @@ function headerRow(columns: readonly Column[], partial: boolean): string[] {
   return columns.map((c, i) => (i === 0 && partial ? `${PARTIAL_MARK}${c.label}` : c.label));
 }
 
-function prepareSheet(sheet: SheetPort, columns: readonly Column[], partial: boolean): void {
-  sheet.ensureSize(2, columns.length);
-  sheet.setFormats(
-    1,
-    1,
-    1,
-    columns.map(() => '@'),
-  );
-  sheet.write(1, 1, [headerRow(columns, partial)]);
-  // The field names stay machine-readable in the header notes.
-  sheet.setNotes(
-    1,
-    1,
-    columns.map((c) => c.key),
-  );
+/** When each row was last received: how a full refresh tells the records that left the listing. */
+export const RECEIVED_COLUMN: Column = { key: '$recebidoEm', label: 'Recebido em', cell: 'datetime' };
+
+/** The report sheet's columns: the listing's, then when the row was received. */
+export function reportColumns(listingKey: ListingKey): Column[] {
+  return [...tableSpec(listing(listingKey)).columns, RECEIVED_COLUMN];
+}
+
+const consecutive = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+
+/** Writes per run of adjacent columns of ours: the user's columns between them are never touched. */
+function eachRun(positions: readonly number[], fn: (column: number, indexes: number[]) => void): void {
+  for (const run of columnRuns(positions)) fn(run.column, run.indexes);
+}
+
+function writeHeader(sheet: SheetPort, columns: readonly Column[], partial: boolean, positions: readonly number[]): void {
+  const header = headerRow(columns, partial);
+  eachRun(positions, (column, indexes) => sheet.write(1, column, [indexes.map((i) => header[i])]));
+}
+
+function prepareSheet(sheet: SheetPort, columns: readonly Column[], partial: boolean, positions: readonly number[] = consecutive(columns.length)): void {
+  sheet.ensureSize(2, Math.max(...positions));
+  eachRun(positions, (column, indexes) => {
+    sheet.setFormats(
+      1,
+      column,
+      1,
+      indexes.map(() => '@'),
+    );
+    // The field names stay machine-readable in the header notes.
+    sheet.setNotes(
+      1,
+      column,
+      indexes.map((i) => columns[i].key),
+    );
+  });
+  writeHeader(sheet, columns, partial, positions);
   sheet.freezeRows(1);
-  sheet.setHeaderStyle(columns.length);
+  if (positions.every((p, i) => p === i + 1)) sheet.setHeaderStyle(columns.length);
   sheet.setTabColor(partial ? PARTIAL_COLOR : null);
 }
 
@@ -110,34 +142,43 @@ function knownKeys(): Set<string> {
     for (const c of spec.columns) keys.add(c.key);
     for (const child of spec.children) for (const c of child.columns) keys.add(c.key);
   }
+  keys.add(RECEIVED_COLUMN.key);
   return keys;
 }
 
-/**
- * When a report switches to a listing with fewer columns, our old columns to
- * the right would pass for the user's own. They are recognised by their header
- * note (a field name) and cleared; anything else there is the user's and stays.
- */
-function clearOurOldColumns(sheet: SheetPort, columns: number): void {
-  const last = sheet.lastColumn();
-  if (last <= columns) return;
-  const notes = sheet.readNotes(1, columns + 1, last - columns);
-  const keys = knownKeys();
-  const rows = Math.max(sheet.lastRow(), 1);
-  notes.forEach((note, i) => {
-    if (!keys.has(note)) return;
-    sheet.clear(1, columns + 1 + i, rows, 1);
-    sheet.setNotes(1, columns + 1 + i, ['']);
-  });
-}
-
-function markDone(sheet: SheetPort, columns: readonly Column[]): void {
-  sheet.write(1, 1, [headerRow(columns, false)]);
+function markDone(sheet: SheetPort, columns: readonly Column[], positions?: readonly number[]): void {
+  writeHeader(sheet, columns, false, positions ?? consecutive(columns.length));
   sheet.setTabColor(null);
 }
 
 function sheetFor(book: BookPort, name: string): SheetPort {
   return book.byName(name) ?? book.create(name);
+}
+
+function freeName(book: BookPort, base: string): string {
+  const taken = new Set(book.sheetNames().map((n) => n.toLowerCase()));
+  if (!taken.has(base.toLowerCase())) return base;
+  for (let i = 2; ; i++) {
+    const name = `${base.slice(0, SHEET_NAME_MAX - 5)} (${i})`;
+    if (!taken.has(name.toLowerCase())) return name;
+  }
+}
+
+/** The report's sheet by id; by name only for a report that never ran; recreated (and said so) when the user deleted it. */
+function reportSheet(book: BookPort, spec: ImportSpec): { sheet: SheetPort; recreated: boolean } {
+  if (spec.sheetId !== undefined) {
+    const byId = book.byId(spec.sheetId);
+    if (byId) return { sheet: byId, recreated: false };
+    return { sheet: book.create(freeName(book, spec.sheetName)), recreated: true };
+  }
+  return { sheet: sheetFor(book, spec.sheetName), recreated: false };
+}
+
+/** Whether an incremental refresh can merge: the sheet is there and every column of ours is where its metadata says. */
+export function canMerge(book: BookPort, listingKey: ListingKey, sheetId: number | undefined): boolean {
+  const sheet = sheetId === undefined ? null : book.byId(sheetId);
+  if (!sheet || sheet.sheetTag(LISTING_TAG) !== listingKey) return false;
+  return findColumns(sheet, reportColumns(listingKey)).every((p) => p !== null);
 }
 
 export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
@@ -147,19 +188,26 @@ export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
   if (!name) throw new ImportError('Informe o nome da aba de destino.');
   const problem = sheetNameProblem(name);
   if (problem) throw new ImportError(problem);
-  const sheet = sheetFor(deps.book, name);
-  if (spec.mode === 'replace') clearOurOldColumns(sheet, table.columns.length);
-  prepareSheet(sheet, table.columns, true);
+  const { sheet, recreated } = reportSheet(deps.book, { ...spec, sheetName: name });
+  const columns = reportColumns(spec.listing);
+  const previous = sheet.sheetTag(LISTING_TAG);
+  const layout = resolveLayout(sheet, columns, knownKeys(), table.idField, previous === null ? null : previous === spec.listing);
+  prepareSheet(sheet, columns, true, layout.positions);
+  sheet.setSheetTag(LISTING_TAG, spec.listing);
+  if (spec.reportId) sheet.setSheetTag(SHEET_TAG, `relatorio:${spec.reportId}`);
+  const warnings: string[] = [];
+  if (recreated) warnings.push(`A aba do relatório tinha sido apagada e foi criada de novo ("${sheet.name()}").`);
+  if (layout.rebuilt.length) warnings.push(`Colunas do complemento que tinham sido apagadas foram refeitas: ${layout.rebuilt.join(', ')}.`);
   const now = deps.now();
   return {
-    spec: { ...spec, sheetName: name },
+    spec: { ...spec, sheetName: sheet.name(), sheetId: sheet.id },
     sheetId: sheet.id,
     pager: null,
     rows: 0,
     merged: 0,
     children: {},
     pages: 0,
-    warnings: [],
+    warnings,
     startedAt: now,
     updatedAt: now,
     status: 'running',
@@ -183,10 +231,18 @@ function checkCells(deps: ImportDeps, sheet: SheetPort, rowsAfter: number, colum
 const CELL_LIMIT_TEXT =
   'O Google Planilhas aceita no máximo 10 milhões de células por planilha. Use filtros (por exemplo, uma competência ou um período), apague abas que não usa ou importe em outra planilha.';
 
+/** Rows written as one block when the records between them span at most this many cells: the cells written stay close to the cells changed. */
+const GAP_CELLS = 30;
+
 class Writer {
   private readonly conv: CellConverter;
   private readonly table;
+  private readonly columns: Column[];
   private readonly sheet: SheetPort;
+  private positions: number[];
+  /** Record id → row, read once per step from the id column; rows appended this step are added. */
+  private index: Map<string, number> | null = null;
+  private nextRow = 0;
 
   constructor(
     private readonly state: ImportState,
@@ -194,9 +250,40 @@ class Writer {
   ) {
     this.conv = new CellConverter(deps.zone);
     this.table = tableSpec(listing(state.spec.listing));
+    this.columns = reportColumns(state.spec.listing);
     const sheet = deps.book.byId(state.sheetId);
     if (!sheet) throw new ImportError(`A aba "${state.spec.sheetName}" foi apagada durante a importação. Rode o relatório de novo.`);
     this.sheet = sheet;
+    const found = findColumns(sheet, this.columns);
+    if (found.every((p) => p !== null)) this.positions = found as number[];
+    else {
+      // A column of ours deleted between two steps: rebuilt beside its neighbours, and said.
+      const layout = resolveLayout(sheet, this.columns, knownKeys(), this.table.idField, true);
+      prepareSheet(sheet, this.columns, true, layout.positions);
+      this.positions = layout.positions;
+      const note = `Colunas do complemento que tinham sido apagadas foram refeitas: ${layout.rebuilt.join(', ')}.`;
+      if (layout.rebuilt.length && !state.warnings.includes(note)) state.warnings.push(note);
+    }
+  }
+
+  private get idIndex(): number {
+    return this.columns.findIndex((c) => c.key === this.table.idField);
+  }
+
+  private rowIndex(): Map<string, number> {
+    if (this.index) return this.index;
+    const index = new Map<string, number>();
+    const last = this.sheet.lastRow();
+    if (last >= 2) {
+      const ids = this.sheet.read(2, this.positions[this.idIndex], last - 1, 1);
+      ids.forEach(([id], i) => {
+        const key = String(id);
+        if (id !== '' && !index.has(key)) index.set(key, i + 2);
+      });
+    }
+    this.nextRow = Math.max(last, 1) + 1;
+    this.index = index;
+    return index;
   }
 
   private child(child: ChildTable): { sheet: SheetPort; entry: { sheetId: number; rows: number } } {
@@ -213,24 +300,66 @@ class Writer {
 
   /** Refuses up front when the service announced more rows than the spreadsheet can take. */
   expect(totalRows: number): void {
-    if (this.state.spec.mode === 'replace') checkCells(this.deps, this.sheet, totalRows, this.table.columns.length);
+    if (this.state.spec.mode === 'replace') checkCells(this.deps, this.sheet, totalRows, Math.max(...this.positions));
   }
 
   write(records: ApiRecord[]): void {
     if (records.length === 0) return;
-    if (this.state.spec.mode === 'merge') this.merge(records);
-    else this.append(records);
+    this.place(records);
+    if (this.state.spec.mode === 'merge') {
+      this.state.merged += records.length;
+      this.mergeChildren(records);
+    } else {
+      this.state.rows += records.length;
+      this.appendChildren(records);
+    }
   }
 
-  private append(records: ApiRecord[]): void {
-    const { columns } = this.table;
-    const rows = records.map((r) => recordRow(columns, r, this.conv));
-    const start = this.state.rows + 2;
-    checkCells(this.deps, this.sheet, this.state.rows + rows.length, columns.length);
-    this.sheet.ensureSize(start + rows.length - 1, columns.length);
-    this.sheet.setFormats(start, 1, rows.length, formats(columns));
-    this.sheet.write(start, 1, rows);
-    this.state.rows += rows.length;
+  /** Each record on the row where its id is now; new ids below the last row. Only our columns are written. */
+  private place(records: ApiRecord[]): void {
+    const index = this.rowIndex();
+    const received = new Date(this.state.startedAt);
+    const targets = new Map<number, CellValue[]>();
+    for (const record of records) {
+      const row = recordRow(this.table.columns, record, this.conv);
+      row.push(received);
+      const id = String(row[this.idIndex]);
+      let at = index.get(id);
+      if (at === undefined) {
+        at = this.nextRow++;
+        index.set(id, at);
+      }
+      targets.set(at, row);
+    }
+    const width = Math.max(...this.positions);
+    checkCells(this.deps, this.sheet, this.nextRow - 2, width);
+    this.sheet.ensureSize(this.nextRow - 1, width);
+    const gap = Math.max(1, Math.floor(GAP_CELLS / this.columns.length));
+    for (const [first, last] of blocks([...targets.keys()], gap)) this.writeBlock(first, last, targets);
+    if (this.state.spec.mode === 'merge') this.state.rows = index.size;
+  }
+
+  private writeBlock(first: number, last: number, targets: Map<number, CellValue[]>): void {
+    const count = last - first + 1;
+    const whole = count === targets.size || Array.from({ length: count }, (_, i) => first + i).every((r) => targets.has(r));
+    eachRun(this.positions, (column, indexes) => {
+      // Rows in between that are not ours to change this time are written back as they are.
+      const current = whole ? null : this.sheet.read(first, column, count, indexes.length);
+      const values = Array.from({ length: count }, (_, i) => {
+        const row = targets.get(first + i);
+        return row ? indexes.map((k) => row[k]) : (current as CellValue[][])[i];
+      });
+      this.sheet.setFormats(
+        first,
+        column,
+        count,
+        indexes.map((k) => NUMBER_FORMATS[this.columns[k].cell]),
+      );
+      this.sheet.write(first, column, values);
+    });
+  }
+
+  private appendChildren(records: ApiRecord[]): void {
     for (const child of this.table.children) {
       const childData = childRows(child, records, this.conv);
       if (childData.length === 0) continue;
@@ -243,38 +372,17 @@ class Writer {
     }
   }
 
-  /** Reads the sheet once, replaces rows by id, appends the new ones, writes once. */
-  private merge(records: ApiRecord[]): void {
-    const { columns, idField } = this.table;
-    const idCol = columns.findIndex((c) => c.key === idField);
-    const existing = readBlock(this.sheet, columns.length);
-    const index = new Map<string, number>();
-    existing.forEach((row, i) => index.set(String(row[idCol]), i));
-    const touched = new Set<string>();
-    for (const record of records) {
-      const row = recordRow(columns, record, this.conv);
-      const id = String(row[idCol]);
-      touched.add(id);
-      const at = index.get(id);
-      if (at === undefined) {
-        index.set(id, existing.length);
-        existing.push(row);
-      } else existing[at] = row;
-    }
-    checkCells(this.deps, this.sheet, existing.length, columns.length);
-    if (existing.length > 0) {
-      this.sheet.ensureSize(existing.length + 1, columns.length);
-      this.sheet.setFormats(2, 1, existing.length, formats(columns));
-      this.sheet.write(2, 1, existing);
-    }
-    this.state.rows = existing.length;
-    this.state.merged += records.length;
+  /** Child rows of the records received replace theirs; the others stay. */
+  private mergeChildren(records: ApiRecord[]): void {
+    const touched = new Set(records.map((r) => String(r[this.table.idField])));
     for (const child of this.table.children) {
       const fresh = childRows(child, records, this.conv);
-      const sheet = this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
-      if (!sheet && fresh.length === 0) continue;
+      const existing = this.state.children[child.field]
+        ? this.deps.book.byId(this.state.children[child.field].sheetId)
+        : this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
+      if (!existing && fresh.length === 0) continue;
       const { sheet: target, entry } = this.child(child);
-      const old = sheet ? readBlock(target, child.columns.length) : [];
+      const old = existing ? readBlock(target, child.columns.length) : [];
       const kept = old.filter((r) => !touched.has(String(r[0])));
       const all = kept.concat(fresh);
       if (all.length > 0) {
@@ -287,11 +395,56 @@ class Writer {
     }
   }
 
-  /** Clears what a previous, longer run left below, and lifts the incomplete mark. */
+  /**
+   * After a full pull, rows whose record did not come this run (or a second
+   * row with the same id) are not records of the report any more. Without
+   * cells of the user they are deleted as whole rows, so nothing below loses
+   * its row; with the user's cells they stay, marked in a note, so nothing
+   * the user typed is lost or attached to another record.
+   */
+  private sweep(): void {
+    const last = this.sheet.lastRow();
+    if (last < 2) return;
+    const width = Math.max(this.sheet.lastColumn(), ...this.positions);
+    const rows = this.sheet.read(2, 1, last - 1, width);
+    const ours = new Set(this.positions);
+    const idAt = this.positions[this.idIndex] - 1;
+    const receivedAt = this.positions[this.columns.length - 1] - 1;
+    const seen = new Set<string>();
+    const gone: number[] = [];
+    const kept: number[] = [];
+    rows.forEach((row, i) => {
+      if (this.positions.every((p) => row[p - 1] === '')) return;
+      const id = row[idAt];
+      const stamp = row[receivedAt];
+      const current = id !== '' && !seen.has(String(id)) && isDate(stamp) && Math.abs(stamp.getTime() - this.state.startedAt) < 1000;
+      if (id !== '') seen.add(String(id));
+      if (current) return;
+      const userCells = row.some((v, c) => !ours.has(c + 1) && v !== '');
+      (userCells ? kept : gone).push(i + 2);
+    });
+    for (const [first, lastGone] of blocks(gone, 1).reverse()) this.sheet.deleteRows(first, lastGone - first + 1);
+    if (kept.length) {
+      const when = brDateTime(this.deps.zone.wall(new Date(this.state.startedAt)));
+      // Rows deleted above move these up.
+      for (const row of kept) {
+        const shift = gone.filter((g) => g < row).length;
+        this.sheet.setNote(
+          row - shift,
+          idAt + 1,
+          `Este registro não veio na atualização completa de ${when}. A linha ficou porque tem anotações suas; apague-a quando não precisar mais.`,
+        );
+      }
+      this.state.warnings.push(
+        `${kept.length} linha(s) de registros que não vieram nesta atualização ficaram na aba porque têm anotações suas (veja a nota na coluna ${this.columns[this.idIndex].label}).`,
+      );
+    }
+  }
+
+  /** Settles rows whose record did not come, and lifts the incomplete mark. */
   finish(): void {
-    const { columns } = this.table;
     if (this.state.spec.mode === 'replace') {
-      clearBelow(this.sheet, this.state.rows, columns.length);
+      this.sweep();
       for (const child of this.table.children) {
         const entry = this.state.children[child.field];
         const sheet = entry ? this.deps.book.byId(entry.sheetId) : this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
@@ -306,8 +459,20 @@ class Writer {
         if (sheet && child) markDone(sheet, child.columns);
       }
     }
-    markDone(this.sheet, columns);
+    markDone(this.sheet, this.columns, this.positions);
   }
+}
+
+/** Sorted rows grouped into [first, last] blocks whose neighbours are at most `gap` rows apart. */
+function blocks(rows: number[], gap: number): Array<[number, number]> {
+  const sorted = rows.slice().sort((a, b) => a - b);
+  const out: Array<[number, number]> = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && r - last[1] <= gap) last[1] = r;
+    else out.push([r, r]);
+  }
+  return out;
 }
 
 function readBlock(sheet: SheetPort, columns: number): CellValue[][] {
@@ -372,7 +537,12 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
     flush();
     next.pager = committed;
     for (const w of pager.warnings) if (!next.warnings.includes(w)) next.warnings.push(w);
-    if (pager.done) {
+    const incomplete = pager.state.incomplete;
+    if (pager.done && incomplete) {
+      // Rows are written but nothing proves the listing is whole: the mark stays and the run is not OK.
+      next.status = 'failed';
+      next.message = `Importação incompleta: ${incomplete}`;
+    } else if (pager.done) {
       writer.finish();
       next.status = 'done';
     }

@@ -5,12 +5,12 @@
  * hourly dispatcher (as much as fits, the rest next hour).
  */
 import type { BillingClient } from '../api/client';
-import type { Zone } from '../api/calendar';
+import { intlZone, type Zone } from '../api/calendar';
 import { appendHistory } from './history';
-import { cancelImport, type ImportState, importedRows, retryImport, startImport, stepImport } from './import-job';
+import { canMerge, cancelImport, type ImportState, importedRows, retryImport, startImport, stepImport } from './import-job';
 import { JobStore } from './job-store';
 import type { KeyValueStore } from './ports';
-import { incrementalFilters, type Report, type ReportStore, resolveFilters, type RunOrigin, type RunSummary } from './reports';
+import { incrementalFilters, type Report, type ReportStore, resolveFilters, type RunOrigin, SERVICE_TIME_ZONE, type RunSummary } from './reports';
 import type { BookPort } from './sheet-port';
 
 export interface RunDeps {
@@ -19,6 +19,8 @@ export interface RunDeps {
   jobs: JobStore<PullJob>;
   book: BookPort;
   zone: Zone;
+  /** The zone a connection's service reads date-times in; default America/Sao_Paulo. */
+  serviceZone?: (connectionName: string) => Zone;
   now: () => number;
   /** The running user's client for one of their connections, by id. */
   clientFor: (connectionId: string) => BillingClient;
@@ -81,11 +83,24 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
   if (job && job.state.status === 'running') return { report, job, progress: progress(report, job.state), started: false };
   const now = deps.now();
   const base = resolveFilters(report, new Date(now), deps.zone);
-  const { filters, merge } = incrementalFilters(report, base, deps.zone);
-  const state = startImport({ listing: report.listing, filters, sheetName: report.sheetName, mode: merge ? 'merge' : 'replace' }, importDeps(deps, report));
+  const serviceZone = deps.serviceZone?.(report.connection) ?? intlZone(SERVICE_TIME_ZONE);
+  const incremental = incrementalFilters(report, base, serviceZone);
+  // Merging needs every column of ours where its metadata says; otherwise a full pull rebuilds them.
+  const merge = incremental.merge && canMerge(deps.book, report.listing, report.sheetId);
+  const filters = merge ? incremental.filters : base;
+  const state = startImport(
+    { listing: report.listing, filters, sheetName: report.sheetName, sheetId: report.sheetId, reportId: report.id, mode: merge ? 'merge' : 'replace' },
+    importDeps(deps, report),
+  );
   const started: PullJob = { reportId: report.id, origin, state };
   deps.jobs.put(report.id, started);
-  const saved = deps.reports.save({ ...report, lastRun: { startedAt: now, origin, rows: 0, durationMs: 0, result: 'em andamento', incremental: merge } });
+  const saved = deps.reports.save({
+    ...report,
+    // The sheet is the report's by id from now on; its name only follows what the user calls it.
+    sheetId: state.sheetId,
+    sheetName: state.spec.sheetName,
+    lastRun: { startedAt: now, origin, rows: 0, durationMs: 0, result: 'em andamento', incremental: merge },
+  });
   return { report: saved, job: started, progress: progress(saved, state), started: true };
 }
 

@@ -47,6 +47,8 @@ export interface Report {
   owner?: Owner;
   filters: Record<string, SavedFilterValue>;
   sheetName: string;
+  /** The sheet's id once a run created or chose it: renaming or moving the tab changes nothing. */
+  sheetId?: number;
   /** Fetch only what changed since the last successful run and merge by id. */
   incremental: boolean;
   schedule: Schedule | null;
@@ -133,15 +135,19 @@ export function resolveFilters(report: Report, now: Date, zone: Zone): FilterVal
   return out;
 }
 
+/** The zone the service keeps its clock in, unless a connection says otherwise. */
+export const SERVICE_TIME_ZONE = 'America/Sao_Paulo';
+
 /** The service's update stamps are local wall time to the minute: look back a little so nothing slips between runs. */
 export const INCREMENTAL_MARGIN_MS = 10 * 60_000;
 
 /** Whether this run can be incremental, and the filters that make it so. */
-export function incrementalFilters(report: Report, base: FilterValues, zone: Zone): { filters: FilterValues; merge: boolean } {
+export function incrementalFilters(report: Report, base: FilterValues, serviceZone: Zone): { filters: FilterValues; merge: boolean } {
   const op = listing(report.listing);
   if (!report.incremental || !op.updatedSince || report.lastSuccessStart === undefined) return { filters: base, merge: false };
-  // As wall-clock text: the job state is JSON, and a Date would come back as a UTC string.
-  const since = brDateTime(zone.wall(new Date(report.lastSuccessStart - INCREMENTAL_MARGIN_MS)));
+  // As the service's wall clock (its stamps are in its own zone, not the spreadsheet's), and as text:
+  // the job state is JSON, and a Date would come back as a UTC string.
+  const since = brDateTime(serviceZone.wall(new Date(report.lastSuccessStart - INCREMENTAL_MARGIN_MS)));
   return { filters: { ...base, [op.updatedSince.from]: since }, merge: true };
 }
 

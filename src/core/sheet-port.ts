@@ -23,10 +23,25 @@ export interface SheetPort {
   setHeaderStyle(numColumns: number): void;
   setTabColor(color: string | null): void;
   cells(): number;
+  /** Developer metadata on the sheet itself (it stays with the tab whatever its name or place). */
+  sheetTag(key: string): string | null;
+  setSheetTag(key: string, value: string): void;
+  /** Columns carrying developer metadata `key`: value → 1-based column, wherever the user moved them. */
+  columnTags(key: string): Map<string, number>;
+  tagColumn(column: number, key: string, value: string): void;
+  untagColumn(key: string, value: string): void;
+  /** Inserts empty columns after `column` (0: before the first); columns to the right move with their metadata. */
+  insertColumnsAfter(column: number, count: number): void;
+  /** Deletes whole rows: what sits beside them in the user's columns goes with them, nothing below loses its row. */
+  deleteRows(row: number, count: number): void;
+  setNote(row: number, column: number, note: string): void;
 }
 
 export interface BookPort {
   timeZone(): string;
+  /** Sheets carrying sheet metadata `key`, with its value. */
+  tagged(key: string): Array<{ sheet: SheetPort; value: string }>;
+  sheetNames(): string[];
   byName(name: string): SheetPort | null;
   byId(id: number): SheetPort | null;
   create(name: string): SheetPort;
@@ -50,7 +65,6 @@ export interface SelectionBookPort extends BookPort {
   byId(id: number): MarkupSheetPort | null;
   byName(name: string): MarkupSheetPort | null;
   create(name: string): MarkupSheetPort;
-  sheetNames(): string[];
   /** The active sheet and the rows covered by the active range list, as inclusive [first, last] pairs. */
   selection(): { sheetId: number; sheetName: string; rows: Array<[number, number]> };
   /** Selects A1 ranges of one sheet (and shows that sheet). */

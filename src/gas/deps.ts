@@ -12,7 +12,7 @@ import type { KeyValueStore } from '../core/ports';
 import { redact } from '../core/redact';
 import { pullJobStore, type RunDeps } from '../core/report-runs';
 import { ReportStore } from '../core/reports';
-import { clientFor, connectionStore, documentStore, ownerStore, spreadsheetTimeZone } from './services';
+import { clientFor, connectionStore, documentStore, ownerStore, serviceTimeZone, spreadsheetTimeZone } from './services';
 import { bookPort, selectionBookPort } from './sheet-port';
 import { gasZone } from './zone';
 
@@ -47,6 +47,7 @@ export function runDeps(
     jobs: pullJobStore(doc),
     book: bookPort(ss),
     zone,
+    serviceZone: (name) => gasZone(serviceTimeZone(name)),
     now: () => Date.now(),
     clientFor: clients(zone),
     notifyFailure: (report, run) => {

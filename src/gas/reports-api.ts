@@ -15,11 +15,13 @@ import { childSheetName, sheetNameProblem } from '../core/import-job';
 import { IDLE_MS } from '../core/dispatch';
 import { type Identity, notYours, type OwnershipCheck, type OwnerStore } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
+import { targetNames, targetProblem } from '../core/targets';
 import { reportStore, runDeps } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import type { FormOutcome } from './outcome';
 import { connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone, userStore } from './services';
+import { bookPort } from './sheet-port';
 import { WORK_SHEET } from './work-store';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
@@ -68,10 +70,8 @@ export function getImportForm() {
       .list()
       .map((c) => ({ id: c.id, name: c.name, isDefault: c.isDefault })),
     listings: forms,
-    sheets: ss
-      .getSheets()
-      .map((s) => s.getName())
-      .filter((n) => n !== WORK_SHEET),
+    // Only sheets a report may write: never Histórico, a bulk template or another report's sheet.
+    sheets: targetNames(bookPort(ss), reportStore().list(), editing?.id),
     timeZone: spreadsheetTimeZone(),
     editing: editing
       ? {
@@ -80,7 +80,13 @@ export function getImportForm() {
           listing: editing.listing,
           connection: editing.connection,
           filters: editing.filters,
-          sheetName: editing.sheetName,
+          sheetName:
+            (editing.sheetId !== undefined &&
+              ss
+                .getSheets()
+                .find((s) => s.getSheetId() === editing.sheetId)
+                ?.getName()) ||
+            editing.sheetName,
           incremental: editing.incremental,
         }
       : null,
@@ -97,6 +103,8 @@ export interface ReportForm {
   incremental?: boolean;
   /** The user asked for a new sheet: an existing one of that name must not be overwritten silently. */
   newSheet?: boolean;
+  /** The name of the user's sheet the user confirmed replacing. */
+  confirmReplace?: string;
 }
 
 function cleanFilters(filters: ReportForm['filters']): Record<string, SavedFilterValue> {
@@ -123,10 +131,25 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
     return { ok: false, field: 'sheetName', message: `A aba "${WORK_SHEET}" guarda os relatórios do complemento: escolha outro nome.` };
   const problem = sheetNameProblem(sheetName);
   if (problem) return { ok: false, field: 'sheetName', message: problem };
-  const ownSheet = editing?.sheetName === sheetName;
-  if (form.newSheet && !ownSheet && SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName)) {
+  const book = bookPort();
+  const target = book.byName(sheetName);
+  const ownSheet = target !== null && editing !== null && (editing.sheetId !== undefined ? target.id === editing.sheetId : editing.sheetName === sheetName);
+  if (form.newSheet && !ownSheet && target) {
     return { ok: false, field: 'sheetName', message: `Já existe uma aba "${sheetName}". Escolha outro nome ou, em Aba, a opção de substituí-la.` };
   }
+  if (target && !ownSheet) {
+    const refused = targetProblem(target, reportStore().list(), editing?.id);
+    if (refused) return { ok: false, field: 'sheetName', message: refused };
+    if (target.lastRow() > 0 && form.confirmReplace !== sheetName) {
+      return {
+        ok: false,
+        field: 'confirmReplace',
+        message: `A aba "${sheetName}" já tem dados: as colunas do relatório vão ocupar o lugar das que estão lá. Clique de novo para confirmar que quer substituir "${sheetName}".`,
+      };
+    }
+  }
+  // Pointing a report at another sheet: from now on that sheet's id is the report's.
+  const sheetId = ownSheet ? editing?.sheetId : target?.id;
   const filters = cleanFilters(form.filters);
   const zone = gasZone(spreadsheetTimeZone());
   try {
@@ -146,6 +169,7 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
       connectionId: connection.id,
       filters,
       sheetName,
+      sheetId,
       incremental: Boolean(form.incremental && op.updatedSince),
     },
   };
@@ -243,6 +267,12 @@ function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => Repor
   const timeZone = spreadsheetTimeZone();
   const zone = gasZone(timeZone);
   const jobs = pullJobStore(doc);
+  // The tab's name now: the report knows its sheet by id, and users rename tabs.
+  const names = new Map(
+    SpreadsheetApp.getActiveSpreadsheet()
+      .getSheets()
+      .map((s) => [s.getSheetId(), s.getName()]),
+  );
   const formatWhen = (ms: number) => Utilities.formatDate(new Date(ms), timeZone, 'dd/MM/yyyy HH:mm');
   return (r) => {
     const op = listings[r.listing] as ListOperation;
@@ -256,7 +286,7 @@ function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => Repor
       owner: r.owner?.email ?? null,
       mine: check.report(r),
       disowned: r.owner?.id === check.me && !check.report(r),
-      sheetName: r.sheetName,
+      sheetName: (r.sheetId !== undefined && names.get(r.sheetId)) || r.sheetName,
       childSheets: tableSpec(op).children.map((c) => childSheetName(r.sheetName, c)),
       filters: r.filters,
       incremental: r.incremental,

@@ -3,6 +3,7 @@ import { BillingClient } from '../api/client';
 import { ConnectionStore, type Connection } from '../core/connections';
 import type { KeyValueStore } from '../core/ports';
 import { type Identity, OwnerStore } from '../core/owners';
+import { SERVICE_TIME_ZONE } from '../core/reports';
 import { scrubbingTransport, urlFetchTransport } from './urlfetch-transport';
 import { workStore } from './work-store';
 import type { Zone } from '../api/calendar';
@@ -47,6 +48,15 @@ export function spreadsheetTimeZone(ss: GoogleAppsScript.Spreadsheet.Spreadsheet
   return ss?.getSpreadsheetTimeZone() || Session.getScriptTimeZone() || 'America/Sao_Paulo';
 }
 
+/** The zone a connection's service keeps its clock in; a missing connection fails later, where its key is asked for. */
+export function serviceTimeZone(connectionName: string): string {
+  try {
+    return connectionStore().get(connectionName).timeZone || SERVICE_TIME_ZONE;
+  } catch {
+    return SERVICE_TIME_ZONE;
+  }
+}
+
 export interface ClientOptions {
   timeoutMs?: number;
   concurrency?: number;
@@ -66,6 +76,7 @@ export function clientFor(connection: Connection, options: ClientOptions = {}): 
     transport: scrubbingTransport(urlFetchTransport, [apiKey, ...store.secrets()]),
     sleep: (ms) => Utilities.sleep(ms),
     zone: options.zone ?? gasZone(spreadsheetTimeZone()),
+    serviceZone: gasZone(connection.timeZone || SERVICE_TIME_ZONE),
     timeoutMs: options.timeoutMs,
     retry: options.retries !== undefined ? { retries: options.retries } : undefined,
     concurrency: options.concurrency ?? 20,

@@ -42,12 +42,62 @@ function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort {
       sheet.setTabColor(color as string);
     },
     cells: () => sheet.getMaxRows() * sheet.getMaxColumns(),
+    sheetTag(key) {
+      const found = sheet.getDeveloperMetadata().find((m) => m.getKey() === key);
+      return found ? found.getValue() : null;
+    },
+    setSheetTag(key, value) {
+      const found = sheet.getDeveloperMetadata().filter((m) => m.getKey() === key);
+      if (found.length > 0) found[0].setValue(value);
+      else sheet.addDeveloperMetadata(key, value);
+      for (const extra of found.slice(1)) extra.remove();
+    },
+    columnTags(key) {
+      const out = new Map<string, number>();
+      const found = sheet.createDeveloperMetadataFinder().withKey(key).withLocationType(SpreadsheetApp.DeveloperMetadataLocationType.COLUMN).find();
+      for (const m of found) {
+        const value = m.getValue();
+        const column = m.getLocation().getColumn();
+        if (value !== null && column && !out.has(value)) out.set(value, column.getColumn());
+      }
+      return out;
+    },
+    tagColumn(column, key, value) {
+      sheet.getRange(1, column, sheet.getMaxRows(), 1).addDeveloperMetadata(key, value);
+    },
+    untagColumn(key, value) {
+      for (const m of sheet.createDeveloperMetadataFinder().withKey(key).withValue(value).find()) m.remove();
+    },
+    insertColumnsAfter(column, count) {
+      if (column === 0) sheet.insertColumns(1, count);
+      else sheet.insertColumnsAfter(column, count);
+    },
+    deleteRows(row, count) {
+      sheet.deleteRows(row, count);
+    },
+    setNote(row, column, note) {
+      sheet.getRange(row, column).setNote(note);
+    },
   };
 }
 
 export function bookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): BookPort {
   return {
     timeZone: () => ss.getSpreadsheetTimeZone(),
+    tagged(key) {
+      const out: Array<{ sheet: SheetPort; value: string }> = [];
+      for (const sheet of ss.getSheets()) {
+        const found = sheet.getDeveloperMetadata().find((m) => m.getKey() === key);
+        if (found) out.push({ sheet: sheetPort(sheet), value: found.getValue() ?? '' });
+      }
+      return out;
+    },
+    // The owners' work sheet is the add-on's own: never offered to the person.
+    sheetNames: () =>
+      ss
+        .getSheets()
+        .map((s) => s.getName())
+        .filter((n) => n !== WORK_SHEET),
     byName(name) {
       const sheet = ss.getSheetByName(name);
       return sheet ? sheetPort(sheet) : null;
@@ -93,11 +143,6 @@ export function selectionBookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet =
       return sheet ? markupSheetPort(sheet) : null;
     },
     create: (name) => markupSheetPort(ss.insertSheet(name, ss.getSheets().length)),
-    sheetNames: () =>
-      ss
-        .getSheets()
-        .map((s) => s.getName())
-        .filter((n) => n !== WORK_SHEET),
     selection() {
       const sheet = ss.getActiveSheet();
       const list = ss.getActiveRangeList();

@@ -72,6 +72,28 @@ export class MemorySheet implements MarkupSheetPort {
   cells() {
     return this.grid.length * 30;
   }
+  readonly tags = new Map<string, string>();
+  sheetTag(key: string) {
+    return this.tags.get(key) ?? null;
+  }
+  setSheetTag(key: string, value: string) {
+    this.tags.set(key, value);
+  }
+  columnTags() {
+    return new Map<string, number>();
+  }
+  tagColumn() {}
+  untagColumn() {}
+  insertColumnsAfter() {
+    throw new Error("MemorySheet: column moves are the emulator tests' business");
+  }
+  deleteRows(row: number, count: number) {
+    this.grid.splice(row - 1, count);
+  }
+  setNote(row: number, column: number, note: string) {
+    this.notes[row - 1] ??= [];
+    this.notes[row - 1][column - 1] = note;
+  }
   readBackgrounds(row: number, column: number, numRows: number, numColumns: number): string[][] {
     this.calls++;
     return Array.from({ length: numRows }, (_, r) =>
@@ -123,6 +145,9 @@ export class MemoryBook implements SelectionBookPort {
   }
   totalCells() {
     return 0;
+  }
+  tagged(key: string) {
+    return this.sheets.filter((s) => s.tags.has(key)).map((sheet) => ({ sheet, value: sheet.tags.get(key) ?? '' }));
   }
   sheetNames() {
     return this.sheets.map((s) => s.name());

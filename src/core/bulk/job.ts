@@ -18,6 +18,7 @@ import { type Item, runBatch } from './batch';
 import { type BulkOperation, bulkOperation, STATUS } from './definitions';
 import { loadDiscounts } from './discounts';
 import { ensureLayout, type Layout } from './headers';
+import { EXAMPLE_TAG, exampleKey } from './template';
 import { type BuiltRow, buildRow, DONE_STATUSES, type Discounts, isBlankRow, issueText, type RowIssue, statusOf } from './rows';
 import { expandRuns, highlight, type RowResult, rowRangesA1, runsOf, writeColumn, writeResults } from './sheet-io';
 
@@ -77,6 +78,14 @@ export interface BulkJob {
   ranges: Array<[number, number]>;
   /** Rows left PENDENTE during this pass, for the next. */
   retry: Array<[number, number]>;
+  /**
+   * The key of each row of `ranges` (in row order): how a later execution finds
+   * each row wherever it is now. '' for a row without one (invalid), '-' for a
+   * blank or example row. Absent for jobs too large to keep them (row numbers then).
+   */
+  keys?: string[];
+  /** The keys of `retry`, in row order. */
+  retryKeys?: string[];
   pass: number;
   cursor: number;
   total: number;
@@ -176,19 +185,40 @@ interface Context {
   name: string;
   layout: Layout;
   discounts?: Discounts;
+  /** The template's example row, by field (sheet metadata): never sent, even with its Status column gone. */
+  example: Record<string, string> | null;
+}
+
+function exampleOf(sheet: MarkupSheetPort): Record<string, string> | null {
+  try {
+    const raw = sheet.sheetTag(EXAMPLE_TAG);
+    return raw ? (JSON.parse(raw) as Record<string, string>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The template's example row: marked EXEMPLO, or holding exactly the example's values in every column still there. */
+function isExample(ctx: Context, row: readonly CellValue[]): boolean {
+  if (statusOf(cellAt(row, ctx.layout.results.status)) === STATUS.exemplo) return true;
+  const example = ctx.example;
+  if (!example) return false;
+  const fields = Object.keys(example).filter((f) => ctx.layout.inputs[f] !== undefined);
+  return fields.length > 0 && fields.every((f) => exampleKey(cellAt(row, ctx.layout.inputs[f])) === example[f]);
 }
 
 function context(deps: BulkDeps, op: BulkOperation, sheet: MarkupSheetPort): Context & { warnings: string[] } {
   const layout = ensureLayout(sheet, op);
   const warnings: string[] = [];
   const name = sheet.name();
-  if (!op.discounts) return { op, sheet, name, layout, warnings };
+  const example = exampleOf(sheet);
+  if (!op.discounts) return { op, sheet, name, layout, warnings, example };
   const discounts = loadDiscounts(deps.book, deps.zone);
   if (discounts.unlinked.length)
     warnings.push(
       `Aba "Descontos": as linhas ${discounts.unlinked.join(', ')} não dizem a que assinatura pertencem (coluna "ID de integração da assinatura") e foram ignoradas.`,
     );
-  return { op, sheet, name, layout, discounts, warnings };
+  return { op, sheet, name, layout, discounts, warnings, example };
 }
 
 function readSpan(sheet: MarkupSheetPort, layout: Layout, rows: readonly number[]): { first: number; values: CellValue[][] } {
@@ -204,6 +234,113 @@ function stillDone(ctx: Context, row: readonly CellValue[]): boolean {
   if (!DONE_STATUSES.includes(statusOf(cellAt(row, ctx.layout.results.status)))) return false;
   if (ctx.op.identity !== 'idFatura') return true;
   return String(cellAt(row, ctx.layout.results.chave)) === String(cellAt(row, ctx.layout.inputs.idFatura));
+}
+
+/** The field that tells a row's record: the integration id of a creation, the subscription of an update, the invoice of an NFS-e. */
+export function keyField(op: BulkOperation): string | undefined {
+  if (op.identity === 'idIntegracao') return 'idIntegracao';
+  if (op.identity === 'idFatura') return 'idFatura';
+  return op.pathId;
+}
+
+/**
+ * The same key on two rows would create, update or emit twice: every row not
+ * yet done whose key another row of the sheet also has is refused, naming the
+ * other rows. Read from the whole sheet, whatever the scope.
+ */
+function sheetDuplicates(ctx: Context): Map<number, RowIssue> {
+  const field = keyField(ctx.op);
+  const out = new Map<number, RowIssue>();
+  const column = field ? ctx.layout.inputs[field] : undefined;
+  const last = ctx.sheet.lastRow();
+  if (!field || column === undefined || last < 2) return out;
+  const rows = ctx.sheet.read(2, 1, last - 1, ctx.layout.lastColumn);
+  const rowsByKey = new Map<string, number[]>();
+  rows.forEach((row, i) => {
+    const v = cellAt(row, column);
+    const key = v === '' || v === null || v === undefined ? '' : String(v).trim();
+    if (key && !isExample(ctx, row)) rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), i + 2]);
+  });
+  const label = ctx.op.columns.find((c) => c.field === field)?.label ?? field;
+  for (const [key, rows] of rowsByKey) {
+    if (rows.length < 2) continue;
+    for (const r of rows) {
+      const others = rows.filter((o) => o !== r);
+      out.set(r, {
+        sheet: ctx.name,
+        row: r,
+        column,
+        message: `${label} "${key}" repetido: está também na${others.length > 1 ? 's linhas' : ' linha'} ${others.join(', ')}. Cada linha precisa de um valor próprio; apague ou corrija as repetidas.`,
+      });
+    }
+  }
+  return out;
+}
+
+/** Keys kept in a job at most: the job is a document property (9 KB parts, 500 KB in all). */
+const MAX_KEYS_CHARS = 60_000;
+
+const normKey = (v: CellValue | undefined | null): string => (v === '' || v === null || v === undefined ? '' : String(v).trim());
+
+function keyAt(ctx: Context, row: readonly CellValue[]): string {
+  const field = keyField(ctx.op);
+  if (isExample(ctx, row) || isBlankRow(ctx.layout.inputs, row)) return '-';
+  return field ? normKey(cellAt(row, ctx.layout.inputs[field])) : '';
+}
+
+/**
+ * Finds each remaining row of the job by its key wherever the user (or a
+ * refresh of an imported sheet) moved it since the last step. A row whose key
+ * is gone is reported, never replaced by whatever sits at its old number.
+ */
+function relocate(job: BulkJob, ctx: Context): void {
+  const field = keyField(ctx.op);
+  const column = field ? ctx.layout.inputs[field] : undefined;
+  if (!job.keys || column === undefined) return;
+  const found = new Map<string, number>();
+  const last = ctx.sheet.lastRow();
+  if (last >= 2)
+    ctx.sheet.read(2, column, last - 1, 1).forEach(([v], i) => {
+      const k = normKey(v);
+      if (k && !found.has(k)) found.set(k, i + 2);
+    });
+  const lost: string[] = [];
+  /** `wasPending`: rows of a retry pass, counted PENDENTE already. */
+  const place = (keys: string[], wasPending: boolean): { ranges: Array<[number, number]>; keys: string[] } => {
+    const located: Array<[number, string]> = [];
+    for (const k of keys) {
+      if (k === '-') continue;
+      const at = k ? found.get(k) : undefined;
+      if (at !== undefined) located.push([at, k]);
+      else {
+        // A row without a key was refused at the start; one whose key is gone left the sheet.
+        if (wasPending) job.counts.pending = Math.max(0, job.counts.pending - 1);
+        job.counts.failed++;
+        if (k) lost.push(k);
+      }
+    }
+    located.sort((a, b) => a[0] - b[0]);
+    return { ranges: runsOf(located.map(([r]) => r)), keys: located.map(([, k]) => k) };
+  };
+  const current = place(job.keys.slice(job.cursor), job.pass > 0);
+  job.ranges = current.ranges;
+  job.keys = current.keys;
+  job.cursor = 0;
+  if (job.retryKeys) {
+    const retry = place(job.retryKeys, true);
+    job.retry = retry.ranges;
+    job.retryKeys = retry.keys;
+  }
+  if (lost.length) {
+    const label = ctx.op.columns.find((c) => c.field === field)?.label ?? field;
+    job.warnings = [
+      ...job.warnings,
+      `${lost.length === 1 ? 'Uma linha saiu' : `${lost.length} linhas saíram`} da aba durante o lote e não ${lost.length === 1 ? 'foi processada' : 'foram processadas'} (${label} ${lost
+        .slice(0, 5)
+        .map((k) => `"${k}"`)
+        .join(', ')}${lost.length > 5 ? '…' : ''}).`,
+    ];
+  }
 }
 
 export interface ValidationSummary {
@@ -244,15 +381,22 @@ function validateRows(
     const row = values[r - first];
     const status = statusOf(cellAt(row, ctx.layout.results.status));
     keys.add(String(cellAt(row, ctx.layout.inputs.idIntegracao) ?? '').trim());
-    if (status === STATUS.exemplo || isBlankRow(ctx.layout.inputs, row)) continue;
+    if (isExample(ctx, row) || isBlankRow(ctx.layout.inputs, row)) continue;
     summary.total++;
     if (status === STATUS.pendente || stillDone(ctx, row)) {
       summary.untouched++;
       continue;
     }
     checked.add(r);
-    const one = buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
-    built.set(r, one);
+    built.set(r, buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts));
+  }
+  const duplicates = sheetDuplicates(ctx);
+  for (const r of checked) {
+    const one = built.get(r) as BuiltRow;
+    const duplicate = duplicates.get(r);
+    if (duplicate) one.issues.push(duplicate);
+    const row = values[r - first];
+    const status = statusOf(cellAt(row, ctx.layout.results.status));
     if (one.issues.length) {
       summary.invalid++;
       issues.push(...one.issues);
@@ -308,6 +452,28 @@ export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number
   const ctx = context(deps, op, sheet);
   const ranges = scopeRows(deps, sheet, request.scope);
   const { summary, prepared } = validateRows(deps, ctx, ranges);
+  // Every valid row gets its generated key now, in one write: from here on each row is known by its key.
+  const keyColumn = ctx.layout.inputs.idIntegracao;
+  if (ctx.op.identity === 'idIntegracao' && keyColumn !== undefined) {
+    const fresh = new Map<number, CellValue>();
+    for (const [r, built] of prepared.built) {
+      if (!built.needsKey || built.issues.length) continue;
+      built.key = deps.newId();
+      built.body.idIntegracao = built.key;
+      built.needsKey = false;
+      built.generated = true;
+      fresh.set(r, built.key);
+      prepared.values[r - prepared.first][keyColumn - 1] = built.key;
+    }
+    if (fresh.size) writeColumn(ctx.sheet, keyColumn, fresh);
+  }
+  const rowKeys = expandRuns(ranges).map((r) => keyAt(ctx, prepared.values[r - prepared.first]));
+  const keys = rowKeys.reduce((n, k) => n + k.length + 3, 0) <= MAX_KEYS_CHARS ? rowKeys : undefined;
+  if (!keys)
+    summary.warnings = [
+      ...summary.warnings,
+      'Lote grande demais para guardar a chave de cada linha: se ele continuar em outra execução, as linhas são achadas pela posição. Não ordene nem apague linhas desta aba até ele terminar.',
+    ];
   const batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(request.batchSize ?? DEFAULT_BATCH)));
   const now = deps.now();
   const job: BulkJob = {
@@ -320,6 +486,8 @@ export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number
     owner: request.owner,
     ranges,
     retry: [],
+    keys,
+    retryKeys: keys ? [] : undefined,
     pass: 0,
     cursor: 0,
     total: summary.total,
@@ -367,6 +535,8 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
   const rows = expandRuns(job.ranges);
   if (job.cursor >= rows.length) return true;
   const { first, values } = prepared ?? readSpan(ctx.sheet, ctx.layout, rows.slice(job.cursor));
+  // Validation already refused repeated keys; a later step checks again, in case the user typed one since.
+  const duplicates = prepared ? null : sheetDuplicates(ctx);
   let client: BillingClient | undefined;
   let slowest = 0;
   while (job.cursor < rows.length) {
@@ -380,19 +550,21 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       const r = rows[end];
       const row = values[r - first];
       const status = statusOf(cellAt(row, ctx.layout.results.status));
-      if (status === STATUS.exemplo || isBlankRow(ctx.layout.inputs, row)) continue;
+      if (isExample(ctx, row) || isBlankRow(ctx.layout.inputs, row)) continue;
       if (status !== STATUS.pendente && stillDone(ctx, row)) {
         settlePending(job);
         countDone(job, ctx, row);
         continue;
       }
       const built = prepared?.built.get(r) ?? buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
+      const duplicate = duplicates?.get(r);
+      if (duplicate && status !== STATUS.pendente) built.issues.push(duplicate);
       const canLookUp = ctx.op.identity !== 'idempotent' && built.key !== undefined;
       if (status === STATUS.pendente && canLookUp) {
         items.push({ row: r, built, mode: 'lookup', reason: 'pendente', attempts: 0 });
       } else if (built.issues.length) {
         invalid.set(r, { status: STATUS.erro, mensagem: issueText(built.issues), processadoEm: new Date(deps.now()) });
-      } else if (ctx.op.identity === 'idIntegracao' && !built.needsKey && status === '') {
+      } else if (ctx.op.identity === 'idIntegracao' && !built.needsKey && !built.generated && status === '') {
         items.push({ row: r, built, mode: 'lookup', reason: 'precheck', attempts: 0 });
       } else {
         if (built.needsKey) {
@@ -438,7 +610,15 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       settlePending(job);
       count(job, result);
     }
-    if (pending.length) job.retry = runsOf([...expandRuns(job.retry), ...pending]);
+    if (pending.length) {
+      if (job.retryKeys) {
+        const pairs = new Map<number, string>(expandRuns(job.retry).map((r, i) => [r, (job.retryKeys as string[])[i]]));
+        for (const r of pending) pairs.set(r, keyAt(ctx, values[r - first]));
+        const sorted = [...pairs].sort((a, b) => a[0] - b[0]);
+        job.retryKeys = sorted.map(([, k]) => k);
+      }
+      job.retry = runsOf([...expandRuns(job.retry), ...pending]);
+    }
     job.cursor = end;
     saveJob(deps, job);
     slowest = Math.max(slowest, deps.now() - began);
@@ -480,6 +660,7 @@ function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: { ctx: C
       const sheet = deps.book.byId(job.sheetId);
       if (!sheet) throw new BulkError(`A aba "${job.sheetName}" foi apagada: o lote foi interrompido.`);
       ctx = context(deps, bulkOperation(job.operation), sheet);
+      relocate(job, ctx);
     }
     let prepared = started?.prepared;
     for (;;) {
@@ -489,6 +670,10 @@ function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: { ctx: C
       if (job.retry.length > 0 && job.pass + 1 < MAX_PASSES) {
         job.ranges = job.retry;
         job.retry = [];
+        if (job.retryKeys) {
+          job.keys = job.retryKeys;
+          job.retryKeys = [];
+        }
         job.pass++;
         job.cursor = 0;
         saveJob(deps, job);

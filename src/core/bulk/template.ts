@@ -5,6 +5,7 @@
  * dropdowns for enumerated fields and one example row that runs skip.
  */
 import { parseIsoDate, type Zone } from '../../api/calendar';
+import { SHEET_TAG } from '../sheet-layout';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { type BulkOperation, DISCOUNT_SHEET, discountColumns, type InputColumn, RESULT_NOTE, type ResultColumn, STATUS } from './definitions';
@@ -33,6 +34,15 @@ function exampleCell(col: InputColumn, zone: Zone): CellValue {
     if (d) return zone.instant(d);
   }
   return col.example;
+}
+
+/** Sheet metadata of a template: the example row's values by field, so it is never sent whatever the user deleted. */
+export const EXAMPLE_TAG = 'faturamento.exemplo';
+
+/** A cell as the example mark compares it (a date by its instant). */
+export function exampleKey(v: unknown): string {
+  if (v instanceof Date || Object.prototype.toString.call(v) === '[object Date]') return `d:${(v as Date).getTime()}`;
+  return String(v ?? '').trim();
 }
 
 function freeName(book: SelectionBookPort, base: string): string {
@@ -72,6 +82,8 @@ export interface TemplateResult {
 export function createTemplate(book: SelectionBookPort, op: BulkOperation, zone: Zone): TemplateResult {
   const name = freeName(book, op.sheetName);
   const sheet = book.create(name);
+  // The add-on's own sheet whatever it is renamed to: never offered as an import target.
+  sheet.setSheetTag(SHEET_TAG, `modelo:${op.key}`);
   const example = op.results.map((r) =>
     r.key === 'status'
       ? STATUS.exemplo
@@ -80,9 +92,13 @@ export function createTemplate(book: SelectionBookPort, op: BulkOperation, zone:
         : '',
   );
   layOut(sheet, op.columns, op.results, example, zone);
+  // The add-on's own mark of its example row, which survives deleting or sorting any column: its exact values.
+  sheet.setSheetTag(EXAMPLE_TAG, JSON.stringify(Object.fromEntries(op.columns.map((c) => [c.field, exampleKey(exampleCell(c, zone))]))));
   const out: TemplateResult = { sheetId: sheet.id, sheetName: name };
   if (op.discounts && !book.byName(DISCOUNT_SHEET)) {
-    layOut(book.create(DISCOUNT_SHEET), discountColumns, [], [], zone);
+    const discounts = book.create(DISCOUNT_SHEET);
+    discounts.setSheetTag(SHEET_TAG, 'modelo:descontos');
+    layOut(discounts, discountColumns, [], [], zone);
     out.discountSheet = DISCOUNT_SHEET;
   }
   book.activate(sheet.id, ['A2']);

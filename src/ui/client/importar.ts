@@ -241,6 +241,9 @@ function setRunning(running: boolean): void {
   byId('progress-box').hidden = !running;
 }
 
+/** The sheet the user was asked about and clicked again for. */
+let confirmedReplace: string | undefined;
+
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
   if (control) return;
@@ -257,6 +260,8 @@ form.addEventListener('submit', (ev) => {
     sheetName: target === NEW ? value('sheetName') : target,
     newSheet: target === NEW,
     incremental: value('incremental') === 'true',
+    // A second click after the server named the user's sheet confirms replacing that one sheet.
+    confirmReplace: confirmedReplace,
   };
   control = { cancelled: false };
   setRunning(true);
@@ -268,6 +273,11 @@ form.addEventListener('submit', (ev) => {
       resumable = null;
       runBtn.textContent = editingId ? 'Salvar e importar' : 'Importar';
       if (!started.ok) {
+        confirmedReplace = started.field === 'confirmReplace' ? payload.sheetName : undefined;
+        if (started.field === 'confirmReplace') {
+          notice(result, 'warn', started.message);
+          return;
+        }
         fieldError(form, started.field.replace(/^filter:/, ''), started.message);
         notice(result, 'error', started.message);
         return;

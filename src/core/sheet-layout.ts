@@ -1,0 +1,113 @@
+/**
+ * Where the add-on's columns are in a sheet people edit. Each column we write
+ * carries developer metadata naming its field, which moves with the column when
+ * the user inserts, deletes or moves columns; untagged columns are the user's
+ * and are never written. A column of ours the user deleted is rebuilt beside
+ * its neighbours, never filled by shifting the others.
+ */
+import type { SheetPort } from './sheet-port';
+import type { Column } from './table';
+
+/** Column metadata: the value is the field key (the same as the header note). */
+export const COLUMN_TAG = 'faturamento.coluna';
+/** Sheet metadata: what the sheet is to the add-on (`relatorio:<id>`, `historico`, `modelo:<operação>`). */
+export const SHEET_TAG = 'faturamento.aba';
+/** Sheet metadata: the listing a report sheet holds. */
+export const LISTING_TAG = 'faturamento.listagem';
+
+export interface Layout {
+  /** 1-based column of each table column, in table order. */
+  positions: number[];
+  /** Labels of our columns that were missing and were rebuilt. */
+  rebuilt: string[];
+  /** Whether every column was where its metadata said before this run (no rebuild, no adoption). */
+  intact: boolean;
+}
+
+/** Consecutive runs of columns: [first column, indexes into the table's columns]. */
+export function columnRuns(positions: readonly number[]): Array<{ column: number; indexes: number[] }> {
+  const order = positions.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p);
+  const runs: Array<{ column: number; indexes: number[] }> = [];
+  for (const { p, i } of order) {
+    const last = runs[runs.length - 1];
+    if (last && last.column + last.indexes.length === p) last.indexes.push(i);
+    else runs.push({ column: p, indexes: [i] });
+  }
+  return runs;
+}
+
+/** Reads where our columns are without changing anything; null for a column that is missing. */
+export function findColumns(sheet: SheetPort, columns: readonly Column[]): Array<number | null> {
+  const tags = sheet.columnTags(COLUMN_TAG);
+  return columns.map((c) => tags.get(c.key) ?? null);
+}
+
+/**
+ * Finds our columns, adopting untagged ones whose header note names a field
+ * (sheets written before columns carried metadata), clearing our columns of
+ * fields when the report switched listings (`sameListing` false, or null for a
+ * sheet that does not say and lacks this table's id column) and rebuilding
+ * missing ones beside their neighbours. `known` are every field key any of our
+ * tables writes; `idKey` is this table's id field.
+ */
+export function resolveLayout(sheet: SheetPort, columns: readonly Column[], known: ReadonlySet<string>, idKey: string, sameListing: boolean | null): Layout {
+  const tags = sheet.columnTags(COLUMN_TAG);
+  let intact = tags.size > 0;
+  const wanted = new Set(columns.map((c) => c.key));
+  const freed: number[] = [];
+  const lastColumn = sheet.lastColumn();
+  if (lastColumn > 0) {
+    const notes = sheet.readNotes(1, 1, lastColumn);
+    const taggedAt = new Set(tags.values());
+    notes.forEach((note, i) => {
+      const column = i + 1;
+      if (taggedAt.has(column) || !known.has(note)) return;
+      intact = false;
+      sheet.tagColumn(column, COLUMN_TAG, note);
+      tags.set(note, column);
+    });
+  }
+  // A sheet from before sheets carried their listing: another listing's columns lack this table's id.
+  const switched = tags.size > 0 && !(sameListing ?? tags.has(idKey));
+  for (const [key, column] of [...tags]) {
+    if (wanted.has(key) && !switched) continue;
+    clearColumn(sheet, column);
+    sheet.untagColumn(COLUMN_TAG, key);
+    tags.delete(key);
+    freed.push(column);
+  }
+  const positions: Array<number | null> = columns.map((c) => tags.get(c.key) ?? null);
+  const rebuilt: string[] = [];
+  if (positions.every((p) => p === null)) {
+    // A new sheet, one the user chose to replace, or our old columns cleared: the first free places.
+    freed.sort((a, b) => a - b);
+    let next = Math.max(lastColumn, ...freed, 0);
+    const at = columns.map((_, i) => freed[i] ?? (freed.length ? ++next : i + 1));
+    sheet.ensureSize(2, Math.max(...at));
+    columns.forEach((c, i) => sheet.tagColumn(at[i], COLUMN_TAG, c.key));
+    return { positions: at, rebuilt, intact: false };
+  }
+  columns.forEach((c, i) => {
+    if (positions[i] !== null) return;
+    // Beside the nearest column of ours to its left (or before the first one), so the user's columns keep their cells.
+    let after = 0;
+    for (let j = i - 1; j >= 0; j--) {
+      if (positions[j] !== null) {
+        after = positions[j] as number;
+        break;
+      }
+    }
+    if (after === 0) after = Math.min(...(positions.filter((p) => p !== null) as number[])) - 1;
+    sheet.insertColumnsAfter(after, 1);
+    for (let j = 0; j < positions.length; j++) if (positions[j] !== null && (positions[j] as number) > after) positions[j] = (positions[j] as number) + 1;
+    positions[i] = after + 1;
+    sheet.tagColumn(after + 1, COLUMN_TAG, c.key);
+    rebuilt.push(c.label);
+  });
+  return { positions: positions as number[], rebuilt, intact: intact && rebuilt.length === 0 };
+}
+
+function clearColumn(sheet: SheetPort, column: number): void {
+  sheet.clear(1, column, Math.max(sheet.lastRow(), 1), 1);
+  sheet.setNotes(1, column, ['']);
+}
