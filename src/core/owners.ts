@@ -122,9 +122,13 @@ export interface OwnershipCheck {
   ledger: Ledger;
 }
 
-/** What an owner agrees to when they save or schedule a report: anything that decides what is pulled, with whose key, where, and when. */
+/**
+ * What an owner agrees to when they save or schedule a report: anything that decides what is pulled, with whose key,
+ * and when. Not the tab: it lands in this document whichever tab it is, the tab is found by its id and its name
+ * follows the person's renames.
+ */
 function reportTerms(r: Report): string {
-  return JSON.stringify(['r', r.id, r.owner?.id, r.connectionId, r.listing, r.filters, r.sheetName, r.incremental, r.schedule, r.notifyByEmail]);
+  return JSON.stringify(['r', r.id, r.owner?.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail]);
 }
 
 /** What an owner agrees to when they start a bulk run: which rows go where, with whose key. */
