@@ -8,6 +8,7 @@ import { GasEmulator } from '../dev/gas/runner';
 import type { Counters } from '../dev/gas/execution';
 import { type SandboxHandle, startSandbox } from '../dev/sandbox/harness';
 import { printTable } from './table';
+import { LOCAL_TEST_SERVERS } from '../dev/gas/allow-list';
 
 const LATENCY_MS = 300;
 const SIX_MINUTES = 6 * 60_000;
@@ -49,7 +50,7 @@ async function prepare(sb: SandboxHandle, n: number): Promise<void> {
 }
 
 function addon(sb: SandboxHandle, n: number): Row {
-  const emu = new GasEmulator({ startAt: new Date('2026-11-22T10:00:00-03:00'), realTimeoutMs: 3_600_000 });
+  const emu = new GasEmulator({ startAt: new Date('2026-11-22T10:00:00-03:00'), realTimeoutMs: 3_600_000, urlFetchWhitelist: LOCAL_TEST_SERVERS });
   emu.run('saveConnection', [{ name: 'Bench', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey }]);
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -84,7 +85,13 @@ function addon(sb: SandboxHandle, n: number): Row {
 }
 
 function naive(sb: SandboxHandle, n: number): Row {
-  const emu = new GasEmulator({ code: NAIVE, startAt: new Date('2026-11-22T10:00:00-03:00'), budgetMs: 24 * 3_600_000, realTimeoutMs: 3_600_000 });
+  const emu = new GasEmulator({
+    code: NAIVE,
+    startAt: new Date('2026-11-22T10:00:00-03:00'),
+    budgetMs: 24 * 3_600_000,
+    realTimeoutMs: 3_600_000,
+    urlFetchWhitelist: LOCAL_TEST_SERVERS,
+  });
   const cpu = process.cpuUsage();
   const started = performance.now();
   const report = emu.execute('naivePull', [sb.baseUrl, sb.orgs[0].apiKey]);

@@ -14,6 +14,9 @@ import type { FilterValues } from '../api/filters';
 import { type ListingKey, type ListOperation, listing, listings } from '../api/operations';
 import type { PagerState } from '../api/paging';
 import type { Zone } from '../api/calendar';
+import { NetworkError, RateLimitedError, ServerError } from '../api/errors';
+import { bounded } from './bounds';
+import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
 import { CellConverter, type CellValue, type ChildTable, childRows, type Column, NUMBER_FORMATS, recordRow, tableSpec } from './table';
 
@@ -43,6 +46,10 @@ export interface ImportState {
   status: ImportStatus;
   message?: string;
   steps: number;
+  /** Epoch ms before which the service asked not to be called again (a Retry-After longer than a step had left). */
+  notBefore?: number;
+  /** Steps in a row that ended on a service that did not answer, without a page written. */
+  transientFailures?: number;
 }
 
 export interface ImportDeps {
@@ -322,9 +329,27 @@ function clearBelow(sheet: SheetPort, rows: number, columns: number): void {
 }
 
 export interface StepOptions {
-  /** Epoch ms by which the step must have written everything and returned. */
+  /** Epoch ms after which the step starts no new wave (a sidebar's step, a share of the hourly run). */
   deadline: number;
+  /**
+   * Epoch ms the execution must never pass (its 6-minute kill, less a margin).
+   * A wave starts only if, at its worst (a 60 s time-out, then the write of
+   * everything buffered), it ends before this. Undefined: no hard limit.
+   */
+  limit?: number;
   base?: 0 | 1;
+}
+
+/** Steps in a row the service may fail to answer before the run is reported failed. */
+export const MAX_TRANSIENT_FAILURES = 3;
+/** Rows a page is assumed to hold before the first page tells. */
+const ASSUMED_PAGE_ROWS = 100;
+/** The calls that end a run: stale rows cleared, marks lifted, the Histórico row, the job saved. */
+const FINISH_CALLS = 12;
+
+/** The service failed to answer in time (time-out, 5xx, a 429 we could not wait for): worth trying again later. */
+function transient(err: unknown): err is NetworkError | ServerError | RateLimitedError {
+  return err instanceof NetworkError || err instanceof ServerError || err instanceof RateLimitedError;
 }
 
 /**
@@ -334,21 +359,29 @@ export interface StepOptions {
  */
 export function stepImport(state: ImportState, deps: ImportDeps, options: StepOptions): ImportState {
   if (state.status !== 'running') return state;
-  const next: ImportState = { ...state, children: { ...state.children }, warnings: [...state.warnings], steps: state.steps + 1 };
+  // The service asked for a pause longer than the last step had: nothing is asked before it ends.
+  if (state.notBefore !== undefined && deps.now() < state.notBefore) return state;
+  const next: ImportState = { ...state, children: { ...state.children }, warnings: [...state.warnings], steps: state.steps + 1, notBefore: undefined };
   for (const [k, v] of Object.entries(next.children)) next.children[k] = { ...v };
   const flushRows = deps.flushRows ?? DEFAULT_FLUSH_ROWS;
   // The pager position of the last rows actually written: where a later step resumes.
   let committed = next.pager;
+  let buffer: ApiRecord[] = [];
+  let flush = () => {};
+  let written = false;
   try {
     const writer = new Writer(next, deps);
     const pager = deps.client.pager(next.spec.listing, next.spec.filters, { state: next.pager ?? undefined, base: options.base });
-    let buffer: ApiRecord[] = [];
+    const table = tableSpec(listing(next.spec.listing));
+    // A record may bring a row to each child sheet too: the write is planned as that wide.
+    const width = table.columns.length + table.children.reduce((n, c) => n + c.columns.length, 0);
     let slowestWave = 0;
     let checkedTotal = next.pager !== null;
-    const flush = () => {
+    flush = () => {
       if (buffer.length === 0) return;
       writer.write(buffer);
       buffer = [];
+      written = true;
       committed = pager.state;
       next.pager = committed;
       next.updatedAt = deps.now();
@@ -358,6 +391,10 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
       const began = deps.now();
       // Leave room for one more wave and the final write.
       if (began + slowestWave * 2 > options.deadline) break;
+      // At its worst the wave times out after a minute and then everything buffered is written: it must still end in time.
+      const reserve = writeCostMs(buffer.length + pager.nextWaveSize * (pager.state.pageSize ?? ASSUMED_PAGE_ROWS), width, FINISH_CALLS);
+      if (!fits(began, WORST_ROUND_TRIP_MS + reserve, options.limit)) break;
+      deps.client.http.deadline = options.limit === undefined ? undefined : options.limit - reserve;
       for (const page of pager.nextWave()) {
         next.pages += 1;
         for (const r of page.records) buffer.push(r);
@@ -371,15 +408,43 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
     }
     flush();
     next.pager = committed;
+    next.transientFailures = 0;
+    if (next.status === 'running') next.message = undefined;
     for (const w of pager.warnings) if (!next.warnings.includes(w)) next.warnings.push(w);
     if (pager.done) {
       writer.finish();
       next.status = 'done';
     }
   } catch (err) {
+    if (transient(err)) {
+      // What arrived before the failure is kept: it was fetched within the plan, so its write fits too.
+      try {
+        flush();
+      } catch {
+        // The write failed as well: the next step fetches those pages again.
+      }
+    }
     next.pager = committed;
-    next.status = 'failed';
-    next.message = /10000000 cells|10,000,000|10 million/i.test((err as Error).message) ? CELL_LIMIT_TEXT : (err as Error).message;
+    const failures = written ? 1 : (state.transientFailures ?? 0) + 1;
+    const text = bounded((err as Error).message, 500);
+    if (transient(err) && failures < MAX_TRANSIENT_FAILURES) {
+      // Not a failure yet: the run waits (a Retry-After) or tries again in its next step, from what it wrote.
+      next.transientFailures = failures;
+      const wait = err instanceof RateLimitedError ? err.retryAfterMs : undefined;
+      if (wait) next.notBefore = deps.now() + wait;
+      next.message = wait
+        ? `O serviço pediu uma pausa de ${Math.ceil(wait / 1000)} s. A importação continua depois dela, de onde parou.`
+        : `O serviço não respondeu a tempo (${text}). A importação tenta de novo na próxima etapa, de onde parou.`;
+    } else {
+      next.status = 'failed';
+      next.transientFailures = 0;
+      const raw = (err as Error).message;
+      next.message = /10000000 cells|10,000,000|10 million/i.test(raw)
+        ? CELL_LIMIT_TEXT
+        : transient(err)
+          ? `O serviço não respondeu em ${failures} tentativas seguidas (${text}). A importação parou depois da última página gravada; use Continuar quando o serviço voltar.`
+          : bounded(raw, 2000);
+    }
   }
   next.updatedAt = deps.now();
   return next;

@@ -10,6 +10,7 @@ import type { KeyValueStore } from '../core/ports';
 import { pullJobStore, type RunDeps } from '../core/report-runs';
 import { ReportStore } from '../core/reports';
 import { clientFor, connectionStore, documentStore, spreadsheetTimeZone } from './services';
+import { executionLimit } from './execution-limit';
 import { bookPort, selectionBookPort } from './sheet-port';
 import { gasZone } from './zone';
 
@@ -38,6 +39,7 @@ export function runDeps(doc: KeyValueStore = documentStore(), zone: Zone = gasZo
     book: bookPort(),
     zone,
     now: () => Date.now(),
+    limit: executionLimit(),
     clientFor: clients(),
     notifyFailure: (report, run) => {
       const to = Session.getEffectiveUser().getEmail();
@@ -61,5 +63,6 @@ export function bulkDeps(doc: KeyValueStore = documentStore(), zone: Zone = gasZ
     sleep: (ms) => Utilities.sleep(ms),
     newId: () => `lote-${Utilities.getUuid()}`,
     clientFor: clients(),
+    limit: executionLimit(),
   };
 }

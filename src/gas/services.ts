@@ -48,7 +48,8 @@ export function clientFor(connection: Connection, options: ClientOptions = {}): 
     zone: gasZone(spreadsheetTimeZone()),
     timeoutMs: options.timeoutMs,
     retry: options.retries !== undefined ? { retries: options.retries } : undefined,
-    concurrency: options.concurrency ?? 20,
+    // What fetchAll runs at once (FETCH_ALL_CONCURRENCY in the emulator): a wave is then one round trip, at worst one 60 s time-out.
+    concurrency: options.concurrency ?? 10,
     pageSize: 100,
   });
 }

@@ -41,9 +41,11 @@ export const urlFetchTransport: Transport = {
       return UrlFetchApp.fetchAll(reqs.map(toParams)).map(toOutcome);
     } catch (err) {
       // fetchAll fails whole when one request has no answer, and the others may
-      // have been applied: idempotent ones are asked again one by one, a POST is
-      // reported as of unknown outcome so the caller can check before repeating it.
-      return reqs.map((r) => (r.method === 'POST' ? networkError(err) : urlFetchTransport.fetch(r)));
+      // have been applied. Nothing is resent here: one by one, a wave that hung
+      // would cost a minute per request. Every request is reported as of unknown
+      // outcome; the client retries idempotent ones as a wave, if its deadline
+      // allows, and a POST is checked before it is repeated.
+      return reqs.map(() => networkError(err));
     }
   },
 };

@@ -6,6 +6,7 @@
  * already written, and rows it caught in flight are PENDENTE: looked up, never
  * blindly resent, by the next step.
  */
+import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from '../deadline';
 import type { BillingClient } from '../../api/client';
 import type { WriteKey } from '../../api/writes';
 import type { Zone } from '../../api/calendar';
@@ -31,6 +32,8 @@ export interface BulkDeps {
   /** A fresh unique id for generated idIntegracao values. */
   newId: () => string;
   clientFor: (connection: string) => BillingClient;
+  /** Epoch ms this execution must never pass: no batch starts that could not end before it at its worst. */
+  limit?: number;
 }
 
 export interface BulkRequest {
@@ -354,6 +357,9 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
   while (job.cursor < rows.length) {
     const began = deps.now();
     if (began + slowest * 2 > deadline || began >= deadline) return false;
+    // At its worst a batch is a lookup and a send that each time out, then its results are written.
+    const reserve = writeCostMs(job.batchSize * 2, ctx.layout.lastColumn);
+    if (!fits(began, 2 * WORST_ROUND_TRIP_MS + reserve, deps.limit)) return false;
     const items: Item[] = [];
     const invalid = new Map<number, RowResult>();
     const keys = new Map<number, CellValue>();
@@ -400,7 +406,13 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     let pending: number[] = [];
     if (items.length) {
       client ??= deps.clientFor(job.connection);
-      const outcome = runBatch(client, ctx.op, items, { now: deps.now, sleep: deps.sleep, deadline });
+      client.http.deadline = deps.limit === undefined ? undefined : deps.limit - reserve;
+      const outcome = runBatch(client, ctx.op, items, {
+        now: deps.now,
+        sleep: deps.sleep,
+        deadline,
+        limit: deps.limit === undefined ? undefined : deps.limit - reserve,
+      });
       const stamp = new Date(deps.now());
       for (const [row, result] of outcome.results) results.set(row, { ...result, processadoEm: stamp });
       fatal = outcome.fatal;
