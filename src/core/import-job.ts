@@ -70,6 +70,9 @@ export class ImportError extends Error {
 export const PARTIAL_MARK = '⚠ INCOMPLETO · ';
 const PARTIAL_COLOR = '#f9ab00';
 const DEFAULT_FLUSH_ROWS = 5000;
+/** Cut fields named one by one in the warnings; past these, only counted (warnings live in a property). */
+const MAX_NAMED_CUTS = 5;
+const MORE_CUTS = 'Além desses, ';
 
 /** Google's limit on a sheet's name. */
 export const SHEET_NAME_MAX = 100;
@@ -227,6 +230,23 @@ class Writer {
     if (records.length === 0) return;
     if (this.state.spec.mode === 'merge') this.merge(records);
     else this.append(records);
+    this.noteCuts();
+  }
+
+  /** Fields cut to the cell limit become warnings: the first few by record and field, the rest counted. */
+  private noteCuts(): void {
+    const cuts = this.conv.cuts.splice(0);
+    if (cuts.length === 0) return;
+    const warnings = this.state.warnings;
+    const named = warnings.filter((w) => w.startsWith('O campo "')).length;
+    for (const cut of cuts.slice(0, Math.max(0, MAX_NAMED_CUTS - named))) warnings.push(cut);
+    const more = named + cuts.length - MAX_NAMED_CUTS;
+    if (more <= 0) return;
+    const at = warnings.findIndex((w) => w.startsWith(MORE_CUTS));
+    const previous = at >= 0 ? Number(/\d+/.exec(warnings[at].slice(MORE_CUTS.length))?.[0] ?? 0) : 0;
+    const line = `${MORE_CUTS}${previous + (at >= 0 ? cuts.length : more)} campos também passaram de 50.000 caracteres e foram cortados.`;
+    if (at >= 0) warnings[at] = line;
+    else warnings.push(line);
   }
 
   private append(records: ApiRecord[]): void {

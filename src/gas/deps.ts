@@ -3,6 +3,7 @@
  * calls and the hourly dispatcher. `doc` is the document's property store: a
  * caller that reads much of it passes a read-once view (see `readOnce`).
  */
+import { bounded, MESSAGE_MAX } from '../core/bounds';
 import type { BillingClient } from '../api/client';
 import type { Zone } from '../api/calendar';
 import { type BulkDeps, bulkJobStore } from '../core/bulk/job';
@@ -48,7 +49,7 @@ export function runDeps(doc: KeyValueStore = documentStore(), zone: Zone = gasZo
       MailApp.sendEmail(
         to,
         `Falha no relatório "${report.name}"`,
-        `A atualização agendada do relatório "${report.name}" na planilha "${ss.getName()}" falhou.\n\n${run.message ?? ''}\n\n${ss.getUrl()}`,
+        `A atualização agendada do relatório "${report.name}" na planilha "${ss.getName()}" falhou.\n\n${bounded(run.message ?? '', MESSAGE_MAX, 'veja a aba Histórico')}\n\n${ss.getUrl()}`,
       );
     },
   };

@@ -5,11 +5,33 @@ import type { KeyValueStore } from '../core/ports';
 import { urlFetchTransport } from './urlfetch-transport';
 import { gasZone } from './zone';
 
+/** Apps Script's refusals of a property write, in words a person can act on. */
+function storageError(err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/property storage quota/i.test(message)) {
+    return new Error(
+      'O espaço que o Google dá a este complemento na planilha (500 KB) está cheio. Exclua relatórios que não usa em Relatórios, ou lotes já concluídos, e tente de novo: nada do que estava salvo foi alterado.',
+    );
+  }
+  if (/argument too large/i.test(message))
+    return new Error('Um dado passou do limite de 9 KB por propriedade do Google e não foi salvo; o que estava salvo continua igual.');
+  if (/too many times for one day/i.test(message)) {
+    return new Error(
+      'O Google limitou as gravações de hoje deste complemento (cota diária de propriedades). Tente de novo amanhã: o que estava salvo continua igual.',
+    );
+  }
+  return err instanceof Error ? err : new Error(message);
+}
+
 export function propertyStore(props: GoogleAppsScript.Properties.Properties): KeyValueStore {
   return {
     get: (key) => props.getProperty(key),
     set: (key, value) => {
-      props.setProperty(key, value);
+      try {
+        props.setProperty(key, value);
+      } catch (err) {
+        throw storageError(err);
+      }
     },
     delete: (key) => {
       props.deleteProperty(key);

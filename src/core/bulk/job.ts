@@ -6,6 +6,7 @@
  * already written, and rows it caught in flight are PENDENTE: looked up, never
  * blindly resent, by the next step.
  */
+import { bounded, MESSAGE_MAX } from '../bounds';
 import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from '../deadline';
 import type { BillingClient } from '../../api/client';
 import type { WriteKey } from '../../api/writes';
@@ -424,7 +425,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     if (fatal) {
       // Nothing of this batch is counted: "Continuar" runs it again, and its rows say what happened.
       job.status = 'failed';
-      job.message = fatal;
+      job.message = bounded(fatal, MESSAGE_MAX);
       saveJob(deps, job);
       return false;
     }
@@ -494,7 +495,7 @@ function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: { ctx: C
     }
   } catch (err) {
     job.status = 'failed';
-    job.message = (err as Error).message;
+    job.message = bounded((err as Error).message, MESSAGE_MAX);
   }
   job.updatedAt = deps.now();
   saveJob(deps, job);
