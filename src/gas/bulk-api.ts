@@ -22,6 +22,7 @@ import { BusyError, withDocumentLock } from './lock';
 import type { Outcome } from './outcome';
 import { connectionStore } from './services';
 import { showSidebar } from './ui';
+import { recordUsage } from './usage';
 
 /** A sidebar step stays short so progress shows; the sidebar calls again at once. */
 const STEP_MS = 25_000;
@@ -98,11 +99,13 @@ export function startBulkRun(form: BulkForm): Outcome<BulkProgress> {
   const started = outcome(() => withDocumentLock(() => startBulk(bulkDeps(), form, stepDeadline(form.stepSeconds))));
   // If the sidebar is closed before the end, the hourly dispatcher finishes the run.
   syncDispatcher();
+  recordUsage();
   return started;
 }
 
 /** A finished run may leave the dispatcher with nothing to do. */
 function settled(result: Outcome<BulkProgress>): Outcome<BulkProgress> {
+  recordUsage();
   if (result.ok && result.value.done) syncDispatcher({ mayCreate: false });
   return result;
 }

@@ -12,11 +12,15 @@ import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, withDocumentLock } from './lock';
 import { documentStore, spreadsheetTimeZone } from './services';
 import { gasZone } from './zone';
+import { quotaStop, triggerBudgetMs } from '../core/usage';
+import { recordUsage, usageStore } from './usage';
 
 export const DISPATCHER = 'runScheduledReports';
 
 /** The dispatcher stops well before the 6-minute kill. */
 const DISPATCH_MS = 4.5 * 60_000;
+/** Less trigger time than this left today: not worth starting (one wave at its worst, and the writes). */
+const MIN_RUN_MS = 2 * 60_000;
 
 /** Reports and both kinds of jobs, from one read of the document's properties. */
 function readWork(doc: KeyValueStore): StoredWork {
@@ -52,7 +56,14 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: KeyValueSto
  * when nothing is left.
  */
 export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): void {
-  const deadline = Date.now() + DISPATCH_MS;
+  const usage = usageStore().get();
+  const stop = quotaStop(usage, MIN_RUN_MS);
+  if (stop) {
+    // Before a daily quota is gone, scheduled work waits for tomorrow and says so in Relatórios.
+    recordUsage({ trigger: true, stopped: stop });
+    return;
+  }
+  const deadline = Date.now() + Math.min(DISPATCH_MS, triggerBudgetMs(usage));
   try {
     withDocumentLock(() => {
       const doc = readOnce(documentStore());
@@ -67,5 +78,7 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
     // Someone is working in the document: whatever is due stays due for the next hour.
     if (err instanceof BusyError) return;
     throw err;
+  } finally {
+    recordUsage({ trigger: true });
   }
 }

@@ -9,6 +9,11 @@ const EXECUTION_MS = 6 * 60_000;
 /** Kept free for what runs after the last step: the sidebar's answer, the Histórico row, the trigger upkeep. */
 const MARGIN_MS = 30_000;
 
+/** Epoch ms this execution started at. */
+export function executionStarted(): number {
+  return STARTED;
+}
+
 /** Epoch ms no step of this execution may pass. */
 export function executionLimit(): number {
   return STARTED + EXECUTION_MS - MARGIN_MS;

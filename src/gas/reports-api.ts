@@ -20,6 +20,8 @@ import type { FormOutcome } from './outcome';
 import { connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
+import { recordUsage, usageStore } from './usage';
+import { DAILY_QUOTA } from '../core/usage';
 
 /** A sidebar step stays short so progress shows and the 6-minute limit is never near. */
 const STEP_MS = 25_000;
@@ -146,6 +148,7 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
   });
   // If the sidebar is closed before the end, the hourly dispatcher finishes the pull.
   if (started.ok) syncDispatcher();
+  recordUsage();
   return started;
 }
 
@@ -157,6 +160,7 @@ export function runReport(reportId: string): RunProgress {
 
 /** A finished run may leave the dispatcher with nothing to do. */
 function settled(progress: RunProgress): RunProgress {
+  recordUsage();
   if (progress.done) syncDispatcher({ mayCreate: false });
   return progress;
 }
@@ -204,6 +208,27 @@ function viewer(doc: KeyValueStore): (r: Report) => ReportView {
           }
         : null,
     };
+  };
+}
+
+export interface UsageView {
+  fetches: number;
+  fetchLimit: number;
+  triggerMinutes: number;
+  triggerLimit: number;
+  /** Why scheduled updates stopped today, when they did. */
+  stopped?: string;
+}
+
+/** Today's share of Google's daily quotas spent by this add-on for this user (shown in Relatórios). */
+export function getUsage(): UsageView {
+  const u = usageStore().get();
+  return {
+    fetches: u.fetches,
+    fetchLimit: DAILY_QUOTA.fetches,
+    triggerMinutes: Math.round(u.triggerMs / 60_000),
+    triggerLimit: DAILY_QUOTA.triggerMs / 60_000,
+    stopped: u.stopped,
   };
 }
 

@@ -14,6 +14,7 @@ export {
   deleteReport,
   editReport,
   getImportForm,
+  getUsage,
   listReports,
   runReport,
   setReportSchedule,

@@ -1,5 +1,6 @@
 /** The billing client's transport over UrlFetchApp. */
 import type { HttpOutcome, HttpRequest, Transport } from '../api/transport';
+import { countFetches } from './usage';
 
 function toParams(req: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
   const params: GoogleAppsScript.URL_Fetch.URLFetchRequest = {
@@ -30,6 +31,7 @@ function networkError(err: unknown): HttpOutcome {
 
 export const urlFetchTransport: Transport = {
   fetch(req) {
+    countFetches(1);
     try {
       return toOutcome(UrlFetchApp.fetch(req.url, toParams(req)));
     } catch (err) {
@@ -37,6 +39,7 @@ export const urlFetchTransport: Transport = {
     }
   },
   fetchAll(reqs) {
+    countFetches(reqs.length);
     try {
       return UrlFetchApp.fetchAll(reqs.map(toParams)).map(toOutcome);
     } catch (err) {
