@@ -33,6 +33,15 @@ async function entryExports(): Promise<string[]> {
   return [...output.exports].sort();
 }
 
+/** The API base URLs the build allows: BILLING_API_BASE_URLS, else addon.config.json's apiBaseUrls. */
+export function configuredBaseUrls(): string[] {
+  const envUrls = process.env.BILLING_API_BASE_URLS?.split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  const config = JSON.parse(readFileSync(join(root, 'addon.config.json'), 'utf8')) as { apiBaseUrls: string[] };
+  return envUrls?.length ? envUrls : config.apiBaseUrls;
+}
+
 async function bundleCode(exportsList: string[]): Promise<void> {
   const footer = exportsList.map((name) => `function ${name}() { return ${NAMESPACE}.${name}.apply(this, arguments); }`).join('\n');
   await build({
@@ -46,7 +55,8 @@ async function bundleCode(exportsList: string[]): Promise<void> {
     charset: 'utf8',
     outfile: join(dist, 'Code.js'),
     footer: { js: footer },
-    define: { globalThis: '__bundleGlobal' },
+    // The connection form offers these and refuses any other host: UrlFetchApp could not reach it.
+    define: { globalThis: '__bundleGlobal', __API_BASE_URLS__: JSON.stringify(configuredBaseUrls()) },
     inject: [join(root, 'src/build/shadow-global.ts')],
     logLevel: 'warning',
     legalComments: 'none',
@@ -66,9 +76,7 @@ export function whitelistFrom(baseUrls: string[]): string[] {
 
 function writeManifest(): void {
   const manifest = JSON.parse(readFileSync(join(root, 'appsscript.json'), 'utf8'));
-  const envUrls = process.env.BILLING_API_BASE_URLS?.split(',').filter(Boolean);
-  const config = JSON.parse(readFileSync(join(root, 'addon.config.json'), 'utf8')) as { apiBaseUrls: string[] };
-  manifest.urlFetchWhitelist = whitelistFrom(envUrls?.length ? envUrls : config.apiBaseUrls);
+  manifest.urlFetchWhitelist = whitelistFrom(configuredBaseUrls());
   writeFileSync(join(dist, 'appsscript.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 

@@ -44,8 +44,16 @@ export function propertyStore(props: GoogleAppsScript.Properties.Properties): Ke
 export const userStore = (): KeyValueStore => propertyStore(PropertiesService.getUserProperties());
 export const documentStore = (): KeyValueStore => propertyStore(PropertiesService.getDocumentProperties());
 
+/** Written by the build from addon.config.json (see build.ts); absent when this code runs outside the bundle. */
+declare const __API_BASE_URLS__: string[] | undefined;
+
+/** The API base URLs this build may reach, or null when not built with a list. */
+export function allowedBaseUrls(): string[] | null {
+  return typeof __API_BASE_URLS__ === 'undefined' ? null : __API_BASE_URLS__;
+}
+
 export function connectionStore(): ConnectionStore {
-  return new ConnectionStore(userStore(), () => Utilities.getUuid());
+  return new ConnectionStore(userStore(), () => Utilities.getUuid(), allowedBaseUrls());
 }
 
 export function spreadsheetTimeZone(): string {
