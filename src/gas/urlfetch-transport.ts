@@ -1,6 +1,6 @@
 /** The billing client's transport over UrlFetchApp. */
 import type { HttpOutcome, HttpRequest, Transport } from '../api/transport';
-import { countFetches } from './usage';
+import { countFetches } from './fetch-count';
 
 function toParams(req: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
   const params: GoogleAppsScript.URL_Fetch.URLFetchRequest = {

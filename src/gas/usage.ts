@@ -5,14 +5,8 @@
  */
 import { type DailyUsage, UsageStore } from '../core/usage';
 import { executionStarted } from './execution-limit';
+import { takeFetches } from './fetch-count';
 import { spreadsheetTimeZone, userStore } from './services';
-
-let fetched = 0;
-
-/** Called by the transport for every request it sends. */
-export function countFetches(n: number): void {
-  fetched += n;
-}
 
 export function usageStore(): UsageStore {
   const zone = spreadsheetTimeZone();
@@ -22,8 +16,7 @@ export function usageStore(): UsageStore {
 /** Adds what this execution spent; `trigger` counts its runtime too (the hourly run). */
 export function recordUsage(options: { trigger?: boolean; stopped?: string } = {}): DailyUsage | null {
   const triggerMs = options.trigger ? Date.now() - executionStarted() : 0;
+  const fetched = takeFetches();
   if (fetched === 0 && triggerMs === 0 && !options.stopped) return null;
-  const usage = usageStore().add(fetched, triggerMs, options.stopped);
-  fetched = 0;
-  return usage;
+  return usageStore().add(fetched, triggerMs, options.stopped);
 }
