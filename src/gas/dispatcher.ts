@@ -14,6 +14,7 @@ import { documentStore, spreadsheetTimeZone } from './services';
 import { gasZone } from './zone';
 import { quotaStop, triggerBudgetMs } from '../core/usage';
 import { recordUsage, usageStore } from './usage';
+import { recordHourlyRunSeen } from './run-seen';
 
 export const DISPATCHER = 'runScheduledReports';
 
@@ -56,6 +57,7 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: KeyValueSto
  * when nothing is left.
  */
 export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): void {
+  recordHourlyRunSeen();
   const usage = usageStore().get();
   const stop = quotaStop(usage, MIN_RUN_MS);
   if (stop) {
