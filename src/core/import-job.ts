@@ -14,7 +14,7 @@ import type { FilterValues } from '../api/filters';
 import { type ListingKey, type ListOperation, listing, listings } from '../api/operations';
 import type { PagerState } from '../api/paging';
 import type { Zone } from '../api/calendar';
-import { NetworkError, RateLimitedError, ServerError } from '../api/errors';
+import { NetworkError, RateLimitedError } from '../api/errors';
 import { bounded } from './bounds';
 import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
@@ -367,9 +367,14 @@ const ASSUMED_PAGE_ROWS = 100;
 /** The calls that end a run: stale rows cleared, marks lifted, the Histórico row, the job saved. */
 const FINISH_CALLS = 12;
 
-/** The service failed to answer in time (time-out, 5xx, a 429 we could not wait for): worth trying again later. */
-function transient(err: unknown): err is NetworkError | ServerError | RateLimitedError {
-  return err instanceof NetworkError || err instanceof ServerError || err instanceof RateLimitedError;
+/**
+ * The service did not answer in time (a time-out, whose retries the deadline
+ * cut short) or asked for a pause longer than the step had: worth going on
+ * in a later step. A 5xx or a refused connection already had the client's
+ * retries and fails the run as before ("Continuar" resumes it).
+ */
+function transient(err: unknown): err is NetworkError | RateLimitedError {
+  return (err instanceof NetworkError && err.timedOut) || err instanceof RateLimitedError;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Ajuda › Diagnóstico: on a real deployment, checks the assumptions about
+ * Faturamento › Diagnóstico (ajuda): on a real deployment, checks the assumptions about
  * Google that no emulator can prove, and writes what it saw in a
  * "Diagnóstico" sheet (assumption, observed, verdict). docs/deploy.md says
  * when to run it.

@@ -57,7 +57,6 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: KeyValueSto
  * when nothing is left.
  */
 export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): void {
-  recordHourlyRunSeen();
   const usage = usageStore().get();
   const stop = quotaStop(usage, MIN_RUN_MS);
   if (stop) {
@@ -68,6 +67,7 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
   const deadline = Date.now() + Math.min(DISPATCH_MS, triggerBudgetMs(usage));
   try {
     withDocumentLock(() => {
+      recordHourlyRunSeen();
       const doc = readOnce(documentStore());
       const zone = gasZone(spreadsheetTimeZone());
       const runs = runDeps(doc, zone);

@@ -10,7 +10,7 @@ export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
     .addItem('Lançamentos em lote', 'showBulk')
     .addSeparator()
     .addItem('Conexões', 'showConnections')
-    .addSubMenu(SpreadsheetApp.getUi().createMenu('Ajuda').addItem('Diagnóstico', 'runDiagnostics'))
+    .addItem('Diagnóstico (ajuda)', 'runDiagnostics')
     .addToUi();
 }
 

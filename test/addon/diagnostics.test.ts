@@ -18,10 +18,10 @@ afterAll(async () => {
 });
 
 describe('Diagnóstico', () => {
-  it('is in the menu under Ajuda and writes assumption, observed and verdict for each check', () => {
+  it('is in the menu and writes assumption, observed and verdict for each check', () => {
     const emu = emulator();
     emu.open('LIMITED');
-    expect(emu.menuItems()).toContainEqual({ path: ['Faturamento', 'Ajuda', 'Diagnóstico'], functionName: 'runDiagnostics' });
+    expect(emu.menuItems()).toContainEqual({ path: ['Faturamento', 'Diagnóstico (ajuda)'], functionName: 'runDiagnostics' });
     connect(emu, sb);
     importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Clientes' });
     const id = (emu.run('listReports') as Rec[])[0].id as string;
