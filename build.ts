@@ -60,6 +60,9 @@ async function bundleCode(exportsList: string[]): Promise<void> {
     inject: [join(root, 'src/build/shadow-global.ts')],
     logLevel: 'warning',
     legalComments: 'none',
+    // Every execution parses the whole bundle first: smaller is a faster cold start (bench/cold-start.ts).
+    // Names inside the bundle are shortened; the entry points, the namespace and error texts are not.
+    minify: true,
   });
 }
 
