@@ -10,6 +10,7 @@ import { GasEmulator } from '../dev/gas/runner';
 import type { Counters } from '../dev/gas/execution';
 import { type SandboxHandle, startSandbox } from '../dev/sandbox/harness';
 import { printTable } from './table';
+import { LOCAL_TEST_SERVERS } from '../dev/gas/allow-list';
 
 const LATENCY_MS = 300;
 const LONG_STEP_S = 270;
@@ -43,7 +44,7 @@ async function catalog(sb: SandboxHandle): Promise<{ clientes: number[]; produto
 }
 
 function run(sb: SandboxHandle, variant: string, n: number, batch: number, cat: { clientes: number[]; produto: number }): Row {
-  const emu = new GasEmulator({ startAt: new Date('2026-11-22T10:00:00-03:00') });
+  const emu = new GasEmulator({ startAt: new Date('2026-11-22T10:00:00-03:00'), urlFetchWhitelist: LOCAL_TEST_SERVERS });
   emu.run('saveConnection', [{ name: 'Bench', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey, isDefault: true }]);
   const template = emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada']) as { ok: true; value: { sheetName: string } };
   const sheet = template.value.sheetName;

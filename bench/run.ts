@@ -2,12 +2,14 @@
  * `npm run bench`: prints the figures of every benchmark. `--quick` runs small
  * sizes only (a smoke run of the benchmark code itself).
  */
+import { benchColdStart } from './cold-start';
 import { benchImport } from './import';
 import { benchIncremental } from './incremental';
 
 const quick = process.argv.includes('--quick');
 
 async function main(): Promise<void> {
+  benchColdStart(quick);
   await benchImport(quick ? [1_000] : [1_000, 10_000, 50_000], quick ? 1_000 : 50_000);
   await benchIncremental(quick ? 1_000 : 50_000);
   try {

@@ -26,7 +26,8 @@ function sourceFiles(dir: string): string[] {
 /** Content hash of everything the bundle is built from (sidebar code is not part of Code.js). */
 function sourceHash(): string {
   const hash = createHash('sha256');
-  for (const file of [...sourceFiles(join(root, 'src')), join(root, 'build.ts'), join(root, 'package-lock.json')].sort()) {
+  hash.update(process.env.BILLING_API_BASE_URLS ?? '');
+  for (const file of [...sourceFiles(join(root, 'src')), join(root, 'build.ts'), join(root, 'addon.config.json'), join(root, 'package-lock.json')].sort()) {
     hash.update(file);
     hash.update(readFileSync(file));
   }

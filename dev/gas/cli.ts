@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import type { AuthModeName } from './auth';
 import { GasEmulator, type ExecutionReport } from './runner';
 import type { MenuEntry } from './ui';
+import { LOCAL_TEST_SERVERS } from './allow-list';
 
 function parse(argv: string[]) {
   const positional: string[] = [];
@@ -68,7 +69,7 @@ function main(): void {
     console.error('usage: npm run gas -- <function> [jsonArgs] [--auth MODE] [--no-open] [--seed file] [--select Sheet!A1] [--answer json] [--triggers ISO]');
     process.exit(2);
   }
-  const emu = new GasEmulator({ budgetMs: opts.budget });
+  const emu = new GasEmulator({ budgetMs: opts.budget, urlFetchWhitelist: LOCAL_TEST_SERVERS });
   if (opts.seed) {
     const seed = JSON.parse(readFileSync(opts.seed, 'utf8')) as {
       sheets?: Record<string, unknown[][]>;

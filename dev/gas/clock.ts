@@ -1,29 +1,92 @@
 /**
  * Virtual time for one execution. Apps Script kills a run at 6 minutes without
  * notice; tests need that to happen at a reproducible point, so virtual time is
- * advanced by fixed costs per service call (plus, optionally, real elapsed time)
- * and the kill is raised at the first service call at or after the deadline.
+ * advanced by what each service call costs on the real platform (plus,
+ * optionally, real elapsed time) and the kill is raised at the first service
+ * call at or after the deadline.
+ *
+ * The costs are platform constants with their sources. Google publishes none of
+ * them; the figures are public measurements, given as a range, and tests that
+ * prove a deadline hold choose the pessimistic end (COST_MODELS.pessimistic).
  */
 
 export interface CallCosts {
-  /** Each call on SpreadsheetApp/Spreadsheet/Sheet/Range objects. */
+  /** Each call on SpreadsheetApp/Spreadsheet/Sheet/Range objects (the round trip, whatever its size). */
   spreadsheetCallMs: number;
-  /** Each UrlFetchApp.fetch, and each fetchAll as a whole (its requests run concurrently). */
+  /** Each cell written by setValues/setValue/clear (on top of the call). */
+  cellWriteMs: number;
+  /** Each cell read by getValues/getDisplayValues/getNotes... */
+  cellReadMs: number;
+  /** Each cell given a number format by setNumberFormats/setNumberFormat. */
+  formatCellMs: number;
+  /** SpreadsheetApp.flush(): applies every pending change. */
+  flushMs: number;
+  /** Each UrlFetchApp round trip (fetch, or each concurrent batch of a fetchAll) on top of the server's own time. */
   urlFetchCallMs: number;
+  /** Each PropertiesService read or write (getProperty, setProperties, getKeys...). */
+  propertyCallMs: number;
   /** Overhead added to every Utilities.sleep on top of the slept time. */
   sleepOverheadMs: number;
-  /** Every other service call (properties, cache, lock, ...). */
+  /** Every other service call (cache, lock, session, ...). */
   otherCallMs: number;
 }
 
-export const DEFAULT_COSTS: CallCosts = {
-  spreadsheetCallMs: 5,
-  urlFetchCallMs: 100,
-  sleepOverheadMs: 0,
-  otherCallMs: 1,
-};
+/**
+ * Public figures (see /work/shared/platform.md, "What the platform costs"):
+ * - a Spreadsheet round trip: 5–50 ms per call (Google's "best practices" page
+ *   on batching; community timings of getRange/getValue loops);
+ * - a cell written: 12.5–150 µs (community benchmarks of setValues on 10⁴–10⁶
+ *   cells, e.g. tanaikech's "Benchmark: Reading and Writing Spreadsheet"),
+ *   a cell read about a third of that, a number format about half;
+ * - flush(): "hundreds of ms" (100–500 ms);
+ * - a property read or write: 30–60 ms on average (community measurements of
+ *   PropertiesService; CacheService is faster);
+ * - a UrlFetch round trip adds 50–300 ms to the server's time.
+ */
+export const COST_MODELS = {
+  optimistic: {
+    spreadsheetCallMs: 5,
+    cellWriteMs: 0.0125,
+    cellReadMs: 0.004,
+    formatCellMs: 0.006,
+    flushMs: 100,
+    urlFetchCallMs: 50,
+    propertyCallMs: 30,
+    sleepOverheadMs: 0,
+    otherCallMs: 1,
+  },
+  pessimistic: {
+    spreadsheetCallMs: 50,
+    cellWriteMs: 0.15,
+    cellReadMs: 0.05,
+    formatCellMs: 0.075,
+    flushMs: 500,
+    urlFetchCallMs: 300,
+    propertyCallMs: 60,
+    sleepOverheadMs: 10,
+    otherCallMs: 10,
+  },
+} satisfies Record<string, CallCosts>;
+
+/** The default is the optimistic end: every cost is charged, none is zero. */
+export const DEFAULT_COSTS: CallCosts = COST_MODELS.optimistic;
 
 export const DEFAULT_BUDGET_MS = 6 * 60 * 1000;
+
+/**
+ * UrlFetchApp takes no time-out option: a request whose server never answers
+ * ends after about 60 s with "Timeout: <url>" (community figure, e.g. the
+ * issue tracker's "UrlFetchApp timeout is 60 seconds"; not in the quota table).
+ */
+export const URL_FETCH_DEADLINE_MS = 60_000;
+
+/**
+ * fetchAll's concurrency is not documented (no cap is published, and Google
+ * throttles per user). The emulator assumes the harsh reading: at most this
+ * many requests in flight, the rest queued in groups, one group after
+ * another. The Diagnóstico menu measures the real figure on a deployment.
+ */
+export const FETCH_ALL_CONCURRENCY = 10;
 
 export interface ClockOptions {
   startMs: number;

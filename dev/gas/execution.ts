@@ -90,6 +90,11 @@ export class Execution {
     this.onServiceCall = init.onServiceCall;
   }
 
+  /** Charges the size-dependent part of a call (cells, formats), which `enter` cannot know. */
+  charge(ms: number): void {
+    this.clock.advance(ms);
+  }
+
   /** An Error from the script's own realm, as Apps Script's exceptions are. */
   error(message: string): Error {
     return this.realm.error(message, 'Exception');
@@ -112,6 +117,8 @@ export class Execution {
     if (SPREADSHEET_OBJECTS.has(object)) {
       this.counters.spreadsheetCalls += 1;
       this.clock.advance(this.costs.spreadsheetCallMs);
+    } else if (object === 'Properties') {
+      this.clock.advance(this.costs.propertyCallMs);
     } else if (object !== 'UrlFetchApp' && object !== 'Logger' && object !== 'console') {
       // UrlFetchApp charges per wave itself; logging is free in Apps Script too.
       this.clock.advance(this.costs.otherCallMs);

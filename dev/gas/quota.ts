@@ -18,6 +18,12 @@ export class DailyQuota {
     return Math.max(0, this.limit - this.usedBy(user, now));
   }
 
+  /** Counts use that cannot be refused (time already spent). */
+  record(user: string, now: number, n: number): void {
+    const k = this.key(user, now);
+    this.used.set(k, (this.used.get(k) ?? 0) + n);
+  }
+
   /** Throws the Apps Script message once the day's quota is spent. */
   spend(user: string, now: number, n = 1): void {
     const k = this.key(user, now);

@@ -14,7 +14,7 @@ import { nodeTransport } from '../http/node-transport';
 import { sourceBundle } from './bundle';
 import type { AuthModeName } from './auth';
 import { CacheServiceImpl, CacheStores } from './cache';
-import { type CallCosts, DEFAULT_BUDGET_MS, DEFAULT_COSTS, ExecutionClock } from './clock';
+import { type CallCosts, DEFAULT_BUDGET_MS, DEFAULT_COSTS, ExecutionClock, FETCH_ALL_CONCURRENCY } from './clock';
 import { addCounters, type Counters, emptyCounters, Execution, type InvocationKind, KILL_MESSAGE, type ServiceCall } from './execution';
 import { HtmlServiceImpl } from './html-service';
 import { expose } from './instrument';
@@ -73,11 +73,27 @@ export interface EmulatorOptions {
   /** Add real elapsed time to virtual time (default true). */
   countRealTime?: boolean;
   transport?: Transport;
-  /** Per-request time-out for UrlFetchApp (default 60 s, about what Apps Script allows). */
+  /**
+   * Real time the emulator waits for a server before it calls the request hung
+   * (default 10 s). Whatever it is, a hung request costs URL_FETCH_DEADLINE_MS
+   * (60 s) of virtual time and fails with "Timeout: <url>", as in Apps Script,
+   * which takes no time-out option.
+   */
   urlFetchTimeoutMs?: number;
-  /** Refuse URLs outside the manifest's urlFetchWhitelist (default false: tests use local servers). */
+  /** Requests of one fetchAll in flight at once (default FETCH_ALL_CONCURRENCY). */
+  fetchAllConcurrency?: number;
+  /** Virtual latency added to every UrlFetch round trip: `ms` plus up to `jitterMs`, from a seeded generator. */
+  latency?: { ms?: number; jitterMs?: number; seed?: number };
+  /**
+   * Refuse URLs outside the manifest's urlFetchWhitelist (default true, with
+   * Google's matching rules; a manifest without the field allows any URL, as a
+   * test deployment does).
+   */
   enforceUrlWhitelist?: boolean;
-  quotas?: { urlFetchPerDay?: number; propertyOpsPerDay?: number; emailsPerDay?: number };
+  /** Prefixes allowed on top of the manifest's: local test servers (LOCAL_TEST_SERVERS in allow-list.ts). */
+  urlFetchWhitelist?: string[];
+  /** Daily quotas per user; consumer-account figures by default (UrlFetch 20,000; properties 50,000; e-mail recipients 100; trigger runtime 90 min). */
+  quotas?: { urlFetchPerDay?: number; propertyOpsPerDay?: number; emailsPerDay?: number; triggerMinutesPerDay?: number };
   /** Real-time safety net for a script that loops without calling services (default 120 s). */
   realTimeoutMs?: number;
   /**
@@ -151,6 +167,9 @@ export class GasRunError extends Error {
 }
 
 export type LockKind = 'script' | 'user' | 'document';
+
+/** What Apps Script says once a user's daily trigger runtime is spent. */
+export const TRIGGER_QUOTA_MESSAGE = 'Service using too much computer time for one day';
 
 const CALL = Symbol.for('gas-emulator.call');
 const INVOKE = new vm.Script('globalThis[Symbol.for("gas-emulator.call")]()', { filename: 'gas-emulator-invoke.js' });
@@ -237,7 +256,10 @@ export class GasEmulator {
   private readonly urlQuota: DailyQuota;
   private readonly propertyQuota: DailyQuota;
   private readonly mailQuota: DailyQuota;
+  /** Trigger runtime per user per day, in virtual ms. */
+  readonly triggerQuota: DailyQuota;
   private readonly whitelist: string[] | null;
+  private readonly random: () => number;
   private nextExecutionId = 1;
   private readonly canOpenById: boolean;
 
@@ -264,13 +286,30 @@ export class GasEmulator {
     this.urlQuota = new DailyQuota(q.urlFetchPerDay ?? 20_000, 'Service invoked too many times for one day: urlfetch.');
     this.propertyQuota = new DailyQuota(q.propertyOpsPerDay ?? 50_000, 'Service invoked too many times for one day: properties.');
     this.mailQuota = new DailyQuota(q.emailsPerDay ?? 100, 'Service invoked too many times for one day: email.');
-    this.whitelist = options.enforceUrlWhitelist ? this.manifestWhitelist() : null;
+    this.triggerQuota = new DailyQuota((q.triggerMinutesPerDay ?? 90) * 60_000, TRIGGER_QUOTA_MESSAGE);
+    this.whitelist = options.enforceUrlWhitelist === false ? null : this.manifestWhitelist(options.urlFetchWhitelist ?? []);
+    let seed = options.latency?.seed ?? 1;
+    // A small LCG: the same jitter on every run of a test.
+    this.random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
   }
 
-  private manifestWhitelist(): string[] {
+  /** The manifest's allow-list plus `extra`; null when neither lists anything (no allow-list at all). */
+  private manifestWhitelist(extra: string[]): string[] | null {
     const manifest = join(dirname(this.codePath), 'appsscript.json');
-    const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { urlFetchWhitelist?: string[] };
-    return parsed.urlFetchWhitelist ?? [];
+    const listed =
+      !this.options.code && existsSync(manifest)
+        ? (JSON.parse(readFileSync(manifest, 'utf8')) as { urlFetchWhitelist?: string[] }).urlFetchWhitelist
+        : undefined;
+    if (!listed && extra.length === 0) return null;
+    return [...(listed ?? []), ...extra];
+  }
+
+  /** Trigger runtime `user` has spent today, in virtual ms. */
+  triggerMsToday(user: string): number {
+    return this.triggerQuota.usedBy(user, this.now);
   }
 
   // ---- executions -------------------------------------------------------
@@ -312,7 +351,9 @@ export class GasEmulator {
       UrlFetchApp: new UrlFetchAppImpl(
         {
           transport: this.options.transport ?? nodeTransport,
-          timeoutMs: this.options.urlFetchTimeoutMs ?? 60_000,
+          realWaitMs: this.options.urlFetchTimeoutMs ?? 10_000,
+          concurrency: this.options.fetchAllConcurrency ?? FETCH_ALL_CONCURRENCY,
+          latency: { ms: this.options.latency?.ms ?? 0, jitterMs: this.options.latency?.jitterMs ?? 0, random: this.random },
           quota: { request: this.wrapQuota(exec, this.urlQuota) },
           whitelist: this.whitelist,
         },
@@ -499,14 +540,15 @@ export class GasEmulator {
     for (const t of due) {
       const fireAt = t.nextRun;
       t.nextRun = t.oneShot ? Number.POSITIVE_INFINITY : this.atOwnMinute(t, nextRunAfter(t.spec, Math.max(fireAt, limit)));
-      reports.push(
-        this.execute(
-          t.handler,
-          [],
-          { ...opts, documentContext, at: new Date(Math.max(fireAt, this.now)), user: t.owner, authMode: 'FULL', kind: 'trigger' },
-          (_s, exec) => this.triggerEvent(t, exec),
-        ),
-      );
+      const at = new Date(Math.max(fireAt, this.now));
+      // Once a user's trigger runtime for the day is spent, their triggers fail at start until the next day.
+      const event = (_s: Services, exec: Execution) => {
+        if (this.triggerQuota.remaining(t.owner, exec.clock.now()) <= 0) throw exec.error(TRIGGER_QUOTA_MESSAGE);
+        return this.triggerEvent(t, exec);
+      };
+      const report = this.execute(t.handler, [], { ...opts, documentContext, at, user: t.owner, authMode: 'FULL', kind: 'trigger' }, event);
+      this.triggerQuota.record(t.owner, at.getTime(), report.counters.virtualMs);
+      reports.push(report);
     }
     this.now = Math.max(this.now, limit);
     return reports;

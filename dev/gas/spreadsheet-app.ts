@@ -350,7 +350,9 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   getSelection(): GSelection {
     return this.spreadsheet.getSelection();
   }
-  flush(): void {}
+  flush(): void {
+    this.env.exec.charge(this.env.exec.costs.flushMs);
+  }
   newDataValidation(): GoogleAppsScript.Spreadsheet.DataValidationBuilder {
     return new DataValidationBuilderImpl((items) => this.env.exec.realm.array(items)) as unknown as GoogleAppsScript.Spreadsheet.DataValidationBuilder;
   }

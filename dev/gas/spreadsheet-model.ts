@@ -92,7 +92,16 @@ export class SheetModel {
   /** Last row/column with content (a value or formula), as getLastRow/getLastColumn define it. */
   lastRow(): number {
     let last = 0;
-    for (const [r, cols] of this.rows) for (const c of cols.values()) if (c.value !== null && r > last) last = r;
+    // One look per row below the last found: appendRow asks this every time, and scanning every cell made a naive script look slower than Sheets.
+    for (const [r, cols] of this.rows) {
+      if (r <= last) continue;
+      for (const c of cols.values()) {
+        if (c.value !== null) {
+          last = r;
+          break;
+        }
+      }
+    }
     return last;
   }
 

@@ -2,9 +2,16 @@
  * UrlFetchApp over real synchronous HTTP. Failures look like Apps Script's:
  * status >= 400 throws unless muteHttpExceptions, a network failure throws
  * "Address unavailable"/"Timeout", and one failed request fails a whole fetchAll.
+ *
+ * Like Apps Script it takes no time-out option: a server that does not answer
+ * costs URL_FETCH_DEADLINE_MS of virtual time whatever the caller wanted
+ * (the emulator only waits `realWaitMs` of real time to find that out).
+ * fetchAll sends at most `concurrency` requests at once, group after group.
  */
 import type { HttpOutcome, HttpRequest, Transport } from '../../src/api/transport';
+import { allowed } from './allow-list';
 import { BlobImpl, toSignedBytes } from './blob';
+import { URL_FETCH_DEADLINE_MS } from './clock';
 import type { Execution } from './execution';
 import { GasObject } from './instrument';
 import { isPlainObject } from './realm';
@@ -23,10 +30,14 @@ export interface UrlFetchQuota {
 
 export interface UrlFetchConfig {
   transport: Transport;
-  /** Apps Script gives a request about 60 s; tests can shorten it. */
-  timeoutMs: number;
+  /** Real time the emulator waits for a server before calling it a hang (charged as URL_FETCH_DEADLINE_MS). */
+  realWaitMs: number;
+  /** Requests of one fetchAll in flight at once. */
+  concurrency: number;
+  /** Virtual latency of each round trip on top of urlFetchCallMs: a fixed part and a random jitter. */
+  latency: { ms: number; jitterMs: number; random: () => number };
   quota: UrlFetchQuota;
-  /** Origins the manifest allows (urlFetchWhitelist), or null to allow any URL. */
+  /** Prefixes the manifest allows (urlFetchWhitelist), or null to allow any URL. */
   whitelist: string[] | null;
 }
 
@@ -91,7 +102,7 @@ export class UrlFetchAppImpl extends GasObject implements Pick<GoogleAppsScript.
   private prepare(url: string, params: GOptions = {}): Prepared {
     if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw this.exec.error(`Invalid argument: ${String(url)}`);
     if (url.length > MAX_URL_LENGTH) throw this.exec.error('Limit Exceeded: URLFetch URL Length.');
-    if (this.config.whitelist && !this.config.whitelist.some((prefix) => url.startsWith(prefix))) {
+    if (this.config.whitelist && !allowed(url, this.config.whitelist)) {
       throw this.exec.error(`UrlFetchApp.fetch: ${url} is not in the urlFetchWhitelist of the manifest.`);
     }
     const method = String(params.method ?? 'get').toUpperCase();
@@ -110,7 +121,7 @@ export class UrlFetchAppImpl extends GasObject implements Pick<GoogleAppsScript.
     }
     if (params.contentType) headers['Content-Type'] = params.contentType;
     return {
-      request: { method: method as HttpRequest['method'], url, headers, body, timeoutMs: this.config.timeoutMs },
+      request: { method: method as HttpRequest['method'], url, headers, body, timeoutMs: this.config.realWaitMs },
       mute: params.muteHttpExceptions === true,
     };
   }
@@ -132,9 +143,22 @@ export class UrlFetchAppImpl extends GasObject implements Pick<GoogleAppsScript.
     for (let i = 0; i < prepared.length; i++) this.config.quota.request();
     this.exec.counters.urlFetchRequests += prepared.length;
     this.exec.counters.urlFetchWaves += 1;
-    this.exec.clock.advance(this.exec.costs.urlFetchCallMs);
-    const requests = prepared.map((p) => p.request);
-    return requests.length === 1 ? [this.config.transport.fetch(requests[0])] : this.config.transport.fetchAll(requests);
+    const outcomes: HttpOutcome[] = [];
+    const size = Math.max(1, this.config.concurrency);
+    for (let i = 0; i < prepared.length; i += size) {
+      const requests = prepared.slice(i, i + size).map((p) => p.request);
+      const began = performance.now();
+      const group = requests.length === 1 ? [this.config.transport.fetch(requests[0])] : this.config.transport.fetchAll(requests);
+      const { ms, jitterMs, random } = this.config.latency;
+      this.exec.clock.advance(this.exec.costs.urlFetchCallMs + ms + random() * jitterMs);
+      if (group.some((o) => o.kind === 'network-error' && o.timedOut)) {
+        // The group lasted as long as its slowest request: a hang, 60 s, of which the clock may already count the real wait.
+        const counted = this.exec.clock.options.countRealTime ? performance.now() - began : 0;
+        this.exec.clock.advance(URL_FETCH_DEADLINE_MS - counted);
+      }
+      outcomes.push(...group);
+    }
+    return outcomes;
   }
 
   fetch(url: string, params?: GOptions): GResponse {

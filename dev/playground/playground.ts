@@ -10,6 +10,7 @@ import { startSandbox, type SandboxHandle } from '../sandbox/harness';
 import { loadAssets } from './assets';
 import { createServer, listen } from './server';
 import { Session } from './session';
+import { LOCAL_TEST_SERVERS } from '../gas/allow-list';
 
 export interface PlaygroundOptions {
   /** Port to try first (default 8080; 0 = any free port). A port that is taken falls back to a free one. */
@@ -76,7 +77,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const org = options.org ?? 0;
   const [sandbox, assets] = await Promise.all([startSandbox({ seed: options.seed ?? 1, size }), loadAssets()]);
   try {
-    const emulator = new GasEmulator({ startAt: options.startAt ?? DEFAULT_START, ...options.emulator });
+    const emulator = new GasEmulator({ startAt: options.startAt ?? DEFAULT_START, urlFetchWhitelist: LOCAL_TEST_SERVERS, ...options.emulator });
     // The add-on is installed in this spreadsheet: opening it runs onOpen in LIMITED.
     const opened = emulator.open('LIMITED');
     if (opened.status !== 'ok') console.warn(`playground: onOpen failed: ${opened.error?.message}`);

@@ -2,7 +2,7 @@
  * Decoding of the interface's envelopes into plain records, tolerant of the
  * shapes the spec leaves open and strict about the types it states.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type RequestInfo, SchemaError } from './errors';
 import { type FieldMap, type RecordOf, recordSchema } from './fields';
 
@@ -21,8 +21,8 @@ export interface DecodedList<R = ApiRecord> {
   messages: string[];
 }
 
-const schemaCache = new WeakMap<FieldMap, z.ZodType>();
-function schemaOf(fields: FieldMap): z.ZodType {
+const schemaCache = new WeakMap<FieldMap, z.ZodMiniType>();
+function schemaOf(fields: FieldMap): z.ZodMiniType {
   let schema = schemaCache.get(fields);
   if (!schema) {
     schema = recordSchema(fields);
@@ -33,6 +33,7 @@ function schemaOf(fields: FieldMap): z.ZodType {
 
 const typeNames: Record<string, string> = {
   number: 'número',
+  int: 'número inteiro',
   string: 'texto',
   boolean: 'verdadeiro/falso',
   array: 'lista',
@@ -75,16 +76,19 @@ export function decodeRecords<M extends FieldMap>(info: RequestInfo, operation: 
   return items as RecordOf<M>[];
 }
 
-const pagingSchema = z.looseObject({
-  page: z.number().int().optional(),
-  totalRows: z.number().int().optional(),
-  totalPages: z.number().int().optional(),
-  itemsPerPage: z.number().int().optional(),
-});
+let paging: z.ZodMiniType<{ page?: number; totalRows?: number; totalPages?: number; itemsPerPage?: number }> | undefined;
+/** Built on first use, like every schema: most executions never read a page. */
+const pagingSchema = () =>
+  (paging ??= z.looseObject({
+    page: z.optional(z.int()),
+    totalRows: z.optional(z.int()),
+    totalPages: z.optional(z.int()),
+    itemsPerPage: z.optional(z.int()),
+  }));
 
 function readPaging(info: RequestInfo, operation: string, raw: unknown): Paging {
   if (raw === undefined || raw === null) return {};
-  const parsed = pagingSchema.safeParse(raw);
+  const parsed = pagingSchema().safeParse(raw);
   if (!parsed.success) throw new SchemaError(info, operation, `paging: ${issueText(parsed.error.issues[0], raw)}`);
   const { page, totalRows, totalPages, itemsPerPage } = parsed.data;
   return { page, totalRows, totalPages, itemsPerPage };

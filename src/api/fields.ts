@@ -4,7 +4,7 @@
  * its TypeScript type, so the client, the forms, the sheets and the code that
  * reads records cannot drift apart.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DATE_PATTERN, DATETIME_PATTERN, COMPETENCIA_PATTERN, TIME_PATTERN } from './calendar';
 
 export type CellKind =
@@ -30,7 +30,7 @@ export interface ScalarField<T = unknown> extends Typed<T> {
   label: string;
   cell: CellKind;
   nullable: boolean;
-  readonly schema: z.ZodType;
+  readonly schema: z.ZodMiniType;
 }
 
 export interface ObjectField<M extends FieldMap = FieldMap, T = unknown> extends Typed<T> {
@@ -38,7 +38,7 @@ export interface ObjectField<M extends FieldMap = FieldMap, T = unknown> extends
   label: string;
   nullable: boolean;
   fields: M;
-  readonly schema: z.ZodType;
+  readonly schema: z.ZodMiniType;
 }
 
 export interface ArrayField<M extends FieldMap | undefined = FieldMap | undefined, T = unknown> extends Typed<T> {
@@ -47,7 +47,7 @@ export interface ArrayField<M extends FieldMap | undefined = FieldMap | undefine
   nullable: boolean;
   /** Undefined when the spec does not show the items (kept as JSON). */
   item?: M;
-  readonly schema: z.ZodType;
+  readonly schema: z.ZodMiniType;
 }
 
 export type Field = ScalarField | ObjectField | ArrayField;
@@ -63,34 +63,34 @@ export type ValueOf<F> = F extends Typed<infer T> ? T : unknown;
 export type RecordOf<M extends FieldMap> = { [K in keyof M]?: ValueOf<M[K]> } & { [field: string]: unknown };
 
 /** Schemas are built on first use: every execution evaluates the whole bundle, most never decode a record. */
-function lazy(build: () => z.ZodType): () => z.ZodType {
-  let schema: z.ZodType | undefined;
+function lazy(build: () => z.ZodMiniType): () => z.ZodMiniType {
+  let schema: z.ZodMiniType | undefined;
   return () => (schema ??= build());
 }
 
 type Nullable<F> = F & { orNull(): F };
 
-function withSchema<F extends object>(base: F, schema: () => z.ZodType): F & { readonly schema: z.ZodType } {
-  return Object.defineProperty(base, 'schema', { get: schema, enumerable: true }) as F & { readonly schema: z.ZodType };
+function withSchema<F extends object>(base: F, schema: () => z.ZodMiniType): F & { readonly schema: z.ZodMiniType } {
+  return Object.defineProperty(base, 'schema', { get: schema, enumerable: true }) as F & { readonly schema: z.ZodMiniType };
 }
 
-function scalar<T>(cell: CellKind, build: () => z.ZodType) {
+function scalar<T>(cell: CellKind, build: () => z.ZodMiniType) {
   const schema = lazy(build);
   return (label: string): Nullable<ScalarField<T>> & { orNull(): ScalarField<T | null> } => {
     const field = withSchema({ type: 'scalar' as const, label, cell, nullable: false }, schema);
     const orNull = () =>
       withSchema(
         { type: 'scalar' as const, label, cell, nullable: true },
-        lazy(() => schema().nullable()),
+        lazy(() => z.nullable(schema())),
       );
     return Object.assign(field, { orNull });
   };
 }
 
-const finite = () => z.number().refine((n) => Number.isFinite(n), 'valor monetário inválido');
+const finite = () => z.number().check(z.refine((n) => Number.isFinite(n), 'valor monetário inválido'));
 
 export const f = {
-  integer: scalar<number>('integer', () => z.number().int()),
+  integer: scalar<number>('integer', () => z.int()),
   number: scalar<number>('number', () => z.number()),
   percent: scalar<number>('percent', () => z.number()),
   money: scalar<number>('money', finite),
@@ -100,17 +100,17 @@ export const f = {
   /** Enumerations are open: the spec lists the values that occur, not all that exist. */
   enumeration: scalar<string>('text', () => z.string()),
   boolean: scalar<boolean>('boolean', () => z.boolean()),
-  date: scalar<string>('date', () => z.string().regex(DATE_PATTERN, 'data fora do formato AAAA-MM-DD')),
-  datetime: scalar<string>('datetime', () => z.string().regex(DATETIME_PATTERN, 'data e hora fora do formato AAAA-MM-DDTHH:MM:SS')),
-  competencia: scalar<string>('text', () => z.string().regex(COMPETENCIA_PATTERN, 'competência fora do formato MM/AAAA')),
-  time: scalar<string>('text', () => z.string().regex(TIME_PATTERN, 'hora fora do formato HH:MM')),
+  date: scalar<string>('date', () => z.string().check(z.regex(DATE_PATTERN, 'data fora do formato AAAA-MM-DD'))),
+  datetime: scalar<string>('datetime', () => z.string().check(z.regex(DATETIME_PATTERN, 'data e hora fora do formato AAAA-MM-DDTHH:MM:SS'))),
+  competencia: scalar<string>('text', () => z.string().check(z.regex(COMPETENCIA_PATTERN, 'competência fora do formato MM/AAAA'))),
+  time: scalar<string>('text', () => z.string().check(z.regex(TIME_PATTERN, 'hora fora do formato HH:MM'))),
   object<M extends FieldMap>(label: string, fields: M) {
     const schema = lazy(() => recordSchema(fields));
     const field = withSchema({ type: 'object' as const, label, nullable: false, fields }, schema) as ObjectField<M, RecordOf<M>>;
     const orNull = (): ObjectField<M, RecordOf<M> | null> =>
       withSchema(
         { type: 'object' as const, label, nullable: true, fields },
-        lazy(() => schema().nullable()),
+        lazy(() => z.nullable(schema())),
       );
     return Object.assign(field, { orNull });
   },
@@ -121,7 +121,7 @@ export const f = {
     const orNull = (): ArrayField<M, Item[] | null> =>
       withSchema(
         { type: 'array' as const, label, nullable: true, item },
-        lazy(() => schema().nullable()),
+        lazy(() => z.nullable(schema())),
       );
     return Object.assign(field, { orNull });
   },
@@ -132,8 +132,8 @@ export const f = {
  * tolerates absent ones (the spec's variants differ), but a present field must
  * have its documented type.
  */
-export function recordSchema(fields: FieldMap): z.ZodType {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, field] of Object.entries(fields)) shape[name] = field.schema.optional();
+export function recordSchema(fields: FieldMap): z.ZodMiniType {
+  const shape: Record<string, z.ZodMiniType> = {};
+  for (const [name, field] of Object.entries(fields)) shape[name] = z.optional(field.schema);
   return z.looseObject(shape);
 }

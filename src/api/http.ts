@@ -35,6 +35,13 @@ export const defaultRetry: RetryPolicy = {
   statuses: [429, 500, 502, 503, 504],
 };
 
+/**
+ * The longest one round trip can take: Apps Script's UrlFetchApp takes no
+ * time-out option and gives up on a silent server after about 60 s. Plans that
+ * must end in time count every round trip at this.
+ */
+export const WORST_ROUND_TRIP_MS = 60_000;
+
 export interface HttpConfig {
   baseUrl: string;
   apiKey: string;
@@ -44,6 +51,8 @@ export interface HttpConfig {
   random?: () => number;
   retry?: Partial<RetryPolicy>;
   timeoutMs?: number;
+  /** The clock retries are planned on (default Date.now). */
+  now?: () => number;
 }
 
 export interface RequestSpec {
@@ -128,6 +137,12 @@ export function settle(info: RequestInfo, outcome: HttpOutcome, nowMs: number): 
 
 export class HttpClient {
   readonly stats: HttpStats = { requests: 0, waves: 0, retries: 0 };
+  /**
+   * Epoch ms by which every retry must be able to end: a retry is sent only if
+   * its wait plus a worst-case round trip fits, so a hanging service or a long
+   * Retry-After sends the error up instead of running past the execution.
+   */
+  deadline?: number;
   private readonly policy: RetryPolicy;
   private readonly random: () => number;
   private readonly base: string;
@@ -156,16 +171,23 @@ export class HttpClient {
   /** How long to wait before trying `error` again, or undefined when it must not be retried. */
   private retryDelay(spec: RequestSpec, error: BillingError, attempt: number): number | undefined {
     if (attempt >= this.policy.retries) return undefined;
+    // A time-out has already cost a minute of the execution: it is tried once more, not four times.
+    if (error instanceof NetworkError && error.timedOut && attempt >= 1) return undefined;
     const rateLimited = error instanceof RateLimitedError;
     const transient = rateLimited || error instanceof NetworkError || (error.status !== undefined && this.policy.statuses.includes(error.status));
     if (!transient) return undefined;
     // A POST whose fate is unknown (5xx, dropped, timed out) may have been applied: never repeat it blindly.
     if (spec.method === 'POST' && !rateLimited) return undefined;
+    let delay: number;
     if (rateLimited && error.retryAfterMs !== undefined) {
-      return error.retryAfterMs <= this.policy.maxRetryAfterMs ? error.retryAfterMs : undefined;
+      if (error.retryAfterMs > this.policy.maxRetryAfterMs) return undefined;
+      delay = error.retryAfterMs;
+    } else {
+      const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** attempt);
+      delay = Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
     }
-    const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** attempt);
-    return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
+    if (this.deadline !== undefined && (this.config.now ?? Date.now)() + delay + WORST_ROUND_TRIP_MS > this.deadline) return undefined;
+    return delay;
   }
 
   /** Sends every request concurrently, then retries the retryable failures in further waves. */

@@ -80,12 +80,30 @@ export class Pager<R extends ApiRecord = ApiRecord> {
     });
   }
 
+  private get last(): number | undefined {
+    return this.s.totalPages !== undefined && this.s.base !== undefined ? this.s.totalPages - 1 + this.s.base : undefined;
+  }
+
+  /**
+   * Pages the next wave asks for. With totals, what is left up to the
+   * concurrency; without, a speculative wave grows with the pages already seen
+   * (1, 2, 4, … up to the concurrency), so a short listing costs a request or
+   * two past its end, not a whole wave of empty pages.
+   */
+  get nextWaveSize(): number {
+    if (this.s.done) return 0;
+    if (this.s.base === undefined) return 2;
+    const last = this.last;
+    if (last !== undefined) return Math.max(0, Math.min(this.options.concurrency, last - this.s.next + 1));
+    return Math.min(this.options.concurrency, Math.max(1, this.s.fetchedPages));
+  }
+
   /** Fetches the next wave; returns its pages in order (empty once the walk is over). */
   nextWave(): PageResult<R>[] {
     if (this.s.done) return [];
     if (this.s.base === undefined) return this.firstWave();
-    const last = this.s.totalPages !== undefined ? this.s.totalPages - 1 + this.s.base : undefined;
-    const count = last !== undefined ? Math.min(this.options.concurrency, last - this.s.next + 1) : this.options.concurrency;
+    const last = this.last;
+    const count = this.nextWaveSize;
     if (count <= 0) {
       this.finish();
       return [];

@@ -6,7 +6,7 @@
  * the body building are all derived from here: adding a body field is one entry
  * in `fields`.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { COMPETENCIA_PATTERN, monthIndex, parseIsoDate } from './calendar';
 import type { RecordOf } from './fields';
 import type * as records from './records';
@@ -80,7 +80,7 @@ export interface WriteOperation<F extends Record<string, BodyField> = Record<str
   /** Name of the template sheet. */
   sheetName: string;
   /** The request check, derived from `fields` and `rules`. */
-  readonly body: z.ZodObject;
+  readonly body: z.ZodMiniObject;
 }
 
 export const FORMAS = ['AGRUPADA', 'INDIVIDUAL'] as const;
@@ -202,10 +202,10 @@ export const discountRules: Rule[] = [
 
 function table<const T extends Record<WriteKey, Omit<WriteOperation, 'body' | 'fields'> & { fields: Record<string, BodyField> }>>(ops: T) {
   for (const op of Object.values(ops)) {
-    let schema: z.ZodObject | undefined;
+    let schema: z.ZodMiniObject | undefined;
     Object.defineProperty(op, 'body', { get: () => (schema ??= bodySchema(op.fields, op.rules ?? [])), enumerable: false });
   }
-  return ops as { [K in keyof T]: T[K] & { readonly body: z.ZodObject } };
+  return ops as { [K in keyof T]: T[K] & { readonly body: z.ZodMiniObject } };
 }
 
 export const writes = table({
@@ -340,47 +340,49 @@ export function write(key: string): WriteOperation {
 }
 
 /** The wire check of one field: the same limits the sheet's cell readers apply. */
-function fieldSchema(field: InputField): z.ZodType {
+function fieldSchema(field: InputField): z.ZodMiniType {
   switch (field.kind) {
     case 'integer': {
-      let s = z.number().int();
-      if (field.min !== undefined) s = s.min(field.min, `o valor mínimo é ${field.min}`);
-      if (field.max !== undefined) s = s.max(field.max, `o valor máximo é ${field.max}`);
+      let s = z.int();
+      if (field.min !== undefined) s = s.check(z.minimum(field.min, `o valor mínimo é ${field.min}`));
+      if (field.max !== undefined) s = s.check(z.maximum(field.max, `o valor máximo é ${field.max}`));
       return s;
     }
     case 'money': {
-      let s = z.number().refine((n) => Number.isFinite(n), 'valor monetário inválido');
-      if (field.min !== undefined) s = s.refine((n) => n >= field.min!, 'o valor precisa ser maior que zero');
-      return s.refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'use no máximo duas casas decimais');
+      let s = z.number().check(z.refine((n) => Number.isFinite(n), 'valor monetário inválido'));
+      if (field.min !== undefined) s = s.check(z.refine((n) => n >= field.min!, 'o valor precisa ser maior que zero'));
+      return s.check(z.refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'use no máximo duas casas decimais'));
     }
     case 'date':
-      return z.string().refine((s) => parseIsoDate(s) !== null, 'use AAAA-MM-DD');
+      return z.string().check(z.refine((s) => parseIsoDate(s) !== null, 'use AAAA-MM-DD'));
     case 'competencia':
-      return z.string().regex(COMPETENCIA_PATTERN, 'use MM/AAAA');
+      return z.string().check(z.regex(COMPETENCIA_PATTERN, 'use MM/AAAA'));
     case 'boolean':
       return z.boolean();
     case 'choice':
       return z.enum(field.choices as [string, ...string[]], `escolha um de ${(field.choices ?? []).join(', ')}`);
     case 'key': {
-      const s = z.string().min(1).regex(/^\S+$/, 'não use espaços no ID de integração');
-      return field.maxLength !== undefined ? s.max(field.maxLength, `use no máximo ${field.maxLength} caracteres`) : s;
+      const s = z.string().check(z.minLength(1, 'informe o ID de integração'), z.regex(/^\S+$/, 'não use espaços no ID de integração'));
+      return field.maxLength !== undefined ? s.check(z.maxLength(field.maxLength, `use no máximo ${field.maxLength} caracteres`)) : s;
     }
     default: {
       const s = z.string();
-      return field.maxLength !== undefined ? s.max(field.maxLength, `use no máximo ${field.maxLength} caracteres`) : s;
+      return field.maxLength !== undefined ? s.check(z.maxLength(field.maxLength, `use no máximo ${field.maxLength} caracteres`)) : s;
     }
   }
 }
 
-function withRules<S extends z.ZodObject>(schema: S, rules: readonly Rule[]): S {
+function withRules<S extends z.ZodMiniObject>(schema: S, rules: readonly Rule[]): S {
   if (rules.length === 0) return schema;
-  return schema.superRefine((body, ctx) => {
-    for (const issue of ruleIssues(rules, body as Record<string, unknown>)) ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
-  }) as unknown as S;
+  return schema.check(
+    z.superRefine((body, ctx) => {
+      for (const issue of ruleIssues(rules, body as Record<string, unknown>)) ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+    }),
+  );
 }
 
-function bodySchema(fields: Record<string, BodyField>, rules: readonly Rule[]): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
+function bodySchema(fields: Record<string, BodyField>, rules: readonly Rule[]): z.ZodMiniObject {
+  const shape: Record<string, z.ZodMiniType> = {};
   for (const [name, field] of Object.entries(fields)) {
     if (field.kind === 'list') shape[name] = z.array(withRules(bodySchema(field.item, []), field.rules ?? []));
     else if (field.in !== 'path') shape[name] = fieldSchema(field);
@@ -435,10 +437,26 @@ export type BodyCheck<K extends WriteKey> = { ok: true; body: WriteBody<K> } | {
 /** Bodies that passed `checkBody`, frozen so they stay as checked: the client does not check them again. */
 const checked = new WeakSet<object>();
 
+const KIND_NAMES: Record<string, string> = {
+  number: 'um número',
+  int: 'um número inteiro',
+  string: 'um texto',
+  boolean: 'verdadeiro ou falso',
+  array: 'uma lista',
+  object: 'um objeto',
+};
+
+/** zod/mini carries no messages of its own (no locale loaded): the type errors get ours, in Portuguese. */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') return `esperava ${KIND_NAMES[issue.expected] ?? issue.expected}`;
+  if (issue.code === 'invalid_value' && issue.message === 'Invalid input') return 'valor não permitido';
+  return issue.message;
+}
+
 export function checkBody<K extends WriteKey>(key: K, body: unknown): BodyCheck<K> {
   const parsed = writes[key].body.safeParse(body);
   if (!parsed.success) {
-    return { ok: false, issues: parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.') || '(corpo)', message: i.message })) };
+    return { ok: false, issues: parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.') || '(corpo)', message: issueMessage(i) })) };
   }
   const data = Object.freeze(parsed.data);
   checked.add(data);

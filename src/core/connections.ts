@@ -56,10 +56,33 @@ export function normaliseBaseUrl(raw: string): string {
   return url;
 }
 
+/** The origin of a URL (scheme, host, port), lower-cased, or null. */
+function originOf(url: string): string | null {
+  const m = /^(https?):\/\/([^/?#]+)/i.exec(url.trim());
+  return m ? `${m[1]}://${m[2]}`.toLowerCase() : null;
+}
+
+const isLocal = (url: string) => /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i.test(originOf(url) ?? '');
+
+/**
+ * Why `baseUrl` cannot be used by this build, or null. A published add-on
+ * fetches only from the hosts of its manifest's allow-list, which the build
+ * writes from addon.config.json: any other host would only ever answer
+ * "Sem resposta do serviço". Local addresses stay allowed for the sandbox.
+ */
+export function hostProblem(baseUrl: string, allowed: readonly string[] | null): string | null {
+  if (!allowed || isLocal(baseUrl)) return null;
+  const origin = originOf(baseUrl);
+  if (allowed.some((a) => originOf(a) === origin)) return null;
+  return `Este complemento só pode acessar ${allowed.map((a) => originOf(a)).join(', ')}. Outro endereço precisa ser incluído pelo administrador do complemento na publicação (arquivo addon.config.json, "apiBaseUrls").`;
+}
+
 export class ConnectionStore {
   constructor(
     private readonly user: KeyValueStore,
     private readonly newId: () => string,
+    /** Base URLs the build allows (see hostProblem); null allows any. */
+    readonly allowed: readonly string[] | null = null,
   ) {}
 
   private all(): Connection[] {
@@ -118,6 +141,8 @@ export class ConnectionStore {
     if (input.id && !existing) throw new ConnectionError('id', 'Esta conexão não existe mais.');
     if (!existing && !key) throw new ConnectionError('apiKey', 'Informe a chave de API.');
     if (key !== undefined && key !== '' && /\s/.test(key)) throw new ConnectionError('apiKey', 'A chave de API não pode ter espaços.');
+    const blocked = hostProblem(baseUrl, this.allowed);
+    if (blocked) throw new ConnectionError('baseUrl', blocked);
     const conn: Connection = existing ?? { id: this.newId(), name, baseUrl, isDefault: list.length === 0 };
     conn.name = name;
     conn.baseUrl = baseUrl;

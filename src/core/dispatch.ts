@@ -65,7 +65,7 @@ export const IDLE_MS = 5 * 60_000;
  */
 export function pullsToContinue(pulls: readonly PullJob[], now: number, idleMs = IDLE_MS): PullJob[] {
   return pulls
-    .filter((j) => j.state.status === 'running' && (j.origin === 'agendado' || now - j.state.updatedAt >= idleMs))
+    .filter((j) => j.state.status === 'running' && (j.state.notBefore ?? 0) <= now && (j.origin === 'agendado' || now - j.state.updatedAt >= idleMs))
     .sort((a, b) => a.state.updatedAt - b.state.updatedAt);
 }
 
@@ -76,7 +76,9 @@ export function bulkToContinue(jobs: readonly BulkJob[], now: number, idleMs = I
 /** Scheduled reports due at `at`, in creation order; one with a run still going is left to it and stays due. */
 export function dueReports(work: StoredWork, at: Date, zone: RunDeps['zone']): Report[] {
   const running = new Set(work.pulls.filter((j) => j.state.status === 'running').map((j) => j.reportId));
-  return work.reports.filter((r) => r.schedule && !running.has(r.id) && isDue(r.schedule, new Date(r.scheduleSince ?? r.createdAt), at, zone));
+  return work.reports.filter(
+    (r) => r.schedule && !running.has(r.id) && (r.pausedUntil ?? 0) <= at.getTime() && isDue(r.schedule, new Date(r.scheduleSince ?? r.createdAt), at, zone),
+  );
 }
 
 export interface DispatchDeps {

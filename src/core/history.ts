@@ -1,4 +1,5 @@
 /** The `Histórico` sheet: one row per finished run, manual or scheduled. */
+import { bounded, CELL_TEXT_MAX } from './bounds';
 import type { RunSummary } from './reports';
 import { SHEET_TAG } from './sheet-layout';
 import type { BookPort } from './sheet-port';
@@ -26,7 +27,7 @@ export function appendHistory(book: BookPort, reportName: string, run: RunSummar
     sheet.setHeaderStyle(HEADER.length);
   }
   const row = Math.max(sheet.lastRow(), 1) + 1;
-  const message = [run.message, ...(run.warnings ?? [])].filter(Boolean).join(' ');
+  const message = bounded([run.message, ...(run.warnings ?? [])].filter(Boolean).join(' '), CELL_TEXT_MAX);
   sheet.ensureSize(row, HEADER.length);
   sheet.setFormats(row, 1, 1, FORMATS);
   sheet.write(row, 1, [

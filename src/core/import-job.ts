@@ -14,6 +14,9 @@ import type { FilterValues } from '../api/filters';
 import { type ListingKey, type ListOperation, listing, listings } from '../api/operations';
 import type { PagerState } from '../api/paging';
 import { brDateTime, isDate, type Zone } from '../api/calendar';
+import { NetworkError, RateLimitedError } from '../api/errors';
+import { bounded } from './bounds';
+import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
 import { columnRuns, findColumns, LISTING_TAG, resolveLayout, SHEET_TAG } from './sheet-layout';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
 import { CellConverter, type CellValue, type ChildTable, childRows, type Column, NUMBER_FORMATS, recordRow, tableSpec } from './table';
@@ -53,6 +56,10 @@ export interface ImportState {
   status: ImportStatus;
   message?: string;
   steps: number;
+  /** Epoch ms before which the service asked not to be called again (a Retry-After longer than a step had left). */
+  notBefore?: number;
+  /** Steps in a row that ended on a service that did not answer, without a page written. */
+  transientFailures?: number;
 }
 
 export interface ImportDeps {
@@ -73,6 +80,9 @@ export class ImportError extends Error {
 export const PARTIAL_MARK = '⚠ INCOMPLETO · ';
 const PARTIAL_COLOR = '#f9ab00';
 const DEFAULT_FLUSH_ROWS = 5000;
+/** Cut fields named one by one in the warnings; past these, only counted (warnings live in a property). */
+const MAX_NAMED_CUTS = 5;
+const MORE_CUTS = 'Além desses, ';
 
 /** Google's limit on a sheet's name. */
 export const SHEET_NAME_MAX = 100;
@@ -313,6 +323,23 @@ class Writer {
       this.state.rows += records.length;
       this.appendChildren(records);
     }
+    this.noteCuts();
+  }
+
+  /** Fields cut to the cell limit become warnings: the first few by record and field, the rest counted. */
+  private noteCuts(): void {
+    const cuts = this.conv.cuts.splice(0);
+    if (cuts.length === 0) return;
+    const warnings = this.state.warnings;
+    const named = warnings.filter((w) => w.startsWith('O campo "')).length;
+    for (const cut of cuts.slice(0, Math.max(0, MAX_NAMED_CUTS - named))) warnings.push(cut);
+    const more = named + cuts.length - MAX_NAMED_CUTS;
+    if (more <= 0) return;
+    const at = warnings.findIndex((w) => w.startsWith(MORE_CUTS));
+    const previous = at >= 0 ? Number(/\d+/.exec(warnings[at].slice(MORE_CUTS.length))?.[0] ?? 0) : 0;
+    const line = `${MORE_CUTS}${previous + (at >= 0 ? cuts.length : more)} campos também passaram de 50.000 caracteres e foram cortados.`;
+    if (at >= 0) warnings[at] = line;
+    else warnings.push(line);
   }
 
   /** Each record on the row where its id is now; new ids below the last row. Only our columns are written. */
@@ -487,9 +514,32 @@ function clearBelow(sheet: SheetPort, rows: number, columns: number): void {
 }
 
 export interface StepOptions {
-  /** Epoch ms by which the step must have written everything and returned. */
+  /** Epoch ms after which the step starts no new wave (a sidebar's step, a share of the hourly run). */
   deadline: number;
+  /**
+   * Epoch ms the execution must never pass (its 6-minute kill, less a margin).
+   * A wave starts only if, at its worst (a 60 s time-out, then the write of
+   * everything buffered), it ends before this. Undefined: no hard limit.
+   */
+  limit?: number;
   base?: 0 | 1;
+}
+
+/** Steps in a row the service may fail to answer before the run is reported failed. */
+export const MAX_TRANSIENT_FAILURES = 3;
+/** Rows a page is assumed to hold before the first page tells. */
+const ASSUMED_PAGE_ROWS = 100;
+/** The calls that end a run: stale rows cleared, marks lifted, the Histórico row, the job saved. */
+const FINISH_CALLS = 12;
+
+/**
+ * The service did not answer in time (a time-out, whose retries the deadline
+ * cut short) or asked for a pause longer than the step had: worth going on
+ * in a later step. A 5xx or a refused connection already had the client's
+ * retries and fails the run as before ("Continuar" resumes it).
+ */
+function transient(err: unknown): err is NetworkError | RateLimitedError {
+  return (err instanceof NetworkError && err.timedOut) || err instanceof RateLimitedError;
 }
 
 /**
@@ -499,21 +549,29 @@ export interface StepOptions {
  */
 export function stepImport(state: ImportState, deps: ImportDeps, options: StepOptions): ImportState {
   if (state.status !== 'running') return state;
-  const next: ImportState = { ...state, children: { ...state.children }, warnings: [...state.warnings], steps: state.steps + 1 };
+  // The service asked for a pause longer than the last step had: nothing is asked before it ends.
+  if (state.notBefore !== undefined && deps.now() < state.notBefore) return state;
+  const next: ImportState = { ...state, children: { ...state.children }, warnings: [...state.warnings], steps: state.steps + 1, notBefore: undefined };
   for (const [k, v] of Object.entries(next.children)) next.children[k] = { ...v };
   const flushRows = deps.flushRows ?? DEFAULT_FLUSH_ROWS;
   // The pager position of the last rows actually written: where a later step resumes.
   let committed = next.pager;
+  let buffer: ApiRecord[] = [];
+  let flush = () => {};
+  let written = false;
   try {
     const writer = new Writer(next, deps);
     const pager = deps.client.pager(next.spec.listing, next.spec.filters, { state: next.pager ?? undefined, base: options.base });
-    let buffer: ApiRecord[] = [];
+    const table = tableSpec(listing(next.spec.listing));
+    // A record may bring a row to each child sheet too: the write is planned as that wide.
+    const width = table.columns.length + table.children.reduce((n, c) => n + c.columns.length, 0);
     let slowestWave = 0;
     let checkedTotal = next.pager !== null;
-    const flush = () => {
+    flush = () => {
       if (buffer.length === 0) return;
       writer.write(buffer);
       buffer = [];
+      written = true;
       committed = pager.state;
       next.pager = committed;
       next.updatedAt = deps.now();
@@ -523,6 +581,10 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
       const began = deps.now();
       // Leave room for one more wave and the final write.
       if (began + slowestWave * 2 > options.deadline) break;
+      // At its worst the wave times out after a minute and then everything buffered is written: it must still end in time.
+      const reserve = writeCostMs(buffer.length + pager.nextWaveSize * (pager.state.pageSize ?? ASSUMED_PAGE_ROWS), width, FINISH_CALLS);
+      if (!fits(began, WORST_ROUND_TRIP_MS + reserve, options.limit)) break;
+      deps.client.http.deadline = options.limit === undefined ? undefined : options.limit - reserve;
       for (const page of pager.nextWave()) {
         next.pages += 1;
         for (const r of page.records) buffer.push(r);
@@ -536,6 +598,8 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
     }
     flush();
     next.pager = committed;
+    next.transientFailures = 0;
+    if (next.status === 'running') next.message = undefined;
     for (const w of pager.warnings) if (!next.warnings.includes(w)) next.warnings.push(w);
     const incomplete = pager.state.incomplete;
     if (pager.done && incomplete) {
@@ -547,9 +611,35 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
       next.status = 'done';
     }
   } catch (err) {
+    if (transient(err)) {
+      // What arrived before the failure is kept: it was fetched within the plan, so its write fits too.
+      try {
+        flush();
+      } catch {
+        // The write failed as well: the next step fetches those pages again.
+      }
+    }
     next.pager = committed;
-    next.status = 'failed';
-    next.message = /10000000 cells|10,000,000|10 million/i.test((err as Error).message) ? CELL_LIMIT_TEXT : (err as Error).message;
+    const failures = written ? 1 : (state.transientFailures ?? 0) + 1;
+    const text = bounded((err as Error).message, 500);
+    if (transient(err) && failures < MAX_TRANSIENT_FAILURES) {
+      // Not a failure yet: the run waits (a Retry-After) or tries again in its next step, from what it wrote.
+      next.transientFailures = failures;
+      const wait = err instanceof RateLimitedError ? err.retryAfterMs : undefined;
+      if (wait) next.notBefore = deps.now() + wait;
+      next.message = wait
+        ? `O serviço pediu uma pausa de ${Math.ceil(wait / 1000)} s. A importação continua depois dela, de onde parou.`
+        : `O serviço não respondeu a tempo (${text}). A importação tenta de novo na próxima etapa, de onde parou.`;
+    } else {
+      next.status = 'failed';
+      next.transientFailures = 0;
+      const raw = (err as Error).message;
+      next.message = /10000000 cells|10,000,000|10 million/i.test(raw)
+        ? CELL_LIMIT_TEXT
+        : transient(err)
+          ? `O serviço não respondeu em ${failures} tentativas seguidas (${text}). A importação parou depois da última página gravada; use Continuar quando o serviço voltar.`
+          : bounded(raw, 2000);
+    }
   }
   next.updatedAt = deps.now();
   return next;

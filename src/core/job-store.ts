@@ -122,9 +122,16 @@ export class JobStore<T> {
       const gen = (before?.gen ?? 0) + 1;
       const tag = `${gen}:`;
       const parts = chunks(json, MAX_VALUE_BYTES - utf8Bytes(key) - PART_OVERHEAD);
-      parts.forEach((part, i) => this.store.set(partKey(key, slot, i), tag + part));
       const split: Split = { $parts: parts.length, slot, gen };
-      this.store.set(key, JSON.stringify(split));
+      let written = 0;
+      try {
+        for (; written < parts.length; written++) this.store.set(partKey(key, slot, written), tag + parts[written]);
+        this.store.set(key, JSON.stringify(split));
+      } catch (err) {
+        // The store is full (500 KB) or refused a write: the record saved before stays whole, and the new parts go.
+        for (let i = 0; i < written; i++) this.store.delete(partKey(key, slot, i));
+        throw err;
+      }
       this.seen.set(key, split);
     }
     if (before) this.dropParts(key, before);

@@ -24,6 +24,8 @@ export interface RunDeps {
   now: () => number;
   /** The running user's client for one of their connections, by id. */
   clientFor: (connectionId: string) => BillingClient;
+  /** Epoch ms this execution must never pass (see StepOptions.limit). */
+  limit?: number;
   /** Told about scheduled runs that failed (e-mail). */
   notifyFailure?: (report: Report, run: RunSummary) => void;
 }
@@ -124,10 +126,33 @@ function importDeps(deps: RunDeps, report: Report, checkpoint?: (state: ImportSt
 }
 
 /** Writes the run's summary into the report (its one write at the end) and Histórico; the job goes unless it failed. */
+/** Scheduled failures in a row before the schedule backs off. */
+const FAILURES_BEFORE_BACKOFF = 2;
+const MAX_BACKOFF_MS = 24 * 3_600_000;
+
+/**
+ * A schedule that keeps failing the same way backs off: after the second
+ * failure in a row it waits 2, 4, 8… hours (at most a day) before trying again,
+ * instead of spending trigger time and an e-mail every hour forever.
+ */
+function backoff(report: Report, result: RunSummary['result'], origin: RunOrigin, now: number): Pick<Report, 'failedRuns' | 'pausedUntil'> & { note?: string } {
+  if (result === 'ok') return { failedRuns: 0, pausedUntil: undefined };
+  if (result !== 'erro' || origin !== 'agendado') return { failedRuns: report.failedRuns, pausedUntil: report.pausedUntil };
+  const failedRuns = (report.failedRuns ?? 0) + 1;
+  if (failedRuns < FAILURES_BEFORE_BACKOFF) return { failedRuns, pausedUntil: undefined };
+  const wait = Math.min(MAX_BACKOFF_MS, 2 ** (failedRuns - 1) * 3_600_000);
+  return {
+    failedRuns,
+    pausedUntil: now + wait,
+    note: `Falhou ${failedRuns} vezes seguidas: a atualização agendada espera ${Math.round(wait / 3_600_000)} h antes de tentar de novo (ou atualize agora pela barra lateral).`,
+  };
+}
+
 function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   const { state } = job;
   const now = deps.now();
   const result = state.status === 'done' ? 'ok' : state.status === 'cancelled' ? 'cancelado' : 'erro';
+  const { note, ...pause } = backoff(report, result, job.origin, now);
   const summary: RunSummary = {
     startedAt: state.startedAt,
     finishedAt: now,
@@ -135,11 +160,11 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     rows: importedRows(state),
     durationMs: now - state.startedAt,
     result,
-    message: state.message,
+    message: state.message && note ? `${state.message} ${note}` : (state.message ?? note),
     warnings: state.warnings.length ? state.warnings : undefined,
     incremental: state.spec.mode === 'merge',
   };
-  const saved = deps.reports.save({ ...report, lastRun: summary, ...(result === 'ok' ? { lastSuccessStart: state.startedAt } : {}) });
+  const saved = deps.reports.save({ ...report, ...pause, lastRun: summary, ...(result === 'ok' ? { lastSuccessStart: state.startedAt } : {}) });
   appendHistory(deps.book, report.name, summary);
   // A failed job stays so that "Continuar" resumes from its last written page.
   if (result === 'erro') deps.jobs.put(report.id, job);
@@ -155,7 +180,7 @@ export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: n
   const state = stepImport(
     current.state,
     importDeps(deps, report, (s) => deps.jobs.put(reportId, { reportId, origin, state: s })),
-    { deadline },
+    { deadline, limit: deps.limit },
   );
   const next: PullJob = { ...current, state };
   if (state.status === 'running') {

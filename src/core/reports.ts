@@ -58,6 +58,10 @@ export interface Report {
   lastRun?: RunSummary;
   /** Start of the last successful run: the lower bound of the next incremental one. */
   lastSuccessStart?: number;
+  /** Scheduled runs that failed in a row: each more waits longer before the schedule tries again. */
+  failedRuns?: number;
+  /** Epoch ms before which the schedule does not start the report again (the back-off after repeated failures). */
+  pausedUntil?: number;
   createdAt: number;
 }
 

@@ -4,6 +4,7 @@
  * parent's id. Cell kinds decide the number format written before the values,
  * which is what keeps CPF/CNPJ, CEP and note numbers as text.
  */
+import { bounded, CELL_TEXT_MAX } from './bounds';
 import type { ApiRecord } from '../api/envelopes';
 import type { CellKind, FieldMap } from '../api/fields';
 import type { ListOperation } from '../api/operations';
@@ -85,7 +86,19 @@ function valueAt(record: ApiRecord, key: string): unknown {
 /** Per-run memo: dates repeat a lot across records and each conversion may cost a service call. */
 export class CellConverter {
   private readonly dates = new Map<string, Date | null>();
+  /** Texts cut to the cell limit, each naming its record and field, for the run's warnings. */
+  readonly cuts: string[] = [];
   constructor(private readonly zone: Zone) {}
+
+  /** A text over Google's 50,000 characters per cell is cut, and the cut is told. */
+  fit(value: CellValue, where: () => string): CellValue {
+    if (typeof value !== 'string' || value.length <= CELL_TEXT_MAX) return value;
+    const text = value;
+    this.cuts.push(
+      `${where()} tinha ${text.length.toLocaleString('pt-BR')} caracteres: a célula mostra os primeiros ${(CELL_TEXT_MAX - 1).toLocaleString('pt-BR')} (limite do Google Planilhas), seguidos de "…".`,
+    );
+    return bounded(text, CELL_TEXT_MAX);
+  }
 
   cell(kind: CellKind, value: unknown): CellValue {
     if (value === null || value === undefined) return '';
@@ -118,7 +131,11 @@ export class CellConverter {
 }
 
 export function recordRow(columns: readonly Column[], record: ApiRecord, conv: CellConverter): CellValue[] {
-  return columns.map((c) => conv.cell(c.cell, valueAt(record, c.key)));
+  return columns.map((c) => {
+    const v = conv.cell(c.cell, valueAt(record, c.key));
+    if (typeof v !== 'string' || v.length <= CELL_TEXT_MAX) return v;
+    return conv.fit(v, () => `O campo "${c.key}" do registro ${columns[0].label} ${String(valueAt(record, columns[0].key))}`);
+  });
 }
 
 export function childRows(child: ChildTable, records: readonly ApiRecord[], conv: CellConverter): CellValue[][] {
@@ -131,8 +148,9 @@ export function childRows(child: ChildTable, records: readonly ApiRecord[], conv
       rows.push(
         child.columns.map((c, i) => {
           if (i === 0) return conv.cell('integer', parentId);
-          if (c.key === '$value') return conv.cell('text', item && typeof item === 'object' ? JSON.stringify(item) : item);
-          return conv.cell(c.cell, item && typeof item === 'object' ? (item as Record<string, unknown>)[c.key] : undefined);
+          const where = () => `O campo "${child.field}" do registro ${String(parentId)}`;
+          if (c.key === '$value') return conv.fit(conv.cell('text', item && typeof item === 'object' ? JSON.stringify(item) : item), where);
+          return conv.fit(conv.cell(c.cell, item && typeof item === 'object' ? (item as Record<string, unknown>)[c.key] : undefined), where);
         }),
       );
     }

@@ -25,6 +25,7 @@ import type { Outcome } from './outcome';
 import { connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone } from './services';
 import { gasZone } from './zone';
 import { showSidebar } from './ui';
+import { recordUsage } from './usage';
 
 /** A sidebar step stays short so progress shows; the sidebar calls again at once. */
 const STEP_MS = 25_000;
@@ -131,11 +132,13 @@ export function startBulkRun(form: BulkForm): Outcome<BulkProgress> {
     }),
   );
   // If the sidebar is closed before the end, the hourly dispatcher finishes the run.
+  recordUsage();
   return warned(started, syncDispatcher());
 }
 
 /** A finished run may leave the dispatcher with nothing to do. */
 function settled(result: Outcome<BulkProgress>): Outcome<BulkProgress> {
+  recordUsage();
   return result.ok && result.value.done ? warned(result, syncDispatcher({ mayCreate: false })) : result;
 }
 

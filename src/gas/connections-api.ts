@@ -1,12 +1,17 @@
 /** Server side of the Conexões sidebar. Nothing returned here carries a key. */
 import { checkConnection, type CheckResult } from '../core/connection-check';
-import { ConnectionError, type ConnectionInput, type ConnectionView, normaliseBaseUrl } from '../core/connections';
+import { ConnectionError, type ConnectionInput, type ConnectionView, hostProblem, normaliseBaseUrl } from '../core/connections';
 import type { FieldRefusal } from './outcome';
-import { clientFor, connectionStore } from './services';
+import { allowedBaseUrls, clientFor, connectionStore } from './services';
 import { showSidebar } from './ui';
 
 export function showConnections(): void {
   showSidebar('Conexoes', 'Conexões');
+}
+
+/** The base URLs the form offers: those this build may reach (addon.config.json). */
+export function getConnectionOptions(): { baseUrls: string[] } {
+  return { baseUrls: allowedBaseUrls() ?? [] };
 }
 
 export function listConnections(): ConnectionView[] {
@@ -43,6 +48,8 @@ export function testConnection(input: TestInput): CheckResult | FieldRefusal {
     const saved = input.id ? store.get(input.id) : undefined;
     const baseUrl = input.baseUrl ? normaliseBaseUrl(input.baseUrl) : saved?.baseUrl;
     if (!baseUrl) return { ok: false, field: 'baseUrl', message: 'Informe o endereço base.' };
+    const blocked = hostProblem(baseUrl, store.allowed);
+    if (blocked) return { ok: false, field: 'baseUrl', message: blocked };
     const apiKey = input.apiKey?.trim() || (saved ? store.apiKey(saved.id) : '');
     if (!apiKey) return { ok: false, field: 'apiKey', message: 'Informe a chave de API.' };
     const connection = { id: saved?.id ?? 'teste', name: saved?.name ?? 'teste', baseUrl, isDefault: false };

@@ -4,6 +4,7 @@
  * caller that reads much of it passes a read-once view (see `readOnce`). `ss`
  * is the document, the active one unless the dispatcher opened another by id.
  */
+import { bounded, MESSAGE_MAX } from '../core/bounds';
 import type { BillingClient } from '../api/client';
 import type { Zone } from '../api/calendar';
 import { type BulkDeps, bulkJobStore } from '../core/bulk/job';
@@ -13,6 +14,7 @@ import { redact } from '../core/redact';
 import { pullJobStore, type RunDeps } from '../core/report-runs';
 import { ReportStore } from '../core/reports';
 import { clientFor, connectionStore, documentStore, ownerStore, serviceTimeZone, spreadsheetTimeZone } from './services';
+import { executionLimit } from './execution-limit';
 import { bookPort, selectionBookPort } from './sheet-port';
 import { gasZone } from './zone';
 
@@ -49,6 +51,7 @@ export function runDeps(
     zone,
     serviceZone: (name) => gasZone(serviceTimeZone(name)),
     now: () => Date.now(),
+    limit: executionLimit(),
     clientFor: clients(zone),
     notifyFailure: (report, run) => {
       // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
@@ -58,7 +61,7 @@ export function runDeps(
       MailApp.sendEmail(
         to,
         `Falha no relatório "${report.name}"`,
-        `A atualização agendada do relatório "${report.name}" na planilha "${ss.getName()}" falhou.\n\n${message}\n\n${ss.getUrl()}`,
+        `A atualização agendada do relatório "${report.name}" na planilha "${ss.getName()}" falhou.\n\n${bounded(message, MESSAGE_MAX, 'veja a aba Histórico')}\n\n${ss.getUrl()}`,
       );
     },
   };
@@ -79,5 +82,6 @@ export function bulkDeps(
     newId: () => `lote-${Utilities.getUuid()}`,
     clientFor: clients(zone),
     vouch: owner ? (job) => ownerStore().vouchBulk(owner, ss.getId(), job) : undefined,
+    limit: executionLimit(),
   };
 }

@@ -17,6 +17,9 @@ import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, withDocumentLock } from './lock';
 import { connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone } from './services';
 import { gasZone } from './zone';
+import { quotaStop, triggerBudgetMs } from '../core/usage';
+import { recordUsage, usageStore } from './usage';
+import { recordHourlyRunSeen } from './run-seen';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -26,6 +29,8 @@ export const DISPATCHER_HANDLERS: readonly string[] = [DISPATCHER];
 
 /** The dispatcher stops well before the 6-minute kill. */
 const DISPATCH_MS = 4.5 * 60_000;
+/** Less trigger time than this left today: not worth starting (one wave at its worst, and the writes). */
+const MIN_RUN_MS = 2 * 60_000;
 
 /** Reports and both kinds of jobs, from one read of the document's work store. */
 function readWork(doc: KeyValueStore): StoredWork {
@@ -95,7 +100,24 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
  * the document's lock when the document is open), until the deadline.
  */
 export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): void {
-  const deadline = Date.now() + DISPATCH_MS;
+  recordHourlyRunSeen();
+  const usage = usageStore().get();
+  const stop = quotaStop(usage, MIN_RUN_MS);
+  if (stop) {
+    // Before a daily quota is gone, scheduled work waits for tomorrow and says so in Relatórios.
+    recordUsage({ trigger: true, stopped: stop });
+    return;
+  }
+  const deadline = Date.now() + Math.min(DISPATCH_MS, triggerBudgetMs(usage));
+  try {
+    runOwnDocuments(deadline);
+  } finally {
+    recordUsage({ trigger: true });
+  }
+}
+
+/** Every document in which the running user owns work, the active one first. */
+function runOwnDocuments(deadline: number): void {
   const owners = ownerStore();
   const me = currentUser(owners);
   const active = SpreadsheetApp.getActiveSpreadsheet();

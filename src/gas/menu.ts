@@ -10,6 +10,7 @@ export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
     .addItem('Lançamentos em lote', 'showBulk')
     .addSeparator()
     .addItem('Conexões', 'showConnections')
+    .addItem('Diagnóstico (ajuda)', 'runDiagnostics')
     .addToUi();
 }
 

@@ -25,6 +25,8 @@ import { bookPort } from './sheet-port';
 import { WORK_SHEET } from './work-store';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
+import { recordUsage, usageStore } from './usage';
+import { DAILY_QUOTA } from '../core/usage';
 
 /** A sidebar step stays short so progress shows and the 6-minute limit is never near. */
 const STEP_MS = 25_000;
@@ -222,6 +224,7 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
     return { ok: true, value: run.progress };
   });
   // If the sidebar is closed before the end, the hourly dispatcher finishes the pull.
+  recordUsage();
   if (started.ok) return { ok: true, value: withWarning(started.value, syncDispatcher()) };
   return started;
 }
@@ -237,6 +240,7 @@ export function runReport(reportId: string): RunProgress {
 
 /** A finished run may leave the dispatcher with nothing to do. */
 function settled(progress: RunProgress): RunProgress {
+  recordUsage();
   return progress.done ? withWarning(progress, syncDispatcher({ mayCreate: false })) : progress;
 }
 
@@ -306,6 +310,27 @@ function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => Repor
           }
         : null,
     };
+  };
+}
+
+export interface UsageView {
+  fetches: number;
+  fetchLimit: number;
+  triggerMinutes: number;
+  triggerLimit: number;
+  /** Why scheduled updates stopped today, when they did. */
+  stopped?: string;
+}
+
+/** Today's share of Google's daily quotas spent by this add-on for this user (shown in Relatórios). */
+export function getUsage(): UsageView {
+  const u = usageStore().get();
+  return {
+    fetches: u.fetches,
+    fetchLimit: DAILY_QUOTA.fetches,
+    triggerMinutes: Math.round(u.triggerMs / 60_000),
+    triggerLimit: DAILY_QUOTA.triggerMs / 60_000,
+    stopped: u.stopped,
   };
 }
 

@@ -9,11 +9,33 @@ import { workStore } from './work-store';
 import type { Zone } from '../api/calendar';
 import { gasZone } from './zone';
 
+/** Apps Script's refusals of a property write, in words a person can act on. */
+function storageError(err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/property storage quota/i.test(message)) {
+    return new Error(
+      'O espaço que o Google dá a este complemento na planilha (500 KB) está cheio. Exclua relatórios que não usa em Relatórios, ou lotes já concluídos, e tente de novo: nada do que estava salvo foi alterado.',
+    );
+  }
+  if (/argument too large/i.test(message))
+    return new Error('Um dado passou do limite de 9 KB por propriedade do Google e não foi salvo; o que estava salvo continua igual.');
+  if (/too many times for one day/i.test(message)) {
+    return new Error(
+      'O Google limitou as gravações de hoje deste complemento (cota diária de propriedades). Tente de novo amanhã: o que estava salvo continua igual.',
+    );
+  }
+  return err instanceof Error ? err : new Error(message);
+}
+
 export function propertyStore(props: GoogleAppsScript.Properties.Properties): KeyValueStore {
   return {
     get: (key) => props.getProperty(key),
     set: (key, value) => {
-      props.setProperty(key, value);
+      try {
+        props.setProperty(key, value);
+      } catch (err) {
+        throw storageError(err);
+      }
     },
     delete: (key) => {
       props.deleteProperty(key);
@@ -40,8 +62,16 @@ export function currentUser(owners: OwnerStore = ownerStore()): Identity {
   return owners.identity(Session.getEffectiveUser().getEmail());
 }
 
+/** Written by the build from addon.config.json (see build.ts); absent when this code runs outside the bundle. */
+declare const __API_BASE_URLS__: string[] | undefined;
+
+/** The API base URLs this build may reach, or null when not built with a list. */
+export function allowedBaseUrls(): string[] | null {
+  return typeof __API_BASE_URLS__ === 'undefined' ? null : __API_BASE_URLS__;
+}
+
 export function connectionStore(): ConnectionStore {
-  return new ConnectionStore(userStore(), () => Utilities.getUuid());
+  return new ConnectionStore(userStore(), () => Utilities.getUuid(), allowedBaseUrls());
 }
 
 export function spreadsheetTimeZone(ss: GoogleAppsScript.Spreadsheet.Spreadsheet | null = SpreadsheetApp.getActiveSpreadsheet()): string {
@@ -79,7 +109,8 @@ export function clientFor(connection: Connection, options: ClientOptions = {}): 
     serviceZone: gasZone(connection.timeZone || SERVICE_TIME_ZONE),
     timeoutMs: options.timeoutMs,
     retry: options.retries !== undefined ? { retries: options.retries } : undefined,
-    concurrency: options.concurrency ?? 20,
+    // What fetchAll runs at once (FETCH_ALL_CONCURRENCY in the emulator): a wave is then one round trip, at worst one 60 s time-out.
+    concurrency: options.concurrency ?? 10,
     pageSize: 100,
   });
 }

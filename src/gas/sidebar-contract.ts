@@ -7,13 +7,14 @@
  * into `server.name(...)` promises): a server signature that changes breaks
  * their type-check, and none of this code reaches their bundle.
  */
-export { listConnections, removeConnection, saveConnection, testConnection } from './connections-api';
+export { getConnectionOptions, listConnections, removeConnection, saveConnection, testConnection } from './connections-api';
 export {
   cancelReportRun,
   continueReportRun,
   deleteReport,
   editReport,
   getImportForm,
+  getUsage,
   listReports,
   runReport,
   setReportSchedule,

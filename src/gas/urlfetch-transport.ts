@@ -1,6 +1,7 @@
 /** The billing client's transport over UrlFetchApp. */
 import type { HttpOutcome, HttpRequest, Transport } from '../api/transport';
 import { redact } from '../core/redact';
+import { countFetches } from './fetch-count';
 
 function toParams(req: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
   const params: GoogleAppsScript.URL_Fetch.URLFetchRequest = {
@@ -31,6 +32,7 @@ function networkError(err: unknown): HttpOutcome {
 
 export const urlFetchTransport: Transport = {
   fetch(req) {
+    countFetches(1);
     try {
       return toOutcome(UrlFetchApp.fetch(req.url, toParams(req)));
     } catch (err) {
@@ -38,13 +40,16 @@ export const urlFetchTransport: Transport = {
     }
   },
   fetchAll(reqs) {
+    countFetches(reqs.length);
     try {
       return UrlFetchApp.fetchAll(reqs.map(toParams)).map(toOutcome);
     } catch (err) {
       // fetchAll fails whole when one request has no answer, and the others may
-      // have been applied: idempotent ones are asked again one by one, a POST is
-      // reported as of unknown outcome so the caller can check before repeating it.
-      return reqs.map((r) => (r.method === 'POST' ? networkError(err) : urlFetchTransport.fetch(r)));
+      // have been applied. Nothing is resent here: one by one, a wave that hung
+      // would cost a minute per request. Every request is reported as of unknown
+      // outcome; the client retries idempotent ones as a wave, if its deadline
+      // allows, and a POST is checked before it is repeated.
+      return reqs.map(() => networkError(err));
     }
   },
 };

@@ -102,6 +102,18 @@ describe('connections', () => {
     expect(r).toMatchObject({ ok: false, code: 'timeout' });
   });
 
+  it('offers the addresses the build allows and refuses any other at save and at test, saying who adds one', () => {
+    const emu = emulator();
+    const { baseUrls } = emu.run('getConnectionOptions') as { baseUrls: string[] };
+    expect(baseUrls).toEqual(['https://api.faturamento.example.com.br']);
+    const other = emu.run('saveConnection', [{ name: 'Outra', baseUrl: 'https://api.outra.com.br', apiKey: 'k' }]) as Rec;
+    expect(other).toMatchObject({ ok: false, field: 'baseUrl' });
+    expect(other.message).toMatch(/só pode acessar https:\/\/api\.faturamento\.example\.com\.br.*administrador.*addon\.config\.json/);
+    expect((emu.run('testConnection', [{ baseUrl: 'https://api.outra.com.br', apiKey: 'k' }]) as Rec).message).toMatch(/addon\.config\.json/);
+    expect(emu.run('saveConnection', [{ name: 'Permitida', baseUrl: 'https://api.faturamento.example.com.br/', apiKey: 'k' }])).toMatchObject({ ok: true });
+    expect(emu.run('listConnections')).toHaveLength(1);
+  });
+
   it('warns about a slow service that still answers', () => {
     const emu = emulator();
     const r = emu.run('testConnection', [{ baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey }], { costs: { urlFetchCallMs: 6000 } }) as Rec;

@@ -1,11 +1,12 @@
 /** Shared set-up of end-to-end tests: the real bundle in the emulator, talking to the sandbox over HTTP. */
+import { LOCAL_TEST_SERVERS } from '../../dev/gas/allow-list';
 import { GasEmulator, type EmulatorOptions, type RunOptions } from '../../dev/gas/runner';
 import type { SandboxHandle } from '../../dev/sandbox/harness';
 
 export const SP = (iso: string) => new Date(`${iso}-03:00`);
 
 export function emulator(options: EmulatorOptions = {}): GasEmulator {
-  return new GasEmulator({ startAt: SP('2026-11-22T10:00:00'), countRealTime: false, ...options });
+  return new GasEmulator({ startAt: SP('2026-11-22T10:00:00'), countRealTime: false, urlFetchWhitelist: LOCAL_TEST_SERVERS, ...options });
 }
 
 export interface Progress {

@@ -113,8 +113,9 @@ for (const documentContext of [true, false]) {
         value: Progress;
       };
       const id = started.value.reportId;
-      // A slow service: each wave of requests costs 1 s of the execution's time, and this execution has 8 s left.
-      const killed = emu.execute('continueReportRun', [id], { budgetMs: 8_000, costs: { urlFetchCallMs: 1000 } });
+      // A slow service: each wave of requests costs 1 s of the execution's time, and this execution has 16 s left
+      // (eleven waves of ten pages and the write of their 5,000 rows take about 14 s at the default cost model).
+      const killed = emu.execute('continueReportRun', [id], { budgetMs: 16_000, costs: { urlFetchCallMs: 1000 } });
       expect(killed.status).toBe('killed');
       const written = emu.values('Faturas').length - 1;
       expect(written).toBeGreaterThanOrEqual(5000);

@@ -2,6 +2,7 @@
  * Every item of the add-on menu, clicked in the browser, opens the surface the
  * bundle showed (its title above the sidebar) and the sidebar's own scripts run
  * without uncaught errors: a smoke test that covers sidebars added later too.
+ * The one item that is not a sidebar, Diagnóstico, writes its sheet.
  */
 import { describe, expect, it } from 'vitest';
 import { clickMenu, screenshot, sidebarFrame, sidebarTitle, usePlaygroundPage } from './helpers';
@@ -18,6 +19,11 @@ describe('the add-on menu', () => {
     const items = t.pg.emulator.menuItems();
     expect(items.length).toBeGreaterThan(2);
     for (const item of items) {
+      if (item.functionName === 'runDiagnostics') {
+        await clickMenu(t.page, ...item.path.slice(1));
+        await expect.poll(() => t.pg.emulator.sheetNames(), { message: item.functionName }).toContain('Diagnóstico');
+        continue;
+      }
       const before = t.pg.emulator.ui.dialogs.length;
       await clickMenu(t.page, ...item.path.slice(1));
       await expect.poll(() => t.pg.emulator.ui.dialogs.length, { message: item.functionName }).toBe(before + 1);

@@ -103,6 +103,19 @@ describe('JobStore', () => {
     }
   });
 
+  it('a save refused half-way (the 500 KB store is full) leaves the previous record and none of the new parts', () => {
+    const store = new LimitedStore();
+    new JobStore<Job>(store, PREFIX).put('r1', job('r1', 20));
+    const keysBefore = [...store.map.keys()].sort();
+    const jobs = new JobStore<Job>(store, PREFIX);
+    const before = jobs.get('r1');
+    store.setsUntilKill = 2;
+    expect(() => jobs.put('r1', job('r1', 40))).toThrow();
+    store.setsUntilKill = undefined;
+    expect([...store.map.keys()].sort()).toEqual(keysBefore);
+    expect(new JobStore<Job>(store, PREFIX).get('r1')).toEqual(before);
+  });
+
   it('a missing or foreign part reads as no record, never as a glued one', () => {
     const store = new LimitedStore();
     const jobs = new JobStore<Job>(store, PREFIX);

@@ -1,9 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { LOCAL_TEST_SERVERS } from '../../dev/gas/allow-list';
 import { GasEmulator, type EmulatorOptions } from '../../dev/gas/runner';
 
 /** An emulator running a small fixture script instead of the bundle. */
 export function fixture(code: string, options: EmulatorOptions = {}): GasEmulator {
-  return new GasEmulator({ code, countRealTime: false, ...options });
+  return new GasEmulator({ code, countRealTime: false, urlFetchWhitelist: LOCAL_TEST_SERVERS, ...options });
 }
 
 /** The echo server of the HTTP tests, in its own process (our thread blocks during a fetch). */

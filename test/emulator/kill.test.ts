@@ -30,7 +30,7 @@ function selfStopping() {
 
 describe('the 6-minute kill at a deterministic virtual time', () => {
   // Each spreadsheet call costs 100 virtual ms, so a 1 s budget dies at a known call.
-  const options = { costs: { spreadsheetCallMs: 100, otherCallMs: 0 }, budgetMs: 1000 };
+  const options = { costs: { spreadsheetCallMs: 100, cellWriteMs: 0, otherCallMs: 0 }, budgetMs: 1000 };
 
   it('kills at the first service call after the deadline and keeps what was written before', () => {
     const emu = fixture(CODE, options);

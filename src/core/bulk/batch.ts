@@ -5,6 +5,7 @@
  * processed", so those rows wait and go again; an update (PUT) sets values and
  * may simply be repeated.
  */
+import { fits, WORST_ROUND_TRIP_MS } from '../deadline';
 import type { BillingClient, EmissionResult, SubscriptionResult } from '../../api/client';
 import type { Nfse, Subscription } from '../../api/writes';
 import { BadRequestError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../api/errors';
@@ -37,6 +38,8 @@ export interface BatchOptions {
   now: () => number;
   sleep: (ms: number) => void;
   deadline: number;
+  /** Epoch ms the execution must never pass: another round (a lookup and a send, each up to a minute) starts only if it fits. */
+  limit?: number;
   /** Waves a row may take part in before it is left for later. */
   maxAttempts?: number;
 }
@@ -165,10 +168,11 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
     if (open.length === 0 || out.fatal) break;
     const remaining = options.deadline - options.now();
     if (wait > 0) {
-      if (wait > remaining / 2) break;
+      // A wait that would not leave room for the round after it ends the batch: its rows stay PENDENTE for the next step.
+      if (wait > remaining / 2 || !fits(options.now(), wait + 2 * WORST_ROUND_TRIP_MS, options.limit)) break;
       options.sleep(wait);
     }
-    if (options.now() >= options.deadline) break;
+    if (options.now() >= options.deadline || !fits(options.now(), 2 * WORST_ROUND_TRIP_MS, options.limit)) break;
   }
   for (const item of items) {
     if (out.results.has(item.row)) continue;

@@ -6,6 +6,8 @@
  * already written, and rows it caught in flight are PENDENTE: looked up, never
  * blindly resent, by the next step.
  */
+import { bounded, MESSAGE_MAX } from '../bounds';
+import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from '../deadline';
 import type { BillingClient } from '../../api/client';
 import type { WriteKey } from '../../api/writes';
 import type { Zone } from '../../api/calendar';
@@ -36,6 +38,8 @@ export interface BulkDeps {
   clientFor: (connectionId: string) => BillingClient;
   /** Told about a job just created, before anything is sent: its owner vouches for it. */
   vouch?: (job: BulkJob) => void;
+  /** Epoch ms this execution must never pass: no batch starts that could not end before it at its worst. */
+  limit?: number;
 }
 
 export interface BulkRequest {
@@ -542,6 +546,9 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
   while (job.cursor < rows.length) {
     const began = deps.now();
     if (began + slowest * 2 > deadline || began >= deadline) return false;
+    // At its worst a batch is a lookup and a send that each time out, then its results are written.
+    const reserve = writeCostMs(job.batchSize * 2, ctx.layout.lastColumn);
+    if (!fits(began, 2 * WORST_ROUND_TRIP_MS + reserve, deps.limit)) return false;
     const items: Item[] = [];
     const invalid = new Map<number, RowResult>();
     const keys = new Map<number, CellValue>();
@@ -590,7 +597,13 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     let pending: number[] = [];
     if (items.length) {
       client ??= deps.clientFor(job.connectionId ?? '');
-      const outcome = runBatch(client, ctx.op, items, { now: deps.now, sleep: deps.sleep, deadline });
+      client.http.deadline = deps.limit === undefined ? undefined : deps.limit - reserve;
+      const outcome = runBatch(client, ctx.op, items, {
+        now: deps.now,
+        sleep: deps.sleep,
+        deadline,
+        limit: deps.limit === undefined ? undefined : deps.limit - reserve,
+      });
       const stamp = new Date(deps.now());
       for (const [row, result] of outcome.results) results.set(row, { ...result, processadoEm: stamp });
       fatal = outcome.fatal;
@@ -602,7 +615,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     if (fatal) {
       // Nothing of this batch is counted: "Continuar" runs it again, and its rows say what happened.
       job.status = 'failed';
-      job.message = fatal;
+      job.message = bounded(fatal, MESSAGE_MAX);
       saveJob(deps, job);
       return false;
     }
@@ -685,7 +698,7 @@ function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: { ctx: C
     }
   } catch (err) {
     job.status = 'failed';
-    job.message = (err as Error).message;
+    job.message = bounded((err as Error).message, MESSAGE_MAX);
   }
   job.updatedAt = deps.now();
   saveJob(deps, job);

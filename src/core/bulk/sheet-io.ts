@@ -3,6 +3,7 @@
  * consecutive rows (and per block of adjacent result columns), never cell by
  * cell, so a batch costs a fixed handful of Spreadsheet calls.
  */
+import { bounded } from '../bounds';
 import type { MarkupSheetPort, SheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import type { BulkOperation, ResultKey } from './definitions';
@@ -36,8 +37,13 @@ export function expandRuns(runs: ReadonlyArray<readonly [number, number]>): numb
   return out;
 }
 
+/** A row's message is cut well below the cell limit: a refusal of 60,000 characters must not stop the run. */
+const ROW_MESSAGE_MAX = 5_000;
+
 function resultCell(result: RowResult, key: ResultKey): CellValue {
   const v = result[key];
+  if (typeof v === 'string' && v.length > ROW_MESSAGE_MAX)
+    return bounded(v, ROW_MESSAGE_MAX, `mensagem do serviço cortada: tinha ${v.length.toLocaleString('pt-BR')} caracteres`);
   return v === undefined || v === null ? '' : v;
 }
 

@@ -139,6 +139,17 @@ byId('test').addEventListener('click', () => {
   });
 });
 
+/** The addresses this publication of the add-on may reach, offered in the form. */
+server
+  .getConnectionOptions()
+  .then(({ baseUrls }) => {
+    byId('allowed-urls').replaceChildren(...baseUrls.map((url) => h('option', { value: url })));
+    byId('allowed-hint').textContent = baseUrls.length
+      ? `Endereços permitidos nesta publicação: ${baseUrls.join(', ')}. Outro endereço precisa ser incluído pelo administrador do complemento.`
+      : '';
+  })
+  .catch((err) => notice(status, 'error', errorText(err)));
+
 server
   .listConnections()
   .then((connections) => {

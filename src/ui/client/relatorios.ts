@@ -6,6 +6,7 @@ import { server } from './rpc';
 
 const list = byId('list');
 const status = byId('status');
+const usage = byId('usage');
 let reports: ReportView[] = [];
 const WEEKDAYS = ['Domingo', 'Segunda', 'Terça', 'Quarta', 'Quinta', 'Sexta', 'Sábado'];
 
@@ -267,10 +268,19 @@ function render(): void {
   list.replaceChildren(...(reports.length ? reports.map(card) : [h('p', { class: 'empty' }, 'Nenhum relatório ainda. Use "Nova importação".')]));
 }
 
+/** Today's share of Google's daily quotas, and why scheduled updates stopped if they did. */
+async function showUsage(): Promise<void> {
+  const u = await server.getUsage();
+  const n = (v: number) => v.toLocaleString('pt-BR');
+  usage.textContent = `Hoje, por você: ${n(u.fetches)} de ${n(u.fetchLimit)} chamadas ao serviço e ${u.triggerMinutes} de ${u.triggerLimit} min de atualização automática (limites diários do Google).`;
+  if (u.stopped) notice(status, 'error', u.stopped);
+}
+
 async function load(clear = true): Promise<void> {
   reports = await server.listReports();
   render();
   if (clear) status.textContent = '';
+  await showUsage();
 }
 
 const allBtn = byId<HTMLButtonElement>('refresh-all');

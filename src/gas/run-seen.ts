@@ -1,0 +1,42 @@
+/**
+ * What the last hourly run saw of the document (active spreadsheet, document
+ * properties, document lock): whether Google gives an editor add-on's
+ * time-driven trigger these is not settled, so the run records it for the
+ * Diagnóstico (diagnostics.ts).
+ */
+import { userStore } from './services';
+
+/** What the last hourly run saw, written by the dispatcher into the user's properties. */
+export const LAST_RUN_KEY = 'faturamento.diagnostico.execucao';
+
+export interface HourlyRunSeen {
+  at: number;
+  activeSpreadsheet: boolean;
+  documentProperties: boolean;
+  documentLock: boolean;
+}
+
+/** Called by the hourly run at its start: what Google gave it. Never throws. */
+export function recordHourlyRunSeen(): void {
+  try {
+    const seen: HourlyRunSeen = { at: Date.now(), activeSpreadsheet: false, documentProperties: false, documentLock: false };
+    try {
+      seen.activeSpreadsheet = SpreadsheetApp.getActiveSpreadsheet() !== null;
+    } catch {
+      // Seen as false.
+    }
+    try {
+      seen.documentProperties = PropertiesService.getDocumentProperties() !== null;
+    } catch {
+      // Seen as false.
+    }
+    try {
+      seen.documentLock = LockService.getDocumentLock() !== null;
+    } catch {
+      // Seen as false.
+    }
+    userStore().set(LAST_RUN_KEY, JSON.stringify(seen));
+  } catch {
+    // A diagnostic must never stop the run it observes.
+  }
+}

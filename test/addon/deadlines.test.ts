@@ -1,0 +1,168 @@
+/**
+ * Google's clock, end to end: the real bundle in the emulator under the
+ * pessimistic cost model, against a service that hangs (each hung request
+ * costs 60 s, as UrlFetchApp has no time-out option), asks for long pauses and
+ * commits writes whose answers never arrive. No execution may be killed at 6
+ * minutes, every run must end with the right rows, and say what happened.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COST_MODELS } from '../../dev/gas/clock';
+import type { ExecutionReport, GasEmulator } from '../../dev/gas/runner';
+import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { catalog, type Rec } from '../bulk/fixtures';
+import { columnsOf, connect, emulator, finishRun, importAll, type Progress, SP } from './helpers';
+
+let sb: SandboxHandle;
+
+beforeAll(async () => {
+  sb = await startSandbox({ seed: 12, size: 'small' });
+});
+afterAll(async () => {
+  await sb?.stop();
+});
+beforeEach(async () => {
+  await sb.reset({ size: { faturas: 3_000, clientes: 60, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
+});
+
+/** Harsh Google: the pessimistic costs, some latency with jitter, and a hang noticed after 200 ms of real time. */
+function harsh(): GasEmulator {
+  return emulator({ costs: COST_MODELS.pessimistic, latency: { ms: 500, jitterMs: 1500, seed: 3 }, urlFetchTimeoutMs: 200 });
+}
+
+const KILL_MS = 6 * 60_000;
+
+function expectNoKill(history: ExecutionReport[]): void {
+  for (const r of history) {
+    expect(r.status, `${r.functionName} #${r.id}`).not.toBe('killed');
+    expect(r.counters.virtualMs, `${r.functionName} #${r.id}`).toBeLessThan(KILL_MS);
+  }
+}
+
+const ok = <T = Rec>(o: unknown): T => {
+  const out = o as { ok: boolean; value: T; message?: string };
+  if (!out.ok) throw new Error(`refused: ${out.message}`);
+  return out.value;
+};
+
+describe('a pull from the sidebar', () => {
+  it('through hangs, a long Retry-After and slow answers: no step killed, every row once, and each pause said', async () => {
+    const emu = harsh();
+    connect(emu, sb);
+    const started = ok<Progress>(emu.run('startImportRun', [{ connection: 'Demo', listing: 'faturas', sheetName: 'Faturas', filters: {}, name: 'F' }]));
+    const id = started.reportId;
+
+    // The service stops answering: the step waits a minute per try (two tries), then says so and keeps the run.
+    await sb.configure({ addFaults: [{ kind: 'hang', pathPrefix: '/v2/faturamento/faturas' }] });
+    const hung = emu.execute('continueReportRun', [id]);
+    expect(hung.status).toBe('ok');
+    expect(hung.counters.virtualMs).toBeGreaterThanOrEqual(60_000);
+    expect(hung.value).toMatchObject({ status: 'running', done: false });
+    expect((hung.value as Progress).message).toMatch(/não respondeu a tempo/);
+
+    // It answers again, but asks for a 10-minute pause: the run waits for it and sends nothing meanwhile.
+    await sb.configure({ faults: [{ kind: 'status', status: 429, retryAfterSeconds: 600, pathPrefix: '/v2/faturamento/faturas', times: 1 }] });
+    const paused = emu.run('continueReportRun', [id]) as Progress;
+    expect(paused.status).toBe('running');
+    expect(paused.message).toMatch(/pausa de 600 s/);
+    await sb.clearLog();
+    expect((emu.run('continueReportRun', [id]) as Progress).status).toBe('running');
+    expect(await sb.requestLog({ pathPrefix: '/v2/faturamento/faturas' })).toHaveLength(0);
+
+    // After the pause, slow answers (the emulator's latency) to the end.
+    emu.now += 600_000;
+    const done = finishRun(emu, id);
+    expect(done.status).toBe('done');
+    expect(done.message).toBeUndefined();
+    const col = columnsOf(emu, 'Faturas');
+    const ids = emu
+      .values('Faturas')
+      .slice(1)
+      .map((r) => r[col.idFatura]);
+    const dump = await sb.dump<Rec>(sb.orgs[0].name, 'faturas');
+    expect(ids).toHaveLength(dump.length);
+    expect(new Set(ids)).toEqual(new Set(dump.map((f) => f.idFatura)));
+    expectNoKill(emu.history);
+  });
+});
+
+describe('the hourly run', () => {
+  it('against a service that hangs: never killed, fails after three runs with one clear message, then backs off', async () => {
+    const emu = harsh();
+    connect(emu, sb);
+    importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Clientes' });
+    const reportId = (emu.run('listReports') as Rec[])[0].id as string;
+    ok(emu.run('setReportSchedule', [reportId, { kind: 'hourly' }, true]));
+    await sb.configure({ addFaults: [{ kind: 'hang', pathPrefix: '/v2/clientes' }] });
+    await sb.clearLog();
+
+    const runs: ExecutionReport[] = [];
+    for (let h = 11; h < 23; h++) runs.push(...emu.runDueTriggers(SP(`2026-11-22T${h}:05:00`)));
+    expectNoKill(runs);
+    const report = (emu.run('listReports') as Rec[])[0];
+    expect(report.lastRun.result).toBe('erro');
+    expect(report.lastRun.message).toMatch(/não respondeu em 3 tentativas seguidas/);
+    // Twelve hours of a dead service: a pull fails after three hourly tries; from the second failed pull on,
+    // the schedule waits 2 h, then 4 h, instead of starting again every hour.
+    expect(report.lastRun.message).toMatch(/Falhou 3 vezes seguidas: a atualização agendada espera 4 h/);
+    const tries = await sb.requestLog({ pathPrefix: '/v2/clientes' });
+    // Nine hourly tries of two pages, each asked twice: the hours from 22:00 on are paused.
+    expect(tries.length).toBeLessThanOrEqual(9 * 2 * 2);
+    expect(emu.mail.length).toBeLessThanOrEqual(3);
+    expect(emu.mail.every((m) => m.body.length < 5_000)).toBe(true);
+
+    // The service comes back: the schedule recovers on its own with every row.
+    await sb.configure({ faults: [] });
+    for (let h = 0; h < 24; h += 2) emu.runDueTriggers(SP(`2026-11-23T${String(h).padStart(2, '0')}:05:00`));
+    const recovered = (emu.run('listReports') as Rec[])[0];
+    expect(recovered.lastRun).toMatchObject({ result: 'ok', rows: 60 });
+    expect(emu.values('Clientes').length - 1).toBe(60);
+    expectNoKill(emu.history);
+  });
+});
+
+describe('a bulk run', () => {
+  it('against a service that commits writes and never answers them: no step killed, each row created once', async () => {
+    const emu = harsh();
+    connect(emu, sb);
+    const cat = await catalog(sb);
+    const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
+    const rows = Array.from({ length: 30 }, (_, i) => [
+      '',
+      cat.clientes[i % cat.clientes.length],
+      '05/11/2026',
+      '11/2026',
+      'MENSAL',
+      cat.produtos[0],
+      `L${i}`,
+      50 + i,
+      'AGRUPADA',
+      10,
+    ]);
+    emu.withServices((s) => {
+      s.SpreadsheetApp.getActiveSpreadsheet()
+        .getSheetByName(sheet)!
+        .getRange(3, 1, rows.length, rows[0].length)
+        .setValues(rows as never);
+    });
+    // Writes are applied and their answers lost; the lookups that follow hang for a while.
+    await sb.configure({
+      addFaults: [
+        { kind: 'commitThenFail', failWith: 'reset', method: 'POST', times: 12 },
+        { kind: 'hang', method: 'GET', pathPrefix: '/v2/assinaturas', times: 6 },
+      ],
+    });
+    let p = ok(emu.run('startBulkRun', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all' }]));
+    for (let i = 0; !p.done; i++) {
+      if (i > 100) throw new Error('never finished');
+      p = ok(emu.run('continueBulkRun', [p.jobId]));
+    }
+    expect(p.counts.ok).toBe(30);
+    const created = await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas');
+    const byKey = new Map<string, number>();
+    for (const a of created) byKey.set(a.idIntegracao, (byKey.get(a.idIntegracao) ?? 0) + 1);
+    const [header, ...sheetRows] = emu.values(sheet) as unknown[][];
+    const keyCol = (header as string[]).indexOf('ID de integração');
+    for (const r of sheetRows.slice(1)) expect(byKey.get(r[keyCol] as string)).toBe(1);
+    expectNoKill(emu.history);
+  });
+});
