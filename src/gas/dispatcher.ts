@@ -100,7 +100,6 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
  * the document's lock when the document is open), until the deadline.
  */
 export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): void {
-  recordHourlyRunSeen();
   const usage = usageStore().get();
   const stop = quotaStop(usage, MIN_RUN_MS);
   if (stop) {
@@ -112,6 +111,7 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
   try {
     runOwnDocuments(deadline);
   } finally {
+    recordHourlyRunSeen();
     recordUsage({ trigger: true });
   }
 }

@@ -14,11 +14,19 @@ export class BusyError extends Error {
 const BUSY =
   'Outra execução do complemento está gravando nesta planilha agora (uma importação, um lançamento em lote ou uma atualização agendada). Tente de novo em alguns instantes.';
 
+/** Whether this execution has held the document's lock: what the hourly run reports to the Diagnóstico. */
+let heldDocumentLock = false;
+
+export function hadDocumentLock(): boolean {
+  return heldDocumentLock;
+}
+
 /** `inDocument`: false when the document was opened by id, whose lock this execution cannot take. */
 export function withDocumentLock<T>(work: () => T, waitMs = 30_000, inDocument = true): T {
   const started = Date.now();
   const documentLock = inDocument ? LockService.getDocumentLock() : null;
   if (documentLock && !documentLock.tryLock(waitMs)) throw new BusyError(BUSY);
+  if (documentLock) heldDocumentLock = true;
   try {
     const userLock = LockService.getUserLock();
     if (!userLock.tryLock(Math.max(0, waitMs - (Date.now() - started)))) throw new BusyError(BUSY);

@@ -4,6 +4,7 @@
  * time-driven trigger these is not settled, so the run records it for the
  * Diagnóstico (diagnostics.ts).
  */
+import { hadDocumentLock } from './lock';
 import { userStore } from './services';
 
 /** What the last hourly run saw, written by the dispatcher into the user's properties. */
@@ -16,7 +17,7 @@ export interface HourlyRunSeen {
   documentLock: boolean;
 }
 
-/** Called by the hourly run at its start: what Google gave it. Never throws. */
+/** Called by the hourly run once it is done: what Google gave it. Never throws. */
 export function recordHourlyRunSeen(): void {
   try {
     const seen: HourlyRunSeen = { at: Date.now(), activeSpreadsheet: false, documentProperties: false, documentLock: false };
@@ -30,11 +31,7 @@ export function recordHourlyRunSeen(): void {
     } catch {
       // Seen as false.
     }
-    try {
-      seen.documentLock = LockService.getDocumentLock() !== null;
-    } catch {
-      // Seen as false.
-    }
+    seen.documentLock = hadDocumentLock();
     userStore().set(LAST_RUN_KEY, JSON.stringify(seen));
   } catch {
     // A diagnostic must never stop the run it observes.

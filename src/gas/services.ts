@@ -14,7 +14,7 @@ function storageError(err: unknown): Error {
   const message = err instanceof Error ? err.message : String(err);
   if (/property storage quota/i.test(message)) {
     return new Error(
-      'O espaço que o Google dá a este complemento na planilha (500 KB) está cheio. Exclua relatórios que não usa em Relatórios, ou lotes já concluídos, e tente de novo: nada do que estava salvo foi alterado.',
+      'O espaço que o Google dá a este complemento (500 KB, nas suas propriedades ou nas da planilha) está cheio. Exclua relatórios que não usa em Relatórios, ou lotes já concluídos, e tente de novo: nada do que estava salvo foi alterado.',
     );
   }
   if (/argument too large/i.test(message))
