@@ -1,6 +1,7 @@
 /** Bulk rows are known by their key: the same key on two rows is refused, naming both rows, and nothing is sent for them. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { SAFE_RESEND_MS } from '../../src/core/bulk/batch';
 import { continueBulk, startBulk, validateSheet } from '../../src/core/bulk/job';
 import { catalog, CUSTOM_HEADER, customRow, deps, type Rec } from './fixtures';
 import { MemoryBook } from './memory-book';
@@ -50,5 +51,35 @@ describe('duplicate keys', () => {
     const end = continueBulk(d, p.jobId, FAR());
     expect(end).toMatchObject({ status: 'done', counts: { ok: 1, failed: 2 } });
     expect(String(sheet.cell(3, 'Mensagem'))).toMatch(/repetido/);
+  });
+});
+
+describe('unknown outcomes', () => {
+  it('are never resent in the same execution; a later one resends only after the safe delay, when the service still has nothing', async () => {
+    const [c1, c2] = cat.clientes;
+    const [p1] = cat.produtos;
+    const book = new MemoryBook();
+    const sheet = book.sheet('Lote', [...CUSTOM_HEADER, 'Status'], [customRow('U-1', c1, p1, 1), customRow('U-2', c2, p1, 2)]);
+    let now = Date.now();
+    const d = deps(sb, book, { now: () => now });
+    // The first POST of U-1 fails with a 500 the service did not commit: its outcome is unknown to the add-on.
+    await sb.configure({ addFaults: [{ kind: 'status', status: 500, method: 'POST', times: 1 }] });
+    const first = startBulk(d, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all', batchSize: 1 }, now + 60_000);
+    expect(first).toMatchObject({ status: 'done', counts: { ok: 1, pending: 1 } });
+    const postsOf = async (key: string) => (await sb.requestLog({ method: 'POST' })).filter((e) => (e.body as Rec).idIntegracao === key).length;
+    expect(await postsOf('U-1')).toBe(1);
+    expect(sheet.cell(2, 'Status')).toBe('PENDENTE');
+    // Run again at once: looked up, nothing found, still not resent.
+    now += 60_000;
+    const again = startBulk(d, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, now + 60_000);
+    expect(again.counts.pending).toBe(1);
+    expect(await postsOf('U-1')).toBe(1);
+    // After the safe delay the service still has nothing: now it is sent, once.
+    now += SAFE_RESEND_MS;
+    const later = startBulk(d, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, now + 60_000);
+    expect(later.counts).toMatchObject({ ok: 1, pending: 0 });
+    expect(await postsOf('U-1')).toBe(2);
+    const dump = await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas');
+    expect(dump.filter((a) => a.idIntegracao === 'U-1')).toHaveLength(1);
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import type { BillingClient } from '../../src/api/client';
 import { type BulkProgress, bulkJobStore, continueBulk, startBulk } from '../../src/core/bulk/job';
+import { SAFE_RESEND_MS } from '../../src/core/bulk/batch';
 import { catalog, client, CUSTOM_HEADER, customRow, deps, MemoryStore, type Rec, zone } from './fixtures';
 import { MemoryBook } from './memory-book';
 
@@ -20,6 +21,8 @@ beforeAll(async () => {
     size: 'small',
     config: {
       faults: [
+        // Rated faults land where the seeded draws fall, which moves with the request pattern: two 429s on POSTs are certain.
+        { kind: 'status', status: 429, retryAfterSeconds: 1, method: 'POST', times: 2 },
         { kind: 'commitThenFail', failWith: 'status500', method: 'POST', pathPrefix: '/v2/assinaturascontratos', rate: 0.08 },
         { kind: 'commitThenFail', failWith: 'reset', method: 'POST', rate: 0.05 },
         { kind: 'status', status: 429, retryAfterSeconds: 1, rate: 0.05 },
@@ -63,10 +66,13 @@ function runUntilSettled(
   const store = new MemoryStore();
   let killed = false;
   const count = { waves: 0 };
+  let offset = 0;
+  const clock = () => Date.now() + offset;
   const make = () =>
     deps(sb, book, {
       // A fresh view of the same properties per execution, as Apps Script gives each one.
       jobs: bulkJobStore(store),
+      now: clock,
       // Short steps: the job has to cross many executions.
       clientFor: () =>
         killed
@@ -84,12 +90,14 @@ function runUntilSettled(
     });
   let p: BulkProgress | null = null;
   for (let round = 0; round < 60; round++) {
+    // Two virtual minutes between executions: a row whose outcome was unknown may be resent five executions later.
+    offset += SAFE_RESEND_MS / 5;
     const d = make();
     try {
       p =
         p && !p.done
-          ? continueBulk(d, p.jobId, Date.now() + 400)
-          : startBulk(d, { operation, sheetName, connection: 'x', scope: 'all', batchSize: 8 }, Date.now() + 400);
+          ? continueBulk(d, p.jobId, clock() + 400)
+          : startBulk(d, { operation, sheetName, connection: 'x', scope: 'all', batchSize: 8 }, clock() + 400);
     } catch (err) {
       expect((err as Error).message).toBe('killed');
       store.frozen = false;

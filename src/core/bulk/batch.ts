@@ -32,7 +32,17 @@ export interface Item {
   reason: ItemReason;
   attempts: number;
   rejection?: string[];
+  /** When a 'pendente' row's outcome became unknown (its Processado em), if known. */
+  since?: number;
 }
+
+/**
+ * How long after an unknown outcome the service may still commit the write
+ * (a request that failed on our side may be processed later on its side).
+ * Until then a lookup that finds nothing proves nothing: the row stays
+ * PENDENTE and is never sent again.
+ */
+export const SAFE_RESEND_MS = 10 * 60_000;
 
 export interface BatchOptions {
   now: () => number;
@@ -42,6 +52,8 @@ export interface BatchOptions {
   limit?: number;
   /** Waves a row may take part in before it is left for later. */
   maxAttempts?: number;
+  /** How long an unknown outcome stays unsent however often it is looked up (default SAFE_RESEND_MS). */
+  safeResendMs?: number;
 }
 
 export interface BatchOutcome {
@@ -125,7 +137,13 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
         else if (item.reason === 'rejected')
           settle(item, error(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
         else if (item.built.issues.length > 0) settle(item, error(issueText(item.built.issues)));
-        else item.mode = 'send';
+        else if (
+          item.reason === 'unknown' ||
+          (item.reason === 'pendente' && item.since !== undefined && options.now() - item.since < (options.safeResendMs ?? SAFE_RESEND_MS))
+        ) {
+          // Nothing found yet proves nothing this soon: never resent in this execution; a later one looks again.
+          item.attempts = maxAttempts;
+        } else item.mode = 'send';
       });
     }
     if (out.fatal) break;

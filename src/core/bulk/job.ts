@@ -40,6 +40,8 @@ export interface BulkDeps {
   vouch?: (job: BulkJob) => void;
   /** Epoch ms this execution must never pass: no batch starts that could not end before it at its worst. */
   limit?: number;
+  /** How long after an unknown outcome a row may be sent again when the service still has nothing (default 10 min). */
+  safeResendMs?: number;
 }
 
 export interface BulkRequest {
@@ -568,7 +570,9 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       if (duplicate && status !== STATUS.pendente) built.issues.push(duplicate);
       const canLookUp = ctx.op.identity !== 'idempotent' && built.key !== undefined;
       if (status === STATUS.pendente && canLookUp) {
-        items.push({ row: r, built, mode: 'lookup', reason: 'pendente', attempts: 0 });
+        const at = cellAt(row, ctx.layout.results.processadoEm);
+        const since = at instanceof Date || Object.prototype.toString.call(at) === '[object Date]' ? (at as Date).getTime() : undefined;
+        items.push({ row: r, built, mode: 'lookup', reason: 'pendente', attempts: 0, since });
       } else if (built.issues.length) {
         invalid.set(r, { status: STATUS.erro, mensagem: issueText(built.issues), processadoEm: new Date(deps.now()) });
       } else if (ctx.op.identity === 'idIntegracao' && !built.needsKey && !built.generated && status === '') {
@@ -603,9 +607,15 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
         sleep: deps.sleep,
         deadline,
         limit: deps.limit === undefined ? undefined : deps.limit - reserve,
+        safeResendMs: deps.safeResendMs,
       });
       const stamp = new Date(deps.now());
-      for (const [row, result] of outcome.results) results.set(row, { ...result, processadoEm: stamp });
+      // A row still PENDENTE keeps the time its outcome became unknown: the safe delay counts from there.
+      const since = new Map(items.filter((i) => i.since !== undefined).map((i) => [i.row, i.since as number]));
+      for (const [row, result] of outcome.results) {
+        const keep = result.status === STATUS.pendente ? since.get(row) : undefined;
+        results.set(row, { ...result, processadoEm: keep !== undefined ? new Date(keep) : stamp });
+      }
       fatal = outcome.fatal;
       pending = outcome.pending;
       job.batchSize = outcome.rateLimited ? Math.max(1, Math.floor(job.batchSize / 2)) : Math.min(job.maxBatch, job.batchSize + 1);
