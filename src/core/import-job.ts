@@ -15,7 +15,7 @@ import { type ListingKey, type ListOperation, listing, listings } from '../api/o
 import type { PagerState } from '../api/paging';
 import type { Zone } from '../api/calendar';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
-import { CellConverter, type CellValue, type ChildTable, childRows, type Column, NUMBER_FORMATS, recordRow, tableSpec } from './table';
+import { CellConverter, type CellValue, type ChildTable, childRows, type Column, discoverColumns, NUMBER_FORMATS, recordRow, tableSpec } from './table';
 
 export interface ImportSpec {
   listing: ListingKey;
@@ -35,7 +35,7 @@ export interface ImportState {
   rows: number;
   /** Rows touched in merge mode (updated or added). */
   merged: number;
-  children: Record<string, { sheetId: number; rows: number }>;
+  children: Record<string, ChildEntry>;
   pages: number;
   warnings: string[];
   startedAt: number;
@@ -43,6 +43,13 @@ export interface ImportState {
   status: ImportStatus;
   message?: string;
   steps: number;
+}
+
+export interface ChildEntry {
+  sheetId: number;
+  rows: number;
+  /** An open child's columns as discovered so far (the spec does not give its shape). */
+  columns?: Column[];
 }
 
 export interface ImportDeps {
@@ -199,16 +206,40 @@ class Writer {
     this.sheet = sheet;
   }
 
-  private child(child: ChildTable): { sheet: SheetPort; entry: { sheetId: number; rows: number } } {
+  private child(child: ChildTable): { sheet: SheetPort; entry: ChildEntry } {
     let entry = this.state.children[child.field];
     let sheet = entry ? this.deps.book.byId(entry.sheetId) : null;
     if (!sheet) {
-      sheet = sheetFor(this.deps.book, childSheetName(this.state.spec.sheetName, child));
-      prepareSheet(sheet, child.columns, true);
-      entry = { sheetId: sheet.id, rows: entry?.rows ?? 0 };
+      const existing = this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
+      sheet = existing ?? this.deps.book.create(childSheetName(this.state.spec.sheetName, child));
+      // A refresh keeps the columns an earlier run laid out, in their order (the header notes hold the keys).
+      const columns = child.open ? (entry?.columns ?? (existing ? columnsFromHeader(existing, child) : child.columns)) : undefined;
+      entry = { sheetId: sheet.id, rows: entry?.rows ?? 0, ...(columns ? { columns } : {}) };
+      prepareSheet(sheet, columns ?? child.columns, true);
       this.state.children[child.field] = entry;
     }
     return { sheet, entry };
+  }
+
+  /** The columns a child is written with; an open child's grow with the keys `records` bring, added at the end. */
+  private childColumns(child: ChildTable, records: readonly ApiRecord[]): { sheet: SheetPort; entry: ChildEntry; columns: Column[] } {
+    const { sheet, entry } = this.child(child);
+    if (!child.open) return { sheet, entry, columns: child.columns };
+    const before = entry.columns ?? child.columns;
+    const { columns, dropped } = discoverColumns(child, records, before);
+    if (dropped > 0) {
+      const w = `${child.label}: só as primeiras ${columns.length} colunas foram importadas.`;
+      if (!this.state.warnings.includes(w)) this.state.warnings.push(w);
+    }
+    if (columns.length !== before.length || columns.some((c, i) => c.cell !== before[i].cell)) {
+      entry.columns = columns;
+      prepareSheet(sheet, columns, true);
+    }
+    return { sheet, entry, columns };
+  }
+
+  private columnsOf(child: ChildTable): Column[] {
+    return (child.open && this.state.children[child.field]?.columns) || child.columns;
   }
 
   /** Refuses up front when the service announced more rows than the spreadsheet can take. */
@@ -232,12 +263,12 @@ class Writer {
     this.sheet.write(start, 1, rows);
     this.state.rows += rows.length;
     for (const child of this.table.children) {
-      const childData = childRows(child, records, this.conv);
-      if (childData.length === 0) continue;
-      const { sheet, entry } = this.child(child);
+      if (childRows(child, records, this.conv, child.columns.slice(0, 1)).length === 0) continue;
+      const { sheet, entry, columns: childColumns } = this.childColumns(child, records);
+      const childData = childRows(child, records, this.conv, childColumns);
       const at = entry.rows + 2;
-      sheet.ensureSize(at + childData.length - 1, child.columns.length);
-      sheet.setFormats(at, 1, childData.length, formats(child.columns));
+      sheet.ensureSize(at + childData.length - 1, childColumns.length);
+      sheet.setFormats(at, 1, childData.length, formats(childColumns));
       sheet.write(at, 1, childData);
       entry.rows += childData.length;
     }
@@ -270,19 +301,22 @@ class Writer {
     this.state.rows = existing.length;
     this.state.merged += records.length;
     for (const child of this.table.children) {
-      const fresh = childRows(child, records, this.conv);
       const sheet = this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
-      if (!sheet && fresh.length === 0) continue;
-      const { sheet: target, entry } = this.child(child);
-      const old = sheet ? readBlock(target, child.columns.length) : [];
+      if (!sheet && childRows(child, records, this.conv, child.columns.slice(0, 1)).length === 0) continue;
+      const oldWidth = sheet ? this.columnsOf(child).length : 0;
+      const { sheet: target, entry, columns: childColumns } = this.childColumns(child, records);
+      const fresh = childRows(child, records, this.conv, childColumns);
+      const old = sheet ? readBlock(target, childColumns.length) : [];
+      // Rows an earlier run wrote before a column was added get empty cells there.
+      for (const row of old) while (row.length < childColumns.length) row.push('');
       const kept = old.filter((r) => !touched.has(String(r[0])));
       const all = kept.concat(fresh);
       if (all.length > 0) {
-        target.ensureSize(all.length + 1, child.columns.length);
-        target.setFormats(2, 1, all.length, formats(child.columns));
+        target.ensureSize(all.length + 1, childColumns.length);
+        target.setFormats(2, 1, all.length, formats(childColumns));
         target.write(2, 1, all);
       }
-      if (old.length > all.length) target.clear(all.length + 2, 1, old.length - all.length, child.columns.length);
+      if (old.length > all.length) target.clear(all.length + 2, 1, old.length - all.length, Math.max(oldWidth, childColumns.length));
       entry.rows = all.length;
     }
   }
@@ -296,18 +330,40 @@ class Writer {
         const entry = this.state.children[child.field];
         const sheet = entry ? this.deps.book.byId(entry.sheetId) : this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
         if (!sheet) continue;
-        clearBelow(sheet, entry?.rows ?? 0, child.columns.length);
-        markDone(sheet, child.columns);
+        const columns = entry?.columns ?? (child.open ? columnsFromHeader(sheet, child) : child.columns);
+        clearBelow(sheet, entry?.rows ?? 0, columns.length);
+        markDone(sheet, columns);
       }
     } else {
       for (const entry of Object.values(this.state.children)) {
         const child = this.table.children.find((c) => this.state.children[c.field] === entry);
         const sheet = this.deps.book.byId(entry.sheetId);
-        if (sheet && child) markDone(sheet, child.columns);
+        if (sheet && child) markDone(sheet, this.columnsOf(child));
       }
     }
     markDone(this.sheet, columns);
   }
+}
+
+/**
+ * An open child's columns as an earlier run left them: the keys in the header
+ * notes, up to the first column that is not ours (the user's own, to the right).
+ * Their kinds come back with the first value (`typed: false`).
+ */
+function columnsFromHeader(sheet: SheetPort, child: ChildTable): Column[] {
+  const width = sheet.lastColumn();
+  if (width < 2) return child.columns;
+  const notes = sheet.readNotes(1, 1, width);
+  if (notes[0] !== child.columns[0].key) return child.columns;
+  const labels = sheet.read(1, 1, 1, width)[0] ?? [];
+  const columns: Column[] = [child.columns[0]];
+  for (let i = 1; i < width; i++) {
+    const key = notes[i];
+    if (!key || !/^[$\w][\w.]*$/.test(key)) break;
+    const label = String(labels[i] ?? key).replace(PARTIAL_MARK, '');
+    columns.push({ key, label: label || key, cell: 'text', typed: false });
+  }
+  return columns;
 }
 
 function readBlock(sheet: SheetPort, columns: number): CellValue[][] {
