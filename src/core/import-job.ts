@@ -42,6 +42,12 @@ export interface ImportState {
   updatedAt: number;
   status: ImportStatus;
   message?: string;
+  /** A failure that continuing can get past (network, 5xx, 429): the form offers "Continuar" only then. */
+  retryable?: boolean;
+  /** Rows the service said the listing holds, once its first page told. */
+  totalRows?: number;
+  /** This run created the target sheet: a first run that fails can take it away again. */
+  createdSheet?: boolean;
   steps: number;
 }
 
@@ -61,6 +67,15 @@ export interface ImportDeps {
   flushRows?: number;
   /** Persists the state after each write, so a killed execution resumes after what it wrote. */
   checkpoint?: (state: ImportState) => void;
+  /** Asked between waves: a cancel requested while a step runs stops it there, not at the step's end. */
+  cancelRequested?: () => boolean;
+}
+
+/** Failures that a later attempt can get past; the others need the user to change something first. */
+const RETRYABLE_CODES = new Set(['network', 'server-error', 'rate-limited', 'unexpected-response']);
+
+export function isRetryable(err: unknown): boolean {
+  return RETRYABLE_CODES.has(String((err as { code?: unknown } | null)?.code ?? ''));
 }
 
 export class ImportError extends Error {
@@ -154,6 +169,7 @@ export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
   if (!name) throw new ImportError('Informe o nome da aba de destino.');
   const problem = sheetNameProblem(name);
   if (problem) throw new ImportError(problem);
+  const createdSheet = !deps.book.byName(name);
   const sheet = sheetFor(deps.book, name);
   if (spec.mode === 'replace') clearOurOldColumns(sheet, table.columns.length);
   prepareSheet(sheet, table.columns, true);
@@ -170,6 +186,7 @@ export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
     startedAt: now,
     updatedAt: now,
     status: 'running',
+    createdSheet,
     steps: 0,
   };
 }
@@ -423,7 +440,12 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
         writer.expect(pager.state.totalRows);
         checkedTotal = true;
       }
+      if (pager.state.totalRows !== undefined) next.totalRows = pager.state.totalRows;
       if (buffer.length >= flushRows) flush();
+      if (!pager.done && deps.cancelRequested?.()) {
+        flush();
+        return { ...cancelImport(next), updatedAt: deps.now() };
+      }
     }
     flush();
     next.pager = committed;
@@ -435,6 +457,7 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
   } catch (err) {
     next.pager = committed;
     next.status = 'failed';
+    next.retryable = isRetryable(err);
     next.message = /10000000 cells|10,000,000|10 million/i.test((err as Error).message) ? CELL_LIMIT_TEXT : (err as Error).message;
   }
   next.updatedAt = deps.now();
@@ -443,12 +466,13 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
 
 /** A failed job continues from its last written page. */
 export function retryImport(state: ImportState): ImportState {
-  return state.status === 'failed' ? { ...state, status: 'running', message: undefined } : state;
+  return state.status === 'failed' ? { ...state, status: 'running', message: undefined, retryable: undefined } : state;
 }
 
 export function cancelImport(state: ImportState): ImportState {
   if (state.status !== 'running') return state;
-  return { ...state, status: 'cancelled', message: 'Importação cancelada: a aba ficou marcada como incompleta.' };
+  const rows = importedRows(state).toLocaleString('pt-BR');
+  return { ...state, status: 'cancelled', message: `Importação cancelada com ${rows} linhas gravadas: a aba ficou marcada como incompleta.` };
 }
 
 /** Rows the sheet holds after the job (replace) or rows updated/added (merge). */

@@ -21,6 +21,8 @@ export interface RunDeps {
   zone: Zone;
   now: () => number;
   clientFor: (connectionName: string) => BillingClient;
+  /** Whether someone asked to cancel `reportId`'s run while a step runs (read between waves). */
+  cancelRequested?: (reportId: string) => boolean;
   /** Told about scheduled runs that failed (e-mail). */
   notifyFailure?: (report: Report, run: RunSummary) => void;
 }
@@ -42,6 +44,14 @@ export interface RunProgress {
   incremental: boolean;
   message?: string;
   warnings: string[];
+  /** A failed run that "Continuar" can resume (network, 5xx, 429, a killed step); otherwise the message says what to fix. */
+  canContinue: boolean;
+  /** Rows the listing holds, once the service said. */
+  totalRows?: number;
+  /** Seconds left at the pace so far, once the total is known. */
+  etaSeconds?: number;
+  /** The report never finished a run and this run made its sheet: a failure can leave nothing behind. */
+  firstRun: boolean;
 }
 
 /** Pulls under the key prefix they always had, so jobs stored before still continue. */
@@ -49,7 +59,13 @@ export function pullJobStore(store: KeyValueStore): JobStore<PullJob> {
   return new JobStore<PullJob>(store, 'faturamento.job.');
 }
 
-function progress(report: Report, state: ImportState): RunProgress {
+function eta(state: ImportState, now: number): number | undefined {
+  if (state.status !== 'running' || !state.totalRows || state.rows === 0) return undefined;
+  const left = Math.max(0, state.totalRows - state.rows);
+  return Math.ceil((((now - state.startedAt) / state.rows) * left) / 1000);
+}
+
+function progress(report: Report, state: ImportState, now = state.updatedAt): RunProgress {
   return {
     reportId: report.id,
     reportName: report.name,
@@ -61,6 +77,10 @@ function progress(report: Report, state: ImportState): RunProgress {
     incremental: state.spec.mode === 'merge',
     message: state.message,
     warnings: state.warnings,
+    canContinue: state.status === 'failed' && Boolean(state.retryable),
+    totalRows: state.spec.mode === 'replace' ? state.totalRows : undefined,
+    etaSeconds: eta(state, now),
+    firstRun: Boolean(state.createdSheet) && report.lastSuccessStart === undefined,
   };
 }
 
@@ -95,8 +115,10 @@ export function startRun(deps: RunDeps, reportId: string, origin: RunOrigin): Ru
 function importDeps(deps: RunDeps, report: Report, checkpoint?: (state: ImportState) => void) {
   // The client is built lazily: starting a run must not need the network or the key.
   let client: BillingClient | undefined;
+  const asked = deps.cancelRequested;
   return {
     checkpoint,
+    cancelRequested: asked ? () => asked(report.id) : undefined,
     get client() {
       client ??= deps.clientFor(report.connection);
       return client;
@@ -164,6 +186,8 @@ function settledProgress(report: Report): RunProgress {
     incremental: Boolean(last?.incremental),
     message: last?.message,
     warnings: last?.warnings ?? [],
+    canContinue: false,
+    firstRun: false,
   };
 }
 

@@ -39,6 +39,7 @@ export function runDeps(doc: KeyValueStore = documentStore(), zone: Zone = gasZo
     zone,
     now: () => Date.now(),
     clientFor: clients(),
+    cancelRequested: cancelRequested,
     notifyFailure: (report, run) => {
       const to = Session.getEffectiveUser().getEmail();
       if (!report.notifyByEmail || !to) return;
@@ -50,6 +51,29 @@ export function runDeps(doc: KeyValueStore = documentStore(), zone: Zone = gasZo
       );
     },
   };
+}
+
+const CANCEL = 'faturamento.cancelar.';
+
+/**
+ * Cancel requests go through the cache, not the properties or the lock: the
+ * sidebar asks while a step holds the document lock, and the step reads the
+ * request between waves. The document's cache when there is one, so the editor
+ * who asks need not be the one whose step runs.
+ */
+function cancelCache(): GoogleAppsScript.Cache.Cache | null {
+  return CacheService.getDocumentCache() ?? CacheService.getUserCache();
+}
+
+function cancelRequested(reportId: string): boolean {
+  return cancelCache()?.get(CANCEL + reportId) === '1';
+}
+
+export function setCancelRequest(reportId: string, asked: boolean): void {
+  const cache = cancelCache();
+  if (!cache) return;
+  if (asked) cache.put(CANCEL + reportId, '1', 600);
+  else cache.remove(CANCEL + reportId);
 }
 
 export function bulkDeps(doc: KeyValueStore = documentStore(), zone: Zone = gasZone(spreadsheetTimeZone())): BulkDeps {

@@ -13,7 +13,7 @@ export type { ReportView };
 import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../core/schedule';
 import { childSheetName, sheetNameProblem } from '../core/import-job';
 import { type KeyValueStore, readOnce } from '../core/ports';
-import { reportStore, runDeps } from './deps';
+import { reportStore, runDeps, setCancelRequest } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import type { FormOutcome } from './outcome';
@@ -21,8 +21,11 @@ import { connectionStore, documentStore, spreadsheetTimeZone, userStore } from '
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
 
-/** A sidebar step stays short so progress shows and the 6-minute limit is never near. */
-const STEP_MS = 25_000;
+/**
+ * A sidebar step stays short: progress moves every few seconds, and a cancel
+ * asked between steps (or read between waves) takes effect within seconds.
+ */
+const STEP_MS = 4_000;
 
 export function showImport(): void {
   showSidebar('Importar', 'Importar dados');
@@ -139,6 +142,7 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
     const checked = checkForm(form, editing);
     if (!checked.ok) return checked;
     const report = editing ? { ...editing, ...checked.value } : deps.reports.draft({ ...checked.value, schedule: null, notifyByEmail: false }, Date.now());
+    if (editing) setCancelRequest(editing.id, false);
     const run = beginRun(deps, report, 'manual', editing ? deps.jobs.get(report.id) : null);
     // A run still going keeps its own settings; the edited ones are for the next run.
     if (!run.started) deps.reports.save(report);
@@ -162,11 +166,47 @@ function settled(progress: RunProgress): RunProgress {
 }
 
 export function continueReportRun(reportId: string): RunProgress {
-  return settled(withDocumentLock(() => continueRun(runDeps(), reportId, Date.now() + STEP_MS)));
+  const p = settled(withDocumentLock(() => continueRun(runDeps(), reportId, Date.now() + STEP_MS)));
+  // The user watched this pull: end on its sheet, not on Histórico or a child sheet that was written last.
+  if (p.status === 'done') SpreadsheetApp.getActiveSpreadsheet().getSheetByName(p.sheetName)?.activate();
+  if (p.done) setCancelRequest(reportId, false);
+  return p;
+}
+
+/** Asked while a step may hold the lock: no lock here, the running step reads it between waves. */
+export function requestCancelReportRun(reportId: string): void {
+  setCancelRequest(reportId, true);
 }
 
 export function cancelReportRun(reportId: string): RunProgress {
-  return settled(withDocumentLock(() => cancelRun(runDeps(), reportId)));
+  const p = settled(withDocumentLock(() => cancelRun(runDeps(), reportId)));
+  setCancelRequest(reportId, false);
+  return p;
+}
+
+/**
+ * A first import that failed leaves nothing behind unless the user keeps it:
+ * its report, its job and the sheets this run created go. A report that ever
+ * finished a run, or a sheet that was there before, is never touched.
+ */
+export function discardFailedImport(reportId: string): boolean {
+  return withDocumentLock(() => {
+    const doc = readOnce(documentStore());
+    const reports = reportStore(doc);
+    const jobs = pullJobStore(doc);
+    const report = reports.find(reportId);
+    const job = jobs.get(reportId);
+    if (!report || !job || report.lastSuccessStart !== undefined || !job.state.createdSheet || job.state.status !== 'failed') return false;
+    const ss = SpreadsheetApp.getActiveSpreadsheet();
+    const ids = new Set([job.state.sheetId, ...Object.values(job.state.children).map((c) => c.sheetId)]);
+    const doomed = ss.getSheets().filter((s) => ids.has(s.getSheetId()));
+    // A spreadsheet must keep one sheet.
+    if (doomed.length < ss.getSheets().length) for (const sheet of doomed) ss.deleteSheet(sheet);
+    jobs.delete(reportId);
+    reports.delete(reportId);
+    syncDispatcher({ doc, mayCreate: false });
+    return true;
+  });
 }
 
 /** Builds report views with one read of the time zone; `doc` read through `readOnce` makes the jobs' one read too. */
