@@ -30,7 +30,7 @@ describe('Importar without dead ends', () => {
     expect(t.pg.emulator.run('listReports')).toEqual([]);
     await screenshot(t.page, 'importar-chave-errada');
 
-    await sb.getByLabel('Conexão').selectOption({ label: t.pg.connectionName });
+    await sb.getByLabel('Conexão').selectOption({ label: t.pg.connectionName ?? '' });
     await sb.getByRole('checkbox', { name: 'Incluir itens' }).check();
     await sb.getByRole('button', { name: 'Importar', exact: true }).click();
     await expect.poll(() => sb.locator('#result').textContent(), { timeout: 30_000 }).toMatch(/^Pronto: \d+ linhas em "Faturas"\.$/);
