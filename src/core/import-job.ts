@@ -15,6 +15,7 @@ import { type ListingKey, type ListOperation, listing, listings } from '../api/o
 import type { PagerState } from '../api/paging';
 import type { Zone } from '../api/calendar';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
+import { matches, type SheetCondition } from './sheet-filters';
 import { CellConverter, type CellValue, type ChildTable, childRows, type Column, discoverColumns, NUMBER_FORMATS, recordRow, tableSpec } from './table';
 
 export interface ImportSpec {
@@ -24,6 +25,8 @@ export interface ImportSpec {
   sheetName: string;
   /** 'merge' updates rows by id (incremental refresh); 'replace' rewrites the sheet. */
   mode: 'replace' | 'merge';
+  /** "Filtros na planilha", resolved for this run: records that fail them are not written. */
+  sheetFilters?: SheetCondition[];
 }
 
 export type ImportStatus = 'running' | 'done' | 'cancelled' | 'failed';
@@ -264,10 +267,14 @@ class Writer {
     if (this.state.spec.mode === 'replace') checkCells(this.deps, this.sheet, totalRows, this.table.columns.length);
   }
 
-  write(records: ApiRecord[]): void {
-    if (records.length === 0) return;
-    if (this.state.spec.mode === 'merge') this.merge(records);
-    else this.append(records);
+  write(downloaded: ApiRecord[]): void {
+    const conditions = this.state.spec.sheetFilters ?? [];
+    const records = conditions.length ? downloaded.filter((r) => matches(conditions, r)) : downloaded;
+    if (this.state.spec.mode === 'merge') {
+      // A record changed so that it no longer passes leaves the sheet.
+      const gone = conditions.length ? downloaded.filter((r) => !records.includes(r)) : [];
+      if (records.length || gone.length) this.merge(records, gone);
+    } else if (records.length) this.append(records);
   }
 
   private append(records: ApiRecord[]): void {
@@ -292,13 +299,15 @@ class Writer {
   }
 
   /** Reads the sheet once, replaces rows by id, appends the new ones, writes once. */
-  private merge(records: ApiRecord[]): void {
+  private merge(records: ApiRecord[], gone: ApiRecord[] = []): void {
     const { columns, idField } = this.table;
     const idCol = columns.findIndex((c) => c.key === idField);
-    const existing = readBlock(this.sheet, columns.length);
+    const goneIds = new Set(gone.map((r) => String(recordRow([columns[idCol]], r, this.conv)[0])));
+    const read = readBlock(this.sheet, columns.length);
+    const existing = goneIds.size ? read.filter((row) => !goneIds.has(String(row[idCol]))) : read;
     const index = new Map<string, number>();
     existing.forEach((row, i) => index.set(String(row[idCol]), i));
-    const touched = new Set<string>();
+    const touched = new Set<string>(goneIds);
     for (const record of records) {
       const row = recordRow(columns, record, this.conv);
       const id = String(row[idCol]);
@@ -315,6 +324,7 @@ class Writer {
       this.sheet.setFormats(2, 1, existing.length, formats(columns));
       this.sheet.write(2, 1, existing);
     }
+    if (read.length > existing.length) this.sheet.clear(existing.length + 2, 1, read.length - existing.length, columns.length);
     this.state.rows = existing.length;
     this.state.merged += records.length;
     for (const child of this.table.children) {

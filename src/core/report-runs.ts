@@ -12,6 +12,9 @@ import { JobStore } from './job-store';
 import type { KeyValueStore } from './ports';
 import { incrementalFilters, type Report, type ReportStore, resolveFilters, type RunOrigin, type RunSummary } from './reports';
 import type { BookPort } from './sheet-port';
+import { resolveSheetFilters } from './sheet-filters';
+import { tableSpec } from './table';
+import { listing } from '../api/operations';
 
 export interface RunDeps {
   reports: ReportStore;
@@ -101,7 +104,11 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
   const now = deps.now();
   const base = resolveFilters(report, new Date(now), deps.zone);
   const { filters, merge } = incrementalFilters(report, base, deps.zone);
-  const state = startImport({ listing: report.listing, filters, sheetName: report.sheetName, mode: merge ? 'merge' : 'replace' }, importDeps(deps, report));
+  const sheetFilters = resolveSheetFilters(report.sheetFilters, tableSpec(listing(report.listing)).columns, new Date(now), deps.zone);
+  const state = startImport(
+    { listing: report.listing, filters, sheetName: report.sheetName, mode: merge ? 'merge' : 'replace', ...(sheetFilters.length ? { sheetFilters } : {}) },
+    importDeps(deps, report),
+  );
   const started: PullJob = { reportId: report.id, origin, state };
   deps.jobs.put(report.id, started);
   const saved = deps.reports.save({ ...report, lastRun: { startedAt: now, origin, rows: 0, durationMs: 0, result: 'em andamento', incremental: merge } });

@@ -10,6 +10,7 @@ import { addDays, addMonths, brDateTime, competencia, isoDate, type Zone } from 
 import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
 import type { Schedule } from './schedule';
+import type { SheetFilter } from './sheet-filters';
 
 export type RelativeValue =
   /** A date filter: today plus `dias` (negative for the past). */
@@ -41,6 +42,8 @@ export interface Report {
   /** Connection name: a report shared with other editors must not carry anyone's key. */
   connection: string;
   filters: Record<string, SavedFilterValue>;
+  /** "Filtros na planilha": applied by the add-on to what the service's filters brought. */
+  sheetFilters?: SheetFilter[];
   sheetName: string;
   /** Fetch only what changed since the last successful run and merge by id. */
   incremental: boolean;
@@ -150,6 +153,8 @@ export interface ReportView {
   sheetName: string;
   childSheets: string[];
   filters: Record<string, SavedFilterValue>;
+  /** "Filtros na planilha", one line each, in words. */
+  sheetFilters: string[];
   incremental: boolean;
   schedule: Schedule | null;
   scheduleText: string;

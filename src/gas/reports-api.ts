@@ -6,6 +6,7 @@
 import { FilterError, formatFilters } from '../api/filters';
 import { type ListingKey, type ListOperation, listings } from '../api/operations';
 import { tableSpec } from '../core/table';
+import { checkSheetFilters, describeSheetFilter, OP_LABELS, SERVICE_GAPS, type SheetFilter } from '../core/sheet-filters';
 import { beginRun, cancelRun, continueRun, pullJobStore, type RunProgress, startRun } from '../core/report-runs';
 import { type Report, resolveFilters, type ReportView, type SavedFilterValue } from '../core/reports';
 
@@ -41,6 +42,10 @@ export interface ListingForm {
   filters: Array<{ name: string; kind: string; label: string; option: boolean; choices: string[] }>;
   incremental: boolean;
   childSheets: string[];
+  /** Every column of the listing's sheet: "Filtros na planilha" may use any of them. */
+  columns: Array<{ key: string; label: string; kind: string }>;
+  /** What the service's own filters cannot do for this listing, said in the form. */
+  serviceGap: string | null;
 }
 
 const EDITING = 'faturamento.editarRelatorio';
@@ -62,8 +67,11 @@ export function getImportForm() {
     filters: op.filters.map((f) => ({ name: f.name, kind: f.kind, label: f.label, option: Boolean(f.option), choices: [...(f.choices ?? [])] })),
     incremental: Boolean(op.updatedSince),
     childSheets: tableSpec(op).children.map((c) => c.label),
+    columns: tableSpec(op).columns.map((c) => ({ key: c.key, label: c.label, kind: c.cell })),
+    serviceGap: SERVICE_GAPS[op.key] ?? null,
   }));
   return {
+    sheetFilterOps: Object.entries(OP_LABELS).map(([value, label]) => ({ value, label })),
     connections: connectionStore()
       .list()
       .map((c) => ({ name: c.name, isDefault: c.isDefault })),
@@ -77,6 +85,7 @@ export function getImportForm() {
           listing: editing.listing,
           connection: editing.connection,
           filters: editing.filters,
+          sheetFilters: editing.sheetFilters ?? [],
           sheetName: editing.sheetName,
           incremental: editing.incremental,
         }
@@ -90,6 +99,7 @@ export interface ReportForm {
   listing: ListingKey;
   connection: string;
   filters: Record<string, SavedFilterValue | '' | null>;
+  sheetFilters?: SheetFilter[];
   sheetName: string;
   incremental?: boolean;
   /** The user asked for a new sheet: an existing one of that name must not be overwritten silently. */
@@ -131,7 +141,20 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
     if (err instanceof FilterError) return { ok: false, field: `filter:${err.filter}`, message: err.detail };
     throw err;
   }
-  return { ok: true, value: { name, listing: form.listing, connection, filters, sheetName, incremental: Boolean(form.incremental && op.updatedSince) } };
+  const sheetFilters = checkSheetFilters(form.sheetFilters, tableSpec(op).columns);
+  if (!sheetFilters.ok) return { ok: false, field: `sheetFilter:${sheetFilters.index}`, message: sheetFilters.message };
+  return {
+    ok: true,
+    value: {
+      name,
+      listing: form.listing,
+      connection,
+      filters,
+      sheetFilters: sheetFilters.value,
+      sheetName,
+      incremental: Boolean(form.incremental && op.updatedSince),
+    },
+  };
 }
 
 /** Saves the form as a report (every pull is a report) and starts its first run: one read and one write of the report. */
@@ -227,6 +250,7 @@ function viewer(doc: KeyValueStore): (r: Report) => ReportView {
       sheetName: r.sheetName,
       childSheets: tableSpec(op).children.map((c) => childSheetName(r.sheetName, c)),
       filters: r.filters,
+      sheetFilters: (r.sheetFilters ?? []).map((f) => describeSheetFilter(f, tableSpec(op).columns)),
       incremental: r.incremental,
       schedule: r.schedule,
       scheduleText: r.schedule ? describeSchedule(r.schedule) : 'sem agendamento',

@@ -1,6 +1,7 @@
 import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
 import { driveRun, progressText, type RunControl, type RunProgress, whatToFix } from './runs';
 import { type Args, type FormOutcome, type Reply, server } from './rpc';
+import { SheetFilters } from './sheet-filters';
 
 type ImportForm = Reply<'getImportForm'>;
 type FilterForm = ImportForm['listings'][number]['filters'][number];
@@ -21,6 +22,7 @@ const listingSelect = byId<HTMLSelectElement>('f-listing');
 const targetSelect = byId<HTMLSelectElement>('f-target');
 const NEW = '__nova__';
 let data: ImportForm;
+let sheetFilters: SheetFilters;
 let editingId: string | undefined;
 /** Opened from Relatórios › Editar: every run saves into that report. */
 let editMode = false;
@@ -156,6 +158,10 @@ function renderFilters(): void {
     ...l.filters.filter((f) => f.option).map((f) => h('label', { class: 'checkbox' }, h('input', { type: 'checkbox', name: f.name }), f.label)),
   );
   byId('incremental-box').hidden = !l.incremental;
+  const gap = byId('service-gap');
+  gap.hidden = !l.serviceGap;
+  gap.textContent = l.serviceGap ?? '';
+  sheetFilters.setColumns(l.columns);
   byId('children-hint').textContent = l.childSheets.length
     ? `Listas dentro dos registros (${l.childSheets.join(', ')}) vão para abas ligadas, com o ID do registro na primeira coluna.`
     : '';
@@ -226,6 +232,7 @@ function fill(report: EditingReport): void {
   (byName('sheetName') as HTMLInputElement).value = report.sheetName;
   byId('new-sheet').hidden = targetSelect.value !== NEW;
   (byName('incremental') as HTMLInputElement).checked = report.incremental;
+  for (const f of report.sheetFilters) sheetFilters.add(f);
   for (const f of current().filters) {
     const v = report.filters[f.name];
     if (v === undefined) continue;
@@ -288,6 +295,7 @@ form.addEventListener('submit', (ev) => {
     listing: listingSelect.value as ReportForm['listing'],
     connection: value('connection'),
     filters: collectFilters(),
+    sheetFilters: sheetFilters.collect(),
     sheetName: target === NEW ? value('sheetName') : target,
     newSheet: target === NEW,
     incremental: value('incremental') === 'true',
@@ -304,7 +312,7 @@ form.addEventListener('submit', (ev) => {
     try {
       const started: FormOutcome<RunProgress> = resuming ? { ok: true, value: await server.continueReportRun(resuming) } : await server.startImportRun(payload);
       if (!started.ok) {
-        fieldError(form, started.field.replace(/^filter:/, ''), started.message);
+        fieldError(form, started.field.replace(/^filter:/, '').replace(/^sheetFilter:\d+$/, 'sheetFilter'), started.message);
         notice(result, 'error', started.message);
         return;
       }
@@ -398,6 +406,8 @@ void busy(runBtn, async () => {
     notice(status, 'error', errorText(err));
     return;
   }
+  sheetFilters = new SheetFilters(byId('sheet-filters'), data.sheetFilterOps, resetAfterFailure);
+  byId('add-sheet-filter').addEventListener('click', () => sheetFilters.add());
   const connSelect = byName('connection') as HTMLSelectElement;
   connSelect.replaceChildren(...data.connections.map((c) => h('option', { value: c.name, selected: c.isDefault }, c.name)));
   if (data.connections.length === 0) notice(status, 'warn', 'Nenhuma conexão configurada: abra Faturamento › Conexões e adicione uma.');

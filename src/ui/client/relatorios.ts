@@ -171,6 +171,7 @@ function card(r: ReportView): HTMLElement {
     { class: 'card', 'data-report': r.name },
     h('div', { class: 'title' }, h('span', {}, r.name), h('span', { class: 'badge' }, r.listingLabel)),
     h('div', { class: 'meta' }, `Aba "${r.sheetName}" · conexão ${r.connection}${r.incremental ? ' · incremental' : ''}`),
+    r.sheetFilters.length ? h('div', { class: 'meta' }, `Filtros na planilha (aplicados pelo complemento): ${r.sheetFilters.join('; ')}`) : null,
     h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
     lastRunLine(r),
     h('div', { class: 'actions' }, refreshBtn, continueBtn, editBtn, scheduleBtn, deleteBtn),
