@@ -105,7 +105,12 @@ export class Session {
   advance(minutes: number): ActionReply {
     try {
       if (!Number.isFinite(minutes) || minutes < 0 || minutes > 60 * 24 * 31) throw new Error('minutes: 0 a 44640');
-      const reports = this.emulator.runDueTriggers(new Date(this.emulator.now + minutes * MINUTE));
+      // Hour by hour, as the clock really moves: an hourly trigger fires at every hour it passes,
+      // so a daily report due at 7 runs when the day is advanced at 9 the day before.
+      const target = this.emulator.now + minutes * MINUTE;
+      const reports = [];
+      for (let at = this.emulator.now + 60 * MINUTE; at < target; at += 60 * MINUTE) reports.push(...this.emulator.runDueTriggers(new Date(at)));
+      reports.push(...this.emulator.runDueTriggers(new Date(target)));
       this.triggerRuns.push(...reports);
       const failed = reports.filter((r) => r.status !== 'ok').length;
       const message =

@@ -256,7 +256,8 @@ function viewer(doc: KeyValueStore): (r: Report) => ReportView {
       scheduleText: r.schedule ? describeSchedule(r.schedule) : 'sem agendamento',
       nextRunAt: next ? formatWhen(next.getTime()) : null,
       notifyByEmail: r.notifyByEmail,
-      canContinue: jobs.has(r.id),
+      // A failure that continuing cannot get past (a refused key, a bad filter) is not offered "Continuar".
+      canContinue: ((job) => Boolean(job && (job.state.status === 'running' || job.state.retryable)))(jobs.has(r.id) ? jobs.get(r.id) : null),
       lastRun: r.lastRun
         ? {
             at: formatWhen(r.lastRun.finishedAt ?? r.lastRun.startedAt),
