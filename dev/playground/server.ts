@@ -79,6 +79,7 @@ async function route(session: Session, assets: Assets, req: http.IncomingMessage
   if (path === '/menu') return json(res, session.menuClick(String(body.functionName ?? '')));
   if (path === '/select') return json(res, session.select(String(body.sheet ?? ''), (body.ranges as string[]) ?? []));
   if (path === '/activate') return json(res, session.activate(Number(body.sheetId)));
+  if (path === '/edit') return json(res, session.edit(body));
   if (path === '/triggers/advance') return json(res, session.advance(Number(body.minutes ?? 60)));
   const close = /^\/surface\/(\d+)\/close$/.exec(path);
   if (close) return json(res, session.closeSurface(Number(close[1])));

@@ -88,6 +88,38 @@ export class Session {
     }
   }
 
+  /**
+   * The user's edits in the grid, all through this one entry point and the
+   * emulator's own Range API: typed text is parsed as Sheets parses typed input
+   * (numbers, dates, formulas) unless the cells are formatted as text, and
+   * Delete clears contents only, as in Sheets.
+   */
+  edit(body: { sheet?: unknown; at?: unknown; rows?: unknown; clear?: unknown }): ActionReply {
+    try {
+      const name = String(body.sheet ?? '');
+      const rows = Array.isArray(body.rows) ? (body.rows as unknown[][]).map((r) => (Array.isArray(r) ? r.map((v) => String(v ?? '')) : [])) : null;
+      const clear = Array.isArray(body.clear) ? body.clear.map((r) => String(r).toUpperCase()) : null;
+      if (clear?.some((r) => !A1_RANGE.test(r))) throw new Error(`Intervalo inválido: ${clear.join(', ')}`);
+      const at = String(body.at ?? '').toUpperCase();
+      if (rows && !A1_RANGE.test(at)) throw new Error(`Célula inválida: ${at}`);
+      if (rows && (rows.length === 0 || rows.length > 5000)) throw new Error('Cole de 1 a 5.000 linhas.');
+      this.emulator.withServices((s) => {
+        const sheet = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
+        if (!sheet) throw new Error(`Aba "${name}" não existe`);
+        if (clear) for (const a1 of clear) sheet.getRange(a1).clearContent();
+        if (rows) {
+          const width = Math.max(...rows.map((r) => r.length));
+          const block = rows.map((r) => [...r, ...Array<string>(width - r.length).fill('')]);
+          const start = sheet.getRange(at);
+          sheet.getRange(start.getRow(), start.getColumn(), block.length, width).setValues(block);
+        }
+      });
+      return { ok: true, version: this.changed() };
+    } catch (err) {
+      return this.fail(err);
+    }
+  }
+
   /** A click on a sheet tab. */
   activate(sheetId: number): ActionReply {
     const sheet = this.emulator.spreadsheet.byId(sheetId);
