@@ -9,4 +9,5 @@ export { showConnections } from './gas/connections-api';
 export { showImport, showReports } from './gas/reports-api';
 export { runScheduledReports } from './gas/dispatcher';
 export { showBulk } from './gas/bulk-api';
+export { showAbout, showHelp } from './gas/help-api';
 export * from './gas/sidebar-contract';

@@ -10,6 +10,9 @@ export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
     .addItem('Lançamentos em lote', 'showBulk')
     .addSeparator()
     .addItem('Conexões', 'showConnections')
+    .addSeparator()
+    .addItem('Ajuda e primeiros passos', 'showHelp')
+    .addItem('Sobre', 'showAbout')
     .addToUi();
 }
 

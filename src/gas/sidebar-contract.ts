@@ -23,4 +23,5 @@ export {
   startImportRun,
 } from './reports-api';
 export { cancelBulkRun, continueBulkRun, createBulkTemplate, getBulkForm, showBulkFailures, startBulkRun, validateBulk } from './bulk-api';
+export { getAbout } from './help-api';
 export type { FieldRefusal, FormOutcome, Outcome, Refusal } from './outcome';

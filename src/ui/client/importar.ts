@@ -21,6 +21,8 @@ const progressText_ = byId('progress-text');
 const listingSelect = byId<HTMLSelectElement>('f-listing');
 const targetSelect = byId<HTMLSelectElement>('f-target');
 const NEW = '__nova__';
+/** Sort fields that are not columns of the listing's sheet. */
+const SORT_LABELS: Record<string, string> = { dataHoraAtualizacao: 'Data e hora de atualização' };
 let data: ImportForm;
 let sheetFilters: SheetFilters;
 let editingId: string | undefined;
@@ -76,7 +78,10 @@ function dateFilter(f: FilterForm): HTMLElement {
     days.hidden = mode.value !== 'rel';
   };
   mode.addEventListener('change', sync);
-  const wrap = h('div', {}, h('label', { for: `f-${f.name}` }, f.label), h('div', { class: 'row' }, mode, fixed, days), errorSlot(f.name));
+  // The unit is on screen, not only in the input's name: a bare 0 says nothing.
+  const unit = h('span', { class: 'unit', hidden: true }, 'dias a partir de hoje (negativo: passado)');
+  mode.addEventListener('change', () => (unit.hidden = mode.value !== 'rel'));
+  const wrap = h('div', {}, h('label', { for: `f-${f.name}` }, f.label), h('div', { class: 'row' }, mode, fixed, days, unit), errorSlot(f.name));
   if (f.kind === 'datetime') {
     // The service filters update times; relative days make little sense there.
     mode.querySelector('option[value=rel]')!.remove();
@@ -113,7 +118,13 @@ function filterField(f: FilterForm): HTMLElement {
         'div',
         {},
         h('label', { for: id }, f.label),
-        h('select', { id, name: f.name }, h('option', { value: '' }, 'Padrão do serviço'), ...f.choices.map((c) => h('option', { value: c }, c))),
+        h(
+          'select',
+          { id, name: f.name },
+          h('option', { value: '' }, 'Padrão do serviço'),
+          // The service wants its own field names; the person reads the column's title.
+          ...f.choices.map((c) => h('option', { value: c }, current().columns.find((col) => col.key === c)?.label ?? SORT_LABELS[c] ?? c)),
+        ),
         errorSlot(f.name),
       );
     case 'sortOrder':
