@@ -162,6 +162,10 @@ export interface ReportView {
   notifyByEmail: boolean;
   /** An interrupted or failed run that can resume from its last written page. */
   canContinue: boolean;
+  /** Its connection no longer exists for this user (deleted or renamed): the card offers "Trocar conexão". */
+  orphaned: boolean;
+  /** The connections this user has, for "Trocar conexão". */
+  connections: string[];
   lastRun: null | {
     at: string;
     origin: string;

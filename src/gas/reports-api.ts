@@ -234,6 +234,9 @@ export function discardFailedImport(reportId: string): boolean {
 
 /** Builds report views with one read of the time zone; `doc` read through `readOnce` makes the jobs' one read too. */
 function viewer(doc: KeyValueStore): (r: Report) => ReportView {
+  const connections = connectionStore()
+    .list()
+    .map((c) => c.name);
   const timeZone = spreadsheetTimeZone();
   const zone = gasZone(timeZone);
   const jobs = pullJobStore(doc);
@@ -256,6 +259,8 @@ function viewer(doc: KeyValueStore): (r: Report) => ReportView {
       scheduleText: r.schedule ? describeSchedule(r.schedule) : 'sem agendamento',
       nextRunAt: next ? formatWhen(next.getTime()) : null,
       notifyByEmail: r.notifyByEmail,
+      orphaned: !connections.includes(r.connection),
+      connections,
       // A failure that continuing cannot get past (a refused key, a bad filter) is not offered "Continuar".
       canContinue: ((job) => Boolean(job && (job.state.status === 'running' || job.state.retryable)))(jobs.has(r.id) ? jobs.get(r.id) : null),
       lastRun: r.lastRun
@@ -285,6 +290,23 @@ export function deleteReport(reportId: string): ReportView[] {
     pullJobStore(doc).delete(reportId);
     syncDispatcher({ doc });
     return store.list().map(viewer(doc));
+  });
+}
+
+/** "Trocar conexão": points a report at another of this user's connections (by name, never the key). */
+export function setReportConnection(reportId: string, connection: string): FormOutcome<ReportView> {
+  let name: string;
+  try {
+    name = connectionStore().get(connection || undefined).name;
+  } catch (err) {
+    return { ok: false, field: 'connection', message: (err as Error).message };
+  }
+  return withDocumentLock(() => {
+    const doc = readOnce(documentStore());
+    const report = reportStore(doc).update(reportId, (r) => {
+      r.connection = name;
+    });
+    return { ok: true, value: viewer(doc)(report) };
   });
 }
 

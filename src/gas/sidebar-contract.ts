@@ -18,6 +18,7 @@ export {
   listReports,
   requestCancelReportRun,
   runReport,
+  setReportConnection,
   setReportSchedule,
   showImport,
   startImportRun,

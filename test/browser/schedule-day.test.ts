@@ -51,4 +51,22 @@ describe('a daily report', () => {
     await expect.poll(() => top.textContent(), { timeout: 40_000 }).toMatch(/1 relatório com falha/);
     expect(await top.textContent()).toMatch(/"NFS-e" \(execução agendada em [\d/]+ [\d:]+\): .*Corrija os filtros/);
   });
+
+  it('a report whose connection was deleted offers "Trocar conexão" in place', async () => {
+    const org = t.pg.sandbox.orgs[1];
+    t.pg.emulator.run('saveConnection', [{ name: 'Segunda empresa', baseUrl: t.pg.sandbox.baseUrl, apiKey: org.apiKey, isDefault: false }]);
+    const first = (t.pg.emulator.run('listConnections') as Array<{ id: string; name: string }>).find((c) => c.name === t.pg.connectionName)!;
+    t.pg.emulator.run('removeConnection', [first.id]);
+    t.pg.touch();
+    await clickMenu(t.page, 'Relatórios');
+    await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Relatórios');
+    const card = sidebar(t.page).locator('[data-report="NFS-e"]');
+    await expect.poll(() => card.textContent()).toMatch(/A conexão ".*" não existe mais para você\. Escolha outra:/);
+    await card.getByLabel('Nova conexão de "NFS-e"').selectOption({ label: 'Segunda empresa' });
+    await card.getByRole('button', { name: 'Trocar conexão' }).click();
+    await expect.poll(() => card.textContent()).toMatch(/conexão Segunda empresa/);
+    expect(await card.getByRole('button', { name: 'Trocar conexão' }).count()).toBe(0);
+    const reports = t.pg.emulator.run('listReports') as Array<{ name: string; connection: string }>;
+    expect(reports.find((r) => r.name === 'NFS-e')?.connection).toBe('Segunda empresa');
+  });
 });

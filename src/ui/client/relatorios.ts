@@ -169,6 +169,7 @@ function card(r: ReportView): HTMLElement {
   const el = h(
     'div',
     { class: 'card', 'data-report': r.name },
+    r.orphaned ? orphanBox(r, result) : null,
     h('div', { class: 'title' }, h('span', {}, r.name), h('span', { class: 'badge' }, r.listingLabel)),
     h('div', { class: 'meta' }, `Aba "${r.sheetName}" · conexão ${r.connection}${r.incremental ? ' · incremental' : ''}`),
     r.sheetFilters.length ? h('div', { class: 'meta' }, `Filtros na planilha (aplicados pelo complemento): ${r.sheetFilters.join('; ')}`) : null,
@@ -201,6 +202,25 @@ function renderFailures(): void {
       ),
     ),
   );
+}
+
+/** A report whose connection is gone is re-pointed here, in place: Conexões cannot do it. */
+function orphanBox(r: ReportView, result: HTMLElement): HTMLElement {
+  const choice = h('select', { 'aria-label': `Nova conexão de "${r.name}"` }, ...r.connections.map((c) => h('option', { value: c }, c)));
+  const swap = h('button', { type: 'button', class: 'primary' }, 'Trocar conexão');
+  swap.addEventListener('click', () =>
+    busy(swap, async () => {
+      const out = await server.setReportConnection(r.id, choice.value);
+      if (!out.ok) return notice(result, 'error', out.message);
+      reports = reports.map((x) => (x.id === r.id ? out.value : x));
+      render();
+      notice(status, 'ok', `"${r.name}" agora usa a conexão ${out.value.connection}.`);
+    }),
+  );
+  const text = `A conexão "${r.connection}" não existe mais para você.`;
+  return r.connections.length
+    ? h('div', { class: 'notice warn' }, `${text} Escolha outra:`, h('div', { class: 'row' }, choice, swap))
+    : h('div', { class: 'notice warn' }, `${text} Adicione uma em Faturamento › Conexões.`);
 }
 
 function render(): void {
