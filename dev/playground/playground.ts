@@ -75,7 +75,11 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     // Sheets always has an active cell.
     emulator.select(emulator.spreadsheet.activeSheet().name, 'A1');
     const connectionName = options.noConnection ? null : presetConnection(emulator, sandbox, org);
-    const session = new Session(emulator, { org: sandbox.orgs[org].name, size, baseUrl: sandbox.baseUrl });
+    const session = new Session(
+      emulator,
+      { org: sandbox.orgs[org].name, size, baseUrl: sandbox.baseUrl },
+      sandbox.orgs.map((o) => ({ name: o.name, apiKey: o.apiKey })),
+    );
     const server = createServer(session, assets);
     const port = await listen(server, options.port ?? 8080);
     let stopped: Promise<void> | null = null;

@@ -24,6 +24,8 @@ export class Session {
   constructor(
     readonly emulator: GasEmulator,
     private readonly demo: PlaygroundView['demo'],
+    /** The sandbox's demo organizations and their keys, for adding a second connection by hand. */
+    readonly demoKeys: Array<{ name: string; apiKey: string }> = [],
   ) {
     this.surfaces = new Surfaces(emulator.ui);
   }

@@ -24,6 +24,7 @@ describe('a daily report', () => {
     await card.getByRole('button', { name: 'Agendar' }).click();
     await card.getByLabel('Frequência').selectOption({ label: 'Diariamente' });
     await card.getByLabel('Hora do dia (0 a 23)').fill('7');
+    await card.getByLabel('Avisar por e-mail quando uma atualização agendada falhar').check();
     await card.getByRole('button', { name: 'Salvar agendamento' }).click();
     await expect.poll(() => card.textContent()).toMatch(/Agendado/);
     await expect.poll(() => card.textContent()).toMatch(/Última execução manual/);
@@ -50,6 +51,16 @@ describe('a daily report', () => {
     const top = sidebar(t.page).locator('#failures');
     await expect.poll(() => top.textContent(), { timeout: 40_000 }).toMatch(/1 relatório com falha/);
     expect(await top.textContent()).toMatch(/"NFS-e" \(execução agendada em [\d/]+ [\d:]+\): .*Corrija os filtros/);
+    // The e-mail the failure sent is in the playground's outbox.
+    await expect.poll(() => t.page.locator('#pg-mail-summary').textContent()).toBe('E-mails enviados (1)');
+    await t.page.locator('#pg-mail-summary').click();
+    expect(await t.page.locator('#pg-mail-list .mail').textContent()).toMatch(/Falha no relatório "NFS-e"/);
+    await t.page.locator('#pg-mail-summary').click();
+    // The demo organizations' keys, for adding a second connection, only when asked.
+    expect(await t.page.content()).not.toContain(t.pg.sandbox.orgs[1].apiKey);
+    await t.page.getByText('Chaves de demonstração').click();
+    await expect.poll(() => t.page.locator('#pg-keys-list').textContent()).toContain(t.pg.sandbox.orgs[1].apiKey);
+    await t.page.getByText('Chaves de demonstração').click();
   });
 
   it('a report whose connection was deleted offers "Trocar conexão" in place', async () => {
