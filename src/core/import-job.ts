@@ -16,7 +16,18 @@ import type { PagerState } from '../api/paging';
 import type { Zone } from '../api/calendar';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
 import { matches, type SheetCondition } from './sheet-filters';
-import { CellConverter, type CellValue, type ChildTable, childRows, type Column, discoverColumns, NUMBER_FORMATS, recordRow, tableSpec } from './table';
+import {
+  CellConverter,
+  type CellValue,
+  type ChildTable,
+  childRows,
+  type Column,
+  discoverColumns,
+  fittedWidths,
+  NUMBER_FORMATS,
+  recordRow,
+  tableSpec,
+} from './table';
 
 export interface ImportSpec {
   listing: ListingKey;
@@ -285,12 +296,15 @@ class Writer {
     this.sheet.ensureSize(start + rows.length - 1, columns.length);
     this.sheet.setFormats(start, 1, rows.length, formats(columns));
     this.sheet.write(start, 1, rows);
+    // A sheet this run made gets widths that fit its first rows; a sheet the user already had keeps theirs.
+    if (this.state.createdSheet && this.state.rows === 0) this.sheet.setColumnWidths?.(fittedWidths(columns, rows));
     this.state.rows += rows.length;
     for (const child of this.table.children) {
       if (childRows(child, records, this.conv, child.columns.slice(0, 1)).length === 0) continue;
       const { sheet, entry, columns: childColumns } = this.childColumns(child, records);
       const childData = childRows(child, records, this.conv, childColumns);
       const at = entry.rows + 2;
+      if (this.state.createdSheet && entry.rows === 0) sheet.setColumnWidths?.(fittedWidths(childColumns, childData));
       sheet.ensureSize(at + childData.length - 1, childColumns.length);
       sheet.setFormats(at, 1, childData.length, formats(childColumns));
       sheet.write(at, 1, childData);

@@ -253,3 +253,26 @@ export function discoverColumns(child: ChildTable, records: readonly ApiRecord[]
   }
   return { columns, dropped };
 }
+
+/** Bounds of a fitted column: narrow codes stay readable, long free text does not push the rest off screen. */
+export const COLUMN_WIDTH = { min: 60, max: 320 } as const;
+
+/** Characters a value shows with, roughly, in its column's format. */
+function shownLength(value: CellValue, kind: CellKind): number {
+  if (value instanceof Date) return kind === 'datetime' ? 16 : 10;
+  if (typeof value === 'number') return kind === 'money' ? value.toFixed(2).length + Math.floor(Math.abs(value) >= 1000 ? 1 : 0) + 1 : String(value).length;
+  return String(value).length;
+}
+
+/**
+ * Column widths fitted to the header and a sample of rows, within
+ * `COLUMN_WIDTH`: about 7 px a character in the sheet's 10 pt font, plus
+ * padding (the header is bold, so a little more).
+ */
+export function fittedWidths(columns: readonly Column[], rows: readonly CellValue[][], sample = 200): number[] {
+  return columns.map((c, i) => {
+    let chars = Math.ceil(c.label.length * 1.1);
+    for (let r = 0; r < rows.length && r < sample; r++) chars = Math.max(chars, shownLength(rows[r][i], c.cell));
+    return Math.max(COLUMN_WIDTH.min, Math.min(COLUMN_WIDTH.max, chars * 7 + 16));
+  });
+}

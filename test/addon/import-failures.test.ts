@@ -112,5 +112,14 @@ describe('a long import', () => {
     finishRun(emu, started.value.reportId);
     expect(emu.sheetNames()).toEqual(expect.arrayContaining(['Clientes', 'Clientes · Telefones', 'Histórico']));
     expect(emu.spreadsheet.activeSheet().name).toBe('Clientes');
+    // Widths fitted to the content, within bounds: not every column 100 px.
+    const sheet = emu.spreadsheet.byName('Clientes')!;
+    const header = emu.values('Clientes')[0].map(String);
+    const widths = header.map((_, i) => sheet.columnWidths.get(i + 1) ?? 100);
+    expect(Math.min(...widths)).toBeGreaterThanOrEqual(60);
+    expect(Math.max(...widths)).toBeLessThanOrEqual(320);
+    expect(new Set(widths).size).toBeGreaterThan(3);
+    expect(widths[header.indexOf('CPF/CNPJ')]).toBeGreaterThanOrEqual(14 * 7);
+    expect(emu.spreadsheet.byName('Clientes · Telefones')!.columnWidths.size).toBeGreaterThan(0);
   });
 });
