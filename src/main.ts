@@ -10,4 +10,5 @@ export { showImport, showReports } from './gas/reports-api';
 export { runScheduledReports } from './gas/dispatcher';
 export { showBulk } from './gas/bulk-api';
 export { runDiagnostics } from './gas/diagnostics';
+export { showAbout, showHelp } from './gas/help-api';
 export * from './gas/sidebar-contract';

@@ -86,7 +86,12 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     const users = options.users ?? [emulator.options.user ?? 'contador@example.com.br', COLLEAGUE];
     const connectionName = options.noConnection ? null : presetConnection(emulator, sandbox, org, users[0]);
     if (!options.noConnection) users.slice(1).forEach((user, i) => presetConnection(emulator, sandbox, (org + i + 1) % sandbox.orgs.length, user));
-    const session = new Session(emulator, { org: sandbox.orgs[org].name, size, baseUrl: sandbox.baseUrl }, users);
+    const session = new Session(
+      emulator,
+      { org: sandbox.orgs[org].name, size, baseUrl: sandbox.baseUrl },
+      users,
+      sandbox.orgs.map((o) => ({ name: o.name, apiKey: o.apiKey })),
+    );
     const server = createServer(session, assets);
     const port = await listen(server, options.port ?? 8080);
     let stopped: Promise<void> | null = null;

@@ -64,6 +64,8 @@ async function route(session: Session, assets: Assets, req: http.IncomingMessage
     if (file in TYPES && file !== 'page.html') return send(res, 200, TYPES[file], assets[file]);
     if (path === '/state') return json(res, session.view());
     if (path === '/version') return json(res, { version: session.currentVersion });
+    // Asked only when the user opens "Chaves de demonstração": never part of the state the page polls.
+    if (path === '/demo-keys') return json(res, { baseUrl: session.view().demo.baseUrl, orgs: session.demoKeys });
     const surface = /^\/surface\/(\d+)$/.exec(path);
     if (surface) {
       const html = session.surfaceHtml(Number(surface[1]));
@@ -80,6 +82,7 @@ async function route(session: Session, assets: Assets, req: http.IncomingMessage
   if (path === '/select') return json(res, session.select(String(body.sheet ?? ''), (body.ranges as string[]) ?? []));
   if (path === '/activate') return json(res, session.activate(Number(body.sheetId)));
   if (path === '/user') return json(res, session.switchUser(String(body.user ?? '')));
+  if (path === '/edit') return json(res, session.edit(body));
   if (path === '/triggers/advance') return json(res, session.advance(Number(body.minutes ?? 60)));
   const close = /^\/surface\/(\d+)\/close$/.exec(path);
   if (close) return json(res, session.closeSurface(Number(close[1])));

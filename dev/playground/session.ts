@@ -27,6 +27,8 @@ export class Session {
     readonly emulator: GasEmulator,
     private readonly demo: PlaygroundView['demo'],
     readonly users: string[] = [emulator.options.user ?? 'contador@example.com.br'],
+    /** The sandbox's demo organizations and their keys, for adding a second connection by hand. */
+    readonly demoKeys: Array<{ name: string; apiKey: string }> = [],
   ) {
     this.surfaces = new Surfaces(emulator.ui);
     this.user = users[0];
@@ -109,6 +111,38 @@ export class Session {
     }
   }
 
+  /**
+   * The user's edits in the grid, all through this one entry point and the
+   * emulator's own Range API: typed text is parsed as Sheets parses typed input
+   * (numbers, dates, formulas) unless the cells are formatted as text, and
+   * Delete clears contents only, as in Sheets.
+   */
+  edit(body: { sheet?: unknown; at?: unknown; rows?: unknown; clear?: unknown }): ActionReply {
+    try {
+      const name = String(body.sheet ?? '');
+      const rows = Array.isArray(body.rows) ? (body.rows as unknown[][]).map((r) => (Array.isArray(r) ? r.map((v) => String(v ?? '')) : [])) : null;
+      const clear = Array.isArray(body.clear) ? body.clear.map((r) => String(r).toUpperCase()) : null;
+      if (clear?.some((r) => !A1_RANGE.test(r))) throw new Error(`Intervalo inválido: ${clear.join(', ')}`);
+      const at = String(body.at ?? '').toUpperCase();
+      if (rows && !A1_RANGE.test(at)) throw new Error(`Célula inválida: ${at}`);
+      if (rows && (rows.length === 0 || rows.length > 5000)) throw new Error('Cole de 1 a 5.000 linhas.');
+      this.emulator.withServices((s) => {
+        const sheet = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
+        if (!sheet) throw new Error(`Aba "${name}" não existe`);
+        if (clear) for (const a1 of clear) sheet.getRange(a1).clearContent();
+        if (rows) {
+          const width = Math.max(...rows.map((r) => r.length));
+          const block = rows.map((r) => [...r, ...Array<string>(width - r.length).fill('')]);
+          const start = sheet.getRange(at);
+          sheet.getRange(start.getRow(), start.getColumn(), block.length, width).setValues(block);
+        }
+      });
+      return { ok: true, version: this.changed() };
+    } catch (err) {
+      return this.fail(err);
+    }
+  }
+
   /** A click on a sheet tab. */
   activate(sheetId: number): ActionReply {
     const sheet = this.emulator.spreadsheet.byId(sheetId);
@@ -126,7 +160,12 @@ export class Session {
   advance(minutes: number): ActionReply {
     try {
       if (!Number.isFinite(minutes) || minutes < 0 || minutes > 60 * 24 * 31) throw new Error('minutes: 0 a 44640');
-      const reports = this.emulator.runDueTriggers(new Date(this.emulator.now + minutes * MINUTE));
+      // Hour by hour, as the clock really moves: an hourly trigger fires at every hour it passes,
+      // so a daily report due at 7 runs when the day is advanced at 9 the day before.
+      const target = this.emulator.now + minutes * MINUTE;
+      const reports = [];
+      for (let at = this.emulator.now + 60 * MINUTE; at < target; at += 60 * MINUTE) reports.push(...this.emulator.runDueTriggers(new Date(at)));
+      reports.push(...this.emulator.runDueTriggers(new Date(target)));
       this.triggerRuns.push(...reports);
       const failed = reports.filter((r) => r.status !== 'ok').length;
       const message =

@@ -108,6 +108,10 @@ export function buildView(ctx: ViewContext): PlaygroundView {
     spreadsheet: { name: ss.name, timeZone: ss.timeZone, locale: ss.locale },
     demo: ctx.demo,
     users: ctx.users,
+    outbox: ctx.emulator.mail
+      .slice(-20)
+      .reverse()
+      .map((m) => ({ to: m.to, subject: m.subject, body: m.body.slice(0, 2000), at: formatShort(m.at, ctx.emulator.spreadsheet.timeZone) })),
     tabs: visible.map((s) => ({ id: s.id, name: s.name, tabColor: s.tabColor })),
     grid: gridOf(emulator, active),
     selection: selectionOf(emulator, active),

@@ -108,6 +108,8 @@ export interface PlaygroundView {
   clock: { iso: string; local: string };
   triggers: TriggerView[];
   triggerRuns: TriggerRunView[];
+  /** E-mails the add-on sent (MailApp records them; nothing leaves the machine), newest first. */
+  outbox: Array<{ to: string; subject: string; body: string; at: string }>;
 }
 
 /** Outcome of a google.script.run call through the bridge. */

@@ -45,7 +45,7 @@ export interface ArrayField<M extends FieldMap | undefined = FieldMap | undefine
   type: 'array';
   label: string;
   nullable: boolean;
-  /** Undefined when the spec does not show the items (kept as JSON). */
+  /** Undefined when the spec does not show the items: the child table's columns then come from the data. */
   item?: M;
   readonly schema: z.ZodMiniType;
 }

@@ -174,5 +174,22 @@ export function formatFilters(operation: string, defs: readonly FilterDef[], val
       throw new FilterError(operation, def.name, (err as Error).message);
     }
   }
+  refuseInvertedRanges(operation, out);
   return out;
+}
+
+/** `DD/MM/AAAA[ HH:MM]` as a key that sorts in time order. */
+const sortable = (br: string) => br.replace(/^(\d{2})\/(\d{2})\/(\d{4})/, '$3-$2-$1');
+
+/** A range whose end comes before its start would ask the service for nothing: said beside the end field instead. */
+function refuseInvertedRanges(operation: string, formatted: ReadonlyArray<[string, string]>): void {
+  const values = new Map(formatted);
+  for (const [name, start] of formatted) {
+    if (!name.endsWith('Inicial')) continue;
+    const endName = `${name.slice(0, -'Inicial'.length)}Final`;
+    const end = values.get(endName);
+    if (end !== undefined && /^\d{2}\/\d{2}\/\d{4}/.test(start) && sortable(end) < sortable(start)) {
+      throw new FilterError(operation, endName, `o fim (${end}) é anterior ao início (${start}); corrija o período`);
+    }
+  }
 }

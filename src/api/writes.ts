@@ -126,8 +126,9 @@ const diaVencimento = input('integer', {
   label: 'Dia de vencimento',
   required: true,
   min: 1,
-  max: 31,
-  note: 'Dia do mês em que a cobrança vence (1 a 31; muitos serviços só aceitam até 28).',
+  // The service refuses 29 to 31 (the sandbox, our reading of it, does too): a row is stopped here, not by the server.
+  max: 28,
+  note: 'Dia do mês em que a cobrança vence, de 1 a 28 (o serviço recusa 29, 30 e 31, dias que nem todo mês tem).',
   example: 10,
 });
 const descricao = (example: string) =>

@@ -19,7 +19,19 @@ import { bounded } from './bounds';
 import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
 import { columnRuns, findColumns, LISTING_TAG, resolveLayout, SHEET_TAG } from './sheet-layout';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
-import { CellConverter, type CellValue, type ChildTable, childRows, type Column, NUMBER_FORMATS, recordRow, tableSpec } from './table';
+import { matches, type SheetCondition } from './sheet-filters';
+import {
+  CellConverter,
+  type CellValue,
+  type ChildTable,
+  childRows,
+  type Column,
+  discoverColumns,
+  fittedWidths,
+  NUMBER_FORMATS,
+  recordRow,
+  tableSpec,
+} from './table';
 
 export interface ImportSpec {
   listing: ListingKey;
@@ -37,6 +49,8 @@ export interface ImportSpec {
    * record did not come (see `sweep`).
    */
   mode: 'replace' | 'merge';
+  /** "Filtros na planilha", resolved for this run: records that fail them are not written. */
+  sheetFilters?: SheetCondition[];
 }
 
 export type ImportStatus = 'running' | 'done' | 'cancelled' | 'failed';
@@ -48,18 +62,31 @@ export interface ImportState {
   rows: number;
   /** Rows touched in merge mode (updated or added). */
   merged: number;
-  children: Record<string, { sheetId: number; rows: number }>;
+  children: Record<string, ChildEntry>;
   pages: number;
   warnings: string[];
   startedAt: number;
   updatedAt: number;
   status: ImportStatus;
   message?: string;
+  /** A failure that continuing can get past (network, 5xx, 429): the form offers "Continuar" only then. */
+  retryable?: boolean;
+  /** Rows the service said the listing holds, once its first page told. */
+  totalRows?: number;
+  /** This run created the target sheet: a first run that fails can take it away again. */
+  createdSheet?: boolean;
   steps: number;
   /** Epoch ms before which the service asked not to be called again (a Retry-After longer than a step had left). */
   notBefore?: number;
   /** Steps in a row that ended on a service that did not answer, without a page written. */
   transientFailures?: number;
+}
+
+export interface ChildEntry {
+  sheetId: number;
+  rows: number;
+  /** An open child's columns as discovered so far (the spec does not give its shape). */
+  columns?: Column[];
 }
 
 export interface ImportDeps {
@@ -71,6 +98,15 @@ export interface ImportDeps {
   flushRows?: number;
   /** Persists the state after each write, so a killed execution resumes after what it wrote. */
   checkpoint?: (state: ImportState) => void;
+  /** Asked between waves: a cancel requested while a step runs stops it there, not at the step's end. */
+  cancelRequested?: () => boolean;
+}
+
+/** Failures that a later attempt can get past; the others need the user to change something first. */
+const RETRYABLE_CODES = new Set(['network', 'server-error', 'rate-limited', 'unexpected-response']);
+
+export function isRetryable(err: unknown): boolean {
+  return RETRYABLE_CODES.has(String((err as { code?: unknown } | null)?.code ?? ''));
 }
 
 export class ImportError extends Error {
@@ -198,6 +234,8 @@ export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
   if (!name) throw new ImportError('Informe o nome da aba de destino.');
   const problem = sheetNameProblem(name);
   if (problem) throw new ImportError(problem);
+  // A sheet this run makes gets widths fitted to its first rows; one the user already had keeps theirs.
+  const createdSheet = spec.sheetId === undefined ? !deps.book.byName(name) : !deps.book.byId(spec.sheetId);
   const { sheet, recreated } = reportSheet(deps.book, { ...spec, sheetName: name });
   const columns = reportColumns(spec.listing);
   const previous = sheet.sheetTag(LISTING_TAG);
@@ -221,6 +259,7 @@ export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
     startedAt: now,
     updatedAt: now,
     status: 'running',
+    createdSheet,
     steps: 0,
   };
 }
@@ -296,16 +335,40 @@ class Writer {
     return index;
   }
 
-  private child(child: ChildTable): { sheet: SheetPort; entry: { sheetId: number; rows: number } } {
+  private child(child: ChildTable): { sheet: SheetPort; entry: ChildEntry } {
     let entry = this.state.children[child.field];
     let sheet = entry ? this.deps.book.byId(entry.sheetId) : null;
     if (!sheet) {
-      sheet = sheetFor(this.deps.book, childSheetName(this.state.spec.sheetName, child));
-      prepareSheet(sheet, child.columns, true);
-      entry = { sheetId: sheet.id, rows: entry?.rows ?? 0 };
+      const existing = this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
+      sheet = existing ?? this.deps.book.create(childSheetName(this.state.spec.sheetName, child));
+      // A refresh keeps the columns an earlier run laid out, in their order (the header notes hold the keys).
+      const columns = child.open ? (entry?.columns ?? (existing ? columnsFromHeader(existing, child) : child.columns)) : undefined;
+      entry = { sheetId: sheet.id, rows: entry?.rows ?? 0, ...(columns ? { columns } : {}) };
+      prepareSheet(sheet, columns ?? child.columns, true);
       this.state.children[child.field] = entry;
     }
     return { sheet, entry };
+  }
+
+  /** The columns a child is written with; an open child's grow with the keys `records` bring, added at the end. */
+  private childColumns(child: ChildTable, records: readonly ApiRecord[]): { sheet: SheetPort; entry: ChildEntry; columns: Column[] } {
+    const { sheet, entry } = this.child(child);
+    if (!child.open) return { sheet, entry, columns: child.columns };
+    const before = entry.columns ?? child.columns;
+    const { columns, dropped } = discoverColumns(child, records, before);
+    if (dropped > 0) {
+      const w = `${child.label}: só as primeiras ${columns.length} colunas foram importadas.`;
+      if (!this.state.warnings.includes(w)) this.state.warnings.push(w);
+    }
+    if (columns.length !== before.length || columns.some((c, i) => c.cell !== before[i].cell)) {
+      entry.columns = columns;
+      prepareSheet(sheet, columns, true);
+    }
+    return { sheet, entry, columns };
+  }
+
+  private columnsOf(child: ChildTable): Column[] {
+    return (child.open && this.state.children[child.field]?.columns) || child.columns;
   }
 
   /** Refuses up front when the service announced more rows than the spreadsheet can take. */
@@ -313,7 +376,10 @@ class Writer {
     if (this.state.spec.mode === 'replace') checkCells(this.deps, this.sheet, totalRows, Math.max(...this.positions));
   }
 
-  write(records: ApiRecord[]): void {
+  write(downloaded: ApiRecord[]): void {
+    // Filtros na planilha: the add-on's own conditions, applied after the service's filters narrowed the download.
+    const conditions = this.state.spec.sheetFilters ?? [];
+    const records = conditions.length ? downloaded.filter((r) => matches(conditions, r)) : downloaded;
     if (records.length === 0) return;
     this.place(records);
     if (this.state.spec.mode === 'merge') {
@@ -363,6 +429,10 @@ class Writer {
     this.sheet.ensureSize(this.nextRow - 1, width);
     const gap = Math.max(1, Math.floor(GAP_CELLS / this.columns.length));
     for (const [first, last] of blocks([...targets.keys()], gap)) this.writeBlock(first, last, targets);
+    // A sheet this run made gets widths that fit its first rows (our columns are 1..n there).
+    if (this.state.createdSheet && this.state.rows === 0 && this.state.merged === 0) {
+      this.sheet.setColumnWidths?.(fittedWidths(this.table.columns, [...targets.values()].slice(0, 200)));
+    }
     if (this.state.spec.mode === 'merge') this.state.rows = index.size;
   }
 
@@ -388,12 +458,13 @@ class Writer {
 
   private appendChildren(records: ApiRecord[]): void {
     for (const child of this.table.children) {
-      const childData = childRows(child, records, this.conv);
-      if (childData.length === 0) continue;
-      const { sheet, entry } = this.child(child);
+      if (childRows(child, records, this.conv, child.columns.slice(0, 1)).length === 0) continue;
+      const { sheet, entry, columns: childColumns } = this.childColumns(child, records);
+      const childData = childRows(child, records, this.conv, childColumns);
       const at = entry.rows + 2;
-      sheet.ensureSize(at + childData.length - 1, child.columns.length);
-      sheet.setFormats(at, 1, childData.length, formats(child.columns));
+      if (this.state.createdSheet && entry.rows === 0) sheet.setColumnWidths?.(fittedWidths(childColumns, childData));
+      sheet.ensureSize(at + childData.length - 1, childColumns.length);
+      sheet.setFormats(at, 1, childData.length, formats(childColumns));
       sheet.write(at, 1, childData);
       entry.rows += childData.length;
     }
@@ -403,21 +474,24 @@ class Writer {
   private mergeChildren(records: ApiRecord[]): void {
     const touched = new Set(records.map((r) => String(r[this.table.idField])));
     for (const child of this.table.children) {
-      const fresh = childRows(child, records, this.conv);
-      const existing = this.state.children[child.field]
+      const sheet = this.state.children[child.field]
         ? this.deps.book.byId(this.state.children[child.field].sheetId)
         : this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
-      if (!existing && fresh.length === 0) continue;
-      const { sheet: target, entry } = this.child(child);
-      const old = existing ? readBlock(target, child.columns.length) : [];
+      if (!sheet && childRows(child, records, this.conv, child.columns.slice(0, 1)).length === 0) continue;
+      const oldWidth = sheet ? this.columnsOf(child).length : 0;
+      const { sheet: target, entry, columns: childColumns } = this.childColumns(child, records);
+      const fresh = childRows(child, records, this.conv, childColumns);
+      const old = sheet ? readBlock(target, childColumns.length) : [];
+      // Rows an earlier run wrote before a column was added get empty cells there.
+      for (const row of old) while (row.length < childColumns.length) row.push('');
       const kept = old.filter((r) => !touched.has(String(r[0])));
       const all = kept.concat(fresh);
       if (all.length > 0) {
-        target.ensureSize(all.length + 1, child.columns.length);
-        target.setFormats(2, 1, all.length, formats(child.columns));
+        target.ensureSize(all.length + 1, childColumns.length);
+        target.setFormats(2, 1, all.length, formats(childColumns));
         target.write(2, 1, all);
       }
-      if (old.length > all.length) target.clear(all.length + 2, 1, old.length - all.length, child.columns.length);
+      if (old.length > all.length) target.clear(all.length + 2, 1, old.length - all.length, Math.max(oldWidth, childColumns.length));
       entry.rows = all.length;
     }
   }
@@ -476,14 +550,15 @@ class Writer {
         const entry = this.state.children[child.field];
         const sheet = entry ? this.deps.book.byId(entry.sheetId) : this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
         if (!sheet) continue;
-        clearBelow(sheet, entry?.rows ?? 0, child.columns.length);
-        markDone(sheet, child.columns);
+        const columns = entry?.columns ?? (child.open ? columnsFromHeader(sheet, child) : child.columns);
+        clearBelow(sheet, entry?.rows ?? 0, columns.length);
+        markDone(sheet, columns);
       }
     } else {
       for (const entry of Object.values(this.state.children)) {
         const child = this.table.children.find((c) => this.state.children[c.field] === entry);
         const sheet = this.deps.book.byId(entry.sheetId);
-        if (sheet && child) markDone(sheet, child.columns);
+        if (sheet && child) markDone(sheet, this.columnsOf(child));
       }
     }
     markDone(this.sheet, this.columns, this.positions);
@@ -500,6 +575,27 @@ function blocks(rows: number[], gap: number): Array<[number, number]> {
     else out.push([r, r]);
   }
   return out;
+}
+
+/**
+ * An open child's columns as an earlier run left them: the keys in the header
+ * notes, up to the first column that is not ours (the user's own, to the right).
+ * Their kinds come back with the first value (`typed: false`).
+ */
+function columnsFromHeader(sheet: SheetPort, child: ChildTable): Column[] {
+  const width = sheet.lastColumn();
+  if (width < 2) return child.columns;
+  const notes = sheet.readNotes(1, 1, width);
+  if (notes[0] !== child.columns[0].key) return child.columns;
+  const labels = sheet.read(1, 1, 1, width)[0] ?? [];
+  const columns: Column[] = [child.columns[0]];
+  for (let i = 1; i < width; i++) {
+    const key = notes[i];
+    if (!key || !/^[$\w][\w.]*$/.test(key)) break;
+    const label = String(labels[i] ?? key).replace(PARTIAL_MARK, '');
+    columns.push({ key, label: label || key, cell: 'text', typed: false });
+  }
+  return columns;
 }
 
 function readBlock(sheet: SheetPort, columns: number): CellValue[][] {
@@ -594,7 +690,12 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
         writer.expect(pager.state.totalRows);
         checkedTotal = true;
       }
+      if (pager.state.totalRows !== undefined) next.totalRows = pager.state.totalRows;
       if (buffer.length >= flushRows) flush();
+      if (!pager.done && deps.cancelRequested?.()) {
+        flush();
+        return { ...cancelImport(next), updatedAt: deps.now() };
+      }
     }
     flush();
     next.pager = committed;
@@ -632,6 +733,7 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
         : `O serviço não respondeu a tempo (${text}). A importação tenta de novo na próxima etapa, de onde parou.`;
     } else {
       next.status = 'failed';
+      next.retryable = isRetryable(err);
       next.transientFailures = 0;
       const raw = (err as Error).message;
       next.message = /10000000 cells|10,000,000|10 million/i.test(raw)
@@ -647,12 +749,13 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
 
 /** A failed job continues from its last written page. */
 export function retryImport(state: ImportState): ImportState {
-  return state.status === 'failed' ? { ...state, status: 'running', message: undefined } : state;
+  return state.status === 'failed' ? { ...state, status: 'running', message: undefined, retryable: undefined } : state;
 }
 
 export function cancelImport(state: ImportState): ImportState {
   if (state.status !== 'running') return state;
-  return { ...state, status: 'cancelled', message: 'Importação cancelada: a aba ficou marcada como incompleta.' };
+  const rows = importedRows(state).toLocaleString('pt-BR');
+  return { ...state, status: 'cancelled', message: `Importação cancelada com ${rows} linhas gravadas: a aba ficou marcada como incompleta.` };
 }
 
 /** Rows the sheet holds after the job (replace) or rows updated/added (merge). */

@@ -12,6 +12,9 @@ import { JobStore } from './job-store';
 import type { KeyValueStore } from './ports';
 import { incrementalFilters, type Report, type ReportStore, resolveFilters, type RunOrigin, SERVICE_TIME_ZONE, type RunSummary } from './reports';
 import type { BookPort } from './sheet-port';
+import { resolveSheetFilters } from './sheet-filters';
+import { tableSpec } from './table';
+import { listing } from '../api/operations';
 
 export interface RunDeps {
   reports: ReportStore;
@@ -26,6 +29,8 @@ export interface RunDeps {
   clientFor: (connectionId: string) => BillingClient;
   /** Epoch ms this execution must never pass (see StepOptions.limit). */
   limit?: number;
+  /** Whether someone asked to cancel `reportId`'s run while a step runs (read between waves). */
+  cancelRequested?: (reportId: string) => boolean;
   /** Told about scheduled runs that failed (e-mail). */
   notifyFailure?: (report: Report, run: RunSummary) => void;
 }
@@ -47,6 +52,14 @@ export interface RunProgress {
   incremental: boolean;
   message?: string;
   warnings: string[];
+  /** A failed run that "Continuar" can resume (network, 5xx, 429, a killed step); otherwise the message says what to fix. */
+  canContinue: boolean;
+  /** Rows the listing holds, once the service said. */
+  totalRows?: number;
+  /** Seconds left at the pace so far, once the total is known. */
+  etaSeconds?: number;
+  /** The report never finished a run and this run made its sheet: a failure can leave nothing behind. */
+  firstRun: boolean;
 }
 
 /** Pulls under the key prefix they always had, so jobs stored before still continue. */
@@ -54,7 +67,13 @@ export function pullJobStore(store: KeyValueStore): JobStore<PullJob> {
   return new JobStore<PullJob>(store, 'faturamento.job.');
 }
 
-function progress(report: Report, state: ImportState): RunProgress {
+function eta(state: ImportState, now: number): number | undefined {
+  if (state.status !== 'running' || !state.totalRows || state.rows === 0) return undefined;
+  const left = Math.max(0, state.totalRows - state.rows);
+  return Math.ceil((((now - state.startedAt) / state.rows) * left) / 1000);
+}
+
+function progress(report: Report, state: ImportState, now = state.updatedAt): RunProgress {
   return {
     reportId: report.id,
     reportName: report.name,
@@ -66,6 +85,10 @@ function progress(report: Report, state: ImportState): RunProgress {
     incremental: state.spec.mode === 'merge',
     message: state.message,
     warnings: state.warnings,
+    canContinue: state.status === 'failed' && Boolean(state.retryable),
+    totalRows: state.spec.mode === 'replace' ? state.totalRows : undefined,
+    etaSeconds: eta(state, now),
+    firstRun: Boolean(state.createdSheet) && report.lastSuccessStart === undefined,
   };
 }
 
@@ -90,8 +113,17 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
   // Merging needs every column of ours where its metadata says; otherwise a full pull rebuilds them.
   const merge = incremental.merge && canMerge(deps.book, report.listing, report.sheetId);
   const filters = merge ? incremental.filters : base;
+  const sheetFilters = resolveSheetFilters(report.sheetFilters, tableSpec(listing(report.listing)).columns, new Date(now), deps.zone);
   const state = startImport(
-    { listing: report.listing, filters, sheetName: report.sheetName, sheetId: report.sheetId, reportId: report.id, mode: merge ? 'merge' : 'replace' },
+    {
+      listing: report.listing,
+      filters,
+      sheetName: report.sheetName,
+      sheetId: report.sheetId,
+      reportId: report.id,
+      mode: merge ? 'merge' : 'replace',
+      ...(sheetFilters.length ? { sheetFilters } : {}),
+    },
     importDeps(deps, report),
   );
   const started: PullJob = { reportId: report.id, origin, state };
@@ -113,8 +145,10 @@ export function startRun(deps: RunDeps, reportId: string, origin: RunOrigin): Ru
 function importDeps(deps: RunDeps, report: Report, checkpoint?: (state: ImportState) => void) {
   // The client is built lazily: starting a run must not need the network or the key.
   let client: BillingClient | undefined;
+  const asked = deps.cancelRequested;
   return {
     checkpoint,
+    cancelRequested: asked ? () => asked(report.id) : undefined,
     get client() {
       client ??= deps.clientFor(report.connectionId ?? '');
       return client;
@@ -205,6 +239,8 @@ function settledProgress(report: Report): RunProgress {
     incremental: Boolean(last?.incremental),
     message: last?.message,
     warnings: last?.warnings ?? [],
+    canContinue: false,
+    firstRun: false,
   };
 }
 

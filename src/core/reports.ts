@@ -11,6 +11,7 @@ import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
 import type { Owner } from './owners';
 import type { Schedule } from './schedule';
+import type { SheetFilter } from './sheet-filters';
 
 export type RelativeValue =
   /** A date filter: today plus `dias` (negative for the past). */
@@ -46,6 +47,8 @@ export interface Report {
   /** Who runs it, set on the server from the running user. Absent in reports saved before owners: nobody runs those until someone takes them over. */
   owner?: Owner;
   filters: Record<string, SavedFilterValue>;
+  /** "Filtros na planilha": applied by the add-on to what the service's filters brought. */
+  sheetFilters?: SheetFilter[];
   sheetName: string;
   /** The sheet's id once a run created or chose it: renaming or moving the tab changes nothing. */
   sheetId?: number;
@@ -173,6 +176,8 @@ export interface ReportView {
   sheetName: string;
   childSheets: string[];
   filters: Record<string, SavedFilterValue>;
+  /** "Filtros na planilha", one line each, in words. */
+  sheetFilters: string[];
   incremental: boolean;
   schedule: Schedule | null;
   scheduleText: string;
@@ -180,6 +185,10 @@ export interface ReportView {
   notifyByEmail: boolean;
   /** An interrupted or failed run that can resume from its last written page. */
   canContinue: boolean;
+  /** Its connection no longer exists for this user (deleted or renamed): the card offers "Trocar conexão". */
+  orphaned: boolean;
+  /** The connections this user has, for "Trocar conexão". */
+  connections: string[];
   lastRun: null | {
     at: string;
     origin: string;

@@ -22,6 +22,8 @@ export interface SheetPort {
   freezeRows(rows: number): void;
   setHeaderStyle(numColumns: number): void;
   setTabColor(color: string | null): void;
+  /** Pixel widths of the first columns; optional so stand-ins without widths need not fake it. */
+  setColumnWidths?(widths: readonly number[]): void;
   cells(): number;
   /** Developer metadata on the sheet itself (it stays with the tab whatever its name or place). */
   sheetTag(key: string): string | null;

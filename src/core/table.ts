@@ -8,7 +8,7 @@ import { bounded, CELL_TEXT_MAX } from './bounds';
 import type { ApiRecord } from '../api/envelopes';
 import type { CellKind, FieldMap } from '../api/fields';
 import type { ListOperation } from '../api/operations';
-import { parseIsoDate, parseIsoDateTime, type Zone } from '../api/calendar';
+import { DATE_PATTERN, DATETIME_PATTERN, parseIsoDate, parseIsoDateTime, type Zone } from '../api/calendar';
 
 export type CellValue = string | number | boolean | Date;
 
@@ -17,6 +17,8 @@ export interface Column {
   key: string;
   label: string;
   cell: CellKind;
+  /** False while an open child's column has seen no value to take its kind from. */
+  typed?: false;
 }
 
 export interface ChildTable {
@@ -24,8 +26,10 @@ export interface ChildTable {
   field: string;
   label: string;
   parentKey: string;
-  /** The parent id first; where the spec does not show the items, each item is one text cell (JSON for objects). */
+  /** The parent id first. For an open child only that: the rest comes from the data (`discoverColumns`). */
   columns: Column[];
+  /** The spec does not show the items' shape: columns are the union of the keys the data holds. */
+  open: boolean;
 }
 
 export interface TableSpec {
@@ -69,14 +73,15 @@ export function tableSpec(op: ListOperation): TableSpec {
     field,
     label,
     parentKey: op.idField,
-    columns: [{ key: op.idField, label: parentLabel, cell: 'integer' }, ...(item ? flatten(item).columns : [{ key: '$value', label, cell: 'text' as const }])],
+    columns: [{ key: op.idField, label: parentLabel, cell: 'integer' }, ...(item ? flatten(item).columns : [])],
+    open: !item,
   }));
   const spec = { columns, children, idField: op.idField };
   specCache.set(op.key, spec);
   return spec;
 }
 
-function valueAt(record: ApiRecord, key: string): unknown {
+export function valueAt(record: ApiRecord, key: string): unknown {
   if (!key.includes('.')) return record[key];
   let v: unknown = record;
   for (const part of key.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
@@ -102,6 +107,8 @@ export class CellConverter {
 
   cell(kind: CellKind, value: unknown): CellValue {
     if (value === null || value === undefined) return '';
+    // Whatever the column's kind, a list or object in it reads as words: never JSON, never "[object Object]".
+    if (typeof value === 'object' && !(value instanceof Date)) return readable(value);
     switch (kind) {
       case 'integer':
       case 'number':
@@ -123,11 +130,19 @@ export class CellConverter {
         return date ? new Date(date.getTime()) : text;
       }
       case 'json':
-        return typeof value === 'string' ? value : JSON.stringify(value);
+        return typeof value === 'string' ? value : typeof value === 'object' ? readable(value) : String(value);
       default:
-        return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+        return typeof value === 'string' ? value : typeof value === 'object' ? readable(value) : String(value);
     }
   }
+}
+
+/** A list or object inside a cell, as words: `a, b` and `chave: valor; …`, never JSON. */
+function readable(value: object): string {
+  if (Array.isArray(value)) return value.map((v) => (v !== null && typeof v === 'object' ? readable(v) : String(v ?? ''))).join(', ');
+  return Object.entries(value)
+    .map(([k, v]) => `${k}: ${v !== null && typeof v === 'object' ? readable(v) : String(v ?? '')}`)
+    .join('; ');
 }
 
 export function recordRow(columns: readonly Column[], record: ApiRecord, conv: CellConverter): CellValue[] {
@@ -138,7 +153,7 @@ export function recordRow(columns: readonly Column[], record: ApiRecord, conv: C
   });
 }
 
-export function childRows(child: ChildTable, records: readonly ApiRecord[], conv: CellConverter): CellValue[][] {
+export function childRows(child: ChildTable, records: readonly ApiRecord[], conv: CellConverter, columns: readonly Column[] = child.columns): CellValue[][] {
   const rows: CellValue[][] = [];
   for (const record of records) {
     const items = valueAt(record, child.field);
@@ -146,14 +161,136 @@ export function childRows(child: ChildTable, records: readonly ApiRecord[], conv
     const parentId = record[child.parentKey];
     for (const item of items) {
       rows.push(
-        child.columns.map((c, i) => {
+        columns.map((c, i) => {
           if (i === 0) return conv.cell('integer', parentId);
           const where = () => `O campo "${child.field}" do registro ${String(parentId)}`;
-          if (c.key === '$value') return conv.fit(conv.cell('text', item && typeof item === 'object' ? JSON.stringify(item) : item), where);
-          return conv.fit(conv.cell(c.cell, item && typeof item === 'object' ? (item as Record<string, unknown>)[c.key] : undefined), where);
+          if (c.key === SCALAR_ITEM) return conv.fit(conv.cell(c.cell, isPlainObject(item) ? undefined : item), where);
+          return conv.fit(conv.cell(c.cell, isPlainObject(item) ? valueAt(item, c.key) : undefined), where);
         }),
       );
     }
   }
   return rows;
+}
+
+/** The column of a list whose items are plain values (a tag given as a word). */
+export const SCALAR_ITEM = '$valor';
+
+/** Bounds what a listing's data can add to a sheet: a runaway shape stops here, with a warning. */
+export const OPEN_COLUMNS_MAX = 60;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Keys that carry amounts get two decimals; the spec names money like this everywhere. */
+const MONEY_KEY = /valor|preco|preço|total|desconto|multa|juros|saldo|tarifa/i;
+const ID_KEY = /^id[A-Z_]|^id$|^numero|^codigo/;
+
+/** A column's kind from one value seen in it. Null and undefined tell nothing. */
+export function kindOf(key: string, value: unknown): CellKind | null {
+  if (value === null || value === undefined || value === '') return null;
+  const leaf = key.slice(key.lastIndexOf('.') + 1);
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'number') {
+    if (MONEY_KEY.test(leaf)) return 'money';
+    return Number.isInteger(value) && ID_KEY.test(leaf) ? 'integer' : 'number';
+  }
+  if (typeof value === 'string') {
+    if (DATE_PATTERN.test(value) && parseIsoDate(value)) return 'date';
+    if (DATETIME_PATTERN.test(value) && parseIsoDateTime(value)) return 'datetime';
+  }
+  return 'text';
+}
+
+/** `valorTotal` → "Valor total", `endereco.cidade` → "Endereco · cidade": a readable header for a key the spec does not name. */
+export function labelOf(key: string): string {
+  const words = key
+    .split('.')
+    .map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase())
+    .join(' · ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Dotted leaves of an item, in its own key order; arrays inside an item are one text column. */
+function leaves(value: Record<string, unknown>, prefix: string, out: Array<[string, unknown]>, depth = 0): void {
+  for (const [k, v] of Object.entries(value)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (isPlainObject(v) && depth < 4) leaves(v, key, out, depth + 1);
+    else out.push([key, v]);
+  }
+}
+
+export interface Discovery {
+  columns: Column[];
+  /** Keys left out because the table reached `OPEN_COLUMNS_MAX`. */
+  dropped: number;
+}
+
+/**
+ * The columns of an open child table after seeing `records`: the known ones
+ * first, in their order (so a refresh keeps the sheet's layout), then keys seen
+ * for the first time, in the order they appear. A known column still without a
+ * kind (`typed: false`, from an earlier sheet's header) takes the first value's.
+ */
+export function discoverColumns(child: ChildTable, records: readonly ApiRecord[], known: readonly Column[]): Discovery {
+  const columns = known.map((c) => ({ ...c }));
+  const byKey = new Map(columns.map((c) => [c.key, c]));
+  let dropped = 0;
+  const see = (key: string, value: unknown) => {
+    let col = byKey.get(key);
+    if (!col) {
+      if (columns.length >= OPEN_COLUMNS_MAX) {
+        dropped++;
+        return;
+      }
+      col = { key, label: key === SCALAR_ITEM ? child.label : labelOf(key), cell: 'text', typed: false };
+      columns.push(col);
+      byKey.set(key, col);
+    }
+    if (col.typed === false) {
+      const kind = kindOf(key, value);
+      if (kind) {
+        col.cell = kind;
+        delete col.typed;
+      }
+    }
+  };
+  for (const record of records) {
+    const items = valueAt(record, child.field);
+    if (!Array.isArray(items)) continue;
+    for (const item of items) {
+      if (!isPlainObject(item)) {
+        see(SCALAR_ITEM, item);
+        continue;
+      }
+      const found: Array<[string, unknown]> = [];
+      leaves(item, '', found);
+      for (const [k, v] of found) see(k, v);
+    }
+  }
+  return { columns, dropped };
+}
+
+/** Bounds of a fitted column: narrow codes stay readable, long free text does not push the rest off screen. */
+export const COLUMN_WIDTH = { min: 60, max: 320 } as const;
+
+/** Characters a value shows with, roughly, in its column's format. */
+function shownLength(value: CellValue, kind: CellKind): number {
+  if (value instanceof Date) return kind === 'datetime' ? 16 : 10;
+  if (typeof value === 'number') return kind === 'money' ? value.toFixed(2).length + Math.floor(Math.abs(value) >= 1000 ? 1 : 0) + 1 : String(value).length;
+  return String(value).length;
+}
+
+/**
+ * Column widths fitted to the header and a sample of rows, within
+ * `COLUMN_WIDTH`: about 7 px a character in the sheet's 10 pt font, plus
+ * padding (the header is bold, so a little more).
+ */
+export function fittedWidths(columns: readonly Column[], rows: readonly CellValue[][], sample = 200): number[] {
+  return columns.map((c, i) => {
+    let chars = Math.ceil(c.label.length * 1.1);
+    for (let r = 0; r < rows.length && r < sample; r++) chars = Math.max(chars, shownLength(rows[r][i], c.cell));
+    return Math.max(COLUMN_WIDTH.min, Math.min(COLUMN_WIDTH.max, chars * 7 + 16));
+  });
 }

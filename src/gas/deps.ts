@@ -53,6 +53,7 @@ export function runDeps(
     now: () => Date.now(),
     limit: executionLimit(),
     clientFor: clients(zone),
+    cancelRequested: cancelRequested,
     notifyFailure: (report, run) => {
       // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
       const to = Session.getEffectiveUser().getEmail();
@@ -65,6 +66,29 @@ export function runDeps(
       );
     },
   };
+}
+
+const CANCEL = 'faturamento.cancelar.';
+
+/**
+ * Cancel requests go through the cache, not the properties or the lock: the
+ * sidebar asks while a step holds the document lock, and the step reads the
+ * request between waves. The document's cache when there is one, so the editor
+ * who asks need not be the one whose step runs.
+ */
+function cancelCache(): GoogleAppsScript.Cache.Cache | null {
+  return CacheService.getDocumentCache() ?? CacheService.getUserCache();
+}
+
+function cancelRequested(reportId: string): boolean {
+  return cancelCache()?.get(CANCEL + reportId) === '1';
+}
+
+export function setCancelRequest(reportId: string, asked: boolean): void {
+  const cache = cancelCache();
+  if (!cache) return;
+  if (asked) cache.put(CANCEL + reportId, '1', 600);
+  else cache.remove(CANCEL + reportId);
 }
 
 export function bulkDeps(

@@ -10,7 +10,10 @@ export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
     .addItem('Lançamentos em lote', 'showBulk')
     .addSeparator()
     .addItem('Conexões', 'showConnections')
+    .addSeparator()
+    .addItem('Ajuda e primeiros passos', 'showHelp')
     .addItem('Diagnóstico (ajuda)', 'runDiagnostics')
+    .addItem('Sobre', 'showAbout')
     .addToUi();
 }
 

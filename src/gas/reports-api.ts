@@ -6,6 +6,7 @@
 import { FilterError, formatFilters } from '../api/filters';
 import { type ListingKey, type ListOperation, listings } from '../api/operations';
 import { tableSpec } from '../core/table';
+import { checkSheetFilters, describeSheetFilter, OP_LABELS, SERVICE_GAPS, type SheetFilter } from '../core/sheet-filters';
 import { beginRun, cancelRun, continueRun, pullJobStore, type RunProgress } from '../core/report-runs';
 import { type Report, resolveFilters, type ReportView, type SavedFilterValue } from '../core/reports';
 
@@ -16,7 +17,7 @@ import { IDLE_MS } from '../core/dispatch';
 import { type Identity, notYours, type OwnershipCheck, type OwnerStore } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
 import { targetNames, targetProblem } from '../core/targets';
-import { reportStore, runDeps } from './deps';
+import { reportStore, runDeps, setCancelRequest } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import type { FormOutcome } from './outcome';
@@ -28,8 +29,11 @@ import { gasZone } from './zone';
 import { recordUsage, usageStore } from './usage';
 import { DAILY_QUOTA } from '../core/usage';
 
-/** A sidebar step stays short so progress shows and the 6-minute limit is never near. */
-const STEP_MS = 25_000;
+/**
+ * A sidebar step stays short: progress moves every few seconds, and a cancel
+ * asked between steps (or read between waves) takes effect within seconds.
+ */
+const STEP_MS = 4_000;
 
 export function showImport(): void {
   showSidebar('Importar', 'Importar dados');
@@ -45,6 +49,10 @@ export interface ListingForm {
   filters: Array<{ name: string; kind: string; label: string; option: boolean; choices: string[] }>;
   incremental: boolean;
   childSheets: string[];
+  /** Every column of the listing's sheet: "Filtros na planilha" may use any of them. */
+  columns: Array<{ key: string; label: string; kind: string }>;
+  /** What the service's own filters cannot do for this listing, said in the form. */
+  serviceGap: string | null;
 }
 
 const EDITING = 'faturamento.editarRelatorio';
@@ -66,8 +74,11 @@ export function getImportForm() {
     filters: op.filters.map((f) => ({ name: f.name, kind: f.kind, label: f.label, option: Boolean(f.option), choices: [...(f.choices ?? [])] })),
     incremental: Boolean(op.updatedSince),
     childSheets: tableSpec(op).children.map((c) => c.label),
+    columns: tableSpec(op).columns.map((c) => ({ key: c.key, label: c.label, kind: c.cell })),
+    serviceGap: SERVICE_GAPS[op.key] ?? null,
   }));
   return {
+    sheetFilterOps: Object.entries(OP_LABELS).map(([value, label]) => ({ value, label })),
     connections: connectionStore()
       .list()
       .map((c) => ({ id: c.id, name: c.name, isDefault: c.isDefault })),
@@ -82,6 +93,7 @@ export function getImportForm() {
           listing: editing.listing,
           connection: editing.connection,
           filters: editing.filters,
+          sheetFilters: editing.sheetFilters ?? [],
           sheetName:
             (editing.sheetId !== undefined &&
               ss
@@ -101,6 +113,7 @@ export interface ReportForm {
   listing: ListingKey;
   connection: string;
   filters: Record<string, SavedFilterValue | '' | null>;
+  sheetFilters?: SheetFilter[];
   sheetName: string;
   incremental?: boolean;
   /** The user asked for a new sheet: an existing one of that name must not be overwritten silently. */
@@ -162,6 +175,8 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
     if (err instanceof FilterError) return { ok: false, field: `filter:${err.filter}`, message: err.detail };
     throw err;
   }
+  const sheetFilters = checkSheetFilters(form.sheetFilters, tableSpec(op).columns);
+  if (!sheetFilters.ok) return { ok: false, field: `sheetFilter:${sheetFilters.index}`, message: sheetFilters.message };
   return {
     ok: true,
     value: {
@@ -170,6 +185,7 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
       connection: connection.name,
       connectionId: connection.id,
       filters,
+      sheetFilters: sheetFilters.value,
       sheetName,
       sheetId,
       incremental: Boolean(form.incremental && op.updatedSince),
@@ -218,6 +234,7 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
       ? { ...editing, ...checked.value, owner }
       : deps.reports.draft({ ...checked.value, owner, schedule: null, notifyByEmail: false }, Date.now());
     w.owners.vouchReport(w.me, w.documentId, report);
+    if (editing) setCancelRequest(editing.id, false);
     const run = beginRun(deps, report, 'manual', editing ? deps.jobs.get(report.id) : null);
     // A run still going keeps its own settings; the edited ones are for the next run.
     if (!run.started) deps.reports.save(report);
@@ -246,28 +263,70 @@ function settled(progress: RunProgress): RunProgress {
 
 export function continueReportRun(reportId: string): RunProgress {
   const w = who();
-  return settled(
+  const p = settled(
     withDocumentLock(() => {
       const deps = runDeps();
       ownReport(w, deps.reports.get(reportId));
       return continueRun(deps, reportId, Date.now() + STEP_MS);
     }),
   );
+  // The user watched this pull: end on its sheet, not on Histórico or a child sheet that was written last.
+  if (p.status === 'done') SpreadsheetApp.getActiveSpreadsheet().getSheetByName(p.sheetName)?.activate();
+  if (p.done) setCancelRequest(reportId, false);
+  return p;
+}
+
+/** Asked while a step may hold the lock: no lock here, the running step reads it between waves. */
+export function requestCancelReportRun(reportId: string): void {
+  setCancelRequest(reportId, true);
 }
 
 export function cancelReportRun(reportId: string): RunProgress {
   const w = who();
-  return settled(
+  const p = settled(
     withDocumentLock(() => {
       const deps = runDeps();
       ownReport(w, deps.reports.get(reportId));
       return cancelRun(deps, reportId);
     }),
   );
+  setCancelRequest(reportId, false);
+  return p;
+}
+
+/**
+ * A first import that failed leaves nothing behind unless the user keeps it:
+ * its report, its job and the sheets this run created go. A report that ever
+ * finished a run, or a sheet that was there before, is never touched; only
+ * its owner discards it.
+ */
+export function discardFailedImport(reportId: string): boolean {
+  const w = who();
+  return withDocumentLock(() => {
+    const doc = readOnce(documentStore());
+    const reports = reportStore(doc);
+    const jobs = pullJobStore(doc);
+    const report = reports.find(reportId);
+    const job = jobs.get(reportId);
+    if (!report || !job || !w.check.report(report) || report.lastSuccessStart !== undefined || !job.state.createdSheet || job.state.status !== 'failed')
+      return false;
+    const ss = SpreadsheetApp.getActiveSpreadsheet();
+    const ids = new Set([job.state.sheetId, ...Object.values(job.state.children).map((c) => c.sheetId)]);
+    const doomed = ss.getSheets().filter((s) => ids.has(s.getSheetId()));
+    // A spreadsheet must keep one sheet.
+    if (doomed.length < ss.getSheets().length) for (const sheet of doomed) ss.deleteSheet(sheet);
+    jobs.delete(reportId);
+    reports.delete(reportId);
+    syncDispatcher({ doc, mayCreate: false });
+    return true;
+  });
 }
 
 /** Builds report views with one read of the time zone; `doc` read through `readOnce` makes the jobs' one read too. */
 function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => ReportView {
+  const connections = connectionStore()
+    .list()
+    .map((c) => c.name);
   const timeZone = spreadsheetTimeZone();
   const zone = gasZone(timeZone);
   const jobs = pullJobStore(doc);
@@ -293,12 +352,16 @@ function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => Repor
       sheetName: (r.sheetId !== undefined && names.get(r.sheetId)) || r.sheetName,
       childSheets: tableSpec(op).children.map((c) => childSheetName(r.sheetName, c)),
       filters: r.filters,
+      sheetFilters: (r.sheetFilters ?? []).map((f) => describeSheetFilter(f, tableSpec(op).columns)),
       incremental: r.incremental,
       schedule: r.schedule,
       scheduleText: r.schedule ? describeSchedule(r.schedule) : 'sem agendamento',
       nextRunAt: next ? formatWhen(next.getTime()) : null,
       notifyByEmail: r.notifyByEmail,
-      canContinue: jobs.has(r.id),
+      orphaned: !connections.includes(r.connection),
+      connections,
+      // A failure that continuing cannot get past (a refused key, a bad filter) is not offered "Continuar".
+      canContinue: ((job) => Boolean(job && (job.state.status === 'running' || job.state.retryable)))(jobs.has(r.id) ? jobs.get(r.id) : null),
       lastRun: r.lastRun
         ? {
             at: formatWhen(r.lastRun.finishedAt ?? r.lastRun.startedAt),
@@ -351,6 +414,18 @@ export function deleteReport(reportId: string): ReportView[] {
     syncDispatcher({ doc });
     return store.list().map(viewer(doc, w.owners.checker(w.me, w.documentId)));
   });
+}
+
+/** "Trocar conexão": points a report at another of this user's connections (by name, never the key). */
+/** "Trocar conexão" on a report whose connection is gone: one of the running user's own, who then owns it (see takeOverReport). */
+export function setReportConnection(reportId: string, connection: string): FormOutcome<ReportView> {
+  let id: string;
+  try {
+    id = connectionStore().get(connection || undefined).id;
+  } catch (err) {
+    return { ok: false, field: 'connection', message: (err as Error).message };
+  }
+  return takeOverReport(reportId, id);
 }
 
 export function setReportSchedule(reportId: string, schedule: Schedule | null, notifyByEmail: boolean): FormOutcome<ReportView> {

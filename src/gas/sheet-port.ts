@@ -38,6 +38,7 @@ function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort {
     setHeaderStyle(numColumns) {
       sheet.getRange(1, 1, 1, numColumns).setFontWeight('bold').setBackground('#f1f3f4');
     },
+    setColumnWidths: (widths) => widths.forEach((w, i) => sheet.setColumnWidth(i + 1, w)),
     setTabColor: (color) => {
       sheet.setTabColor(color as string);
     },

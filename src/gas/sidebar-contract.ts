@@ -12,11 +12,14 @@ export {
   cancelReportRun,
   continueReportRun,
   deleteReport,
+  discardFailedImport,
   editReport,
   getImportForm,
   getUsage,
   listReports,
+  requestCancelReportRun,
   runReport,
+  setReportConnection,
   setReportSchedule,
   showImport,
   startImportRun,
@@ -32,4 +35,5 @@ export {
   takeOverBulkRun,
   validateBulk,
 } from './bulk-api';
+export { getAbout } from './help-api';
 export type { FieldRefusal, FormOutcome, Outcome, Refusal } from './outcome';

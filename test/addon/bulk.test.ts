@@ -130,7 +130,7 @@ describe('custom subscriptions through the bundle', () => {
     const bad = byHeader(emu, sheet)[3];
     expect(bad.Status).toBe('ERRO');
     expect(bad.Mensagem).toMatch(/Linha 5, coluna "ID do cliente" \(B\)/);
-    expect(bad.Mensagem).toMatch(/Linha 5, coluna "Dia de vencimento" \(J\): o valor máximo é 31/);
+    expect(bad.Mensagem).toMatch(/Linha 5, coluna "Dia de vencimento" \(J\): o valor máximo é 28/);
     const colors = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange('B5:D5').getBackgrounds()[0]);
     expect(colors.map((c) => c.toLowerCase())).toEqual(['#f4c7c3', '#f4c7c3', '#f4c7c3']);
 

@@ -18,6 +18,7 @@ export interface Progress {
   message?: string;
   warnings: string[];
   incremental: boolean;
+  canContinue?: boolean;
 }
 
 export function connect(emu: GasEmulator, sb: SandboxHandle, name = 'Demo', org = 0): void {

@@ -211,6 +211,33 @@ describe('nested arrays', () => {
     expect(childRow).toContain(d.valorDesconto);
   });
 
+  it('invoice items: a typed, summable table from the data, the same columns after a refresh', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'faturas', sheetName: 'Faturas', filters: { isListarItens: true } });
+    const dump = await sb.dump<Rec>(org, 'faturas');
+    const items = dump.flatMap((f) => (f.itens ?? []).map((i: Rec) => ({ ...i, parent: f.idFatura })));
+    const child = emu.values('Faturas · Itens');
+    expect(child).toHaveLength(items.length + 1);
+    const notes = emu.spreadsheet.byName('Faturas · Itens')!;
+    const keys = child[0].map((_, c) => notes.cell(1, c + 1)?.note);
+    expect(keys).toEqual(['idFatura', ...Object.keys(items[0]).filter((k) => k !== 'parent')]);
+    const total = keys.indexOf('valorTotal');
+    // Amounts are numbers with two decimals: they sum to the invoices' totals.
+    const sum = child.slice(1).reduce((n, r) => n + (r[total] as number), 0);
+    expect(sum).toBeCloseTo(
+      dump.reduce((n, f) => n + (f.itens ? f.valorTotal : 0), 0),
+      2,
+    );
+    expect(emu.numberFormats('Faturas · Itens')[1][total]).toBe('#,##0.00');
+    expect(child.slice(1).every((r) => r.every((v) => typeof v !== 'string' || !v.startsWith('{')))).toBe(true);
+    const one = dump.find((f) => f.itens?.length)!;
+    importAll(emu, { listing: 'faturas', sheetName: 'Faturas', filters: { isListarItens: true, idFatura: String(one.idFatura) } });
+    const again = emu.values('Faturas · Itens');
+    expect(again[0]).toEqual(child[0]);
+    expect(again).toHaveLength(one.itens.length + 1);
+  });
+
   it('card events only when asked, in their own sheet', async () => {
     const emu = emulator();
     connect(emu, sb);

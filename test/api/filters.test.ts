@@ -56,6 +56,25 @@ describe('filter formatting', () => {
     expect((error as FilterError).filter).toBe(filter);
     expect((error as FilterError).message).toContain(text);
   });
+
+  it('refuses a range whose end is before its start, beside the end field, before any request', () => {
+    expect(() => fmt('cobrancas', { vencimentoInicial: '2026-10-31', vencimentoFinal: '2026-10-01' })).toThrow(/anterior ao início/);
+    try {
+      fmt('faturas', { dataHoraAtualizacaoInicial: '2026-10-01T10:00', dataHoraAtualizacaoFinal: '2026-10-01T09:59' });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as FilterError).filter).toBe('dataHoraAtualizacaoFinal');
+    }
+    // Across a year the order is by date, not by text.
+    expect(fmt('cobrancas', { vencimentoInicial: '2026-12-31', vencimentoFinal: '2027-01-01' })).toEqual({
+      vencimentoInicial: '31/12/2026',
+      vencimentoFinal: '01/01/2027',
+    });
+    expect(fmt('cobrancas', { vencimentoInicial: '2026-10-01', vencimentoFinal: '2026-10-01' })).toEqual({
+      vencimentoInicial: '01/10/2026',
+      vencimentoFinal: '01/10/2026',
+    });
+  });
 });
 
 describe('filter values a person types', () => {

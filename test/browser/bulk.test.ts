@@ -65,6 +65,11 @@ async function holdCall(functionName: string): Promise<{ held: Promise<void>; re
 const sb = () => sidebar(t.page);
 const resultText = () => sb().locator('#result').textContent();
 const summaryLines = () => sb().locator('#summary li').allTextContents();
+/** Executar validates and asks before sending anything: the counts, then "Confirmar envio". */
+async function confirmSend(expected: RegExp): Promise<void> {
+  await expect.poll(() => sb().locator('#confirm-text').textContent()).toMatch(expected);
+  await sb().getByRole('button', { name: 'Confirmar envio' }).click();
+}
 
 describe('Lançamentos em lote: custom subscriptions', () => {
   let clientes: number[];
@@ -156,7 +161,20 @@ describe('Lançamentos em lote: custom subscriptions', () => {
   it('Executar shows progress, then the summary; the grid shows OK and the ids; one subscription per row', async () => {
     const hold = await holdCall('startBulkRun');
     const run = sb().getByRole('button', { name: 'Executar' });
+    await t.pg.sandbox.clearLog();
     await run.click();
+    // Nothing is sent before the user confirms, with the counts in front of them.
+    await expect
+      .poll(() => sb().locator('#confirm-text').textContent())
+      .toMatch(
+        /^Criar assinaturas personalizadas: 2 linhas serão enviadas ao serviço de faturamento\. Isto não pode ser desfeito pelo complemento\. 1 linha com problema será pulada/,
+      );
+    expect(await posts()).toEqual([]);
+    await sb().getByRole('button', { name: 'Voltar' }).click();
+    await expect.poll(resultText).toBe('Nada foi enviado.');
+    expect(await posts()).toEqual([]);
+    await run.click();
+    await confirmSend(/2 linhas serão enviadas/);
     await hold.held;
     // While the server works: the sidebar says so and nobody can click twice.
     expect(await resultText()).toBe('Validando as linhas e começando o envio…');
@@ -237,6 +255,7 @@ describe('Lançamentos em lote: custom subscriptions', () => {
 
     await t.pg.sandbox.clearLog();
     await sb().getByRole('button', { name: 'Executar' }).click();
+    await confirmSend(/1 linha será enviada/);
     await expect.poll(resultText).toBe('Concluído: 1 linha enviada com sucesso, 2 já estavam OK.');
     expect((await posts()).map((e) => (e.body as Rec).idIntegracao)).toEqual(['LOTE-BR-3']);
     const counts = await countByKey();
@@ -288,6 +307,7 @@ describe('Lançamentos em lote: NFS-e for the selected rows of Faturas', () => {
     await sb().getByLabel('Só as selecionadas').check();
     await t.pg.sandbox.clearLog();
     await sb().getByRole('button', { name: 'Executar' }).click();
+    await confirmSend(/^Emitir NFS-e de faturas: 2 linhas serão enviadas/);
     await expect.poll(resultText).toBe('Concluído: 2 linhas enviadas com sucesso.');
     expect(await summaryLines()).toEqual(['Enviadas com sucesso: 2', 'Já existiam (nada enviado): 0', 'Puladas (já estavam OK): 0', 'Com erro: 0']);
 

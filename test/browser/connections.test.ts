@@ -64,7 +64,8 @@ describe('Conexões in the browser', () => {
     const key = t.pg.sandbox.orgs[1].apiKey;
     await sb.getByLabel('Endereço base da API').fill(t.pg.sandbox.baseUrl);
     await sb.getByRole('button', { name: 'Salvar' }).click();
-    await expect.poll(() => sb.locator('#status').textContent()).toBe('Conexão "Padaria Teste" salva.');
+    // Saved, then tried at once.
+    await expect.poll(() => sb.locator('#status').textContent()).toMatch(/^Conexão "Padaria Teste" salva\. Conexão funcionando/);
     const card = sb.locator('[data-connection="Padaria Teste"]');
     await expect.poll(() => card.textContent()).toContain('Chave salva');
 
@@ -85,5 +86,14 @@ describe('Conexões in the browser', () => {
     const state = await t.page.evaluate(() => fetch('/state').then((r) => r.text()));
     expect(state).not.toContain(key);
     await screenshot(t.page, 'conexoes-editar');
+  });
+
+  it('says at once when a key it just saved is refused by the service', async () => {
+    const sb = sidebar(t.page);
+    await sb.getByRole('button', { name: 'Substituir' }).click();
+    await sb.getByLabel('Chave de API').fill('chave-recusada-456');
+    await sb.getByRole('button', { name: 'Salvar' }).click();
+    await expect.poll(() => sb.locator('#status').textContent()).toMatch(/^Conexão "Padaria Teste" salva, mas o teste falhou: Chave de API recusada/);
+    expect(await sb.locator('#status').getAttribute('class')).toContain('error');
   });
 });

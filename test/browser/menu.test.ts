@@ -36,4 +36,16 @@ describe('the add-on menu', () => {
     }
     expect(errors).toEqual([]);
   });
+
+  it('Ajuda opens the first-run guide, Sobre shows the version', async () => {
+    await clickMenu(t.page, 'Ajuda e primeiros passos');
+    await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Ajuda');
+    const frame = await sidebarFrame(t.page);
+    expect(await frame.locator('h1').textContent()).toBe('Primeiros passos');
+    expect(await frame.locator('ol.guide li').count()).toBe(4);
+    await clickMenu(t.page, 'Sobre');
+    await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Sobre');
+    const about = await sidebarFrame(t.page);
+    await expect.poll(() => about.locator('#about').textContent()).toMatch(/versão \d+\.\d+\.\d+/);
+  });
 });

@@ -133,6 +133,23 @@ describe('rows from random cells', () => {
       );
     });
   }
+
+  it('a due day of 29 to 31 is stopped by validation, as the service refuses it; 28 passes', () => {
+    const op = bulkOperations.criarAssinaturaPersonalizada;
+    const layout = layoutFor(op.columns);
+    const i = op.columns.findIndex((c) => c.field === 'diaVencimentoCobranca');
+    const valid: CellValue[] = op.columns.map((c) => (c.kind === 'date' ? zone.instant({ year: 2026, month: 11, day: 1 }) : c.example));
+    for (const day of [29, 30, 31]) {
+      const row = valid.slice();
+      row[i] = day;
+      expect(buildRow(op, layout, row, 7, 'Lote', zone).issues.map((x) => x.message)).toEqual([
+        expect.stringMatching(/^Linha 7, coluna "Dia de vencimento".*28/),
+      ]);
+    }
+    const ok = valid.slice();
+    ok[i] = 28;
+    expect(buildRow(op, layout, ok, 7, 'Lote', zone).issues).toEqual([]);
+  });
 });
 
 /** Every listed bad input of each kind, each tried: a random sample could skip one. */

@@ -48,12 +48,14 @@ describe('table building', () => {
     expect(rows[1]).toContain('Outras');
   });
 
-  it('booleans read as Sim/Não, nulls as empty cells, unknown arrays as JSON text', () => {
+  it('booleans read as Sim/Não, nulls as empty cells; lists the spec leaves open are open child tables', () => {
     const c = conv();
     expect(c.cell('boolean', true)).toBe('Sim');
     expect(c.cell('boolean', false)).toBe('Não');
     expect(c.cell('money', null)).toBe('');
-    const tags = tableSpec(listings.clientes).children.find((x) => x.field === 'tags')!;
-    expect(childRows(tags, [{ idCliente: 1, tags: [{ idTag: 3, descricao: 'VIP' }] }], c)[0]).toEqual([1, '{"idTag":3,"descricao":"VIP"}']);
+    const clientes = tableSpec(listings.clientes);
+    expect(clientes.children.filter((x) => x.open).map((x) => x.field)).toEqual(['telefones', 'tags']);
+    expect(tableSpec(listings.faturas).children.find((x) => x.field === 'itens')?.open).toBe(true);
+    expect(tableSpec(listings.transacoes).children.find((x) => x.field === 'planosConta')?.open).toBe(false);
   });
 });

@@ -53,7 +53,13 @@ initMenus((functionName) => {
     if (!r.ok) showToast({ title: 'Erro', message: r.error?.message ?? 'Erro desconhecido', timeoutSeconds: 10 }, 'error');
   });
 });
-initGrid((sheet, ranges) => void act('/select', { sheet, ranges }));
+initGrid(
+  (sheet, ranges) => void act('/select', { sheet, ranges }),
+  (edit) =>
+    void act('/edit', edit).then((r) => {
+      if (!r.ok) showToast({ title: 'Erro', message: r.error?.message ?? 'Erro desconhecido', timeoutSeconds: 10 }, 'error');
+    }),
+);
 initPanels({
   activate: (sheetId) => void act('/activate', { sheetId }),
   closeSurface: (id) => void act(`/surface/${id}/close`, {}),

@@ -27,6 +27,11 @@ let anchor: Cell | null = null;
 let dragging = false;
 let notePop: HTMLElement | null = null;
 let onSelect: (sheet: string, ranges: string[]) => void = () => {};
+let onEdit: (edit: GridEdit) => void = () => {};
+let editor: HTMLInputElement | null = null;
+
+/** What the user changed in the grid; the page sends it to the one edit entry point of the session. */
+export type GridEdit = { sheet: string; at: string; rows: string[][] } | { sheet: string; clear: string[] };
 
 function rectOf(a: Cell, b: Cell): Rect {
   const row = Math.min(a.r, b.r);
@@ -150,8 +155,107 @@ function showNote(ev: MouseEvent): void {
   document.body.append(notePop);
 }
 
-export function initGrid(select: (sheet: string, ranges: string[]) => void): void {
+function activeCell(): Cell | null {
+  const r = ranges[ranges.length - 1];
+  return r ? { r: r.row, c: r.column } : null;
+}
+
+function moveTo(cell: Cell): void {
+  anchor = cell;
+  ranges = [rectOf(cell, cell)];
+  drawSelection();
+  commit();
+}
+
+/** An input over the active cell, as Sheets opens one when you type or double-click. */
+function openEditor(initial: string, original = initial): void {
+  const cell = activeCell();
+  const at = cell && td(cell.r, cell.c);
+  if (!grid || !cell || !at) return;
+  closeEditor();
+  const input = h('input', { type: 'text', class: 'cell-editor', 'aria-label': `Editar ${a1(cell.r, cell.c, 1, 1)}` }) as HTMLInputElement;
+  input.value = initial;
+  input.style.left = `${at.offsetLeft}px`;
+  input.style.top = `${at.offsetTop}px`;
+  input.style.width = `${Math.max(at.offsetWidth, 80)}px`;
+  input.style.height = `${at.offsetHeight}px`;
+  byId('grid-inner').append(input);
+  editor = input;
+  input.focus();
+  const sheet = grid.name;
+  input.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape') {
+      ev.preventDefault();
+      closeEditor();
+    } else if (ev.key === 'Enter' || ev.key === 'Tab') {
+      ev.preventDefault();
+      const text = input.value;
+      closeEditor();
+      onEdit({ sheet, at: a1(cell.r, cell.c, 1, 1), rows: [[text]] });
+      moveTo(ev.key === 'Enter' ? { r: cell.r + 1, c: cell.c } : { r: cell.r, c: cell.c + 1 });
+    }
+  });
+  input.addEventListener('blur', () => {
+    if (editor !== input) return;
+    const text = input.value;
+    closeEditor();
+    if (text !== original) onEdit({ sheet, at: a1(cell.r, cell.c, 1, 1), rows: [[text]] });
+  });
+}
+
+function closeEditor(): void {
+  const e = editor;
+  editor = null;
+  e?.remove();
+}
+
+/** Keys and paste reach the grid only when nothing else (a sidebar, a field) has the focus. */
+function gridHasKeys(ev: Event): boolean {
+  const target = ev.target as HTMLElement | null;
+  return !!grid && ranges.length > 0 && !editor && !(target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) && !target?.isContentEditable;
+}
+
+export function initGrid(select: (sheet: string, ranges: string[]) => void, edit: (e: GridEdit) => void): void {
   onSelect = select;
+  onEdit = edit;
+  table.addEventListener('dblclick', (ev) => {
+    const cell = cellAt(ev.target);
+    if (!cell || !grid) return;
+    moveTo(cell);
+    openEditor(grid.rows[cell.r - 1]?.[cell.c - 1]?.t ?? '');
+  });
+  document.addEventListener('keydown', (ev) => {
+    if (!gridHasKeys(ev) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const cell = activeCell()!;
+    if (ev.key === 'Delete' || ev.key === 'Backspace') {
+      ev.preventDefault();
+      onEdit({ sheet: grid!.name, clear: ranges.map((r) => a1(r.row, r.column, r.numRows, r.numColumns)) });
+    } else if (ev.key === 'Enter' || ev.key === 'F2') {
+      ev.preventDefault();
+      openEditor(grid!.rows[cell.r - 1]?.[cell.c - 1]?.t ?? '');
+    } else if (ev.key.startsWith('Arrow')) {
+      ev.preventDefault();
+      const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key] ?? [0, 0];
+      moveTo({ r: Math.max(1, cell.r + d[0]), c: Math.max(1, cell.c + d[1]) });
+    } else if (ev.key.length === 1) {
+      ev.preventDefault();
+      openEditor(ev.key, grid!.rows[cell.r - 1]?.[cell.c - 1]?.t ?? '');
+    }
+  });
+  // A block copied from a spreadsheet or a text editor: lines and tabs become rows and columns from the active cell.
+  document.addEventListener('paste', (ev) => {
+    if (!gridHasKeys(ev)) return;
+    const text = ev.clipboardData?.getData('text/plain') ?? '';
+    if (!text) return;
+    ev.preventDefault();
+    const rows = text
+      .replace(/\r\n?/g, '\n')
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => line.split('\t'));
+    const cell = activeCell()!;
+    onEdit({ sheet: grid!.name, at: a1(cell.r, cell.c, 1, 1), rows });
+  });
   table.addEventListener('mousedown', (ev) => {
     const cell = cellAt(ev.target);
     if (!cell || ev.button !== 0) return;

@@ -33,6 +33,26 @@ export function initPanels(a: PanelActions): void {
   byId('pg-advance-hour').addEventListener('click', () => actions.advance(60));
   byId('pg-advance-day').addEventListener('click', () => actions.advance(24 * 60));
   byId<HTMLSelectElement>('pg-user').addEventListener('change', (ev) => actions.switchUser((ev.target as HTMLSelectElement).value));
+  byId<HTMLDetailsElement>('pg-keys').addEventListener('toggle', (ev) => {
+    if (!(ev.target as HTMLDetailsElement).open) return;
+    void fetch('/demo-keys', { cache: 'no-store' })
+      .then((r) => r.json() as Promise<{ baseUrl: string; orgs: Array<{ name: string; apiKey: string }> }>)
+      .then((d) =>
+        byId('pg-keys-list').replaceChildren(
+          h('div', { class: 'item' }, 'Endereço base: ', h('code', {}, d.baseUrl)),
+          ...d.orgs.map((o) => h('div', { class: 'item', 'data-org': o.name }, h('strong', {}, o.name), h('br'), 'Chave: ', h('code', {}, o.apiKey))),
+        ),
+      );
+  });
+}
+
+function renderOutbox(view: PlaygroundView): void {
+  byId('pg-mail-summary').textContent = `E-mails enviados (${view.outbox.length})`;
+  byId('pg-mail-list').replaceChildren(
+    ...(view.outbox.length
+      ? view.outbox.map((m) => h('div', { class: 'item mail' }, h('strong', {}, m.subject), h('br'), `Para ${m.to} · ${m.at}`, h('pre', {}, m.body)))
+      : [h('div', { class: 'item' }, 'Nenhum e-mail enviado.')]),
+  );
 }
 
 function renderTabs(list: TabView[], activeId: number): void {
@@ -166,4 +186,5 @@ export function renderPanels(view: PlaygroundView): void {
   renderDialogs(view.dialogs);
   renderToasts(view.toasts);
   renderPlaygroundBar(view);
+  renderOutbox(view);
 }

@@ -116,7 +116,14 @@ form.addEventListener('submit', (ev) => {
       keyInput.value = '';
       form.hidden = true;
       render(await server.listConnections());
-      notice(status, 'ok', `Conexão "${r.connection.name}" salva.`);
+      notice(status, 'info', `Conexão "${r.connection.name}" salva. Testando…`);
+      // Saved as typed, then tried at once: a key the service refuses is said now, not at the first import.
+      const check = await server.testConnection({ id: r.connection.id });
+      notice(
+        status,
+        check.ok ? (check.code === 'slow' ? 'warn' : 'ok') : 'error',
+        check.ok ? `Conexão "${r.connection.name}" salva. ${check.message}` : `Conexão "${r.connection.name}" salva, mas o teste falhou: ${check.message}`,
+      );
     } catch (err) {
       notice(status, 'error', errorText(err));
     }

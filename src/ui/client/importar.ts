@@ -1,6 +1,7 @@
 import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
-import { driveRun, progressText, type RunControl, type RunProgress } from './runs';
+import { driveRun, progressText, type RunControl, type RunProgress, whatToFix } from './runs';
 import { type Args, type FormOutcome, type Reply, server } from './rpc';
+import { SheetFilters } from './sheet-filters';
 
 type ImportForm = Reply<'getImportForm'>;
 type FilterForm = ImportForm['listings'][number]['filters'][number];
@@ -14,16 +15,26 @@ const status = byId('status');
 const result = byId('result');
 const runBtn = byId<HTMLButtonElement>('run');
 const cancelBtn = byId<HTMLButtonElement>('cancel');
+const discardBtn = byId<HTMLButtonElement>('discard');
+const progressBar = byId<HTMLProgressElement>('progress');
+const progressText_ = byId('progress-text');
 const listingSelect = byId<HTMLSelectElement>('f-listing');
 const targetSelect = byId<HTMLSelectElement>('f-target');
 const NEW = '__nova__';
+/** Sort fields that are not columns of the listing's sheet. */
+const SORT_LABELS: Record<string, string> = { dataHoraAtualizacao: 'Data e hora de atualização' };
 let data: ImportForm;
+let sheetFilters: SheetFilters;
 let editingId: string | undefined;
 /** Opened from Relatórios › Editar: every run saves into that report. */
 let editMode = false;
 let control: RunControl | null = null;
-/** Set after a failed run: the button then resumes it instead of starting over. */
+/** Set after a run that continuing can get past (network, 5xx, 429, a killed step): the button then resumes it. */
 let resumable: string | null = null;
+/** A failed first import the user may throw away (its sheet and report). */
+let discardable: string | null = null;
+/** The report whose run is in flight, for Cancelar. */
+let runningId: string | null = null;
 
 const byName = (name: string) => form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
 const current = () => data.listings.find((l) => l.key === listingSelect.value)!;
@@ -67,7 +78,10 @@ function dateFilter(f: FilterForm): HTMLElement {
     days.hidden = mode.value !== 'rel';
   };
   mode.addEventListener('change', sync);
-  const wrap = h('div', {}, h('label', { for: `f-${f.name}` }, f.label), h('div', { class: 'row' }, mode, fixed, days), errorSlot(f.name));
+  // The unit is on screen, not only in the input's name: a bare 0 says nothing.
+  const unit = h('span', { class: 'unit', hidden: true }, 'dias a partir de hoje (negativo: passado)');
+  mode.addEventListener('change', () => (unit.hidden = mode.value !== 'rel'));
+  const wrap = h('div', {}, h('label', { for: `f-${f.name}` }, f.label), h('div', { class: 'row' }, mode, fixed, days, unit), errorSlot(f.name));
   if (f.kind === 'datetime') {
     // The service filters update times; relative days make little sense there.
     mode.querySelector('option[value=rel]')!.remove();
@@ -104,7 +118,13 @@ function filterField(f: FilterForm): HTMLElement {
         'div',
         {},
         h('label', { for: id }, f.label),
-        h('select', { id, name: f.name }, h('option', { value: '' }, 'Padrão do serviço'), ...f.choices.map((c) => h('option', { value: c }, c))),
+        h(
+          'select',
+          { id, name: f.name },
+          h('option', { value: '' }, 'Padrão do serviço'),
+          // The service wants its own field names; the person reads the column's title.
+          ...f.choices.map((c) => h('option', { value: c }, current().columns.find((col) => col.key === c)?.label ?? SORT_LABELS[c] ?? c)),
+        ),
         errorSlot(f.name),
       );
     case 'sortOrder':
@@ -149,6 +169,10 @@ function renderFilters(): void {
     ...l.filters.filter((f) => f.option).map((f) => h('label', { class: 'checkbox' }, h('input', { type: 'checkbox', name: f.name }), f.label)),
   );
   byId('incremental-box').hidden = !l.incremental;
+  const gap = byId('service-gap');
+  gap.hidden = !l.serviceGap;
+  gap.textContent = l.serviceGap ?? '';
+  sheetFilters.setColumns(l.columns);
   byId('children-hint').textContent = l.childSheets.length
     ? `Listas dentro dos registros (${l.childSheets.join(', ')}) vão para abas ligadas, com o ID do registro na primeira coluna.`
     : '';
@@ -219,6 +243,7 @@ function fill(report: EditingReport): void {
   (byName('sheetName') as HTMLInputElement).value = report.sheetName;
   byId('new-sheet').hidden = targetSelect.value !== NEW;
   (byName('incremental') as HTMLInputElement).checked = report.incremental;
+  for (const f of report.sheetFilters) sheetFilters.add(f);
   for (const f of current().filters) {
     const v = report.filters[f.name];
     if (v === undefined) continue;
@@ -238,11 +263,38 @@ function setRunning(running: boolean): void {
   runBtn.setAttribute('aria-busy', String(running));
   if (!running) runBtn.removeAttribute('aria-busy');
   cancelBtn.hidden = !running;
+  cancelBtn.disabled = false;
+  if (running) discardBtn.hidden = true;
   byId('progress-box').hidden = !running;
 }
 
 /** The sheet the user was asked about and clicked again for. */
 let confirmedReplace: string | undefined;
+
+function idleLabel(): string {
+  return editMode ? 'Salvar e importar' : 'Importar';
+}
+
+/** Any edit after a failure means a new run with the form as it is now: never a resume of the old one. */
+function resetAfterFailure(): void {
+  if (control) return;
+  resumable = null;
+  discardable = null;
+  discardBtn.hidden = true;
+  runBtn.textContent = idleLabel();
+}
+
+function showProgress(p: RunProgress): void {
+  const text = progressText(p);
+  if (p.status === 'running') {
+    progressText_.textContent = text;
+    if (p.totalRows) {
+      progressBar.max = p.totalRows;
+      progressBar.value = Math.min(p.rows, p.totalRows);
+    } else progressBar.removeAttribute('value');
+  }
+  notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', text);
+}
 
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
@@ -257,6 +309,7 @@ form.addEventListener('submit', (ev) => {
     listing: listingSelect.value as ReportForm['listing'],
     connection: value('connection'),
     filters: collectFilters(),
+    sheetFilters: sheetFilters.collect(),
     sheetName: target === NEW ? value('sheetName') : target,
     newSheet: target === NEW,
     incremental: value('incremental') === 'true',
@@ -264,55 +317,101 @@ form.addEventListener('submit', (ev) => {
     confirmReplace: confirmedReplace,
   };
   control = { cancelled: false };
+  progressText_.textContent = 'Começando…';
+  progressBar.removeAttribute('value');
   setRunning(true);
+  const resuming = resumable;
+  resumable = null;
+  discardable = null;
+  runBtn.textContent = idleLabel();
   void (async () => {
     try {
-      const started: FormOutcome<RunProgress> = resumable
-        ? { ok: true, value: await server.continueReportRun(resumable) }
-        : await server.startImportRun(payload);
-      resumable = null;
-      runBtn.textContent = editingId ? 'Salvar e importar' : 'Importar';
+      const started: FormOutcome<RunProgress> = resuming ? { ok: true, value: await server.continueReportRun(resuming) } : await server.startImportRun(payload);
       if (!started.ok) {
         confirmedReplace = started.field === 'confirmReplace' ? payload.sheetName : undefined;
         if (started.field === 'confirmReplace') {
           notice(result, 'warn', started.message);
           return;
         }
-        fieldError(form, started.field.replace(/^filter:/, ''), started.message);
+        fieldError(form, started.field.replace(/^filter:/, '').replace(/^sheetFilter:\d+$/, 'sheetFilter'), started.message);
         notice(result, 'error', started.message);
         return;
       }
       editingId = started.value.reportId;
+      runningId = started.value.reportId;
       if (!data.sheets.includes(started.value.sheetName)) data.sheets.push(started.value.sheetName);
-      const final = await driveRun(
-        started.value,
-        (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', progressText(p)),
-        control!,
-      );
+      const final = await driveRun(started.value, showProgress, control!);
       if (final.warnings.length) notice(status, 'warn', final.warnings.join(' '));
-      if (final.status === 'failed') {
-        resumable = final.reportId;
+      if (final.status === 'failed') await afterFailure(final);
+    } catch (err) {
+      // A step that died (killed, quota) left the job where it was: continuing works.
+      notice(result, 'error', `${errorText(err)} ${runningId ? 'Use "Continuar" para retomar de onde parou.' : ''}`.trim());
+      if (runningId) {
+        resumable = runningId;
         runBtn.textContent = 'Continuar';
       }
-    } catch (err) {
-      notice(result, 'error', errorText(err));
     } finally {
       control = null;
+      runningId = null;
       setRunning(false);
     }
   })();
 });
 
+async function afterFailure(final: RunProgress): Promise<void> {
+  if (final.canContinue) {
+    resumable = final.reportId;
+    runBtn.textContent = 'Continuar';
+    if (final.firstRun) {
+      discardable = final.reportId;
+      discardBtn.hidden = false;
+    }
+    return;
+  }
+  // Nothing to continue: a first import that cannot work leaves nothing behind.
+  if (final.firstRun && (await server.discardFailedImport(final.reportId))) {
+    editingId = editMode ? editingId : undefined;
+    data.sheets = data.sheets.filter((s) => s !== final.sheetName);
+    notice(
+      result,
+      'error',
+      `Falhou: ${final.message ?? 'erro desconhecido'}. Nada ficou na planilha (a aba e o relatório foram descartados). ${whatToFix(final.message ?? '')}`,
+    );
+  }
+}
+
+discardBtn.addEventListener('click', () =>
+  busy(discardBtn, async () => {
+    if (!discardable) return;
+    const id = discardable;
+    try {
+      if (await server.discardFailedImport(id)) {
+        notice(result, 'ok', 'A aba e o relatório da importação que falhou foram descartados.');
+        if (!editMode) editingId = undefined;
+      }
+    } catch (err) {
+      notice(result, 'error', errorText(err));
+    }
+    resetAfterFailure();
+  }),
+);
+
 cancelBtn.addEventListener('click', () => {
-  if (control) control.cancelled = true;
+  if (!control) return;
+  control.cancelled = true;
   cancelBtn.disabled = true;
-  notice(result, 'warn', 'Cancelando depois da página em andamento…');
+  // Read by the running step between waves; the sidebar cancels for good as soon as that step returns.
+  if (runningId) void server.requestCancelReportRun(runningId).catch(() => undefined);
+  progressText_.textContent = 'Cancelando: a importação para em alguns segundos…';
+  notice(result, 'warn', 'Cancelando: a importação para em alguns segundos…');
 });
 
 // A new pull after a finished one is a new report, unless the sidebar edits a saved one.
 form.addEventListener('change', () => {
   if (!editMode && !control) editingId = undefined;
+  resetAfterFailure();
 });
+form.addEventListener('input', resetAfterFailure);
 listingSelect.addEventListener('change', () => {
   if (!editMode) editingId = undefined;
   renderFilters();
@@ -328,6 +427,8 @@ void busy(runBtn, async () => {
     notice(status, 'error', errorText(err));
     return;
   }
+  sheetFilters = new SheetFilters(byId('sheet-filters'), data.sheetFilterOps, resetAfterFailure);
+  byId('add-sheet-filter').addEventListener('click', () => sheetFilters.add());
   const connSelect = byName('connection') as HTMLSelectElement;
   connSelect.replaceChildren(...data.connections.map((c) => h('option', { value: c.name, selected: c.isDefault }, c.name)));
   if (data.connections.length === 0) notice(status, 'warn', 'Nenhuma conexão configurada: abra Faturamento › Conexões e adicione uma.');

@@ -110,12 +110,62 @@ async function guarded(button: HTMLButtonElement, work: () => Promise<void>): Pr
   }
 }
 
+/** What a confirmed send does, in the operation's words: these writes cannot be undone. */
+function consequence(n: number): string {
+  const label = select('operation').selectedOptions[0]?.textContent ?? 'Lançamento';
+  return `${label}: ${plural(n, 'linha será enviada', 'linhas serão enviadas')} ao serviço de faturamento. Isto não pode ser desfeito pelo complemento.`;
+}
+
+let pending: BulkForm | null = null;
+
+function askConfirmation(form: BulkForm, v: { valid: number; invalid: number; untouched: number }): void {
+  pending = form;
+  const rest = [
+    v.invalid ? `${plural(v.invalid, 'linha com problema será pulada', 'linhas com problemas serão puladas')} (veja a coluna Mensagem).` : '',
+    v.untouched ? `${plural(v.untouched, 'linha já processada fica', 'linhas já processadas ficam')} como está.` : '',
+  ].filter(Boolean);
+  byId('confirm-text').textContent = [consequence(v.valid), ...rest].join(' ');
+  byId('confirm').hidden = false;
+  byId<HTMLButtonElement>('confirm-send').focus();
+}
+
+function closeConfirmation(): void {
+  pending = null;
+  byId('confirm').hidden = true;
+}
+
+// Executar first validates and shows what would be sent; nothing irreversible happens before "Confirmar envio".
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
+  closeConfirmation();
+  const v = values();
+  void guarded(byId<HTMLButtonElement>('run'), async () => {
+    notice(result, 'info', 'Validando as linhas…');
+    const checked = await server.validateBulk(v);
+    if (!checked.ok) return notice(result, 'error', checked.message);
+    if (checked.value.valid > 0) {
+      clearNotice(result);
+      return askConfirmation(v, checked.value);
+    }
+    // Nothing new to send: the run only settles PENDENTE rows and reports, so it needs no confirmation.
+    notice(result, 'info', 'Validando as linhas e começando o envio…');
+    await drive(await server.startBulkRun(v));
+  });
+});
+
+byId('confirm-send').addEventListener('click', () => {
+  const v = pending;
+  closeConfirmation();
+  if (!v) return;
   void guarded(byId<HTMLButtonElement>('run'), async () => {
     notice(result, 'info', 'Validando as linhas e começando o envio…');
-    await drive(await server.startBulkRun(values()));
+    await drive(await server.startBulkRun(v));
   });
+});
+
+byId('confirm-back').addEventListener('click', () => {
+  closeConfirmation();
+  notice(result, 'info', 'Nada foi enviado.');
 });
 
 byId('continue').addEventListener('click', () => {

@@ -1,5 +1,5 @@
 import { busy, byId, errorText, h, notice } from './dom';
-import { driveRun, progressText, type RunProgress } from './runs';
+import { driveRun, progressText, type RunProgress, whatToFix } from './runs';
 import type { ReportView } from '../../core/reports';
 import type { Schedule } from '../../core/schedule';
 import { server } from './rpc';
@@ -248,9 +248,11 @@ function card(r: ReportView): HTMLElement {
   const el = h(
     'div',
     { class: 'card', 'data-report': r.name, 'data-owner': r.owner ?? '' },
+    r.orphaned ? orphanBox(r, result) : null,
     h('div', { class: 'title' }, h('span', {}, r.name), h('span', { class: 'badge' }, r.listingLabel)),
     ownerLine(r),
     h('div', { class: 'meta' }, `Aba "${r.sheetName}" · conexão ${r.connection}${r.incremental ? ' · incremental' : ''}`),
+    r.sheetFilters.length ? h('div', { class: 'meta' }, `Filtros na planilha (aplicados pelo complemento): ${r.sheetFilters.join('; ')}`) : null,
     h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
     lastRunLine(r),
     h('div', { class: 'actions' }, refreshBtn, continueBtn, editBtn, scheduleBtn, deleteBtn),
@@ -264,7 +266,45 @@ function card(r: ReportView): HTMLElement {
   return el;
 }
 
+/** Failures first, above the list, with what to do: a card far down is easy to miss. */
+function renderFailures(): void {
+  const box = byId('failures');
+  const failed = reports.filter((r) => r.lastRun?.result === 'erro');
+  box.hidden = failed.length === 0;
+  box.replaceChildren(
+    h('div', { class: 'title' }, failed.length === 1 ? '1 relatório com falha' : `${failed.length} relatórios com falha`),
+    ...failed.map((r) =>
+      h(
+        'div',
+        { class: 'failure' },
+        `"${r.name}" (${r.lastRun?.origin === 'agendado' ? 'execução agendada' : 'execução manual'} em ${r.lastRun?.at}): ${r.lastRun?.message || 'falhou'}. `,
+        r.canContinue ? 'Use "Continuar" no cartão dele, ou corrija e clique em "Atualizar".' : whatToFix(r.lastRun?.message ?? ''),
+      ),
+    ),
+  );
+}
+
+/** A report whose connection is gone is re-pointed here, in place: Conexões cannot do it. */
+function orphanBox(r: ReportView, result: HTMLElement): HTMLElement {
+  const choice = h('select', { 'aria-label': `Nova conexão de "${r.name}"` }, ...r.connections.map((c) => h('option', { value: c }, c)));
+  const swap = h('button', { type: 'button', class: 'primary' }, 'Trocar conexão');
+  swap.addEventListener('click', () =>
+    busy(swap, async () => {
+      const out = await server.setReportConnection(r.id, choice.value);
+      if (!out.ok) return notice(result, 'error', out.message);
+      reports = reports.map((x) => (x.id === r.id ? out.value : x));
+      render();
+      notice(status, 'ok', `"${r.name}" agora usa a conexão ${out.value.connection}.`);
+    }),
+  );
+  const text = `A conexão "${r.connection}" não existe mais para você.`;
+  return r.connections.length
+    ? h('div', { class: 'notice warn' }, `${text} Escolha outra:`, h('div', { class: 'row' }, choice, swap))
+    : h('div', { class: 'notice warn' }, `${text} Adicione uma em Faturamento › Conexões.`);
+}
+
 function render(): void {
+  renderFailures();
   list.replaceChildren(...(reports.length ? reports.map(card) : [h('p', { class: 'empty' }, 'Nenhum relatório ainda. Use "Nova importação".')]));
 }
 
@@ -311,3 +351,27 @@ allBtn.addEventListener('click', () =>
 byId('new').addEventListener('click', () => void server.showImport());
 
 load().catch((err) => notice(status, 'error', errorText(err)));
+
+/**
+ * Scheduled runs happen elsewhere (the hourly trigger): the open sidebar asks
+ * again when it gets focus and every 30 s while visible, and redraws only when
+ * something changed and nobody is in the middle of a form or a run.
+ */
+let polling = false;
+async function poll(): Promise<void> {
+  if (polling || document.hidden || document.querySelector('form.schedule, button[aria-busy="true"]')) return;
+  polling = true;
+  try {
+    const fresh = await server.listReports();
+    if (JSON.stringify(fresh) !== JSON.stringify(reports)) {
+      reports = fresh;
+      render();
+    }
+  } catch {
+    // A poll that fails says nothing: the next one, or the user's own click, will.
+  } finally {
+    polling = false;
+  }
+}
+window.addEventListener('focus', () => void poll());
+setInterval(() => void poll(), 30_000);

@@ -23,16 +23,36 @@ export async function driveRun(first: RunProgress, onProgress: (p: RunProgress) 
   return p;
 }
 
+/** What to do after a failure that continuing cannot get past, from the service's words. */
+export function whatToFix(message: string): string {
+  if (/chave de API|HTTP 401|HTTP 403/i.test(message)) return 'Confira a chave da conexão (Faturamento › Conexões) ou escolha outra conexão e importe de novo.';
+  if (/filtro|HTTP 400|recusou o pedido/i.test(message)) return 'Corrija os filtros e importe de novo.';
+  if (/células/i.test(message)) return 'Use filtros para trazer menos linhas e importe de novo.';
+  return 'Corrija o problema e importe de novo.';
+}
+
+function seconds(s: number): string {
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
 export function progressText(p: RunProgress): string {
   const rows = p.rows.toLocaleString('pt-BR');
   switch (p.status) {
-    case 'running':
-      return `Importando… ${p.pages} ${p.pages === 1 ? 'página' : 'páginas'}, ${rows} linhas até agora.`;
+    case 'running': {
+      const pages = `${p.pages.toLocaleString('pt-BR')} ${p.pages === 1 ? 'página' : 'páginas'}`;
+      const of = p.totalRows !== undefined ? ` de ${p.totalRows.toLocaleString('pt-BR')}` : '';
+      const left = p.etaSeconds !== undefined ? `; faltam cerca de ${seconds(p.etaSeconds)}` : '';
+      return `Importando… ${pages}, ${rows}${of} linhas${left}.`;
+    }
     case 'done':
       return p.incremental ? `Pronto: ${rows} registros novos ou alterados mesclados em "${p.sheetName}".` : `Pronto: ${rows} linhas em "${p.sheetName}".`;
     case 'cancelled':
       return `Cancelado com ${rows} linhas gravadas; a aba "${p.sheetName}" ficou marcada como incompleta.`;
-    case 'failed':
-      return `Falhou depois de ${rows} linhas: ${p.message ?? 'erro desconhecido'}. A aba ficou marcada como incompleta; use "Continuar" para retomar de onde parou.`;
+    case 'failed': {
+      const why = `Falhou depois de ${rows} linhas: ${p.message ?? 'erro desconhecido'}.`;
+      return p.canContinue ? `${why} A falha parece passageira: use "Continuar" para retomar de onde parou.` : `${why} ${whatToFix(p.message ?? '')}`;
+    }
   }
 }

@@ -1,0 +1,60 @@
+/**
+ * The playground's grid takes input like a spreadsheet: typing into a cell,
+ * double-click to edit, pasting a tab-separated block, Delete to clear; all of
+ * it through the emulator, so the add-on sees typed input parsed as Sheets does.
+ */
+import { describe, expect, it } from 'vitest';
+import { cell, readGrid, tab, usePlaygroundPage } from './helpers';
+
+const t = usePlaygroundPage();
+
+async function paste(text: string): Promise<void> {
+  await t.page.evaluate((data) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', data);
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
+  }, text);
+}
+
+describe('an editable grid', () => {
+  it('types, edits, pastes a block and deletes, as typed input', async () => {
+    await tab(t.page, 'Página1').click();
+    await cell(t.page, 'B2').click();
+    await t.page.keyboard.type('Consultoria');
+    await t.page.keyboard.press('Enter');
+    await expect.poll(() => readGrid(t.page, 'B2')).toEqual([['Consultoria']]);
+    // Enter moves down, as in Sheets; a number typed is a number.
+    await t.page.keyboard.type('1500,5');
+    await t.page.keyboard.press('Tab');
+    await expect.poll(() => t.pg.emulator.values('Página1', 'B3')[0][0]).toBe(1500.5);
+
+    await cell(t.page, 'B2').dblclick();
+    const editor = t.page.getByLabel('Editar B2');
+    expect(await editor.inputValue()).toBe('Consultoria');
+    await editor.fill('Suporte');
+    await editor.press('Enter');
+    await expect.poll(() => readGrid(t.page, 'B2')).toEqual([['Suporte']]);
+
+    await cell(t.page, 'D5').click();
+    await expect.poll(() => t.pg.emulator.spreadsheet.selection?.ranges).toEqual(['D5']);
+    await paste('LOTE-1\t12/2026\t10\nLOTE-2\t01/2027\t15\n');
+    await expect
+      .poll(() => readGrid(t.page, 'D5:F6'))
+      .toEqual([
+        ['LOTE-1', '12/2026', '10'],
+        ['LOTE-2', '01/2027', '15'],
+      ]);
+    expect(t.pg.emulator.values('Página1', 'F5:F6')).toEqual([[10], [15]]);
+
+    await cell(t.page, 'D5').click();
+    await cell(t.page, 'E6').click({ modifiers: ['Shift'] });
+    await expect.poll(() => t.pg.emulator.spreadsheet.selection?.ranges).toEqual(['D5:E6']);
+    await t.page.keyboard.press('Delete');
+    await expect
+      .poll(() => readGrid(t.page, 'D5:F6'))
+      .toEqual([
+        ['', '', '10'],
+        ['', '', '15'],
+      ]);
+  });
+});
