@@ -214,7 +214,7 @@ describe('nested arrays', () => {
   it('invoice items: a typed, summable table from the data, the same columns after a refresh', async () => {
     const emu = emulator();
     connect(emu, sb);
-    importAll(emu, { listing: 'faturas', sheetName: 'Faturas', filters: { isListarItens: true } });
+    const first = importAll(emu, { listing: 'faturas', sheetName: 'Faturas', filters: { isListarItens: true } });
     const dump = await sb.dump<Rec>(org, 'faturas');
     const items = dump.flatMap((f) => (f.itens ?? []).map((i: Rec) => ({ ...i, parent: f.idFatura })));
     const child = emu.values('Faturas · Itens');
@@ -232,7 +232,8 @@ describe('nested arrays', () => {
     expect(emu.numberFormats('Faturas · Itens')[1][total]).toBe('#,##0.00');
     expect(child.slice(1).every((r) => r.every((v) => typeof v !== 'string' || !v.startsWith('{')))).toBe(true);
     const one = dump.find((f) => f.itens?.length)!;
-    importAll(emu, { listing: 'faturas', sheetName: 'Faturas', filters: { isListarItens: true, idFatura: String(one.idFatura) } });
+    // A refresh of the same report (another report may not write its sheet).
+    importAll(emu, { id: first.reportId, listing: 'faturas', sheetName: 'Faturas', filters: { isListarItens: true, idFatura: String(one.idFatura) } });
     const again = emu.values('Faturas · Itens');
     expect(again[0]).toEqual(child[0]);
     expect(again).toHaveLength(one.itens.length + 1);
