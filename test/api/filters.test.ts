@@ -7,6 +7,19 @@ const zone = intlZone('America/Sao_Paulo');
 const fmt = (key: keyof typeof listings, values: Record<string, unknown>) =>
   Object.fromEntries(formatFilters(listings[key].label, listings[key].filters, values as never, zone));
 
+/** The values are refused before any request, naming the filter, with a message that says `text`. */
+function expectRefusal(key: keyof typeof listings, values: Record<string, unknown>, filter: string, text: string): void {
+  let error: unknown;
+  try {
+    fmt(key, values);
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(FilterError);
+  expect((error as FilterError).filter).toBe(filter);
+  expect((error as FilterError).message).toContain(text);
+}
+
 describe('filter formatting', () => {
   it('formats dates as DD/MM/YYYY in the spreadsheet zone, from Dates, ISO strings and parts', () => {
     // 02:00 UTC on 1 Oct is still 30 Sep in São Paulo.
@@ -46,15 +59,7 @@ describe('filter formatting', () => {
     ['clientes', { isAtivo: 'sim' }, 'isAtivo', 'true'],
     ['clientes', { naoExiste: 1 }, 'naoExiste', 'não existe'],
   ] as const)('refuses a bad value before any request (%s %j)', (key, values, filter, text) => {
-    let error: unknown;
-    try {
-      fmt(key, values);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(FilterError);
-    expect((error as FilterError).filter).toBe(filter);
-    expect((error as FilterError).message).toContain(text);
+    expectRefusal(key, values, filter, text);
   });
 
   it('refuses a range whose end is before its start, beside the end field, before any request', () => {
@@ -90,15 +95,7 @@ describe('filter values a person types', () => {
     ['faturas', { competencia: 'out/2026' }, 'competencia', 'MM/AAAA'],
     ['cobrancas', { vencimentoInicial: '2026-13-01' }, 'vencimentoInicial', 'não existe'],
   ] as const)('refuses %s %j before sending', (key, values, filter, text) => {
-    let error: unknown;
-    try {
-      fmt(key, values);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(FilterError);
-    expect((error as FilterError).filter).toBe(filter);
-    expect((error as FilterError).message).toContain(text);
+    expectRefusal(key, values, filter, text);
   });
 
   it('restores the zeros a number cell dropped from a CPF or CNPJ, and drops punctuation', () => {
