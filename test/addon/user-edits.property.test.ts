@@ -1,6 +1,7 @@
 /**
  * Random sequences of what people do to a report sheet (sort, insert and
- * delete rows and columns, rename the tab, type beside a record) interleaved
+ * delete rows and columns, rename the tab, type beside a record, create,
+ * change and remove a filter) interleaved
  * with full refreshes in other orders and with other filters, incremental
  * refreshes, and NFS-e emissions for the invoices the user selected, through
  * the real bundle in the emulator and the sandbox over HTTP. After each step:
@@ -34,6 +35,7 @@ type Action =
   | { kind: 'deleteOurColumn'; pick: number }
   | { kind: 'rename'; n: number }
   | { kind: 'type'; at: number; text: string }
+  | { kind: 'filter'; on: boolean; threshold: number }
   | { kind: 'refresh'; filters: 'all' | 'desc' | 'half' }
   | { kind: 'incremental' }
   | { kind: 'emit'; picks: number[] };
@@ -46,6 +48,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant('deleteOurColumn' as const), pick: fc.nat(20) }),
   fc.record({ kind: fc.constant('rename' as const), n: fc.nat(1000) }),
   fc.record({ kind: fc.constant('type' as const), at: fc.nat(60), text: fc.constantFrom('ligar', 'pago por fora', 'revisar', 'ok') }),
+  fc.record({ kind: fc.constant('filter' as const), on: fc.boolean(), threshold: fc.integer({ min: 0, max: 3000 }) }),
 );
 const refresh: fc.Arbitrary<Action> = fc.oneof(
   fc.record({
@@ -84,6 +87,8 @@ describe('user edits interleaved with refreshes', () => {
         emu.withServices((s) => sheet(s).getRange(1, 20).setValue(NOTE));
         /** What the user typed, by record id: the truth the sheet must keep. */
         const notes = new Map<string, string>();
+        /** Whether the user left a filter on the sheet: nothing the add-on does removes it. */
+        let filtered = false;
         const grid = () => emu.values(name());
         const layout = () => {
           const col = columnsOf(emu, name());
@@ -105,6 +110,7 @@ describe('user edits interleaved with refreshes', () => {
             expect(row[note], `note beside ${key}`).toBe(notes.get(key) ?? '');
           }
           for (const key of notes.keys()) expect(seen.has(key), `note of ${key} lost`).toBe(true);
+          expect(emu.withServices((s) => sheet(s).getFilter() !== null)).toBe(filtered);
         };
         /** Each emission's results stay beside their invoice; no note exists for an invoice nobody selected. */
         const checkEmissions = async () => {
@@ -170,6 +176,24 @@ describe('user edits interleaved with refreshes', () => {
                   .getRange(r, note + 1)
                   .setValue(a.text),
               );
+              break;
+            }
+            case 'filter': {
+              const valor = columnsOf(emu, name()).valorTotal + 1;
+              emu.withServices((s) => {
+                const sh = sheet(s);
+                const current = sh.getFilter();
+                if (!a.on) {
+                  current?.remove();
+                  return;
+                }
+                const f = current ?? sh.getRange(1, 1, sh.getLastRow(), sh.getLastColumn()).createFilter();
+                const range = f.getRange();
+                if (valor >= range.getColumn() && valor <= range.getLastColumn()) {
+                  f.setColumnFilterCriteria(valor, s.SpreadsheetApp.newFilterCriteria().whenNumberGreaterThan(a.threshold).build());
+                }
+              });
+              filtered = a.on;
               break;
             }
             case 'refresh': {
