@@ -20,6 +20,8 @@ const REQUIRED: Record<string, number> = {
   Range: 1,
   RangeList: 1,
   Selection: 1,
+  Filter: 1,
+  'SpreadsheetApp.newFilterCriteria': 0,
   'Ui.alert': 1,
   'Ui.prompt': 1,
   'Ui.showSidebar': 1,

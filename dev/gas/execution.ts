@@ -53,7 +53,19 @@ export interface ServiceCall {
 
 export const KILL_MESSAGE = 'Exceeded maximum execution time';
 
-const SPREADSHEET_OBJECTS = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'RangeList', 'Selection', 'DataValidationBuilder', 'DataValidation']);
+const SPREADSHEET_OBJECTS = new Set([
+  'SpreadsheetApp',
+  'Spreadsheet',
+  'Sheet',
+  'Range',
+  'RangeList',
+  'Selection',
+  'DataValidationBuilder',
+  'DataValidation',
+  'Filter',
+  'FilterCriteria',
+  'FilterCriteriaBuilder',
+]);
 
 export interface ExecutionInit {
   id: number;

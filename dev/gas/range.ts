@@ -1,6 +1,7 @@
 /** Range: reads and writes go cell by cell into the sparse sheet model, with Apps Script's checks and parsing. */
 import { toA1 } from './a1';
 import { DataValidationImpl } from './data-validation';
+import { applyFilter, FilterImpl, filterHost } from './filter';
 import { GasObject } from './instrument';
 import { displayValue, isDateFormat } from './number-format';
 import type { SheetsEnv } from './sheets-env';
@@ -20,6 +21,8 @@ type Implemented =
   | 'clearContent'
   | 'clearDataValidations'
   | 'clearFormat'
+  | 'createFilter'
+  | 'getFilter'
   | 'getA1Notation'
   | 'getBackground'
   | 'getBackgrounds'
@@ -417,6 +420,17 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
   }
 
   /** A column number (absolute), {column, ascending}, or an array of them; only this range's cells move. */
+  /** The sheet's one filter, on this range; its first row is the header (never hidden). */
+  createFilter(): GoogleAppsScript.Spreadsheet.Filter {
+    if (this.sheet.filter) throw this.env.exec.error("You can't create a filter in a sheet that already has a filter.");
+    this.sheet.filter = { row: this.row, column: this.column, numRows: this.numRows, numColumns: this.numColumns, criteria: new Map() };
+    return new FilterImpl(filterHost(this.env, this.sheet)) as unknown as GoogleAppsScript.Spreadsheet.Filter;
+  }
+
+  getFilter(): GoogleAppsScript.Spreadsheet.Filter | null {
+    return this.sheet.filter ? (new FilterImpl(filterHost(this.env, this.sheet)) as unknown as GoogleAppsScript.Spreadsheet.Filter) : null;
+  }
+
   sort(sortSpecObj: any): GRange {
     const items: unknown[] = Array.isArray(sortSpecObj) ? sortSpecObj : [sortSpecObj];
     const specs: SortSpec[] = items.map((item) => {
@@ -427,6 +441,7 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
       return { column, ascending: spec.ascending !== false };
     });
     sortRange(this.sheet, this.row, this.getLastRow(), this.column, this.getLastColumn(), specs);
+    if (this.sheet.filter) applyFilter(this.sheet, this.env.model.locale);
     return this.self();
   }
 }

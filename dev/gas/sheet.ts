@@ -1,5 +1,6 @@
 /** Sheet: structure (rows, columns, frozen panes, visibility) and range lookup. */
 import { parseA1 } from './a1';
+import { applyFilter, FilterImpl, filterHost } from './filter';
 import { GasObject } from './instrument';
 import { RangeImpl } from './range';
 import type { SheetsEnv } from './sheets-env';
@@ -54,6 +55,7 @@ type Implemented =
   | 'showRows'
   | 'isRowHiddenByUser'
   | 'isRowHiddenByFilter'
+  | 'getFilter'
   | 'sort';
 
 export const DEFAULT_COLUMN_WIDTH = 100;
@@ -330,11 +332,17 @@ export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
     return this.model.filteredRows.has(rowPosition);
   }
 
+  getFilter(): GoogleAppsScript.Spreadsheet.Filter | null {
+    return this.model.filter ? (new FilterImpl(filterHost(this.env, this.model)) as unknown as GoogleAppsScript.Spreadsheet.Filter) : null;
+  }
+
   /** Sorts the sheet below its frozen rows by one column, as the menu's "Sort sheet" does. */
   sort(columnPosition: number, ascending = true): GSheet {
     const first = this.model.frozenRows + 1;
     const last = this.model.lastRow();
     if (last >= first) sortRange(this.model, first, last, 1, this.model.maxColumns, [{ column: columnPosition, ascending }]);
+    // A filter's hidden rows follow the values that moved.
+    if (this.model.filter) applyFilter(this.model, this.env.model.locale);
     return this.self();
   }
 }

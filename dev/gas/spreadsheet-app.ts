@@ -3,6 +3,7 @@ import { parseA1 } from './a1';
 import { DataValidationBuilderImpl } from './data-validation';
 import type { Execution } from './execution';
 import { addMetadata, DeveloperMetadataFinderImpl, LOCATION_TYPES, metadataOf, VISIBILITIES } from './developer-metadata';
+import { FilterCriteriaBuilderImpl } from './filter';
 import { GasObject } from './instrument';
 import { RangeImpl } from './range';
 import { SheetImpl } from './sheet';
@@ -271,6 +272,7 @@ type AppMethods =
   | 'getSelection'
   | 'getUi'
   | 'newDataValidation'
+  | 'newFilterCriteria'
   | 'openById'
   | 'setActiveSheet';
 
@@ -355,6 +357,9 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   }
   newDataValidation(): GoogleAppsScript.Spreadsheet.DataValidationBuilder {
     return new DataValidationBuilderImpl((items) => this.env.exec.realm.array(items)) as unknown as GoogleAppsScript.Spreadsheet.DataValidationBuilder;
+  }
+  newFilterCriteria(): GoogleAppsScript.Spreadsheet.FilterCriteriaBuilder {
+    return new FilterCriteriaBuilderImpl((items) => this.env.exec.realm.array(items)) as unknown as GoogleAppsScript.Spreadsheet.FilterCriteriaBuilder;
   }
   getUi(): GoogleAppsScript.Base.Ui {
     // Time-driven triggers have no user interface to talk to.

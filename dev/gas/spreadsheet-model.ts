@@ -2,6 +2,7 @@
  * The persistent state of a spreadsheet: what survives between executions.
  * Service objects handed to scripts are rebuilt per execution on top of it.
  */
+import { type FilterModel, moveFilter } from './filter-model';
 import type { Stored } from './values';
 
 export interface ValidationSpec {
@@ -65,6 +66,8 @@ export class SheetModel {
   /** Rows hidden by the user (hideRows) and by a filter's criteria. */
   hiddenRows = new Set<number>();
   filteredRows = new Set<number>();
+  /** The sheet's filter (at most one), see filter.ts. */
+  filter: FilterModel | null = null;
 
   constructor(
     readonly id: number,
@@ -127,6 +130,7 @@ export class SheetModel {
     const move = (set: Set<number>) => new Set([...set].map(to).filter((r): r is number => r !== null));
     this.hiddenRows = move(this.hiddenRows);
     this.filteredRows = move(this.filteredRows);
+    if (this.filter) this.filter = moveFilter(this.filter, to, 'rows');
   }
 
   moveColumnsBy(to: (column: number) => number | null): void {
@@ -135,6 +139,7 @@ export class SheetModel {
     const widths = remap(this.columnWidths, to);
     this.columnWidths.clear();
     for (const [c, w] of widths) this.columnWidths.set(c, w);
+    if (this.filter) this.filter = moveFilter(this.filter, to, 'columns');
   }
 
   /** Every metadata entry of this sheet with where it sits. */

@@ -26,7 +26,7 @@ export function defaultConfig(): SandboxConfig {
 }
 
 const PAGING_STYLES: readonly PagingStyle[] = ['full', 'totals', 'page', 'empty'];
-const FAULT_KINDS = ['latency', 'status', 'hang', 'reset', 'commitThenFail', 'ignorePage', 'echoKey'];
+const FAULT_KINDS = ['latency', 'status', 'hang', 'reset', 'commitThenFail', 'lateCommit', 'ignorePage', 'echoKey'];
 
 function checkFault(f: FaultRule, i: number): string[] {
   const e: string[] = [];
@@ -40,6 +40,11 @@ function checkFault(f: FaultRule, i: number): string[] {
   if (f.kind === 'echoKey' && (!Number.isInteger(f.status) || f.status < 400 || f.status > 599)) e.push(`${at}.status must be 400..599`);
   if (f.kind === 'status' && (!Number.isInteger(f.status) || f.status < 400 || f.status > 599)) e.push(`${at}.status must be 400..599`);
   if (f.kind === 'commitThenFail' && f.failWith !== 'status500' && f.failWith !== 'reset') e.push(`${at}.failWith must be status500 or reset`);
+  if (f.kind === 'lateCommit') {
+    if (!['status500', 'status503', 'reset', 'hang'].includes(f.failWith)) e.push(`${at}.failWith must be status500, status503, reset or hang`);
+    if (f.afterRequests !== undefined && (!Number.isInteger(f.afterRequests) || f.afterRequests < 1)) e.push(`${at}.afterRequests must be a positive integer`);
+    if (f.afterMs !== undefined && (typeof f.afterMs !== 'number' || f.afterMs < 0)) e.push(`${at}.afterMs must be a number >= 0`);
+  }
   return e;
 }
 

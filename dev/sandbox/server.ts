@@ -88,6 +88,7 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
     const method = (req.method ?? 'GET').toUpperCase();
     const log = state.log;
     const entry = log.begin(method, url.pathname, url.searchParams);
+    state.lateCommits.onRequest(entry.seq);
     let ended = false;
     res.on('close', () => {
       if (ended) return;
@@ -149,20 +150,37 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
         return finish(errorReply(kind, 400, ['body: JSON inválido ou ausente']));
       }
     }
-    let reply: Reply;
-    try {
-      reply = route.handle({
-        org: state.orgData(def),
-        query: url.searchParams,
-        body,
-        params: found.params,
-        config: state.config,
-        ignorePage: decision.ignorePage,
-      });
-    } catch (e) {
-      console.error('[sandbox] handler error', e);
-      reply = errorReply(kind, 500, []);
+    const run = (): Reply => {
+      try {
+        return route.handle({
+          org: state.orgData(def),
+          query: url.searchParams,
+          body,
+          params: found.params,
+          config: state.config,
+          ignorePage: decision.ignorePage,
+        });
+      } catch (e) {
+        console.error('[sandbox] handler error', e);
+        return errorReply(kind, 500, []);
+      }
+    };
+    if (t?.kind === 'lateCommit') {
+      state.lateCommits.add(entry, t.afterRequests, t.afterMs, () => run().status);
+      if (t.failWith === 'hang') {
+        entry.outcome = 'late-commit-hang';
+        hung.add(res);
+        return;
+      }
+      if (t.failWith === 'reset') {
+        entry.outcome = 'late-commit-reset';
+        return resetSocket(req.socket);
+      }
+      const status = t.failWith === 'status503' ? 503 : 500;
+      entry.outcome = status === 503 ? 'late-commit-503' : 'late-commit-500';
+      return finish(errorReply(kind, status, []));
     }
+    const reply = run();
     if (t?.kind === 'commitThenFail') {
       if (t.failWith === 'reset') {
         entry.outcome = 'commit-then-reset';
@@ -214,6 +232,7 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
     close() {
       return new Promise((resolve) => {
         for (const h of hung) h.destroy();
+        state.lateCommits.clear();
         server.closeAllConnections();
         server.close(() => resolve());
       });

@@ -1,6 +1,7 @@
 /** Everything the server holds: data per organization, configuration, fault RNG, log. */
 import { applyPatch, defaultConfig } from './config.js';
 import { generateOrg, resolveSize, type OrgData } from './generate.js';
+import { LateCommits } from './late-commits.js';
 import { RequestLog } from './log.js';
 import { ORG_DEFS, type OrgDef } from './orgs.js';
 import { Rng } from './rng.js';
@@ -12,6 +13,7 @@ export class SandboxState {
   config: SandboxConfig;
   faultRng: Rng;
   readonly log = new RequestLog();
+  readonly lateCommits = new LateCommits();
   private data = new Map<number, OrgData>();
   private startupPatch: ConfigPatch;
 
@@ -62,6 +64,7 @@ export class SandboxState {
     this.size = opts.size ?? this.options.size ?? 'small';
     this.config = this.configFrom(opts.config ?? this.startupPatch);
     this.faultRng = new Rng(this.seed ^ 0x5eed);
+    this.lateCommits.clear();
     this.data.clear();
     this.log.reset();
     if (this.options.eager ?? true) for (const def of ORG_DEFS) this.orgData(def);

@@ -60,6 +60,12 @@ export type FaultRule = FaultMatch &
     | { kind: 'reset' }
     /** Runs the operation (writes are applied) and then answers 500 or drops the connection. */
     | { kind: 'commitThenFail'; failWith: 'status500' | 'reset' }
+    /**
+     * Fails the request now (500, 503, a dropped connection or no answer) and runs the operation
+     * later: when `afterRequests` more /v2 requests have arrived (the last of them already sees it)
+     * or after `afterMs`, whichever comes first; 3 requests when neither is set.
+     */
+    | { kind: 'lateCommit'; failWith: 'status500' | 'status503' | 'reset' | 'hang'; afterRequests?: number; afterMs?: number }
     /** The listing ignores page/pagina and always returns the first page. */
     | { kind: 'ignorePage' }
     /** Replies with this status and an error message that quotes the request's x-api-key (a careless gateway). */
@@ -116,6 +122,11 @@ export type RequestOutcome =
   | 'commit-then-500'
   /** commitThenFail: the operation ran, then the socket was destroyed. */
   | 'commit-then-reset'
+  /** lateCommit: the client got a 500 or 503 (or a reset, or no answer) and the operation runs later. */
+  | 'late-commit-500'
+  | 'late-commit-503'
+  | 'late-commit-reset'
+  | 'late-commit-hang'
   /** Still being handled when the log was read. */
   | 'pending';
 
@@ -142,6 +153,8 @@ export interface RequestLogEntry {
   inFlight: number;
   /** Kinds of the faults applied, e.g. ['latency', 'status']. */
   faults: string[];
+  /** lateCommit only: whether the operation has run yet, at the arrival of which request (null: by time), and its status. */
+  lateCommit?: { committed: boolean; atSeq: number | null; status: number | null };
 }
 
 export interface RequestLogFilter {

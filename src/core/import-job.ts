@@ -16,6 +16,7 @@ import type { PagerState } from '../api/paging';
 import { brDateTime, isDate, type Zone } from '../api/calendar';
 import { NetworkError, RateLimitedError } from '../api/errors';
 import { bounded } from './bounds';
+import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, placeChildRows } from './child-sheet';
 import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
 import { columnRuns, findColumns, LISTING_TAG, resolveLayout, SHEET_TAG } from './sheet-layout';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
@@ -335,12 +336,20 @@ class Writer {
     return index;
   }
 
+  /** The child sheet an earlier run of this report wrote, by its metadata; null when there is none. */
+  private existingChild(child: ChildTable): SheetPort | null {
+    const entry = this.state.children[child.field];
+    const byEntry = entry ? this.deps.book.byId(entry.sheetId) : null;
+    return byEntry ?? findChildSheet(this.deps.book, this.state.sheetId, child.field, childSheetName(this.state.spec.sheetName, child));
+  }
+
   private child(child: ChildTable): { sheet: SheetPort; entry: ChildEntry } {
     let entry = this.state.children[child.field];
     let sheet = entry ? this.deps.book.byId(entry.sheetId) : null;
     if (!sheet) {
-      const existing = this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
-      sheet = existing ?? this.deps.book.create(childSheetName(this.state.spec.sheetName, child));
+      const existing = this.existingChild(child);
+      sheet = existing ?? this.deps.book.create(freeName(this.deps.book, childSheetName(this.state.spec.sheetName, child)));
+      if (!existing) sheet.setSheetTag(CHILD_TAG, childTagValue(this.state.sheetId, child.field));
       // A refresh keeps the columns an earlier run laid out, in their order (the header notes hold the keys).
       const columns = child.open ? (entry?.columns ?? (existing ? columnsFromHeader(existing, child) : child.columns)) : undefined;
       entry = { sheetId: sheet.id, rows: entry?.rows ?? 0, ...(columns ? { columns } : {}) };
@@ -382,13 +391,9 @@ class Writer {
     const records = conditions.length ? downloaded.filter((r) => matches(conditions, r)) : downloaded;
     if (records.length === 0) return;
     this.place(records);
-    if (this.state.spec.mode === 'merge') {
-      this.state.merged += records.length;
-      this.mergeChildren(records);
-    } else {
-      this.state.rows += records.length;
-      this.appendChildren(records);
-    }
+    if (this.state.spec.mode === 'merge') this.state.merged += records.length;
+    else this.state.rows += records.length;
+    this.placeChildren(records);
     this.noteCuts();
   }
 
@@ -456,43 +461,20 @@ class Writer {
     });
   }
 
-  private appendChildren(records: ApiRecord[]): void {
+  /**
+   * Child rows of the records received, each on the row of its key (see
+   * child-sheet.ts); rows of those records whose item did not come are dropped.
+   * Both modes alike: a full pull then drops the rows of records that left.
+   */
+  private placeChildren(records: ApiRecord[]): void {
+    const parents = new Set(records.map((r) => String(r[this.table.idField])));
     for (const child of this.table.children) {
-      if (childRows(child, records, this.conv, child.columns.slice(0, 1)).length === 0) continue;
+      if (!this.state.children[child.field] && !this.existingChild(child) && childRows(child, records, this.conv, child.columns.slice(0, 1)).length === 0)
+        continue;
       const { sheet, entry, columns: childColumns } = this.childColumns(child, records);
-      const childData = childRows(child, records, this.conv, childColumns);
-      const at = entry.rows + 2;
-      if (this.state.createdSheet && entry.rows === 0) sheet.setColumnWidths?.(fittedWidths(childColumns, childData));
-      sheet.ensureSize(at + childData.length - 1, childColumns.length);
-      sheet.setFormats(at, 1, childData.length, formats(childColumns));
-      sheet.write(at, 1, childData);
-      entry.rows += childData.length;
-    }
-  }
-
-  /** Child rows of the records received replace theirs; the others stay. */
-  private mergeChildren(records: ApiRecord[]): void {
-    const touched = new Set(records.map((r) => String(r[this.table.idField])));
-    for (const child of this.table.children) {
-      const sheet = this.state.children[child.field]
-        ? this.deps.book.byId(this.state.children[child.field].sheetId)
-        : this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
-      if (!sheet && childRows(child, records, this.conv, child.columns.slice(0, 1)).length === 0) continue;
-      const oldWidth = sheet ? this.columnsOf(child).length : 0;
-      const { sheet: target, entry, columns: childColumns } = this.childColumns(child, records);
       const fresh = childRows(child, records, this.conv, childColumns);
-      const old = sheet ? readBlock(target, childColumns.length) : [];
-      // Rows an earlier run wrote before a column was added get empty cells there.
-      for (const row of old) while (row.length < childColumns.length) row.push('');
-      const kept = old.filter((r) => !touched.has(String(r[0])));
-      const all = kept.concat(fresh);
-      if (all.length > 0) {
-        target.ensureSize(all.length + 1, childColumns.length);
-        target.setFormats(2, 1, all.length, formats(childColumns));
-        target.write(2, 1, all);
-      }
-      if (old.length > all.length) target.clear(all.length + 2, 1, old.length - all.length, Math.max(oldWidth, childColumns.length));
-      entry.rows = all.length;
+      if (this.state.createdSheet && entry.rows === 0 && fresh.length > 0) sheet.setColumnWidths?.(fittedWidths(childColumns, fresh));
+      entry.rows = placeChildRows(sheet, childColumns, formats(childColumns), fresh, parents);
     }
   }
 
@@ -542,16 +524,27 @@ class Writer {
     }
   }
 
+  /** The record ids the report sheet holds now. */
+  private parentIds(): Set<string> {
+    const last = this.sheet.lastRow();
+    if (last < 2) return new Set();
+    const ids = this.sheet.read(2, this.positions[this.idIndex], last - 1, 1);
+    return new Set(ids.flatMap(([id]) => (id === '' ? [] : [String(id)])));
+  }
+
   /** Settles rows whose record did not come, and lifts the incomplete mark. */
   finish(): void {
     if (this.state.spec.mode === 'replace') {
       this.sweep();
+      let ids: Set<string> | null = null;
       for (const child of this.table.children) {
         const entry = this.state.children[child.field];
-        const sheet = entry ? this.deps.book.byId(entry.sheetId) : this.deps.book.byName(childSheetName(this.state.spec.sheetName, child));
+        const sheet = this.existingChild(child);
         if (!sheet) continue;
         const columns = entry?.columns ?? (child.open ? columnsFromHeader(sheet, child) : child.columns);
-        clearBelow(sheet, entry?.rows ?? 0, columns.length);
+        ids ??= this.parentIds();
+        const rows = dropOrphans(sheet, columns.length, ids);
+        if (entry) entry.rows = rows;
         markDone(sheet, columns);
       }
     } else {
@@ -596,17 +589,6 @@ function columnsFromHeader(sheet: SheetPort, child: ChildTable): Column[] {
     columns.push({ key, label: label || key, cell: 'text', typed: false });
   }
   return columns;
-}
-
-function readBlock(sheet: SheetPort, columns: number): CellValue[][] {
-  const last = sheet.lastRow();
-  if (last < 2) return [];
-  return sheet.read(2, 1, last - 1, columns).filter((row) => row.some((v) => v !== ''));
-}
-
-function clearBelow(sheet: SheetPort, rows: number, columns: number): void {
-  const last = sheet.lastRow();
-  if (last > rows + 1) sheet.clear(rows + 2, 1, last - rows - 1, columns);
 }
 
 export interface StepOptions {

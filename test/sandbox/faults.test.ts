@@ -133,6 +133,36 @@ describe('faults', () => {
     expect((await plano(sb, cliente, idPlano, 'CTF-OK')).status).toBe(200);
   });
 
+  it('lateCommit: the request fails and the write appears only N requests later, to the Nth', async () => {
+    const org = sb.orgs[0].name;
+    const cliente = (await sb.dump<any>(org, 'clientes')).find((c) => c.isAtivo);
+    const idPlano = (await sb.dump<any>(org, 'planos'))[0].idPlano;
+    const listed = async (key: string) => {
+      const r = await api(sb, `/v2/assinaturascontratos?idIntegracao=${key}`);
+      const d = r.body as any;
+      return (Array.isArray(d) ? d : d && typeof d === 'object' ? [d] : []).filter((a: any) => a.idIntegracao === key).length;
+    };
+    await sb.configure({ faults: [{ kind: 'lateCommit', failWith: 'status503', afterRequests: 3, times: 1, method: 'POST' }] });
+    const r = await plano(sb, cliente, idPlano, 'LATE-503');
+    expect(r.status).toBe(503);
+    expect(await listed('LATE-503')).toBe(0);
+    expect(await listed('LATE-503')).toBe(0);
+    expect(await listed('LATE-503')).toBe(1);
+    expect((await sb.dump<any>(org, 'assinaturas')).filter((a) => a.idIntegracao === 'LATE-503')).toHaveLength(1);
+    const [post] = await sb.requestLog({ method: 'POST' });
+    expect(post).toMatchObject({ outcome: 'late-commit-503', lateCommit: { committed: true, atSeq: post.seq + 3, status: 200 } });
+
+    await sb.configure({ faults: [{ kind: 'lateCommit', failWith: 'reset', afterMs: 50, times: 1, method: 'POST' }] });
+    await expect(plano(sb, cliente, idPlano, 'LATE-RESET')).rejects.toThrow();
+    await expect.poll(() => sb.dump<any>(org, 'assinaturas').then((all) => all.filter((a) => a.idIntegracao === 'LATE-RESET').length)).toBe(1);
+
+    // A reset drops commits not yet run.
+    await sb.configure({ faults: [{ kind: 'lateCommit', failWith: 'status500', afterRequests: 1000, times: 1, method: 'POST' }] });
+    expect((await plano(sb, cliente, idPlano, 'LATE-NEVER')).status).toBe(500);
+    await sb.reset();
+    expect(await listed('LATE-NEVER')).toBe(0);
+  });
+
   it('echoKey answers with an error that quotes the request key', async () => {
     await sb.configure({ faults: [{ kind: 'echoKey', status: 502, times: 1 }] });
     const r = await api(sb, '/v2/clientes', { key: sb.orgs[1].apiKey });
