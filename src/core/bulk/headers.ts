@@ -77,7 +77,8 @@ export function matchColumns(
       out.problems.push(`A coluna "${col.label}" aparece mais de uma vez na aba "${sheetName}" (colunas ${hits.map(columnLetter).join(' e ')}): deixe só uma.`);
     }
     if (hits.length > 0) out.inputs[col.field] = hits[0];
-    else if (col.required) {
+    // A required column may be left out when a sheet-only column that finds its value is there (CPF/CNPJ for ID do cliente).
+    else if (col.required && !columns.some((c) => c.finds === col.field && find(c.field, c.label).length > 0)) {
       out.problems.push(
         `Falta a coluna "${col.label}" (${col.field}) na linha 1 da aba "${sheetName}": acrescente-a com esse título ou crie um modelo pela barra lateral.`,
       );

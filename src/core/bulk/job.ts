@@ -21,7 +21,8 @@ import { type BulkOperation, bulkOperation, STATUS } from './definitions';
 import { loadDiscounts } from './discounts';
 import { ensureLayout, type Layout } from './headers';
 import { EXAMPLE_TAG, exampleKey } from './template';
-import { type BuiltRow, buildRow, DONE_STATUSES, type Discounts, isBlankRow, issueText, type RowIssue, statusOf } from './rows';
+import { type CustomerFound, findCustomers, formatCpfCnpj } from './customers';
+import { type BuiltRow, buildRow, cellIssue, DONE_STATUSES, type Discounts, isBlankRow, issueText, type RowIssue, statusOf } from './rows';
 import { expandRuns, highlight, type RowResult, rowRangesA1, runsOf, writeColumn, writeResults } from './sheet-io';
 
 export interface BulkDeps {
@@ -193,6 +194,8 @@ interface Context {
   discounts?: Discounts;
   /** The template's example row, by field (sheet metadata): never sent, even with its Status column gone. */
   example: Record<string, string> | null;
+  /** Customers found by CPF/CNPJ in this execution. */
+  customers?: Map<string, CustomerFound>;
 }
 
 function exampleOf(sheet: MarkupSheetPort): Record<string, string> | null {
@@ -551,7 +554,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     // At its worst a batch is a lookup and a send that each time out, then its results are written.
     const reserve = writeCostMs(job.batchSize * 2, ctx.layout.lastColumn);
     if (!fits(began, 2 * WORST_ROUND_TRIP_MS + reserve, deps.limit)) return false;
-    const items: Item[] = [];
+    let items: Item[] = [];
     const invalid = new Map<number, RowResult>();
     const keys = new Map<number, CellValue>();
     let end = job.cursor;
@@ -587,6 +590,12 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
         }
         items.push({ row: r, built, mode: 'send', reason: 'new', attempts: 0 });
       }
+    }
+    if (items.some((i) => i.built.find)) {
+      client ??= deps.clientFor(job.connectionId ?? '');
+      client.http.deadline = deps.limit === undefined ? undefined : deps.limit - reserve;
+      resolveCustomers(client, ctx, items, invalid, deps.now());
+      items = items.filter((i) => !invalid.has(i.row));
     }
     if (items.length) {
       if (keys.size) writeColumn(ctx.sheet, ctx.layout.inputs.idIntegracao, keys);
@@ -647,6 +656,38 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     slowest = Math.max(slowest, deps.now() - began);
   }
   return true;
+}
+
+/**
+ * Rows that name their customer by CPF/CNPJ get its idCliente (each value looked
+ * up once per execution); a row whose customer is not found, not alone or
+ * inactive, or is not the one its "ID do cliente" says, is an error and is not sent.
+ */
+function resolveCustomers(client: BillingClient, ctx: Context, items: readonly Item[], invalid: Map<number, RowResult>, now: number): void {
+  ctx.customers ??= new Map();
+  findCustomers(
+    client,
+    items.flatMap((i) => (i.built.find ? [i.built.find.value] : [])),
+    ctx.customers,
+  );
+  for (const item of items) {
+    const find = item.built.find;
+    if (!find) continue;
+    const found = ctx.customers.get(find.value) as CustomerFound;
+    const typed = item.built.body[find.field];
+    const problem = !found.ok
+      ? found.message
+      : typed !== undefined && typed !== found.id
+        ? `o CPF/CNPJ ${formatCpfCnpj(find.value)} é do cliente ID ${found.id}, mas a coluna "ID do cliente" diz ${String(typed)}: corrija uma das duas ou deixe só uma preenchida`
+        : null;
+    if (problem === null) {
+      if (typed === undefined) item.built.body[find.field] = (found as { id: number }).id;
+    } else if (item.reason !== 'pendente') {
+      // A PENDENTE row may already be in the service: it is still looked up, never turned into an error here.
+      const issue = cellIssue(ctx.name, item.row, find.column, find.label, `${problem}.`);
+      invalid.set(item.row, { status: STATUS.erro, mensagem: issueText([issue]), processadoEm: new Date(now) });
+    }
+  }
 }
 
 function finishMessage(job: BulkJob): string {
