@@ -89,7 +89,7 @@ describe('subscriptions by CPF/CNPJ', () => {
     expect(p).toMatchObject({ status: 'done', counts: { ok: 5, failed: 0 } });
     const subs = await created();
     expect([1, 2, 3, 4, 5].map((i) => subs.get(`CNPJ-${i}`)?.idCliente)).toEqual([a, b, c, d, a].map((x) => x.idCliente));
-    const lookups = (await sb.requestLog({ method: 'GET', path: '/v2/clientes' })).filter((e) => e.query.cpfCnpj !== undefined);
+    const lookups = (await sb.requestLog({ method: 'GET' })).filter((e) => e.path === '/v2/clientes' && e.query.cpfCnpj !== undefined);
     // Digits only on the wire, one request per distinct CNPJ.
     expect(lookups.map((e) => e.query.cpfCnpj).sort()).toEqual([a, b, c, d].map(digits).sort());
     expect(byHeader(emu, sheet).map((r) => r.Status)).toEqual(['EXEMPLO', 'OK', 'OK', 'OK', 'OK', 'OK']);

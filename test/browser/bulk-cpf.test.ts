@@ -64,7 +64,7 @@ describe('Lançamentos em lote: customers by CNPJ', () => {
     const subs = new Map((await dump('assinaturas')).map((a) => [a.idIntegracao as string, a.idCliente]));
     expect(companies.map((_, i) => subs.get(`CNPJ-${i + 1}`))).toEqual(companies.map((c) => c.idCliente));
     // Digits only on the wire, one lookup per CNPJ.
-    const lookups = (await t.pg.sandbox.requestLog({ method: 'GET', path: '/v2/clientes' })).filter((e) => e.query.cpfCnpj !== undefined);
+    const lookups = (await t.pg.sandbox.requestLog({ method: 'GET' })).filter((e) => e.path === '/v2/clientes' && e.query.cpfCnpj !== undefined);
     expect(lookups.map((e) => e.query.cpfCnpj).sort()).toEqual(companies.map(digits).sort());
   });
 });
