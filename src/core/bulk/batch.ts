@@ -23,6 +23,8 @@ export type ItemReason =
   | 'unknown'
   /** Emission refused: the invoice may already have its note. */
   | 'rejected'
+  /** A note done earlier without its number yet (EMITIDA): looked up again until the number exists; never sent. */
+  | 'recheck'
   | 'new';
 
 export interface Item {
@@ -34,6 +36,8 @@ export interface Item {
   rejection?: string[];
   /** When a 'pendente' row's outcome became unknown (its Processado em), if known. */
   since?: number;
+  /** The status a 'recheck' row had (OK or JÁ EMITIDA): it keeps it. */
+  was?: string;
 }
 
 /**
@@ -133,6 +137,18 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
           if (f.error instanceof UnauthorizedError) out.fatal = f.error.message;
           return;
         }
+        if (item.reason === 'recheck') {
+          const note = f.existing?.kind === 'note' ? f.existing.record : null;
+          const numero = note?.numeroNotaFiscalServico;
+          // Still without a number (or not found): the row stays as it is, to be looked at again on a later run.
+          if (note && numero)
+            settle(
+              item,
+              noteResult(item.was ?? STATUS.ok, note, item.built.key, `NFS-e ${note.idNotaFiscalServico} numerada pela prefeitura: número ${numero}.`),
+            );
+          else open = open.filter((i) => i !== item);
+          return;
+        }
         if (f.existing) settle(item, foundResult(op, item, f.existing));
         else if (item.reason === 'rejected')
           settle(item, error(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
@@ -193,7 +209,7 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
     if (options.now() >= options.deadline || !fits(options.now(), 2 * WORST_ROUND_TRIP_MS, options.limit)) break;
   }
   for (const item of items) {
-    if (out.results.has(item.row)) continue;
+    if (out.results.has(item.row) || item.reason === 'recheck') continue;
     const mayExist = item.reason === 'unknown' || item.reason === 'pendente';
     if (out.fatal && !(mayExist && op.identity !== 'idempotent')) {
       out.results.set(item.row, error(`Não enviada: ${out.fatal}`));

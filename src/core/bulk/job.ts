@@ -245,6 +245,12 @@ function stillDone(ctx: Context, row: readonly CellValue[]): boolean {
   return String(cellAt(row, ctx.layout.results.chave)) === String(cellAt(row, ctx.layout.inputs.idFatura));
 }
 
+/** An NFS-e row done earlier whose note had no number yet (EMITIDA): each later run looks it up until the number exists. */
+function awaitsNumber(ctx: Context, row: readonly CellValue[]): boolean {
+  const numero = ctx.layout.results.numero;
+  return ctx.op.identity === 'idFatura' && numero !== undefined && String(cellAt(row, numero) ?? '').trim() === '';
+}
+
 /** The field that tells a row's record: the integration id of a creation, the subscription of an update, the invoice of an NFS-e. */
 export function keyField(op: BulkOperation): string | undefined {
   if (op.identity === 'idIntegracao') return 'idIntegracao';
@@ -564,6 +570,13 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       const status = statusOf(cellAt(row, ctx.layout.results.status));
       if (isExample(ctx, row) || isBlankRow(ctx.layout.inputs, row)) continue;
       if (status !== STATUS.pendente && stillDone(ctx, row)) {
+        if (awaitsNumber(ctx, row)) {
+          const built = buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
+          if (built.key !== undefined) {
+            items.push({ row: r, built, mode: 'lookup', reason: 'recheck', attempts: 0, was: status });
+            continue;
+          }
+        }
         settlePending(job);
         countDone(job, ctx, row);
         continue;
@@ -600,7 +613,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     if (items.length) {
       if (keys.size) writeColumn(ctx.sheet, ctx.layout.inputs.idIntegracao, keys);
       const marks = new Map<number, RowResult>(
-        items.map((i) => [i.row, { status: STATUS.pendente, mensagem: 'Enviando…', processadoEm: new Date(deps.now()) }]),
+        items.filter((i) => i.reason !== 'recheck').map((i) => [i.row, { status: STATUS.pendente, mensagem: 'Enviando…', processadoEm: new Date(deps.now()) }]),
       );
       writeResults(ctx.sheet, ctx.layout, ctx.op, marks);
       deps.book.flush();
@@ -638,9 +651,15 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       saveJob(deps, job);
       return false;
     }
-    for (const result of results.values()) {
+    const rechecked = items.filter((i) => i.reason === 'recheck').map((i) => i.row);
+    for (const [row, result] of results) {
       settlePending(job);
-      count(job, result);
+      if (!rechecked.includes(row)) count(job, result);
+    }
+    // A done note looked up again for its number was done before this run: skipped, whatever the lookup found.
+    for (const row of rechecked) {
+      if (!results.has(row)) settlePending(job);
+      job.counts.skipped++;
     }
     if (pending.length) {
       if (job.retryKeys) {
