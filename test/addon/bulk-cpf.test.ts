@@ -123,6 +123,9 @@ describe('subscriptions by CPF/CNPJ', () => {
     expect(rows[4].Mensagem).toMatch(
       new RegExp(`^Linha 6, coluna "CPF/CNPJ do cliente" \\(K\\): .* é do cliente ID ${a.idCliente}, mas a coluna "ID do cliente" diz ${b.idCliente}`),
     );
+    // The CPF/CNPJ cells at fault are red, like a validation error; the row sent is not.
+    const colors = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange('K3:K6').getBackgrounds());
+    expect(colors.map(([c]) => c.toLowerCase())).toEqual(['#ffffff', '#f4c7c3', '#f4c7c3', '#f4c7c3']);
     const subs = await created();
     expect(subs.get('OK-1')?.idCliente).toBe(a.idCliente);
     for (const key of ['NINGUEM', 'INATIVO', 'OUTRO', 'VAZIO']) expect(subs.has(key)).toBe(false);

@@ -363,3 +363,22 @@ describe('NFS-e still without a number', () => {
     expect(await sb.requestLog()).toEqual([]);
   });
 });
+
+describe('refusals by the service', () => {
+  it('a row the service refuses is coloured like a validation error, on the cell its message names; the rows sent are not', async () => {
+    const book = new MemoryBook();
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [
+      customRow('REF-OK', cat.clientes[0], cat.produtos[0]),
+      customRow('REF-BAD', cat.clientes[0], 987_654_321),
+    ]);
+    const p = startBulk(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
+    expect(p.counts).toMatchObject({ ok: 1, failed: 1 });
+    const rows = sheet.records();
+    expect(rows[1].Mensagem).toMatch(/^O serviço recusou a linha: .*idProduto/);
+    const produto = CUSTOM_HEADER.indexOf('ID do produto');
+    expect(sheet.backgrounds[2][produto]).toBe(FAULT_COLOR);
+    // Only the cell named is marked; the row sent has none.
+    expect(CUSTOM_HEADER.map((_, c) => sheet.backgrounds[2][c] === FAULT_COLOR).filter(Boolean)).toHaveLength(1);
+    expect(CUSTOM_HEADER.some((_, c) => sheet.backgrounds[1]?.[c] === FAULT_COLOR)).toBe(false);
+  });
+});

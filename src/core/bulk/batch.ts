@@ -113,6 +113,8 @@ function successResult(op: BulkOperation, item: Item, result: SubscriptionResult
 }
 
 const error = (mensagem: string): RowResult => ({ status: STATUS.erro, mensagem });
+/** The service said no to this row's data: coloured like a validation error. */
+const refused = (mensagem: string): RowResult => ({ status: STATUS.erro, mensagem, refused: true });
 
 export function runBatch(client: BillingClient, op: BulkOperation, items: Item[], options: BatchOptions): BatchOutcome {
   const out: BatchOutcome = { results: new Map(), pending: [], rateLimited: false };
@@ -151,7 +153,7 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
         }
         if (f.existing) settle(item, foundResult(op, item, f.existing));
         else if (item.reason === 'rejected')
-          settle(item, error(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
+          settle(item, refused(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
         else if (item.built.issues.length > 0) settle(item, error(issueText(item.built.issues)));
         else if (
           item.reason === 'unknown' ||
@@ -186,11 +188,11 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
           item.reason = 'rejected';
           item.rejection = e.messages;
         } else if (e instanceof BadRequestError) {
-          settle(item, error(`O serviço recusou a linha: ${e.messages.join('; ') || 'dados inválidos'}. Corrija e execute de novo.`));
+          settle(item, refused(`O serviço recusou a linha: ${e.messages.join('; ') || 'dados inválidos'}. Corrija e execute de novo.`));
         } else if (e instanceof NotFoundError) {
-          settle(item, error(`A assinatura ${item.built.pathId} não foi encontrada (ou é de outro tipo de contrato): confira o ID da assinatura.`));
+          settle(item, refused(`A assinatura ${item.built.pathId} não foi encontrada (ou é de outro tipo de contrato): confira o ID da assinatura.`));
         } else if (e instanceof ValidationError) {
-          settle(item, error(e.issues.map((i) => `${i.field}: ${i.message}`).join('; ')));
+          settle(item, refused(e.issues.map((i) => `${i.field}: ${i.message}`).join('; ')));
         } else if (op.identity !== 'idempotent') {
           // Time-out, 5xx, dropped connection: the write may have happened. Look before sending again.
           item.mode = 'lookup';

@@ -23,7 +23,7 @@ import { ensureLayout, type Layout } from './headers';
 import { EXAMPLE_TAG, exampleKey } from './template';
 import { type CustomerFound, findCustomers, formatCpfCnpj } from './customers';
 import { type BuiltRow, buildRow, cellIssue, DONE_STATUSES, type Discounts, isBlankRow, issueText, type RowIssue, statusOf } from './rows';
-import { expandRuns, highlight, type RowResult, rowRangesA1, runsOf, writeColumn, writeResults } from './sheet-io';
+import { expandRuns, highlight, refusalIssues, type RowResult, rowRangesA1, runsOf, writeColumn, writeResults } from './sheet-io';
 
 export interface BulkDeps {
   book: SelectionBookPort;
@@ -562,6 +562,8 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     if (!fits(began, 2 * WORST_ROUND_TRIP_MS + reserve, deps.limit)) return false;
     let items: Item[] = [];
     const invalid = new Map<number, RowResult>();
+    /** Cells to colour: problems found here and refusals by the service. */
+    const faults: RowIssue[] = [];
     const keys = new Map<number, CellValue>();
     let end = job.cursor;
     for (; end < rows.length && items.length < job.batchSize && end - job.cursor < MAX_WINDOW; end++) {
@@ -591,6 +593,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
         items.push({ row: r, built, mode: 'lookup', reason: 'pendente', attempts: 0, since });
       } else if (built.issues.length) {
         invalid.set(r, { status: STATUS.erro, mensagem: issueText(built.issues), processadoEm: new Date(deps.now()) });
+        faults.push(...built.issues);
       } else if (ctx.op.identity === 'idIntegracao' && !built.needsKey && !built.generated && status === '') {
         items.push({ row: r, built, mode: 'lookup', reason: 'precheck', attempts: 0 });
       } else {
@@ -607,7 +610,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     if (items.some((i) => i.built.find)) {
       client ??= deps.clientFor(job.connectionId ?? '');
       client.http.deadline = deps.limit === undefined ? undefined : deps.limit - reserve;
-      resolveCustomers(client, ctx, items, invalid, deps.now());
+      resolveCustomers(client, ctx, items, invalid, faults, deps.now());
       items = items.filter((i) => !invalid.has(i.row));
     }
     if (items.length) {
@@ -643,6 +646,11 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       job.batchSize = outcome.rateLimited ? Math.max(1, Math.floor(job.batchSize / 2)) : Math.min(job.maxBatch, job.batchSize + 1);
     }
     writeResults(ctx.sheet, ctx.layout, ctx.op, results);
+    for (const [row, result] of results) if (result.refused) faults.push(...refusalIssues(ctx.name, ctx.layout, ctx.op, row, result.mensagem));
+    if (faults.length) {
+      const faulty = new Set(faults.map((f) => f.row));
+      highlight(ctx.sheet, ctx.layout, Math.min(...faulty), Math.max(...faulty), faulty, faults);
+    }
     job.updatedAt = deps.now();
     if (fatal) {
       // Nothing of this batch is counted: "Continuar" runs it again, and its rows say what happened.
@@ -682,7 +690,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
  * up once per execution); a row whose customer is not found, not alone or
  * inactive, or is not the one its "ID do cliente" says, is an error and is not sent.
  */
-function resolveCustomers(client: BillingClient, ctx: Context, items: readonly Item[], invalid: Map<number, RowResult>, now: number): void {
+function resolveCustomers(client: BillingClient, ctx: Context, items: readonly Item[], invalid: Map<number, RowResult>, faults: RowIssue[], now: number): void {
   ctx.customers ??= new Map();
   findCustomers(
     client,
@@ -705,6 +713,7 @@ function resolveCustomers(client: BillingClient, ctx: Context, items: readonly I
       // A PENDENTE row may already be in the service: it is still looked up, never turned into an error here.
       const issue = cellIssue(ctx.name, item.row, find.column, find.label, `${problem}.`);
       invalid.set(item.row, { status: STATUS.erro, mensagem: issueText([issue]), processadoEm: new Date(now) });
+      faults.push(issue);
     }
   }
 }
