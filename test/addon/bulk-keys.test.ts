@@ -76,7 +76,7 @@ describe('bulk rows by key', () => {
     // Each result sits beside its own invoice.
     const after = emu.values('Faturas');
     const header = after[0] as string[];
-    const status = header.lastIndexOf('Status');
+    const status = header.indexOf('Status do lote');
     for (const line of after.slice(1)) {
       if (allowed.has(line[col.idFatura] as number)) expect(['OK', 'ERRO']).toContain(line[status]);
       else expect(['', 'ERRO']).toContain(line[status]);

@@ -291,8 +291,9 @@ describe('NFS-e from the selected rows of a pulled Faturas sheet', () => {
     expect(p.total).toBe(selectedRows.size);
     const after = emu.values('Faturas');
     const header = after[0] as string[];
-    // The invoice's own "Status" column stays; ours is appended after the data.
-    const status = header.lastIndexOf('Status');
+    // The invoice's own "Status" column stays, alone with that title; ours is appended after the data as "Status do lote".
+    expect(header.filter((h) => h === 'Status')).toHaveLength(1);
+    const status = header.indexOf('Status do lote');
     const idNota = header.indexOf('ID da NFS-e');
     const numero = header.indexOf('Número da NFS-e');
     expect(status).toBeGreaterThan(col.idFatura);
@@ -319,5 +320,7 @@ describe('NFS-e from the selected rows of a pulled Faturas sheet', () => {
     emu.select('Faturas', `A${chosen[0].row}:C${chosen[1].row}`, `B${chosen[2].row}`, `D${withNote.row}`);
     execute(emu, { operation: 'emitirNfse', sheetName: 'Faturas', scope: 'selected' });
     expect(await sb.requestLog({ method: 'POST' })).toEqual([]);
+    // The second run found its own "Status do lote" again: no column was added.
+    expect(emu.values('Faturas')[0]).toEqual(header);
   });
 });
