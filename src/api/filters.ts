@@ -160,6 +160,11 @@ const formatters: Record<FilterKind, Formatter> = {
   },
 };
 
+/** A CPF or CNPJ as the wire wants it (digits, lost leading zeros restored); throws a Portuguese message when it is not one. */
+export function cpfCnpjDigits(value: unknown): string {
+  return formatters.cpfCnpj(value, undefined as never, undefined as never);
+}
+
 /** Formats every given filter as the spec wants it on the wire; empty values are left out. */
 export function formatFilters(operation: string, defs: readonly FilterDef[], values: FilterValues, zone: Zone, service: Zone = zone): Array<[string, string]> {
   const known = new Map(defs.map((d) => [d.name, d]));

@@ -25,7 +25,9 @@ export type InputKind =
   /** MM/yyyy as text in the sheet (a Date typed by the user is understood too). */
   | 'competencia'
   | 'choice'
-  | 'boolean';
+  | 'boolean'
+  /** A CPF or CNPJ, typed with or without punctuation; digits only on the wire (lost leading zeros restored). */
+  | 'cpfCnpj';
 
 export interface InputField<K extends InputKind = InputKind> {
   kind: K;
@@ -43,8 +45,14 @@ export interface InputField<K extends InputKind = InputKind> {
   blank?: string | number | boolean;
   /** A boolean field that must be true for this value to be sent; when it is false the blank value goes instead. */
   sentWhen?: string;
-  /** Goes into the path's `{id}` instead of the body. */
-  in?: 'path';
+  /** Goes into the path's `{id}` instead of the body; 'sheet': a column of the template only, never sent itself. */
+  in?: 'path' | 'sheet';
+  /**
+   * A sheet-only column that identifies a record instead of the body field named
+   * here: either one per row, both filled must agree. The add-on finds the
+   * record through the customers listing (the only kind so far: idCliente by cpfCnpj).
+   */
+  finds?: 'idCliente';
 }
 
 /** A list of records in the body, filled from a linked sheet rather than from columns of the row. */
@@ -107,6 +115,15 @@ const idCliente = input('integer', {
   min: 1,
   note: 'ID do cliente no serviço de faturamento (número inteiro). Veja em Importar dados › Clientes.',
   example: 123,
+});
+/** Instead of "ID do cliente": the customer is found by this value in the customers listing. */
+const cpfCnpjCliente = input('cpfCnpj', {
+  label: 'CPF/CNPJ do cliente',
+  required: false,
+  in: 'sheet',
+  finds: 'idCliente',
+  note: 'CPF ou CNPJ do cliente, no lugar do ID do cliente: o complemento procura o cliente em Clientes e usa o ID dele. Só números ou com pontuação (a coluna é texto para manter os zeros à esquerda). Preencha esta coluna ou "ID do cliente"; se preencher as duas, precisam ser do mesmo cliente. O cliente precisa estar ativo e ser o único com esse CPF/CNPJ.',
+  example: '',
 });
 const dataAdesao = input('date', { label: 'Data de adesão', required: true, note: 'Data de adesão no formato dd/mm/aaaa.', example: '2026-11-01' });
 const competenciaInicial = input('competencia', {
@@ -236,6 +253,7 @@ export const writes = table({
       valor,
       formaFaturamentoAssinatura: forma,
       diaVencimentoCobranca: diaVencimento,
+      cpfCnpjCliente,
     },
   },
   atualizarAssinaturaPersonalizada: {
@@ -299,6 +317,7 @@ export const writes = table({
       quantidade,
       formaFaturamentoAssinatura: forma,
       diaVencimentoCobranca: diaVencimento,
+      cpfCnpjCliente,
       descontos: { kind: 'list', label: 'Descontos', item: discountFields, rules: discountRules },
     },
   },
@@ -386,7 +405,7 @@ function bodySchema(fields: Record<string, BodyField>, rules: readonly Rule[]): 
   const shape: Record<string, z.ZodMiniType> = {};
   for (const [name, field] of Object.entries(fields)) {
     if (field.kind === 'list') shape[name] = z.array(withRules(bodySchema(field.item, []), field.rules ?? []));
-    else if (field.in !== 'path') shape[name] = fieldSchema(field);
+    else if (field.in === undefined) shape[name] = fieldSchema(field);
   }
   return withRules(z.object(shape), rules);
 }
@@ -401,11 +420,21 @@ export function ruleIssues(rules: readonly Rule[], body: Record<string, unknown>
   return out;
 }
 
-type KindValue = { text: string; key: string; integer: number; money: number; date: string; competencia: string; choice: string; boolean: boolean };
+type KindValue = {
+  text: string;
+  key: string;
+  integer: number;
+  money: number;
+  date: string;
+  competencia: string;
+  choice: string;
+  boolean: boolean;
+  cpfCnpj: string;
+};
 
 /** The body a write sends, inferred from its fields. */
 export type BodyOf<F extends Record<string, BodyField>> = {
-  [N in keyof F as F[N] extends { in: 'path' } ? never : N]: F[N] extends ListField<infer I>
+  [N in keyof F as F[N] extends { in: 'path' | 'sheet' } ? never : N]: F[N] extends ListField<infer I>
     ? BodyOf<I>[]
     : F[N] extends InputField<infer K>
       ? KindValue[K]

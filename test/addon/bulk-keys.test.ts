@@ -76,7 +76,7 @@ describe('bulk rows by key', () => {
     // Each result sits beside its own invoice.
     const after = emu.values('Faturas');
     const header = after[0] as string[];
-    const status = header.lastIndexOf('Status');
+    const status = header.indexOf('Status do lote');
     for (const line of after.slice(1)) {
       if (allowed.has(line[col.idFatura] as number)) expect(['OK', 'ERRO']).toContain(line[status]);
       else expect(['', 'ERRO']).toContain(line[status]);
@@ -95,7 +95,7 @@ describe('bulk rows by key', () => {
     emu.withServices((s) => {
       const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!;
       sh.getRange(3, 1, 1, 10).setValues([['REAL-1', c1, '05/11/2026', '11/2026', 'MENSAL', p1, 'Mensalidade', 100, 'AGRUPADA', 10]] as never);
-      sh.deleteColumns(11, 1);
+      sh.deleteColumns((sh.getRange('1:1').getValues()[0] as string[]).indexOf('Status') + 1, 1);
     });
     expect(emu.values(sheet)[0]).not.toContain('Status');
     await sb.clearLog();

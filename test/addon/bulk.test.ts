@@ -76,7 +76,7 @@ describe('custom subscriptions through the bundle', () => {
     const t = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada']));
     expect(t.sheetName).toBe('Lote · Assinaturas personalizadas');
     const sheet = t.sheetName as string;
-    const header = emu.values(sheet, 'A1:N1')[0];
+    const header = emu.values(sheet, 'A1:O1')[0];
     expect(header).toEqual([
       'ID de integração',
       'ID do cliente',
@@ -88,16 +88,17 @@ describe('custom subscriptions through the bundle', () => {
       'Valor',
       'Forma de faturamento',
       'Dia de vencimento',
+      'CPF/CNPJ do cliente',
       'Status',
       'ID da assinatura criada',
       'Mensagem',
       'Processado em',
     ]);
-    const formats = emu.numberFormats(sheet, 'A2:N2')[0];
+    const formats = emu.numberFormats(sheet, 'A2:O2')[0];
     expect(formats[0]).toBe('@');
     expect(formats[2]).toBe('dd/MM/yyyy');
     expect(formats[3]).toBe('@');
-    expect(emu.displayValues(sheet, 'A2:K2')[0]).toEqual([
+    expect(emu.displayValues(sheet, 'A2:L2')[0]).toEqual([
       'CLI-0001-2026',
       '123',
       '01/11/2026',
@@ -108,9 +109,10 @@ describe('custom subscriptions through the bundle', () => {
       '350,00',
       'AGRUPADA',
       '10',
+      '',
       'EXEMPLO',
     ]);
-    const notes = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange('A1:N1').getNotes()[0]);
+    const notes = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange('A1:O1').getNotes()[0]);
     expect(notes[3]).toMatch(/^competenciaInicial — .*MM\/AAAA/);
     const dropdown = emu.withServices(
       (s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange('I3').getDataValidation()?.getCriteriaValues()[0],
@@ -136,7 +138,7 @@ describe('custom subscriptions through the bundle', () => {
 
     // "Ir para as linhas com erro" selects them.
     expect(ok(emu.run('showBulkFailures', ['criarAssinaturaPersonalizada', sheet]))).toEqual({ rows: 1 });
-    expect(emu.spreadsheet.selection).toMatchObject({ ranges: ['A5:N5'] });
+    expect(emu.spreadsheet.selection).toMatchObject({ ranges: ['A5:O5'] });
 
     const p = execute(emu, { operation: 'criarAssinaturaPersonalizada', sheetName: sheet });
     expect(p).toMatchObject({ status: 'done', counts: { ok: 2, failed: 1 } });
@@ -289,8 +291,9 @@ describe('NFS-e from the selected rows of a pulled Faturas sheet', () => {
     expect(p.total).toBe(selectedRows.size);
     const after = emu.values('Faturas');
     const header = after[0] as string[];
-    // The invoice's own "Status" column stays; ours is appended after the data.
-    const status = header.lastIndexOf('Status');
+    // The invoice's own "Status" column stays, alone with that title; ours is appended after the data as "Status do lote".
+    expect(header.filter((h) => h === 'Status')).toHaveLength(1);
+    const status = header.indexOf('Status do lote');
     const idNota = header.indexOf('ID da NFS-e');
     const numero = header.indexOf('Número da NFS-e');
     expect(status).toBeGreaterThan(col.idFatura);
@@ -317,5 +320,7 @@ describe('NFS-e from the selected rows of a pulled Faturas sheet', () => {
     emu.select('Faturas', `A${chosen[0].row}:C${chosen[1].row}`, `B${chosen[2].row}`, `D${withNote.row}`);
     execute(emu, { operation: 'emitirNfse', sheetName: 'Faturas', scope: 'selected' });
     expect(await sb.requestLog({ method: 'POST' })).toEqual([]);
+    // The second run found its own "Status do lote" again: no column was added.
+    expect(emu.values('Faturas')[0]).toEqual(header);
   });
 });

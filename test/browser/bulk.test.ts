@@ -18,7 +18,7 @@ type Rec = Record<string, any>;
 const t = usePlaygroundPage();
 
 const SHEET = 'Lote · Assinaturas personalizadas';
-const HEADER = [...CUSTOM_HEADER, 'Status', 'ID da assinatura criada', 'Mensagem', 'Processado em'];
+const HEADER = [...CUSTOM_HEADER, 'CPF/CNPJ do cliente', 'Status', 'ID da assinatura criada', 'Mensagem', 'Processado em'];
 
 const org = () => t.pg.sandbox.orgs[0].name;
 const dump = (resource: 'clientes' | 'produtos' | 'assinaturas' | 'faturas' | 'nfse') => t.pg.sandbox.dump<Rec>(org(), resource);
@@ -91,8 +91,8 @@ describe('Lançamentos em lote: custom subscriptions', () => {
     expect(await sb().getByLabel('Conexão').inputValue()).toBe(t.pg.connectionName);
 
     await expect.poll(() => tab(t.page, SHEET).getAttribute('aria-selected')).toBe('true');
-    await expect.poll(() => readGrid(t.page, 'A1:N1')).toEqual([HEADER]);
-    expect(await readGrid(t.page, 'A2:N2')).toEqual([
+    await expect.poll(() => readGrid(t.page, 'A1:O1')).toEqual([HEADER]);
+    expect(await readGrid(t.page, 'A2:O2')).toEqual([
       [
         'CLI-0001-2026',
         '123',
@@ -104,13 +104,14 @@ describe('Lançamentos em lote: custom subscriptions', () => {
         '350,00',
         'AGRUPADA',
         '10',
+        '',
         'EXEMPLO',
         '',
         expect.stringMatching(/^Linha de exemplo/),
         '',
       ],
     ]);
-    expect(await readGrid(t.page, 'A1:N2')).toEqual(t.pg.emulator.displayValues(SHEET, 'A1:N2'));
+    expect(await readGrid(t.page, 'A1:O2')).toEqual(t.pg.emulator.displayValues(SHEET, 'A1:O2'));
     // The header explains each column in its note.
     expect(await cell(t.page, 'D1').getAttribute('title')).toMatch(/^competenciaInicial — .*MM\/AAAA/);
   });
@@ -143,8 +144,8 @@ describe('Lançamentos em lote: custom subscriptions', () => {
       );
     expect(await sb().locator('#result').getAttribute('class')).toContain('warn');
 
-    await expect.poll(() => readGrid(t.page, 'K5')).toEqual([['ERRO']]);
-    const [[status3, , message3], [status4, , message4], [, , message5]] = await readGrid(t.page, 'K3:M5');
+    await expect.poll(() => readGrid(t.page, 'L5')).toEqual([['ERRO']]);
+    const [[status3, , message3], [status4, , message4], [, , message5]] = await readGrid(t.page, 'L3:N5');
     expect(message5).toMatch(/^Linha 5, coluna "Competência inicial" \(D\)/);
     expect(message5).not.toMatch(/coluna "(ID do cliente|Data de adesão|Valor|Dia de vencimento)"/);
     expect([status3, message3, status4, message4]).toEqual(['', '', '', '']);
@@ -202,7 +203,7 @@ describe('Lançamentos em lote: custom subscriptions', () => {
     expect(byKey('LOTE-BR-1')[0]).toMatchObject({ idCliente: clientes[0], valorLiquido: 1250.5, dataAdesao: '2026-11-05', competenciaInicial: '11/2026' });
 
     await expect
-      .poll(() => readGrid(t.page, 'K3:L5'))
+      .poll(() => readGrid(t.page, 'L3:M5'))
       .toEqual([
         ['OK', String(byKey('LOTE-BR-1')[0].idAssinaturaContrato)],
         ['OK', String(byKey(generated)[0].idAssinaturaContrato)],
@@ -210,7 +211,7 @@ describe('Lançamentos em lote: custom subscriptions', () => {
       ]);
     // The generated key was written into the row before it was sent.
     expect(await readGrid(t.page, 'A4')).toEqual([[generated]]);
-    expect((await readGrid(t.page, 'M3:N5')).map(([m, at]) => [m.replace(/\d+/g, '#'), at.replace(/:\d\d$/, '')])).toEqual([
+    expect((await readGrid(t.page, 'N3:O5')).map(([m, at]) => [m.replace(/\d+/g, '#'), at.replace(/:\d\d$/, '')])).toEqual([
       ['Assinatura criada (ID #).', '23/11/2026 09:00'],
       ['Assinatura criada (ID #).', '23/11/2026 09:00'],
       [expect.stringMatching(/^Linha #, coluna "Competência inicial" \(D\)/), '23/11/2026 09:00'],
@@ -230,7 +231,7 @@ describe('Lançamentos em lote: custom subscriptions', () => {
     expect(after).toEqual(before);
     const generated = t.pg.emulator.values(SHEET, 'A4')[0][0] as string;
     expect([after.get('LOTE-BR-1'), after.get(generated)]).toEqual([1, 1]);
-    expect(await readGrid(t.page, 'K3:K5')).toEqual([['OK'], ['OK'], ['ERRO']]);
+    expect(await readGrid(t.page, 'L3:L5')).toEqual([['OK'], ['OK'], ['ERRO']]);
     await screenshot(t.page, 'lote-reexecutado');
   });
 
@@ -239,10 +240,10 @@ describe('Lançamentos em lote: custom subscriptions', () => {
     await expect.poll(() => t.pg.emulator.spreadsheet.selection?.ranges).toEqual(['B2']);
     await sb().getByRole('button', { name: 'Ir para as linhas com erro' }).click();
     await expect.poll(() => sb().locator('#status').textContent()).toBe('1 linha selecionada na planilha.');
-    expect(t.pg.emulator.spreadsheet.selection?.ranges).toEqual(['A5:N5']);
-    await expect.poll(() => t.page.locator('#namebox').textContent()).toBe('A5:N5');
+    expect(t.pg.emulator.spreadsheet.selection?.ranges).toEqual(['A5:O5']);
+    await expect.poll(() => t.page.locator('#namebox').textContent()).toBe('A5:O5');
     const selected = await t.page.locator('#grid td.in-sel').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-r')}:${e.getAttribute('data-c')}`));
-    expect(selected).toEqual(Array.from({ length: 14 }, (_, i) => `5:${i + 1}`));
+    expect(selected).toEqual(Array.from({ length: 15 }, (_, i) => `5:${i + 1}`));
   });
 
   it('after the row is fixed, Validar and Executar send only that row', async () => {
@@ -250,7 +251,7 @@ describe('Lançamentos em lote: custom subscriptions', () => {
     await expect.poll(() => readGrid(t.page, 'D5')).toEqual([['12/2026']]);
     await sb().getByRole('button', { name: 'Validar' }).click();
     await expect.poll(resultText).toBe('Tudo certo: 1 linha pronta para enviar. Nada foi enviado. 2 linhas já processadas ficaram como estavam.');
-    await expect.poll(() => readGrid(t.page, 'K5:M5')).toEqual([['', '', 'Linha válida: pronta para enviar.']]);
+    await expect.poll(() => readGrid(t.page, 'L5:N5')).toEqual([['', '', 'Linha válida: pronta para enviar.']]);
     expect(await cell(t.page, 'D5').evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgb(244, 199, 195)');
 
     await t.pg.sandbox.clearLog();
@@ -261,7 +262,7 @@ describe('Lançamentos em lote: custom subscriptions', () => {
     const counts = await countByKey();
     expect(counts.get('LOTE-BR-3')).toBe(1);
     expect(counts.get('LOTE-BR-1')).toBe(1);
-    await expect.poll(() => readGrid(t.page, 'K5')).toEqual([['OK']]);
+    await expect.poll(() => readGrid(t.page, 'L5')).toEqual([['OK']]);
     expect(await sb().getByRole('button', { name: 'Ir para as linhas com erro' }).isHidden()).toBe(true);
   });
 });
@@ -318,9 +319,18 @@ describe('Lançamentos em lote: NFS-e for the selected rows of Faturas', () => {
 
     // Status, ID da NFS-e and Número go after the imported columns.
     const header = t.pg.emulator.values('Faturas', `A1:${columnLetters(t.pg.emulator.spreadsheet.byName('Faturas')!.lastColumn())}1`)[0] as string[];
-    const statusCol = columnLetters(header.lastIndexOf('Status') + 1);
-    expect(header.lastIndexOf('Status')).toBeGreaterThanOrEqual(width);
-    expect(header.slice(header.lastIndexOf('Status'))).toEqual(['Status', 'ID da NFS-e', 'Número da NFS-e', 'Fatura conferida', 'Mensagem', 'Processado em']);
+    // Ours never takes the title of the invoice's own "Status".
+    const statusCol = columnLetters(header.indexOf('Status do lote') + 1);
+    expect(header.indexOf('Status do lote')).toBeGreaterThanOrEqual(width);
+    expect(header.filter((h) => h === 'Status')).toHaveLength(1);
+    expect(header.slice(header.indexOf('Status do lote'))).toEqual([
+      'Status do lote',
+      'ID da NFS-e',
+      'Número da NFS-e',
+      'Fatura conferida',
+      'Mensagem',
+      'Processado em',
+    ]);
     const lastCol = columnLetters(header.length);
     const noteOf = (id: number) => fresh.find((n) => n.idFatura === id)!;
     for (const r of [first, second]) {

@@ -300,3 +300,85 @@ describe('NFS-e emission', () => {
     expect(await posts('/v2/faturamento')).toEqual([]);
   });
 });
+
+describe('NFS-e still without a number', () => {
+  it('a note done EMITIDA without its number is looked up on each later run until the number exists, then Número is filled; nothing is sent again', async () => {
+    const chosen = cat.emitiveis.slice(0, 8);
+    const book = new MemoryBook();
+    const sheet = book.sheet(
+      'NF',
+      ['ID da fatura'],
+      chosen.map((f) => [f]),
+    );
+    const d = deps(sb, book);
+    const first = startBulk(d, { operation: 'emitirNfse', sheetName: 'NF', connection: 'x', scope: 'all' }, FAR());
+    expect(first.counts).toMatchObject({ ok: chosen.length });
+    const waiting = sheet
+      .records()
+      .filter((r) => r['Número da NFS-e'] === '')
+      .map((r) => r['ID da fatura'] as number);
+    const numbered = chosen.filter((f) => !waiting.includes(f));
+    // The sandbox leaves about half of new notes EMITIDA, with no number.
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(numbered.length).toBeGreaterThan(0);
+
+    // Still no number: each waiting invoice is looked up, the row stays as it was, nothing is sent.
+    await sb.clearLog();
+    const before = sheet.records();
+    const second = startBulk(d, { operation: 'emitirNfse', sheetName: 'NF', connection: 'x', scope: 'all' }, FAR());
+    expect(second.counts).toMatchObject({ ok: 0, skipped: chosen.length, failed: 0, pending: 0 });
+    expect(sheet.records()).toEqual(before);
+    const lookedUp = (await sb.requestLog({ method: 'GET', pathPrefix: '/v2/nfse' })).map((e) => Number(e.query.idFatura));
+    expect(lookedUp.sort()).toEqual([...waiting].sort());
+    expect(await posts('/v2/faturamento')).toEqual([]);
+
+    // The city hall numbers the notes (the service now answers with a number).
+    const c = d.clientFor('');
+    const sendAll = c.http.sendAll.bind(c.http);
+    c.http.sendAll = (specs) =>
+      sendAll(specs).map((settled, i) => {
+        if (!settled.ok || specs[i].path !== '/v2/nfse') return settled;
+        const json = settled.json as { data: Rec[] };
+        return {
+          ...settled,
+          json: { ...json, data: json.data.map((n) => ({ ...n, statusNotaFiscalServico: 'AUTORIZADA', numeroNotaFiscalServico: `00${n.idFatura}` })) },
+        };
+      });
+    await sb.clearLog();
+    const third = startBulk(d, { operation: 'emitirNfse', sheetName: 'NF', connection: 'x', scope: 'all' }, FAR());
+    expect(third.counts).toMatchObject({ ok: 0, skipped: chosen.length, failed: 0 });
+    const rows = sheet.records();
+    for (const r of rows) {
+      expect(r.Status).toBe('OK');
+      if (waiting.includes(r['ID da fatura'] as number)) {
+        expect(r['Número da NFS-e']).toBe(`00${r['ID da fatura']}`);
+        expect(r.Mensagem).toMatch(/^NFS-e \d+ numerada pela prefeitura: número 00\d+\.$/);
+      }
+    }
+    expect(await posts('/v2/faturamento')).toEqual([]);
+
+    // Every row has its number now: nothing is looked up any more.
+    await sb.clearLog();
+    startBulk(d, { operation: 'emitirNfse', sheetName: 'NF', connection: 'x', scope: 'all' }, FAR());
+    expect(await sb.requestLog()).toEqual([]);
+  });
+});
+
+describe('refusals by the service', () => {
+  it('a row the service refuses is coloured like a validation error, on the cell its message names; the rows sent are not', async () => {
+    const book = new MemoryBook();
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [
+      customRow('REF-OK', cat.clientes[0], cat.produtos[0]),
+      customRow('REF-BAD', cat.clientes[0], 987_654_321),
+    ]);
+    const p = startBulk(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
+    expect(p.counts).toMatchObject({ ok: 1, failed: 1 });
+    const rows = sheet.records();
+    expect(rows[1].Mensagem).toMatch(/^O serviço recusou a linha: .*idProduto/);
+    const produto = CUSTOM_HEADER.indexOf('ID do produto');
+    expect(sheet.backgrounds[2][produto]).toBe(FAULT_COLOR);
+    // Only the cell named is marked; the row sent has none.
+    expect(CUSTOM_HEADER.map((_, c) => sheet.backgrounds[2][c] === FAULT_COLOR).filter(Boolean)).toHaveLength(1);
+    expect(CUSTOM_HEADER.some((_, c) => sheet.backgrounds[1]?.[c] === FAULT_COLOR)).toBe(false);
+  });
+});

@@ -72,6 +72,7 @@ function badCell(col: InputColumn): fc.Arbitrary<CellValue> {
       fc.string({ minLength: 61, maxLength: 50_000 }).filter((s) => s.trim().length > 60),
       fc.constant('com espaço'),
     ),
+    cpfCnpj: fc.oneof(fc.constantFrom('abc', '12345', '123.456.789-0X', '123456789012345'), fc.boolean(), fc.date({ noInvalidDate: true })),
     text: col.maxLength
       ? fc.string({ minLength: col.maxLength + 1, maxLength: col.maxLength + 50_000 }).filter((s) => s.trim().length > col.maxLength!)
       : fc.boolean(),
@@ -161,6 +162,7 @@ const BAD_BY_KIND: Record<InputColumn['kind'], CellValue[]> = {
   choice: ['MISTA', 'agrupadaa', 42, new Date(2026, 0, 1), '#N/A'],
   boolean: ['talvez', 'sim não', '2', new Date(2026, 0, 1)],
   key: [123, 'com espaço', 'x'.repeat(61)],
+  cpfCnpj: ['abc', '12345', '123.456.789-0X', 123456789012345, true, new Date(2026, 0, 1), '#N/A'],
   text: ['y'.repeat(50_001), true, new Date(2026, 0, 1)],
 };
 
@@ -187,6 +189,13 @@ const GOOD_BY_KIND: Partial<Record<InputColumn['kind'], Array<[CellValue, unknow
     ['2026-02-28', '2026-02-28'],
   ],
   choice: [['agrupáda ', 'AGRUPADA']],
+  cpfCnpj: [
+    ['12.345.678/0001-90', '12345678000190'],
+    [' 123.456.789-01 ', '12345678901'],
+    // A number cell lost the leading zeros.
+    [1234567890, '01234567890'],
+    [2345678000190, '02345678000190'],
+  ],
   boolean: [
     ['sim', true],
     ['Não', false],
@@ -217,7 +226,7 @@ describe('every listed bad input class, one by one', () => {
           row[i] = cell;
           const built = buildRow(op, layout, row, 7, 'Lote', zone);
           expect(built.issues, `${col.field} = ${String(cell)}`).toEqual([]);
-          const value = col.in === 'path' ? built.pathId : built.body[col.field];
+          const value = col.in === 'path' ? built.pathId : col.in === 'sheet' ? built.find?.value : built.body[col.field];
           if (!(col.sentWhen && row[op.columns.findIndex((c) => c.field === col.sentWhen)] === 'Não'))
             expect(value, `${col.field} = ${String(cell)}`).toEqual(wire);
         }

@@ -23,6 +23,8 @@ export type ItemReason =
   | 'unknown'
   /** Emission refused: the invoice may already have its note. */
   | 'rejected'
+  /** A note done earlier without its number yet (EMITIDA): looked up again until the number exists; never sent. */
+  | 'recheck'
   | 'new';
 
 export interface Item {
@@ -34,6 +36,8 @@ export interface Item {
   rejection?: string[];
   /** When a 'pendente' row's outcome became unknown (its Processado em), if known. */
   since?: number;
+  /** The status a 'recheck' row had (OK or JÁ EMITIDA): it keeps it. */
+  was?: string;
 }
 
 /**
@@ -109,6 +113,8 @@ function successResult(op: BulkOperation, item: Item, result: SubscriptionResult
 }
 
 const error = (mensagem: string): RowResult => ({ status: STATUS.erro, mensagem });
+/** The service said no to this row's data: coloured like a validation error. */
+const refused = (mensagem: string): RowResult => ({ status: STATUS.erro, mensagem, refused: true });
 
 export function runBatch(client: BillingClient, op: BulkOperation, items: Item[], options: BatchOptions): BatchOutcome {
   const out: BatchOutcome = { results: new Map(), pending: [], rateLimited: false };
@@ -133,9 +139,21 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
           if (f.error instanceof UnauthorizedError) out.fatal = f.error.message;
           return;
         }
+        if (item.reason === 'recheck') {
+          const note = f.existing?.kind === 'note' ? f.existing.record : null;
+          const numero = note?.numeroNotaFiscalServico;
+          // Still without a number (or not found): the row stays as it is, to be looked at again on a later run.
+          if (note && numero)
+            settle(
+              item,
+              noteResult(item.was ?? STATUS.ok, note, item.built.key, `NFS-e ${note.idNotaFiscalServico} numerada pela prefeitura: número ${numero}.`),
+            );
+          else open = open.filter((i) => i !== item);
+          return;
+        }
         if (f.existing) settle(item, foundResult(op, item, f.existing));
         else if (item.reason === 'rejected')
-          settle(item, error(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
+          settle(item, refused(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
         else if (item.built.issues.length > 0) settle(item, error(issueText(item.built.issues)));
         else if (
           item.reason === 'unknown' ||
@@ -170,11 +188,11 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
           item.reason = 'rejected';
           item.rejection = e.messages;
         } else if (e instanceof BadRequestError) {
-          settle(item, error(`O serviço recusou a linha: ${e.messages.join('; ') || 'dados inválidos'}. Corrija e execute de novo.`));
+          settle(item, refused(`O serviço recusou a linha: ${e.messages.join('; ') || 'dados inválidos'}. Corrija e execute de novo.`));
         } else if (e instanceof NotFoundError) {
-          settle(item, error(`A assinatura ${item.built.pathId} não foi encontrada (ou é de outro tipo de contrato): confira o ID da assinatura.`));
+          settle(item, refused(`A assinatura ${item.built.pathId} não foi encontrada (ou é de outro tipo de contrato): confira o ID da assinatura.`));
         } else if (e instanceof ValidationError) {
-          settle(item, error(e.issues.map((i) => `${i.field}: ${i.message}`).join('; ')));
+          settle(item, refused(e.issues.map((i) => `${i.field}: ${i.message}`).join('; ')));
         } else if (op.identity !== 'idempotent') {
           // Time-out, 5xx, dropped connection: the write may have happened. Look before sending again.
           item.mode = 'lookup';
@@ -193,7 +211,7 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
     if (options.now() >= options.deadline || !fits(options.now(), 2 * WORST_ROUND_TRIP_MS, options.limit)) break;
   }
   for (const item of items) {
-    if (out.results.has(item.row)) continue;
+    if (out.results.has(item.row) || item.reason === 'recheck') continue;
     const mayExist = item.reason === 'unknown' || item.reason === 'pendente';
     if (out.fatal && !(mayExist && op.identity !== 'idempotent')) {
       out.results.set(item.row, error(`Não enviada: ${out.fatal}`));

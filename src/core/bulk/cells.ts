@@ -5,6 +5,7 @@
  * Portuguese, that says what to type instead.
  */
 import { competencia as formatCompetencia, isDate, isoDate, parseCompetencia, parseDay, type Zone } from '../../api/calendar';
+import { cpfCnpjDigits } from '../../api/filters';
 import type { InputColumn } from './definitions';
 
 export type Read = { ok: true; value: string | number | boolean } | { ok: true; blank: true } | { ok: false; message: string };
@@ -120,6 +121,14 @@ function key(col: InputColumn, cell: unknown): Read {
   return read;
 }
 
+function cpfCnpj(cell: unknown): Read {
+  try {
+    return value(cpfCnpjDigits(cell));
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+}
+
 export function describe(cell: unknown): string {
   if (cell === null || cell === undefined || cell === '') return 'vazio';
   if (isDate(cell)) return 'uma data';
@@ -150,6 +159,8 @@ export function readCell(col: InputColumn, cell: unknown, zone: Zone): Read {
       return boolean(cell);
     case 'key':
       return key(col, cell);
+    case 'cpfCnpj':
+      return cpfCnpj(cell);
     default:
       return text(col, cell);
   }

@@ -55,6 +55,9 @@ function matcher(labels: readonly string[], notes: readonly string[]) {
   };
 }
 
+/** The title a result column takes when the sheet already has a column of that title that is not ours (an imported Faturas sheet's own "Status"). */
+export const ownLabel = (label: string): string => `${label} do lote`;
+
 export interface Matched {
   inputs: Record<string, number>;
   results: Partial<Record<ResultKey, number>>;
@@ -77,14 +80,15 @@ export function matchColumns(
       out.problems.push(`A coluna "${col.label}" aparece mais de uma vez na aba "${sheetName}" (colunas ${hits.map(columnLetter).join(' e ')}): deixe só uma.`);
     }
     if (hits.length > 0) out.inputs[col.field] = hits[0];
-    else if (col.required) {
+    // A required column may be left out when a sheet-only column that finds its value is there (CPF/CNPJ for ID do cliente).
+    else if (col.required && !columns.some((c) => c.finds === col.field && find(c.field, c.label).length > 0)) {
       out.problems.push(
         `Falta a coluna "${col.label}" (${col.field}) na linha 1 da aba "${sheetName}": acrescente-a com esse título ou crie um modelo pela barra lateral.`,
       );
     }
   }
   for (const r of results) {
-    const hits = find(null, r.label).filter((c) => {
+    const hits = [...find(null, r.label), ...find(null, ownLabel(r.label))].filter((c) => {
       const note = String(notes[c - 1] ?? '').trim();
       return note === '' || note.startsWith(RESULT_NOTE);
     });
@@ -109,9 +113,15 @@ export function ensureLayout(sheet: SheetPort, op: BulkOperation, columns: reado
     const col = columns.find((c) => c.field === 'idIntegracao')!;
     append.push({ label: col.label, note: `idIntegracao — ${col.note}`, format: '@', assign: (c) => (matched.inputs.idIntegracao = c) });
   }
+  const taken = new Set(labels.map(normalizeHeader));
   for (const r of op.results) {
     if (matched.results[r.key] === undefined)
-      append.push({ label: r.label, note: `${RESULT_NOTE} ${r.note}`, format: r.format, assign: (c) => (matched.results[r.key] = c) });
+      append.push({
+        label: taken.has(normalizeHeader(r.label)) ? ownLabel(r.label) : r.label,
+        note: `${RESULT_NOTE} ${r.note}`,
+        format: r.format,
+        assign: (c) => (matched.results[r.key] = c),
+      });
   }
   let last = labels.reduce((n, l, i) => (l.trim() ? i + 1 : n), 0);
   if (append.length) {

@@ -21,8 +21,9 @@ import { type BulkOperation, bulkOperation, STATUS } from './definitions';
 import { loadDiscounts } from './discounts';
 import { ensureLayout, type Layout } from './headers';
 import { EXAMPLE_TAG, exampleKey } from './template';
-import { type BuiltRow, buildRow, DONE_STATUSES, type Discounts, isBlankRow, issueText, type RowIssue, statusOf } from './rows';
-import { expandRuns, highlight, type RowResult, rowRangesA1, runsOf, writeColumn, writeResults } from './sheet-io';
+import { type CustomerFound, findCustomers, formatCpfCnpj } from './customers';
+import { type BuiltRow, buildRow, cellIssue, DONE_STATUSES, type Discounts, isBlankRow, issueText, type RowIssue, statusOf } from './rows';
+import { expandRuns, highlight, refusalIssues, type RowResult, rowRangesA1, runsOf, writeColumn, writeResults } from './sheet-io';
 
 export interface BulkDeps {
   book: SelectionBookPort;
@@ -193,6 +194,8 @@ interface Context {
   discounts?: Discounts;
   /** The template's example row, by field (sheet metadata): never sent, even with its Status column gone. */
   example: Record<string, string> | null;
+  /** Customers found by CPF/CNPJ in this execution. */
+  customers?: Map<string, CustomerFound>;
 }
 
 function exampleOf(sheet: MarkupSheetPort): Record<string, string> | null {
@@ -240,6 +243,12 @@ function stillDone(ctx: Context, row: readonly CellValue[]): boolean {
   if (!DONE_STATUSES.includes(statusOf(cellAt(row, ctx.layout.results.status)))) return false;
   if (ctx.op.identity !== 'idFatura') return true;
   return String(cellAt(row, ctx.layout.results.chave)) === String(cellAt(row, ctx.layout.inputs.idFatura));
+}
+
+/** An NFS-e row done earlier whose note had no number yet (EMITIDA): each later run looks it up until the number exists. */
+function awaitsNumber(ctx: Context, row: readonly CellValue[]): boolean {
+  const numero = ctx.layout.results.numero;
+  return ctx.op.identity === 'idFatura' && numero !== undefined && String(cellAt(row, numero) ?? '').trim() === '';
 }
 
 /** The field that tells a row's record: the integration id of a creation, the subscription of an update, the invoice of an NFS-e. */
@@ -551,8 +560,10 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     // At its worst a batch is a lookup and a send that each time out, then its results are written.
     const reserve = writeCostMs(job.batchSize * 2, ctx.layout.lastColumn);
     if (!fits(began, 2 * WORST_ROUND_TRIP_MS + reserve, deps.limit)) return false;
-    const items: Item[] = [];
+    let items: Item[] = [];
     const invalid = new Map<number, RowResult>();
+    /** Cells to colour: problems found here and refusals by the service. */
+    const faults: RowIssue[] = [];
     const keys = new Map<number, CellValue>();
     let end = job.cursor;
     for (; end < rows.length && items.length < job.batchSize && end - job.cursor < MAX_WINDOW; end++) {
@@ -561,6 +572,13 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       const status = statusOf(cellAt(row, ctx.layout.results.status));
       if (isExample(ctx, row) || isBlankRow(ctx.layout.inputs, row)) continue;
       if (status !== STATUS.pendente && stillDone(ctx, row)) {
+        if (awaitsNumber(ctx, row)) {
+          const built = buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
+          if (built.key !== undefined) {
+            items.push({ row: r, built, mode: 'lookup', reason: 'recheck', attempts: 0, was: status });
+            continue;
+          }
+        }
         settlePending(job);
         countDone(job, ctx, row);
         continue;
@@ -575,6 +593,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
         items.push({ row: r, built, mode: 'lookup', reason: 'pendente', attempts: 0, since });
       } else if (built.issues.length) {
         invalid.set(r, { status: STATUS.erro, mensagem: issueText(built.issues), processadoEm: new Date(deps.now()) });
+        faults.push(...built.issues);
       } else if (ctx.op.identity === 'idIntegracao' && !built.needsKey && !built.generated && status === '') {
         items.push({ row: r, built, mode: 'lookup', reason: 'precheck', attempts: 0 });
       } else {
@@ -588,10 +607,16 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
         items.push({ row: r, built, mode: 'send', reason: 'new', attempts: 0 });
       }
     }
+    if (items.some((i) => i.built.find)) {
+      client ??= deps.clientFor(job.connectionId ?? '');
+      client.http.deadline = deps.limit === undefined ? undefined : deps.limit - reserve;
+      resolveCustomers(client, ctx, items, invalid, faults, deps.now());
+      items = items.filter((i) => !invalid.has(i.row));
+    }
     if (items.length) {
       if (keys.size) writeColumn(ctx.sheet, ctx.layout.inputs.idIntegracao, keys);
       const marks = new Map<number, RowResult>(
-        items.map((i) => [i.row, { status: STATUS.pendente, mensagem: 'Enviando…', processadoEm: new Date(deps.now()) }]),
+        items.filter((i) => i.reason !== 'recheck').map((i) => [i.row, { status: STATUS.pendente, mensagem: 'Enviando…', processadoEm: new Date(deps.now()) }]),
       );
       writeResults(ctx.sheet, ctx.layout, ctx.op, marks);
       deps.book.flush();
@@ -621,6 +646,11 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       job.batchSize = outcome.rateLimited ? Math.max(1, Math.floor(job.batchSize / 2)) : Math.min(job.maxBatch, job.batchSize + 1);
     }
     writeResults(ctx.sheet, ctx.layout, ctx.op, results);
+    for (const [row, result] of results) if (result.refused) faults.push(...refusalIssues(ctx.name, ctx.layout, ctx.op, row, result.mensagem));
+    if (faults.length) {
+      const faulty = new Set(faults.map((f) => f.row));
+      highlight(ctx.sheet, ctx.layout, Math.min(...faulty), Math.max(...faulty), faulty, faults);
+    }
     job.updatedAt = deps.now();
     if (fatal) {
       // Nothing of this batch is counted: "Continuar" runs it again, and its rows say what happened.
@@ -629,9 +659,15 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       saveJob(deps, job);
       return false;
     }
-    for (const result of results.values()) {
+    const rechecked = items.filter((i) => i.reason === 'recheck').map((i) => i.row);
+    for (const [row, result] of results) {
       settlePending(job);
-      count(job, result);
+      if (!rechecked.includes(row)) count(job, result);
+    }
+    // A done note looked up again for its number was done before this run: skipped, whatever the lookup found.
+    for (const row of rechecked) {
+      if (!results.has(row)) settlePending(job);
+      job.counts.skipped++;
     }
     if (pending.length) {
       if (job.retryKeys) {
@@ -647,6 +683,39 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     slowest = Math.max(slowest, deps.now() - began);
   }
   return true;
+}
+
+/**
+ * Rows that name their customer by CPF/CNPJ get its idCliente (each value looked
+ * up once per execution); a row whose customer is not found, not alone or
+ * inactive, or is not the one its "ID do cliente" says, is an error and is not sent.
+ */
+function resolveCustomers(client: BillingClient, ctx: Context, items: readonly Item[], invalid: Map<number, RowResult>, faults: RowIssue[], now: number): void {
+  ctx.customers ??= new Map();
+  findCustomers(
+    client,
+    items.flatMap((i) => (i.built.find ? [i.built.find.value] : [])),
+    ctx.customers,
+  );
+  for (const item of items) {
+    const find = item.built.find;
+    if (!find) continue;
+    const found = ctx.customers.get(find.value) as CustomerFound;
+    const typed = item.built.body[find.field];
+    const problem = !found.ok
+      ? found.message
+      : typed !== undefined && typed !== found.id
+        ? `o CPF/CNPJ ${formatCpfCnpj(find.value)} é do cliente ID ${found.id}, mas a coluna "ID do cliente" diz ${String(typed)}: corrija uma das duas ou deixe só uma preenchida`
+        : null;
+    if (problem === null) {
+      if (typed === undefined) item.built.body[find.field] = (found as { id: number }).id;
+    } else if (item.reason !== 'pendente') {
+      // A PENDENTE row may already be in the service: it is still looked up, never turned into an error here.
+      const issue = cellIssue(ctx.name, item.row, find.column, find.label, `${problem}.`);
+      invalid.set(item.row, { status: STATUS.erro, mensagem: issueText([issue]), processadoEm: new Date(now) });
+      faults.push(issue);
+    }
+  }
 }
 
 function finishMessage(job: BulkJob): string {

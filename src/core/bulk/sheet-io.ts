@@ -17,6 +17,8 @@ export interface RowResult {
   numero?: string;
   chave?: number | string;
   processadoEm?: Date;
+  /** The service refused the row's data (not a network or key problem): its cells are coloured. Never written. */
+  refused?: boolean;
 }
 
 /** Consecutive numbers as inclusive [first, last] runs. */
@@ -109,6 +111,17 @@ export function highlight(
     }
   }
   if (changed) sheet.setBackgrounds(firstRow, c0, colors);
+}
+
+/**
+ * The cells a refusal points at: the input columns whose field or title the
+ * service's message names, or the whole row's inputs when it names none.
+ */
+export function refusalIssues(sheet: string, layout: Layout, op: BulkOperation, row: number, message: string): RowIssue[] {
+  const text = message.toLowerCase();
+  const present = op.columns.filter((c) => layout.inputs[c.field] !== undefined);
+  const named = present.filter((c) => text.includes(c.field.toLowerCase()) || text.includes(c.label.toLowerCase()));
+  return (named.length ? named : present).map((c) => ({ sheet, row, column: layout.inputs[c.field], message }));
 }
 
 /** A1 ranges covering whole rows of the used width, for "ir para as linhas com erro". */

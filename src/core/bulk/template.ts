@@ -22,6 +22,7 @@ const FORMATS: Record<InputColumn['kind'], string> = {
   competencia: '@',
   choice: '@',
   boolean: '@',
+  cpfCnpj: '@',
 };
 
 function headerNote(col: InputColumn): string {

@@ -1,0 +1,71 @@
+/**
+ * Customers named by CPF/CNPJ instead of their id: looked up through the
+ * customers listing, each distinct value once per execution, all of them in
+ * one concurrent wave. Only one active customer with exactly that CPF/CNPJ
+ * will do: none, several or an inactive one leaves the row unsent, with a
+ * message saying what to do.
+ */
+import type { BillingClient } from '../../api/client';
+import { decodeList } from '../../api/envelopes';
+import { UnauthorizedError } from '../../api/errors';
+import type { RequestSpec } from '../../api/http';
+import { type ListOperation, listings } from '../../api/operations';
+import { bounded, MESSAGE_MAX } from '../bounds';
+
+export type CustomerFound = { ok: true; id: number } | { ok: false; message: string };
+
+/** "12345678000190" → "12.345.678/0001-90" (a CPF as 123.456.789-01), as people read them. */
+export function formatCpfCnpj(digits: string): string {
+  if (digits.length === 14) return digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');
+  if (digits.length === 11) return digits.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');
+  return digits;
+}
+
+/** Looks up the values not yet in `known` and adds what each one found. */
+export function findCustomers(client: BillingClient, values: Iterable<string>, known: Map<string, CustomerFound>): void {
+  const wanted = [...new Set(values)].filter((v) => !known.has(v));
+  if (wanted.length === 0) return;
+  const list = listings.clientes;
+  const specs: RequestSpec[] = wanted.map((v) => ({ method: 'GET', path: list.path, query: client.listQuery(list, { cpfCnpj: v }) }));
+  client.http.sendAll(specs).forEach((settled, i) => {
+    const value = wanted[i];
+    const shown = formatCpfCnpj(value);
+    if (!settled.ok) {
+      // A refused key stops the run (its message says what to do); anything else is this row's problem, tried again next run.
+      if (settled.error instanceof UnauthorizedError) throw settled.error;
+      known.set(value, {
+        ok: false,
+        message: `não foi possível procurar o cliente de CPF/CNPJ ${shown} (${bounded(settled.error.message, 200)}); execute de novo`,
+      });
+      return;
+    }
+    try {
+      const decoded = decodeList(
+        { method: 'GET', path: list.path },
+        `GET ${list.path}`,
+        list.record,
+        list.idField,
+        settled.json,
+        (list as ListOperation).envelope === 'flexible',
+      );
+      // Exact match only: a service that ignored the filter must not hand us someone else.
+      const matches = decoded.records.filter((r) => String(r.cpfCnpj ?? '').replace(/\D/g, '') === value);
+      if (matches.length === 0) {
+        known.set(value, { ok: false, message: `nenhum cliente tem o CPF/CNPJ ${shown}: confira o número ou use a coluna "ID do cliente"` });
+      } else if (matches.length > 1) {
+        const ids = matches.slice(0, 5).map((r) => r.idCliente);
+        known.set(value, {
+          ok: false,
+          message: `${matches.length} clientes têm o CPF/CNPJ ${shown} (IDs ${ids.join(', ')}${matches.length > 5 ? '…' : ''}): escreva na coluna "ID do cliente" qual deles`,
+        });
+      } else if (matches[0].isAtivo === false) {
+        known.set(value, {
+          ok: false,
+          message: `o cliente de CPF/CNPJ ${shown} (ID ${matches[0].idCliente}) está inativo: reative-o no serviço ou escolha outro cliente`,
+        });
+      } else known.set(value, { ok: true, id: matches[0].idCliente as number });
+    } catch (error) {
+      known.set(value, { ok: false, message: bounded(`não foi possível ler os clientes de CPF/CNPJ ${shown}: ${(error as Error).message}`, MESSAGE_MAX) });
+    }
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * Subscriptions whose customer is named by CPF/CNPJ instead of "ID do cliente":
+ * the real bundle in the emulator, the sandbox over HTTP. The customer is found
+ * through the customers listing, once per distinct value, and the sandbox's own
+ * records carry the right idCliente; a value that finds no active customer, or
+ * another customer than the row's "ID do cliente", is a row error naming it.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { GasEmulator } from '../../dev/gas/runner';
+import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import type { Rec } from '../bulk/fixtures';
+import { connect, emulator } from './helpers';
+
+let sb: SandboxHandle;
+let clientes: Rec[];
+let produto: number;
+
+beforeAll(async () => {
+  sb = await startSandbox({ seed: 31, size: 'small' });
+});
+afterAll(async () => {
+  await sb?.stop();
+});
+beforeEach(async () => {
+  await sb.reset();
+  clientes = await sb.dump<Rec>(sb.orgs[0].name, 'clientes');
+  produto = (await sb.dump<Rec>(sb.orgs[0].name, 'produtos'))[0].idProduto as number;
+});
+
+type Outcome<T = Rec> = { ok: true; value: T } | { ok: false; message: string };
+const ok = <T = Rec>(o: unknown): T => {
+  const out = o as Outcome<T>;
+  if (!out.ok) throw new Error(`refused: ${out.message}`);
+  return out.value;
+};
+
+const digits = (c: Rec) => String(c.cpfCnpj).replace(/\D/g, '');
+const punctuated = (d: string) => d.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');
+const companies = () => clientes.filter((c) => c.isAtivo && digits(c).length === 14);
+
+/** A template with rows typed into it: ID de integração, ID do cliente, … Dia de vencimento, CPF/CNPJ do cliente. */
+function sheetWith(emu: GasEmulator, rows: Array<{ key: string; idCliente?: number; cpfCnpj: string | number }>): string {
+  const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
+  emu.withServices((s) => {
+    s.SpreadsheetApp.getActiveSpreadsheet()
+      .getSheetByName(sheet)!
+      .getRange(3, 1, rows.length, 11)
+      .setValues(
+        rows.map((r) => [r.key, r.idCliente ?? '', '05/11/2026', '11/2026', 'MENSAL', produto, 'Honorários', 200, 'AGRUPADA', 10, r.cpfCnpj]) as never,
+      );
+  });
+  return sheet;
+}
+
+function execute(emu: GasEmulator, sheetName: string): Rec {
+  let p = ok(emu.run('startBulkRun', [{ connection: 'Demo', scope: 'all', operation: 'criarAssinaturaPersonalizada', sheetName }]));
+  for (let i = 0; !p.done; i++) {
+    if (i > 200) throw new Error('never finished');
+    p = ok(emu.run('continueBulkRun', [p.jobId]));
+  }
+  return p;
+}
+
+const byHeader = (emu: GasEmulator, sheet: string) => {
+  const [header, ...rows] = emu.values(sheet) as unknown[][];
+  return rows.map((r) => Object.fromEntries((header as string[]).map((h, i) => [h, r[i]])));
+};
+
+const created = async () => new Map((await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas')).map((a) => [a.idIntegracao as string, a]));
+
+describe('subscriptions by CPF/CNPJ', () => {
+  it('five rows identified by CNPJ are validated, sent with the customer each CNPJ names, each CNPJ looked up once', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const [a, b, c, d] = companies();
+    const sheet = sheetWith(emu, [
+      { key: 'CNPJ-1', cpfCnpj: punctuated(digits(a)) },
+      { key: 'CNPJ-2', cpfCnpj: digits(b) },
+      { key: 'CNPJ-3', cpfCnpj: ` ${punctuated(digits(c))} ` },
+      { key: 'CNPJ-4', cpfCnpj: digits(d) },
+      // The same CNPJ again, with the customer's id typed too: both name the same customer.
+      { key: 'CNPJ-5', idCliente: a.idCliente as number, cpfCnpj: digits(a) },
+    ]);
+    const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all' }]));
+    expect(v).toMatchObject({ total: 5, valid: 5, invalid: 0 });
+    expect((await sb.requestLog()).filter((e) => e.method === 'GET' && e.path === '/v2/clientes' && e.query.cpfCnpj)).toEqual([]);
+
+    const p = execute(emu, sheet);
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 5, failed: 0 } });
+    const subs = await created();
+    expect([1, 2, 3, 4, 5].map((i) => subs.get(`CNPJ-${i}`)?.idCliente)).toEqual([a, b, c, d, a].map((x) => x.idCliente));
+    const lookups = (await sb.requestLog({ method: 'GET' })).filter((e) => e.path === '/v2/clientes' && e.query.cpfCnpj !== undefined);
+    // Digits only on the wire, one request per distinct CNPJ.
+    expect(lookups.map((e) => e.query.cpfCnpj).sort()).toEqual([a, b, c, d].map(digits).sort());
+    expect(byHeader(emu, sheet).map((r) => r.Status)).toEqual(['EXEMPLO', 'OK', 'OK', 'OK', 'OK', 'OK']);
+  });
+
+  it('a CNPJ of nobody, of an inactive customer, or of another customer than "ID do cliente" is a row error naming it; the other rows go', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const [a, b] = companies();
+    const inactive = clientes.find((c) => c.isAtivo === false)!;
+    const nobody = '11222333000181';
+    expect(clientes.some((c) => digits(c) === nobody)).toBe(false);
+    const sheet = sheetWith(emu, [
+      { key: 'OK-1', cpfCnpj: digits(a) },
+      { key: 'NINGUEM', cpfCnpj: punctuated(nobody) },
+      { key: 'INATIVO', cpfCnpj: String(inactive.cpfCnpj) },
+      { key: 'OUTRO', idCliente: b.idCliente as number, cpfCnpj: digits(a) },
+      { key: 'VAZIO', cpfCnpj: '' },
+    ]);
+    const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all' }]));
+    // Both blank is caught before anything is sent; the others need the service.
+    expect(v).toMatchObject({ total: 5, valid: 4, invalid: 1 });
+    expect(v.problems).toEqual([expect.stringMatching(/^Linha 7, coluna "ID do cliente" \(B\): está vazia, e "CPF\/CNPJ do cliente" \(K\) também/)]);
+
+    const p = execute(emu, sheet);
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 1, failed: 4 } });
+    const rows = byHeader(emu, sheet);
+    expect(rows.map((r) => r.Status)).toEqual(['EXEMPLO', 'OK', 'ERRO', 'ERRO', 'ERRO', 'ERRO']);
+    expect(rows[2].Mensagem).toMatch(/^Linha 4, coluna "CPF\/CNPJ do cliente" \(K\): nenhum cliente tem o CPF\/CNPJ 11\.222\.333\/0001-81/);
+    expect(rows[3].Mensagem).toMatch(new RegExp(`^Linha 5, coluna "CPF/CNPJ do cliente" \\(K\\): .*\\(ID ${inactive.idCliente}\\) está inativo`));
+    expect(rows[4].Mensagem).toMatch(
+      new RegExp(`^Linha 6, coluna "CPF/CNPJ do cliente" \\(K\\): .* é do cliente ID ${a.idCliente}, mas a coluna "ID do cliente" diz ${b.idCliente}`),
+    );
+    // The CPF/CNPJ cells at fault are red, like a validation error; the row sent is not.
+    const colors = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange('K3:K6').getBackgrounds());
+    expect(colors.map(([c]) => c.toLowerCase())).toEqual(['#ffffff', '#f4c7c3', '#f4c7c3', '#f4c7c3']);
+    const subs = await created();
+    expect(subs.get('OK-1')?.idCliente).toBe(a.idCliente);
+    for (const key of ['NINGUEM', 'INATIVO', 'OUTRO', 'VAZIO']) expect(subs.has(key)).toBe(false);
+  });
+});
