@@ -116,7 +116,8 @@ describe('user edits interleaved with refreshes', () => {
         const checkEmissions = async () => {
           const { id, values } = layout();
           const header = values[0] as string[];
-          const status = header.lastIndexOf('Status');
+          // On an imported Faturas sheet the invoice has its own Status: the bulk run's is "Status do lote".
+          const status = header.includes('Status do lote') ? header.indexOf('Status do lote') : header.lastIndexOf('Status');
           const idNota = header.indexOf('ID da NFS-e');
           const byInvoice = new Map<number, Rec[]>();
           for (const n of await sb.dump<Rec>(sb.orgs[0].name, 'nfse')) byInvoice.set(n.idFatura, [...(byInvoice.get(n.idFatura) ?? []), n]);
