@@ -6,6 +6,7 @@
  * asserted. Targets: the 1% merge writes at most 2% of the cells of the full
  * pull; the unchanged refresh costs at most 2 HTTP waves.
  */
+import { LOCAL_TEST_SERVERS } from '../dev/gas/allow-list';
 import { GasEmulator } from '../dev/gas/runner';
 import type { Counters } from '../dev/gas/execution';
 import { type SandboxHandle, startSandbox } from '../dev/sandbox/harness';
@@ -63,7 +64,7 @@ async function measure(sb: SandboxHandle, n: number): Promise<{ phases: Phase[];
   const firstAt = SP(stamps[Math.floor(stamps.length * 0.99)]).getTime() + MARGIN_MS;
   const changed = stamps.filter((s) => SP(s).getTime() >= firstAt - MARGIN_MS).length;
   const afterAll = SP(stamps[stamps.length - 1]).getTime() + 2 * MARGIN_MS;
-  const emu = new GasEmulator({ startAt: new Date(firstAt), realTimeoutMs: 3_600_000, countRealTime: false });
+  const emu = new GasEmulator({ startAt: new Date(firstAt), realTimeoutMs: 3_600_000, countRealTime: false, urlFetchWhitelist: LOCAL_TEST_SERVERS });
   emu.run('saveConnection', [{ name: 'Bench', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey }]);
   const started = (form: Record<string, unknown>) => {
     const r = emu.run('startImportRun', [form]) as { ok: boolean; value: Progress; message?: string };

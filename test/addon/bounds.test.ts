@@ -9,7 +9,7 @@ import { nodeTransport } from '../../dev/http/node-transport';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import type { HttpOutcome, HttpRequest, Transport } from '../../src/api/transport';
 import { catalog, type Rec } from '../bulk/fixtures';
-import { columnsOf, connect, emulator, importAll, SP } from './helpers';
+import { columnsOf, connect, emulator, importAll, ok, SP } from './helpers';
 
 let sb: SandboxHandle;
 
@@ -30,12 +30,6 @@ function rewriting(rewrite: (req: HttpRequest, out: HttpOutcome) => HttpOutcome)
     fetchAll: (reqs) => nodeTransport.fetchAll(reqs).map((o, i) => rewrite(reqs[i], o)),
   };
 }
-
-const ok = <T = Rec>(o: unknown): T => {
-  const out = o as { ok: boolean; value: T; message?: string };
-  if (!out.ok) throw new Error(`refused: ${out.message}`);
-  return out.value;
-};
 
 describe('a field over the cell limit', () => {
   it('is cut to 50,000 characters, and the run names the record and the field', () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import type { Rec } from '../bulk/fixtures';
-import { connect, emulator } from './helpers';
+import { connect, emulator, ok } from './helpers';
 
 let sb: SandboxHandle;
 let clientes: Rec[];
@@ -26,13 +26,6 @@ beforeEach(async () => {
   clientes = await sb.dump<Rec>(sb.orgs[0].name, 'clientes');
   produto = (await sb.dump<Rec>(sb.orgs[0].name, 'produtos'))[0].idProduto as number;
 });
-
-type Outcome<T = Rec> = { ok: true; value: T } | { ok: false; message: string };
-const ok = <T = Rec>(o: unknown): T => {
-  const out = o as Outcome<T>;
-  if (!out.ok) throw new Error(`refused: ${out.message}`);
-  return out.value;
-};
 
 const digits = (c: Rec) => String(c.cpfCnpj).replace(/\D/g, '');
 const punctuated = (d: string) => d.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');

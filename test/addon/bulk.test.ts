@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
-import { columnsOf, connect, emulator, importAll, SP } from './helpers';
+import { columnsOf, connect, emulator, importAll, ok, SP } from './helpers';
 import { catalog, type Rec } from '../bulk/fixtures';
 
 let sb: SandboxHandle;
@@ -22,13 +22,6 @@ beforeEach(async () => {
   await sb.reset();
   cat = await catalog(sb);
 });
-
-type Outcome<T = Rec> = { ok: true; value: T } | { ok: false; message: string };
-const ok = <T = Rec>(o: unknown): T => {
-  const out = o as Outcome<T>;
-  if (!out.ok) throw new Error(`refused: ${out.message}`);
-  return out.value;
-};
 
 /** Types rows as a person would: strings parsed by the Planilhas unless the cell is text. */
 function type(emu: GasEmulator, sheet: string, row: number, rows: unknown[][]): void {
@@ -235,7 +228,10 @@ describe('custom subscriptions through the bundle', () => {
     connect(emu, sb);
     const sheet = ok(emu.run('createBulkTemplate', ['atualizarAssinaturaPlano'])).sheetName as string;
     emu.holdLock('document', SP('2026-11-22T11:00:00'), { label: 'outro lote' });
-    const r = emu.run('startBulkRun', [{ operation: 'atualizarAssinaturaPlano', sheetName: sheet, connection: 'Demo', scope: 'all' }]) as Outcome;
+    const r = emu.run('startBulkRun', [{ operation: 'atualizarAssinaturaPlano', sheetName: sheet, connection: 'Demo', scope: 'all' }]) as {
+      ok: boolean;
+      message?: string;
+    };
     expect(r).toMatchObject({ ok: false });
     expect((r as { message: string }).message).toMatch(/Outra execução do complemento está gravando nesta planilha/);
   });

@@ -10,7 +10,7 @@ import { COST_MODELS } from '../../dev/gas/clock';
 import type { ExecutionReport, GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
-import { columnsOf, connect, emulator, finishRun, importAll, type Progress, SP } from './helpers';
+import { columnsOf, connect, emulator, finishRun, importAll, ok, type Progress, SP } from './helpers';
 
 let sb: SandboxHandle;
 
@@ -37,12 +37,6 @@ function expectNoKill(history: ExecutionReport[]): void {
     expect(r.counters.virtualMs, `${r.functionName} #${r.id}`).toBeLessThan(KILL_MS);
   }
 }
-
-const ok = <T = Rec>(o: unknown): T => {
-  const out = o as { ok: boolean; value: T; message?: string };
-  if (!out.ok) throw new Error(`refused: ${out.message}`);
-  return out.value;
-};
 
 describe('a pull from the sidebar', () => {
   it('through hangs, a long Retry-After and slow answers: no step killed, every row once, and each pause said', async () => {

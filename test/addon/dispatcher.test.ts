@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
-import { connect, emulator, importAll, type Progress, SP } from './helpers';
+import { connect, emulator, importAll, ok, type Progress, SP } from './helpers';
 
 let sb: SandboxHandle;
 
@@ -46,12 +46,6 @@ function countDocumentReads(emu: GasEmulator): CountingMap {
   emu.properties.document.set(id, counting);
   return counting;
 }
-
-const ok = <T = Rec>(o: unknown): T => {
-  const out = o as { ok: boolean; value: T; message?: string };
-  if (!out.ok) throw new Error(`refused: ${out.message}`);
-  return out.value;
-};
 
 const statuses = (emu: GasEmulator, sheet: string) => {
   const [header, ...rows] = emu.values(sheet) as unknown[][];

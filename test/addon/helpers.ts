@@ -2,6 +2,7 @@
 import { LOCAL_TEST_SERVERS } from '../../dev/gas/allow-list';
 import { GasEmulator, type EmulatorOptions, type RunOptions } from '../../dev/gas/runner';
 import type { SandboxHandle } from '../../dev/sandbox/harness';
+import type { Rec } from '../bulk/fixtures';
 
 export const SP = (iso: string) => new Date(`${iso}-03:00`);
 
@@ -50,4 +51,11 @@ export function columnsOf(emu: GasEmulator, sheet: string): Record<string, numbe
     return sh.getRange(1, 1, 1, sh.getLastColumn()).getNotes()[0];
   });
   return Object.fromEntries(notes.map((n, i) => [n, i]));
+}
+
+/** The value of a sidebar call's `{ ok: true, value }`, or the refusal's message as an error. */
+export function ok<T = Rec>(outcome: unknown): T {
+  const out = outcome as { ok: boolean; value: T; message?: string };
+  if (!out.ok) throw new Error(`refused: ${out.message}`);
+  return out.value;
 }

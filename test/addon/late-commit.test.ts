@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
-import { connect, emulator } from './helpers';
+import { connect, emulator, ok } from './helpers';
 
 let sb: SandboxHandle;
 let cat: Awaited<ReturnType<typeof catalog>>;
@@ -23,13 +23,6 @@ beforeEach(async () => {
   await sb.reset();
   cat = await catalog(sb);
 });
-
-type Outcome<T = Rec> = { ok: true; value: T } | { ok: false; message: string };
-const ok = <T = Rec>(o: unknown): T => {
-  const out = o as Outcome<T>;
-  if (!out.ok) throw new Error(`refused: ${out.message}`);
-  return out.value;
-};
 
 const ROWS = 24;
 
