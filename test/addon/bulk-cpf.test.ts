@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import type { Rec } from '../bulk/fixtures';
-import { connect, emulator, ok } from './helpers';
+import { connect, emulator, executeBulk, ok, rowsByHeader, typeRows } from './helpers';
 
 let sb: SandboxHandle;
 let clientes: Rec[];
@@ -34,30 +34,17 @@ const companies = () => clientes.filter((c) => c.isAtivo && digits(c).length ===
 /** A template with rows typed into it: ID de integração, ID do cliente, … Dia de vencimento, CPF/CNPJ do cliente. */
 function sheetWith(emu: GasEmulator, rows: Array<{ key: string; idCliente?: number; cpfCnpj: string | number }>): string {
   const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
-  emu.withServices((s) => {
-    s.SpreadsheetApp.getActiveSpreadsheet()
-      .getSheetByName(sheet)!
-      .getRange(3, 1, rows.length, 11)
-      .setValues(
-        rows.map((r) => [r.key, r.idCliente ?? '', '05/11/2026', '11/2026', 'MENSAL', produto, 'Honorários', 200, 'AGRUPADA', 10, r.cpfCnpj]) as never,
-      );
-  });
+  typeRows(
+    emu,
+    sheet,
+    3,
+    rows.map((r) => [r.key, r.idCliente ?? '', '05/11/2026', '11/2026', 'MENSAL', produto, 'Honorários', 200, 'AGRUPADA', 10, r.cpfCnpj]),
+  );
   return sheet;
 }
 
-function execute(emu: GasEmulator, sheetName: string): Rec {
-  let p = ok(emu.run('startBulkRun', [{ connection: 'Demo', scope: 'all', operation: 'criarAssinaturaPersonalizada', sheetName }]));
-  for (let i = 0; !p.done; i++) {
-    if (i > 200) throw new Error('never finished');
-    p = ok(emu.run('continueBulkRun', [p.jobId]));
-  }
-  return p;
-}
-
-const byHeader = (emu: GasEmulator, sheet: string) => {
-  const [header, ...rows] = emu.values(sheet) as unknown[][];
-  return rows.map((r) => Object.fromEntries((header as string[]).map((h, i) => [h, r[i]])));
-};
+const execute = (emu: GasEmulator, sheetName: string): Rec => executeBulk(emu, { operation: 'criarAssinaturaPersonalizada', sheetName });
+const byHeader = rowsByHeader;
 
 const created = async () => new Map((await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas')).map((a) => [a.idIntegracao as string, a]));
 

@@ -5,10 +5,9 @@
  * never sent, even with its Status column deleted.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
-import { columnsOf, connect, emulator, importAll, ok } from './helpers';
+import { bulkToEnd, columnsOf, connect, emulator, importAll, ok } from './helpers';
 
 let sb: SandboxHandle;
 let cat: Awaited<ReturnType<typeof catalog>>;
@@ -24,13 +23,7 @@ beforeEach(async () => {
   cat = await catalog(sb);
 });
 
-function toEnd(emu: GasEmulator, p: Rec): Rec {
-  for (let i = 0; !p.done; i++) {
-    if (i > 200) throw new Error('never finished');
-    p = ok(emu.run('continueBulkRun', [p.jobId]));
-  }
-  return p;
-}
+const toEnd = bulkToEnd;
 
 describe('bulk rows by key', () => {
   it('an NFS-e run continued after the user sorted and deleted rows emits only for the invoices selected at the start', async () => {

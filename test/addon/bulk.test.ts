@@ -4,9 +4,8 @@
  * (with the Planilhas' parsing of strings), the sidebar's calls by name.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
-import { columnsOf, connect, emulator, importAll, ok, SP } from './helpers';
+import { columnsOf, connect, emulator, executeBulk, importAll, ok, rowsByHeader, SP, typeRows } from './helpers';
 import { catalog, type Rec } from '../bulk/fixtures';
 
 let sb: SandboxHandle;
@@ -23,30 +22,9 @@ beforeEach(async () => {
   cat = await catalog(sb);
 });
 
-/** Types rows as a person would: strings parsed by the Planilhas unless the cell is text. */
-function type(emu: GasEmulator, sheet: string, row: number, rows: unknown[][]): void {
-  emu.withServices((s) => {
-    s.SpreadsheetApp.getActiveSpreadsheet()
-      .getSheetByName(sheet)!
-      .getRange(row, 1, rows.length, rows[0].length)
-      .setValues(rows as never);
-  });
-}
-
-/** Starts a run as the sidebar does and steps it until it ends. */
-function execute(emu: GasEmulator, form: Rec): Rec {
-  let p = ok(emu.run('startBulkRun', [{ connection: 'Demo', scope: 'all', ...form }]));
-  for (let i = 0; !p.done; i++) {
-    if (i > 200) throw new Error('never finished');
-    p = ok(emu.run('continueBulkRun', [p.jobId]));
-  }
-  return p;
-}
-
-const byHeader = (emu: GasEmulator, sheet: string) => {
-  const [header, ...rows] = emu.values(sheet) as unknown[][];
-  return rows.map((r) => Object.fromEntries((header as string[]).map((h, i) => [h, r[i]])));
-};
+const type = typeRows;
+const execute = executeBulk;
+const byHeader = rowsByHeader;
 
 const countByKey = async () => {
   const out = new Map<string, number>();

@@ -10,7 +10,7 @@ import { COST_MODELS } from '../../dev/gas/clock';
 import type { ExecutionReport, GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
-import { columnsOf, connect, emulator, finishRun, importAll, ok, type Progress, SP } from './helpers';
+import { columnsOf, connect, emulator, finishRun, importAll, ok, type Progress, SP, typeRows } from './helpers';
 
 let sb: SandboxHandle;
 
@@ -132,12 +132,7 @@ describe('a bulk run', () => {
       'AGRUPADA',
       10,
     ]);
-    emu.withServices((s) => {
-      s.SpreadsheetApp.getActiveSpreadsheet()
-        .getSheetByName(sheet)!
-        .getRange(3, 1, rows.length, rows[0].length)
-        .setValues(rows as never);
-    });
+    typeRows(emu, sheet, 3, rows);
     // Writes are applied and their answers lost; the lookups that follow hang for a while.
     await sb.configure({
       addFaults: [

@@ -59,3 +59,34 @@ export function ok<T = Rec>(outcome: unknown): T {
   if (!out.ok) throw new Error(`refused: ${out.message}`);
   return out.value;
 }
+
+/** Types rows as a person would, from `firstRow`: strings parsed by the Planilhas unless the cell is text. */
+export function typeRows(emu: GasEmulator, sheet: string, firstRow: number, rows: unknown[][]): void {
+  emu.withServices((s) => {
+    s.SpreadsheetApp.getActiveSpreadsheet()
+      .getSheetByName(sheet)!
+      .getRange(firstRow, 1, rows.length, rows[0].length)
+      .setValues(rows as never);
+  });
+}
+
+/** Steps a started bulk run as the sidebar does until it ends. */
+export function bulkToEnd(emu: GasEmulator, started: Rec): Rec {
+  let p = started;
+  for (let i = 0; !p.done; i++) {
+    if (i > 200) throw new Error('never finished');
+    p = ok(emu.run('continueBulkRun', [p.jobId]));
+  }
+  return p;
+}
+
+/** Starts a bulk run on every row as the sidebar does and steps it until it ends. */
+export function executeBulk(emu: GasEmulator, form: Rec): Rec {
+  return bulkToEnd(emu, ok(emu.run('startBulkRun', [{ connection: 'Demo', scope: 'all', ...form }])));
+}
+
+/** A sheet's data rows as objects keyed by the header's titles. */
+export function rowsByHeader(emu: GasEmulator, sheet: string): Rec[] {
+  const [header, ...rows] = emu.values(sheet) as unknown[][];
+  return rows.map((r) => Object.fromEntries((header as string[]).map((h, i) => [h, r[i]])));
+}

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
-import { connect, emulator, ok } from './helpers';
+import { connect, emulator, executeBulk, ok, rowsByHeader, typeRows } from './helpers';
 
 let sb: SandboxHandle;
 let cat: Awaited<ReturnType<typeof catalog>>;
@@ -40,28 +40,14 @@ function template(emu: GasEmulator): string {
     'AGRUPADA',
     10,
   ]);
-  emu.withServices((s) => {
-    s.SpreadsheetApp.getActiveSpreadsheet()
-      .getSheetByName(sheet)!
-      .getRange(3, 1, rows.length, rows[0].length)
-      .setValues(rows as never);
-  });
+  typeRows(emu, sheet, 3, rows);
   return sheet;
 }
 
-function step(emu: GasEmulator, sheet: string): Rec {
-  let p = ok(emu.run('startBulkRun', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all' }]));
-  for (let i = 0; !p.done; i++) {
-    if (i > 200) throw new Error('never finished');
-    p = ok(emu.run('continueBulkRun', [p.jobId]));
-  }
-  return p;
-}
+const step = (emu: GasEmulator, sheet: string): Rec => executeBulk(emu, { operation: 'criarAssinaturaPersonalizada', sheetName: sheet });
 
-const rowsOf = (emu: GasEmulator, sheet: string) => {
-  const [header, ...rows] = emu.values(sheet) as unknown[][];
-  return rows.slice(1).map((r) => Object.fromEntries((header as string[]).map((h, i) => [h, r[i]])));
-};
+/** Below the EXEMPLO row. */
+const rowsOf = (emu: GasEmulator, sheet: string) => rowsByHeader(emu, sheet).slice(1);
 
 /** Creations per integration key, from the sandbox's own records. */
 async function createdByKey(): Promise<Map<string, number>> {
