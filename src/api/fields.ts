@@ -30,6 +30,10 @@ export interface ScalarField<T = unknown> extends Typed<T> {
   label: string;
   cell: CellKind;
   nullable: boolean;
+  /** What the values mean, in Portuguese (codes, flags): the column's header note after the key. */
+  note?: string;
+  /** Integer codes shown as Sim/Não (ISS retido: 0 and 2); a code not listed stays as it came. */
+  codes?: Readonly<Record<number, boolean>>;
   readonly schema: z.ZodMiniType;
 }
 
@@ -74,13 +78,20 @@ function withSchema<F extends object>(base: F, schema: () => z.ZodMiniType): F &
   return Object.defineProperty(base, 'schema', { get: schema, enumerable: true }) as F & { readonly schema: z.ZodMiniType };
 }
 
-function scalar<T>(cell: CellKind, build: () => z.ZodMiniType) {
+interface ScalarExtras {
+  note?: string;
+  codes?: Readonly<Record<number, boolean>>;
+}
+
+/** `note` explains the field's codes in its column's header note: one place per field, beside its label. */
+function scalar<T>(cell: CellKind, build: () => z.ZodMiniType, fixed: ScalarExtras = {}) {
   const schema = lazy(build);
-  return (label: string): Nullable<ScalarField<T>> & { orNull(): ScalarField<T | null> } => {
-    const field = withSchema({ type: 'scalar' as const, label, cell, nullable: false }, schema);
+  return (label: string, note?: string): Nullable<ScalarField<T>> & { orNull(): ScalarField<T | null> } => {
+    const extras = { ...fixed, ...(note === undefined ? {} : { note }) };
+    const field = withSchema({ type: 'scalar' as const, label, cell, nullable: false, ...extras }, schema);
     const orNull = () =>
       withSchema(
-        { type: 'scalar' as const, label, cell, nullable: true },
+        { type: 'scalar' as const, label, cell, nullable: true, ...extras },
         lazy(() => z.nullable(schema())),
       );
     return Object.assign(field, { orNull });
@@ -100,6 +111,11 @@ export const f = {
   /** Enumerations are open: the spec lists the values that occur, not all that exist. */
   enumeration: scalar<string>('text', () => z.string()),
   boolean: scalar<boolean>('boolean', () => z.boolean()),
+  /**
+   * A yes/no flag the service sends as an integer code: the cell says Sim/Não
+   * like every boolean. `codes` maps each known code; others stay as they came.
+   */
+  flag: (codes: Readonly<Record<number, boolean>>) => scalar<number>('boolean', () => z.int(), { codes }),
   date: scalar<string>('date', () => z.string().check(z.regex(DATE_PATTERN, 'data fora do formato AAAA-MM-DD'))),
   datetime: scalar<string>('datetime', () => z.string().check(z.regex(DATETIME_PATTERN, 'data e hora fora do formato AAAA-MM-DDTHH:MM:SS'))),
   competencia: scalar<string>('text', () => z.string().check(z.regex(COMPETENCIA_PATTERN, 'competência fora do formato MM/AAAA'))),

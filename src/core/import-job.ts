@@ -18,7 +18,7 @@ import { NetworkError, RateLimitedError } from '../api/errors';
 import { bounded } from './bounds';
 import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, placeChildRows } from './child-sheet';
 import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
-import { columnRuns, findColumns, LISTING_TAG, resolveLayout, SHEET_TAG } from './sheet-layout';
+import { columnRuns, findColumns, headerNote, LISTING_TAG, noteKey, resolveLayout, SHEET_TAG } from './sheet-layout';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
 import { matches, type SheetCondition } from './sheet-filters';
 import {
@@ -168,11 +168,11 @@ function prepareSheet(sheet: SheetPort, columns: readonly Column[], partial: boo
       1,
       indexes.map(() => '@'),
     );
-    // The field names stay machine-readable in the header notes.
+    // The field names stay machine-readable in the header notes, with what their codes mean below.
     sheet.setNotes(
       1,
       column,
-      indexes.map((i) => columns[i].key),
+      indexes.map((i) => headerNote(columns[i])),
     );
   });
   writeHeader(sheet, columns, partial, positions);
@@ -579,12 +579,12 @@ function columnsFromHeader(sheet: SheetPort, child: ChildTable): Column[] {
   const width = sheet.lastColumn();
   if (width < 2) return child.columns;
   const notes = sheet.readNotes(1, 1, width);
-  if (notes[0] !== child.columns[0].key) return child.columns;
+  if (noteKey(notes[0]) !== child.columns[0].key) return child.columns;
   const labels = sheet.read(1, 1, 1, width)[0] ?? [];
   const columns: Column[] = [child.columns[0]];
   for (let i = 1; i < width; i++) {
-    const key = notes[i];
-    if (!key || !/^[$\w][\w.]*$/.test(key)) break;
+    const key = noteKey(notes[i]);
+    if (!key) break;
     const label = String(labels[i] ?? key).replace(PARTIAL_MARK, '');
     columns.push({ key, label: label || key, cell: 'text', typed: false });
   }

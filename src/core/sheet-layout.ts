@@ -8,12 +8,30 @@
 import type { SheetPort } from './sheet-port';
 import type { Column } from './table';
 
-/** Column metadata: the value is the field key (the same as the header note). */
+/** Column metadata: the value is the field key (the same as the header note's first line). */
 export const COLUMN_TAG = 'faturamento.coluna';
 /** Sheet metadata: what the sheet is to the add-on (`relatorio:<id>`, `historico`, `modelo:<operação>`). */
 export const SHEET_TAG = 'faturamento.aba';
 /** Sheet metadata: the listing a report sheet holds. */
 export const LISTING_TAG = 'faturamento.listagem';
+
+/**
+ * A header note: the field key alone on the first line (what adopting an old
+ * sheet and finding an open child's columns read), then what the codes mean.
+ */
+export function headerNote(column: Pick<Column, 'key' | 'note'>): string {
+  return column.note ? `${column.key}\n${column.note}` : column.key;
+}
+
+/**
+ * The field key of a header note written by `headerNote`: its first line when
+ * that line is one key-like word, else "" (a note the user wrote, which never
+ * names a column of ours). What follows the first line is never read.
+ */
+export function noteKey(note: string): string {
+  const first = String(note ?? '').split('\n', 1)[0].trim();
+  return /^[$\w][\w.$]*$/.test(first) ? first : '';
+}
 
 export interface Layout {
   /** 1-based column of each table column, in table order. */
@@ -61,10 +79,11 @@ export function resolveLayout(sheet: SheetPort, columns: readonly Column[], know
     const taggedAt = new Set(tags.values());
     notes.forEach((note, i) => {
       const column = i + 1;
-      if (taggedAt.has(column) || !known.has(note)) return;
+      const key = noteKey(note);
+      if (taggedAt.has(column) || !known.has(key)) return;
       intact = false;
-      sheet.tagColumn(column, COLUMN_TAG, note);
-      tags.set(note, column);
+      sheet.tagColumn(column, COLUMN_TAG, key);
+      tags.set(key, column);
     });
   }
   // A sheet from before sheets carried their listing: another listing's columns lack this table's id.

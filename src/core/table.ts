@@ -17,6 +17,10 @@ export interface Column {
   key: string;
   label: string;
   cell: CellKind;
+  /** What the values mean (codes, flags), in Portuguese: shown in the header note under the key. */
+  note?: string;
+  /** Integer codes of a yes/no flag, shown as Sim/Não. */
+  codes?: Readonly<Record<number, boolean>>;
   /** False while an open child's column has seen no value to take its kind from. */
   typed?: false;
 }
@@ -55,7 +59,12 @@ function flatten(fields: FieldMap, prefix = '', labelPrefix = ''): { columns: Co
   const arrays: Array<[string, FieldMap | undefined, string]> = [];
   for (const [name, field] of Object.entries(fields)) {
     const key = prefix ? `${prefix}.${name}` : name;
-    if (field.type === 'scalar') columns.push({ key, label: labelPrefix ? `${labelPrefix} ${field.label}` : field.label, cell: field.cell });
+    if (field.type === 'scalar') {
+      const column: Column = { key, label: labelPrefix ? `${labelPrefix} ${field.label}` : field.label, cell: field.cell };
+      if (field.note !== undefined) column.note = field.note;
+      if (field.codes !== undefined) column.codes = field.codes;
+      columns.push(column);
+    }
     else if (field.type === 'object') columns.push(...flatten(field.fields, key, '').columns);
     else arrays.push([key, field.item, field.label]);
   }
@@ -105,7 +114,7 @@ export class CellConverter {
     return bounded(text, CELL_TEXT_MAX);
   }
 
-  cell(kind: CellKind, value: unknown): CellValue {
+  cell(kind: CellKind, value: unknown, codes?: Readonly<Record<number, boolean>>): CellValue {
     if (value === null || value === undefined) return '';
     // Whatever the column's kind, a list or object in it reads as words: never JSON, never "[object Object]".
     if (typeof value === 'object' && !(value instanceof Date)) return readable(value);
@@ -116,7 +125,7 @@ export class CellConverter {
       case 'percent':
         return typeof value === 'number' ? value : String(value);
       case 'boolean':
-        return value === true ? 'Sim' : value === false ? 'Não' : String(value);
+        return yesNo(typeof value === 'number' && codes && value in codes ? codes[value] : value);
       case 'date':
       case 'datetime': {
         const text = String(value);
@@ -137,6 +146,10 @@ export class CellConverter {
   }
 }
 
+function yesNo(value: unknown): string {
+  return value === true ? 'Sim' : value === false ? 'Não' : String(value);
+}
+
 /** A list or object inside a cell, as words: `a, b` and `chave: valor; …`, never JSON. */
 function readable(value: object): string {
   if (Array.isArray(value)) return value.map((v) => (v !== null && typeof v === 'object' ? readable(v) : String(v ?? ''))).join(', ');
@@ -147,7 +160,7 @@ function readable(value: object): string {
 
 export function recordRow(columns: readonly Column[], record: ApiRecord, conv: CellConverter): CellValue[] {
   return columns.map((c) => {
-    const v = conv.cell(c.cell, valueAt(record, c.key));
+    const v = conv.cell(c.cell, valueAt(record, c.key), c.codes);
     if (typeof v !== 'string' || v.length <= CELL_TEXT_MAX) return v;
     return conv.fit(v, () => `O campo "${c.key}" do registro ${columns[0].label} ${String(valueAt(record, columns[0].key))}`);
   });
@@ -165,7 +178,7 @@ export function childRows(child: ChildTable, records: readonly ApiRecord[], conv
           if (i === 0) return conv.cell('integer', parentId);
           const where = () => `O campo "${child.field}" do registro ${String(parentId)}`;
           if (c.key === SCALAR_ITEM) return conv.fit(conv.cell(c.cell, isPlainObject(item) ? undefined : item), where);
-          return conv.fit(conv.cell(c.cell, isPlainObject(item) ? valueAt(item, c.key) : undefined), where);
+          return conv.fit(conv.cell(c.cell, isPlainObject(item) ? valueAt(item, c.key) : undefined, c.codes), where);
         }),
       );
     }

@@ -35,7 +35,7 @@ function filterState(emu: GasEmulator, id: number) {
     const criteria: Record<string, unknown[]> = {};
     for (let c = range.getColumn(); c <= range.getLastColumn(); c++) {
       const k = f.getColumnFilterCriteria(c);
-      if (k) criteria[notes[c - 1]] = [String(k.getCriteriaType()), ...k.getCriteriaValues()];
+      if (k) criteria[notes[c - 1].split('\n')[0]] = [String(k.getCriteriaType()), ...k.getCriteriaValues()];
     }
     const hidden: number[] = [];
     for (let r = 2; r <= sh.getLastRow(); r++) if (sh.isRowHiddenByFilter(r)) hidden.push(r);

@@ -50,7 +50,8 @@ export function columnsOf(emu: GasEmulator, sheet: string): Record<string, numbe
     const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!;
     return sh.getRange(1, 1, 1, sh.getLastColumn()).getNotes()[0];
   });
-  return Object.fromEntries(notes.map((n, i) => [n, i]));
+  // The key is the note's first line; what its codes mean follows.
+  return Object.fromEntries(notes.map((n, i) => [String(n).split('\n')[0], i]));
 }
 
 /** The value of a sidebar call's `{ ok: true, value }`, or the refusal's message as an error. */

@@ -118,6 +118,37 @@ describe('a listing pulled into a sheet', () => {
     expect(frozen).toBe(1);
   });
 
+  it('booleans read Sim/Não everywhere, ISS retido included, and coded columns explain their codes in the header note', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    expect(importAll(emu, { listing: 'nfse', sheetName: 'NFS-e', filters: {} }).status).toBe('done');
+    const notes = await sb.dump<Rec>(org, 'nfse');
+    const col = columnsOf(emu, 'NFS-e');
+    const display = emu.displayValues('NFS-e');
+    const byId = new Map(notes.map((n) => [n.idNotaFiscalServico, n]));
+    expect(new Set(notes.map((n) => n.issRetido))).toEqual(new Set([0, 2]));
+    for (const row of display.slice(1)) {
+      const rec = byId.get(Number(row[col.idNotaFiscalServico]))!;
+      expect(row[col.issRetido]).toBe(rec.issRetido === 2 ? 'Sim' : 'Não');
+    }
+    const header = emu.withServices((s) => {
+      const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('NFS-e')!;
+      return sh.getRange(1, 1, 1, sh.getLastColumn()).getNotes()[0] as string[];
+    });
+    expect(header[col.issRetido]).toMatch(/^issRetido\nSim = o ISS é retido/);
+    expect(header[col.statusNotaFiscalServico]).toMatch(/^statusNotaFiscalServico\nEMITIDA = .*AUTORIZADA = /);
+    // Transactions: the one-letter codes explained, and every boolean column Sim/Não.
+    importAll(emu, { listing: 'transacoes', sheetName: 'Transações', filters: {} });
+    const tcol = columnsOf(emu, 'Transações');
+    const tnotes = emu.withServices((s) => {
+      const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Transações')!;
+      return sh.getRange(1, 1, 1, sh.getLastColumn()).getNotes()[0] as string[];
+    });
+    expect(tnotes[tcol.tipoTransacao]).toMatch(/R = receita; D = despesa; T = transferência/);
+    expect(tnotes[tcol.tipoOperacao]).toMatch(/C = crédito .*D = débito/);
+    expect(new Set(emu.displayValues('Transações').slice(1).map((r) => r[tcol.isQuitado]))).toEqual(new Set(['Sim', 'Não']));
+  });
+
   it('sends the form filters to the wire in the spec formats', async () => {
     const emu = emulator();
     connect(emu, sb);
