@@ -96,7 +96,13 @@ export function createBulkTemplate(operation: WriteKey): Outcome<TemplateResult>
 }
 
 export function validateBulk(form: BulkForm): Outcome<ValidationSummary> {
-  return outcome(() => withDocumentLock(() => validateSheet(bulkDeps(), form)));
+  return outcome(() =>
+    withDocumentLock(() => {
+      // CPF/CNPJ are looked up with the running user's own connection, as Executar will.
+      const connection = form.connection ? connectionStore().get(form.connection) : null;
+      return validateSheet(bulkDeps(), { ...form, connectionId: connection?.id });
+    }),
+  );
 }
 
 /** The running user's deps: the owner and connection of what they start are set here, from who is running, never from the form. */

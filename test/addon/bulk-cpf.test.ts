@@ -61,9 +61,13 @@ describe('subscriptions by CPF/CNPJ', () => {
       // The same CNPJ again, with the customer's id typed too: both name the same customer.
       { key: 'CNPJ-5', idCliente: a.idCliente as number, cpfCnpj: digits(a) },
     ]);
-    const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all' }]));
+    const lookupsSoFar = async () => (await sb.requestLog({ method: 'GET' })).filter((e) => e.path === '/v2/clientes' && e.query.cpfCnpj !== undefined);
+    // Validar already finds each customer (one request per distinct CNPJ, digits only) and sends nothing.
+    const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all', connection: 'Demo' }]));
     expect(v).toMatchObject({ total: 5, valid: 5, invalid: 0 });
-    expect((await sb.requestLog()).filter((e) => e.method === 'GET' && e.path === '/v2/clientes' && e.query.cpfCnpj)).toEqual([]);
+    expect((await lookupsSoFar()).map((e) => e.query.cpfCnpj).sort()).toEqual([a, b, c, d].map(digits).sort());
+    expect((await sb.requestLog()).filter((e) => e.method !== 'GET')).toEqual([]);
+    await sb.clearLog();
 
     const p = execute(emu, sheet);
     expect(p).toMatchObject({ status: 'done', counts: { ok: 5, failed: 0 } });
@@ -89,10 +93,24 @@ describe('subscriptions by CPF/CNPJ', () => {
       { key: 'OUTRO', idCliente: b.idCliente as number, cpfCnpj: digits(a) },
       { key: 'VAZIO', cpfCnpj: '' },
     ]);
-    const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all' }]));
-    // Both blank is caught before anything is sent; the others need the service.
-    expect(v).toMatchObject({ total: 5, valid: 4, invalid: 1 });
-    expect(v.problems).toEqual([expect.stringMatching(/^Linha 7, coluna "ID do cliente" \(B\): está vazia, e "CPF\/CNPJ do cliente" \(K\) também/)]);
+    // Without a connection chosen, Validar can only check what the sheet holds: both blank.
+    const offline = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all' }]));
+    expect(offline).toMatchObject({ total: 5, valid: 4, invalid: 1 });
+    expect(offline.problems).toEqual([expect.stringMatching(/^Linha 7, coluna "ID do cliente" \(B\): está vazia, e "CPF\/CNPJ do cliente" \(K\) também/)]);
+    // With the connection, Validar finds the customers: nobody, inactive and another customer are row errors naming the value.
+    const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all', connection: 'Demo' }]));
+    expect(v).toMatchObject({ total: 5, valid: 1, invalid: 4 });
+    const checked = byHeader(emu, sheet);
+    expect(checked.map((r) => r.Status)).toEqual(['EXEMPLO', '', 'ERRO', 'ERRO', 'ERRO', 'ERRO']);
+    expect(checked[2].Mensagem).toMatch(/^Linha 4, coluna "CPF\/CNPJ do cliente" \(K\): nenhum cliente tem o CPF\/CNPJ 11\.222\.333\/0001-81/);
+    expect(checked[3].Mensagem).toMatch(new RegExp(`\\(ID ${inactive.idCliente}\\) está inativo`));
+    expect(checked[4].Mensagem).toMatch(new RegExp(`é do cliente ID ${a.idCliente}, mas a coluna "ID do cliente" diz ${b.idCliente}`));
+    // One lookup per distinct value (a's CNPJ is on two rows), and nothing written to the service.
+    const log = await sb.requestLog();
+    expect(log.filter((e) => e.method !== 'GET')).toEqual([]);
+    expect(log.filter((e) => e.path === '/v2/clientes' && e.query.cpfCnpj !== undefined).map((e) => e.query.cpfCnpj).sort()).toEqual(
+      [digits(a), nobody, digits(inactive)].sort(),
+    );
 
     const p = execute(emu, sheet);
     expect(p).toMatchObject({ status: 'done', counts: { ok: 1, failed: 4 } });

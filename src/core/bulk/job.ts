@@ -382,6 +382,7 @@ function validateRows(
   deps: BulkDeps,
   ctx: Context & { warnings: string[] },
   ranges: Array<[number, number]>,
+  lookup?: BillingClient,
 ): { summary: ValidationSummary; prepared: Prepared } {
   const rows = expandRuns(ranges);
   const { first, values } = readSpan(ctx.sheet, ctx.layout, rows);
@@ -406,6 +407,7 @@ function validateRows(
     built.set(r, buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts));
   }
   const duplicates = sheetDuplicates(ctx);
+  if (lookup) checkCustomers(lookup, ctx, [...checked].map((r) => ({ row: r, built: built.get(r) as BuiltRow })));
   for (const r of checked) {
     const one = built.get(r) as BuiltRow;
     const duplicate = duplicates.get(r);
@@ -445,11 +447,21 @@ function validateRows(
   return { summary, prepared: { first, values, built } };
 }
 
+/**
+ * Validar: every check Executar makes before sending, customers named by
+ * CPF/CNPJ included (looked up with `connectionId`'s key, one request per
+ * distinct value); nothing is written to the service.
+ */
 export function validateSheet(deps: BulkDeps, request: Omit<BulkRequest, 'connection'>): ValidationSummary {
   const op = bulkOperation(request.operation);
   const sheet = sheetOf(deps, request.sheetName);
   const ctx = context(deps, op, sheet);
-  return validateRows(deps, ctx, scopeRows(deps, sheet, request.scope)).summary;
+  let lookup: BillingClient | undefined;
+  if (op.columns.some((c) => c.finds) && request.connectionId) {
+    lookup = deps.clientFor(request.connectionId);
+    lookup.http.deadline = deps.limit;
+  }
+  return validateRows(deps, ctx, scopeRows(deps, sheet, request.scope), lookup).summary;
 }
 
 /** Validates every row, writes the problems, then starts sending the valid ones. */
@@ -691,31 +703,43 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
  * inactive, or is not the one its "ID do cliente" says, is an error and is not sent.
  */
 function resolveCustomers(client: BillingClient, ctx: Context, items: readonly Item[], invalid: Map<number, RowResult>, faults: RowIssue[], now: number): void {
+  for (const { item, issue } of customerIssues(client, ctx, items)) {
+    if (issue === null) {
+      const find = item.built.find as NonNullable<BuiltRow['find']>;
+      if (item.built.body[find.field] === undefined) item.built.body[find.field] = (ctx.customers?.get(find.value) as { id: number }).id;
+    } else if (item.reason !== 'pendente') {
+      // A PENDENTE row may already be in the service: it is still looked up, never turned into an error here.
+      invalid.set(item.row, { status: STATUS.erro, mensagem: issueText([issue]), processadoEm: new Date(now) });
+      faults.push(issue);
+    }
+  }
+}
+
+/** At Validar: a customer not found, not alone, inactive or not the typed ID is the row's issue, like any other. */
+function checkCustomers(client: BillingClient, ctx: Context, rows: ReadonlyArray<{ row: number; built: BuiltRow }>): void {
+  for (const { item, issue } of customerIssues(client, ctx, rows)) if (issue) item.built.issues.push(issue);
+}
+
+/** Looks up each distinct CPF/CNPJ of `items` once in this execution; what each row's lookup says (null: the customer is found and agrees). */
+function customerIssues<T extends { row: number; built: BuiltRow }>(client: BillingClient, ctx: Context, items: readonly T[]): Array<{ item: T; issue: RowIssue | null }> {
   ctx.customers ??= new Map();
+  const wanted = items.filter((i) => i.built.find);
   findCustomers(
     client,
-    items.flatMap((i) => (i.built.find ? [i.built.find.value] : [])),
+    wanted.map((i) => (i.built.find as NonNullable<BuiltRow['find']>).value),
     ctx.customers,
   );
-  for (const item of items) {
-    const find = item.built.find;
-    if (!find) continue;
-    const found = ctx.customers.get(find.value) as CustomerFound;
+  return wanted.map((item) => {
+    const find = item.built.find as NonNullable<BuiltRow['find']>;
+    const found = (ctx.customers as Map<string, CustomerFound>).get(find.value) as CustomerFound;
     const typed = item.built.body[find.field];
     const problem = !found.ok
       ? found.message
       : typed !== undefined && typed !== found.id
         ? `o CPF/CNPJ ${formatCpfCnpj(find.value)} é do cliente ID ${found.id}, mas a coluna "ID do cliente" diz ${String(typed)}: corrija uma das duas ou deixe só uma preenchida`
         : null;
-    if (problem === null) {
-      if (typed === undefined) item.built.body[find.field] = (found as { id: number }).id;
-    } else if (item.reason !== 'pendente') {
-      // A PENDENTE row may already be in the service: it is still looked up, never turned into an error here.
-      const issue = cellIssue(ctx.name, item.row, find.column, find.label, `${problem}.`);
-      invalid.set(item.row, { status: STATUS.erro, mensagem: issueText([issue]), processadoEm: new Date(now) });
-      faults.push(issue);
-    }
-  }
+    return { item, issue: problem === null ? null : cellIssue(ctx.name, item.row, find.column, find.label, `${problem}.`) };
+  });
 }
 
 function finishMessage(job: BulkJob): string {
