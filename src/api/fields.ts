@@ -41,6 +41,8 @@ export interface ObjectField<M extends FieldMap = FieldMap, T = unknown> extends
   type: 'object';
   label: string;
   nullable: boolean;
+  /** Personal data a sheet shows only when the user asks for it ("Incluir dados de cartão"). */
+  onRequest?: 'cartao';
   fields: M;
   readonly schema: z.ZodMiniType;
 }
@@ -120,12 +122,12 @@ export const f = {
   datetime: scalar<string>('datetime', () => z.string().check(z.regex(DATETIME_PATTERN, 'data e hora fora do formato AAAA-MM-DDTHH:MM:SS'))),
   competencia: scalar<string>('text', () => z.string().check(z.regex(COMPETENCIA_PATTERN, 'competência fora do formato MM/AAAA'))),
   time: scalar<string>('text', () => z.string().check(z.regex(TIME_PATTERN, 'hora fora do formato HH:MM'))),
-  object<M extends FieldMap>(label: string, fields: M) {
+  object<M extends FieldMap>(label: string, fields: M, extras: { onRequest?: 'cartao' } = {}) {
     const schema = lazy(() => recordSchema(fields));
-    const field = withSchema({ type: 'object' as const, label, nullable: false, fields }, schema) as ObjectField<M, RecordOf<M>>;
+    const field = withSchema({ type: 'object' as const, label, nullable: false, fields, ...extras }, schema) as ObjectField<M, RecordOf<M>>;
     const orNull = (): ObjectField<M, RecordOf<M> | null> =>
       withSchema(
-        { type: 'object' as const, label, nullable: true, fields },
+        { type: 'object' as const, label, nullable: true, fields, ...extras },
         lazy(() => z.nullable(schema())),
       );
     return Object.assign(field, { orNull });

@@ -52,7 +52,8 @@ export const customer = {
   isNaoRetemPisCofinsCsll: f.boolean('Não retém PIS/COFINS/CSLL'),
   isNaoRetemIrrf: f.boolean('Não retém IRRF'),
   isNaoDestacaIss: f.boolean('Não destaca ISS'),
-  cartaoCredito: f.object('Cartão de crédito', cartaoCredito).orNull(),
+  // Card holder CPF and card details reach a shared sheet only when the user asks ("Incluir dados de cartão").
+  cartaoCredito: f.object('Cartão de crédito', cartaoCredito, { onRequest: 'cartao' }).orNull(),
   telefones: f.array('Telefones').orNull(),
   tags: f.array('Tags').orNull(),
 } satisfies FieldMap;

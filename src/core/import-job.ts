@@ -18,7 +18,7 @@ import { NetworkError, RateLimitedError } from '../api/errors';
 import { bounded } from './bounds';
 import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, placeChildRows } from './child-sheet';
 import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
-import { columnRuns, findColumns, headerNote, LISTING_TAG, noteKey, resolveLayout, SHEET_TAG } from './sheet-layout';
+import { COLUMN_TAG, columnRuns, findColumns, headerNote, LISTING_TAG, noteKey, resolveLayout, SHEET_TAG } from './sheet-layout';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
 import { matches, type SheetCondition } from './sheet-filters';
 import {
@@ -52,6 +52,8 @@ export interface ImportSpec {
   mode: 'replace' | 'merge';
   /** "Filtros na planilha", resolved for this run: records that fail them are not written. */
   sheetFilters?: SheetCondition[];
+  /** "Incluir dados de cartão": without it, card columns are not written (and an earlier run's are cleared). */
+  cardData?: boolean;
 }
 
 export type ImportStatus = 'running' | 'done' | 'cancelled' | 'failed';
@@ -142,9 +144,9 @@ function headerRow(columns: readonly Column[], partial: boolean): string[] {
 /** When each row was last received: how a full refresh tells the records that left the listing. */
 export const RECEIVED_COLUMN: Column = { key: '$recebidoEm', label: 'Recebido em', cell: 'datetime' };
 
-/** The report sheet's columns: the listing's, then when the row was received. */
-export function reportColumns(listingKey: ListingKey): Column[] {
-  return [...tableSpec(listing(listingKey)).columns, RECEIVED_COLUMN];
+/** The report sheet's columns: the listing's (card data only when asked for), then when the row was received. */
+export function reportColumns(listingKey: ListingKey, cardData = false): Column[] {
+  return [...tableSpec(listing(listingKey)).columns.filter((c) => cardData || !c.onRequest), RECEIVED_COLUMN];
 }
 
 const consecutive = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
@@ -221,11 +223,21 @@ function reportSheet(book: BookPort, spec: ImportSpec): { sheet: SheetPort; recr
   return { sheet: sheetFor(book, spec.sheetName), recreated: false };
 }
 
+function onRequestKeys(listingKey: ListingKey): Set<string> {
+  return new Set(
+    tableSpec(listing(listingKey))
+      .columns.filter((c) => c.onRequest)
+      .map((c) => c.key),
+  );
+}
+
 /** Whether an incremental refresh can merge: the sheet is there and every column of ours is where its metadata says. */
-export function canMerge(book: BookPort, listingKey: ListingKey, sheetId: number | undefined): boolean {
+export function canMerge(book: BookPort, listingKey: ListingKey, sheetId: number | undefined, cardData = false): boolean {
   const sheet = sheetId === undefined ? null : book.byId(sheetId);
   if (!sheet || sheet.sheetTag(LISTING_TAG) !== listingKey) return false;
-  return findColumns(sheet, reportColumns(listingKey)).every((p) => p !== null);
+  // Card columns left from when the report asked for them must go: only a full pull clears them.
+  if (!cardData && [...sheet.columnTags(COLUMN_TAG).keys()].some((key) => onRequestKeys(listingKey).has(key))) return false;
+  return findColumns(sheet, reportColumns(listingKey, cardData)).every((p) => p !== null);
 }
 
 export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
@@ -238,7 +250,7 @@ export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
   // A sheet this run makes gets widths fitted to its first rows; one the user already had keeps theirs.
   const createdSheet = spec.sheetId === undefined ? !deps.book.byName(name) : !deps.book.byId(spec.sheetId);
   const { sheet, recreated } = reportSheet(deps.book, { ...spec, sheetName: name });
-  const columns = reportColumns(spec.listing);
+  const columns = reportColumns(spec.listing, spec.cardData);
   const previous = sheet.sheetTag(LISTING_TAG);
   const layout = resolveLayout(sheet, columns, knownKeys(), table.idField, previous === null ? null : previous === spec.listing);
   prepareSheet(sheet, columns, true, layout.positions);
@@ -300,7 +312,7 @@ class Writer {
   ) {
     this.conv = new CellConverter(deps.zone);
     this.table = tableSpec(listing(state.spec.listing));
-    this.columns = reportColumns(state.spec.listing);
+    this.columns = reportColumns(state.spec.listing, state.spec.cardData);
     const sheet = deps.book.byId(state.sheetId);
     if (!sheet) throw new ImportError(`A aba "${state.spec.sheetName}" foi apagada durante a importação. Rode o relatório de novo.`);
     this.sheet = sheet;
@@ -314,6 +326,11 @@ class Writer {
       const note = `Colunas do complemento que tinham sido apagadas foram refeitas: ${layout.rebuilt.join(', ')}.`;
       if (layout.rebuilt.length && !state.warnings.includes(note)) state.warnings.push(note);
     }
+  }
+
+  /** The record's columns this report writes (card data only when asked), without "Recebido em". */
+  private get fields(): Column[] {
+    return this.columns.slice(0, -1);
   }
 
   private get idIndex(): number {
@@ -419,7 +436,7 @@ class Writer {
     const received = new Date(this.state.startedAt);
     const targets = new Map<number, CellValue[]>();
     for (const record of records) {
-      const row = recordRow(this.table.columns, record, this.conv);
+      const row = recordRow(this.fields, record, this.conv);
       row.push(received);
       const id = String(row[this.idIndex]);
       let at = index.get(id);
@@ -436,7 +453,7 @@ class Writer {
     for (const [first, last] of blocks([...targets.keys()], gap)) this.writeBlock(first, last, targets);
     // A sheet this run made gets widths that fit its first rows (our columns are 1..n there).
     if (this.state.createdSheet && this.state.rows === 0 && this.state.merged === 0) {
-      this.sheet.setColumnWidths?.(fittedWidths(this.table.columns, [...targets.values()].slice(0, 200)));
+      this.sheet.setColumnWidths?.(fittedWidths(this.fields, [...targets.values()].slice(0, 200)));
     }
     if (this.state.spec.mode === 'merge') this.state.rows = index.size;
   }

@@ -111,7 +111,7 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
   const serviceZone = deps.serviceZone?.(report.connection) ?? intlZone(SERVICE_TIME_ZONE);
   const incremental = incrementalFilters(report, base, serviceZone);
   // Merging needs every column of ours where its metadata says; otherwise a full pull rebuilds them.
-  const merge = incremental.merge && canMerge(deps.book, report.listing, report.sheetId);
+  const merge = incremental.merge && canMerge(deps.book, report.listing, report.sheetId, report.cardData);
   const filters = merge ? incremental.filters : base;
   const sheetFilters = resolveSheetFilters(report.sheetFilters, tableSpec(listing(report.listing)).columns, new Date(now), deps.zone);
   const state = startImport(
@@ -123,6 +123,7 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
       reportId: report.id,
       mode: merge ? 'merge' : 'replace',
       ...(sheetFilters.length ? { sheetFilters } : {}),
+      ...(report.cardData ? { cardData: true } : {}),
     },
     importDeps(deps, report),
   );

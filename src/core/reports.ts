@@ -49,6 +49,8 @@ export interface Report {
   filters: Record<string, SavedFilterValue>;
   /** "Filtros na planilha": applied by the add-on to what the service's filters brought. */
   sheetFilters?: SheetFilter[];
+  /** "Incluir dados de cartão": card columns (holder's CPF, masked number…) go to the sheet only then. */
+  cardData?: boolean;
   sheetName: string;
   /** The sheet's id once a run created or chose it: renaming or moving the tab changes nothing. */
   sheetId?: number;

@@ -21,6 +21,8 @@ export interface Column {
   note?: string;
   /** Integer codes of a yes/no flag, shown as Sim/Não. */
   codes?: Readonly<Record<number, boolean>>;
+  /** Written only when the report asks for it (card data). */
+  onRequest?: 'cartao';
   /** False while an open child's column has seen no value to take its kind from. */
   typed?: false;
 }
@@ -54,7 +56,12 @@ export const NUMBER_FORMATS: Record<CellKind, string> = {
   datetime: 'dd/MM/yyyy HH:mm',
 };
 
-function flatten(fields: FieldMap, prefix = '', labelPrefix = ''): { columns: Column[]; arrays: Array<[string, FieldMap | undefined, string]> } {
+function flatten(
+  fields: FieldMap,
+  prefix = '',
+  labelPrefix = '',
+  onRequest?: 'cartao',
+): { columns: Column[]; arrays: Array<[string, FieldMap | undefined, string]> } {
   const columns: Column[] = [];
   const arrays: Array<[string, FieldMap | undefined, string]> = [];
   for (const [name, field] of Object.entries(fields)) {
@@ -63,9 +70,10 @@ function flatten(fields: FieldMap, prefix = '', labelPrefix = ''): { columns: Co
       const column: Column = { key, label: labelPrefix ? `${labelPrefix} ${field.label}` : field.label, cell: field.cell };
       if (field.note !== undefined) column.note = field.note;
       if (field.codes !== undefined) column.codes = field.codes;
+      if (onRequest) column.onRequest = onRequest;
       columns.push(column);
     }
-    else if (field.type === 'object') columns.push(...flatten(field.fields, key, '').columns);
+    else if (field.type === 'object') columns.push(...flatten(field.fields, key, '', field.onRequest ?? onRequest).columns);
     else arrays.push([key, field.item, field.label]);
   }
   return { columns, arrays };

@@ -53,6 +53,8 @@ export interface ListingForm {
   columns: Array<{ key: string; label: string; kind: string }>;
   /** What the service's own filters cannot do for this listing, said in the form. */
   serviceGap: string | null;
+  /** The listing has card columns, written only with "Incluir dados de cartão". */
+  cardData: boolean;
 }
 
 const EDITING = 'faturamento.editarRelatorio';
@@ -76,6 +78,7 @@ export function getImportForm() {
     childSheets: tableSpec(op).children.map((c) => c.label),
     columns: tableSpec(op).columns.map((c) => ({ key: c.key, label: c.label, kind: c.cell })),
     serviceGap: SERVICE_GAPS[op.key] ?? null,
+    cardData: tableSpec(op).columns.some((c) => c.onRequest === 'cartao'),
   }));
   return {
     sheetFilterOps: Object.entries(OP_LABELS).map(([value, label]) => ({ value, label })),
@@ -102,6 +105,7 @@ export function getImportForm() {
                 ?.getName()) ||
             editing.sheetName,
           incremental: editing.incremental,
+          cardData: Boolean(editing.cardData),
         }
       : null,
   };
@@ -116,6 +120,8 @@ export interface ReportForm {
   sheetFilters?: SheetFilter[];
   sheetName: string;
   incremental?: boolean;
+  /** "Incluir dados de cartão": off unless the user ticks it. */
+  cardData?: boolean;
   /** The user asked for a new sheet: an existing one of that name must not be overwritten silently. */
   newSheet?: boolean;
   /** The name of the user's sheet the user confirmed replacing. */
@@ -189,6 +195,7 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
       sheetName,
       sheetId,
       incremental: Boolean(form.incremental && op.updatedSince),
+      cardData: Boolean(form.cardData && tableSpec(op).columns.some((c) => c.onRequest === 'cartao')),
     },
   };
 }

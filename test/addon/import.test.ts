@@ -277,6 +277,40 @@ describe('nested arrays', () => {
     expect(emu.sheetNames()).toContain('Cobranças · Eventos de cartão');
     expect(emu.values('Cobranças · Eventos de cartão').length).toBeGreaterThan(1);
   });
+
+  it('customers come without card data unless the report asks for it; turning it off again clears those columns', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const cardKeys = (sheet: string) => Object.keys(columnsOf(emu, sheet)).filter((k) => k.startsWith('cartaoCredito.'));
+    const first = importAll(emu, { listing: 'clientes', sheetName: 'Clientes', filters: {} });
+    expect(first.status).toBe('done');
+    expect(cardKeys('Clientes')).toEqual([]);
+    const customers = await sb.dump<Rec>(org, 'clientes');
+    // Holders who are not themselves a customer of the sheet: their CPF can only come from the card columns.
+    const own = new Set(customers.map((c) => c.cpfCnpj));
+    const holders = customers.map((c) => c.cartaoCredito?.cpfPortadorCartao).filter((cpf) => cpf && !own.has(cpf)) as string[];
+    expect(holders.length).toBeGreaterThan(0);
+    const shown = () => new Set(emu.displayValues('Clientes').flat().map(String));
+    expect(holders.filter((cpf) => shown().has(cpf))).toEqual([]);
+
+    // Asked for: saved with the report, the card columns come.
+    const report = (emu.run('listReports') as Rec[])[0];
+    const withCard = emu.run('startImportRun', [{ ...report, id: first.reportId, connection: 'Demo', cardData: true }]) as Rec;
+    expect(withCard.ok).toBe(true);
+    expect(finishRun(emu, first.reportId).status).toBe('done');
+    expect(cardKeys('Clientes').sort()).toEqual(
+      ['cartaoCredito.cpfPortadorCartao', 'cartaoCredito.cvvCartao', 'cartaoCredito.nomeImpressoCartao', 'cartaoCredito.numeroCartao', 'cartaoCredito.vencimentoCartao'].sort(),
+    );
+    expect(holders.some((cpf) => shown().has(cpf))).toBe(true);
+    emu.run('editReport', [first.reportId]);
+    expect((emu.run('getImportForm') as Rec).editing.cardData).toBe(true);
+
+    // Turned off: the next run takes the card columns and their values away.
+    emu.run('startImportRun', [{ ...report, id: first.reportId, connection: 'Demo', cardData: false }]);
+    expect(finishRun(emu, first.reportId).status).toBe('done');
+    expect(cardKeys('Clientes')).toEqual([]);
+    expect(holders.filter((cpf) => shown().has(cpf))).toEqual([]);
+  });
 });
 
 describe('refreshing', () => {

@@ -169,6 +169,7 @@ function renderFilters(): void {
     ...l.filters.filter((f) => f.option).map((f) => h('label', { class: 'checkbox' }, h('input', { type: 'checkbox', name: f.name }), f.label)),
   );
   byId('incremental-box').hidden = !l.incremental;
+  byId('card-box').hidden = !l.cardData;
   const gap = byId('service-gap');
   gap.hidden = !l.serviceGap;
   gap.textContent = l.serviceGap ?? '';
@@ -243,6 +244,7 @@ function fill(report: EditingReport): void {
   (byName('sheetName') as HTMLInputElement).value = report.sheetName;
   byId('new-sheet').hidden = targetSelect.value !== NEW;
   (byName('incremental') as HTMLInputElement).checked = report.incremental;
+  (byName('cardData') as HTMLInputElement).checked = report.cardData;
   for (const f of report.sheetFilters) sheetFilters.add(f);
   for (const f of current().filters) {
     const v = report.filters[f.name];
@@ -313,6 +315,7 @@ form.addEventListener('submit', (ev) => {
     sheetName: target === NEW ? value('sheetName') : target,
     newSheet: target === NEW,
     incremental: value('incremental') === 'true',
+    cardData: current().cardData && value('cardData') === 'true',
     // A second click after the server named the user's sheet confirms replacing that one sheet.
     confirmReplace: confirmedReplace,
   };
