@@ -83,6 +83,7 @@ async function route(session: Session, assets: Assets, req: http.IncomingMessage
   if (path === '/activate') return json(res, session.activate(Number(body.sheetId)));
   if (path === '/user') return json(res, session.switchUser(String(body.user ?? '')));
   if (path === '/edit') return json(res, session.edit(body));
+  if (path === '/structure') return json(res, session.structure(body));
   if (path === '/triggers/advance') return json(res, session.advance(Number(body.minutes ?? 60)));
   const close = /^\/surface\/(\d+)\/close$/.exec(path);
   if (close) return json(res, session.closeSurface(Number(close[1])));

@@ -7,6 +7,7 @@ import { columnLetters } from '../gas/a1';
 import type { ExecutionReport, GasEmulator } from '../gas/runner';
 import { callableFunctions, injectBridge, parseRpcRequest, runScriptCall } from './rpc';
 import { buildView } from './state';
+import { applyStructureEdit, parseStructureEdit } from './structure';
 import { Surfaces } from './surfaces';
 import type { PlaygroundView, RpcReply } from './view';
 
@@ -138,6 +139,16 @@ export class Session {
         }
       });
       return { ok: true, version: this.changed() };
+    } catch (err) {
+      return this.fail(err);
+    }
+  }
+
+  /** Rows, columns, sort and tabs, at the selection (dev/playground/structure.ts). */
+  structure(body: { action?: unknown; name?: unknown }): ActionReply {
+    try {
+      const message = applyStructureEdit(this.emulator, parseStructureEdit(body));
+      return { ok: true, version: this.changed(), message };
     } catch (err) {
       return this.fail(err);
     }

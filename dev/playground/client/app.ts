@@ -8,6 +8,7 @@ import { getView, post, type ActionReply } from './api';
 import { initGrid, renderGrid } from './grid';
 import { initMenus, renderMenus } from './menus';
 import { initPanels, renderPanels, setPlaygroundResult, showToast } from './panels';
+import { initStructureBar } from './structure';
 
 let rendered = 0;
 let refreshing: Promise<void> | null = null;
@@ -59,6 +60,10 @@ initGrid(
     void act('/edit', edit).then((r) => {
       if (!r.ok) showToast({ title: 'Erro', message: r.error?.message ?? 'Erro desconhecido', timeoutSeconds: 10 }, 'error');
     }),
+);
+initStructureBar(
+  (body) => act('/structure', body),
+  (message) => showToast({ title: 'Erro', message, timeoutSeconds: 10 }, 'error'),
 );
 initPanels({
   activate: (sheetId) => void act('/activate', { sheetId }),
