@@ -82,7 +82,10 @@ export const nfse = {
   competencia: f.competencia('Competência'),
   dataEmissao: f.date('Emissão'),
   horaEmissao: f.time('Hora de emissão'),
-  statusNotaFiscalServico: f.enumeration('Status', `EMITIDA = enviada à prefeitura (o número da NFS-e pode ainda não existir); AUTORIZADA = autorizada pela prefeitura.${OTHER}`),
+  statusNotaFiscalServico: f.enumeration(
+    'Status',
+    `EMITIDA = enviada à prefeitura (o número da NFS-e pode ainda não existir); AUTORIZADA = autorizada pela prefeitura.${OTHER}`,
+  ),
   numeroRps: f.integer('Número do RPS'),
   numeroNotaFiscalServico: f.code('Número da NFS-e').orNull(),
   idFatura: f.integer('ID da fatura'),

@@ -129,7 +129,18 @@ export interface OwnershipCheck {
  */
 function reportTerms(r: Report): string {
   // Card data is appended only when asked for, so reports signed before the option keep their signature.
-  return JSON.stringify(['r', r.id, r.owner?.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail, ...(r.cardData ? ['cartao'] : [])]);
+  return JSON.stringify([
+    'r',
+    r.id,
+    r.owner?.id,
+    r.connectionId,
+    r.listing,
+    r.filters,
+    r.incremental,
+    r.schedule,
+    r.notifyByEmail,
+    ...(r.cardData ? ['cartao'] : []),
+  ]);
 }
 
 /** What an owner agrees to when they start a bulk run: which rows go where, with whose key. */

@@ -29,7 +29,9 @@ export function headerNote(column: Pick<Column, 'key' | 'note'>): string {
  * names a column of ours). What follows the first line is never read.
  */
 export function noteKey(note: string): string {
-  const first = String(note ?? '').split('\n', 1)[0].trim();
+  const first = String(note ?? '')
+    .split('\n', 1)[0]
+    .trim();
   return /^[$\w][\w.$]*$/.test(first) ? first : '';
 }
 

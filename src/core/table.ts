@@ -72,8 +72,7 @@ function flatten(
       if (field.codes !== undefined) column.codes = field.codes;
       if (onRequest) column.onRequest = onRequest;
       columns.push(column);
-    }
-    else if (field.type === 'object') columns.push(...flatten(field.fields, key, '', field.onRequest ?? onRequest).columns);
+    } else if (field.type === 'object') columns.push(...flatten(field.fields, key, '', field.onRequest ?? onRequest).columns);
     else arrays.push([key, field.item, field.label]);
   }
   return { columns, arrays };

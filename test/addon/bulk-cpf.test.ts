@@ -108,9 +108,12 @@ describe('subscriptions by CPF/CNPJ', () => {
     // One lookup per distinct value (a's CNPJ is on two rows), and nothing written to the service.
     const log = await sb.requestLog();
     expect(log.filter((e) => e.method !== 'GET')).toEqual([]);
-    expect(log.filter((e) => e.path === '/v2/clientes' && e.query.cpfCnpj !== undefined).map((e) => e.query.cpfCnpj).sort()).toEqual(
-      [digits(a), nobody, digits(inactive)].sort(),
-    );
+    expect(
+      log
+        .filter((e) => e.path === '/v2/clientes' && e.query.cpfCnpj !== undefined)
+        .map((e) => e.query.cpfCnpj)
+        .sort(),
+    ).toEqual([digits(a), nobody, digits(inactive)].sort());
 
     const p = execute(emu, sheet);
     expect(p).toMatchObject({ status: 'done', counts: { ok: 1, failed: 4 } });

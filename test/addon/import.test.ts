@@ -146,7 +146,14 @@ describe('a listing pulled into a sheet', () => {
     });
     expect(tnotes[tcol.tipoTransacao]).toMatch(/R = receita; D = despesa; T = transferência/);
     expect(tnotes[tcol.tipoOperacao]).toMatch(/C = crédito .*D = débito/);
-    expect(new Set(emu.displayValues('Transações').slice(1).map((r) => r[tcol.isQuitado]))).toEqual(new Set(['Sim', 'Não']));
+    expect(
+      new Set(
+        emu
+          .displayValues('Transações')
+          .slice(1)
+          .map((r) => r[tcol.isQuitado]),
+      ),
+    ).toEqual(new Set(['Sim', 'Não']));
   });
 
   it('sends the form filters to the wire in the spec formats', async () => {
@@ -299,7 +306,13 @@ describe('nested arrays', () => {
     expect(withCard.ok).toBe(true);
     expect(finishRun(emu, first.reportId).status).toBe('done');
     expect(cardKeys('Clientes').sort()).toEqual(
-      ['cartaoCredito.cpfPortadorCartao', 'cartaoCredito.cvvCartao', 'cartaoCredito.nomeImpressoCartao', 'cartaoCredito.numeroCartao', 'cartaoCredito.vencimentoCartao'].sort(),
+      [
+        'cartaoCredito.cpfPortadorCartao',
+        'cartaoCredito.cvvCartao',
+        'cartaoCredito.nomeImpressoCartao',
+        'cartaoCredito.numeroCartao',
+        'cartaoCredito.vencimentoCartao',
+      ].sort(),
     );
     expect(holders.some((cpf) => shown().has(cpf))).toBe(true);
     emu.run('editReport', [first.reportId]);

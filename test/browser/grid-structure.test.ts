@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { columnLetters } from '../../dev/gas/a1';
-import { cell, clickMenu, readGrid, sidebar, sidebarTitle, tab, usePlaygroundPage } from './helpers';
+import { cell, clickMenu, sidebar, sidebarTitle, tab, usePlaygroundPage } from './helpers';
 
 const t = usePlaygroundPage();
 type Rec = Record<string, any>;
@@ -61,7 +61,10 @@ describe('the grid edits structure like Sheets', () => {
 
     await cell(t.page, `${nameCol}2`).click();
     await button('Classificar Z→A');
-    const names = t.pg.emulator.values('Clientes').slice(1).map((r) => String(r[labels.indexOf('Nome fantasia')]));
+    const names = t.pg.emulator
+      .values('Clientes')
+      .slice(1)
+      .map((r) => String(r[labels.indexOf('Nome fantasia')]));
     expect(names).toEqual(names.slice().sort((a, b) => b.localeCompare(a)));
     await cell(t.page, 'A2').click();
     await button('Inserir linha acima');

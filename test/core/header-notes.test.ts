@@ -34,7 +34,9 @@ describe('header notes', () => {
     expect(note.split('\n')[0]).toBe('tipoTransacao');
     expect(note).toMatch(/R = receita; D = despesa; T = transferência/);
     expect(noteKey(note)).toBe('tipoTransacao');
-    const natureza = tableSpec(listings.transacoes as ListOperation).children.find((c) => c.field === 'planosConta')!.columns.find((c) => c.key === 'tipoOperacao')!;
+    const natureza = tableSpec(listings.transacoes as ListOperation)
+      .children.find((c) => c.field === 'planosConta')!
+      .columns.find((c) => c.key === 'tipoOperacao')!;
     expect(headerNote(natureza)).toMatch(/^tipoOperacao\nNatureza: C = crédito .*D = débito/);
     // A column whose values need no explanation keeps the bare key.
     expect(headerNote(tx.columns.find((c) => c.key === 'idTransacao')!)).toBe('idTransacao');

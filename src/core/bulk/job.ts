@@ -407,7 +407,12 @@ function validateRows(
     built.set(r, buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts));
   }
   const duplicates = sheetDuplicates(ctx);
-  if (lookup) checkCustomers(lookup, ctx, [...checked].map((r) => ({ row: r, built: built.get(r) as BuiltRow })));
+  if (lookup)
+    checkCustomers(
+      lookup,
+      ctx,
+      [...checked].map((r) => ({ row: r, built: built.get(r) as BuiltRow })),
+    );
   for (const r of checked) {
     const one = built.get(r) as BuiltRow;
     const duplicate = duplicates.get(r);
@@ -703,10 +708,10 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
  * inactive, or is not the one its "ID do cliente" says, is an error and is not sent.
  */
 function resolveCustomers(client: BillingClient, ctx: Context, items: readonly Item[], invalid: Map<number, RowResult>, faults: RowIssue[], now: number): void {
-  for (const { item, issue } of customerIssues(client, ctx, items)) {
+  for (const { item, issue, id } of customerIssues(client, ctx, items)) {
     if (issue === null) {
-      const find = item.built.find as NonNullable<BuiltRow['find']>;
-      if (item.built.body[find.field] === undefined) item.built.body[find.field] = (ctx.customers?.get(find.value) as { id: number }).id;
+      const field = (item.built.find as NonNullable<BuiltRow['find']>).field;
+      if (item.built.body[field] === undefined) item.built.body[field] = id;
     } else if (item.reason !== 'pendente') {
       // A PENDENTE row may already be in the service: it is still looked up, never turned into an error here.
       invalid.set(item.row, { status: STATUS.erro, mensagem: issueText([issue]), processadoEm: new Date(now) });
@@ -721,7 +726,11 @@ function checkCustomers(client: BillingClient, ctx: Context, rows: ReadonlyArray
 }
 
 /** Looks up each distinct CPF/CNPJ of `items` once in this execution; what each row's lookup says (null: the customer is found and agrees). */
-function customerIssues<T extends { row: number; built: BuiltRow }>(client: BillingClient, ctx: Context, items: readonly T[]): Array<{ item: T; issue: RowIssue | null }> {
+function customerIssues<T extends { row: number; built: BuiltRow }>(
+  client: BillingClient,
+  ctx: Context,
+  items: readonly T[],
+): Array<{ item: T; issue: RowIssue | null; id: number | null }> {
   ctx.customers ??= new Map();
   const wanted = items.filter((i) => i.built.find);
   findCustomers(
@@ -738,7 +747,7 @@ function customerIssues<T extends { row: number; built: BuiltRow }>(client: Bill
       : typed !== undefined && typed !== found.id
         ? `o CPF/CNPJ ${formatCpfCnpj(find.value)} é do cliente ID ${found.id}, mas a coluna "ID do cliente" diz ${String(typed)}: corrija uma das duas ou deixe só uma preenchida`
         : null;
-    return { item, issue: problem === null ? null : cellIssue(ctx.name, item.row, find.column, find.label, `${problem}.`) };
+    return { item, issue: problem === null ? null : cellIssue(ctx.name, item.row, find.column, find.label, `${problem}.`), id: found.ok ? found.id : null };
   });
 }
 
