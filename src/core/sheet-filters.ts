@@ -34,6 +34,8 @@ export interface SheetCondition {
   values?: string[];
   from?: string;
   to?: string;
+  /** The column's yes/no codes (ISS retido): the filter compares what the cell shows, Sim/Não. */
+  codes?: Readonly<Record<number, boolean>>;
 }
 
 export const SHEET_FILTERS_MAX = 10;
@@ -100,7 +102,8 @@ function inRange(value: unknown, from: string | undefined, to: string | undefine
 
 export function matches(conditions: readonly SheetCondition[], record: ApiRecord): boolean {
   for (const c of conditions) {
-    const value = valueAt(record, c.field);
+    const raw = valueAt(record, c.field);
+    const value = c.codes && typeof raw === 'number' && raw in c.codes ? c.codes[raw] : raw;
     switch (c.op) {
       case 'vazio':
         if (!isEmpty(value)) return false;
@@ -127,8 +130,12 @@ const lastOfMonth = (d: Day, months: number): Day => addDays(firstOfMonth(d, mon
 export function resolveSheetFilters(filters: readonly SheetFilter[] | undefined, columns: readonly Column[], now: Date, zone: Zone): SheetCondition[] {
   const today = zone.wall(now);
   const kindOf = new Map(columns.map((c) => [c.key, c.cell]));
+  const codesOf = new Map(columns.flatMap((c) => (c.codes ? [[c.key, c.codes] as const] : [])));
   return (filters ?? []).map((f) => {
-    if (f.op !== 'relativo') return { field: f.field, op: f.op, values: f.values, from: f.from, to: f.to };
+    if (f.op !== 'relativo') {
+      const codes = codesOf.get(f.field);
+      return { field: f.field, op: f.op, values: f.values, from: f.from, to: f.to, ...(codes ? { codes } : {}) };
+    }
     const rel = f.rel ?? { unit: 'dias', de: 0, ate: 0 };
     const competenciaField = kindOf.get(f.field) === 'text';
     if (rel.unit === 'meses' && competenciaField) {

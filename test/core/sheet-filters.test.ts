@@ -27,6 +27,18 @@ describe('sheet filters', () => {
     expect(matches(conditions, { statusFatura: 'ABERTA', competencia: '11/2025' })).toBe(false);
   });
 
+  it('a coded yes/no column is filtered by what its cell shows: ISS retido "Sim" is the code 2', () => {
+    const nfse = tableSpec(listings.nfse).columns;
+    const ok = check([{ field: 'issRetido', op: 'igual', values: ['Sim'] }], nfse);
+    expect(ok.ok).toBe(true);
+    const conditions = run((ok as { value: SheetFilter[] }).value, nfse);
+    expect(matches(conditions, { issRetido: 2 })).toBe(true);
+    expect(matches(conditions, { issRetido: 0 })).toBe(false);
+    const no = run([{ field: 'issRetido', op: 'igual', values: ['não'] }], nfse);
+    expect(matches(no, { issRetido: 0 })).toBe(true);
+    expect(matches(no, { issRetido: 2 })).toBe(false);
+  });
+
   it('in a list, a numeric range typed the Brazilian way, empty and not empty', () => {
     const f = (
       check([
