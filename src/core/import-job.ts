@@ -18,7 +18,7 @@ import { NetworkError, RateLimitedError } from '../api/errors';
 import { bounded } from './bounds';
 import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, placeChildRows } from './child-sheet';
 import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
-import { COLUMN_TAG, columnRuns, findColumns, headerNote, LISTING_TAG, noteKey, resolveLayout, SHEET_TAG } from './sheet-layout';
+import { columnRuns, findColumns, headerNote, LISTING_TAG, noteKey, resolveLayout, SHEET_TAG } from './sheet-layout';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
 import { matches, type SheetCondition } from './sheet-filters';
 import {
@@ -223,20 +223,14 @@ function reportSheet(book: BookPort, spec: ImportSpec): { sheet: SheetPort; recr
   return { sheet: sheetFor(book, spec.sheetName), recreated: false };
 }
 
-function onRequestKeys(listingKey: ListingKey): Set<string> {
-  return new Set(
-    tableSpec(listing(listingKey))
-      .columns.filter((c) => c.onRequest)
-      .map((c) => c.key),
-  );
-}
-
-/** Whether an incremental refresh can merge: the sheet is there and every column of ours is where its metadata says. */
+/**
+ * Whether an incremental refresh can merge: the sheet is there and every column
+ * of ours is where its metadata says (card columns the report no longer wants
+ * are cleared by `startImport` in either mode).
+ */
 export function canMerge(book: BookPort, listingKey: ListingKey, sheetId: number | undefined, cardData = false): boolean {
   const sheet = sheetId === undefined ? null : book.byId(sheetId);
   if (!sheet || sheet.sheetTag(LISTING_TAG) !== listingKey) return false;
-  // Card columns left from when the report asked for them must go: only a full pull clears them.
-  if (!cardData && [...sheet.columnTags(COLUMN_TAG).keys()].some((key) => onRequestKeys(listingKey).has(key))) return false;
   return findColumns(sheet, reportColumns(listingKey, cardData)).every((p) => p !== null);
 }
 
