@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { columnLetters } from '../../dev/gas/a1';
-import { cell, clickMenu, sidebar, sidebarTitle, tab, usePlaygroundPage } from './helpers';
+import { cell, clickMenu, screenshot, sidebar, sidebarTitle, tab, usePlaygroundPage } from './helpers';
 
 const t = usePlaygroundPage();
 type Rec = Record<string, any>;
@@ -72,6 +72,7 @@ describe('the grid edits structure like Sheets', () => {
     t.page.once('dialog', (d) => void d.accept('Minha carteira'));
     await button('Renomear aba');
     await expect.poll(() => t.pg.emulator.sheetNames()).toContain('Minha carteira');
+    await screenshot(t.page, 'grade-estrutura');
 
     await clickMenu(t.page, 'Relatórios');
     await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Relatórios');
