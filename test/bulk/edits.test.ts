@@ -132,7 +132,7 @@ describe('telling edits from the snapshot', () => {
     const preview = previewEdits(sheet, p);
     expect(preview.changed).toEqual([3, 4]);
     expect(preview.rows.map((r) => [r.id, r.operation, r.fields.map((f) => `${f.label}: ${f.before} → ${f.after}`)])).toEqual([
-      ['2', 'atualizarAssinaturaPersonalizada', ['Valor unitário: 200 → 209.24']],
+      ['2', 'atualizarAssinaturaPersonalizada', ['Valor unitário: 200,00 → 209,24']],
       ['3', 'atualizarAssinaturaPlano', ['Quantidade: 2 → 5']],
     ]);
     expect(preview.totals).toEqual({ before: 200, after: 209.24, difference: 9.24 });

@@ -62,6 +62,13 @@ function flagOf(op: BulkOperation): { flag: string; of: string } | null {
   return col?.sentWhen ? { flag: col.sentWhen, of: col.field } : null;
 }
 
+/** A value as the preview shows it: money with two decimals and a comma, text cut short. */
+function shown(col: InputColumn, value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value !== '' && col.kind !== 'text' ? Number(value) : Number.NaN;
+  if (Number.isFinite(n) && (col.kind === 'money' || col.kind === 'integer')) return (col.kind === 'money' ? n.toFixed(2) : String(n)).replace('.', ',');
+  return bounded(String(value ?? ''), 80);
+}
+
 export interface FieldChange {
   field: string;
   label: string;
@@ -140,7 +147,7 @@ export class EditPlan {
       const read = readCell(col, cell, this.zone);
       const now = read.ok ? ('value' in read ? encode(read.value) : '') : null;
       if (now === before) continue;
-      fields.push({ field: col.field, label: this.columns.labels[record] ?? col.label, before: shownPart(before), after: bounded(String(cell ?? ''), 80) });
+      fields.push({ field: col.field, label: this.columns.labels[record] ?? col.label, before: shown(col, shownPart(before)), after: shown(col, cell) });
     }
     return fields.length ? { op, entry, fields } : null;
   }
