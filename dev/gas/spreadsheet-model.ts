@@ -3,7 +3,7 @@
  * Service objects handed to scripts are rebuilt per execution on top of it.
  */
 import { type FilterModel, moveFilter } from './filter-model';
-import { followMove, shiftRelative } from './formula';
+import { computedValue, followMove, shiftRelative } from './formula';
 import { isFormula, type Stored } from './values';
 
 export interface ValidationSpec {
@@ -257,7 +257,11 @@ function compareStored(a: Stored, b: Stored): number {
  */
 export function sortRange(sheet: SheetModel, first: number, last: number, firstColumn: number, lastColumn: number, specs: readonly SortSpec[]): void {
   const rows = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-  const value = (r: number, c: number) => sheet.cell(r, c)?.value ?? null;
+  // A formula sorts by its result, read before anything moves.
+  const value = (r: number, c: number): Stored => {
+    const v = sheet.cell(r, c)?.value ?? null;
+    return isFormula(v) ? computedValue(sheet, r, c) : v;
+  };
   const order = rows.slice().sort((x, y) => {
     for (const { column, ascending } of specs) {
       const a = value(x, column);

@@ -139,4 +139,16 @@ describe('formulas are evaluated on read, as Sheets returns them', () => {
     ]);
     expect(emu.run('formulas', ['C1'])).toEqual([['=ROUND(B1*1.1,2)']]);
   });
+
+  it('sorting by a formula column orders by the results', () => {
+    const emu = fixture(SCRIPT);
+    emu.run('put', ['B1:B3', [[3], [1], [2]]]);
+    emu.run('putFormulas', ['C1:C3', [['=B1*-1'], ['=B2*-1'], ['=B3*-1']]]);
+    emu.run('sortBy', ['B1:C3', 3, true]);
+    expect(emu.run('values', ['B1:C3'])).toEqual([
+      [3, -3],
+      [2, -2],
+      [1, -1],
+    ]);
+  });
 });
