@@ -8,7 +8,7 @@ export { onOpen, onInstall } from './gas/menu';
 export { showConnections } from './gas/connections-api';
 export { showImport, showReports } from './gas/reports-api';
 export { runScheduledReports } from './gas/dispatcher';
-export { showBulk } from './gas/bulk-api';
+export { showBulk, showEditPush } from './gas/bulk-api';
 export { runDiagnostics } from './gas/diagnostics';
 export { showAbout, showHelp } from './gas/help-api';
 export * from './gas/sidebar-contract';

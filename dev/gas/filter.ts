@@ -10,9 +10,11 @@
  */
 import type { CriteriaSpec, CriteriaType, FilterModel } from './filter-model';
 import { GasObject } from './instrument';
+import { computedValue } from './formula';
 import { displayValue } from './number-format';
 import type { SheetsEnv } from './sheets-env';
 import { type SheetModel, sortRange } from './spreadsheet-model';
+import { isFormula } from './values';
 
 type GFilter = GoogleAppsScript.Spreadsheet.Filter;
 type GCriteria = GoogleAppsScript.Spreadsheet.FilterCriteria;
@@ -52,8 +54,9 @@ export function applyFilter(sheet: SheetModel, locale: string): void {
   for (let r = f.row + 1; r < f.row + f.numRows; r++) {
     for (const [c, spec] of f.criteria) {
       const cell = sheet.cell(r, c);
-      const shown = cell ? displayValue(cell.value, cell.format, locale) : '';
-      if (!passes(spec, cell?.value ?? null, shown)) {
+      const value = cell && isFormula(cell.value) ? computedValue(sheet, r, c) : (cell?.value ?? null);
+      const shown = cell ? displayValue(value, cell.format, locale) : '';
+      if (!passes(spec, value, shown)) {
         sheet.filteredRows.add(r);
         break;
       }

@@ -7,7 +7,8 @@ import { displayValue, isDateFormat } from './number-format';
 import type { SheetsEnv } from './sheets-env';
 import { addMetadata, DeveloperMetadataFinderImpl, metadataOf, rangePlace } from './developer-metadata';
 import { type Cell, type SheetModel, type SortSpec, sortRange } from './spreadsheet-model';
-import { fromScriptValue, FORMULA_PLACEHOLDER, isFormula, serialToMs } from './values';
+import { computedValue } from './formula';
+import { fromScriptValue, isFormula, serialToMs } from './values';
 import { wallClock } from './tz';
 
 type GRange = GoogleAppsScript.Spreadsheet.Range;
@@ -150,10 +151,15 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
     for (let r = 0; r < this.numRows; r++) for (let c = 0; c < this.numColumns; c++) fn(this.sheet.ensure(this.row + r, this.column + c), r, c);
   }
 
-  private scriptValue(cell: Cell | undefined): unknown {
-    if (!cell || cell.value === null) return '';
-    const v = cell.value;
-    if (isFormula(v)) return FORMULA_PLACEHOLDER;
+  /** What the cell shows: a formula's result, recomputed on every read. */
+  private shown(cell: Cell | undefined, row: number, column: number): Cell['value'] {
+    if (!cell) return null;
+    return isFormula(cell.value) ? computedValue(this.sheet, row, column) : cell.value;
+  }
+
+  private scriptValue(cell: Cell | undefined, row: number, column: number): unknown {
+    const v = this.shown(cell, row, column);
+    if (!cell || v === null) return '';
     if (typeof v === 'number' && isDateFormat(cell.format)) return this.env.exec.realm.date(serialToMs(v, this.env.model.timeZone));
     return v;
   }
@@ -217,22 +223,22 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
 
   getValues(): any[][] {
     this.read();
-    return this.grid((cell) => this.scriptValue(cell));
+    return this.grid((cell, r, c) => this.scriptValue(cell, r, c));
   }
 
   getValue(): any {
     this.env.exec.counters.cellsRead += 1;
-    return this.scriptValue(this.sheet.cell(this.row, this.column));
+    return this.scriptValue(this.sheet.cell(this.row, this.column), this.row, this.column);
   }
 
   getDisplayValues(): string[][] {
     this.read();
-    return this.grid((cell) => (cell ? displayValue(cell.value, cell.format, this.env.model.locale) : ''));
+    return this.grid((cell, r, c) => (cell ? displayValue(this.shown(cell, r, c), cell.format, this.env.model.locale) : ''));
   }
 
   getDisplayValue(): string {
     const cell = this.sheet.cell(this.row, this.column);
-    return cell ? displayValue(cell.value, cell.format, this.env.model.locale) : '';
+    return cell ? displayValue(this.shown(cell, this.row, this.column), cell.format, this.env.model.locale) : '';
   }
 
   setValues(values: any[][]): GRange {
@@ -258,14 +264,22 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
     return cell && isFormula(cell.value) ? cell.value.formula : '';
   }
 
+  /** A formula is a formula whatever the cell's number format (unlike a string written with setValue into a "@" cell). */
+  private writeFormula(cell: Cell, formula: string): void {
+    if (formula === '') cell.value = null;
+    else cell.value = { formula: formula.startsWith('=') ? formula : `=${formula}` };
+  }
+
   setFormula(formula: string): GRange {
-    this.each((cell) => this.write(cell, formula.startsWith('=') ? formula : `=${formula}`));
+    this.each((cell) => this.writeFormula(cell, String(formula)));
+    this.written();
     return this.self();
   }
 
   setFormulas(formulas: string[][]): GRange {
     const data = this.checkShape(formulas, 'Formulas');
-    this.each((cell, r, c) => this.write(cell, String(data[r][c])));
+    this.each((cell, r, c) => this.writeFormula(cell, String(data[r][c] ?? '')));
+    this.written();
     return this.self();
   }
 

@@ -34,7 +34,8 @@ import { UiState } from './ui';
 import { UrlFetchAppImpl } from './url-fetch';
 import { UtilitiesImpl } from './utilities';
 import { displayValue } from './number-format';
-import { FORMULA_PLACEHOLDER, isFormula, serialToMs } from './values';
+import { computedValue } from './formula';
+import { isFormula, serialToMs, type Stored } from './values';
 import { isDateFormat } from './number-format';
 import { parseA1 } from './a1';
 
@@ -641,7 +642,11 @@ export class GasEmulator {
     return sheet;
   }
 
-  private grid<T>(sheetName: string, a1: string | undefined, fn: (cell: ReturnType<SpreadsheetModel['sheets'][number]['cell']>) => T): T[][] {
+  private grid<T>(
+    sheetName: string,
+    a1: string | undefined,
+    fn: (cell: ReturnType<SpreadsheetModel['sheets'][number]['cell']>, shown: () => Stored) => T,
+  ): T[][] {
     const sheet = this.sheetModel(sheetName);
     const ref = a1
       ? parseA1(
@@ -654,7 +659,11 @@ export class GasEmulator {
     const out: T[][] = [];
     for (let r = 0; r < ref.numRows; r++) {
       const row: T[] = [];
-      for (let c = 0; c < ref.numColumns; c++) row.push(fn(sheet.cell(ref.row + r, ref.column + c)));
+      for (let c = 0; c < ref.numColumns; c++) {
+        const [at, col] = [ref.row + r, ref.column + c];
+        const cell = sheet.cell(at, col);
+        row.push(fn(cell, () => (cell && isFormula(cell.value) ? computedValue(sheet, at, col) : (cell?.value ?? null))));
+      }
       out.push(row);
     }
     return out;
@@ -662,16 +671,16 @@ export class GasEmulator {
 
   /** What getValues() would return, as host values (data range by default). */
   values(sheetName: string, a1?: string): unknown[][] {
-    return this.grid(sheetName, a1, (cell) => {
-      if (!cell || cell.value === null) return '';
-      if (isFormula(cell.value)) return FORMULA_PLACEHOLDER;
-      if (typeof cell.value === 'number' && isDateFormat(cell.format)) return new Date(serialToMs(cell.value, this.spreadsheet.timeZone));
-      return cell.value;
+    return this.grid(sheetName, a1, (cell, shown) => {
+      const v = shown();
+      if (!cell || v === null) return '';
+      if (typeof v === 'number' && isDateFormat(cell.format)) return new Date(serialToMs(v, this.spreadsheet.timeZone));
+      return v;
     });
   }
 
   displayValues(sheetName: string, a1?: string): string[][] {
-    return this.grid(sheetName, a1, (cell) => (cell ? displayValue(cell.value, cell.format, this.spreadsheet.locale) : ''));
+    return this.grid(sheetName, a1, (cell, shown) => (cell ? displayValue(shown(), cell.format, this.spreadsheet.locale) : ''));
   }
 
   formulas(sheetName: string, a1?: string): string[][] {

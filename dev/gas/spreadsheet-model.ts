@@ -3,7 +3,8 @@
  * Service objects handed to scripts are rebuilt per execution on top of it.
  */
 import { type FilterModel, moveFilter } from './filter-model';
-import type { Stored } from './values';
+import { computedValue, followMove, shiftRelative } from './formula';
+import { isFormula, type Stored } from './values';
 
 export interface ValidationSpec {
   kind: 'VALUE_IN_LIST';
@@ -126,6 +127,7 @@ export class SheetModel {
   /** Moves whole rows (cells, metadata, hidden state); `to` gives each row's new position or null when it is deleted. */
   moveRowsBy(to: (row: number) => number | null): void {
     this.rows = remap(this.rows, to);
+    this.moveReferences(to, (c) => c);
     this.rowMeta = remap(this.rowMeta, to);
     const move = (set: Set<number>) => new Set([...set].map(to).filter((r): r is number => r !== null));
     this.hiddenRows = move(this.hiddenRows);
@@ -135,11 +137,18 @@ export class SheetModel {
 
   moveColumnsBy(to: (column: number) => number | null): void {
     for (const [r, cols] of this.rows) this.rows.set(r, remap(cols, to));
+    this.moveReferences((r) => r, to);
     this.columnMeta = remap(this.columnMeta, to);
     const widths = remap(this.columnWidths, to);
     this.columnWidths.clear();
     for (const [c, w] of widths) this.columnWidths.set(c, w);
     if (this.filter) this.filter = moveFilter(this.filter, to, 'columns');
+  }
+
+  /** Formulas follow the cells they read when rows or columns move (a deleted one becomes #REF!). */
+  private moveReferences(rows: (row: number) => number | null, columns: (column: number) => number | null): void {
+    for (const cols of this.rows.values())
+      for (const cell of cols.values()) if (isFormula(cell.value)) cell.value = { formula: followMove(cell.value.formula, rows, columns) };
   }
 
   /** Every metadata entry of this sheet with where it sits. */
@@ -248,7 +257,11 @@ function compareStored(a: Stored, b: Stored): number {
  */
 export function sortRange(sheet: SheetModel, first: number, last: number, firstColumn: number, lastColumn: number, specs: readonly SortSpec[]): void {
   const rows = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-  const value = (r: number, c: number) => sheet.cell(r, c)?.value ?? null;
+  // A formula sorts by its result, read before anything moves.
+  const value = (r: number, c: number): Stored => {
+    const v = sheet.cell(r, c)?.value ?? null;
+    return isFormula(v) ? computedValue(sheet, r, c) : v;
+  };
   const order = rows.slice().sort((x, y) => {
     for (const { column, ascending } of specs) {
       const a = value(x, column);
@@ -277,7 +290,10 @@ export function sortRange(sheet: SheetModel, first: number, last: number, firstC
     return cells;
   });
   taken.forEach((cells, i) => {
+    // A sorted formula moves like a cut-and-paste of its row: relative references keep reading the same relative cells.
+    const moved = first + i - order[i];
     for (const [c, cell] of cells) {
+      if (moved !== 0 && isFormula(cell.value)) cell.value = { formula: shiftRelative(cell.value.formula, moved) };
       let row = sheet.rows.get(first + i);
       if (!row) sheet.rows.set(first + i, (row = new Map()));
       row.set(c, cell);

@@ -16,7 +16,7 @@ export type Stored = null | number | string | boolean | Formula;
 
 export const isFormula = (v: Stored): v is Formula => v !== null && typeof v === 'object';
 
-/** What getValues() shows for a formula: the emulator never evaluates them. */
+/** What a formula shows when it cannot be read (Sheets: "Formula parse error"); see formula.ts for the rest. */
 export const FORMULA_PLACEHOLDER = '#ERROR!';
 
 export const MAX_CELL_CHARS = 50_000;

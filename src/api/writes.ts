@@ -53,6 +53,8 @@ export interface InputField<K extends InputKind = InputKind> {
    * record through the customers listing (the only kind so far: idCliente by cpfCnpj).
    */
   finds?: 'idCliente';
+  /** The field of the listed record this body field sets, when named differently (valor → valorUnitario). */
+  record?: string;
 }
 
 /** A list of records in the body, filled from a linked sheet rather than from columns of the row. */
@@ -87,6 +89,12 @@ export interface WriteOperation<F extends Record<string, BodyField> = Record<str
   response: 'subscription' | 'emission';
   /** Name of the template sheet. */
   sheetName: string;
+  /**
+   * An update that can be pushed from an imported sheet of its listing: the
+   * records it applies to (the record's own field says which, never the sheet)
+   * and the listing they come from. Its body fields name the record fields they set.
+   */
+  edits?: { listing: 'assinaturas'; field: 'tipoContrato'; value: string };
   /** The request check, derived from `fields` and `rules`. */
   readonly body: z.ZodMiniObject;
 }
@@ -265,9 +273,10 @@ export const writes = table({
     identity: 'idempotent',
     response: 'subscription',
     sheetName: 'Lote · Atualizar personalizadas',
+    edits: { listing: 'assinaturas', field: 'tipoContrato', value: 'PERSONALIZADO' },
     fields: {
       idAssinaturaContrato: idAssinatura,
-      valor,
+      valor: { ...valor, record: 'valorUnitario' },
       descricaoAssinaturaContrato: descricao('Honorários contábeis mensais (reajuste)'),
       isAtualizaDiscriminacaoNfse: input('boolean', {
         label: 'Atualizar discriminação da NFS-e',
@@ -330,6 +339,7 @@ export const writes = table({
     identity: 'idempotent',
     response: 'subscription',
     sheetName: 'Lote · Atualizar planos',
+    edits: { listing: 'assinaturas', field: 'tipoContrato', value: 'PLANO' },
     fields: { idAssinaturaContrato: idAssinatura, quantidade, descricaoAssinaturaContrato: descricao('Plano contábil completo') },
   },
   emitirNfse: {

@@ -103,6 +103,8 @@ export interface ImportDeps {
   checkpoint?: (state: ImportState) => void;
   /** Asked between waves: a cancel requested while a step runs stops it there, not at the step's end. */
   cancelRequested?: () => boolean;
+  /** Told about the records each block wrote into the sheet (after "Filtros na planilha"). */
+  pulled?: (sheetId: number, records: readonly ApiRecord[]) => void;
 }
 
 /** Failures that a later attempt can get past; the others need the user to change something first. */
@@ -402,6 +404,7 @@ class Writer {
     const records = conditions.length ? downloaded.filter((r) => matches(conditions, r)) : downloaded;
     if (records.length === 0) return;
     this.place(records);
+    this.deps.pulled?.(this.state.sheetId, records);
     if (this.state.spec.mode === 'merge') this.state.merged += records.length;
     else this.state.rows += records.length;
     this.placeChildren(records);

@@ -5,6 +5,8 @@
  * hourly dispatcher (as much as fits, the rest next hour).
  */
 import type { BillingClient } from '../api/client';
+import type { ApiRecord } from '../api/envelopes';
+import { editableListing, type SnapshotStore } from './bulk/snapshot';
 import { intlZone, type Zone } from '../api/calendar';
 import { appendHistory } from './history';
 import { canMerge, cancelImport, type ImportState, importedRows, retryImport, startImport, stepImport } from './import-job';
@@ -33,6 +35,8 @@ export interface RunDeps {
   cancelRequested?: (reportId: string) => boolean;
   /** Told about scheduled runs that failed (e-mail). */
   notifyFailure?: (report: Report, run: RunSummary) => void;
+  /** Keeps what pulls of subscriptions wrote, the base for edits pushed back (core/bulk/snapshot.ts). */
+  snapshots?: SnapshotStore;
 }
 
 export interface PullJob {
@@ -157,6 +161,11 @@ function importDeps(deps: RunDeps, report: Report, checkpoint?: (state: ImportSt
     book: deps.book,
     zone: deps.zone,
     now: deps.now,
+    // What the owner's pull wrote is what an edit of the sheet is told from.
+    pulled:
+      deps.snapshots && editableListing(report.listing)
+        ? (sheetId: number, records: readonly ApiRecord[]) => deps.snapshots?.pulled(sheetId, report.owner, report.connectionId, records, deps.now())
+        : undefined,
   };
 }
 

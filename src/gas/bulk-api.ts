@@ -2,7 +2,10 @@
 import type { WriteKey } from '../api/writes';
 import { ConnectionError } from '../core/connections';
 import { bulkOperations } from '../core/bulk/definitions';
+import { EditError, type EditPreview } from '../core/bulk/edits';
 import { guessOperation, LayoutError } from '../core/bulk/headers';
+import { editableListing } from '../core/bulk/snapshot';
+import { LISTING_TAG } from '../core/sheet-layout';
 import {
   BulkError,
   type BulkProgress,
@@ -10,8 +13,10 @@ import {
   continueBulk,
   DEFAULT_BATCH,
   failedRanges,
+  previewEditPush,
   progressOf,
   startBulk,
+  startEditPush,
   type ValidationSummary,
   validateSheet,
 } from '../core/bulk/job';
@@ -41,7 +46,7 @@ function outcome<T>(work: () => T): Outcome<T> {
   try {
     return { ok: true, value: work() };
   } catch (err) {
-    if (err instanceof BulkError || err instanceof LayoutError || err instanceof BusyError || err instanceof ConnectionError)
+    if (err instanceof BulkError || err instanceof LayoutError || err instanceof BusyError || err instanceof ConnectionError || err instanceof EditError)
       return { ok: false, message: err.message };
     throw err;
   }
@@ -195,6 +200,40 @@ export function takeOverBulkRun(jobId: string, connectionId: string): Outcome<Bu
     }),
   );
   return warned(result, result.ok ? syncDispatcher() : undefined);
+}
+
+export function showEditPush(): void {
+  showSidebar('Alteracoes', 'Enviar alterações da planilha');
+}
+
+/** The imported sheets whose records can be edited in place, the active one first if it is one. */
+export function getEditForm(): { sheets: string[]; activeSheet: string } {
+  const deps = bulkDeps();
+  const sheets = deps.book
+    .tagged(LISTING_TAG)
+    .filter((t) => editableListing(t.value))
+    .map((t) => t.sheet.name());
+  return { sheets, activeSheet: deps.book.selection().sheetName };
+}
+
+/** Every row of an imported sheet that differs from what its owner last pulled, old → new, with totals; sends nothing. */
+export function previewSheetEdits(sheetName: string): Outcome<EditPreview> {
+  return outcome(() => {
+    const { deps, me } = ownDeps();
+    return previewEditPush(deps, String(sheetName ?? ''), { id: me.id, email: me.email });
+  });
+}
+
+/** Sends the changed rows as updates (continued by continueBulkRun, like any bulk run). */
+export function startEditPushRun(sheetName: string, stepSeconds?: number): Outcome<BulkProgress> {
+  const started = outcome(() =>
+    withDocumentLock(() => {
+      const { deps, me } = ownDeps();
+      return startEditPush(deps, { sheetName: String(sheetName ?? ''), owner: { id: me.id, email: me.email } }, stepDeadline(stepSeconds));
+    }),
+  );
+  recordUsage();
+  return started.ok && started.value.done ? started : warned(started, syncDispatcher());
 }
 
 /** Selects the rows whose Status is ERRO or PENDENTE. */

@@ -8,6 +8,7 @@ import { bounded, MESSAGE_MAX } from '../core/bounds';
 import type { BillingClient } from '../api/client';
 import type { Zone } from '../api/calendar';
 import { type BulkDeps, bulkJobStore } from '../core/bulk/job';
+import { SnapshotStore } from '../core/bulk/snapshot';
 import type { Identity } from '../core/owners';
 import type { KeyValueStore } from '../core/ports';
 import { redact } from '../core/redact';
@@ -54,6 +55,7 @@ export function runDeps(
     limit: executionLimit(),
     clientFor: clients(zone),
     cancelRequested: cancelRequested,
+    snapshots: new SnapshotStore(doc),
     notifyFailure: (report, run) => {
       // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
       const to = Session.getEffectiveUser().getEmail();
@@ -107,5 +109,6 @@ export function bulkDeps(
     clientFor: clients(zone),
     vouch: owner ? (job) => ownerStore().vouchBulk(owner, ss.getId(), job) : undefined,
     limit: executionLimit(),
+    snapshots: new SnapshotStore(doc),
   };
 }

@@ -30,8 +30,11 @@ export {
   continueBulkRun,
   createBulkTemplate,
   getBulkForm,
+  getEditForm,
+  previewSheetEdits,
   showBulkFailures,
   startBulkRun,
+  startEditPushRun,
   takeOverBulkRun,
   validateBulk,
 } from './bulk-api';

@@ -1,7 +1,8 @@
 /**
  * One batch on the wire, against a scripted client: how many times a row may
- * be tried, when the batch stops for the execution's deadline, and how a 429's
- * Retry-After is honoured or left for the next step.
+ * be tried, when the batch stops for the execution's deadline, how a 429's
+ * Retry-After is honoured or left for the next step, and how an update whose
+ * answer was lost is read back before it is sent again.
  */
 import { describe, expect, it } from 'vitest';
 import type { BillingClient } from '../../src/api/client';
@@ -13,9 +14,14 @@ const PUT = { method: 'PUT', path: '/v2/assinaturascontratos/personalizado/1' };
 const op = bulkOperations.atualizarAssinaturaPersonalizada;
 const ok = { ok: true as const, result: { record: { idAssinaturaContrato: 1 }, messages: [] } };
 
-/** Each call of writeMany takes the next answer for every item; the clock moves by `waveMs` per call. */
-function scripted(answers: Array<'ok' | Error>, clock: { t: number }, waveMs = 1_000) {
+/**
+ * Each call of writeMany takes the next answer for every item; the clock moves
+ * by `waveMs` per wave (sends and read-backs). A read-back finds the record as
+ * `stored` says: with the update applied (valorUnitario 10) or not.
+ */
+function scripted(answers: Array<'ok' | Error>, clock: { t: number }, waveMs = 1_000, stored = 9) {
   const calls: number[] = [];
+  const lookups: number[] = [];
   const client = {
     writeMany: (_key: string, items: unknown[]) => {
       const answer = answers[Math.min(calls.length, answers.length - 1)];
@@ -23,8 +29,19 @@ function scripted(answers: Array<'ok' | Error>, clock: { t: number }, waveMs = 1
       clock.t += waveMs;
       return items.map(() => (answer === 'ok' ? ok : { ok: false as const, error: answer }));
     },
+    listQuery: (_list: unknown, filters: Record<string, unknown>) => filters,
+    http: {
+      sendAll: (specs: Array<{ query: { idAssinaturaContrato: number } }>) => {
+        lookups.push(specs.length);
+        clock.t += waveMs;
+        return specs.map((s) => ({
+          ok: true,
+          json: [{ idAssinaturaContrato: s.query.idAssinaturaContrato, valorUnitario: stored, descricaoAssinaturaContrato: 'x' }],
+        }));
+      },
+    },
   } as unknown as BillingClient;
-  return { client, calls };
+  return { client, calls, lookups };
 }
 
 const item = (row: number): Item => ({
@@ -32,6 +49,7 @@ const item = (row: number): Item => ({
   built: {
     body: { valor: 10, descricaoAssinaturaContrato: 'x', isAtualizaDiscriminacaoNfse: false, discriminacaoNfse: '' },
     pathId: row,
+    key: row,
     needsKey: false,
     issues: [],
   },
@@ -40,38 +58,51 @@ const item = (row: number): Item => ({
   attempts: 0,
 });
 
-describe('a batch of updates (PUT, safe to repeat)', () => {
-  it('tries a failing row at most maxAttempts times, then says to run again', () => {
+describe('a batch of updates (PUT, safe to repeat, read back when the answer is lost)', () => {
+  it('tries a failing row at most maxAttempts times (sends and read-backs), then says to run again', () => {
     const clock = { t: 0 };
-    const { client, calls } = scripted([new ServerError(PUT, 500)], clock);
+    const { client, calls, lookups } = scripted([new ServerError(PUT, 500)], clock);
     const out = runBatch(client, op, [item(2), item(3)], { now: () => clock.t, sleep: () => {}, deadline: 60_000, maxAttempts: 3 });
-    expect(calls).toEqual([2, 2, 2]);
+    expect(calls).toEqual([2, 2]);
+    expect(lookups).toEqual([2]);
     expect(out.results.get(2)).toMatchObject({ status: 'ERRO' });
     expect(out.results.get(2)?.mensagem).toContain('pode ser repetida');
     expect(out.pending).toEqual([]);
   });
 
-  it('four attempts by default', () => {
+  it('four attempts by default: a send, then rounds of read-back and send until the fourth has passed', () => {
     const clock = { t: 0 };
-    const { client, calls } = scripted([new ServerError(PUT, 503)], clock);
+    const { client, calls, lookups } = scripted([new ServerError(PUT, 503)], clock);
     runBatch(client, op, [item(2)], { now: () => clock.t, sleep: () => {}, deadline: 60_000 });
-    expect(calls.length).toBe(4);
+    expect(calls.length).toBe(3);
+    expect(lookups.length).toBe(2);
   });
 
-  it('a 500 then a success: the row is OK after its second try', () => {
+  it('a 500 then a success: the record read back does not hold the update, so it goes again and is OK', () => {
     const clock = { t: 0 };
-    const { client, calls } = scripted([new ServerError(PUT, 500), 'ok'], clock);
+    const { client, calls, lookups } = scripted([new ServerError(PUT, 500), 'ok'], clock);
     const out = runBatch(client, op, [item(2)], { now: () => clock.t, sleep: () => {}, deadline: 60_000 });
     expect(calls.length).toBe(2);
+    expect(lookups.length).toBe(1);
     expect(out.results.get(2)).toMatchObject({ status: 'OK' });
   });
 
-  it('stops at the deadline: no wave starts after it', () => {
+  it('a 500 whose write did happen: the record read back holds the update, nothing is sent again', () => {
     const clock = { t: 0 };
-    const { client, calls } = scripted([new ServerError(PUT, 500)], clock, 10_000);
+    const { client, calls, lookups } = scripted([new ServerError(PUT, 500), 'ok'], clock, 1_000, 10);
+    const out = runBatch(client, op, [item(2)], { now: () => clock.t, sleep: () => {}, deadline: 60_000 });
+    expect(calls.length).toBe(1);
+    expect(lookups.length).toBe(1);
+    expect(out.results.get(2)?.mensagem).toMatch(/confirmada por consulta/);
+  });
+
+  it('stops at the deadline: no round (a read-back and its send) starts after it', () => {
+    const clock = { t: 0 };
+    const { client, calls, lookups } = scripted([new ServerError(PUT, 500)], clock, 10_000);
     runBatch(client, op, [item(2)], { now: () => clock.t, sleep: () => {}, deadline: 15_000, maxAttempts: 10 });
     expect(calls.length).toBe(2);
-    expect(clock.t).toBe(20_000);
+    expect(lookups.length).toBe(1);
+    expect(clock.t).toBe(30_000);
   });
 
   it("waits the 429's Retry-After, then sends again", () => {

@@ -39,9 +39,9 @@ describe('setValues/setValue read strings as typed input', () => {
     expect(emu.displayValues('Página1', 'A1')).toEqual([['01/10/2026']]);
   });
 
-  it('keeps "=..." as an opaque formula: getValues gives a placeholder, getFormulas the text', () => {
+  it('keeps "=..." as a formula: getValues gives its result (#NAME? for a function Apps Script does not know in English), getFormulas the text', () => {
     const emu = fixture(WRITE);
-    expect(emu.run('write', ['A1', [['=SOMA(B1:B3)']]])).toEqual([[['string', '#ERROR!']]]);
+    expect(emu.run('write', ['A1', [['=SOMA(B1:B3)']]])).toEqual([[['string', '#NAME?']]]);
     expect(emu.run('formulas', ['A1'])).toEqual([['=SOMA(B1:B3)']]);
     expect(emu.formulas('Página1', 'A1')).toEqual([['=SOMA(B1:B3)']]);
   });

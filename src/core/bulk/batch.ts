@@ -10,7 +10,7 @@ import type { BillingClient, EmissionResult, SubscriptionResult } from '../../ap
 import type { Nfse, Subscription } from '../../api/writes';
 import { BadRequestError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../api/errors';
 import { type BulkOperation, STATUS } from './definitions';
-import { type Existing, lookupMany } from './reconcile';
+import { type Existing, holdsUpdate, lookupMany } from './reconcile';
 import { type BuiltRow, issueText } from './rows';
 import type { RowResult } from './sheet-io';
 
@@ -151,6 +151,15 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
           else open = open.filter((i) => i !== item);
           return;
         }
+        if (op.identity === 'idempotent') {
+          // An update read back: done if the record already holds it, sent (again: a PUT may be repeated) otherwise.
+          const record = f.existing?.kind === 'subscription' ? f.existing.record : null;
+          if (record && item.built.issues.length === 0 && holdsUpdate(op, item.built.body, record))
+            settle(item, subscriptionOk(op, record, ', confirmada por consulta depois de uma resposta incerta'));
+          else if (item.built.issues.length > 0) settle(item, error(issueText(item.built.issues)));
+          else item.mode = 'send';
+          return;
+        }
         if (f.existing) settle(item, foundResult(op, item, f.existing));
         else if (item.reason === 'rejected')
           settle(item, refused(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
@@ -193,7 +202,7 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
           settle(item, refused(`A assinatura ${item.built.pathId} não foi encontrada (ou é de outro tipo de contrato): confira o ID da assinatura.`));
         } else if (e instanceof ValidationError) {
           settle(item, refused(e.issues.map((i) => `${i.field}: ${i.message}`).join('; ')));
-        } else if (op.identity !== 'idempotent') {
+        } else if (op.identity !== 'idempotent' || op.pathId !== undefined) {
           // Time-out, 5xx, dropped connection: the write may have happened. Look before sending again.
           item.mode = 'lookup';
           item.reason = 'unknown';

@@ -99,14 +99,16 @@ export function matchColumns(
 
 /**
  * Reads the header row, refuses a sheet that lacks a required column and
- * appends what the run itself fills: the result columns and, for creates, the
+ * appends what the run itself fills (`tagged`: the input columns, already found by metadata): the result columns and, for creates, the
  * ID de integração column that receives generated ids.
  */
-export function ensureLayout(sheet: SheetPort, op: BulkOperation, columns: readonly InputColumn[] = op.columns): Layout {
+export function ensureLayout(sheet: SheetPort, op: BulkOperation, columns: readonly InputColumn[] = op.columns, tagged?: Record<string, number>): Layout {
   const lastColumn = Math.max(sheet.lastColumn(), 1);
   const labels = sheet.read(1, 1, 1, lastColumn)[0].map((v) => String(v ?? ''));
   const notes = sheet.readNotes(1, 1, lastColumn);
   const matched = matchColumns(columns, op.results, labels, notes, sheet.name());
+  // An imported sheet's inputs are its columns by developer metadata (found by the caller), not by title.
+  if (tagged) matched.inputs = { ...tagged };
   if (matched.problems.length) throw new LayoutError(matched.problems.join(' '));
   const append: Array<{ label: string; note: string; format: string; assign: (column: number) => void }> = [];
   if (op.identity === 'idIntegracao' && matched.inputs.idIntegracao === undefined) {

@@ -22,6 +22,8 @@ import { loadDiscounts } from './discounts';
 import { ensureLayout, type Layout } from './headers';
 import { EXAMPLE_TAG, exampleKey } from './template';
 import { type CustomerFound, findCustomers, formatCpfCnpj } from './customers';
+import { EDIT_LABEL, EditPlan, editColumns, NO_EDITS, previewEdits } from './edits';
+import type { SnapshotStore } from './snapshot';
 import { type BuiltRow, buildRow, cellIssue, DONE_STATUSES, type Discounts, isBlankRow, issueText, type RowIssue, statusOf } from './rows';
 import { expandRuns, highlight, refusalIssues, type RowResult, rowRangesA1, runsOf, writeColumn, writeResults } from './sheet-io';
 
@@ -43,6 +45,8 @@ export interface BulkDeps {
   limit?: number;
   /** How long after an unknown outcome a row may be sent again when the service still has nothing (default 10 min). */
   safeResendMs?: number;
+  /** What imports last pulled of editable fields (edits pushed from an imported sheet). */
+  snapshots?: SnapshotStore;
 }
 
 export interface BulkRequest {
@@ -93,6 +97,8 @@ export interface BulkJob {
   keys?: string[];
   /** The keys of `retry`, in row order. */
   retryKeys?: string[];
+  /** Edits pushed from an imported sheet: each row is an update of its record's type, told from the snapshot. */
+  edits?: boolean;
   pass: number;
   cursor: number;
   total: number;
@@ -152,7 +158,7 @@ export function progressOf(job: BulkJob): BulkProgress {
     jobId: job.id,
     owner: job.owner?.email ?? null,
     operation: job.operation,
-    label: bulkOperation(job.operation).label,
+    label: job.edits ? EDIT_LABEL : bulkOperation(job.operation).label,
     sheetName: job.sheetName,
     status: job.status,
     done: job.status !== 'running',
@@ -196,6 +202,27 @@ interface Context {
   example: Record<string, string> | null;
   /** Customers found by CPF/CNPJ in this execution. */
   customers?: Map<string, CustomerFound>;
+  /** Edits pushed from an imported sheet; `since`: a row OK from before this is an earlier push, not this one's. */
+  edits?: { plan: EditPlan; since: number; sheetId: number; store: SnapshotStore };
+  /** The operation of each row built in this execution, when rows differ (edits: plano or personalizado). */
+  rowOps?: Map<number, BulkOperation>;
+}
+
+/** A row as its request: the sheet's operation, or for edits the update of the record's type. */
+function rowBuild(ctx: Context, deps: BulkDeps, row: readonly CellValue[], r: number): BuiltRow {
+  if (!ctx.edits) return buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
+  const made = ctx.edits.plan.build(row, r);
+  ctx.rowOps ??= new Map();
+  ctx.rowOps.set(r, made?.op ?? ctx.op);
+  if (made) return made.built;
+  const issue = cellIssue(
+    ctx.name,
+    r,
+    ctx.layout.inputs.idAssinaturaContrato,
+    'ID da assinatura',
+    'esta assinatura não está na última importação da aba: atualize o relatório e edite de novo.',
+  );
+  return { body: {}, needsKey: false, issues: [issue] };
 }
 
 function exampleOf(sheet: MarkupSheetPort): Record<string, string> | null {
@@ -230,6 +257,34 @@ function context(deps: BulkDeps, op: BulkOperation, sheet: MarkupSheetPort): Con
   return { op, sheet, name, layout, discounts, warnings, example };
 }
 
+/** The edit plan of an imported sheet: its columns by metadata, the snapshot its owner's last pull left. */
+function editPlan(deps: BulkDeps, sheet: MarkupSheetPort, owner: Owner | undefined): { plan: EditPlan; store: SnapshotStore } {
+  const store = deps.snapshots;
+  if (!store) throw new BulkError('Envio de alterações indisponível aqui.');
+  const columns = editColumns(sheet);
+  const snapshot = store.get(sheet.id);
+  if (!snapshot || (snapshot.records.size === 0 && !snapshot.overflow))
+    throw new BulkError(
+      `A aba "${sheet.name()}" ainda não tem a base de comparação: atualize o relatório dela (Relatórios › Atualizar) e então edite e envie as alterações.`,
+    );
+  if (snapshot.overflow) throw new BulkError('A aba tem assinaturas demais para comparar as alterações (mais de 20.000): filtre a importação.');
+  if (owner && snapshot.owner && snapshot.owner.id !== owner.id)
+    throw new BulkError(
+      `Estas assinaturas foram importadas por ${snapshot.owner.email || 'outro editor'}: só quem importou envia as alterações, com a conexão usada na importação. Para enviar com uma conexão sua, assuma o relatório e atualize-o.`,
+    );
+  return { plan: new EditPlan(columns, snapshot, sheet.name(), deps.zone), store };
+}
+
+/** The operation an edits context reports rows under; each row is sent under its own (rowOps). */
+const EDIT_BASE = (): BulkOperation => bulkOperation('atualizarAssinaturaPersonalizada');
+
+function editContext(deps: BulkDeps, sheet: MarkupSheetPort, owner: Owner | undefined, since: number): Context & { warnings: string[] } {
+  const { plan, store } = editPlan(deps, sheet, owner);
+  const op = EDIT_BASE();
+  const layout = ensureLayout(sheet, op, [], plan.inputs);
+  return { op, sheet, name: sheet.name(), layout, warnings: [], example: null, edits: { plan, since, sheetId: sheet.id, store } };
+}
+
 function readSpan(sheet: MarkupSheetPort, layout: Layout, rows: readonly number[]): { first: number; values: CellValue[][] } {
   const first = rows[0];
   const last = rows[rows.length - 1];
@@ -238,9 +293,14 @@ function readSpan(sheet: MarkupSheetPort, layout: Layout, rows: readonly number[
 
 const cellAt = (row: readonly CellValue[], column: number | undefined): CellValue => (column === undefined ? '' : row[column - 1]);
 
+const timeOf = (cell: CellValue): number | undefined =>
+  cell instanceof Date || Object.prototype.toString.call(cell) === '[object Date]' ? (cell as Date).getTime() : undefined;
+
 /** A finished row's result still belongs to it (an imported Faturas sheet may have been pulled again since). */
 function stillDone(ctx: Context, row: readonly CellValue[]): boolean {
   if (!DONE_STATUSES.includes(statusOf(cellAt(row, ctx.layout.results.status)))) return false;
+  // An edit is sent again whenever it differs from the snapshot; only this push's own OK counts as done.
+  if (ctx.edits) return (timeOf(cellAt(row, ctx.layout.results.processadoEm)) ?? -1) >= ctx.edits.since;
   if (ctx.op.identity !== 'idFatura') return true;
   return String(cellAt(row, ctx.layout.results.chave)) === String(cellAt(row, ctx.layout.inputs.idFatura));
 }
@@ -404,7 +464,7 @@ function validateRows(
       continue;
     }
     checked.add(r);
-    built.set(r, buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts));
+    built.set(r, rowBuild(ctx, deps, row, r));
   }
   const duplicates = sheetDuplicates(ctx);
   if (lookup)
@@ -473,16 +533,83 @@ export function validateSheet(deps: BulkDeps, request: Omit<BulkRequest, 'connec
 export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number): BulkProgress {
   const op = bulkOperation(request.operation);
   const sheet = sheetOf(deps, request.sheetName);
-  const existing = deps.jobs.get(String(sheet.id));
-  if (existing && existing.status === 'running') {
-    return {
-      ...progressOf(existing),
-      message: `Já há um lote em andamento nesta aba (${existing.counts.ok + existing.counts.existing + existing.counts.skipped + existing.counts.failed} de ${existing.total} linhas). Ele continua de onde parou; espere terminar para começar outro.`,
-    };
-  }
+  const busy = running(deps, sheet);
+  if (busy) return busy;
   if (!request.connection) throw new BulkError('Escolha a conexão (a organização) para onde as linhas serão enviadas.');
   const ctx = context(deps, op, sheet);
-  const ranges = scopeRows(deps, sheet, request.scope);
+  return launch(deps, request, ctx, scopeRows(deps, sheet, request.scope), deadline);
+}
+
+/** A job already running on the sheet goes on instead of a new one. */
+function running(deps: BulkDeps, sheet: MarkupSheetPort): BulkProgress | null {
+  const existing = deps.jobs.get(String(sheet.id));
+  if (existing?.status !== 'running') return null;
+  return {
+    ...progressOf(existing),
+    message: `Já há um lote em andamento nesta aba (${existing.counts.ok + existing.counts.existing + existing.counts.skipped + existing.counts.failed} de ${existing.total} linhas). Ele continua de onde parou; espere terminar para começar outro.`,
+  };
+}
+
+/** What edits of an imported sheet would send, read only: the sidebar's preview. */
+export function previewEditPush(deps: BulkDeps, sheetName: string, owner?: Owner) {
+  const sheet = sheetOf(deps, sheetName);
+  const { plan } = editPlan(deps, sheet, owner);
+  const { changed: _rows, ...preview } = previewEdits(sheet, plan);
+  return preview;
+}
+
+/**
+ * Sends the rows of an imported sheet that differ from what was last pulled,
+ * as updates, with the bulk run's validation, statuses beside the rows,
+ * lookups of uncertain outcomes and resumption. The connection is the one the
+ * pull used: the edits go back to the organization they came from.
+ */
+export function startEditPush(deps: BulkDeps, request: { sheetName: string; owner?: Owner; batchSize?: number }, deadline: number): BulkProgress {
+  const sheet = sheetOf(deps, request.sheetName);
+  const busy = running(deps, sheet);
+  if (busy) return busy;
+  const now = deps.now();
+  const ctx = editContext(deps, sheet, request.owner, now);
+  const { plan } = ctx.edits as NonNullable<Context['edits']>;
+  const { changed } = previewEdits(sheet, plan);
+  if (changed.length === 0) {
+    const counts = emptyCounts();
+    return {
+      jobId: '',
+      owner: request.owner?.email ?? null,
+      operation: ctx.op.key,
+      label: EDIT_LABEL,
+      sheetName: ctx.name,
+      status: 'done',
+      done: true,
+      total: 0,
+      processed: 0,
+      counts,
+      message: NO_EDITS,
+      warnings: [],
+    };
+  }
+  const connectionId = plan.snapshot.connectionId;
+  return launch(
+    deps,
+    { operation: ctx.op.key, sheetName: ctx.name, connection: '', connectionId, owner: request.owner, scope: 'all', batchSize: request.batchSize },
+    ctx,
+    runsOf(changed),
+    deadline,
+    now,
+  );
+}
+
+/** Validates the rows of `ranges`, writes their problems, then starts sending the valid ones. */
+function launch(
+  deps: BulkDeps,
+  request: BulkRequest,
+  ctx: Context & { warnings: string[] },
+  ranges: Array<[number, number]>,
+  deadline: number,
+  startedAt = deps.now(),
+): BulkProgress {
+  const { sheet, op } = ctx;
   const { summary, prepared } = validateRows(deps, ctx, ranges);
   // Every valid row gets its generated key now, in one write: from here on each row is known by its key.
   const keyColumn = ctx.layout.inputs.idIntegracao;
@@ -507,7 +634,7 @@ export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number
       'Lote grande demais para guardar a chave de cada linha: se ele continuar em outra execução, as linhas são achadas pela posição. Não ordene nem apague linhas desta aba até ele terminar.',
     ];
   const batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(request.batchSize ?? DEFAULT_BATCH)));
-  const now = deps.now();
+  const now = startedAt;
   const job: BulkJob = {
     id: String(sheet.id),
     operation: op.key,
@@ -531,6 +658,7 @@ export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number
     startedAt: now,
     updatedAt: now,
     steps: 0,
+    ...(ctx.edits ? { edits: true } : {}),
   };
   saveJob(deps, job);
   deps.vouch?.(job);
@@ -582,6 +710,8 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     /** Cells to colour: problems found here and refusals by the service. */
     const faults: RowIssue[] = [];
     const keys = new Map<number, CellValue>();
+    /** Edits this push had already sent in an execution that ended before the snapshot took them. */
+    const doneEarlier: number[] = [];
     let end = job.cursor;
     for (; end < rows.length && items.length < job.batchSize && end - job.cursor < MAX_WINDOW; end++) {
       const r = rows[end];
@@ -590,7 +720,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       if (isExample(ctx, row) || isBlankRow(ctx.layout.inputs, row)) continue;
       if (status !== STATUS.pendente && stillDone(ctx, row)) {
         if (awaitsNumber(ctx, row)) {
-          const built = buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
+          const built = rowBuild(ctx, deps, row, r);
           if (built.key !== undefined) {
             items.push({ row: r, built, mode: 'lookup', reason: 'recheck', attempts: 0, was: status });
             continue;
@@ -598,12 +728,14 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
         }
         settlePending(job);
         countDone(job, ctx, row);
+        if (ctx.edits) doneEarlier.push(r);
         continue;
       }
-      const built = prepared?.built.get(r) ?? buildRow(ctx.op, ctx.layout, row, r, ctx.name, deps.zone, ctx.discounts);
+      const built = prepared?.built.get(r) ?? rowBuild(ctx, deps, row, r);
       const duplicate = duplicates?.get(r);
       if (duplicate && status !== STATUS.pendente) built.issues.push(duplicate);
-      const canLookUp = ctx.op.identity !== 'idempotent' && built.key !== undefined;
+      // An update is looked up too: re-reading the record tells whether the lost answer's write happened.
+      const canLookUp = (ctx.op.identity !== 'idempotent' || ctx.op.pathId !== undefined) && built.key !== undefined;
       if (status === STATUS.pendente && canLookUp) {
         const at = cellAt(row, ctx.layout.results.processadoEm);
         const since = at instanceof Date || Object.prototype.toString.call(at) === '[object Date]' ? (at as Date).getTime() : undefined;
@@ -644,7 +776,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     if (items.length) {
       client ??= deps.clientFor(job.connectionId ?? '');
       client.http.deadline = deps.limit === undefined ? undefined : deps.limit - reserve;
-      const outcome = runBatch(client, ctx.op, items, {
+      const outcome = runGroups(client, ctx, items, {
         now: deps.now,
         sleep: deps.sleep,
         deadline,
@@ -676,6 +808,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       saveJob(deps, job);
       return false;
     }
+    if (ctx.edits) settleEdits(ctx, deps, items, results, doneEarlier, values, first);
     const rechecked = items.filter((i) => i.reason === 'recheck').map((i) => i.row);
     for (const [row, result] of results) {
       settlePending(job);
@@ -700,6 +833,56 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     slowest = Math.max(slowest, deps.now() - began);
   }
   return true;
+}
+
+/** Items of one batch, each under its row's operation (edits mix plano and personalizado updates). */
+function runGroups(client: BillingClient, ctx: Context, items: Item[], options: Parameters<typeof runBatch>[3]): ReturnType<typeof runBatch> {
+  const groups = new Map<BulkOperation, Item[]>();
+  for (const item of items) {
+    const op = ctx.rowOps?.get(item.row) ?? ctx.op;
+    groups.set(op, [...(groups.get(op) ?? []), item]);
+  }
+  if (groups.size <= 1) return runBatch(client, groups.keys().next().value ?? ctx.op, items, options);
+  const out: ReturnType<typeof runBatch> = { results: new Map(), pending: [], rateLimited: false };
+  for (const [op, group] of groups) {
+    const o = runBatch(client, op, group, options);
+    for (const [row, result] of o.results) out.results.set(row, result);
+    out.pending.push(...o.pending);
+    out.rateLimited ||= o.rateLimited;
+    out.fatal ??= o.fatal;
+  }
+  return out;
+}
+
+/**
+ * The snapshot takes what the service now holds for each row this push
+ * updated, before the job moves past them: a push killed in between finds those
+ * rows OK and settles them then, so a re-run sends nothing.
+ */
+function settleEdits(
+  ctx: Context,
+  deps: BulkDeps,
+  items: readonly Item[],
+  results: ReadonlyMap<number, RowResult>,
+  doneEarlier: readonly number[],
+  values: CellValue[][],
+  first: number,
+): void {
+  const edits = ctx.edits as NonNullable<Context['edits']>;
+  const idOf = (r: number) => String(cellAt(values[r - first], ctx.layout.inputs.idAssinaturaContrato)).trim();
+  let changed = false;
+  for (const item of items) {
+    if (results.get(item.row)?.status !== STATUS.ok) continue;
+    edits.plan.settle(idOf(item.row), ctx.rowOps?.get(item.row) ?? ctx.op, item.built.body);
+    changed = true;
+  }
+  for (const r of doneEarlier) {
+    const built = rowBuild(ctx, deps, values[r - first], r);
+    if (built.issues.length) continue;
+    edits.plan.settle(idOf(r), ctx.rowOps?.get(r) ?? ctx.op, built.body);
+    changed = true;
+  }
+  if (changed) edits.store.save(edits.sheetId, edits.plan.snapshot);
 }
 
 /**
@@ -784,7 +967,7 @@ function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: { ctx: C
     if (!ctx) {
       const sheet = deps.book.byId(job.sheetId);
       if (!sheet) throw new BulkError(`A aba "${job.sheetName}" foi apagada: o lote foi interrompido.`);
-      ctx = context(deps, bulkOperation(job.operation), sheet);
+      ctx = job.edits ? editContext(deps, sheet, job.owner, job.startedAt) : context(deps, bulkOperation(job.operation), sheet);
       relocate(job, ctx);
     }
     let prepared = started?.prepared;

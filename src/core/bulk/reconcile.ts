@@ -11,15 +11,16 @@ import { listings } from '../../api/operations';
 import type { Nfse, Subscription } from '../../api/writes';
 import type { BulkOperation } from './definitions';
 
-/** What a lookup found: the note of an invoice, or the subscription of an idIntegracao. */
+/** What a lookup found: the note of an invoice, or the subscription of an idIntegracao (or of the id an update names). */
 export type Existing = { kind: 'note'; record: Nfse } | { kind: 'subscription'; record: Subscription };
 
 export type Found = { ok: true; existing: Existing | null } | { ok: false; error: Error };
 
 export function lookupMany(client: BillingClient, op: BulkOperation, keys: ReadonlyArray<string | number>): Found[] {
   if (keys.length === 0) return [];
-  if (op.identity === 'idempotent') throw new Error(`${op.label}: nada a conferir, a operação pode ser repetida`);
-  const field = op.identity;
+  if (op.identity === 'idempotent' && !op.pathId) throw new Error(`${op.label}: nada a conferir, a operação pode ser repetida`);
+  // An update is settled by its record, read again by id.
+  const field = op.identity === 'idempotent' ? (op.pathId as 'idAssinaturaContrato') : op.identity;
   const list = field === 'idFatura' ? listings.nfse : listings.assinaturas;
   const specs: RequestSpec[] = keys.map((key) => ({ method: 'GET', path: list.path, query: client.listQuery(list, { [field]: key }) }));
   return client.http.sendAll(specs).map((settled, i): Found => {
@@ -34,10 +35,26 @@ export function lookupMany(client: BillingClient, op: BulkOperation, keys: Reado
         const record = decodeList(info, name, listings.nfse.record, list.idField, settled.json, flexible).records.find((r) => matches(r.idFatura));
         return { ok: true, existing: record ? { kind: 'note', record } : null };
       }
-      const record = decodeList(info, name, listings.assinaturas.record, list.idField, settled.json, flexible).records.find((r) => matches(r.idIntegracao));
+      const record = decodeList(info, name, listings.assinaturas.record, list.idField, settled.json, flexible).records.find((r) => matches(r[field]));
       return { ok: true, existing: record ? { kind: 'subscription', record } : null };
     } catch (error) {
       return { ok: false, error: error as Error };
     }
+  });
+}
+
+/**
+ * Whether a subscription read back already holds what an update sent: each
+ * body field against the record field it sets (a text sent only under its
+ * flag counts only then). Flags themselves are not in the record.
+ */
+export function holdsUpdate(op: BulkOperation, body: Readonly<Record<string, unknown>>, record: Readonly<Record<string, unknown>>): boolean {
+  return op.columns.every((col) => {
+    if (col.in !== undefined || col.kind === 'boolean' || !(col.field in body)) return true;
+    if (col.sentWhen && body[col.sentWhen] === false) return true;
+    const sent = body[col.field];
+    const held = record[col.record ?? col.field];
+    if (typeof sent === 'number') return typeof held === 'number' && Math.abs(held - sent) < 0.005;
+    return String(held ?? '').trim() === String(sent ?? '').trim();
   });
 }

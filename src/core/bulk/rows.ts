@@ -25,7 +25,7 @@ export interface BuiltRow {
   body: Record<string, unknown>;
   /** The path id of updates. */
   pathId?: number;
-  /** idIntegracao (creates) or idFatura (emission): what an unknown outcome is settled by. */
+  /** idIntegracao (creates), idFatura (emission) or the path id (updates): what an unknown outcome is settled by. */
   key?: string | number;
   /** A create row whose idIntegracao is blank: one is generated and written before sending. */
   needsKey: boolean;
@@ -118,6 +118,7 @@ export function buildRow(
     out.body[col.field] = col.sentWhen && values[col.sentWhen] === false ? col.blank : values[col.field];
   }
   if (op.pathId) out.pathId = values[op.pathId] as number | undefined;
+  if (op.identity === 'idempotent') out.key = out.pathId;
   if (op.identity === 'idIntegracao') {
     out.key = values.idIntegracao as string | undefined;
     out.needsKey = out.key === undefined;

@@ -1,0 +1,246 @@
+/**
+ * Edits typed (or computed by formulas) into an imported subscriptions sheet,
+ * told from what the add-on last pulled (snapshot.ts): which rows changed,
+ * which fields, and the update each row becomes. Columns are found by their
+ * developer metadata and records by id, so sorting, inserting rows or moving
+ * columns changes nothing. Each record's type (plano or personalizado) comes
+ * from the record as pulled, never from a cell the user could change.
+ */
+import type { Zone } from '../../api/calendar';
+import { bounded } from '../bounds';
+import { COLUMN_TAG } from '../sheet-layout';
+import type { SheetPort } from '../sheet-port';
+import type { CellValue } from '../table';
+import { readCell } from './cells';
+import { type BulkOperation, bulkOperation, type InputColumn } from './definitions';
+import { buildRow, type BuiltRow, issueText } from './rows';
+import { EDITABLE, editOperations, encode, shownPart, type Snapshot, type SnapshotEntry } from './snapshot';
+
+export const EDIT_LABEL = 'Enviar alterações da planilha';
+export const NO_EDITS = 'Nenhuma alteração para enviar: a aba está igual ao que foi importado por último.';
+
+/** Where the record fields are: field → 1-based column, by metadata. */
+export interface EditColumns {
+  id: number;
+  fields: Record<string, number>;
+  /** The sheet's own header of each field's column, for messages. */
+  labels: Record<string, string>;
+  lastColumn: number;
+}
+
+export class EditError extends Error {
+  override name = 'EditError';
+}
+
+export function editColumns(sheet: SheetPort): EditColumns {
+  const tags = sheet.columnTags(COLUMN_TAG);
+  const id = tags.get('idAssinaturaContrato');
+  if (id === undefined)
+    throw new EditError(
+      `A aba "${sheet.name()}" não é uma importação de Assinaturas e contratos (falta a coluna "ID da assinatura" do complemento). Importe as assinaturas por Importar dados e edite aquela aba.`,
+    );
+  if (tags.has('empresa')) throw new EditError('Abas consolidadas de várias empresas ainda não enviam alterações: edite a aba de uma empresa só.');
+  const fields: Record<string, number> = {};
+  for (const f of EDITABLE) {
+    const at = tags.get(f);
+    if (at !== undefined) fields[f] = at;
+  }
+  const lastColumn = Math.max(sheet.lastColumn(), id, ...Object.values(fields));
+  const header = sheet.read(1, 1, 1, lastColumn)[0];
+  const labels = Object.fromEntries(Object.entries(fields).map(([f, c]) => [f, String(header[c - 1] ?? f).trim() || f]));
+  return { id, fields, labels, lastColumn };
+}
+
+/** Body field → record field, for one operation's editable fields. */
+function recordFields(op: BulkOperation): Array<{ col: InputColumn; record: string }> {
+  return op.columns.filter((c) => c.in === undefined && c.kind !== 'boolean').map((col) => ({ col, record: col.record ?? col.field }));
+}
+
+/** The flag a text depends on (isAtualizaDiscriminacaoNfse for discriminacaoNfse): set when that text changed. */
+function flagOf(op: BulkOperation): { flag: string; of: string } | null {
+  const col = op.columns.find((c) => c.sentWhen);
+  return col?.sentWhen ? { flag: col.sentWhen, of: col.field } : null;
+}
+
+/** A value as the preview shows it: money with two decimals and a comma, text cut short. */
+function shown(col: InputColumn, value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value !== '' && col.kind !== 'text' ? Number(value) : Number.NaN;
+  if (Number.isFinite(n) && (col.kind === 'money' || col.kind === 'integer')) return (col.kind === 'money' ? n.toFixed(2) : String(n)).replace('.', ',');
+  return bounded(String(value ?? ''), 80);
+}
+
+export interface FieldChange {
+  field: string;
+  label: string;
+  before: string;
+  after: string;
+}
+
+export interface RowChange {
+  row: number;
+  id: string;
+  operation: BulkOperation['key'];
+  fields: FieldChange[];
+  /** Valor before and after, when the row's operation sets it (personalizado). */
+  valor?: { before: number; after: number | null };
+}
+
+/**
+ * One import's worth of edits: the operations derived for this sheet (its own
+ * headers in messages) and how a row becomes an update.
+ */
+export class EditPlan {
+  readonly inputs: Record<string, number>;
+  private readonly variants = new Map<string, BulkOperation>();
+
+  constructor(
+    readonly columns: EditColumns,
+    readonly snapshot: Snapshot,
+    private readonly sheetName: string,
+    private readonly zone: Zone,
+  ) {
+    this.inputs = { idAssinaturaContrato: columns.id };
+    for (const op of editOperations.map((w) => bulkOperation(w.key)))
+      for (const { col, record } of recordFields(op)) if (columns.fields[record] !== undefined) this.inputs[col.field] = columns.fields[record];
+  }
+
+  /** The operation of a record by its type as pulled; null for a type no update applies to. */
+  operationFor(entry: SnapshotEntry): BulkOperation | null {
+    const w = editOperations.find((o) => o.edits?.value === entry.type);
+    return w ? bulkOperation(w.key) : null;
+  }
+
+  /** The operation with the sheet's headers as labels and its flag fixed to `flag` (it has no column). */
+  variant(op: BulkOperation, flag: boolean): BulkOperation {
+    const key = `${op.key}:${flag}`;
+    let v = this.variants.get(key);
+    if (!v) {
+      const flagged = flagOf(op);
+      const columns = op.columns.map((c): InputColumn => {
+        if (flagged && c.field === flagged.flag) return { ...c, required: false, blank: flag };
+        const record = c.record ?? c.field;
+        return { ...c, label: this.columns.labels[record] ?? c.label };
+      });
+      v = { ...op, columns };
+      this.variants.set(key, v);
+    }
+    return v;
+  }
+
+  entryOf(row: readonly CellValue[]): SnapshotEntry | undefined {
+    const id = row[this.columns.id - 1];
+    return id === '' || id === null || id === undefined ? undefined : this.snapshot.records.get(String(id).trim());
+  }
+
+  /** The fields of a row that differ from the snapshot; a cell that cannot be read as its kind counts as changed. */
+  changes(row: readonly CellValue[]): { op: BulkOperation; entry: SnapshotEntry; fields: FieldChange[] } | null {
+    const entry = this.entryOf(row);
+    if (!entry) return null;
+    const op = this.operationFor(entry);
+    if (!op) return null;
+    const fields: FieldChange[] = [];
+    for (const { col, record } of recordFields(op)) {
+      const at = this.columns.fields[record];
+      if (at === undefined) continue;
+      const before = entry.values[EDITABLE.indexOf(record)] ?? '';
+      const cell = row[at - 1];
+      const read = readCell(col, cell, this.zone);
+      const now = read.ok ? ('value' in read ? encode(read.value) : '') : null;
+      if (now === before) continue;
+      fields.push({ field: col.field, label: this.columns.labels[record] ?? col.label, before: shown(col, shownPart(before)), after: shown(col, cell) });
+    }
+    return fields.length ? { op, entry, fields } : null;
+  }
+
+  /** The update a changed row becomes (or its problems), with the same checks and messages as Lançamentos em lote. */
+  build(row: readonly CellValue[], rowNumber: number): { op: BulkOperation; built: BuiltRow } | null {
+    const changed = this.changes(row);
+    const entry = changed?.entry ?? this.entryOf(row);
+    const op = changed?.op ?? (entry ? this.operationFor(entry) : null);
+    if (!op) return null;
+    const flagged = flagOf(op);
+    const flag = Boolean(flagged && changed?.fields.some((f) => f.field === flagged.of));
+    const variant = this.variant(op, flag);
+    return {
+      op: variant,
+      built: buildRow(variant, { inputs: this.inputs, results: {} as never, lastColumn: this.columns.lastColumn }, row, rowNumber, this.sheetName, this.zone),
+    };
+  }
+
+  /** What the service now holds for a row just updated: the snapshot takes the values sent. */
+  settle(id: string, op: BulkOperation, body: Readonly<Record<string, unknown>>): void {
+    const entry = this.snapshot.records.get(id);
+    if (!entry) return;
+    for (const { col, record } of recordFields(op)) {
+      if (!(col.field in body)) continue;
+      if (col.sentWhen && body[col.sentWhen] === false) continue;
+      entry.values[EDITABLE.indexOf(record)] = encode(body[col.field]);
+    }
+  }
+}
+
+export interface EditPreview {
+  sheetName: string;
+  /** Rows that changed, valid or not. */
+  count: number;
+  invalid: number;
+  /** The first changed rows, for the sidebar. */
+  rows: Array<RowChange & { problem?: string }>;
+  /** Changed rows beyond `rows`. */
+  more: number;
+  /** Valor of the changed personalizado rows, before and after (rows whose new valor is not a number count as before). */
+  totals: { before: number; after: number; difference: number };
+}
+
+const PREVIEW_ROWS = 300;
+const cents = (n: number) => Math.round(n * 100);
+
+/** Every changed row of the sheet, read once: the preview shows it, the push sends it. */
+export function previewEdits(sheet: SheetPort, plan: EditPlan): EditPreview & { changed: number[] } {
+  const last = sheet.lastRow();
+  const out: EditPreview & { changed: number[] } = {
+    sheetName: sheet.name(),
+    count: 0,
+    invalid: 0,
+    rows: [],
+    more: 0,
+    totals: { before: 0, after: 0, difference: 0 },
+    changed: [],
+  };
+  if (last < 2) return out;
+  const values = sheet.read(2, 1, last - 1, plan.columns.lastColumn);
+  let before = 0;
+  let after = 0;
+  values.forEach((row, i) => {
+    const r = i + 2;
+    const changed = plan.changes(row);
+    if (!changed) return;
+    out.count++;
+    out.changed.push(r);
+    const made = plan.build(row, r);
+    const problem = made?.built.issues.length ? issueText(made.built.issues) : undefined;
+    if (problem) out.invalid++;
+    const valorAt = EDITABLE.indexOf('valorUnitario');
+    const sets = plan.inputs.valor !== undefined && changed.op.columns.some((c) => (c.record ?? c.field) === 'valorUnitario');
+    let valor: RowChange['valor'];
+    if (sets) {
+      const old = Number(changed.entry.values[valorAt]);
+      const now = made && !problem ? (made.built.body.valor as number) : null;
+      valor = { before: old, after: now };
+      before += cents(old);
+      after += cents(now ?? old);
+    }
+    if (out.rows.length < PREVIEW_ROWS)
+      out.rows.push({
+        row: r,
+        id: String(row[plan.columns.id - 1]),
+        operation: changed.op.key,
+        fields: changed.fields,
+        valor,
+        ...(problem ? { problem } : {}),
+      });
+    else out.more++;
+  });
+  out.totals = { before: before / 100, after: after / 100, difference: (after - before) / 100 };
+  return out;
+}

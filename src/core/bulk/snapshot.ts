@@ -1,0 +1,157 @@
+/**
+ * What the add-on last pulled of the fields a user may edit in place, per
+ * record id of an imported sheet: the base an edit is told from. Kept in the
+ * document's work store (a hidden sheet, 50,000 characters a cell), one line
+ * per record, split into parts; a long text is kept as its start and a hash,
+ * enough to tell that it changed. It says whose pull it was and with which
+ * connection: only that owner pushes edits from it, to that organization.
+ *
+ * Saves write the parts of a new generation to the other slot before the head
+ * points at them, so an execution killed mid-save still reads the last whole one.
+ */
+import { type WriteOperation, writes } from '../../api/writes';
+import type { Owner } from '../owners';
+import type { KeyValueStore } from '../ports';
+
+export const SNAPSHOT_PREFIX = 'faturamento.edicao.';
+/** Characters per part: well under a cell's 50,000. */
+const PART_CHARS = 30_000;
+/** Records kept at most: beyond this an import keeps no snapshot (and the push says why). */
+export const MAX_SNAPSHOT_RECORDS = 20_000;
+/** Texts up to this length are kept whole; longer ones as their start and a hash. */
+const TEXT_KEPT = 60;
+
+/** The operations that push edits, and the record fields they let a user change (valorUnitario, quantidade…). */
+export const editOperations: WriteOperation[] = Object.values(writes as Record<string, WriteOperation>).filter((w) => w.edits);
+
+/** Every record field some edit operation sets, in a fixed order (the snapshot's columns). */
+export const EDITABLE: string[] = [
+  ...new Set(
+    editOperations.flatMap((op) =>
+      Object.entries(op.fields).flatMap(([name, f]) => (f.kind === 'list' || f.in || f.kind === 'boolean' ? [] : [f.record ?? name])),
+    ),
+  ),
+];
+
+export interface SnapshotEntry {
+  /** The record's own type field (tipoContrato), which picks the operation. */
+  type: string;
+  /** Encoded value per EDITABLE field. */
+  values: string[];
+}
+
+export interface Snapshot {
+  owner?: Owner;
+  connectionId?: string;
+  /** When the last pull wrote into it. */
+  at: number;
+  /** Records past the bound: none are kept. */
+  overflow?: boolean;
+  records: Map<string, SnapshotEntry>;
+}
+
+interface Head {
+  owner?: Owner;
+  connectionId?: string;
+  at: number;
+  overflow?: boolean;
+  gen: number;
+  parts: number;
+}
+
+/** 32-bit FNV-1a, as hex: tells two long texts apart without keeping them. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/** A value as the snapshot keeps it: numbers as digits, text trimmed (long or multi-line text as its start, length and hash). */
+export function encode(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(Math.round(value * 1e6) / 1e6) : '';
+  const text = String(value).trim();
+  if (text.length <= TEXT_KEPT && !/[\t\n\r\\]/.test(text)) return text;
+  return `${text.slice(0, 40).replace(/[\t\n\r\\]/g, ' ')}…\\${text.length}:${hash(text)}`;
+}
+
+/** The readable part of an encoded value (a long text's start, with "…"). */
+export function shownPart(encoded: string): string {
+  const at = encoded.indexOf('…\\');
+  return at >= 0 ? encoded.slice(0, at + 1) : encoded;
+}
+
+const headKey = (sheetId: number) => `${SNAPSHOT_PREFIX}${sheetId}`;
+const partKey = (sheetId: number, gen: number, n: number) => `${SNAPSHOT_PREFIX}${sheetId}#${gen % 2}.${n}`;
+
+export class SnapshotStore {
+  constructor(private readonly store: KeyValueStore) {}
+
+  get(sheetId: number): Snapshot | null {
+    const raw = this.store.get(headKey(sheetId));
+    if (!raw) return null;
+    let head: Head;
+    try {
+      head = JSON.parse(raw) as Head;
+    } catch {
+      return null;
+    }
+    const records = new Map<string, SnapshotEntry>();
+    for (let n = 0; n < head.parts; n++) {
+      const part = this.store.get(partKey(sheetId, head.gen, n));
+      if (part === null) return null;
+      for (const line of part.split('\n')) {
+        if (!line) continue;
+        const [id, type, ...values] = line.split('\t');
+        records.set(id, { type, values });
+      }
+    }
+    return { owner: head.owner, connectionId: head.connectionId, at: head.at, overflow: head.overflow, records };
+  }
+
+  save(sheetId: number, snapshot: Snapshot): void {
+    const previous = this.store.get(headKey(sheetId));
+    const gen = previous ? ((JSON.parse(previous) as Head).gen ?? 0) + 1 : 0;
+    const parts: string[] = [];
+    let current = '';
+    if (!snapshot.overflow)
+      for (const [id, e] of snapshot.records) {
+        const line = `${id}\t${e.type}\t${e.values.join('\t')}\n`;
+        if (current.length + line.length > PART_CHARS && current) {
+          parts.push(current);
+          current = '';
+        }
+        current += line;
+      }
+    if (current) parts.push(current);
+    parts.forEach((p, n) => this.store.set(partKey(sheetId, gen, n), p));
+    const head: Head = { owner: snapshot.owner, connectionId: snapshot.connectionId, at: snapshot.at, gen, parts: parts.length };
+    if (snapshot.overflow) head.overflow = true;
+    this.store.set(headKey(sheetId), JSON.stringify(head));
+  }
+
+  /**
+   * Records just pulled into the sheet: their editable fields become the base.
+   * A pull with another owner or connection starts a new snapshot (the sheet
+   * never mixes organizations).
+   */
+  pulled(sheetId: number, owner: Owner | undefined, connectionId: string | undefined, records: ReadonlyArray<Record<string, unknown>>, now: number): void {
+    const before = this.get(sheetId);
+    const same = before && before.owner?.id === owner?.id && before.connectionId === connectionId;
+    const snapshot: Snapshot = same ? before : { owner, connectionId, at: now, records: new Map() };
+    snapshot.at = now;
+    for (const r of records) {
+      const id = r.idAssinaturaContrato;
+      if (id === null || id === undefined) continue;
+      snapshot.records.set(String(id), { type: String(r.tipoContrato ?? ''), values: EDITABLE.map((f) => encode(r[f])) });
+    }
+    if (snapshot.records.size > MAX_SNAPSHOT_RECORDS) snapshot.overflow = true;
+    this.save(sheetId, snapshot);
+  }
+}
+
+/** Whether imports of this listing keep a snapshot (some update pushes edits from its sheets). */
+export const editableListing = (listingKey: string): boolean => editOperations.some((o) => o.edits?.listing === listingKey);

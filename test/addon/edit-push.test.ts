@@ -1,0 +1,261 @@
+/**
+ * Edit in place, push the difference: through the real bundle in the emulator
+ * against the sandbox. The user edits an imported subscriptions sheet (values
+ * or formulas), the preview shows every change with totals, the push sends
+ * only the changed rows as updates, and afterwards the sandbox's own records
+ * equal the sheet. Totals and expected records are computed here from the
+ * sandbox's dump, not by the add-on's code.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { catalog, type Rec } from '../bulk/fixtures';
+import { bulkToEnd, columnsOf, connect, emulator, importAll, ok } from './helpers';
+import type { GasEmulator } from '../../dev/gas/runner';
+
+let sb: SandboxHandle;
+const SHEET = 'Assinaturas';
+
+beforeAll(async () => {
+  sb = await startSandbox({ seed: 47, size: { assinaturas: 0 } });
+});
+afterAll(async () => {
+  await sb?.stop();
+});
+beforeEach(async () => {
+  await sb.reset({ seed: 47, size: { assinaturas: 0 } });
+});
+
+/** Subscriptions created through the service's own interface: `custom` personalizadas then `plans` de plano, all active. */
+async function seed(custom: number, plans: number): Promise<void> {
+  const cat = await catalog(sb);
+  const post = (path: string, body: Rec) =>
+    fetch(`${sb.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'x-api-key': sb.orgs[0].apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const common = (i: number) => ({
+    idCliente: cat.clientes[i % cat.clientes.length],
+    dataAdesao: '2026-10-05',
+    competenciaInicial: '11/2026',
+    formaFaturamentoAssinatura: 'AGRUPADA',
+    diaVencimentoCobranca: 10,
+  });
+  const requests = [
+    ...Array.from({ length: custom }, (_, i) =>
+      post('/v2/assinaturascontratos/personalizado', {
+        ...common(i),
+        idIntegracao: `P-${i}`,
+        periodicidade: 'MENSAL',
+        idProduto: cat.produtos[i % cat.produtos.length],
+        descricaoAssinaturaContrato: `Honorários ${i}`,
+        // Cents that exercise rounding: x.x5 after the adjustment for many of them.
+        valor: (10_000 + i * 137) / 100,
+      }),
+    ),
+    ...Array.from({ length: plans }, (_, i) =>
+      post('/v2/assinaturascontratos/plano', {
+        ...common(i),
+        idIntegracao: `L-${i}`,
+        idPlano: cat.planos[i % cat.planos.length],
+        quantidade: 1 + (i % 3),
+        descontos: [],
+      }),
+    ),
+  ];
+  for (const r of await Promise.all(requests)) if (!r.ok) throw new Error(`seed: ${r.status} ${await r.text()}`);
+}
+
+const records = async () => new Map((await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas')).map((a) => [a.idAssinaturaContrato as number, a]));
+
+function letter(column0: number): string {
+  let s = '';
+  for (let n = column0 + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+/** Runs a script body against the sheet (the user at the keyboard). */
+function onSheet<T>(emu: GasEmulator, work: (sh: GoogleAppsScript.Spreadsheet.Sheet) => T): T {
+  return emu.withServices((s) => work(s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(SHEET)!));
+}
+
+/** 1-based row of each record id, as the sheet is now. */
+function rowsById(emu: GasEmulator): Map<number, number> {
+  const col = columnsOf(emu, SHEET);
+  return new Map(
+    emu.values(SHEET).flatMap((r, i) => (typeof r[col.idAssinaturaContrato] === 'number' ? [[r[col.idAssinaturaContrato] as number, i + 1]] : [])),
+  );
+}
+
+function push(emu: GasEmulator): Rec {
+  return bulkToEnd(emu, ok(emu.run('startEditPushRun', [SHEET])));
+}
+
+describe('edits pushed from an imported subscriptions sheet', () => {
+  it('a 4.62% adjustment typed as a formula over 300 subscriptions is previewed with its totals, pushed once, and a re-run sends nothing', async () => {
+    await seed(300, 0);
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'assinaturas', sheetName: SHEET, filters: {} });
+    const col = columnsOf(emu, SHEET);
+    const before = await records();
+    expect(before.size).toBe(300);
+
+    // The user keeps last year's price in a column of their own and makes valor a formula over it.
+    const valor = letter(col.valorUnitario);
+    onSheet(emu, (sh) => {
+      const last = sh.getLastRow();
+      const own = sh.getLastColumn() + 1;
+      if (own > sh.getMaxColumns()) sh.insertColumnsAfter(sh.getMaxColumns(), 1);
+      const old = sh.getRange(2, col.valorUnitario + 1, last - 1, 1).getValues();
+      sh.getRange(1, own).setValue('Valor 2025');
+      sh.getRange(2, own, last - 1, 1).setValues(old);
+      const ownLetter = letter(own - 1);
+      sh.getRange(2, col.valorUnitario + 1, last - 1, 1).setFormulas(Array.from({ length: last - 1 }, (_, i) => [`=ROUND(${ownLetter}${i + 2}*1.0462,2)`]));
+    });
+    expect(emu.formulas(SHEET, `${valor}2`)[0][0]).toMatch(/^=ROUND\(/);
+
+    // Independently: the adjusted price of each record, in whole cents, half up.
+    const adjusted = new Map([...before].map(([id, a]) => [id, Math.floor((Math.round(a.valorUnitario * 100) * 10_462 + 5_000) / 10_000)]));
+    const oldCents = [...before.values()].reduce((n, a) => n + Math.round(a.valorUnitario * 100), 0);
+    const newCents = [...adjusted.values()].reduce((n, c) => n + c, 0);
+
+    const preview = ok(emu.run('previewSheetEdits', [SHEET]));
+    expect(preview.count).toBe(300);
+    expect(preview.invalid).toBe(0);
+    expect(Math.round(preview.totals.before * 100)).toBe(oldCents);
+    expect(Math.round(preview.totals.after * 100)).toBe(newCents);
+    expect(Math.round(preview.totals.difference * 100)).toBe(newCents - oldCents);
+    expect(preview.rows[0].fields[0]).toMatchObject({ label: 'Valor unitário' });
+
+    await sb.clearLog();
+    const end = push(emu);
+    expect(end).toMatchObject({ status: 'done', counts: { ok: 300, failed: 0, pending: 0 } });
+    const puts = await sb.requestLog({ method: 'PUT' });
+    expect(puts).toHaveLength(300);
+    expect(new Set(puts.map((p) => p.path)).size).toBe(300);
+
+    // The service's own records now equal the sheet (and the independent computation).
+    const after = await records();
+    const sheetValues = emu.values(SHEET);
+    for (const [id, row] of rowsById(emu)) {
+      expect(after.get(id)?.valorUnitario).toBe(sheetValues[row - 1][col.valorUnitario]);
+      expect(Math.round((after.get(id)?.valorUnitario as number) * 100)).toBe(adjusted.get(id));
+    }
+
+    await sb.clearLog();
+    const again = ok(emu.run('startEditPushRun', [SHEET]));
+    expect(again).toMatchObject({ done: true, total: 0 });
+    expect(again.message).toMatch(/Nenhuma alteração para enviar/);
+    expect(await sb.requestLog()).toHaveLength(0);
+    expect(ok(emu.run('previewSheetEdits', [SHEET])).count).toBe(0);
+  });
+
+  it('after the user sorted the sheet and inserted rows of their own, each edit goes to its own record, plano or personalizado', async () => {
+    await seed(8, 6);
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'assinaturas', sheetName: SHEET, filters: {} });
+    const col = columnsOf(emu, SHEET);
+    const all = await records();
+    const custom = [...all.values()].find((a) => a.tipoContrato === 'PERSONALIZADO')!;
+    const plan = [...all.values()].find((a) => a.tipoContrato === 'PLANO')!;
+    onSheet(emu, (sh) => {
+      sh.getRange(2, 1, sh.getLastRow() - 1, sh.getLastColumn()).sort({ column: col.nomeCliente + 1, ascending: false });
+      sh.insertRows(3, 2);
+      sh.getRange(3, 1, 1, 2).setValues([['Minha anotação', 'sem id']]);
+    });
+    const rows = rowsById(emu);
+    onSheet(emu, (sh) => {
+      sh.getRange(rows.get(custom.idAssinaturaContrato)!, col.valorUnitario + 1).setValue(777.77);
+      sh.getRange(rows.get(plan.idAssinaturaContrato)!, col.quantidade + 1).setValue(5);
+      sh.getRange(rows.get(plan.idAssinaturaContrato)!, col.descricaoAssinaturaContrato + 1).setValue('Plano revisto');
+      // Edited where no update applies (a plan's price, a custom contract's quantity): not an edit the service takes.
+      sh.getRange(rows.get(plan.idAssinaturaContrato)!, col.valorUnitario + 1).setValue(1);
+    });
+    const preview = ok(emu.run('previewSheetEdits', [SHEET]));
+    expect(preview.count).toBe(2);
+    // The rows move again before the push: records are found by id, never by row number.
+    onSheet(emu, (sh) => sh.insertRows(2, 1));
+    await sb.clearLog();
+    const end = push(emu);
+    expect(end.counts).toMatchObject({ ok: 2, failed: 0 });
+    const puts = await sb.requestLog({ method: 'PUT' });
+    expect(puts.map((p) => p.path).sort()).toEqual(
+      [`/v2/assinaturascontratos/personalizado/${custom.idAssinaturaContrato}`, `/v2/assinaturascontratos/plano/${plan.idAssinaturaContrato}`].sort(),
+    );
+    const after = await records();
+    expect(after.get(custom.idAssinaturaContrato)).toMatchObject({ valorUnitario: 777.77, descricaoAssinaturaContrato: custom.descricaoAssinaturaContrato });
+    expect(after.get(plan.idAssinaturaContrato)).toMatchObject({ quantidade: 5, descricaoAssinaturaContrato: 'Plano revisto' });
+    // The status sits beside each record's own row; the user's rows are untouched.
+    const header = emu.values(SHEET)[0] as string[];
+    const status = header.indexOf('Status do lote');
+    const now = rowsById(emu);
+    const values = emu.values(SHEET);
+    expect(values[now.get(custom.idAssinaturaContrato)! - 1][status]).toBe('OK');
+    expect(values[now.get(plan.idAssinaturaContrato)! - 1][status]).toBe('OK');
+    expect(values.filter((r) => r[0] === 'Minha anotação')).toHaveLength(1);
+    expect(values.filter((r) => r[status] === 'OK')).toHaveLength(2);
+  });
+
+  it('text typed into valor is an error naming the row and the column; nothing is sent for it, the valid edit goes', async () => {
+    await seed(5, 0);
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'assinaturas', sheetName: SHEET, filters: {} });
+    const col = columnsOf(emu, SHEET);
+    const [bad, good] = [...(await records()).values()];
+    const rows = rowsById(emu);
+    const badRow = rows.get(bad.idAssinaturaContrato)!;
+    onSheet(emu, (sh) => {
+      sh.getRange(badRow, col.valorUnitario + 1).setValue('cento e dez');
+      sh.getRange(rows.get(good.idAssinaturaContrato)!, col.valorUnitario + 1).setValue(150.5);
+    });
+    const where = `Linha ${badRow}, coluna "Valor unitário" (${letter(col.valorUnitario)})`;
+    const preview = ok(emu.run('previewSheetEdits', [SHEET]));
+    expect(preview).toMatchObject({ count: 2, invalid: 1 });
+    expect(preview.rows.find((r: Rec) => r.row === badRow).problem).toContain(where);
+    await sb.clearLog();
+    const end = push(emu);
+    expect(end.counts).toMatchObject({ ok: 1, failed: 1 });
+    expect((await sb.requestLog({ method: 'PUT' })).map((p) => p.path)).toEqual([`/v2/assinaturascontratos/personalizado/${good.idAssinaturaContrato}`]);
+    const header = emu.values(SHEET)[0] as string[];
+    const line = emu.values(SHEET)[badRow - 1];
+    expect(line[header.indexOf('Status do lote')]).toBe('ERRO');
+    expect(String(line[header.indexOf('Mensagem')])).toContain(where);
+    expect((await records()).get(bad.idAssinaturaContrato)?.valorUnitario).toBe(bad.valorUnitario);
+  });
+
+  it('a push killed at 6 minutes right after sending a batch is finished by the next step: rows already sent are read back, never sent twice', async () => {
+    await seed(25, 0);
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'assinaturas', sheetName: SHEET, filters: {} });
+    const col = columnsOf(emu, SHEET);
+    onSheet(emu, (sh) => {
+      const n = sh.getLastRow() - 1;
+      const old = sh.getRange(2, col.valorUnitario + 1, n, 1).getValues();
+      sh.getRange(2, col.valorUnitario + 1, n, 1).setValues(old.map(([v]) => [Math.round((v as number) * 110) / 100]));
+    });
+    await sb.clearLog();
+    // Each wave of requests costs 7 minutes of the execution's time: the kill comes at the first call after the first batch went out.
+    const killed = emu.execute('startEditPushRun', [SHEET], { costs: { urlFetchCallMs: 7 * 60_000 } });
+    expect(killed.status).toBe('killed');
+    const sentBeforeKill = (await sb.requestLog({ method: 'PUT' })).length;
+    expect(sentBeforeKill).toBeGreaterThan(0);
+    const form = emu.run('getBulkForm') as Rec;
+    expect(form.jobs).toHaveLength(1);
+    expect(form.jobs[0].label).toBe('Enviar alterações da planilha');
+    const end = bulkToEnd(emu, ok(emu.run('continueBulkRun', [form.jobs[0].jobId])));
+    expect(end.counts).toMatchObject({ ok: 25, failed: 0, pending: 0 });
+    const puts = (await sb.requestLog({ method: 'PUT' })).map((p) => p.path);
+    expect(puts).toHaveLength(25);
+    expect(new Set(puts).size).toBe(25);
+    const after = await records();
+    const values = emu.values(SHEET);
+    for (const [id, row] of rowsById(emu)) expect(after.get(id)?.valorUnitario).toBe(values[row - 1][col.valorUnitario]);
+    await sb.clearLog();
+    expect(ok(emu.run('startEditPushRun', [SHEET])).message).toMatch(/Nenhuma alteração/);
+    expect(await sb.requestLog()).toHaveLength(0);
+  });
+});
