@@ -128,7 +128,9 @@ export interface OwnershipCheck {
  * follows the person's renames.
  */
 function reportTerms(r: Report): string {
-  return JSON.stringify(['r', r.id, r.owner?.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail]);
+  // A consolidated report's companies join the terms only when present, so reports vouched for before stay vouched for.
+  const terms = ['r', r.id, r.owner?.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail];
+  return JSON.stringify(r.companies ? [...terms, r.companies] : terms);
 }
 
 /** What an owner agrees to when they start a bulk run: which rows go where, with whose key. */

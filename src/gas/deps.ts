@@ -53,6 +53,11 @@ export function runDeps(
     now: () => Date.now(),
     limit: executionLimit(),
     clientFor: clients(zone),
+    // The running user's own connections: a consolidated report's "todas" means theirs, now.
+    connections: () =>
+      connectionStore()
+        .list()
+        .map((c) => ({ id: c.id, name: c.name })),
     cancelRequested: cancelRequested,
     notifyFailure: (report, run) => {
       // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
