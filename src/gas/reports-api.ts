@@ -142,7 +142,9 @@ export const ALL_COMPANIES_LABEL = 'Todas as minhas conexões';
 function checkCompanies(
   form: ReportForm['companies'],
 ): FormOutcome<{ companies: Report['companies']; first: { id: string; name: string }; label: string } | null> {
-  if (!form || (!form.all && (form.ids ?? []).length === 0)) return { ok: true, value: null };
+  if (!form) return { ok: true, value: null };
+  if (!form.all && (form.ids ?? []).length === 0)
+    return { ok: false, field: 'connection', message: 'Marque as empresas do relatório consolidado (duas ou mais).' };
   const own = connectionStore().list();
   if (own.length === 0) return { ok: false, field: 'connection', message: 'Nenhuma conexão configurada: abra Faturamento › Conexões e adicione uma.' };
   if (form.all) {
