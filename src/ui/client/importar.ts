@@ -313,7 +313,7 @@ function showProgress(p: RunProgress): void {
       progressBar.value = Math.min(p.rows, p.totalRows);
     } else progressBar.removeAttribute('value');
   }
-  notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', text);
+  notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? (p.message ? 'warn' : 'ok') : 'error', text);
 }
 
 form.addEventListener('submit', (ev) => {
