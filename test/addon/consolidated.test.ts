@@ -77,7 +77,7 @@ describe('a consolidated report of three companies', () => {
     const emu = emulator();
     const ids = threeCompanies(emu);
     await sb.clearLog();
-    const first = consolidated(emu, { listing: 'faturas', filters: { isListarItens: true } });
+    const first = consolidated(emu, { listing: 'faturas', filters: { isListarItens: true }, incremental: true });
     expect(first.status).toBe('done');
     const { header, rows } = rowsByKey(emu, 'Consolidado');
     expect(header[0]).toBe('Empresa');
@@ -109,6 +109,7 @@ describe('a consolidated report of three companies', () => {
     ]) as Rec;
     expect(saved.ok).toBe(true);
     emu.now = SP('2026-11-22T12:00:00').getTime();
+    await sb.clearLog();
     const reportId = (emu.run('listReports') as Rec[])[0].id;
     emu.run('runReport', [reportId]);
     const second = finishRun(emu, reportId);
@@ -116,9 +117,9 @@ describe('a consolidated report of three companies', () => {
     const after = rowsByKey(emu, 'Consolidado');
     expect(String(after.header[0])).toMatch(/^⚠ INCOMPLETO/);
     expect(after.rows.filter((r) => r.empresa === 'Empresa C')).toEqual(before);
-    // The others were refreshed by this run.
-    const stamp = after.rows.find((r) => r.empresa === 'Empresa A')!.$recebidoEm as Date;
-    expect(stamp.getTime()).toBeGreaterThanOrEqual(SP('2026-11-22T12:00:00').getTime());
+    // The others were refreshed by this run, each from its own last good pull.
+    const refreshed = (await sb.requestLog({ pathPrefix: '/v2/faturamento/faturas' })).filter((e: Rec) => e.org === sb.orgs[0].name);
+    expect(refreshed.at(-1)).toMatchObject({ status: 200, query: { dataHoraAtualizacaoInicial: expect.stringMatching(/^22\/11\/2026 09:5\d$/) } });
     expect(after.rows.filter((r) => r.empresa === 'Empresa A')).toHaveLength(got['Empresa A'].size);
     const report = (emu.run('listReports') as Rec[])[0];
     expect(report.lastRun.result).toBe('parcial');
@@ -129,6 +130,53 @@ describe('a consolidated report of three companies', () => {
     expect(history[5]).toBe('PARCIAL');
     expect(history[6]).toMatch(/Empresa C/);
     expect(JSON.stringify(history)).not.toContain('sbx_live_chave_errada');
+
+    // C's key is right again: each company is refreshed from its own last good pull (C's is the first run's).
+    ok(emu.run('saveConnection', [{ id: ids['Empresa C'], name: 'Empresa C', baseUrl: sb.baseUrl, apiKey: sb.orgs[2].apiKey, isDefault: false }]));
+    emu.now = SP('2026-11-22T14:00:00').getTime();
+    await sb.clearLog();
+    emu.run('runReport', [reportId]);
+    const third = finishRun(emu, reportId);
+    expect(third).toMatchObject({ status: 'done', incremental: true });
+    const since = Object.fromEntries(
+      (await sb.requestLog({ pathPrefix: '/v2/faturamento/faturas' })).map((e: Rec) => [e.org, e.query.dataHoraAtualizacaoInicial]),
+    );
+    expect(since[sb.orgs[0].name]).toMatch(/^22\/11\/2026 11:5\d$/);
+    expect(since[sb.orgs[2].name]).toMatch(/^22\/11\/2026 09:5\d$/);
+    expect(String(rowsByKey(emu, 'Consolidado').header[0])).toBe('Empresa');
+    expect((emu.run('listReports') as Rec[])[0].lastRun.result).toBe('ok');
+  });
+
+  it('a run cut by the 6-minute kill resumes per company, every record of each exactly once', async () => {
+    await sb.reset({ size: { faturas: 4000, clientes: 50, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
+    const emu = emulator();
+    threeCompanies(emu);
+    const started = ok<Progress>(
+      emu.run('startImportRun', [{ connection: '', companies: { all: true }, listing: 'faturas', filters: {}, sheetName: 'Consolidado', name: 'Consolidado' }]),
+    );
+    // This execution has 3 s left, less than the sidebar's 4 s step: killed after its first block of 5,000 rows was
+    // written (cells cost nothing here: what is tested is the kill, not the write's price).
+    const killed = emu.execute('continueReportRun', [started.reportId], {
+      budgetMs: 3_000,
+      costs: { urlFetchCallMs: 20, cellWriteMs: 0, cellReadMs: 0, formatCellMs: 0 },
+    });
+    expect(killed.status).toBe('killed');
+    const written = emu.values('Consolidado').length - 1;
+    expect(written).toBeGreaterThanOrEqual(5000);
+    expect(written).toBeLessThan(12_000);
+    await sb.clearLog();
+    const done = finishRun(emu, started.reportId);
+    expect(done.status).toBe('done');
+    // The continuation did not fetch again what was written (each organization has 80 pages of 50).
+    const log = await sb.requestLog({ pathPrefix: '/v2/faturamento/faturas' });
+    expect(log.length).toBeLessThan(240 - 100 + 30);
+    const got = byCompany(rowsByKey(emu, 'Consolidado').rows);
+    for (const [org, name] of COMPANIES.entries()) {
+      const dump = await sb.dump<Rec>(sb.orgs[org].name, 'faturas');
+      expect(got[name].size).toBe(dump.length);
+      expect([...got[name].keys()].sort((a, b) => a - b)).toEqual(dump.map((f) => f.idFatura).sort((a, b) => a - b));
+    }
+    expect(emu.values('Consolidado')).toHaveLength(12_001);
   });
 
   it('refreshes incrementally, each company from its own last good pull', async () => {
