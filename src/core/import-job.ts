@@ -611,6 +611,14 @@ export class Writer {
     return new Set(this.rowKeys(last).filter((key) => key !== ''));
   }
 
+  /** Whether the consolidated sheet has rows of connections other than `companies` (one read of the connection column). */
+  private holdsOthers(companies: readonly CompanySpec[]): boolean {
+    const last = this.sheet.lastRow();
+    if (last < 2 || !this.lead) return false;
+    const ids = new Set(companies.map((c) => c.id));
+    return this.sheet.read(2, this.positions[this.lead - 1], last - 1, 1).some(([id]) => id !== '' && !ids.has(String(id)));
+  }
+
   /**
    * Settles rows whose record did not come, and lifts the incomplete mark. A
    * consolidated pull always settles: a company it no longer names leaves, one
@@ -618,7 +626,8 @@ export class Writer {
    */
   finish(): void {
     const companies = this.state.spec.companies;
-    if (this.state.spec.mode === 'replace' || companies) {
+    // A consolidated pull refreshed incrementally throughout settles only when the sheet holds a company it no longer names.
+    if (this.state.spec.mode === 'replace' || (companies && this.holdsOthers(companies))) {
       const untouched = new Set((companies ?? []).filter((c, i) => c.mode === 'merge' || this.state.companies?.[i]?.status === 'failed').map((c) => c.id));
       this.sweep(untouched);
       let ids: Set<string> | null = null;
@@ -636,7 +645,7 @@ export class Writer {
       for (const entry of Object.values(this.state.children)) {
         const child = this.table.children.find((c) => this.state.children[c.field] === entry);
         const sheet = this.deps.book.byId(entry.sheetId);
-        if (sheet && child) markDone(sheet, this.columnsOf(child));
+        if (sheet && child && !this.state.partial) markDone(sheet, this.withLead(this.columnsOf(child)));
       }
     }
     // Some company failed: its rows keep their last good values, and the sheet stays marked incomplete.

@@ -203,6 +203,28 @@ describe('a consolidated report of three companies', () => {
       for (const t of changed[org]) expect(got[name].get(t.idTransacao)!.descricao).toBe(t.descricao);
     });
     expect(rows).toHaveLength(dumps.reduce((n, d) => n + d.length, 0));
+
+    // Edited to two of the companies: the third one's rows leave the sheet, the others' stay merged.
+    emu.now = SP('2026-11-22T11:00:00').getTime();
+    const edited = ok<Progress>(
+      emu.run('startImportRun', [
+        {
+          id: reportId,
+          connection: '',
+          companies: { ids: [ids['Empresa A'], ids['Empresa B']] },
+          listing: 'transacoes',
+          filters: {},
+          incremental: true,
+          sheetName: 'Consolidado',
+          name: 'Consolidado',
+        },
+      ]),
+    );
+    expect(finishRun(emu, edited.reportId)).toMatchObject({ status: 'done', incremental: true });
+    const left = byCompany(rowsByKey(emu, 'Consolidado').rows);
+    expect(Object.keys(left).sort()).toEqual(['Empresa A', 'Empresa B']);
+    expect(left['Empresa B'].size).toBe(dumps[1].length);
+    expect((emu.run('listReports') as Rec[])[0].companies).toEqual(['Empresa A', 'Empresa B']);
   });
 
   it('a scheduled consolidated report is refreshed by the hourly trigger in one run', async () => {
