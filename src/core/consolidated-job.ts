@@ -186,7 +186,10 @@ export function stepConsolidated(state: ImportState, deps: ImportDeps, options: 
         if (total !== undefined) w.state.totalRows = total;
       });
       slowestWave = Math.max(slowestWave, deps.now() - began);
+      const told = next.totalRows !== undefined;
       next.totalRows = companies.every((c) => c.totalRows !== undefined) ? companies.reduce((n, c) => n + (c.totalRows ?? 0), 0) : undefined;
+      // Refused up front when the companies together announce more rows than the spreadsheet can take.
+      if (!told && next.totalRows !== undefined) writer.expect(next.totalRows);
       if (buffered() >= flushRows) flush();
       if (active().length > 0 && deps.cancelRequested?.()) {
         flush();
@@ -234,6 +237,11 @@ function settle(next: ImportState, writer: Writer): ImportState {
     return next;
   }
   const failed = companies.flatMap((c, i) => (c.status === 'failed' ? [{ name: specs[i].name, message: c.message }] : []));
+  if (companies.length === 0) {
+    next.status = 'failed';
+    next.message = 'Este relatório consolidado não tem nenhuma conexão de quem o executa: adicione conexões em Faturamento › Conexões.';
+    return next;
+  }
   if (failed.length === companies.length) {
     next.status = 'failed';
     next.retryable = companies.some((c) => c.retryable);
