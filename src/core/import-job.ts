@@ -611,6 +611,27 @@ export class Writer {
     return new Set(this.rowKeys(last).filter((key) => key !== ''));
   }
 
+  /** Empresa is the connection's name at this run: rows this run did not write (a renamed connection's) follow it. */
+  private renameCompanies(companies: readonly CompanySpec[]): void {
+    const last = this.sheet.lastRow();
+    if (last < 2 || !this.lead) return;
+    const names = new Map(companies.map((c) => [c.id, c.name]));
+    const connections = this.sheet.read(2, this.positions[this.lead - 1], last - 1, 1);
+    const shown = this.sheet.read(2, this.positions[0], last - 1, 1);
+    const stale = new Map<number, CellValue[]>();
+    connections.forEach(([id], i) => {
+      const name = names.get(String(id));
+      if (name !== undefined && shown[i][0] !== name) stale.set(i + 2, [name]);
+    });
+    for (const [first, lastRow] of blocks([...stale.keys()], 1)) {
+      this.sheet.write(
+        first,
+        this.positions[0],
+        Array.from({ length: lastRow - first + 1 }, (_, i) => stale.get(first + i) as CellValue[]),
+      );
+    }
+  }
+
   /** Whether the consolidated sheet has rows of connections other than `companies` (one read of the connection column). */
   private holdsOthers(companies: readonly CompanySpec[]): boolean {
     const last = this.sheet.lastRow();
@@ -648,6 +669,7 @@ export class Writer {
         if (sheet && child && !this.state.partial) markDone(sheet, this.withLead(this.columnsOf(child)));
       }
     }
+    if (companies) this.renameCompanies(companies);
     // Some company failed: its rows keep their last good values, and the sheet stays marked incomplete.
     if (!this.state.partial) markDone(this.sheet, this.columns, this.positions);
   }

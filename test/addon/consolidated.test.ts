@@ -204,7 +204,9 @@ describe('a consolidated report of three companies', () => {
     });
     expect(rows).toHaveLength(dumps.reduce((n, d) => n + d.length, 0));
 
-    // Edited to two of the companies: the third one's rows leave the sheet, the others' stay merged.
+    // Edited to two of the companies: the third one's rows leave the sheet, the others' stay merged. B was renamed:
+    // its rows are found by its connection's id and show its name now.
+    ok(emu.run('saveConnection', [{ id: ids['Empresa B'], name: 'Empresa B2', baseUrl: sb.baseUrl, apiKey: sb.orgs[1].apiKey, isDefault: false }]));
     emu.now = SP('2026-11-22T11:00:00').getTime();
     const edited = ok<Progress>(
       emu.run('startImportRun', [
@@ -222,15 +224,16 @@ describe('a consolidated report of three companies', () => {
     );
     expect(finishRun(emu, edited.reportId)).toMatchObject({ status: 'done', incremental: true });
     const left = byCompany(rowsByKey(emu, 'Consolidado').rows);
-    expect(Object.keys(left).sort()).toEqual(['Empresa A', 'Empresa B']);
-    expect(left['Empresa B'].size).toBe(dumps[1].length);
-    expect((emu.run('listReports') as Rec[])[0].companies).toEqual(['Empresa A', 'Empresa B']);
+    expect(Object.keys(left).sort()).toEqual(['Empresa A', 'Empresa B2']);
+    expect(left['Empresa B2'].size).toBe(dumps[1].length);
+    expect((emu.run('listReports') as Rec[])[0].companies).toEqual(['Empresa A', 'Empresa B2']);
   });
 
-  it('a scheduled consolidated report is refreshed by the hourly trigger in one run', async () => {
+  it('a scheduled consolidated report, with Filtros na planilha, is refreshed by the hourly trigger in one run', async () => {
     const emu = emulator();
     threeCompanies(emu);
-    consolidated(emu, { listing: 'clientes', filters: {} });
+    const states = ['SP', 'MG'];
+    consolidated(emu, { listing: 'clientes', filters: {}, sheetFilters: [{ field: 'estado', op: 'lista', values: states }] });
     const reportId = (emu.run('listReports') as Rec[])[0].id;
     expect(ok(emu.run('setReportSchedule', [reportId, { kind: 'hourly' }, false]))).toMatchObject({ companies: ['Todas as minhas conexões'] });
     await sb.clearLog();
@@ -243,7 +246,8 @@ describe('a consolidated report of three companies', () => {
     const { header, rows } = rowsByKey(emu, 'Consolidado');
     expect(header[0]).toBe('Empresa');
     for (const [org, name] of COMPANIES.entries()) {
-      const dump = await sb.dump<Rec>(sb.orgs[org].name, 'clientes');
+      const dump = (await sb.dump<Rec>(sb.orgs[org].name, 'clientes')).filter((c) => states.includes(c.estado));
+      expect(dump.length).toBeGreaterThan(0);
       const mine = rows.filter((r) => r.empresa === name);
       expect(mine.map((r) => r.idCliente).sort((a, b) => a - b)).toEqual(dump.map((c) => c.idCliente).sort((a, b) => a - b));
       expect(mine.every((r) => (r.$recebidoEm as Date).getTime() >= SP('2026-11-22T11:00:00').getTime())).toBe(true);
