@@ -63,7 +63,7 @@ export function shareWave(wants: ReadonlyArray<{ pages: number; first: boolean }
 
 /** What failed, company by company, in words for Histórico and the report's card. */
 export function failureText(names: ReadonlyArray<{ name: string; message?: string }>): string {
-  const parts = names.map((c) => `"${c.name}": ${bounded(c.message ?? 'falhou', 300)}`);
+  const parts = names.map((c) => `"${c.name}": ${bounded(c.message ?? 'falhou', 300).replace(/\.+$/, '')}`);
   return bounded(
     `${names.length === 1 ? 'Uma empresa falhou' : `${names.length} empresas falharam`} — ${parts.join('; ')}. As linhas dessas empresas ficaram com os valores da última atualização boa, e a aba ficou marcada como incompleta.`,
     1500,

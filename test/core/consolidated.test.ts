@@ -38,7 +38,7 @@ describe('sharing a wave between companies', () => {
 describe('what failed', () => {
   it('names each failed company and why, bounded', () => {
     const text = failureText([{ name: 'Empresa C', message: 'Chave recusada (401).' }]);
-    expect(text).toMatch(/^Uma empresa falhou — "Empresa C": Chave recusada \(401\)\./);
+    expect(text).toMatch(/^Uma empresa falhou — "Empresa C": Chave recusada \(401\)\. As linhas/);
     expect(text).toMatch(/valores da última atualização boa/);
     const long = failureText(Array.from({ length: 20 }, (_, i) => ({ name: `E${i}`, message: 'x'.repeat(1000) })));
     expect(long.length).toBeLessThanOrEqual(1500);
