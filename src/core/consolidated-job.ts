@@ -143,8 +143,7 @@ export function stepConsolidated(state: ImportState, deps: ImportDeps, options: 
     let wrote = false;
     for (const w of walking) {
       if (w.buffer.length === 0) continue;
-      writer.write(w.buffer, w.company);
-      w.buffer = [];
+      writeCompany(writer, next, w);
       w.state.pager = w.walk.pager.state;
       w.state.transientFailures = 0;
       wrote = true;
@@ -173,7 +172,7 @@ export function stepConsolidated(state: ImportState, deps: ImportDeps, options: 
         if (!outcome.ok) {
           // What arrived before the failure was fetched within the plan: it is written, the rest waits or fails.
           const wrote = w.buffer.length > 0;
-          if (wrote && transient(outcome.error)) flushOne(writer, w);
+          if (wrote && transient(outcome.error)) flushOne(writer, next, w);
           if (failCompany(w, outcome.error, wrote)) resting.add(w);
           return;
         }
@@ -217,9 +216,17 @@ export function stepConsolidated(state: ImportState, deps: ImportDeps, options: 
   return settle(next, writer);
 }
 
-function flushOne(writer: Writer, w: Walking): void {
+/** Writes a company's buffered records (those "Filtros na planilha" keep are counted as its rows). */
+function writeCompany(writer: Writer, next: ImportState, w: Walking): void {
+  const before = next.rows;
+  writer.write(w.buffer, w.company);
+  w.state.rows += next.rows - before;
+  w.buffer = [];
+}
+
+function flushOne(writer: Writer, next: ImportState, w: Walking): void {
   try {
-    writer.write(w.buffer, w.company);
+    writeCompany(writer, next, w);
     w.state.pager = w.walk.pager.state;
   } catch {
     // The write failed as well: the next step fetches those pages again.
