@@ -10,6 +10,7 @@ import { COST_MODELS } from '../dev/gas/clock';
 import type { Counters } from '../dev/gas/execution';
 import { GasEmulator } from '../dev/gas/runner';
 import { startSandbox } from '../dev/sandbox/harness';
+import { sum } from './import';
 import { printTable } from './table';
 
 const LATENCY_MS = 300;
@@ -25,12 +26,6 @@ interface Row {
 }
 
 type Report = { id: string; lastRun: { result: string; rows: number } };
-
-function sum(reports: Array<{ counters: Counters }>): Counters {
-  const out = { ...reports[0].counters };
-  for (const r of reports.slice(1)) for (const k of Object.keys(out) as (keyof Counters)[]) out[k] += r.counters[k];
-  return out;
-}
 
 function measure(baseUrl: string, keys: string[], consolidated: boolean): Row {
   const emu = new GasEmulator({
