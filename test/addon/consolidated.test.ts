@@ -255,6 +255,51 @@ describe('a consolidated report of three companies', () => {
     expect(emu.displayValues('Histórico').at(-1)!.slice(2, 6)).toEqual(['Agendado', String(rows.length), expect.any(String), 'OK']);
   });
 
+  it('in the hourly run, a company whose service answers 500 does not stop the others, and its owner is told which', async () => {
+    const emu = emulator();
+    threeCompanies(emu);
+    consolidated(emu, { listing: 'clientes', filters: {} });
+    const before = rowsByKey(emu, 'Consolidado').rows.filter((r) => r.empresa === 'Empresa B');
+    const reportId = (emu.run('listReports') as Rec[])[0].id;
+    ok(emu.run('setReportSchedule', [reportId, { kind: 'hourly' }, true]));
+    await sb.configure({ addFaults: [{ kind: 'status', status: 500, org: sb.orgs[1].name }] });
+    const runs = emu.runDueTriggers(SP('2026-11-22T11:05:00'));
+    expect(runs.map((r) => r.status)).toEqual(['ok']);
+    const report = (emu.run('listReports') as Rec[])[0];
+    expect(report.lastRun).toMatchObject({ origin: 'agendado', result: 'parcial' });
+    expect(report.lastRun.message).toMatch(/"Empresa B": /);
+    const after = rowsByKey(emu, 'Consolidado').rows;
+    expect(after.filter((r) => r.empresa === 'Empresa B')).toEqual(before);
+    expect(after.filter((r) => r.empresa === 'Empresa C').every((r) => (r.$recebidoEm as Date).getTime() >= SP('2026-11-22T11:00:00').getTime())).toBe(true);
+    expect(emu.mail).toHaveLength(1);
+    expect(emu.mail[0].body).toMatch(/Empresa B/);
+  });
+
+  it('a company whose service hangs rests while the others go on, and catches up within the same hourly run', async () => {
+    // A hang is charged as a minute of the execution; the emulator calls it one after 200 ms of real time.
+    const emu = emulator({ urlFetchTimeoutMs: 200 });
+    threeCompanies(emu);
+    consolidated(emu, { listing: 'clientes', filters: {} });
+    const reportId = (emu.run('listReports') as Rec[])[0].id;
+    ok(emu.run('setReportSchedule', [reportId, { kind: 'hourly' }, false]));
+    // Both tries of C's first two pages hang (a time-out is tried once more): C waits for the next step.
+    await sb.configure({ addFaults: [{ kind: 'hang', times: 4, org: sb.orgs[2].name }] });
+    const runs = emu.runDueTriggers(SP('2026-11-22T11:05:00'));
+    expect(runs.map((r) => r.status)).toEqual(['ok']);
+    expect((emu.run('listReports') as Rec[])[0].lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+    // The four hangs were C's (the log names no organization for a request that never got past its fault).
+    const log = await sb.requestLog({ pathPrefix: '/v2/clientes' });
+    expect(log.filter((e: Rec) => e.outcome === 'hang')).toHaveLength(4);
+    expect(log.filter((e: Rec) => e.org === sb.orgs[2].name).length).toBeGreaterThan(0);
+    const rows = rowsByKey(emu, 'Consolidado').rows;
+    for (const [org, name] of COMPANIES.entries()) {
+      const dump = await sb.dump<Rec>(sb.orgs[org].name, 'clientes');
+      const mine = rows.filter((r) => r.empresa === name);
+      expect(mine).toHaveLength(dump.length);
+      expect(mine.every((r) => (r.$recebidoEm as Date).getTime() >= SP('2026-11-22T11:00:00').getTime())).toBe(true);
+    }
+  });
+
   it("refuses a colleague's connection: only the owner's own can be chosen", () => {
     const emu = emulator();
     const mine = threeCompanies(emu, 'ana@escritorio.com.br');
