@@ -245,11 +245,14 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   return saved;
 }
 
-/** Each company that finished this run moves its own stamp on; a failed one keeps its last good one; a company no longer pulled is forgotten. */
+/**
+ * Each company that finished a run that ended (OK or partial) moves its own stamp on; a failed one keeps its last
+ * good one, as do all after a cancelled run (its rows were not settled); a company no longer pulled is forgotten.
+ */
 function companyStamps(report: Report, state: ImportState): Record<string, number> {
   const out: Record<string, number> = {};
   (state.spec.companies ?? []).forEach((c, i) => {
-    const stamp = state.companies?.[i]?.status === 'done' ? state.startedAt : report.companyStamps?.[c.id];
+    const stamp = state.status === 'done' && state.companies?.[i]?.status === 'done' ? state.startedAt : report.companyStamps?.[c.id];
     if (stamp !== undefined) out[c.id] = stamp;
   });
   return out;
