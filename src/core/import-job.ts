@@ -641,8 +641,8 @@ export class Writer {
   }
 
   /**
-   * Settles rows whose record did not come, and lifts the incomplete mark. A
-   * consolidated pull always settles: a company it no longer names leaves, one
+   * Settles rows whose record did not come, and lifts the incomplete mark. In
+   * a consolidated sheet a company the report no longer names leaves, one
    * refreshed incrementally or that failed keeps its rows (and a failure keeps the mark).
    */
   finish(): void {
