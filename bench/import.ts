@@ -49,7 +49,7 @@ interface Row {
   cpuMs: number;
 }
 
-function sum(reports: { counters: Counters }[]): Counters {
+export function sum(reports: { counters: Counters }[]): Counters {
   const out = { ...reports[0].counters };
   for (const r of reports.slice(1)) for (const k of Object.keys(out) as (keyof Counters)[]) out[k] += r.counters[k];
   return out;

@@ -5,6 +5,7 @@
 import { benchColdStart } from './cold-start';
 import { benchImport } from './import';
 import { benchIncremental } from './incremental';
+import { benchConsolidated } from './consolidated';
 
 const quick = process.argv.includes('--quick');
 
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   // The naive baseline stops at 10,000: its appendRow per row makes 50,000 take longer than the rest together.
   await benchImport(quick ? [1_000] : [1_000, 10_000, 50_000], quick ? 1_000 : 10_000);
   await benchIncremental(quick ? 1_000 : 50_000);
+  await benchConsolidated(quick ? 300 : 3_000);
   try {
     const bulk = (await import('./bulk')) as { benchBulk?: (options?: { quick?: boolean }) => Promise<void> };
     if (bulk.benchBulk) await bulk.benchBulk({ quick });

@@ -36,6 +36,7 @@ function checkFault(f: FaultRule, i: number): string[] {
   if (f.rate !== undefined && (typeof f.rate !== 'number' || f.rate < 0 || f.rate > 1)) e.push(`${at}.rate must be within 0..1`);
   if (f.pathPrefix !== undefined && typeof f.pathPrefix !== 'string') e.push(`${at}.pathPrefix must be a string`);
   if (f.method !== undefined && typeof f.method !== 'string') e.push(`${at}.method must be a string`);
+  if (f.org !== undefined && typeof f.org !== 'string') e.push(`${at}.org must be an organization's name`);
   if (f.kind === 'latency' && (typeof f.ms !== 'number' || f.ms < 0)) e.push(`${at}.ms must be a number >= 0`);
   if (f.kind === 'echoKey' && (!Number.isInteger(f.status) || f.status < 400 || f.status > 599)) e.push(`${at}.status must be 400..599`);
   if (f.kind === 'status' && (!Number.isInteger(f.status) || f.status < 400 || f.status > 599)) e.push(`${at}.status must be 400..599`);

@@ -10,8 +10,12 @@ export interface FaultDecision {
   kinds: string[];
 }
 
-function matches(rule: FaultRule, method: string, path: string): boolean {
-  return (rule.method === undefined || rule.method.toUpperCase() === method) && path.startsWith(rule.pathPrefix ?? '/v2');
+function matches(rule: FaultRule, method: string, path: string, org: string | null): boolean {
+  return (
+    (rule.method === undefined || rule.method.toUpperCase() === method) &&
+    path.startsWith(rule.pathPrefix ?? '/v2') &&
+    (rule.org === undefined || rule.org === org)
+  );
 }
 
 /**
@@ -19,10 +23,10 @@ function matches(rule: FaultRule, method: string, path: string): boolean {
  * that fires wins and later ones are not consulted (nor consumed). A rule with
  * `times` loses one count per matching request it is consulted for, fired or not.
  */
-export function decideFaults(config: SandboxConfig, rng: Rng, method: string, path: string): FaultDecision {
+export function decideFaults(config: SandboxConfig, rng: Rng, method: string, path: string, org: string | null = null): FaultDecision {
   const d: FaultDecision = { latencyMs: 0, ignorePage: false, terminal: null, kinds: [] };
   for (const rule of config.faults) {
-    if (!matches(rule, method, path)) continue;
+    if (!matches(rule, method, path, org)) continue;
     const terminalKind = rule.kind !== 'latency' && rule.kind !== 'ignorePage';
     if (terminalKind && d.terminal) continue;
     if (rule.times !== undefined) rule.times -= 1;

@@ -107,7 +107,15 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
     }
     const found = findRoute(method, url.pathname);
     const kind: EnvelopeKind = 'route' in found ? found.route.envelope : found.kind;
-    const decision = decideFaults(state.config, state.faultRng, method, url.pathname);
+    const sentKey = req.headers['x-api-key'];
+    // A fault may be for one organization (a company whose service is down while the others answer).
+    const decision = decideFaults(
+      state.config,
+      state.faultRng,
+      method,
+      url.pathname,
+      state.orgByKey(Array.isArray(sentKey) ? sentKey[0] : sentKey)?.name ?? null,
+    );
     entry.faults = decision.kinds;
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);
 

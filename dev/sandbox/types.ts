@@ -43,6 +43,8 @@ export interface FaultMatch {
   method?: string;
   /** e.g. '/v2/faturamento'; '/v2' when unset. */
   pathPrefix?: string;
+  /** Only requests made with this organization's key (its name); any when unset. */
+  org?: string;
   /** Applies to the next N matching requests, then disappears; the whole run when unset. */
   times?: number;
   /** Probability 0..1 that a matching request is hit (seeded RNG); 1 when unset. */

@@ -4,12 +4,12 @@
  * are sent and responses decoded into checked records.
  */
 import type { Zone } from './calendar';
-import { type DecodedList, decodeEmission, decodeList, decodeSubscription } from './envelopes';
+import { type ApiRecord, type DecodedList, decodeEmission, decodeList, decodeSubscription } from './envelopes';
 import { ValidationError } from './errors';
 import { formatFilters, type FilterValues } from './filters';
-import { HttpClient, type HttpConfig, type RequestSpec } from './http';
+import { HttpClient, type HttpConfig, type RequestSpec, type Settled } from './http';
 import { type ListingFilters, type ListingKey, type ListingRecord, type ListOperation, listing } from './operations';
-import { Pager, type PagerOptions, type PagerState } from './paging';
+import { type PageFetcher, Pager, type PagerOptions, type PageResult, type PagerState } from './paging';
 import * as records from './records';
 import {
   checkBody,
@@ -70,6 +70,11 @@ export class BillingClient {
   }
 
   pager<K extends ListingKey>(key: K, filters: ListingFilters<K> | FilterValues, request: PagerRequest = {}): Pager<ListingRecord<K>> {
+    return this.walk(key, filters, request).pager;
+  }
+
+  /** A listing's walk: its pager, and the requests and decoding of its pages for waves shared with other walks (`waveAcross`). */
+  walk<K extends ListingKey>(key: K, filters: ListingFilters<K> | FilterValues, request: PagerRequest = {}): Walk<ListingRecord<K>> {
     const op = listing(key);
     // Formatted once: bad filters are refused before the first request, and every page reuses the query.
     const query = this.listQuery(op, filters as FilterValues);
@@ -80,18 +85,20 @@ export class BillingClient {
       base: request.base,
       maxPages: request.maxPages,
     };
-    return new Pager<ListingRecord<K>>((pages) => {
-      const specs: RequestSpec[] = pages.map((page) => ({ method: 'GET', path: op.path, query: [...query, [op.pageParam, String(page)] as [string, string]] }));
-      return this.http.sendAll(specs).map((settled, i) => {
-        if (!settled.ok) return settled;
-        const info = { method: 'GET', path: specs[i].path };
+    const specs = (pages: number[]): RequestSpec[] =>
+      pages.map((page) => ({ method: 'GET', path: op.path, query: [...query, [op.pageParam, String(page)] as [string, string]] }));
+    const decode = (settled: Settled[]) =>
+      settled.map((one) => {
+        if (!one.ok) return one;
+        const info = { method: 'GET', path: op.path };
         // The table's record for K: the decoded list carries K's record type.
         return {
           ok: true as const,
-          list: decodeList(info, `${op.method} ${op.path}`, op.record, op.idField, settled.json, op.envelope === 'flexible') as DecodedList<ListingRecord<K>>,
+          list: decodeList(info, `${op.method} ${op.path}`, op.record, op.idField, one.json, op.envelope === 'flexible') as DecodedList<ListingRecord<K>>,
         };
       });
-    }, options);
+    const pager = new Pager<ListingRecord<K>>((pages) => decode(this.http.sendAll(specs(pages))), options);
+    return { client: this, pager, specs, decode };
   }
 
   /** Every record of a listing, all pages. */
@@ -192,4 +199,33 @@ export class BillingClient {
   emitNfse(idFatura: number): EmissionResult {
     return this.writeOne('emitirNfse', { idFatura });
   }
+}
+
+/** One listing walked by one client (a company's connection). */
+export interface Walk<R extends ApiRecord = ApiRecord> {
+  client: BillingClient;
+  pager: Pager<R>;
+  specs(pages: number[]): RequestSpec[];
+  decode(settled: Settled[]): ReturnType<PageFetcher<R>>;
+}
+
+export type WaveOutcome<R extends ApiRecord = ApiRecord> = { ok: true; pages: PageResult<R>[] } | { ok: false; error: unknown };
+
+/**
+ * The next wave of several walks in shared round trips (one `fetchAll` for all
+ * of them), each walk asking at most its `max` pages. A walk's failure is its
+ * own: the others' pages are taken all the same.
+ */
+export function waveAcross<R extends ApiRecord>(walks: ReadonlyArray<{ walk: Walk<R>; max: number }>): WaveOutcome<R>[] {
+  const plans = walks.map(({ walk, max }) => walk.pager.planWave(max));
+  const asking = walks.flatMap(({ walk }, i) => (plans[i].length ? [{ i, walk, specs: walk.specs(plans[i]) }] : []));
+  const settled = asking.length ? HttpClient.sendAcross(asking.map((a) => ({ http: a.walk.client.http, specs: a.specs }))) : [];
+  const answers = new Map(asking.map((a, n) => [a.i, settled[n]]));
+  return walks.map(({ walk }, i): WaveOutcome<R> => {
+    try {
+      return { ok: true, pages: walk.pager.takeWave(plans[i], walk.decode(answers.get(i) ?? [])) };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  });
 }

@@ -192,28 +192,39 @@ export class HttpClient {
 
   /** Sends every request concurrently, then retries the retryable failures in further waves. */
   sendAll(specs: readonly RequestSpec[]): Settled[] {
-    const results: Settled[] = new Array(specs.length);
-    let pending = specs.map((_, i) => i);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      const requests = pending.map((i) => this.toRequest(specs[i]));
-      const outcomes = requests.length === 1 ? [this.config.transport.fetch(requests[0])] : this.config.transport.fetchAll(requests);
-      this.stats.requests += requests.length;
-      this.stats.waves += 1;
-      const retry: number[] = [];
+    return HttpClient.sendAcross([{ http: this, specs }])[0];
+  }
+
+  /**
+   * Requests of several clients (several companies' connections) in the same
+   * round trips: one `fetchAll` per wave whoever they go to, each retried by its
+   * own client's rules. The first client's transport carries them all.
+   */
+  static sendAcross(groups: ReadonlyArray<{ http: HttpClient; specs: readonly RequestSpec[] }>): Settled[][] {
+    const results: Settled[][] = groups.map((g) => new Array(g.specs.length));
+    let pending = groups.flatMap((g, k) => g.specs.map((_, i) => [k, i] as const));
+    const transport = groups[0]?.http.config.transport;
+    for (let attempt = 0; pending.length > 0 && transport; attempt++) {
+      const requests = pending.map(([k, i]) => groups[k].http.toRequest(groups[k].specs[i]));
+      const outcomes = requests.length === 1 ? [transport.fetch(requests[0])] : transport.fetchAll(requests);
+      for (const g of new Set(pending.map(([k]) => groups[k].http))) g.stats.waves += 1;
+      const retry: Array<readonly [number, number]> = [];
       let wait = 0;
-      pending.forEach((index, k) => {
-        const spec = specs[index];
-        const settled = settle({ method: spec.method, path: spec.path }, outcomes[k], Date.now());
-        results[index] = settled;
+      pending.forEach(([k, i], n) => {
+        const { http, specs } = groups[k];
+        const spec = specs[i];
+        http.stats.requests += 1;
+        const settled = settle({ method: spec.method, path: spec.path }, outcomes[n], Date.now());
+        results[k][i] = settled;
         if (settled.ok) return;
-        const delay = this.retryDelay(spec, settled.error, attempt);
+        const delay = http.retryDelay(spec, settled.error, attempt);
         if (delay === undefined) return;
-        retry.push(index);
+        retry.push([k, i]);
+        http.stats.retries += 1;
         wait = Math.max(wait, delay);
       });
       if (retry.length === 0) break;
-      this.stats.retries += retry.length;
-      if (wait > 0) this.config.sleep(wait);
+      if (wait > 0) groups[0].http.config.sleep(wait);
       pending = retry;
     }
     return results;

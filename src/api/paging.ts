@@ -72,14 +72,6 @@ export class Pager<R extends ApiRecord = ApiRecord> {
     return records.map((r) => r[this.options.idField]);
   }
 
-  private fetch(numbers: number[]): DecodedList<R>[] {
-    const settled = this.fetchPages(numbers);
-    return settled.map((s) => {
-      if (!s.ok) throw s.error;
-      return s.list;
-    });
-  }
-
   private get last(): number | undefined {
     return this.s.totalPages !== undefined && this.s.base !== undefined ? this.s.totalPages - 1 + this.s.base : undefined;
   }
@@ -100,16 +92,34 @@ export class Pager<R extends ApiRecord = ApiRecord> {
 
   /** Fetches the next wave; returns its pages in order (empty once the walk is over). */
   nextWave(): PageResult<R>[] {
+    const numbers = this.planWave();
+    return this.takeWave(numbers, numbers.length ? this.fetchPages(numbers) : []);
+  }
+
+  /**
+   * The page numbers the next wave asks for, at most `max` of them (never fewer than
+   * the two of a first wave). With `takeWave`, several walks can share one round trip.
+   */
+  planWave(max = this.options.concurrency): number[] {
     if (this.s.done) return [];
-    if (this.s.base === undefined) return this.firstWave();
+    if (this.s.base === undefined) return [0, 1];
+    const count = Math.min(Math.max(1, max), this.nextWaveSize);
+    return Array.from({ length: Math.max(0, count) }, (_, i) => this.s.next + i);
+  }
+
+  /** Takes the answers to the pages `planWave` gave; throws the first failure, as `nextWave` does. */
+  takeWave(numbers: number[], settled: ReturnType<PageFetcher<R>>): PageResult<R>[] {
+    if (this.s.done) return [];
+    if (this.s.base === undefined) return this.firstWave(settled);
     const last = this.last;
-    const count = this.nextWaveSize;
-    if (count <= 0) {
+    if (numbers.length === 0) {
       this.finish();
       return [];
     }
-    const numbers = Array.from({ length: count }, (_, i) => this.s.next + i);
-    const lists = this.fetch(numbers);
+    const lists = settled.map((s) => {
+      if (!s.ok) throw s.error;
+      return s.list;
+    });
     const out: PageResult<R>[] = [];
     for (let i = 0; i < lists.length && !this.s.done; i++) {
       const page = this.accept(numbers[i], lists[i]);
@@ -120,8 +130,7 @@ export class Pager<R extends ApiRecord = ApiRecord> {
   }
 
   /** Pages 0 and 1 together reveal the numbering in one round trip. */
-  private firstWave(): PageResult<R>[] {
-    const settled = this.fetchPages([0, 1]);
+  private firstWave(settled: ReturnType<PageFetcher<R>>): PageResult<R>[] {
     const [zero, one] = settled;
     if (!one.ok) throw one.error;
     // A server numbering from 1 may reject page 0, return it empty, or treat it as page 1.

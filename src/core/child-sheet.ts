@@ -34,16 +34,30 @@ export function findChildSheet(book: BookPort, parentSheetId: number, field: str
   return null;
 }
 
-/** Index of the item's own id among the child's columns (0 is the parent's id); null when items have none. */
-export function itemIdIndex(columns: readonly Column[]): number | null {
-  return columns.length > 1 && /^id[A-Z]/.test(columns[1].key) ? 1 : null;
+/**
+ * Columns before the parent's id: none in a one-company sheet; Empresa and the
+ * connection's id in a consolidated one, where the parent's key is the
+ * connection's id with the record's (two companies' record 17 never collide).
+ */
+export type Lead = 0 | 2;
+
+/** The parent's key of a child row: its id, or connection id + id in a consolidated sheet; '' for a row without one. */
+export function parentKey(row: readonly CellValue[], lead: Lead = 0): string {
+  const id = row[lead] ?? '';
+  if (id === '') return '';
+  return lead ? `${String(row[lead - 1])}|${String(id)}` : String(id);
 }
 
-/** Keys of rows in order: parent id + item id, or parent id + position among that parent's rows. */
-export function childKeys(rows: readonly CellValue[][], idIndex: number | null): string[] {
+/** Index of the item's own id among the child's columns (right after the parent's id); null when items have none. */
+export function itemIdIndex(columns: readonly Column[], lead: Lead = 0): number | null {
+  return columns.length > lead + 1 && /^id[A-Z]/.test(columns[lead + 1].key) ? lead + 1 : null;
+}
+
+/** Keys of rows in order: parent key + item id, or parent key + position among that parent's rows. */
+export function childKeys(rows: readonly CellValue[][], idIndex: number | null, lead: Lead = 0): string[] {
   const positions = new Map<string, number>();
   return rows.map((row) => {
-    const parent = String(row[0]);
+    const parent = parentKey(row, lead);
     const own = idIndex === null ? '' : String(row[idIndex] ?? '');
     if (own !== '') return `${parent}#${own}`;
     const n = (positions.get(parent) ?? 0) + 1;
@@ -84,11 +98,11 @@ function dropRows(sheet: SheetPort, rows: number[], width: number): number {
   return gone.length;
 }
 
-function readKeys(sheet: SheetPort, idIndex: number | null): { keys: string[]; parents: string[] } {
+function readKeys(sheet: SheetPort, idIndex: number | null, lead: Lead): { keys: string[]; parents: string[] } {
   const last = sheet.lastRow();
   if (last < 2) return { keys: [], parents: [] };
-  const rows = sheet.read(2, 1, last - 1, idIndex === null ? 1 : idIndex + 1);
-  return { keys: childKeys(rows, idIndex), parents: rows.map((r) => (r[0] === '' ? '' : String(r[0]))) };
+  const rows = sheet.read(2, 1, last - 1, idIndex === null ? lead + 1 : idIndex + 1);
+  return { keys: childKeys(rows, idIndex, lead), parents: rows.map((r) => parentKey(r, lead)) };
 }
 
 /**
@@ -103,11 +117,12 @@ export function placeChildRows(
   formats: readonly string[],
   fresh: CellValue[][],
   parents: ReadonlySet<string>,
+  lead: Lead = 0,
 ): number {
-  const idIndex = itemIdIndex(columns);
-  const freshKeys = childKeys(fresh, idIndex);
+  const idIndex = itemIdIndex(columns, lead);
+  const freshKeys = childKeys(fresh, idIndex, lead);
   const wanted = new Set(freshKeys);
-  let { keys, parents: rowParents } = readKeys(sheet, idIndex);
+  let { keys, parents: rowParents } = readKeys(sheet, idIndex, lead);
   const seen = new Set<string>();
   const stale: number[] = [];
   keys.forEach((key, i) => {
@@ -116,7 +131,7 @@ export function placeChildRows(
     if (seen.has(key) || (parents.has(rowParents[i]) && !wanted.has(key))) stale.push(i + 2);
     seen.add(key);
   });
-  if (dropRows(sheet, stale, columns.length) > 0) ({ keys, parents: rowParents } = readKeys(sheet, idIndex));
+  if (dropRows(sheet, stale, columns.length) > 0) ({ keys, parents: rowParents } = readKeys(sheet, idIndex, lead));
   const index = new Map<string, number>();
   keys.forEach((key, i) => {
     if (rowParents[i] !== '' && !index.has(key) && wanted.has(key)) index.set(key, i + 2);
@@ -141,8 +156,8 @@ export function placeChildRows(
 }
 
 /** After a full refresh: child rows whose parent is no longer in the parent sheet go (or stay marked, with the user's cells). */
-export function dropOrphans(sheet: SheetPort, width: number, parentIds: ReadonlySet<string>): number {
-  const { parents } = readKeys(sheet, null);
+export function dropOrphans(sheet: SheetPort, width: number, parentIds: ReadonlySet<string>, lead: Lead = 0): number {
+  const { parents } = readKeys(sheet, null, lead);
   const orphans = parents.flatMap((p, i) => (p !== '' && !parentIds.has(p) ? [i + 2] : []));
   dropRows(sheet, orphans, width);
   return Math.max(sheet.lastRow() - 1, 0);

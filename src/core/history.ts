@@ -7,7 +7,13 @@ import type { BookPort } from './sheet-port';
 export const HISTORY_SHEET = 'Histórico';
 const HEADER = ['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem'];
 const FORMATS = ['dd/MM/yyyy HH:mm:ss', '@', '@', '0', '0.0', '@', '@'];
-const RESULT_LABEL: Record<RunSummary['result'], string> = { ok: 'OK', erro: 'ERRO', cancelado: 'CANCELADO', 'em andamento': 'EM ANDAMENTO' };
+const RESULT_LABEL: Record<RunSummary['result'], string> = {
+  ok: 'OK',
+  parcial: 'PARCIAL',
+  erro: 'ERRO',
+  cancelado: 'CANCELADO',
+  'em andamento': 'EM ANDAMENTO',
+};
 
 export function appendHistory(book: BookPort, reportName: string, run: RunSummary): void {
   // By its metadata first: a renamed Histórico stays the one.

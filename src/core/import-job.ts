@@ -16,7 +16,7 @@ import type { PagerState } from '../api/paging';
 import { brDateTime, isDate, type Zone } from '../api/calendar';
 import { NetworkError, RateLimitedError } from '../api/errors';
 import { bounded } from './bounds';
-import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, placeChildRows } from './child-sheet';
+import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, type Lead, placeChildRows } from './child-sheet';
 import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
 import { columnRuns, findColumns, headerNote, LISTING_TAG, noteKey, resolveLayout, SHEET_TAG } from './sheet-layout';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
@@ -54,6 +54,32 @@ export interface ImportSpec {
   sheetFilters?: SheetCondition[];
   /** "Incluir dados de cartão": without it, card columns are not written (and an earlier run's are cleared). */
   cardData?: boolean;
+  /** A consolidated pull: the same listing from each of these companies into one sheet (see consolidated-job.ts). */
+  companies?: CompanySpec[];
+}
+
+/** One company of a consolidated pull: the owner's connection, by id; its name is what the Empresa column shows. */
+export interface CompanySpec {
+  id: string;
+  name: string;
+  /** This company's filters (its own update stamp in an incremental run). */
+  filters: FilterValues;
+  /** 'merge' when this company's rows are refreshed incrementally, 'replace' when fully. */
+  mode: 'replace' | 'merge';
+}
+
+/** Where one company of a consolidated pull stands: the job keeps one per company, so each resumes on its own. */
+export interface CompanyState {
+  id: string;
+  pager: PagerState | null;
+  status: 'running' | 'done' | 'failed';
+  /** Rows written for this company in this run. */
+  rows: number;
+  pages: number;
+  message?: string;
+  retryable?: boolean;
+  totalRows?: number;
+  transientFailures?: number;
 }
 
 export type ImportStatus = 'running' | 'done' | 'cancelled' | 'failed';
@@ -83,6 +109,10 @@ export interface ImportState {
   notBefore?: number;
   /** Steps in a row that ended on a service that did not answer, without a page written. */
   transientFailures?: number;
+  /** A consolidated pull's companies, in the spec's order. */
+  companies?: CompanyState[];
+  /** A consolidated pull that ended with some companies failed: what failed, in words. The sheet stays marked. */
+  partial?: string;
 }
 
 export interface ChildEntry {
@@ -94,6 +124,8 @@ export interface ChildEntry {
 
 export interface ImportDeps {
   client: BillingClient;
+  /** A consolidated pull's client for each company's connection. */
+  clientFor?: (connectionId: string) => BillingClient;
   book: BookPort;
   zone: Zone;
   now: () => number;
@@ -120,7 +152,7 @@ export class ImportError extends Error {
 
 export const PARTIAL_MARK = '⚠ INCOMPLETO · ';
 const PARTIAL_COLOR = '#f9ab00';
-const DEFAULT_FLUSH_ROWS = 5000;
+export const DEFAULT_FLUSH_ROWS = 5000;
 /** Cut fields named one by one in the warnings; past these, only counted (warnings live in a property). */
 const MAX_NAMED_CUTS = 5;
 const MORE_CUTS = 'Além desses, ';
@@ -146,9 +178,29 @@ function headerRow(columns: readonly Column[], partial: boolean): string[] {
 /** When each row was last received: how a full refresh tells the records that left the listing. */
 export const RECEIVED_COLUMN: Column = { key: '$recebidoEm', label: 'Recebido em', cell: 'datetime' };
 
-/** The report sheet's columns: the listing's (card data only when asked for), then when the row was received. */
-export function reportColumns(listingKey: ListingKey, cardData = false): Column[] {
-  return [...tableSpec(listing(listingKey)).columns.filter((c) => cardData || !c.onRequest), RECEIVED_COLUMN];
+/** A consolidated sheet's first column: the company (the connection's name at run time). Dashboards look for its tag `empresa`. */
+export const COMPANY_COLUMN: Column = { key: 'empresa', label: 'Empresa', cell: 'text' };
+/** Beside it, the connection's id: what a consolidated sheet's rows are keyed by, with the record's id (never the name). */
+export const CONNECTION_COLUMN: Column = { key: '$conexao', label: 'ID da conexão', cell: 'text' };
+const LEAD_COLUMNS = [COMPANY_COLUMN, CONNECTION_COLUMN];
+
+/** The columns before a record's own: Empresa and the connection's id in a consolidated sheet. */
+export function leadOf(consolidated: boolean): Lead {
+  return consolidated ? 2 : 0;
+}
+
+/** What shapes a report sheet's columns besides its listing. */
+export interface ColumnChoice {
+  /** A consolidated sheet starts with Empresa and the connection's id. */
+  consolidated?: boolean;
+  /** "Incluir dados de cartão": card columns only when asked for. */
+  cardData?: boolean;
+}
+
+/** The report sheet's columns: Empresa and the connection when consolidated, the listing's (card data only when asked for), then when the row was received. */
+export function reportColumns(listingKey: ListingKey, choice: ColumnChoice = {}): Column[] {
+  const own = tableSpec(listing(listingKey)).columns.filter((c) => choice.cardData || !c.onRequest);
+  return [...(choice.consolidated ? LEAD_COLUMNS : []), ...own, RECEIVED_COLUMN];
 }
 
 const consecutive = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
@@ -194,6 +246,7 @@ function knownKeys(): Set<string> {
     for (const child of spec.children) for (const c of child.columns) keys.add(c.key);
   }
   keys.add(RECEIVED_COLUMN.key);
+  for (const c of LEAD_COLUMNS) keys.add(c.key);
   return keys;
 }
 
@@ -230,10 +283,10 @@ function reportSheet(book: BookPort, spec: ImportSpec): { sheet: SheetPort; recr
  * of ours is where its metadata says (card columns the report no longer wants
  * are cleared by `startImport` in either mode).
  */
-export function canMerge(book: BookPort, listingKey: ListingKey, sheetId: number | undefined, cardData = false): boolean {
+export function canMerge(book: BookPort, listingKey: ListingKey, sheetId: number | undefined, choice: ColumnChoice = {}): boolean {
   const sheet = sheetId === undefined ? null : book.byId(sheetId);
   if (!sheet || sheet.sheetTag(LISTING_TAG) !== listingKey) return false;
-  return findColumns(sheet, reportColumns(listingKey, cardData)).every((p) => p !== null);
+  return findColumns(sheet, reportColumns(listingKey, choice)).every((p) => p !== null);
 }
 
 export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
@@ -246,7 +299,7 @@ export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
   // A sheet this run makes gets widths fitted to its first rows; one the user already had keeps theirs.
   const createdSheet = spec.sheetId === undefined ? !deps.book.byName(name) : !deps.book.byId(spec.sheetId);
   const { sheet, recreated } = reportSheet(deps.book, { ...spec, sheetName: name });
-  const columns = reportColumns(spec.listing, spec.cardData);
+  const columns = reportColumns(spec.listing, { consolidated: Boolean(spec.companies), cardData: spec.cardData });
   const previous = sheet.sheetTag(LISTING_TAG);
   const layout = resolveLayout(sheet, columns, knownKeys(), table.idField, previous === null ? null : previous === spec.listing);
   prepareSheet(sheet, columns, true, layout.positions);
@@ -270,6 +323,7 @@ export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
     status: 'running',
     createdSheet,
     steps: 0,
+    ...(spec.companies ? { companies: spec.companies.map((c): CompanyState => ({ id: c.id, pager: null, status: 'running', rows: 0, pages: 0 })) } : {}),
   };
 }
 
@@ -286,18 +340,23 @@ function checkCells(deps: ImportDeps, sheet: SheetPort, rowsAfter: number, colum
   }
 }
 
-const CELL_LIMIT_TEXT =
+export const CELL_LIMIT_TEXT =
   'O Google Planilhas aceita no máximo 10 milhões de células por planilha. Use filtros (por exemplo, uma competência ou um período), apague abas que não usa ou importe em outra planilha.';
 
 /** Rows written as one block when the records between them span at most this many cells: the cells written stay close to the cells changed. */
 const GAP_CELLS = 30;
 
-class Writer {
+/** Writes a pull's records into its sheet (and child sheets), each on the row of its key. */
+export class Writer {
   private readonly conv: CellConverter;
   private readonly table;
   private readonly columns: Column[];
   private readonly sheet: SheetPort;
   private positions: number[];
+  /** Columns before the record's own (Empresa, connection id) in a consolidated sheet. */
+  private readonly lead: Lead;
+  /** The company whose records are being written (consolidated pulls write one company at a time). */
+  private company: CompanySpec | null = null;
   /** Record id → row, read once per step from the id column; rows appended this step are added. */
   private index: Map<string, number> | null = null;
   private nextRow = 0;
@@ -308,7 +367,8 @@ class Writer {
   ) {
     this.conv = new CellConverter(deps.zone);
     this.table = tableSpec(listing(state.spec.listing));
-    this.columns = reportColumns(state.spec.listing, state.spec.cardData);
+    this.lead = leadOf(Boolean(state.spec.companies));
+    this.columns = reportColumns(state.spec.listing, { consolidated: this.lead > 0, cardData: state.spec.cardData });
     const sheet = deps.book.byId(state.sheetId);
     if (!sheet) throw new ImportError(`A aba "${state.spec.sheetName}" foi apagada durante a importação. Rode o relatório de novo.`);
     this.sheet = sheet;
@@ -324,13 +384,26 @@ class Writer {
     }
   }
 
-  /** The record's columns this report writes (card data only when asked), without "Recebido em". */
+  /** The record's columns this report writes (card data only when asked), without the lead columns or "Recebido em". */
   private get fields(): Column[] {
-    return this.columns.slice(0, -1);
+    return this.columns.slice(this.lead, -1);
   }
 
   private get idIndex(): number {
     return this.columns.findIndex((c) => c.key === this.table.idField);
+  }
+
+  /** A row's key: the record's id, or connection id + record id in a consolidated sheet ('' for a row without an id). */
+  private keyOf(connection: unknown, id: unknown): string {
+    if (id === '' || id === null || id === undefined) return '';
+    return this.lead ? `${String(connection)}|${String(id)}` : String(id);
+  }
+
+  /** The keys of data rows 2..last, read from the id column (and the connection's, when consolidated). */
+  private rowKeys(last: number): string[] {
+    const ids = this.sheet.read(2, this.positions[this.idIndex], last - 1, 1);
+    const connections = this.lead ? this.sheet.read(2, this.positions[this.lead - 1], last - 1, 1) : null;
+    return ids.map(([id], i) => this.keyOf(connections?.[i][0], id));
   }
 
   private rowIndex(): Map<string, number> {
@@ -338,10 +411,8 @@ class Writer {
     const index = new Map<string, number>();
     const last = this.sheet.lastRow();
     if (last >= 2) {
-      const ids = this.sheet.read(2, this.positions[this.idIndex], last - 1, 1);
-      ids.forEach(([id], i) => {
-        const key = String(id);
-        if (id !== '' && !index.has(key)) index.set(key, i + 2);
+      this.rowKeys(last).forEach((key, i) => {
+        if (key !== '' && !index.has(key)) index.set(key, i + 2);
       });
     }
     this.nextRow = Math.max(last, 1) + 1;
@@ -364,9 +435,9 @@ class Writer {
       sheet = existing ?? this.deps.book.create(freeName(this.deps.book, childSheetName(this.state.spec.sheetName, child)));
       if (!existing) sheet.setSheetTag(CHILD_TAG, childTagValue(this.state.sheetId, child.field));
       // A refresh keeps the columns an earlier run laid out, in their order (the header notes hold the keys).
-      const columns = child.open ? (entry?.columns ?? (existing ? columnsFromHeader(existing, child) : child.columns)) : undefined;
+      const columns = child.open ? (entry?.columns ?? (existing ? columnsFromHeader(existing, child, this.lead) : child.columns)) : undefined;
       entry = { sheetId: sheet.id, rows: entry?.rows ?? 0, ...(columns ? { columns } : {}) };
-      prepareSheet(sheet, columns ?? child.columns, true);
+      prepareSheet(sheet, this.withLead(columns ?? child.columns), true);
       this.state.children[child.field] = entry;
     }
     return { sheet, entry };
@@ -384,7 +455,7 @@ class Writer {
     }
     if (columns.length !== before.length || columns.some((c, i) => c.cell !== before[i].cell)) {
       entry.columns = columns;
-      prepareSheet(sheet, columns, true);
+      prepareSheet(sheet, this.withLead(columns), true);
     }
     return { sheet, entry, columns };
   }
@@ -393,19 +464,32 @@ class Writer {
     return (child.open && this.state.children[child.field]?.columns) || child.columns;
   }
 
+  /** A child's columns as the sheet holds them: after Empresa and the connection's id in a consolidated sheet. */
+  private withLead(columns: Column[]): Column[] {
+    return this.lead ? [...LEAD_COLUMNS, ...columns] : columns;
+  }
+
+  /** The lead cells of the company being written (none for one company). */
+  private leadCells(): CellValue[] {
+    return this.lead && this.company ? [this.company.name, this.company.id] : [];
+  }
+
   /** Refuses up front when the service announced more rows than the spreadsheet can take. */
   expect(totalRows: number): void {
     if (this.state.spec.mode === 'replace') checkCells(this.deps, this.sheet, totalRows, Math.max(...this.positions));
   }
 
-  write(downloaded: ApiRecord[]): void {
+  write(downloaded: ApiRecord[], company: CompanySpec | null = null): void {
+    this.company = company;
     // Filtros na planilha: the add-on's own conditions, applied after the service's filters narrowed the download.
     const conditions = this.state.spec.sheetFilters ?? [];
     const records = conditions.length ? downloaded.filter((r) => matches(conditions, r)) : downloaded;
     if (records.length === 0) return;
     this.place(records);
-    this.deps.pulled?.(this.state.sheetId, records);
-    if (this.state.spec.mode === 'merge') this.state.merged += records.length;
+    // Snapshots of what was pulled (for pushing edits back) are per company-less sheet: record ids are unique there.
+    if (!company) this.deps.pulled?.(this.state.sheetId, records);
+    if (company) this.state.rows += records.length;
+    else if (this.state.spec.mode === 'merge') this.state.merged += records.length;
     else this.state.rows += records.length;
     this.placeChildren(records);
     this.noteCuts();
@@ -433,9 +517,8 @@ class Writer {
     const received = new Date(this.state.startedAt);
     const targets = new Map<number, CellValue[]>();
     for (const record of records) {
-      const row = recordRow(this.fields, record, this.conv);
-      row.push(received);
-      const id = String(row[this.idIndex]);
+      const row = [...this.leadCells(), ...recordRow(this.fields, record, this.conv), received];
+      const id = this.keyOf(this.company?.id, row[this.idIndex]);
       let at = index.get(id);
       if (at === undefined) {
         at = this.nextRow++;
@@ -450,9 +533,9 @@ class Writer {
     for (const [first, last] of blocks([...targets.keys()], gap)) this.writeBlock(first, last, targets);
     // A sheet this run made gets widths that fit its first rows (our columns are 1..n there).
     if (this.state.createdSheet && this.state.rows === 0 && this.state.merged === 0) {
-      this.sheet.setColumnWidths?.(fittedWidths(this.fields, [...targets.values()].slice(0, 200)));
+      this.sheet.setColumnWidths?.(fittedWidths(this.columns.slice(0, -1), [...targets.values()].slice(0, 200)));
     }
-    if (this.state.spec.mode === 'merge') this.state.rows = index.size;
+    if (this.state.spec.mode === 'merge' && !this.lead) this.state.rows = index.size;
   }
 
   private writeBlock(first: number, last: number, targets: Map<number, CellValue[]>): void {
@@ -481,14 +564,17 @@ class Writer {
    * Both modes alike: a full pull then drops the rows of records that left.
    */
   private placeChildren(records: ApiRecord[]): void {
-    const parents = new Set(records.map((r) => String(r[this.table.idField])));
+    const parents = new Set(records.map((r) => this.keyOf(this.company?.id, r[this.table.idField])));
+    const lead = this.leadCells();
     for (const child of this.table.children) {
       if (!this.state.children[child.field] && !this.existingChild(child) && childRows(child, records, this.conv, child.columns.slice(0, 1)).length === 0)
         continue;
       const { sheet, entry, columns: childColumns } = this.childColumns(child, records);
-      const fresh = childRows(child, records, this.conv, childColumns);
-      if (this.state.createdSheet && entry.rows === 0 && fresh.length > 0) sheet.setColumnWidths?.(fittedWidths(childColumns, fresh));
-      entry.rows = placeChildRows(sheet, childColumns, formats(childColumns), fresh, parents);
+      const own = childRows(child, records, this.conv, childColumns);
+      const fresh = lead.length ? own.map((row) => [...lead, ...row]) : own;
+      const columns = this.withLead(childColumns);
+      if (this.state.createdSheet && entry.rows === 0 && fresh.length > 0) sheet.setColumnWidths?.(fittedWidths(columns, fresh));
+      entry.rows = placeChildRows(sheet, columns, formats(columns), fresh, parents, this.lead);
     }
   }
 
@@ -499,7 +585,7 @@ class Writer {
    * its row; with the user's cells they stay, marked in a note, so nothing
    * the user typed is lost or attached to another record.
    */
-  private sweep(): void {
+  private sweep(untouched: ReadonlySet<string> = new Set()): void {
     const last = this.sheet.lastRow();
     if (last < 2) return;
     const width = Math.max(this.sheet.lastColumn(), ...this.positions);
@@ -507,15 +593,19 @@ class Writer {
     const ours = new Set(this.positions);
     const idAt = this.positions[this.idIndex] - 1;
     const receivedAt = this.positions[this.columns.length - 1] - 1;
+    const connectionAt = this.lead ? this.positions[this.lead - 1] - 1 : -1;
     const seen = new Set<string>();
     const gone: number[] = [];
     const kept: number[] = [];
     rows.forEach((row, i) => {
       if (this.positions.every((p) => row[p - 1] === '')) return;
-      const id = row[idAt];
+      const connection = connectionAt < 0 ? '' : String(row[connectionAt]);
+      const key = this.keyOf(connection, row[idAt]);
       const stamp = row[receivedAt];
-      const current = id !== '' && !seen.has(String(id)) && isDate(stamp) && Math.abs(stamp.getTime() - this.state.startedAt) < 1000;
-      if (id !== '') seen.add(String(id));
+      // A consolidated sheet's rows of a company that failed or was refreshed incrementally stay as they are.
+      const fresh = untouched.has(connection) || (isDate(stamp) && Math.abs(stamp.getTime() - this.state.startedAt) < 1000);
+      const current = key !== '' && !seen.has(key) && fresh;
+      if (key !== '') seen.add(key);
       if (current) return;
       const userCells = row.some((v, c) => !ours.has(c + 1) && v !== '');
       (userCells ? kept : gone).push(i + 2);
@@ -538,37 +628,74 @@ class Writer {
     }
   }
 
-  /** The record ids the report sheet holds now. */
+  /** The record keys the report sheet holds now. */
   private parentIds(): Set<string> {
     const last = this.sheet.lastRow();
     if (last < 2) return new Set();
-    const ids = this.sheet.read(2, this.positions[this.idIndex], last - 1, 1);
-    return new Set(ids.flatMap(([id]) => (id === '' ? [] : [String(id)])));
+    return new Set(this.rowKeys(last).filter((key) => key !== ''));
   }
 
-  /** Settles rows whose record did not come, and lifts the incomplete mark. */
+  /** Empresa is the connection's name at this run: rows this run did not write (a renamed connection's) follow it. */
+  private renameCompanies(companies: readonly CompanySpec[]): void {
+    const last = this.sheet.lastRow();
+    if (last < 2 || !this.lead) return;
+    const names = new Map(companies.map((c) => [c.id, c.name]));
+    const connections = this.sheet.read(2, this.positions[this.lead - 1], last - 1, 1);
+    const shown = this.sheet.read(2, this.positions[0], last - 1, 1);
+    const stale = new Map<number, CellValue[]>();
+    connections.forEach(([id], i) => {
+      const name = names.get(String(id));
+      if (name !== undefined && shown[i][0] !== name) stale.set(i + 2, [name]);
+    });
+    for (const [first, lastRow] of blocks([...stale.keys()], 1)) {
+      this.sheet.write(
+        first,
+        this.positions[0],
+        Array.from({ length: lastRow - first + 1 }, (_, i) => stale.get(first + i) as CellValue[]),
+      );
+    }
+  }
+
+  /** Whether the consolidated sheet has rows of connections other than `companies` (one read of the connection column). */
+  private holdsOthers(companies: readonly CompanySpec[]): boolean {
+    const last = this.sheet.lastRow();
+    if (last < 2 || !this.lead) return false;
+    const ids = new Set(companies.map((c) => c.id));
+    return this.sheet.read(2, this.positions[this.lead - 1], last - 1, 1).some(([id]) => id !== '' && !ids.has(String(id)));
+  }
+
+  /**
+   * Settles rows whose record did not come, and lifts the incomplete mark. In
+   * a consolidated sheet a company the report no longer names leaves, one
+   * refreshed incrementally or that failed keeps its rows (and a failure keeps the mark).
+   */
   finish(): void {
-    if (this.state.spec.mode === 'replace') {
-      this.sweep();
+    const companies = this.state.spec.companies;
+    // A consolidated pull refreshed incrementally throughout settles only when the sheet holds a company it no longer names.
+    if (this.state.spec.mode === 'replace' || (companies && this.holdsOthers(companies))) {
+      const untouched = new Set((companies ?? []).filter((c, i) => c.mode === 'merge' || this.state.companies?.[i]?.status === 'failed').map((c) => c.id));
+      this.sweep(untouched);
       let ids: Set<string> | null = null;
       for (const child of this.table.children) {
         const entry = this.state.children[child.field];
         const sheet = this.existingChild(child);
         if (!sheet) continue;
-        const columns = entry?.columns ?? (child.open ? columnsFromHeader(sheet, child) : child.columns);
+        const columns = this.withLead(entry?.columns ?? (child.open ? columnsFromHeader(sheet, child, this.lead) : child.columns));
         ids ??= this.parentIds();
-        const rows = dropOrphans(sheet, columns.length, ids);
+        const rows = dropOrphans(sheet, columns.length, ids, this.lead);
         if (entry) entry.rows = rows;
-        markDone(sheet, columns);
+        if (!this.state.partial) markDone(sheet, columns);
       }
     } else {
       for (const entry of Object.values(this.state.children)) {
         const child = this.table.children.find((c) => this.state.children[c.field] === entry);
         const sheet = this.deps.book.byId(entry.sheetId);
-        if (sheet && child) markDone(sheet, this.columnsOf(child));
+        if (sheet && child && !this.state.partial) markDone(sheet, this.withLead(this.columnsOf(child)));
       }
     }
-    markDone(this.sheet, this.columns, this.positions);
+    if (companies) this.renameCompanies(companies);
+    // Some company failed: its rows keep their last good values, and the sheet stays marked incomplete.
+    if (!this.state.partial) markDone(this.sheet, this.columns, this.positions);
   }
 }
 
@@ -589,14 +716,14 @@ function blocks(rows: number[], gap: number): Array<[number, number]> {
  * notes, up to the first column that is not ours (the user's own, to the right).
  * Their kinds come back with the first value (`typed: false`).
  */
-function columnsFromHeader(sheet: SheetPort, child: ChildTable): Column[] {
+function columnsFromHeader(sheet: SheetPort, child: ChildTable, lead: Lead = 0): Column[] {
   const width = sheet.lastColumn();
-  if (width < 2) return child.columns;
+  if (width < lead + 2) return child.columns;
   const notes = sheet.readNotes(1, 1, width);
-  if (noteKey(notes[0]) !== child.columns[0].key) return child.columns;
+  if (noteKey(notes[lead]) !== child.columns[0].key) return child.columns;
   const labels = sheet.read(1, 1, 1, width)[0] ?? [];
   const columns: Column[] = [child.columns[0]];
-  for (let i = 1; i < width; i++) {
+  for (let i = lead + 1; i < width; i++) {
     const key = noteKey(notes[i]);
     if (!key) break;
     const label = String(labels[i] ?? key).replace(PARTIAL_MARK, '');
@@ -620,9 +747,9 @@ export interface StepOptions {
 /** Steps in a row the service may fail to answer before the run is reported failed. */
 export const MAX_TRANSIENT_FAILURES = 3;
 /** Rows a page is assumed to hold before the first page tells. */
-const ASSUMED_PAGE_ROWS = 100;
+export const ASSUMED_PAGE_ROWS = 100;
 /** The calls that end a run: stale rows cleared, marks lifted, the Histórico row, the job saved. */
-const FINISH_CALLS = 12;
+export const FINISH_CALLS = 12;
 
 /**
  * The service did not answer in time (a time-out, whose retries the deadline
@@ -630,7 +757,7 @@ const FINISH_CALLS = 12;
  * in a later step. A 5xx or a refused connection already had the client's
  * retries and fails the run as before ("Continuar" resumes it).
  */
-function transient(err: unknown): err is NetworkError | RateLimitedError {
+export function transient(err: unknown): err is NetworkError | RateLimitedError {
   return (err instanceof NetworkError && err.timedOut) || err instanceof RateLimitedError;
 }
 
@@ -743,9 +870,11 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
   return next;
 }
 
-/** A failed job continues from its last written page. */
+/** A failed job continues from its last written page (a consolidated one, each failed company from its own). */
 export function retryImport(state: ImportState): ImportState {
-  return state.status === 'failed' ? { ...state, status: 'running', message: undefined, retryable: undefined } : state;
+  if (state.status !== 'failed') return state;
+  const companies = state.companies?.map((c) => (c.status === 'failed' ? { ...c, status: 'running' as const, message: undefined, retryable: undefined } : c));
+  return { ...state, status: 'running', message: undefined, retryable: undefined, ...(companies ? { companies } : {}) };
 }
 
 export function cancelImport(state: ImportState): ImportState {
@@ -756,5 +885,5 @@ export function cancelImport(state: ImportState): ImportState {
 
 /** Rows the sheet holds after the job (replace) or rows updated/added (merge). */
 export function importedRows(state: ImportState): number {
-  return state.spec.mode === 'merge' ? state.merged : state.rows;
+  return state.spec.mode === 'merge' && !state.companies ? state.merged : state.rows;
 }

@@ -128,19 +128,10 @@ export interface OwnershipCheck {
  * follows the person's renames.
  */
 function reportTerms(r: Report): string {
-  // Card data is appended only when asked for, so reports signed before the option keep their signature.
-  return JSON.stringify([
-    'r',
-    r.id,
-    r.owner?.id,
-    r.connectionId,
-    r.listing,
-    r.filters,
-    r.incremental,
-    r.schedule,
-    r.notifyByEmail,
-    ...(r.cardData ? ['cartao'] : []),
-  ]);
+  // Card data and a consolidated report's companies join the terms only when present, so reports vouched for before
+  // stay vouched for.
+  const terms = ['r', r.id, r.owner?.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail];
+  return JSON.stringify([...terms, ...(r.cardData ? ['cartao'] : []), ...(r.companies ? [r.companies] : [])]);
 }
 
 /** What an owner agrees to when they start a bulk run: which rows go where, with whose key. */

@@ -9,10 +9,20 @@ import type { ApiRecord } from '../api/envelopes';
 import { editableListing, type SnapshotStore } from './bulk/snapshot';
 import { intlZone, type Zone } from '../api/calendar';
 import { appendHistory } from './history';
-import { canMerge, cancelImport, type ImportState, importedRows, retryImport, startImport, stepImport } from './import-job';
+import { canMerge, cancelImport, type CompanySpec, type ImportState, importedRows, retryImport, startImport, stepImport } from './import-job';
+import { stepConsolidated } from './consolidated-job';
 import { JobStore } from './job-store';
 import type { KeyValueStore } from './ports';
-import { incrementalFilters, type Report, type ReportStore, resolveFilters, type RunOrigin, SERVICE_TIME_ZONE, type RunSummary } from './reports';
+import {
+  incrementalFilters,
+  type Report,
+  type ReportStore,
+  resolveCompanies,
+  resolveFilters,
+  type RunOrigin,
+  SERVICE_TIME_ZONE,
+  type RunSummary,
+} from './reports';
 import type { BookPort } from './sheet-port';
 import { resolveSheetFilters } from './sheet-filters';
 import { tableSpec } from './table';
@@ -29,6 +39,8 @@ export interface RunDeps {
   now: () => number;
   /** The running user's client for one of their connections, by id. */
   clientFor: (connectionId: string) => BillingClient;
+  /** The running user's connections now (ids and names): what "todas as minhas conexões" means at a run. */
+  connections?: () => Array<{ id: string; name: string }>;
   /** Epoch ms this execution must never pass (see StepOptions.limit). */
   limit?: number;
   /** Whether someone asked to cancel `reportId`'s run while a step runs (read between waves). */
@@ -115,8 +127,10 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
   const serviceZone = deps.serviceZone?.(report.connection) ?? intlZone(SERVICE_TIME_ZONE);
   const incremental = incrementalFilters(report, base, serviceZone);
   // Merging needs every column of ours where its metadata says; otherwise a full pull rebuilds them.
-  const merge = incremental.merge && canMerge(deps.book, report.listing, report.sheetId, report.cardData);
-  const filters = merge ? incremental.filters : base;
+  const intact = canMerge(deps.book, report.listing, report.sheetId, { consolidated: Boolean(report.companies), cardData: report.cardData });
+  const companies = report.companies ? companySpecs(deps, report, base, intact) : undefined;
+  const merge = companies ? companies.every((c) => c.mode === 'merge') : incremental.merge && intact;
+  const filters = merge && !companies ? incremental.filters : base;
   const sheetFilters = resolveSheetFilters(report.sheetFilters, tableSpec(listing(report.listing)).columns, new Date(now), deps.zone);
   const state = startImport(
     {
@@ -128,6 +142,7 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
       mode: merge ? 'merge' : 'replace',
       ...(sheetFilters.length ? { sheetFilters } : {}),
       ...(report.cardData ? { cardData: true } : {}),
+      ...(companies ? { companies } : {}),
     },
     importDeps(deps, report),
   );
@@ -143,6 +158,22 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
   return { report: saved, job: started, progress: progress(saved, state), started: true };
 }
 
+/**
+ * A consolidated run's companies: the owner's connections the report names
+ * (all of them now, for "todas"), each incremental from its own last good pull
+ * when the report is and the sheet is intact, else in full.
+ */
+function companySpecs(deps: RunDeps, report: Report, base: ImportState['spec']['filters'], intact: boolean): CompanySpec[] {
+  const own = deps.connections?.() ?? [];
+  return resolveCompanies(report.companies ?? { all: false, ids: [] }, own).map((c) => {
+    const since = report.companyStamps?.[c.id];
+    const serviceZone = deps.serviceZone?.(c.name) ?? intlZone(SERVICE_TIME_ZONE);
+    const incremental = incrementalFilters({ ...report, lastSuccessStart: since }, base, serviceZone);
+    const merge = incremental.merge && intact;
+    return { id: c.id, name: c.name, filters: merge ? incremental.filters : base, mode: merge ? 'merge' : 'replace' };
+  });
+}
+
 export function startRun(deps: RunDeps, reportId: string, origin: RunOrigin): RunProgress {
   return beginRun(deps, deps.reports.get(reportId), origin, deps.jobs.get(reportId)).progress;
 }
@@ -154,6 +185,7 @@ function importDeps(deps: RunDeps, report: Report, checkpoint?: (state: ImportSt
   return {
     checkpoint,
     cancelRequested: asked ? () => asked(report.id) : undefined,
+    clientFor: deps.clientFor,
     get client() {
       client ??= deps.clientFor(report.connectionId ?? '');
       return client;
@@ -195,7 +227,7 @@ function backoff(report: Report, result: RunSummary['result'], origin: RunOrigin
 function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   const { state } = job;
   const now = deps.now();
-  const result = state.status === 'done' ? 'ok' : state.status === 'cancelled' ? 'cancelado' : 'erro';
+  const result = state.status === 'done' ? (state.partial ? 'parcial' : 'ok') : state.status === 'cancelled' ? 'cancelado' : 'erro';
   const { note, ...pause } = backoff(report, result, job.origin, now);
   const summary: RunSummary = {
     startedAt: state.startedAt,
@@ -208,20 +240,40 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     warnings: state.warnings.length ? state.warnings : undefined,
     incremental: state.spec.mode === 'merge',
   };
-  const saved = deps.reports.save({ ...report, ...pause, lastRun: summary, ...(result === 'ok' ? { lastSuccessStart: state.startedAt } : {}) });
+  const saved = deps.reports.save({
+    ...report,
+    ...pause,
+    lastRun: summary,
+    ...(result === 'ok' || result === 'parcial' ? { lastSuccessStart: state.startedAt } : {}),
+    ...(state.companies ? { companyStamps: companyStamps(report, state) } : {}),
+  });
   appendHistory(deps.book, report.name, summary);
   // A failed job stays so that "Continuar" resumes from its last written page.
   if (result === 'erro') deps.jobs.put(report.id, job);
   else deps.jobs.delete(report.id);
-  if (result === 'erro' && job.origin === 'agendado') deps.notifyFailure?.(saved, summary);
+  if ((result === 'erro' || result === 'parcial') && job.origin === 'agendado') deps.notifyFailure?.(saved, summary);
   return saved;
+}
+
+/**
+ * Each company that finished a run that ended (OK or partial) moves its own stamp on; a failed one keeps its last
+ * good one, as do all after a cancelled run (its rows were not settled); a company no longer pulled is forgotten.
+ */
+function companyStamps(report: Report, state: ImportState): Record<string, number> {
+  const out: Record<string, number> = {};
+  (state.spec.companies ?? []).forEach((c, i) => {
+    const stamp = state.status === 'done' && state.companies?.[i]?.status === 'done' ? state.startedAt : report.companyStamps?.[c.id];
+    if (stamp !== undefined) out[c.id] = stamp;
+  });
+  return out;
 }
 
 /** One step of a run until `deadline` (epoch ms), on the report and job the caller read. */
 export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: number): Run {
   const current = job.state.status === 'failed' ? { ...job, state: retryImport(job.state) } : job;
   const { reportId, origin } = current;
-  const state = stepImport(
+  const step = current.state.companies ? stepConsolidated : stepImport;
+  const state = step(
     current.state,
     importDeps(deps, report, (s) => deps.jobs.put(reportId, { reportId, origin, state: s })),
     { deadline, limit: deps.limit },

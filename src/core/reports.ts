@@ -22,7 +22,8 @@ export type RelativeValue =
 export type SavedFilterValue = string | number | boolean | number[] | RelativeValue;
 
 export type RunOrigin = 'manual' | 'agendado';
-export type RunResult = 'ok' | 'erro' | 'cancelado' | 'em andamento';
+/** 'parcial': a consolidated run in which some companies failed while the others were refreshed. */
+export type RunResult = 'ok' | 'parcial' | 'erro' | 'cancelado' | 'em andamento';
 
 export interface RunSummary {
   startedAt: number;
@@ -44,6 +45,14 @@ export interface Report {
   connection: string;
   /** The owner's connection (an id in the owner's UserProperties): never anyone's key. Absent in reports saved before owners. */
   connectionId?: string;
+  /**
+   * A consolidated report: the same listing from several of the owner's
+   * connections (by id), or from all of them as they are at each run. Absent:
+   * one company, `connectionId`.
+   */
+  companies?: Companies;
+  /** Per company (connection id): start of its last successful pull, the lower bound of its next incremental one. */
+  companyStamps?: Record<string, number>;
   /** Who runs it, set on the server from the running user. Absent in reports saved before owners: nobody runs those until someone takes them over. */
   owner?: Owner;
   filters: Record<string, SavedFilterValue>;
@@ -68,6 +77,19 @@ export interface Report {
   /** Epoch ms before which the schedule does not start the report again (the back-off after repeated failures). */
   pausedUntil?: number;
   createdAt: number;
+}
+
+export interface Companies {
+  /** "Todas as minhas conexões": resolved at each run to the owner's connections then. */
+  all: boolean;
+  ids: string[];
+}
+
+/** The connections a consolidated report pulls at a run, from the owner's `own` connections; ids the owner no longer has stay (and fail alone). */
+export function resolveCompanies(companies: Companies, own: ReadonlyArray<{ id: string; name: string }>): Array<{ id: string; name: string }> {
+  if (companies.all) return own.map((c) => ({ id: c.id, name: c.name }));
+  const names = new Map(own.map((c) => [c.id, c.name]));
+  return [...new Set(companies.ids)].map((id) => ({ id, name: names.get(id) ?? `conexão ${id} (não existe mais)` }));
 }
 
 const PREFIX = 'faturamento.relatorio.';
@@ -167,6 +189,8 @@ export interface ReportView {
   listing: string;
   listingLabel: string;
   connection: string;
+  /** A consolidated report's companies by name ("Todas as minhas conexões" for all), null for one company. */
+  companies: string[] | null;
   /** The owner's e-mail, or null for a report saved before owners. */
   owner: string | null;
   /** The user looking at the list owns it (and vouched for it): they can run, edit and schedule it. */

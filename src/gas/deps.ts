@@ -54,6 +54,11 @@ export function runDeps(
     now: () => Date.now(),
     limit: executionLimit(),
     clientFor: clients(zone),
+    // The running user's own connections: a consolidated report's "todas" means theirs, now.
+    connections: () =>
+      connectionStore()
+        .list()
+        .map((c) => ({ id: c.id, name: c.name })),
     cancelRequested: cancelRequested,
     snapshots: new SnapshotStore(doc),
     notifyFailure: (report, run) => {

@@ -28,6 +28,7 @@ import { showSidebar } from './ui';
 import { gasZone } from './zone';
 import { recordUsage, usageStore } from './usage';
 import { DAILY_QUOTA } from '../core/usage';
+import { bounded } from '../core/bounds';
 
 /**
  * A sidebar step stays short: progress moves every few seconds, and a cancel
@@ -95,6 +96,7 @@ export function getImportForm() {
           name: editing.name,
           listing: editing.listing,
           connection: editing.connection,
+          companies: editing.companies ?? null,
           filters: editing.filters,
           sheetFilters: editing.sheetFilters ?? [],
           sheetName:
@@ -116,6 +118,8 @@ export interface ReportForm {
   name: string;
   listing: ListingKey;
   connection: string;
+  /** A consolidated report: several of the user's connections (ids), or all of them. One id is a one-company report. */
+  companies?: { all?: boolean; ids?: string[] } | null;
   filters: Record<string, SavedFilterValue | '' | null>;
   sheetFilters?: SheetFilter[];
   sheetName: string;
@@ -134,15 +138,46 @@ function cleanFilters(filters: ReportForm['filters']): Record<string, SavedFilte
   return out;
 }
 
+export const ALL_COMPANIES_LABEL = 'Todas as minhas conexões';
+
+/**
+ * The companies of a consolidated report, each one of the running user's own
+ * connections: an id of anyone else's (a colleague's, in a shared document) is
+ * refused here, whatever the sidebar sent. Null: a one-company report.
+ */
+function checkCompanies(
+  form: ReportForm['companies'],
+): FormOutcome<{ companies: Report['companies']; first: { id: string; name: string }; label: string } | null> {
+  if (!form) return { ok: true, value: null };
+  if (!form.all && (form.ids ?? []).length === 0)
+    return { ok: false, field: 'connection', message: 'Marque as empresas do relatório consolidado (duas ou mais).' };
+  const own = connectionStore().list();
+  if (own.length === 0) return { ok: false, field: 'connection', message: 'Nenhuma conexão configurada: abra Faturamento › Conexões e adicione uma.' };
+  if (form.all) {
+    const first = own.find((c) => c.isDefault) ?? own[0];
+    return { ok: true, value: { companies: { all: true, ids: [] }, first, label: ALL_COMPANIES_LABEL } };
+  }
+  const ids = [...new Set((form.ids ?? []).map(String))];
+  const picked = ids.map((id) => own.find((c) => c.id === id));
+  if (picked.some((c) => !c))
+    return { ok: false, field: 'connection', message: 'Só é possível escolher conexões suas (Faturamento › Conexões). Marque de novo as empresas.' };
+  const mine = picked as Array<{ id: string; name: string }>;
+  // One company is a one-company report, without the Empresa column.
+  if (mine.length === 1) return { ok: true, value: { companies: undefined, first: mine[0], label: mine[0].name } };
+  return { ok: true, value: { companies: { all: false, ids }, first: mine[0], label: mine.map((c) => c.name).join(', ') } };
+}
+
 /** Checks a report form against the report it edits, if any; the field names match the sidebar's inputs. */
 function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<Report, 'id' | 'createdAt' | 'schedule' | 'notifyByEmail' | 'owner'>> {
   const op = (listings as Record<string, ListOperation>)[form.listing];
   if (!op) return { ok: false, field: 'listing', message: 'Escolha o que importar.' };
   const name = (form.name ?? '').trim() || `${op.label}`;
+  const chosen = checkCompanies(form.companies);
+  if (!chosen.ok) return chosen;
   let connection: { id: string; name: string };
   try {
     // Resolved in the running user's own connections: the report keeps its id, never a name to look up later.
-    connection = connectionStore().get(form.connection || undefined);
+    connection = chosen.value ? chosen.value.first : connectionStore().get(form.connection || undefined);
   } catch (err) {
     return { ok: false, field: 'connection', message: (err as Error).message };
   }
@@ -188,8 +223,9 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
     value: {
       name,
       listing: form.listing,
-      connection: connection.name,
+      connection: chosen.value ? chosen.value.label : connection.name,
       connectionId: connection.id,
+      companies: chosen.value?.companies,
       filters,
       sheetFilters: sheetFilters.value,
       sheetName,
@@ -330,10 +366,19 @@ export function discardFailedImport(reportId: string): boolean {
 }
 
 /** Builds report views with one read of the time zone; `doc` read through `readOnce` makes the jobs' one read too. */
+/** The companies a consolidated report pulls, by name: the viewer's own connections when it is theirs, else as last run. */
+function companyNames(r: Report, own: ReadonlyArray<{ id: string; name: string }>): string[] {
+  if (r.companies?.all) return [ALL_COMPANIES_LABEL];
+  const names = new Map(own.map((c) => [c.id, c.name]));
+  const found = (r.companies?.ids ?? []).map((id) => names.get(id));
+  // A colleague's report names their connections: shown as saved.
+  return found.every((n) => n !== undefined) ? (found as string[]) : [bounded(r.connection, 500)];
+}
+
 function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => ReportView {
   const connections = connectionStore()
     .list()
-    .map((c) => c.name);
+    .map((c) => ({ id: c.id, name: c.name }));
   const timeZone = spreadsheetTimeZone();
   const zone = gasZone(timeZone);
   const jobs = pullJobStore(doc);
@@ -353,6 +398,7 @@ function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => Repor
       listing: r.listing,
       listingLabel: op.label,
       connection: r.connection,
+      companies: r.companies ? companyNames(r, connections) : null,
       owner: r.owner?.email ?? null,
       mine: check.report(r),
       disowned: r.owner?.id === check.me && !check.report(r),
@@ -365,8 +411,8 @@ function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => Repor
       scheduleText: r.schedule ? describeSchedule(r.schedule) : 'sem agendamento',
       nextRunAt: next ? formatWhen(next.getTime()) : null,
       notifyByEmail: r.notifyByEmail,
-      orphaned: !connections.includes(r.connection),
-      connections,
+      orphaned: !r.companies && !connections.some((c) => c.name === r.connection),
+      connections: connections.map((c) => c.name),
       // A failure that continuing cannot get past (a refused key, a bad filter) is not offered "Continuar".
       canContinue: ((job) => Boolean(job && (job.state.status === 'running' || job.state.retryable)))(jobs.has(r.id) ? jobs.get(r.id) : null),
       lastRun: r.lastRun
@@ -479,7 +525,16 @@ export function takeOverReport(reportId: string, connectionId: string): FormOutc
     }
     // An unfinished pull holds rows of the old owner's organization: the next run starts over with the new connection.
     if (job && !w.check.report(current)) jobs.delete(reportId);
-    const report = store.save({ ...current, owner: { id: w.me.id, email: w.me.email }, connectionId: connection.id, connection: connection.name });
+    // Chosen companies were the old owner's connections: the report goes on with the new owner's one ("todas" stays "todas", now theirs).
+    const companies = current.companies?.all ? current.companies : undefined;
+    const report = store.save({
+      ...current,
+      owner: { id: w.me.id, email: w.me.email },
+      connectionId: connection.id,
+      connection: companies ? ALL_COMPANIES_LABEL : connection.name,
+      companies,
+      companyStamps: undefined,
+    });
     w.owners.vouchReport(w.me, w.documentId, report);
     return { ok: true, value: viewer(doc, w.owners.checker(w.me, w.documentId))(report) };
   });

@@ -57,6 +57,14 @@ describe('faults', () => {
     expect(other.at(-1)?.faults ?? []).toEqual([]);
   });
 
+  it("a fault for one organization hits only requests with that organization's key", async () => {
+    await sb.configure({ faults: [{ kind: 'status', status: 500, org: sb.orgs[1].name, pathPrefix: '/v2/clientes' }] });
+    expect((await api(sb, '/v2/clientes', { key: sb.orgs[1].apiKey })).status).toBe(500);
+    expect((await api(sb, '/v2/clientes', { key: sb.orgs[0].apiKey })).status).toBe(200);
+    expect((await api(sb, '/v2/clientes', { key: sb.orgs[2].apiKey })).status).toBe(200);
+    await expect(sb.configure({ faults: [{ kind: 'status', status: 500, org: 7 as never }] })).rejects.toThrow(/org must be an organization's name/);
+  });
+
   it('429 with Retry-After for the next N matching requests, in the operation envelope', async () => {
     await sb.configure({ faults: [{ kind: 'status', status: 429, retryAfterSeconds: 7, times: 2, method: 'GET', pathPrefix: '/v2/faturamento' }] });
     const a = await api(sb, '/v2/faturamento/faturas');

@@ -21,6 +21,10 @@ const progressText_ = byId('progress-text');
 const listingSelect = byId<HTMLSelectElement>('f-listing');
 const targetSelect = byId<HTMLSelectElement>('f-target');
 const NEW = '__nova__';
+/** The connection choices that make a consolidated report. */
+const ALL = '__todas__';
+const SEVERAL = '__varias__';
+const companiesBox = byId('companies');
 /** Sort fields that are not columns of the listing's sheet. */
 const SORT_LABELS: Record<string, string> = { dataHoraAtualizacao: 'Data e hora de atualização' };
 let data: ImportForm;
@@ -238,7 +242,9 @@ function fill(report: EditingReport): void {
   runBtn.textContent = 'Salvar e importar';
   listingSelect.value = report.listing;
   renderFilters();
-  (byName('connection') as HTMLSelectElement).value = report.connection;
+  (byName('connection') as HTMLSelectElement).value = report.companies ? (report.companies.all ? ALL : SEVERAL) : report.connection;
+  for (const box of companiesBox.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) box.checked = Boolean(report.companies?.ids.includes(box.value));
+  showCompanies();
   (byName('name') as HTMLInputElement).value = report.name;
   targetSelect.value = data.sheets.includes(report.sheetName) ? report.sheetName : NEW;
   (byName('sheetName') as HTMLInputElement).value = report.sheetName;
@@ -258,6 +264,20 @@ function fill(report: EditingReport): void {
       if (rel?.rel === 'hoje') setField(`${f.name}__dias`, rel.dias);
     } else setField(f.name, v);
   }
+}
+
+/** Several connections, or all of them: a consolidated report (one sheet, Empresa first). */
+function chosenCompanies(): ReportForm['companies'] {
+  const choice = value('connection');
+  if (choice === ALL) return { all: true };
+  if (choice !== SEVERAL) return null;
+  return { ids: [...companiesBox.querySelectorAll<HTMLInputElement>('input[type="checkbox"]:checked')].map((b) => b.value) };
+}
+
+function showCompanies(): void {
+  const choice = value('connection');
+  companiesBox.hidden = choice !== SEVERAL;
+  byId('companies-hint').hidden = choice !== SEVERAL && choice !== ALL;
 }
 
 function setRunning(running: boolean): void {
@@ -295,7 +315,7 @@ function showProgress(p: RunProgress): void {
       progressBar.value = Math.min(p.rows, p.totalRows);
     } else progressBar.removeAttribute('value');
   }
-  notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', text);
+  notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? (p.message ? 'warn' : 'ok') : 'error', text);
 }
 
 form.addEventListener('submit', (ev) => {
@@ -310,6 +330,7 @@ form.addEventListener('submit', (ev) => {
     // The options are the server's own listing keys.
     listing: listingSelect.value as ReportForm['listing'],
     connection: value('connection'),
+    companies: chosenCompanies(),
     filters: collectFilters(),
     sheetFilters: sheetFilters.collect(),
     sheetName: target === NEW ? value('sheetName') : target,
@@ -433,7 +454,16 @@ void busy(runBtn, async () => {
   sheetFilters = new SheetFilters(byId('sheet-filters'), data.sheetFilterOps, resetAfterFailure);
   byId('add-sheet-filter').addEventListener('click', () => sheetFilters.add());
   const connSelect = byName('connection') as HTMLSelectElement;
-  connSelect.replaceChildren(...data.connections.map((c) => h('option', { value: c.name, selected: c.isDefault }, c.name)));
+  connSelect.replaceChildren(
+    ...data.connections.map((c) => h('option', { value: c.name, selected: c.isDefault }, c.name)),
+    ...(data.connections.length > 1
+      ? [h('option', { value: SEVERAL }, 'Várias conexões (consolidado)…'), h('option', { value: ALL }, 'Todas as minhas conexões (consolidado)')]
+      : []),
+  );
+  byId('company-list').replaceChildren(
+    ...data.connections.map((c) => h('label', { class: 'checkbox' }, h('input', { type: 'checkbox', value: c.id, name: 'company' }), ` ${c.name}`)),
+  );
+  connSelect.addEventListener('change', showCompanies);
   if (data.connections.length === 0) notice(status, 'warn', 'Nenhuma conexão configurada: abra Faturamento › Conexões e adicione uma.');
   listingSelect.replaceChildren(...data.listings.map((l) => h('option', { value: l.key }, l.label)));
   targetSelect.replaceChildren(h('option', { value: NEW }, 'Nova aba…'), ...data.sheets.map((s) => h('option', { value: s }, `Substituir "${s}"`)));

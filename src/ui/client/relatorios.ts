@@ -10,6 +10,11 @@ const usage = byId('usage');
 let reports: ReportView[] = [];
 const WEEKDAYS = ['Domingo', 'Segunda', 'Terça', 'Quarta', 'Quinta', 'Sexta', 'Sábado'];
 
+/** Where the report pulls from: its connection, or a consolidated report's companies. */
+function source(r: ReportView): string {
+  return r.companies ? `consolidado · empresas: ${r.companies.join(', ')}` : `conexão ${r.connection}`;
+}
+
 function lastRunLine(r: ReportView): HTMLElement {
   const l = r.lastRun;
   if (!l) return h('div', { class: 'meta' }, 'Nunca executado.');
@@ -193,7 +198,7 @@ function card(r: ReportView): HTMLElement {
       { class: 'card', 'data-report': r.name, 'data-owner': r.owner ?? '' },
       h('div', { class: 'title' }, h('span', {}, r.name), h('span', { class: 'badge' }, r.listingLabel)),
       ownerLine(r),
-      h('div', { class: 'meta' }, `Aba "${r.sheetName}" · conexão ${r.connection}${r.incremental ? ' · incremental' : ''}`),
+      h('div', { class: 'meta' }, `Aba "${r.sheetName}" · ${source(r)}${r.incremental ? ' · incremental' : ''}`),
       h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
       lastRunLine(r),
       h('div', { class: 'actions' }, takeBtn),
@@ -251,7 +256,7 @@ function card(r: ReportView): HTMLElement {
     r.orphaned ? orphanBox(r, result) : null,
     h('div', { class: 'title' }, h('span', {}, r.name), h('span', { class: 'badge' }, r.listingLabel)),
     ownerLine(r),
-    h('div', { class: 'meta' }, `Aba "${r.sheetName}" · conexão ${r.connection}${r.incremental ? ' · incremental' : ''}`),
+    h('div', { class: 'meta' }, `Aba "${r.sheetName}" · ${source(r)}${r.incremental ? ' · incremental' : ''}`),
     r.sheetFilters.length ? h('div', { class: 'meta' }, `Filtros na planilha (aplicados pelo complemento): ${r.sheetFilters.join('; ')}`) : null,
     h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
     lastRunLine(r),

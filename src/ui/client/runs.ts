@@ -46,8 +46,13 @@ export function progressText(p: RunProgress): string {
       const left = p.etaSeconds !== undefined ? `; faltam cerca de ${seconds(p.etaSeconds)}` : '';
       return `Importando… ${pages}, ${rows}${of} linhas${left}.`;
     }
-    case 'done':
-      return p.incremental ? `Pronto: ${rows} registros novos ou alterados mesclados em "${p.sheetName}".` : `Pronto: ${rows} linhas em "${p.sheetName}".`;
+    case 'done': {
+      const done = p.incremental
+        ? `Pronto: ${rows} registros novos ou alterados mesclados em "${p.sheetName}".`
+        : `Pronto: ${rows} linhas em "${p.sheetName}".`;
+      // A consolidated run in which some company failed says which and why.
+      return p.message ? `${done} ${p.message}` : done;
+    }
     case 'cancelled':
       return `Cancelado com ${rows} linhas gravadas; a aba "${p.sheetName}" ficou marcada como incompleta.`;
     case 'failed': {
