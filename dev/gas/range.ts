@@ -9,6 +9,7 @@ import { addMetadata, DeveloperMetadataFinderImpl, metadataOf, rangePlace } from
 import { type Cell, type SheetModel, type SortSpec, sortRange } from './spreadsheet-model';
 import { fromScriptValue, FORMULA_PLACEHOLDER, isFormula, serialToMs } from './values';
 import { wallClock } from './tz';
+import { createPivotTable, recalcPivots } from './pivot';
 
 type GRange = GoogleAppsScript.Spreadsheet.Range;
 type GSheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -22,6 +23,7 @@ type Implemented =
   | 'clearDataValidations'
   | 'clearFormat'
   | 'createFilter'
+  | 'createPivotTable'
   | 'getFilter'
   | 'getA1Notation'
   | 'getBackground'
@@ -133,6 +135,8 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
 
   /** Cells read cost per cell on top of the call (see clock.ts). */
   private read(): void {
+    // A pivot table's output follows its source, as Sheets recalculates it.
+    if (this.sheet.pivots.length) recalcPivots(this.env.model, this.sheet);
     this.env.exec.counters.cellsRead += this.size;
     this.env.exec.charge(this.size * this.env.exec.costs.cellReadMs);
   }
@@ -221,6 +225,7 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
   }
 
   getValue(): any {
+    if (this.sheet.pivots.length) recalcPivots(this.env.model, this.sheet);
     this.env.exec.counters.cellsRead += 1;
     return this.scriptValue(this.sheet.cell(this.row, this.column));
   }
@@ -231,6 +236,7 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
   }
 
   getDisplayValue(): string {
+    if (this.sheet.pivots.length) recalcPivots(this.env.model, this.sheet);
     const cell = this.sheet.cell(this.row, this.column);
     return cell ? displayValue(cell.value, cell.format, this.env.model.locale) : '';
   }
@@ -417,6 +423,11 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
 
   getDeveloperMetadata(): GoogleAppsScript.Spreadsheet.DeveloperMetadata[] {
     return metadataOf(this.env, { type: 'RANGE', range: this });
+  }
+
+  /** An empty pivot table over `sourceData`, anchored at this range's first cell. */
+  createPivotTable(sourceData: GRange): GoogleAppsScript.Spreadsheet.PivotTable {
+    return createPivotTable(this.env, this, sourceData);
   }
 
   /** A column number (absolute), {column, ascending}, or an array of them; only this range's cells move. */
