@@ -33,6 +33,8 @@ export interface RunDeps {
   cancelRequested?: (reportId: string) => boolean;
   /** Told about scheduled runs that failed (e-mail). */
   notifyFailure?: (report: Report, run: RunSummary) => void;
+  /** Called once when a run finishes with data (ok or partial): refreshes the dashboards built on the report (core/dashboards). */
+  afterReportRun?: (report: Report) => void;
 }
 
 export interface PullJob {
@@ -204,6 +206,7 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   if (result === 'erro') deps.jobs.put(report.id, job);
   else deps.jobs.delete(report.id);
   if (result === 'erro' && job.origin === 'agendado') deps.notifyFailure?.(saved, summary);
+  if (result !== 'erro' && result !== 'cancelado') deps.afterReportRun?.(saved);
   return saved;
 }
 

@@ -17,6 +17,7 @@ import { clientFor, connectionStore, documentStore, ownerStore, serviceTimeZone,
 import { executionLimit } from './execution-limit';
 import { bookPort, selectionBookPort } from './sheet-port';
 import { gasZone } from './zone';
+import { refreshAfterRun } from './dashboard-port';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -54,6 +55,7 @@ export function runDeps(
     limit: executionLimit(),
     clientFor: clients(zone),
     cancelRequested: cancelRequested,
+    afterReportRun: refreshAfterRun(doc, zone, ss),
     notifyFailure: (report, run) => {
       // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
       const to = Session.getEffectiveUser().getEmail();

@@ -8,6 +8,7 @@ export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
     .addItem('Importar dados…', 'showImport')
     .addItem('Relatórios', 'showReports')
     .addItem('Lançamentos em lote', 'showBulk')
+    .addItem('Painéis', 'showDashboards')
     .addSeparator()
     .addItem('Conexões', 'showConnections')
     .addSeparator()
