@@ -1,14 +1,14 @@
 /**
  * Server side of the Painéis sidebar: build a dashboard from a saved report,
  * refresh or delete it, and, for Faturas sem NFS-e, select those invoices on
- * the invoices report's sheet and open Lançamentos em lote to issue them.
+ * the invoices report's sheet, for Lançamentos em lote to issue them (the
+ * sidebar then opens it).
  */
 import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
 import { type DashboardDeps, invoicesToIssue, refreshDashboard } from '../core/dashboards/refresh';
 import { type Dashboard, dashboardTag } from '../core/dashboards/store';
 import { listing } from '../api/operations';
 import { COLUMN_TAG, SHEET_TAG } from '../core/sheet-layout';
-import { showBulk } from './bulk-api';
 import { dashboardDeps } from './dashboard-port';
 import { withDocumentLock } from './lock';
 import type { FormOutcome, Outcome } from './outcome';
@@ -157,8 +157,9 @@ function rowRanges(rows: number[]): string[] {
 
 /**
  * Faturas sem NFS-e → Lançamentos em lote: selects those invoices' rows (by id,
- * wherever they are now) on the invoices report's sheet and opens the bulk
- * sidebar, where "Emitir NFS-e" with "Só as selecionadas" issues them.
+ * wherever they are now) on the invoices report's sheet, for the bulk
+ * sidebar (the Painéis page calls showBulk next), where "Emitir NFS-e" with
+ * "Só as selecionadas" issues them.
  */
 export function prepareNfseIssue(id: string): Outcome<{ invoices: number; sheetName: string }> {
   try {
@@ -178,7 +179,6 @@ export function prepareNfseIssue(id: string): Outcome<{ invoices: number; sheetN
       if (wanted.has(`${empresa}\u0000${v}`)) rows.push(i + 2);
     });
     selectionBookPort().activate(sheet.id, rowRanges(rows));
-    showBulk();
     return { ok: true, value: { invoices: rows.length, sheetName: sheet.name() } };
   } catch (err) {
     return refusal(err);

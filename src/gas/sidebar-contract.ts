@@ -31,6 +31,7 @@ export {
   createBulkTemplate,
   getBulkForm,
   showBulkFailures,
+  showBulk,
   startBulkRun,
   takeOverBulkRun,
   validateBulk,

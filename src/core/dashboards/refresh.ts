@@ -40,9 +40,20 @@ export interface DashboardDeps {
   now: () => number;
 }
 
+/** Where each field's column is: its metadata, or for a child sheet (laid out by the import in header order) the header notes. */
+function columnsByKey(sheet: SheetPort): Map<string, number> {
+  const tags = sheet.columnTags(COLUMN_TAG);
+  if (tags.size > 0 || sheet.lastColumn() === 0) return tags;
+  const notes = sheet.readNotes(1, 1, sheet.lastColumn());
+  notes.forEach((key, i) => {
+    if (key && !tags.has(key)) tags.set(key, i + 1);
+  });
+  return tags;
+}
+
 /** A sheet's columns by field key, read one column per call (only those asked for). */
 export function readSource(sheet: SheetPort, keys: readonly string[]): SourceTable {
-  const tags = sheet.columnTags(COLUMN_TAG);
+  const tags = columnsByKey(sheet);
   const rows = Math.max(0, sheet.lastRow() - 1);
   const columns = new Map<string, CellValue[]>();
   for (const key of new Set([...keys, EMPRESA])) {

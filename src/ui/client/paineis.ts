@@ -65,6 +65,8 @@ function card(d: View): HTMLElement {
     busy(issue, async () => {
       const r = await server.prepareNfseIssue(d.id);
       if (!r.ok) return notice(result, 'error', r.message);
+      // The rows stay selected; Lançamentos em lote replaces this sidebar and reads the selection.
+      await server.showBulk();
       notice(
         result,
         'ok',
