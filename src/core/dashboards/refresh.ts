@@ -201,6 +201,8 @@ export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
   sheet.setFormats(1, 1, header.length, ['@']);
   sheet.write(1, 1, header);
   sheet.setBold(1, 1, 1);
+  // Labels read whole in the first column; the figures' columns fit their numbers.
+  sheet.setColumnWidths?.([200, ...figures.table.header.slice(1).map(() => 130)]);
   let next = writeTable(sheet, TABLE_ROW, figures.table);
   if (figures.detail) next = writeTable(sheet, next + 2, figures.detail);
   const plan = figures.chart;
