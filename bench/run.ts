@@ -3,6 +3,7 @@
  * sizes only (a smoke run of the benchmark code itself).
  */
 import { benchColdStart } from './cold-start';
+import { benchDashboards } from './dashboards';
 import { benchImport } from './import';
 import { benchIncremental } from './incremental';
 
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   // The naive baseline stops at 10,000: its appendRow per row makes 50,000 take longer than the rest together.
   await benchImport(quick ? [1_000] : [1_000, 10_000, 50_000], quick ? 1_000 : 10_000);
   await benchIncremental(quick ? 1_000 : 50_000);
+  await benchDashboards(quick ? 1_000 : 50_000);
   try {
     const bulk = (await import('./bulk')) as { benchBulk?: (options?: { quick?: boolean }) => Promise<void> };
     if (bulk.benchBulk) await bulk.benchBulk({ quick });

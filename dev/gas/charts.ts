@@ -101,7 +101,8 @@ export class EmbeddedChartBuilderImpl extends GasObject implements Pick<GBuilder
     return this as unknown as GBuilder;
   }
   addRange(range: GRange): GBuilder {
-    if (!(range instanceof RangeImpl)) throw this.env.exec.error("The parameters (Object) don't match the method signature for SpreadsheetApp.EmbeddedChartBuilder.addRange.");
+    if (!(range instanceof RangeImpl))
+      throw this.env.exec.error("The parameters (Object) don't match the method signature for SpreadsheetApp.EmbeddedChartBuilder.addRange.");
     this.spec.ranges.push({ sheet: range.sheet, row: range.row, column: range.column, numRows: range.numRows, numColumns: range.numColumns });
     return this.self();
   }
@@ -198,7 +199,8 @@ export class SheetCharts {
   ) {}
 
   private chartOf(chart: GChart, method: string): EmbeddedChartImpl {
-    if (!(chart instanceof EmbeddedChartImpl)) throw this.env.exec.error(`The parameters (Object) don't match the method signature for SpreadsheetApp.Sheet.${method}.`);
+    if (!(chart instanceof EmbeddedChartImpl))
+      throw this.env.exec.error(`The parameters (Object) don't match the method signature for SpreadsheetApp.Sheet.${method}.`);
     return chart;
   }
 

@@ -16,7 +16,6 @@ import { SUMMARIZE_FUNCTIONS } from './embedded-model';
 import { FilterCriteriaImpl, passes } from './filter';
 import { GasObject } from './instrument';
 import { displayValue } from './number-format';
-import { RangeImpl } from './range';
 import type { SheetsEnv } from './sheets-env';
 import { compareStored, type SheetModel, type SpreadsheetModel } from './spreadsheet-model';
 import type { Stored } from './values';
@@ -137,7 +136,13 @@ export function computePivot(p: PivotModel, locale: string): OutCell[][] {
   const agg = (v: PivotValueModel, key: string): OutCell => {
     const list = byCell.get(key);
     if (!list) return { value: null };
-    return { value: summarize(v.summarize, list.map((r) => val(r, v.column))), format: valueFormat(v) };
+    return {
+      value: summarize(
+        v.summarize,
+        list.map((r) => val(r, v.column)),
+      ),
+      format: valueFormat(v),
+    };
   };
   const text = (s: string): OutCell => ({ value: s });
   const rk = rowGroup ? ordered(rowKeys, rowGroup) : [''];
@@ -190,10 +195,17 @@ export function renderPivot(model: SpreadsheetModel, sheet: SheetModel, p: Pivot
     sheet.ensure(p.row, p.column).value = '#REF!';
     p.footprint = { numRows: 1, numColumns: 1 };
   };
-  if (!model.sheets.includes(p.source.sheet)) return refError();
+  if (!model.sheets.includes(p.source.sheet)) {
+    refError();
+    return;
+  }
   const grid = computePivot(p, model.locale);
   const numColumns = Math.max(0, ...grid.map((r) => r.length));
-  for (let r = 0; r < grid.length; r++) for (let c = 0; c < numColumns; c++) if ((sheet.cell(p.row + r, p.column + c)?.value ?? null) !== null) return refError();
+  const taken = grid.some((_, r) => Array.from({ length: numColumns }, (_, c) => c).some((c) => (sheet.cell(p.row + r, p.column + c)?.value ?? null) !== null));
+  if (taken) {
+    refError();
+    return;
+  }
   // Sheets grows the grid for a pivot table's output.
   sheet.maxRows = Math.max(sheet.maxRows, p.row + grid.length - 1);
   sheet.maxColumns = Math.max(sheet.maxColumns, p.column + numColumns - 1);
@@ -454,8 +466,7 @@ export class PivotTableImpl extends GasObject implements Pick<GPivot, PivotMetho
 }
 
 /** Range.createPivotTable: an empty table from `source` (header row first), anchored at the range's first cell. */
-export function createPivotTable(env: SheetsEnv, anchor: RangeImpl, source: unknown): GPivot {
-  if (!(source instanceof RangeImpl)) throw env.exec.error("The parameters (Object) don't match the method signature for SpreadsheetApp.Range.createPivotTable.");
+export function createPivotTable(env: SheetsEnv, anchor: GridRange, source: GridRange): GPivot {
   const clash = anchor.sheet.pivots.find((p) => p.row === anchor.row && p.column === anchor.column);
   if (clash) throw env.exec.error('A pivot table already exists at this anchor cell.');
   const model: PivotModel = {

@@ -427,6 +427,8 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
 
   /** An empty pivot table over `sourceData`, anchored at this range's first cell. */
   createPivotTable(sourceData: GRange): GoogleAppsScript.Spreadsheet.PivotTable {
+    if (!(sourceData instanceof RangeImpl))
+      throw this.env.exec.error("The parameters (Object) don't match the method signature for SpreadsheetApp.Range.createPivotTable.");
     return createPivotTable(this.env, this, sourceData);
   }
 

@@ -66,7 +66,13 @@ export function getDashboards() {
   const deps = dashboardDeps();
   const reports = deps.reports.list().map((r) => ({ id: r.id, name: r.name, listing: r.listing as string, listingLabel: listing(r.listing).label }));
   return {
-    kinds: Object.values(KINDS).map((k) => ({ kind: k.kind, title: k.title, listing: k.listing as string, second: (k.second ?? null) as string | null, counts: k.counts })),
+    kinds: Object.values(KINDS).map((k) => ({
+      kind: k.kind,
+      title: k.title,
+      listing: k.listing as string,
+      second: (k.second ?? null) as string | null,
+      counts: k.counts,
+    })),
     reports,
     dashboards: views(deps),
   };

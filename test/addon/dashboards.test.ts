@@ -113,7 +113,16 @@ describe('Painéis over one company', () => {
     const rows = table(values);
     const live = dump.faturas.filter((f) => f.statusFatura !== 'CANCELADA');
     expect(rows.slice(1, 13).map((r) => r[0])).toEqual(MONTHS);
-    MONTHS.forEach((m, i) => expect([m, cents(rows[i + 1][1] as number), rows[i + 1][2]]).toEqual([m, sumCents(live.filter((f) => f.competencia === m), 'valorTotal'), live.filter((f) => f.competencia === m).length]));
+    MONTHS.forEach((m, i) =>
+      expect([m, cents(rows[i + 1][1] as number), rows[i + 1][2]]).toEqual([
+        m,
+        sumCents(
+          live.filter((f) => f.competencia === m),
+          'valorTotal',
+        ),
+        live.filter((f) => f.competencia === m).length,
+      ]),
+    );
     expect(charts.map((c) => [c.type, c.ranges])).toEqual([['COLUMN', ['A9:B21']]]);
     // The pivot is Sheets' own: every invoice of the 12 competências by status, its grand total from the sandbox's records.
     expect(pivots).toHaveLength(1);
@@ -174,21 +183,30 @@ describe('Painéis over one company', () => {
   it('Fluxo de caixa por plano de contas: receipts and payments by month of payment, and by plano de contas', () => {
     const d = create('fluxo-caixa', reports.transacoes);
     const { values, charts } = sheetOf(d.sheetName);
-    const paid = dump.transacoes.filter((t) => t.isQuitado && t.tipoTransacao !== 'T' && t.dataPagamento && MONTHS.includes(`${t.dataPagamento.slice(5, 7)}/${t.dataPagamento.slice(0, 4)}`));
+    const paid = dump.transacoes.filter(
+      (t) => t.isQuitado && t.tipoTransacao !== 'T' && t.dataPagamento && MONTHS.includes(`${t.dataPagamento.slice(5, 7)}/${t.dataPagamento.slice(0, 4)}`),
+    );
     const month = (t: Rec) => `${t.dataPagamento.slice(5, 7)}/${t.dataPagamento.slice(0, 4)}`;
     const rows = table(values);
     MONTHS.forEach((m, i) => {
       const inMonth = paid.filter((t) => month(t) === m);
       expect([m, cents(rows[i + 1][1] as number), cents(rows[i + 1][2] as number)]).toEqual([
         m,
-        sumCents(inMonth.filter((t) => t.tipoOperacao === 'C'), 'valor'),
-        sumCents(inMonth.filter((t) => t.tipoOperacao === 'D'), 'valor'),
+        sumCents(
+          inMonth.filter((t) => t.tipoOperacao === 'C'),
+          'valor',
+        ),
+        sumCents(
+          inMonth.filter((t) => t.tipoOperacao === 'D'),
+          'valor',
+        ),
       ]);
     });
     expect(charts.map((c) => [c.type, c.ranges])).toEqual([['COLUMN', ['A9:C21']]]);
     // By plano de contas: the split of the same transactions.
     const plans = new Map<string, number>();
-    for (const t of paid) for (const p of t.planosConta) plans.set(p.planoConta, (plans.get(p.planoConta) ?? 0) + cents(p.valor) * (p.tipoOperacao === 'C' ? 1 : -1));
+    for (const t of paid)
+      for (const p of t.planosConta) plans.set(p.planoConta, (plans.get(p.planoConta) ?? 0) + cents(p.valor) * (p.tipoOperacao === 'C' ? 1 : -1));
     const start = values.findIndex((r) => r[0] === 'Plano de contas');
     const detail = new Map<string, number>();
     for (let r = start + 1; r < values.length && values[r][0] !== ''; r++) detail.set(String(values[r][0]), cents(values[r][3] as number));

@@ -20,7 +20,11 @@ function el(tag: string, attrs: Record<string, string | number>, text?: string):
 }
 
 const short = (n: number) =>
-  Math.abs(n) >= 1e6 ? `${(n / 1e6).toFixed(1)} mi` : Math.abs(n) >= 1e3 ? `${(n / 1e3).toFixed(1)} mil` : n.toLocaleString('pt-BR', { maximumFractionDigits: 2 });
+  Math.abs(n) >= 1e6
+    ? `${(n / 1e6).toFixed(1)} mi`
+    : Math.abs(n) >= 1e3
+      ? `${(n / 1e3).toFixed(1)} mil`
+      : n.toLocaleString('pt-BR', { maximumFractionDigits: 2 });
 
 function scale(chart: ChartView): { min: number; max: number } {
   const values = chart.stacked
@@ -73,9 +77,7 @@ function axes(svg: SVGElement, chart: ChartView, horizontal: boolean): void {
       const start = (horizontal ? PAD.top : PAD.left) + band * i + band * 0.15 + (chart.stacked ? 0 : thick * k);
       const a = value(Math.min(from, to));
       const b = value(Math.max(from, to));
-      const rect = horizontal
-        ? { x: a, y: start, width: Math.max(0, b - a), height: thick }
-        : { x: start, y: b, width: thick, height: Math.max(0, a - b) };
+      const rect = horizontal ? { x: a, y: start, width: Math.max(0, b - a), height: thick } : { x: start, y: b, width: thick, height: Math.max(0, a - b) };
       const bar = el('rect', { ...rect, fill: COLORS[k % COLORS.length] });
       bar.append(el('title', {}, `${chart.categories[i]} · ${s.name}: ${short(v)}`));
       svg.append(bar);

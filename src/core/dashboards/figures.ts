@@ -169,7 +169,13 @@ export function receivablesByAge(src: SourceTable, today: Today, labels: Record<
     rows.push(['Total', ...names.map((_, c) => money(sums[c].reduce((a, x) => a + x, 0))), money(sums.flat().reduce((a, x) => a + x, 0))]);
     return {
       table: { title: 'Valor em aberto por faixa e empresa', header: ['Faixa', ...names, 'Total'], rows, formats: [TEXT, ...names.map(() => MONEY), MONEY] },
-      chart: { type: 'COLUMN', title: 'Contas a receber por faixa de vencimento', rows: BUCKETS.length, columns: names.length + 1, options: { isStacked: true, legend: 'right' } },
+      chart: {
+        type: 'COLUMN',
+        title: 'Contas a receber por faixa de vencimento',
+        rows: BUCKETS.length,
+        columns: names.length + 1,
+        options: { isStacked: true, legend: 'right' },
+      },
       counted,
       notes,
     };
@@ -295,7 +301,8 @@ export function invoicesWithoutNfse(invoices: SourceTable, nfse: SourceTable, la
     if (issued.has(`${notes.consolidated ? empresa : ''}\u0000${text(id)}`)) continue;
     list.push({ empresa, id });
     owed += cents(total[r]);
-    if (rows.length < LIST_MAX) rows.push([id, numero[r] ?? '', text(client[r]), text(comp[r]), money(cents(total[r])), ...(inv.consolidated ? [empresa] : [])]);
+    if (rows.length < LIST_MAX)
+      rows.push([id, numero[r] ?? '', text(client[r]), text(comp[r]), money(cents(total[r])), ...(inv.consolidated ? [empresa] : [])]);
   }
   const said = [...missing(invoices, NEEDS['sem-nfse'].main, labels), ...missing(nfse, ['idFatura'], labels)];
   if (list.length > LIST_MAX) said.push(`São ${list.length} faturas sem NFS-e; a lista mostra as ${LIST_MAX} primeiras (a emissão em lote considera todas).`);

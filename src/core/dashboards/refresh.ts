@@ -157,7 +157,12 @@ function writeTable(sheet: DashboardSheetPort, row: number, t: TablePlan): numbe
   sheet.setBold(row, 1, 1);
   const width = t.header.length;
   sheet.ensureSize(row + 1 + t.rows.length, width);
-  sheet.setFormats(row + 1, 1, 1, t.header.map(() => '@'));
+  sheet.setFormats(
+    row + 1,
+    1,
+    1,
+    t.header.map(() => '@'),
+  );
   sheet.write(row + 1, 1, [t.header]);
   sheet.setBold(row + 1, 1, width);
   if (t.rows.length) {

@@ -39,7 +39,11 @@ function card(d: View): HTMLElement {
       const r = await server.refreshDashboardNow(d.id);
       if (!r.ok) return notice(result, 'error', r.message);
       await load();
-      notice(status, r.value.lastRefresh?.ok ? 'ok' : 'warn', r.value.lastRefresh?.ok ? `Painel "${d.title}" atualizado.` : (r.value.lastRefresh?.message ?? ''));
+      notice(
+        status,
+        r.value.lastRefresh?.ok ? 'ok' : 'warn',
+        r.value.lastRefresh?.ok ? `Painel "${d.title}" atualizado.` : (r.value.lastRefresh?.message ?? ''),
+      );
     }),
   );
   const remove = h('button', { type: 'button', class: 'danger' }, 'Excluir');
@@ -57,10 +61,7 @@ function card(d: View): HTMLElement {
       notice(status, 'info', `Painel "${d.title}" excluído.`);
     }),
   );
-  const issue =
-    d.kind === 'sem-nfse' && d.mine
-      ? h('button', { type: 'button', class: 'primary' }, 'Emitir NFS-e destas faturas')
-      : null;
+  const issue = d.kind === 'sem-nfse' && d.mine ? h('button', { type: 'button', class: 'primary' }, 'Emitir NFS-e destas faturas') : null;
   issue?.addEventListener('click', () =>
     busy(issue, async () => {
       const r = await server.prepareNfseIssue(d.id);
