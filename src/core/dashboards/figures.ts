@@ -115,6 +115,21 @@ function openCharge(paid: CellValue | undefined, situation: CellValue | undefine
   return !isTrue(paid) && !CLOSED_CHARGE.has(text(situation).toUpperCase());
 }
 
+/** Each open charge with a due date: its row and days past due today (0 or less: not due yet). */
+function openCharges(src: SourceTable, today: Today): Array<{ row: number; late: number }> {
+  const venc = col(src, 'dataVencimento');
+  const paid = col(src, 'isQuitado');
+  const situation = col(src, 'situacao');
+  const todayNumber = dayNumber(today.day);
+  const out: Array<{ row: number; late: number }> = [];
+  for (let r = 0; r < src.rows; r++) {
+    if (!openCharge(paid[r], situation[r])) continue;
+    const due = dayOf(venc[r], today.zone);
+    if (due !== null) out.push({ row: r, late: todayNumber - due });
+  }
+  return out;
+}
+
 function bucketOf(daysLate: number): number {
   if (daysLate <= 0) return 0;
   if (daysLate <= 30) return 1;
@@ -146,23 +161,16 @@ function missing(src: SourceTable, keys: readonly string[], labels: Record<strin
 /** 1. Contas a receber por faixa de vencimento: open charges by days past due, per company when consolidated. */
 export function receivablesByAge(src: SourceTable, today: Today, labels: Record<string, string> = {}): Figures {
   const valor = col(src, 'valor');
-  const venc = col(src, 'dataVencimento');
-  const paid = col(src, 'isQuitado');
-  const situation = col(src, 'situacao');
   const { names, of, consolidated } = companies(src);
-  const todayNumber = dayNumber(today.day);
   const sums = names.map(() => BUCKETS.map(() => 0));
   const counts = BUCKETS.map(() => 0);
-  let counted = 0;
-  for (let r = 0; r < src.rows; r++) {
-    if (!openCharge(paid[r], situation[r])) continue;
-    const due = dayOf(venc[r], today.zone);
-    if (due === null) continue;
-    const b = bucketOf(todayNumber - due);
-    sums[names.indexOf(of(r))][b] += cents(valor[r]);
+  const charges = openCharges(src, today);
+  for (const { row, late } of charges) {
+    const b = bucketOf(late);
+    sums[names.indexOf(of(row))][b] += cents(valor[row]);
     counts[b] += 1;
-    counted += 1;
   }
+  const counted = charges.length;
   const notes = missing(src, NEEDS.vencimentos.main, labels);
   if (consolidated) {
     const rows: CellValue[][] = BUCKETS.map((label, b) => [label, ...names.map((_, c) => money(sums[c][b])), money(sums.reduce((t, s) => t + s[b], 0))]);
@@ -238,23 +246,17 @@ export function overdueByClient(src: SourceTable, today: Today, labels: Record<s
   const fantasy = col(src, 'nomeFantasia');
   const legal = col(src, 'razaoSocial');
   const valor = col(src, 'valor');
-  const venc = col(src, 'dataVencimento');
-  const paid = col(src, 'isQuitado');
-  const situation = col(src, 'situacao');
   const { of, consolidated } = companies(src);
-  const todayNumber = dayNumber(today.day);
   const byClient = new Map<string, { name: string; empresa: string; cents: number; count: number; worst: number }>();
   let counted = 0;
-  for (let r = 0; r < src.rows; r++) {
-    if (!openCharge(paid[r], situation[r])) continue;
-    const due = dayOf(venc[r], today.zone);
-    if (due === null || todayNumber - due <= 0) continue;
+  for (const { row: r, late } of openCharges(src, today)) {
+    if (late <= 0) continue;
     const key = `${of(r)}\u0000${text(id[r])}`;
     let c = byClient.get(key);
     if (!c) byClient.set(key, (c = { name: text(fantasy[r]) || text(legal[r]) || `Cliente ${text(id[r])}`, empresa: of(r), cents: 0, count: 0, worst: 0 }));
     c.cents += cents(valor[r]);
     c.count += 1;
-    c.worst = Math.max(c.worst, todayNumber - due);
+    c.worst = Math.max(c.worst, late);
     counted += 1;
   }
   const top = [...byClient.values()].sort((a, b) => b.cents - a.cents || a.name.localeCompare(b.name, 'pt-BR')).slice(0, TOP_DEBTORS);
