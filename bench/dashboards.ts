@@ -34,7 +34,9 @@ export async function benchDashboards(n = 50_000): Promise<void> {
       urlFetchWhitelist: LOCAL_TEST_SERVERS,
     });
     emu.run('saveConnection', [{ name: 'Bench', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey }]);
-    const started = emu.run('startImportRun', [{ connection: 'Bench', listing: 'cobrancas', sheetName: 'Cobranças', filters: { isExibeCanceladas: true }, name: 'Cobranças' }]) as {
+    const started = emu.run('startImportRun', [
+      { connection: 'Bench', listing: 'cobrancas', sheetName: 'Cobranças', filters: { isExibeCanceladas: true }, name: 'Cobranças' },
+    ]) as {
       ok: boolean;
       value: Progress;
       message?: string;

@@ -253,4 +253,24 @@ describe('a dashboard and its report', () => {
     expect(listed.sheetName).toBe('Meu painel');
     expect(listed.lastRefresh).toMatchObject({ ok: true, at: expect.stringMatching(/^06\/01\/2027/) });
   });
+
+  it('refreshes after a scheduled run of its report, in the owner’s hourly trigger', () => {
+    const faturamento = dashboards().find((x) => x.kind === 'faturamento')!;
+    expect((emu.run('setReportSchedule', [reports.faturas, { kind: 'hourly' }, false]) as Rec).ok).toBe(true);
+    const runs = emu.runDueTriggers(SP('2027-01-06T13:30:00'));
+    expect(runs.map((r) => r.status)).toContain('ok');
+    const { values } = sheetOf(faturamento.sheetName);
+    expect(String(values[3][0])).toMatch(/^Atualizado em 06\/01\/2027 1\d:/);
+    // Twelve competências up to January 2027 now, from the sandbox's records.
+    const rows = table(values);
+    expect(rows[12][0]).toBe('01/2027');
+    const live = dump.faturas.filter((f) => f.statusFatura !== 'CANCELADA' && f.competencia === '12/2026');
+    expect(cents(rows[11][1] as number)).toBe(sumCents(live, 'valorTotal'));
+    // A trigger without the document as its active spreadsheet (opened by id) refreshes it too.
+    const later = emu.runDueTriggers(SP('2027-01-06T15:30:00'), { documentContext: false });
+    expect(later.map((r) => r.status)).toContain('ok');
+    const again = sheetOf(faturamento.sheetName).values[3][0];
+    expect(again).not.toBe(values[3][0]);
+    expect(String(again)).toMatch(/^Atualizado em 06\/01\/2027 1\d:/);
+  });
 });
