@@ -249,6 +249,8 @@ describe('a dashboard and its report', () => {
         .slice(1)
         .map((r) => cents(r[1] as number)),
     ).toEqual(top);
+    // A dashboard's sheet is never offered as a report's destination.
+    expect((emu.run('getImportForm') as Rec).sheets).not.toContain('Meu painel');
     const listed = dashboards().find((x) => x.id === d.id)!;
     expect(listed.sheetName).toBe('Meu painel');
     expect(listed.lastRefresh).toMatchObject({ ok: true, at: expect.stringMatching(/^06\/01\/2027/) });
