@@ -1,7 +1,7 @@
 /** The dashboards' sheet port over SpreadsheetApp: table writing plus native charts and pivot tables. */
 import type { Zone } from '../api/calendar';
 import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } from '../core/dashboards/port';
-import { afterReportRun, type DashboardDeps } from '../core/dashboards/refresh';
+import { afterReportRun, type DashboardDeps, REFRESH_RESERVE_MS } from '../core/dashboards/refresh';
 import { DashboardStore } from '../core/dashboards/store';
 import type { KeyValueStore } from '../core/ports';
 import { ReportStore } from '../core/reports';
@@ -98,9 +98,9 @@ export function dashboardDeps(
   return { dashboards: new DashboardStore(doc, newId), reports: new ReportStore(doc, newId), book: dashboardBookPort(ss), zone, now: () => Date.now() };
 }
 
-/** The report-run hook (RunDeps.afterReportRun): the run's owner's dashboards on that report. */
-export function refreshAfterRun(doc: KeyValueStore, zone: Zone, ss: Spreadsheet): (report: { id: string; owner?: { id: string } }) => void {
+/** The report-run hook (RunDeps.afterReportRun): the run's owner's dashboards on that report, each started only with time left for it. */
+export function refreshAfterRun(doc: KeyValueStore, zone: Zone, ss: Spreadsheet, limit: number): (report: { id: string; owner?: { id: string } }) => void {
   return (report) => {
-    if (report.owner) afterReportRun(dashboardDeps(doc, zone, ss), report.id, report.owner.id);
+    if (report.owner) afterReportRun(dashboardDeps(doc, zone, ss), report.id, report.owner.id, limit - REFRESH_RESERVE_MS);
   };
 }

@@ -55,7 +55,7 @@ export function runDeps(
     limit: executionLimit(),
     clientFor: clients(zone),
     cancelRequested: cancelRequested,
-    afterReportRun: refreshAfterRun(doc, zone, ss),
+    afterReportRun: refreshAfterRun(doc, zone, ss, executionLimit()),
     notifyFailure: (report, run) => {
       // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
       const to = Session.getEffectiveUser().getEmail();

@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
 import { invoicesWithoutNfse, receivablesByAge, type SourceTable } from '../../src/core/dashboards/figures';
+import type { DashboardBookPort } from '../../src/core/dashboards/port';
+import { afterReportRun } from '../../src/core/dashboards/refresh';
+import { DashboardStore } from '../../src/core/dashboards/store';
+import { ReportStore } from '../../src/core/reports';
 import type { CellValue } from '../../src/core/table';
+import { MemoryStore } from '../bulk/fixtures';
 
 const zone = intlZone('America/Sao_Paulo');
 const today = { day: { year: 2026, month: 11, day: 22 }, zone };
@@ -69,5 +74,25 @@ describe('Faturas sem NFS-e', () => {
     const f = invoicesWithoutNfse(invoices, nfse);
     expect(f.invoices).toEqual([{ empresa: 'Beta', id: 17 }]);
     expect(f.table.rows).toEqual([[17, 1, 'b', '11/2026', 20, 'Beta']]);
+  });
+});
+
+describe('the refresh after a report run', () => {
+  it('starts no dashboard past its time: the dashboard says it waits, and its sheet is not touched', () => {
+    const doc = new MemoryStore();
+    let n = 0;
+    const dashboards = new DashboardStore(doc, () => `painel0${++n}`);
+    const made = dashboards.create({ kind: 'vencimentos', reportId: 'r1', owner: { id: 'u1', email: 'a@b' }, sheetName: 'Painel' }, 0);
+    const other = dashboards.create({ kind: 'vencimentos', reportId: 'r1', owner: { id: 'u2', email: 'c@d' }, sheetName: 'Outro' }, 0);
+    const book = new Proxy({} as DashboardBookPort, {
+      get: () => {
+        throw new Error('the sheet must not be touched');
+      },
+    });
+    const deps = { dashboards, reports: new ReportStore(doc, () => 'x'), book, zone, now: () => 1_000 };
+    afterReportRun(deps, 'r1', 'u1', 999);
+    expect(dashboards.get(made.id).lastRefresh).toMatchObject({ ok: false, message: expect.stringMatching(/próxima execução/) });
+    // Someone else's dashboard on the same report is theirs to refresh.
+    expect(dashboards.get(other.id).lastRefresh).toBeUndefined();
   });
 });

@@ -261,15 +261,26 @@ export function invoicesToIssue(deps: DashboardDeps, d: Dashboard): { sheet: She
   return { sheet: sources[0].sheet, ids: figures.invoices ?? [] };
 }
 
+/** Time a dashboard refresh is given at least: 50,000 charges take about 35 s at the pessimistic cost model (npm run bench). */
+export const REFRESH_RESERVE_MS = 60_000;
+
 /**
  * The hook a report run calls when it finishes with data (ok or partial):
  * refreshes the running user's dashboards built on that report. A dashboard
  * that cannot refresh says so on its sheet; the report's run is never failed
- * by it.
+ * by it. Past `until` (epoch ms: the execution's limit less a refresh's
+ * reserve) a dashboard is not started, so a kill never leaves it half written:
+ * it says it waits for the next run or "Atualizar agora".
  */
-export function afterReportRun(deps: DashboardDeps, reportId: string, ownerId: string): void {
+export function afterReportRun(deps: DashboardDeps, reportId: string, ownerId: string, until = Number.POSITIVE_INFINITY): void {
   for (const d of deps.dashboards.list()) {
     if (d.owner?.id !== ownerId || (d.reportId !== reportId && d.secondReportId !== reportId)) continue;
+    if (deps.now() > until) {
+      const message =
+        'Não deu tempo de atualizar este painel no fim da execução do relatório (limite de 6 minutos do Google): ele é atualizado na próxima execução, ou clique em Atualizar agora.';
+      deps.dashboards.save({ ...d, lastRefresh: { at: deps.now(), ok: false, counted: 0, message } });
+      continue;
+    }
     try {
       refreshDashboard(deps, d);
     } catch {
