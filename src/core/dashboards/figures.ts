@@ -182,7 +182,7 @@ export function receivablesByAge(src: SourceTable, today: Today, labels: Record<
         title: 'Contas a receber por faixa de vencimento',
         rows: BUCKETS.length,
         columns: names.length + 1,
-        options: { isStacked: true, legend: 'right' },
+        options: { isStacked: true, 'legend.position': 'right' },
       },
       counted,
       notes,
@@ -192,7 +192,7 @@ export function receivablesByAge(src: SourceTable, today: Today, labels: Record<
   rows.push(['Total', money(sums[0].reduce((a, x) => a + x, 0)), counted]);
   return {
     table: { title: 'Valor em aberto por faixa', header: ['Faixa', 'Valor em aberto', 'Cobranças'], rows, formats: [TEXT, MONEY, INTEGER] },
-    chart: { type: 'COLUMN', title: 'Contas a receber por faixa de vencimento', rows: BUCKETS.length, columns: 2, options: { legend: 'none' } },
+    chart: { type: 'COLUMN', title: 'Contas a receber por faixa de vencimento', rows: BUCKETS.length, columns: 2, options: { 'legend.position': 'none' } },
     counted,
     notes,
   };
@@ -224,7 +224,7 @@ export function billingByMonth(src: SourceTable, today: Today, labels: Record<st
   rows.push(['Total', money([...sums.values()].reduce((a, x) => a + x, 0)), counted]);
   return {
     table: { title: 'Faturado por competência', header: ['Competência', 'Faturado', 'Faturas'], rows, formats: [TEXT, MONEY, INTEGER] },
-    chart: { type: 'COLUMN', title: 'Faturamento por competência (últimos 12 meses)', rows: months.length, columns: 2, options: { legend: 'none' } },
+    chart: { type: 'COLUMN', title: 'Faturamento por competência (últimos 12 meses)', rows: months.length, columns: 2, options: { 'legend.position': 'none' } },
     pivot: {
       title: 'Tabela dinâmica: valor total por competência e status (todas as faturas das 12 competências)',
       rowKey: 'competencia',
@@ -270,7 +270,7 @@ export function overdueByClient(src: SourceTable, today: Today, labels: Record<s
       rows,
       formats: [TEXT, MONEY, INTEGER, INTEGER, ...(consolidated ? [TEXT] : [])],
     },
-    chart: { type: 'BAR', title: 'Inadimplência por cliente (maiores valores vencidos)', rows: rows.length, columns: 2, options: { legend: 'none' } },
+    chart: { type: 'BAR', title: 'Inadimplência por cliente (maiores valores vencidos)', rows: rows.length, columns: 2, options: { 'legend.position': 'none' } },
     counted,
     notes,
   };
@@ -357,7 +357,7 @@ export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Tod
   const notes = missing(src, NEEDS['fluxo-caixa'].main, labels);
   const figures: Figures = {
     table: { title: 'Recebimentos e pagamentos por mês', header: ['Mês', 'Recebimentos', 'Pagamentos', 'Saldo'], rows, formats: [TEXT, MONEY, MONEY, MONEY] },
-    chart: { type: 'COLUMN', title: 'Fluxo de caixa por mês (recebimentos e pagamentos)', rows: months.length, columns: 3, options: { legend: 'bottom' } },
+    chart: { type: 'COLUMN', title: 'Fluxo de caixa por mês (recebimentos e pagamentos)', rows: months.length, columns: 3, options: { 'legend.position': 'bottom' } },
     counted,
     notes,
   };
