@@ -270,7 +270,13 @@ export function overdueByClient(src: SourceTable, today: Today, labels: Record<s
       rows,
       formats: [TEXT, MONEY, INTEGER, INTEGER, ...(consolidated ? [TEXT] : [])],
     },
-    chart: { type: 'BAR', title: 'Inadimplência por cliente (maiores valores vencidos)', rows: rows.length, columns: 2, options: { 'legend.position': 'none' } },
+    chart: {
+      type: 'BAR',
+      title: 'Inadimplência por cliente (maiores valores vencidos)',
+      rows: rows.length,
+      columns: 2,
+      options: { 'legend.position': 'none' },
+    },
     counted,
     notes,
   };
@@ -357,7 +363,13 @@ export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Tod
   const notes = missing(src, NEEDS['fluxo-caixa'].main, labels);
   const figures: Figures = {
     table: { title: 'Recebimentos e pagamentos por mês', header: ['Mês', 'Recebimentos', 'Pagamentos', 'Saldo'], rows, formats: [TEXT, MONEY, MONEY, MONEY] },
-    chart: { type: 'COLUMN', title: 'Fluxo de caixa por mês (recebimentos e pagamentos)', rows: months.length, columns: 3, options: { 'legend.position': 'bottom' } },
+    chart: {
+      type: 'COLUMN',
+      title: 'Fluxo de caixa por mês (recebimentos e pagamentos)',
+      rows: months.length,
+      columns: 3,
+      options: { 'legend.position': 'bottom' },
+    },
     counted,
     notes,
   };
