@@ -3,6 +3,7 @@
  * sizes only (a smoke run of the benchmark code itself).
  */
 import { benchColdStart } from './cold-start';
+import { benchDashboards } from './dashboards';
 import { benchImport } from './import';
 import { benchIncremental } from './incremental';
 import { benchConsolidated } from './consolidated';
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   await benchImport(quick ? [1_000] : [1_000, 10_000, 50_000], quick ? 1_000 : 10_000);
   await benchIncremental(quick ? 1_000 : 50_000);
   await benchConsolidated(quick ? 300 : 3_000);
+  await benchDashboards(quick ? 1_000 : 50_000);
   try {
     const bulk = (await import('./bulk')) as { benchBulk?: (options?: { quick?: boolean }) => Promise<void> };
     if (bulk.benchBulk) await bulk.benchBulk({ quick });

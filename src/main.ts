@@ -9,6 +9,7 @@ export { showConnections } from './gas/connections-api';
 export { showImport, showReports } from './gas/reports-api';
 export { runScheduledReports } from './gas/dispatcher';
 export { showBulk, showEditPush } from './gas/bulk-api';
+export { showDashboards } from './gas/dashboards-api';
 export { runDiagnostics } from './gas/diagnostics';
 export { showAbout, showHelp } from './gas/help-api';
 export * from './gas/sidebar-contract';

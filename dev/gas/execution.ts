@@ -65,6 +65,14 @@ const SPREADSHEET_OBJECTS = new Set([
   'Filter',
   'FilterCriteria',
   'FilterCriteriaBuilder',
+  'EmbeddedChart',
+  'EmbeddedChartBuilder',
+  'ContainerInfo',
+  'ChartOptions',
+  'PivotTable',
+  'PivotGroup',
+  'PivotValue',
+  'PivotFilter',
 ]);
 
 export interface ExecutionInit {

@@ -21,7 +21,7 @@ type GCriteria = GoogleAppsScript.Spreadsheet.FilterCriteria;
 type GBuilder = GoogleAppsScript.Spreadsheet.FilterCriteriaBuilder;
 type GRange = GoogleAppsScript.Spreadsheet.Range;
 
-function passes(spec: CriteriaSpec, value: unknown, shown: string): boolean {
+export function passes(spec: CriteriaSpec, value: unknown, shown: string): boolean {
   if (spec.hidden.includes(shown)) return false;
   if (spec.visible && !spec.visible.includes(shown)) return false;
   const empty = value === null || value === undefined || value === '';

@@ -10,6 +10,7 @@ import { type Cell, type SheetModel, type SortSpec, sortRange } from './spreadsh
 import { computedValue } from './formula';
 import { fromScriptValue, isFormula, serialToMs } from './values';
 import { wallClock } from './tz';
+import { createPivotTable, recalcPivots } from './pivot';
 
 type GRange = GoogleAppsScript.Spreadsheet.Range;
 type GSheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -23,6 +24,7 @@ type Implemented =
   | 'clearDataValidations'
   | 'clearFormat'
   | 'createFilter'
+  | 'createPivotTable'
   | 'getFilter'
   | 'getA1Notation'
   | 'getBackground'
@@ -134,6 +136,8 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
 
   /** Cells read cost per cell on top of the call (see clock.ts). */
   private read(): void {
+    // A pivot table's output follows its source, as Sheets recalculates it.
+    if (this.sheet.pivots.length) recalcPivots(this.env.model, this.sheet);
     this.env.exec.counters.cellsRead += this.size;
     this.env.exec.charge(this.size * this.env.exec.costs.cellReadMs);
   }
@@ -227,6 +231,7 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
   }
 
   getValue(): any {
+    if (this.sheet.pivots.length) recalcPivots(this.env.model, this.sheet);
     this.env.exec.counters.cellsRead += 1;
     return this.scriptValue(this.sheet.cell(this.row, this.column), this.row, this.column);
   }
@@ -237,6 +242,7 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
   }
 
   getDisplayValue(): string {
+    if (this.sheet.pivots.length) recalcPivots(this.env.model, this.sheet);
     const cell = this.sheet.cell(this.row, this.column);
     return cell ? displayValue(this.shown(cell, this.row, this.column), cell.format, this.env.model.locale) : '';
   }
@@ -431,6 +437,13 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
 
   getDeveloperMetadata(): GoogleAppsScript.Spreadsheet.DeveloperMetadata[] {
     return metadataOf(this.env, { type: 'RANGE', range: this });
+  }
+
+  /** An empty pivot table over `sourceData`, anchored at this range's first cell. */
+  createPivotTable(sourceData: GRange): GoogleAppsScript.Spreadsheet.PivotTable {
+    if (!(sourceData instanceof RangeImpl))
+      throw this.env.exec.error("The parameters (Object) don't match the method signature for SpreadsheetApp.Range.createPivotTable.");
+    return createPivotTable(this.env, this, sourceData);
   }
 
   /** A column number (absolute), {column, ascending}, or an array of them; only this range's cells move. */

@@ -21,6 +21,7 @@ import { expose } from './instrument';
 import { lockKey, LockServiceImpl, LockTable } from './lock';
 import { ConsoleImpl, type LogEntry, LoggerImpl } from './logger';
 import { MailAppImpl, type SentMail } from './mail';
+import { ChartsImpl } from './charts';
 import { PropertiesServiceImpl, PropertyStores } from './properties';
 import { DailyQuota } from './quota';
 import { isDate, Realm, toHost } from './realm';
@@ -197,6 +198,7 @@ export interface Services {
   Utilities: GoogleAppsScript.Utilities.Utilities;
   Logger: GoogleAppsScript.Base.Logger;
   MailApp: GoogleAppsScript.Mail.MailApp;
+  Charts: GoogleAppsScript.Charts.Charts;
   console: Pick<Console, 'log' | 'info' | 'warn' | 'error'>;
 }
 
@@ -212,6 +214,7 @@ export const SERVICE_NAMES: (keyof Services)[] = [
   'Utilities',
   'Logger',
   'MailApp',
+  'Charts',
   'console',
 ];
 
@@ -382,6 +385,7 @@ export class GasEmulator {
         exec,
       ),
       console: new ConsoleImpl(this.logs, exec),
+      Charts: new ChartsImpl(),
     };
     const out = {} as Record<string, unknown>;
     for (const [name, impl] of Object.entries(raw)) out[name] = expose(exec, impl);

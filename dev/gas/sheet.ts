@@ -2,6 +2,8 @@
 import { parseA1 } from './a1';
 import { applyFilter, FilterImpl, filterHost } from './filter';
 import { GasObject } from './instrument';
+import { SheetCharts } from './charts';
+import { pivotTablesOf } from './pivot';
 import { RangeImpl } from './range';
 import type { SheetsEnv } from './sheets-env';
 import { addMetadata, DeveloperMetadataFinderImpl, metadataOf } from './developer-metadata';
@@ -56,7 +58,14 @@ type Implemented =
   | 'isRowHiddenByUser'
   | 'isRowHiddenByFilter'
   | 'getFilter'
-  | 'sort';
+  | 'sort'
+  | 'newChart'
+  | 'insertChart'
+  | 'updateChart'
+  | 'removeChart'
+  | 'getCharts'
+  | 'getPivotTables'
+  | 'getRangeList';
 
 export const DEFAULT_COLUMN_WIDTH = 100;
 
@@ -334,6 +343,39 @@ export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
 
   getFilter(): GoogleAppsScript.Spreadsheet.Filter | null {
     return this.model.filter ? (new FilterImpl(filterHost(this.env, this.model)) as unknown as GoogleAppsScript.Spreadsheet.Filter) : null;
+  }
+
+  private charts(): SheetCharts {
+    return new SheetCharts(this.env, this.model);
+  }
+
+  newChart(): GoogleAppsScript.Spreadsheet.EmbeddedChartBuilder {
+    return this.charts().newChart();
+  }
+
+  insertChart(chart: GoogleAppsScript.Spreadsheet.EmbeddedChart): void {
+    this.charts().insertChart(chart);
+  }
+
+  updateChart(chart: GoogleAppsScript.Spreadsheet.EmbeddedChart): void {
+    this.charts().updateChart(chart);
+  }
+
+  removeChart(chart: GoogleAppsScript.Spreadsheet.EmbeddedChart): void {
+    this.charts().removeChart(chart);
+  }
+
+  getCharts(): GoogleAppsScript.Spreadsheet.EmbeddedChart[] {
+    return this.charts().getCharts();
+  }
+
+  getPivotTables(): GoogleAppsScript.Spreadsheet.PivotTable[] {
+    return pivotTablesOf(this.env, this.model);
+  }
+
+  getRangeList(a1Notations: string[]): GoogleAppsScript.Spreadsheet.RangeList {
+    const ranges = Array.from(a1Notations, (a1) => this.getRange(String(a1)) as unknown as RangeImpl);
+    return this.env.rangeList(ranges) as GoogleAppsScript.Spreadsheet.RangeList;
   }
 
   /** Sorts the sheet below its frozen rows by one column, as the menu's "Sort sheet" does. */

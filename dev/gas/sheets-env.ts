@@ -11,4 +11,5 @@ export interface SheetsEnv {
   sheetObject(sheet: SheetModel): SheetImpl;
   spreadsheetObject(): object;
   range(sheet: SheetModel, row: number, column: number, numRows: number, numColumns: number): object;
+  rangeList(ranges: object[]): object;
 }

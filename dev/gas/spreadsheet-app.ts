@@ -11,6 +11,7 @@ import type { SheetsEnv } from './sheets-env';
 import type { SheetModel, SpreadsheetModel } from './spreadsheet-model';
 import { isValidTimeZone } from './tz';
 import { UiImpl, type UiState } from './ui';
+import { SUMMARIZE_ENUM } from './pivot';
 
 type GApp = GoogleAppsScript.Spreadsheet.SpreadsheetApp;
 type GSpreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -19,7 +20,7 @@ type GRange = GoogleAppsScript.Spreadsheet.Range;
 type GRangeList = GoogleAppsScript.Spreadsheet.RangeList;
 type GSelection = GoogleAppsScript.Spreadsheet.Selection;
 
-class RangeListImpl extends GasObject implements Pick<GRangeList, 'getRanges'> {
+class RangeListImpl extends GasObject implements Pick<GRangeList, 'getRanges' | 'activate'> {
   readonly gasName = 'RangeList';
   constructor(
     private readonly ranges: RangeImpl[],
@@ -29,6 +30,15 @@ class RangeListImpl extends GasObject implements Pick<GRangeList, 'getRanges'> {
   }
   getRanges(): GRange[] {
     return this.env.newArray(this.ranges) as unknown as GRange[];
+  }
+  /** Selects every range (on their one sheet); the last is the active range. */
+  activate(): GRangeList {
+    const sheet = this.ranges[0]?.sheet;
+    if (!sheet || this.ranges.some((r) => r.sheet !== sheet)) throw this.env.exec.error('Ranges must all be on the same sheet.');
+    this.env.model.activeSheetId = sheet.id;
+    sheet.hidden = false;
+    this.env.model.selection = { sheetId: sheet.id, ranges: this.ranges.map((r) => r.getA1Notation()) };
+    return this as unknown as GRangeList;
   }
 }
 
@@ -294,6 +304,7 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   readonly DataValidationCriteria = { VALUE_IN_LIST: 'VALUE_IN_LIST' };
   readonly DeveloperMetadataLocationType = LOCATION_TYPES;
   readonly DeveloperMetadataVisibility = VISIBILITIES;
+  readonly PivotTableSummarizeFunction = SUMMARIZE_ENUM;
 
   constructor(
     exec: Execution,
@@ -314,6 +325,7 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
       },
       spreadsheetObject: () => this.spreadsheet,
       range: (sheet, row, column, numRows, numColumns) => new RangeImpl(env, sheet, row, column, numRows, numColumns),
+      rangeList: (ranges) => new RangeListImpl(ranges as RangeImpl[], env),
     };
     this.env = env;
     this.spreadsheet = new SpreadsheetImpl(env);

@@ -2,6 +2,7 @@
  * The persistent state of a spreadsheet: what survives between executions.
  * Service objects handed to scripts are rebuilt per execution on top of it.
  */
+import type { ChartModel, PivotModel } from './embedded-model';
 import { type FilterModel, moveFilter } from './filter-model';
 import { computedValue, followMove, shiftRelative } from './formula';
 import { isFormula, type Stored } from './values';
@@ -69,6 +70,9 @@ export class SheetModel {
   filteredRows = new Set<number>();
   /** The sheet's filter (at most one), see filter.ts. */
   filter: FilterModel | null = null;
+  /** Embedded charts and pivot tables anchored on this sheet (see charts.ts, pivot.ts). */
+  charts: ChartModel[] = [];
+  pivots: PivotModel[] = [];
 
   constructor(
     readonly id: number,
@@ -181,6 +185,7 @@ export class SpreadsheetModel {
   meta: MetaModel[] = [];
   private nextSheetId = 0;
   private nextMetaId = 1;
+  private nextObjectId = 1_204_517_331;
 
   constructor(
     readonly id: string,
@@ -213,6 +218,12 @@ export class SpreadsheetModel {
     return { id, key, value, visibility };
   }
 
+  /** Ids of charts and pivot tables: large, unique across the spreadsheet, never reused. */
+  newObjectId(): number {
+    this.nextObjectId += 104_729;
+    return this.nextObjectId;
+  }
+
   byName(name: string): SheetModel | undefined {
     return this.sheets.find((s) => s.name === name);
   }
@@ -232,7 +243,7 @@ export interface SortSpec {
   ascending: boolean;
 }
 
-function sortRank(v: Stored): number {
+export function sortRank(v: Stored): number {
   if (v === null || v === '') return 4;
   if (typeof v === 'number') return 0;
   if (typeof v === 'string') return 1;
@@ -240,7 +251,7 @@ function sortRank(v: Stored): number {
   return 3;
 }
 
-function compareStored(a: Stored, b: Stored): number {
+export function compareStored(a: Stored, b: Stored): number {
   const ra = sortRank(a);
   const rb = sortRank(b);
   if (ra !== rb) return ra - rb;

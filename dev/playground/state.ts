@@ -3,6 +3,7 @@ import { columnLetters, parseA1, toA1 } from '../gas/a1';
 import type { ExecutionReport, GasEmulator } from '../gas/runner';
 import { DEFAULT_COLUMN_WIDTH } from '../gas/sheet';
 import type { SheetModel } from '../gas/spreadsheet-model';
+import { embeddedOf } from './embedded';
 import { describeSpec, formatInZone, formatShort } from './time';
 import type { Surfaces } from './surfaces';
 import type { CellView, GridView, PlaygroundView, RectView, TriggerRunView, TriggerView } from './view';
@@ -115,6 +116,7 @@ export function buildView(ctx: ViewContext): PlaygroundView {
     tabs: visible.map((s) => ({ id: s.id, name: s.name, tabColor: s.tabColor })),
     grid: gridOf(emulator, active),
     selection: selectionOf(emulator, active),
+    embedded: embeddedOf(ss, active),
     menus: emulator.ui.menus.map((m) => ({ caption: m.caption, addon: m.addon, items: m.items })),
     sidebar: surfaces.sidebar(),
     dialogs: surfaces.dialogs(),

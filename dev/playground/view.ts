@@ -90,6 +90,29 @@ export interface TriggerRunView {
   message?: string;
 }
 
+/** An embedded chart as the page draws it: its spec and the data its ranges hold now. */
+export interface ChartView {
+  id: number;
+  type: string;
+  title: string;
+  /** Anchor cell and pixel offsets, as setPosition gave them. */
+  row: number;
+  column: number;
+  offsetX: number;
+  offsetY: number;
+  stacked: boolean;
+  categories: string[];
+  series: Array<{ name: string; values: number[] }>;
+  /** The cells drawn, display values (a TABLE chart shows them as they are). */
+  table: string[][];
+}
+
+export interface EmbeddedView {
+  charts: ChartView[];
+  /** Pivot tables' output areas (their cells are in the grid). */
+  pivots: RectView[];
+}
+
 export interface PlaygroundView {
   /** Bumped by every change the server makes; the page redraws when it moves. */
   version: number;
@@ -100,6 +123,8 @@ export interface PlaygroundView {
   tabs: TabView[];
   grid: GridView;
   selection: { ranges: RectView[]; active: RectView } | null;
+  /** Charts and pivot tables on the shown sheet. */
+  embedded: EmbeddedView;
   menus: MenuView[];
   sidebar: SurfaceView | null;
   dialogs: SurfaceView[];

@@ -49,6 +49,8 @@ export interface RunDeps {
   notifyFailure?: (report: Report, run: RunSummary) => void;
   /** Keeps what pulls of subscriptions wrote, the base for edits pushed back (core/bulk/snapshot.ts). */
   snapshots?: SnapshotStore;
+  /** Called once when a run finishes with data (ok or partial): refreshes the dashboards built on the report (core/dashboards). */
+  afterReportRun?: (report: Report) => void;
 }
 
 export interface PullJob {
@@ -252,6 +254,7 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   if (result === 'erro') deps.jobs.put(report.id, job);
   else deps.jobs.delete(report.id);
   if ((result === 'erro' || result === 'parcial') && job.origin === 'agendado') deps.notifyFailure?.(saved, summary);
+  if (result !== 'erro' && result !== 'cancelado') deps.afterReportRun?.(saved);
   return saved;
 }
 

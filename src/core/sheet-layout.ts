@@ -10,7 +10,7 @@ import type { Column } from './table';
 
 /** Column metadata: the value is the field key (the same as the header note's first line). */
 export const COLUMN_TAG = 'faturamento.coluna';
-/** Sheet metadata: what the sheet is to the add-on (`relatorio:<id>`, `historico`, `modelo:<operação>`). */
+/** Sheet metadata: what the sheet is to the add-on (`relatorio:<id>`, `historico`, `modelo:<operação>`, `painel:<id>`). */
 export const SHEET_TAG = 'faturamento.aba';
 /** Sheet metadata: the listing a report sheet holds. */
 export const LISTING_TAG = 'faturamento.listagem';

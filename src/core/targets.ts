@@ -1,6 +1,6 @@
 /**
  * Which sheets a report may write. The add-on's own sheets (Histórico, bulk
- * templates) and another report's sheet are never targets: two reports on one
+ * templates, dashboards) and another report's sheet are never targets: two reports on one
  * sheet would overwrite each other, and an import into Histórico wipes the run
  * log. Sheets are recognised by their metadata, which survives renaming.
  */
@@ -15,6 +15,7 @@ export function targetProblem(sheet: SheetPort, reports: readonly Report[], repo
   const tag = sheet.sheetTag(SHEET_TAG) ?? '';
   if (tag === 'historico' || name === HISTORY_SHEET)
     return `A aba "${name}" é o histórico de execuções do complemento e não recebe importações. Escolha outra aba.`;
+  if (tag.startsWith('painel:')) return `A aba "${name}" é um painel do complemento (Painéis) e não recebe importações. Escolha outra aba.`;
   if (tag.startsWith('modelo:')) return `A aba "${name}" é um modelo de lançamentos em lote e não recebe importações. Escolha outra aba.`;
   const owner = reports.find(
     (r) => r.id !== reportId && (r.sheetId === sheet.id || (r.sheetId === undefined && r.sheetName === name) || tag === `relatorio:${r.id}`),

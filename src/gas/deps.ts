@@ -18,6 +18,7 @@ import { clientFor, connectionStore, documentStore, ownerStore, serviceTimeZone,
 import { executionLimit } from './execution-limit';
 import { bookPort, selectionBookPort } from './sheet-port';
 import { gasZone } from './zone';
+import { refreshAfterRun } from './dashboard-port';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -61,6 +62,7 @@ export function runDeps(
         .map((c) => ({ id: c.id, name: c.name })),
     cancelRequested: cancelRequested,
     snapshots: new SnapshotStore(doc),
+    afterReportRun: refreshAfterRun(doc, zone, ss, executionLimit()),
     notifyFailure: (report, run) => {
       // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
       const to = Session.getEffectiveUser().getEmail();

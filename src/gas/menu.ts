@@ -9,6 +9,7 @@ export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
     .addItem('Relatórios', 'showReports')
     .addItem('Lançamentos em lote', 'showBulk')
     .addItem('Enviar alterações da planilha…', 'showEditPush')
+    .addItem('Painéis', 'showDashboards')
     .addSeparator()
     .addItem('Conexões', 'showConnections')
     .addSeparator()

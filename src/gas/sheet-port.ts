@@ -3,7 +3,7 @@ import type { BookPort, MarkupSheetPort, SelectionBookPort, SheetPort } from '..
 import type { CellValue } from '../core/table';
 import { WORK_SHEET } from './work-store';
 
-function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort {
+export function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort {
   return {
     id: sheet.getSheetId(),
     name: () => sheet.getName(),

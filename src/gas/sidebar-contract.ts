@@ -33,10 +33,12 @@ export {
   getEditForm,
   previewSheetEdits,
   showBulkFailures,
+  showBulk,
   startBulkRun,
   startEditPushRun,
   takeOverBulkRun,
   validateBulk,
 } from './bulk-api';
+export { createDashboard, deleteDashboard, getDashboards, prepareNfseIssue, refreshDashboardNow } from './dashboards-api';
 export { getAbout } from './help-api';
 export type { FieldRefusal, FormOutcome, Outcome, Refusal } from './outcome';

@@ -42,7 +42,7 @@ describe('the add-on menu', () => {
     await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Ajuda');
     const frame = await sidebarFrame(t.page);
     expect(await frame.locator('h1').textContent()).toBe('Primeiros passos');
-    expect(await frame.locator('ol.guide li').count()).toBe(4);
+    expect(await frame.locator('ol.guide li').count()).toBe(5);
     await clickMenu(t.page, 'Sobre');
     await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Sobre');
     const about = await sidebarFrame(t.page);

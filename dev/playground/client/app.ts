@@ -5,6 +5,7 @@
  */
 import type { PlaygroundView } from '../view';
 import { getView, post, type ActionReply } from './api';
+import { renderEmbedded } from './charts';
 import { initGrid, renderGrid } from './grid';
 import { initMenus, renderMenus } from './menus';
 import { initPanels, renderPanels, setPlaygroundResult, showToast } from './panels';
@@ -17,6 +18,7 @@ let again = false;
 function render(view: PlaygroundView): void {
   renderMenus(view.menus);
   renderGrid(view);
+  renderEmbedded(view.embedded);
   renderPanels(view);
   rendered = view.version;
   document.body.dataset.version = String(view.version);

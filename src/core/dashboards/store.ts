@@ -1,0 +1,76 @@
+/**
+ * Stored dashboards: which kind, from which report(s), on which sheet (by id),
+ * whose they are and how the last refresh went. Kept in the document's work
+ * store under their own prefix, beside the reports.
+ */
+import type { Owner } from '../owners';
+import type { KeyValueStore } from '../ports';
+import { readJson, writeJson } from '../ports';
+import type { DashboardKind } from './kinds';
+
+export interface DashboardRefresh {
+  at: number;
+  ok: boolean;
+  counted: number;
+  message?: string;
+}
+
+export interface Dashboard {
+  id: string;
+  kind: DashboardKind;
+  reportId: string;
+  /** Faturas sem NFS-e: the NFS-e report compared against. */
+  secondReportId?: string;
+  /** Who built it, set on the server from the running user; only their runs refresh it. */
+  owner: Owner;
+  /** The dashboard sheet by id (it also carries SHEET_TAG `painel:<id>`): renaming or moving it changes nothing. */
+  sheetId?: number;
+  sheetName: string;
+  /** The dashboard's charts, updated in place so a chart the user moved stays where they put it. */
+  chartIds?: number[];
+  createdAt: number;
+  lastRefresh?: DashboardRefresh;
+}
+
+const PREFIX = 'faturamento.painel.';
+
+export const dashboardTag = (id: string): string => `painel:${id}`;
+
+export class DashboardStore {
+  constructor(
+    private readonly doc: KeyValueStore,
+    private readonly newId: () => string,
+  ) {}
+
+  list(): Dashboard[] {
+    return this.doc
+      .keys()
+      .filter((k) => k.startsWith(PREFIX))
+      .map((k) => readJson<Dashboard | null>(this.doc, k, null))
+      .filter((d): d is Dashboard => d !== null && typeof d.id === 'string')
+      .sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  find(id: string): Dashboard | null {
+    return readJson<Dashboard | null>(this.doc, PREFIX + id, null);
+  }
+
+  get(id: string): Dashboard {
+    const d = this.find(id);
+    if (!d) throw new Error('Este painel não existe mais. Atualize a lista de painéis.');
+    return d;
+  }
+
+  save(d: Dashboard): Dashboard {
+    writeJson(this.doc, PREFIX + d.id, d);
+    return d;
+  }
+
+  create(fields: Omit<Dashboard, 'id' | 'createdAt'>, now: number): Dashboard {
+    return this.save({ ...fields, id: this.newId().slice(0, 8), createdAt: now });
+  }
+
+  delete(id: string): void {
+    this.doc.delete(PREFIX + id);
+  }
+}

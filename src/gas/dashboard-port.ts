@@ -1,0 +1,106 @@
+/** The dashboards' sheet port over SpreadsheetApp: table writing plus native charts and pivot tables. */
+import type { Zone } from '../api/calendar';
+import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } from '../core/dashboards/port';
+import { afterReportRun, type DashboardDeps, REFRESH_RESERVE_MS } from '../core/dashboards/refresh';
+import { DashboardStore } from '../core/dashboards/store';
+import type { KeyValueStore } from '../core/ports';
+import { ReportStore } from '../core/reports';
+import { documentStore, spreadsheetTimeZone } from './services';
+import { bookPort, sheetPort } from './sheet-port';
+import { gasZone } from './zone';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
+function chartBuilder(sheet: Sheet, existing: GoogleAppsScript.Spreadsheet.EmbeddedChart | undefined, order: ChartOrder) {
+  const range = sheet.getRange(order.range.row, order.range.column, order.range.numRows, order.range.numColumns);
+  // An existing chart keeps the place the user dragged it to.
+  let b = existing ? existing.modify().clearRanges() : sheet.newChart().setPosition(order.at.row, order.at.column, 0, 0);
+  b = b.setChartType(Charts.ChartType[order.type]).addRange(range).setNumHeaders(1);
+  for (const [option, value] of Object.entries(order.options)) b = b.setOption(option, value);
+  return b.build();
+}
+
+function dashboardSheetPort(ss: Spreadsheet, sheet: Sheet): DashboardSheetPort {
+  return {
+    ...sheetPort(sheet),
+    reset: () => {
+      sheet.clear();
+    },
+    setBold(row, column, numColumns) {
+      sheet.getRange(row, column, 1, numColumns).setFontWeight('bold');
+    },
+    chartIds: () => sheet.getCharts().map((c) => c.getChartId() ?? -1),
+    putChart(id, order) {
+      const existing = id === null ? undefined : sheet.getCharts().find((c) => c.getChartId() === id);
+      const chart = chartBuilder(sheet, existing, order);
+      if (existing && id !== null) {
+        sheet.updateChart(chart);
+        return id;
+      }
+      sheet.insertChart(chart);
+      const charts = sheet.getCharts();
+      return charts[charts.length - 1].getChartId() ?? -1;
+    },
+    removeChart(id) {
+      const chart = sheet.getCharts().find((c) => c.getChartId() === id);
+      if (chart) sheet.removeChart(chart);
+    },
+    removePivots() {
+      for (const p of sheet.getPivotTables()) p.remove();
+    },
+    addPivot(order: PivotOrder) {
+      const from = ss.getSheets().find((s) => s.getSheetId() === order.sourceSheetId);
+      if (!from) return;
+      const source = from.getRange(order.source.row, order.source.column, order.source.numRows, order.source.numColumns);
+      const pivot = sheet.getRange(order.anchor.row, order.anchor.column).createPivotTable(source);
+      pivot.addRowGroup(order.rowColumn);
+      if (order.columnColumn !== undefined) pivot.addColumnGroup(order.columnColumn);
+      pivot.addPivotValue(order.valueColumn, SpreadsheetApp.PivotTableSummarizeFunction.SUM).setDisplayName(order.valueName);
+      if (order.visible) pivot.addFilter(order.visible.column, SpreadsheetApp.newFilterCriteria().setVisibleValues(order.visible.values).build());
+    },
+  };
+}
+
+export function dashboardBookPort(ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): DashboardBookPort {
+  const book = bookPort(ss);
+  const byId = (id: number) => ss.getSheets().find((s) => s.getSheetId() === id) ?? null;
+  return {
+    ...book,
+    tagged(key) {
+      const out: Array<{ sheet: DashboardSheetPort; value: string }> = [];
+      for (const sheet of ss.getSheets()) {
+        const found = sheet.getDeveloperMetadata().find((m) => m.getKey() === key);
+        if (found) out.push({ sheet: dashboardSheetPort(ss, sheet), value: found.getValue() ?? '' });
+      }
+      return out;
+    },
+    byId(id) {
+      const sheet = byId(id);
+      return sheet ? dashboardSheetPort(ss, sheet) : null;
+    },
+    create(name) {
+      // insertSheet activates the new sheet: the person keeps looking at theirs until they open the dashboard.
+      const before = ss.getActiveSheet();
+      const sheet = ss.insertSheet(name, ss.getSheets().length);
+      if (before) ss.setActiveSheet(before);
+      return dashboardSheetPort(ss, sheet);
+    },
+  };
+}
+
+export function dashboardDeps(
+  doc: KeyValueStore = documentStore(),
+  zone: Zone = gasZone(spreadsheetTimeZone()),
+  ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
+): DashboardDeps {
+  const newId = () => Utilities.getUuid();
+  return { dashboards: new DashboardStore(doc, newId), reports: new ReportStore(doc, newId), book: dashboardBookPort(ss), zone, now: () => Date.now() };
+}
+
+/** The report-run hook (RunDeps.afterReportRun): the run's owner's dashboards on that report, each started only with time left for it. */
+export function refreshAfterRun(doc: KeyValueStore, zone: Zone, ss: Spreadsheet, limit: number): (report: { id: string; owner?: { id: string } }) => void {
+  return (report) => {
+    if (report.owner) afterReportRun(dashboardDeps(doc, zone, ss), report.id, report.owner.id, limit - REFRESH_RESERVE_MS);
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * Server side of the Painéis sidebar: build a dashboard from a saved report,
+ * refresh or delete it, and, for Faturas sem NFS-e, select those invoices on
+ * the invoices report's sheet, for Lançamentos em lote to issue them (the
+ * sidebar then opens it).
+ */
+import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
+import { type DashboardDeps, invoicesToIssue, refreshDashboard } from '../core/dashboards/refresh';
+import { type Dashboard, dashboardTag } from '../core/dashboards/store';
+import { listing } from '../api/operations';
+import { COLUMN_TAG, SHEET_TAG } from '../core/sheet-layout';
+import { dashboardDeps } from './dashboard-port';
+import { withDocumentLock } from './lock';
+import type { FormOutcome, Outcome } from './outcome';
+import { currentUser, spreadsheetTimeZone } from './services';
+import { selectionBookPort } from './sheet-port';
+import { showSidebar } from './ui';
+
+export function showDashboards(): void {
+  showSidebar('Paineis', 'Painéis');
+}
+
+export interface DashboardView {
+  id: string;
+  kind: DashboardKind;
+  title: string;
+  reportName: string;
+  secondReportName: string | null;
+  sheetName: string;
+  owner: string;
+  mine: boolean;
+  lastRefresh: null | { at: string; ok: boolean; counted: number; message: string };
+}
+
+function views(deps: DashboardDeps): DashboardView[] {
+  const me = currentUser().id;
+  const timeZone = spreadsheetTimeZone();
+  const names = new Map(
+    SpreadsheetApp.getActiveSpreadsheet()
+      .getSheets()
+      .map((s) => [s.getSheetId(), s.getName()]),
+  );
+  const reportName = (id?: string) => (id ? (deps.reports.find(id)?.name ?? '(relatório excluído)') : null);
+  return deps.dashboards.list().map((d) => ({
+    id: d.id,
+    kind: d.kind,
+    title: KINDS[d.kind].title,
+    reportName: reportName(d.reportId) ?? '',
+    secondReportName: reportName(d.secondReportId),
+    sheetName: (d.sheetId !== undefined && names.get(d.sheetId)) || d.sheetName,
+    owner: d.owner?.email ?? '',
+    mine: d.owner?.id === me,
+    lastRefresh: d.lastRefresh
+      ? {
+          at: Utilities.formatDate(new Date(d.lastRefresh.at), timeZone, 'dd/MM/yyyy HH:mm'),
+          ok: d.lastRefresh.ok,
+          counted: d.lastRefresh.counted,
+          message: d.lastRefresh.message ?? '',
+        }
+      : null,
+  }));
+}
+
+/** What the sidebar offers: each kind with the saved reports of the listing it needs, and the dashboards built. */
+export function getDashboards() {
+  const deps = dashboardDeps();
+  const reports = deps.reports.list().map((r) => ({ id: r.id, name: r.name, listing: r.listing as string, listingLabel: listing(r.listing).label }));
+  return {
+    kinds: Object.values(KINDS).map((k) => ({
+      kind: k.kind,
+      title: k.title,
+      listing: k.listing as string,
+      second: (k.second ?? null) as string | null,
+      counts: k.counts,
+    })),
+    reports,
+    dashboards: views(deps),
+  };
+}
+
+export interface DashboardForm {
+  kind: DashboardKind;
+  reportId: string;
+  secondReportId?: string;
+}
+
+function ownDashboard(d: Dashboard): Dashboard {
+  if (d.owner?.id !== currentUser().id) throw new Error(`Este painel é de ${d.owner?.email || 'outra pessoa'}: só quem o criou pode atualizá-lo ou excluí-lo.`);
+  return d;
+}
+
+function refusal(err: unknown): { ok: false; message: string } {
+  return { ok: false, message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Builds a dashboard now (its owner is the running user) and shows its sheet. */
+export function createDashboard(form: DashboardForm): FormOutcome<DashboardView> {
+  const def = KINDS[form.kind];
+  if (!def) return { ok: false, field: 'kind', message: 'Escolha o painel.' };
+  return withDocumentLock((): FormOutcome<DashboardView> => {
+    const deps = dashboardDeps();
+    const report = deps.reports.find(form.reportId);
+    if (!report || report.listing !== def.listing)
+      return { ok: false, field: 'reportId', message: `Escolha um relatório de ${listing(def.listing).label} (crie um em Importar dados, se não houver).` };
+    const second = form.secondReportId ? deps.reports.find(form.secondReportId) : null;
+    if (def.second && (!second || second.listing !== def.second))
+      return { ok: false, field: 'secondReportId', message: `Escolha também um relatório de ${listing(def.second).label} para comparar.` };
+    if (report.sheetId === undefined || !deps.book.byId(report.sheetId))
+      return { ok: false, field: 'reportId', message: `O relatório "${report.name}" ainda não tem aba: atualize-o em Relatórios e crie o painel depois.` };
+    const me = currentUser();
+    const made = deps.dashboards.create(
+      { kind: form.kind, reportId: report.id, ...(second ? { secondReportId: second.id } : {}), owner: { id: me.id, email: me.email }, sheetName: '' },
+      Date.now(),
+    );
+    const built = refreshDashboard(deps, made);
+    const sheet = built.sheetId === undefined ? null : SpreadsheetApp.getActiveSpreadsheet().getSheetById(built.sheetId);
+    sheet?.activate();
+    return { ok: true, value: views(deps).find((v) => v.id === built.id)! };
+  });
+}
+
+export function refreshDashboardNow(id: string): Outcome<DashboardView> {
+  try {
+    return withDocumentLock(() => {
+      const deps = dashboardDeps();
+      const d = refreshDashboard(deps, ownDashboard(deps.dashboards.get(id)));
+      return { ok: true, value: views(deps).find((v) => v.id === d.id)! };
+    });
+  } catch (err) {
+    return refusal(err);
+  }
+}
+
+/** Deletes the dashboard and its sheet (found by its metadata: never a sheet of the user's). */
+export function deleteDashboard(id: string): Outcome<DashboardView[]> {
+  try {
+    return withDocumentLock(() => {
+      const deps = dashboardDeps();
+      const d = ownDashboard(deps.dashboards.get(id));
+      const ss = SpreadsheetApp.getActiveSpreadsheet();
+      const sheet = ss.getSheets().find((s) => s.getDeveloperMetadata().some((m) => m.getKey() === SHEET_TAG && m.getValue() === dashboardTag(d.id)));
+      if (sheet && ss.getSheets().length > 1) ss.deleteSheet(sheet);
+      deps.dashboards.delete(d.id);
+      return { ok: true, value: views(deps) };
+    });
+  } catch (err) {
+    return refusal(err);
+  }
+}
+
+/** Runs of consecutive rows as A1 ranges of whole rows' first cells (the bulk run reads the selection's rows). */
+function rowRanges(rows: number[]): string[] {
+  const sorted = [...new Set(rows)].sort((a, b) => a - b);
+  const out: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    out.push(`A${sorted[i]}:A${sorted[j]}`);
+    i = j + 1;
+  }
+  return out;
+}
+
+/**
+ * Faturas sem NFS-e → Lançamentos em lote: selects those invoices' rows (by id,
+ * wherever they are now) on the invoices report's sheet, for the bulk
+ * sidebar (the Painéis page calls showBulk next), where "Emitir NFS-e" with
+ * "Só as selecionadas" issues them.
+ */
+export function prepareNfseIssue(id: string): Outcome<{ invoices: number; sheetName: string }> {
+  try {
+    const deps = dashboardDeps();
+    const { sheet, ids } = invoicesToIssue(deps, deps.dashboards.get(id));
+    if (ids.length === 0) return { ok: false, message: 'Nenhuma fatura sem NFS-e: nada a emitir.' };
+    const idColumn = sheet.columnTags(COLUMN_TAG).get('idFatura');
+    const empresaColumn = sheet.columnTags(COLUMN_TAG).get('empresa');
+    if (idColumn === undefined) return { ok: false, message: 'A aba de faturas não tem a coluna "ID da fatura": atualize o relatório e tente de novo.' };
+    const last = sheet.lastRow();
+    const idCells = last > 1 ? sheet.read(2, idColumn, last - 1, 1) : [];
+    const empresaCells = last > 1 && empresaColumn !== undefined ? sheet.read(2, empresaColumn, last - 1, 1) : null;
+    const wanted = new Set(ids.map((i) => `${i.empresa}\u0000${i.id}`));
+    const rows: number[] = [];
+    idCells.forEach(([v], i) => {
+      const empresa = empresaCells ? String(empresaCells[i][0] ?? '').trim() : '';
+      if (wanted.has(`${empresa}\u0000${v}`)) rows.push(i + 2);
+    });
+    selectionBookPort().activate(sheet.id, rowRanges(rows));
+    return { ok: true, value: { invoices: rows.length, sheetName: sheet.name() } };
+  } catch (err) {
+    return refusal(err);
+  }
+}

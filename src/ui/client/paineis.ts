@@ -1,0 +1,135 @@
+/** The Painéis sidebar: build a dashboard from a saved report, refresh or delete it, issue the NFS-e a dashboard found missing. */
+import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
+import { type Reply, server } from './rpc';
+
+type State = Awaited<Reply<'getDashboards'>>;
+type View = State['dashboards'][number];
+
+const form = byId<HTMLFormElement>('form');
+const list = byId('list');
+const status = byId('status');
+const kindSelect = byId<HTMLSelectElement>('f-kind');
+const reportSelect = byId<HTMLSelectElement>('f-report');
+const secondSelect = byId<HTMLSelectElement>('f-second');
+let state: State | null = null;
+
+function options(select: HTMLSelectElement, items: Array<{ value: string; label: string }>, empty: string): void {
+  select.replaceChildren(...(items.length ? items.map((i) => h('option', { value: i.value }, i.label)) : [h('option', { value: '' }, empty)]));
+}
+
+function reportsOf(listing: string | null): Array<{ value: string; label: string }> {
+  return (state?.reports ?? []).filter((r) => r.listing === listing).map((r) => ({ value: r.id, label: r.name }));
+}
+
+function kindChanged(): void {
+  const kind = state?.kinds.find((k) => k.kind === kindSelect.value);
+  if (!kind) return;
+  byId('kind-hint').textContent = `Conta: ${kind.counts}.`;
+  const label = state?.reports.find((r) => r.listing === kind.listing)?.listingLabel ?? kind.listing;
+  options(reportSelect, reportsOf(kind.listing), `Nenhum relatório de ${label}: crie um em Importar dados.`);
+  byId('second').hidden = !kind.second;
+  if (kind.second) options(secondSelect, reportsOf(kind.second), 'Nenhum relatório de NFS-e: crie um em Importar dados.');
+}
+
+function card(d: View): HTMLElement {
+  const result = h('div', { class: 'notice', 'aria-live': 'polite' });
+  const refresh = h('button', { type: 'button' }, 'Atualizar agora');
+  refresh.addEventListener('click', () =>
+    busy(refresh, async () => {
+      const r = await server.refreshDashboardNow(d.id);
+      if (!r.ok) return notice(result, 'error', r.message);
+      await load();
+      notice(
+        status,
+        r.value.lastRefresh?.ok ? 'ok' : 'warn',
+        r.value.lastRefresh?.ok ? `Painel "${d.title}" atualizado.` : (r.value.lastRefresh?.message ?? ''),
+      );
+    }),
+  );
+  const remove = h('button', { type: 'button', class: 'danger' }, 'Excluir');
+  remove.addEventListener('click', () =>
+    busy(remove, async () => {
+      if (remove.dataset.armed !== 'true') {
+        remove.dataset.armed = 'true';
+        remove.textContent = 'Confirmar exclusão';
+        notice(result, 'warn', `A aba "${d.sheetName}" do painel também será excluída. Clique de novo para excluir.`);
+        return;
+      }
+      const r = await server.deleteDashboard(d.id);
+      if (!r.ok) return notice(result, 'error', r.message);
+      await load();
+      notice(status, 'info', `Painel "${d.title}" excluído.`);
+    }),
+  );
+  const issue = d.kind === 'sem-nfse' && d.mine ? h('button', { type: 'button', class: 'primary' }, 'Emitir NFS-e destas faturas') : null;
+  issue?.addEventListener('click', () =>
+    busy(issue, async () => {
+      const r = await server.prepareNfseIssue(d.id);
+      if (!r.ok) return notice(result, 'error', r.message);
+      // The rows stay selected; Lançamentos em lote replaces this sidebar and reads the selection.
+      await server.showBulk();
+      notice(
+        result,
+        'ok',
+        `${r.value.invoices} faturas selecionadas na aba "${r.value.sheetName}". Em Lançamentos em lote, escolha "Emitir NFS-e" e "Só as selecionadas".`,
+      );
+    }),
+  );
+  const last = d.lastRefresh;
+  return h(
+    'div',
+    { class: 'card', 'data-dashboard': d.title },
+    h('div', { class: 'title' }, h('span', {}, d.title), last && !last.ok ? h('span', { class: 'badge' }, 'não atualizado') : null),
+    h('div', { class: 'meta' }, `Aba: ${d.sheetName}`),
+    h('div', { class: 'meta' }, `Fonte: ${d.reportName}${d.secondReportName ? ` × ${d.secondReportName}` : ''}`),
+    h('div', { class: 'meta' }, last ? `Atualizado em ${last.at} · ${last.counted} registros` : 'Ainda não atualizado'),
+    last && !last.ok ? h('div', { class: 'notice warn' }, last.message) : null,
+    d.mine ? null : h('div', { class: 'meta' }, `De ${d.owner}`),
+    d.mine ? h('div', { class: 'actions' }, issue, refresh, remove) : null,
+    result,
+  );
+}
+
+function render(): void {
+  list.replaceChildren();
+  const dashboards = state?.dashboards ?? [];
+  if (dashboards.length === 0) list.append(h('p', { class: 'empty' }, 'Nenhum painel ainda.'));
+  for (const d of dashboards) list.append(card(d));
+}
+
+async function load(): Promise<void> {
+  const keep = kindSelect.value;
+  state = await server.getDashboards();
+  options(
+    kindSelect,
+    state.kinds.map((k) => ({ value: k.kind, label: k.title })),
+    '',
+  );
+  if (keep) kindSelect.value = keep;
+  kindChanged();
+  render();
+}
+
+kindSelect.addEventListener('change', kindChanged);
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  clearFieldErrors(form);
+  clearNotice(status);
+  void busy(byId<HTMLButtonElement>('create'), async () => {
+    try {
+      const r = await server.createDashboard({
+        kind: kindSelect.value as View['kind'],
+        reportId: reportSelect.value,
+        ...(byId('second').hidden ? {} : { secondReportId: secondSelect.value }),
+      });
+      if (!r.ok) return fieldError(form, r.field, r.message);
+      await load();
+      notice(status, 'ok', `Painel "${r.value.title}" criado na aba "${r.value.sheetName}".`);
+    } catch (err) {
+      notice(status, 'error', errorText(err));
+    }
+  });
+});
+
+load().catch((err) => notice(status, 'error', errorText(err)));
