@@ -12,7 +12,7 @@ import { findChildSheet } from '../child-sheet';
 import { childSheetName } from '../import-job';
 import type { Report, ReportStore, SavedFilterValue } from '../reports';
 import { describeSheetFilter } from '../sheet-filters';
-import { COLUMN_TAG, SHEET_TAG } from '../sheet-layout';
+import { COLUMN_TAG, noteKey, SHEET_TAG } from '../sheet-layout';
 import type { SheetPort } from '../sheet-port';
 import { type CellValue, tableSpec } from '../table';
 import {
@@ -45,7 +45,8 @@ function columnsByKey(sheet: SheetPort): Map<string, number> {
   const tags = sheet.columnTags(COLUMN_TAG);
   if (tags.size > 0 || sheet.lastColumn() === 0) return tags;
   const notes = sheet.readNotes(1, 1, sheet.lastColumn());
-  notes.forEach((key, i) => {
+  notes.forEach((note, i) => {
+    const key = noteKey(note);
     if (key && !tags.has(key)) tags.set(key, i + 1);
   });
   return tags;
