@@ -635,24 +635,19 @@ export class Writer {
     return new Set(this.rowKeys(last).filter((key) => key !== ''));
   }
 
-  /** Empresa is the connection's name at this run: rows this run did not write (a renamed connection's) follow it. */
+  /**
+   * Empresa is the connection's name at this run: rows this run did not write
+   * (a renamed connection's, refreshed incrementally or failed) follow it, on
+   * the report sheet and on every child sheet alike.
+   */
   private renameCompanies(companies: readonly CompanySpec[]): void {
-    const last = this.sheet.lastRow();
-    if (last < 2 || !this.lead) return;
+    if (!this.lead) return;
     const names = new Map(companies.map((c) => [c.id, c.name]));
-    const connections = this.sheet.read(2, this.positions[this.lead - 1], last - 1, 1);
-    const shown = this.sheet.read(2, this.positions[0], last - 1, 1);
-    const stale = new Map<number, CellValue[]>();
-    connections.forEach(([id], i) => {
-      const name = names.get(String(id));
-      if (name !== undefined && shown[i][0] !== name) stale.set(i + 2, [name]);
-    });
-    for (const [first, lastRow] of blocks([...stale.keys()], 1)) {
-      this.sheet.write(
-        first,
-        this.positions[0],
-        Array.from({ length: lastRow - first + 1 }, (_, i) => stale.get(first + i) as CellValue[]),
-      );
+    renameRows(this.sheet, this.positions[0], this.positions[this.lead - 1], names);
+    // Child sheets lay Empresa and the connection's id out first.
+    for (const child of this.table.children) {
+      const sheet = this.existingChild(child);
+      if (sheet) renameRows(sheet, 1, 2, names);
     }
   }
 
@@ -696,6 +691,26 @@ export class Writer {
     if (companies) this.renameCompanies(companies);
     // Some company failed: its rows keep their last good values, and the sheet stays marked incomplete.
     if (!this.state.partial) markDone(this.sheet, this.columns, this.positions);
+  }
+}
+
+/** Writes each row's company name (column `nameColumn`) from its connection id (column `idColumn`) where the name shown is not the current one. */
+function renameRows(sheet: SheetPort, nameColumn: number, idColumn: number, names: ReadonlyMap<string, string>): void {
+  const last = sheet.lastRow();
+  if (last < 2) return;
+  const connections = sheet.read(2, idColumn, last - 1, 1);
+  const shown = sheet.read(2, nameColumn, last - 1, 1);
+  const stale = new Map<number, CellValue[]>();
+  connections.forEach(([id], i) => {
+    const name = names.get(String(id));
+    if (name !== undefined && shown[i][0] !== name) stale.set(i + 2, [name]);
+  });
+  for (const [first, lastRow] of blocks([...stale.keys()], 1)) {
+    sheet.write(
+      first,
+      nameColumn,
+      Array.from({ length: lastRow - first + 1 }, (_, i) => stale.get(first + i) as CellValue[]),
+    );
   }
 }
 

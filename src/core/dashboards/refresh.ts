@@ -177,6 +177,23 @@ function stamp(deps: DashboardDeps, ms: number): string {
   return brDateTime(deps.zone.wall(new Date(ms)));
 }
 
+/**
+ * A source report whose last run was partial (a company failed): the figures
+ * hold that company's last good rows, and the dashboard says so.
+ */
+function partialNotes(sources: ReadonlyArray<{ report: Report }>): string[] {
+  return sources.flatMap(({ report }) =>
+    report.lastRun?.result === 'parcial'
+      ? [
+          bounded(
+            `⚠ A última atualização do relatório "${report.name}" foi parcial: ${report.lastRun.message ?? 'uma empresa falhou.'} Os números dessas empresas são os da última atualização boa.`,
+            MESSAGE_MAX,
+          ),
+        ]
+      : [],
+  );
+}
+
 /** Builds or refreshes one dashboard now; the stored dashboard comes back with its sheet, charts and last refresh. */
 export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
   const def = KINDS[d.kind];
@@ -195,13 +212,14 @@ export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
   }
   sheet.removePivots();
   sheet.reset();
+  const partial = partialNotes(sources);
   const from = sources.map(({ report, sheet: s }) => `relatório "${report.name}" (aba "${s.name()}")`).join(' comparado com o ');
   const header = [
     [def.title],
     [`Fonte: ${from}`],
     [`Filtros do relatório: ${describeFilters(sources[0].report)}. O painel conta: ${def.counts}.`],
     [`Atualizado em ${stamp(deps, at)} · ${figures.counted} registros considerados · atualiza sozinho a cada atualização do relatório.`],
-    [figures.notes.join(' ')],
+    [[...partial, ...figures.notes].join(' ')],
   ];
   sheet.ensureSize(TABLE_ROW + 2, 1);
   sheet.setFormats(1, 1, header.length, ['@']);
@@ -251,7 +269,7 @@ export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
     sheetId: sheet.id,
     sheetName: sheet.name(),
     chartIds: [chartId],
-    lastRefresh: { at, ok: true, counted: figures.counted },
+    lastRefresh: { at, ok: true, counted: figures.counted, ...(partial.length ? { message: bounded(partial.join(' '), MESSAGE_MAX) } : {}) },
   });
 }
 
