@@ -226,6 +226,12 @@ describe('a consolidated report of three companies', () => {
     const left = byCompany(rowsByKey(emu, 'Consolidado').rows);
     expect(Object.keys(left).sort()).toEqual(['Empresa A', 'Empresa B2']);
     expect(left['Empresa B2'].size).toBe(dumps[1].length);
+    // The child sheet's rows follow the rename too, those of records this incremental run did not bring included.
+    const child = emu.sheetNames().find((n) => n.startsWith('Consolidado · '))!;
+    const items = rowsByKey(emu, child).rows;
+    expect(items.filter((r) => r.$conexao === ids['Empresa B']).length).toBeGreaterThan(changed[1].length);
+    expect(new Set(items.filter((r) => r.$conexao === ids['Empresa B']).map((r) => r.empresa))).toEqual(new Set(['Empresa B2']));
+    expect(new Set(items.map((r) => r.empresa))).toEqual(new Set(['Empresa A', 'Empresa B2']));
     expect((emu.run('listReports') as Rec[])[0].companies).toEqual(['Empresa A', 'Empresa B2']);
   });
 
