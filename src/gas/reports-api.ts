@@ -18,6 +18,9 @@ import { type Identity, notYours, type OwnershipCheck, type OwnerStore } from '.
 import { type KeyValueStore, readOnce } from '../core/ports';
 import { targetNames, targetProblem } from '../core/targets';
 import { reportStore, runDeps, setCancelRequest } from './deps';
+import { dashboardDeps } from './dashboard-port';
+import { reportDeleted } from '../core/dashboards/refresh';
+import { SnapshotStore } from '../core/bulk/snapshot';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import type { FormOutcome } from './outcome';
@@ -461,8 +464,12 @@ export function deleteReport(reportId: string): ReportView[] {
   return withDocumentLock(() => {
     const doc = readOnce(documentStore());
     const store = reportStore(doc);
+    const sheetId = store.find(reportId)?.sheetId;
     store.delete(reportId);
     pullJobStore(doc).delete(reportId);
+    // What its pulls kept for pushing edits goes with it, unless another report still writes that sheet.
+    if (sheetId !== undefined && !store.list().some((r) => r.sheetId === sheetId)) new SnapshotStore(doc).forget(sheetId);
+    reportDeleted(dashboardDeps(doc), reportId);
     w.owners.forget(w.documentId, { reports: [reportId] });
     syncDispatcher({ doc });
     return store.list().map(viewer(doc, w.owners.checker(w.me, w.documentId)));

@@ -276,3 +276,18 @@ describe('a dashboard and its report', () => {
     expect(String(again)).toMatch(/^Atualizado em 06\/01\/2027 1\d:/);
   });
 });
+
+describe('a deleted report', () => {
+  it('its dashboards say so, on their sheets and in the list; their last figures stay', () => {
+    const d = dashboards().find((x) => x.kind === 'sem-nfse')!;
+    const before = sheetOf(d.sheetName).values;
+    emu.run('deleteReport', [reports.nfse]);
+    const after = sheetOf(d.sheetName).values;
+    expect(String(after[5][0])).toMatch(/^⚠ Não atualizado em .*: O relatório de NFS-e deste painel foi excluído: exclua o painel ou crie outro\.$/);
+    expect(table(after)).toEqual(table(before));
+    const listed = (emu.run('getDashboards') as Rec).dashboards.find((x: Rec) => x.id === d.id);
+    expect(listed).toMatchObject({ secondReportName: '(relatório excluído)', lastRefresh: { ok: false, message: expect.stringMatching(/excluído/) } });
+    // A dashboard on another report is left as it was.
+    expect(dashboards().find((x) => x.kind === 'faturamento')!.lastRefresh.ok).toBe(true);
+  });
+});

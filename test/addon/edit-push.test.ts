@@ -259,3 +259,23 @@ describe('edits pushed from an imported subscriptions sheet', () => {
     expect(await sb.requestLog()).toHaveLength(0);
   });
 });
+
+describe('a deleted report', () => {
+  /** Keys of the hidden work sheet that still hold a value (a deleted key keeps its row, emptied). */
+  const stored = (emu: GasEmulator, prefix: string) =>
+    emu.withServices((s) => {
+      const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Faturamento · dados')!;
+      return (sh.getDataRange().getValues() as unknown[][]).filter((r) => String(r[0]).startsWith(prefix) && r[1] !== '').map((r) => String(r[0]));
+    });
+
+  it('takes its edit snapshot out of the hidden sheet, and a push from its sheet then says there is no base', async () => {
+    await seed(3, 0);
+    const emu = emulator();
+    connect(emu, sb);
+    const { reportId } = importAll(emu, { listing: 'assinaturas', sheetName: SHEET, filters: {} });
+    expect(stored(emu, 'faturamento.edicao.').length).toBeGreaterThan(0);
+    emu.run('deleteReport', [reportId]);
+    expect(stored(emu, 'faturamento.edicao.')).toEqual([]);
+    expect(emu.run('startEditPushRun', [SHEET])).toMatchObject({ ok: false, message: expect.stringMatching(/base de comparação/) });
+  });
+});

@@ -133,6 +133,12 @@ export class SnapshotStore {
     this.store.set(headKey(sheetId), JSON.stringify(head));
   }
 
+  /** Forgets a sheet's snapshot (its report was deleted): the head and the parts of both slots. */
+  forget(sheetId: number): void {
+    const head = headKey(sheetId);
+    for (const key of this.store.keys()) if (key === head || key.startsWith(`${head}#`)) this.store.delete(key);
+  }
+
   /**
    * Records just pulled into the sheet: their editable fields become the base.
    * A pull with another owner or connection starts a new snapshot (the sheet

@@ -94,9 +94,11 @@ function sourceSheet(deps: DashboardDeps, report: Report, role: string): SheetPo
   return sheet;
 }
 
+const deletedText = (role: string) => `O relatório ${role} deste painel foi excluído: exclua o painel ou crie outro.`;
+
 function reportOf(deps: DashboardDeps, id: string | undefined, role: string): Report {
   const report = id ? deps.reports.find(id) : null;
-  if (!report) throw new Error(`O relatório ${role} deste painel foi excluído: exclua o painel ou crie outro.`);
+  if (!report) throw new Error(deletedText(role));
   return report;
 }
 
@@ -177,6 +179,31 @@ function stamp(deps: DashboardDeps, ms: number): string {
   return brDateTime(deps.zone.wall(new Date(ms)));
 }
 
+/** The last good figures stay; the sheet and the list say why they were not refreshed. */
+function notRefreshed(deps: DashboardDeps, d: Dashboard, sheet: DashboardSheetPort, why: string): Dashboard {
+  const at = deps.now();
+  const message = bounded(why, MESSAGE_MAX);
+  sheet.ensureSize(6, 1);
+  sheet.write(6, 1, [[`⚠ Não atualizado em ${stamp(deps, at)}: ${message}`]]);
+  return deps.dashboards.save({ ...d, sheetId: sheet.id, sheetName: sheet.name(), lastRefresh: { at, ok: false, counted: 0, message } });
+}
+
+/**
+ * A report was deleted: each dashboard built on it (whoever's) says so on its
+ * sheet, when it still has one (none is made for this), and in the list.
+ */
+export function reportDeleted(deps: DashboardDeps, reportId: string): void {
+  for (const d of deps.dashboards.list()) {
+    const role = d.reportId === reportId ? 'de origem' : d.secondReportId === reportId ? 'de NFS-e' : null;
+    if (!role) continue;
+    const tag = dashboardTag(d.id);
+    const sheet = deps.book.tagged(SHEET_TAG).find((t) => t.value === tag)?.sheet;
+    const message = deletedText(role);
+    if (sheet) notRefreshed(deps, d, sheet, message);
+    else deps.dashboards.save({ ...d, lastRefresh: { at: deps.now(), ok: false, counted: 0, message } });
+  }
+}
+
 /**
  * A source report whose last run was partial (a company failed): the figures
  * hold that company's last good rows, and the dashboard says so.
@@ -204,11 +231,7 @@ export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
   try {
     ({ figures, sources } = compute(deps, d));
   } catch (err) {
-    const message = bounded(err instanceof Error ? err.message : String(err), MESSAGE_MAX);
-    // The last good figures stay; the sheet says why they were not refreshed.
-    sheet.ensureSize(6, 1);
-    sheet.write(6, 1, [[`⚠ Não atualizado em ${stamp(deps, at)}: ${message}`]]);
-    return deps.dashboards.save({ ...d, sheetId: sheet.id, sheetName: sheet.name(), lastRefresh: { at, ok: false, counted: 0, message } });
+    return notRefreshed(deps, d, sheet, err instanceof Error ? err.message : String(err));
   }
   sheet.removePivots();
   sheet.reset();
