@@ -20,6 +20,7 @@ import {
   cancelImport,
   DEFAULT_FLUSH_ROWS,
   FINISH_CALLS,
+  failureMessage,
   type ImportDeps,
   type ImportState,
   isRetryable,
@@ -121,7 +122,7 @@ export function stepConsolidated(state: ImportState, deps: ImportDeps, options: 
   try {
     writer = new Writer(next, deps);
   } catch (err) {
-    return { ...next, status: 'failed', message: bounded((err as Error).message, 2000), updatedAt: deps.now() };
+    return { ...next, status: 'failed', message: failureMessage(err), updatedAt: deps.now() };
   }
   const walking: Walking[] = [];
   companies.forEach((cs, index) => {
@@ -198,7 +199,7 @@ export function stepConsolidated(state: ImportState, deps: ImportDeps, options: 
     flush();
   } catch (err) {
     // A write failed (a sheet deleted mid-run, the cell limit): the whole run stops here, as one company's would.
-    return { ...next, status: 'failed', retryable: false, message: bounded((err as Error).message, 2000), updatedAt: deps.now() };
+    return { ...next, status: 'failed', retryable: false, message: failureMessage(err), updatedAt: deps.now() };
   }
   for (const w of walking) {
     for (const text of w.walk.pager.warnings) {

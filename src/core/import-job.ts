@@ -343,8 +343,22 @@ function checkCells(deps: ImportDeps, sheet: SheetPort, rowsAfter: number, colum
 export const CELL_LIMIT_TEXT =
   'O Google Planilhas aceita no máximo 10 milhões de células por planilha. Use filtros (por exemplo, uma competência ou um período), apague abas que não usa ou importe em outra planilha.';
 
+/** A run's failure in words: Google's refusal at the cell limit becomes the add-on's own message, whoever's run it was. */
+export function failureMessage(err: unknown): string {
+  const raw = (err as Error)?.message ?? String(err);
+  return /10000000 cells|10,000,000|10 million/i.test(raw) ? CELL_LIMIT_TEXT : bounded(raw, 2000);
+}
+
 /** Rows written as one block when the records between them span at most this many cells: the cells written stay close to the cells changed. */
 const GAP_CELLS = 30;
+
+/** A child sheet ready for a batch's rows. */
+interface PreparedChild {
+  sheet: SheetPort;
+  entry: ChildEntry;
+  columns: Column[];
+  fresh: CellValue[][];
+}
 
 /** Writes a pull's records into its sheet (and child sheets), each on the row of its key. */
 export class Writer {
@@ -485,13 +499,15 @@ export class Writer {
     const conditions = this.state.spec.sheetFilters ?? [];
     const records = conditions.length ? downloaded.filter((r) => matches(conditions, r)) : downloaded;
     if (records.length === 0) return;
+    // Child sheets are made and their growth checked before any row is written: a refusal leaves nothing half-saved.
+    const children = this.prepareChildren(records);
     this.place(records);
     // Snapshots of what was pulled (for pushing edits back) are per company-less sheet: record ids are unique there.
     if (!company) this.deps.pulled?.(this.state.sheetId, records);
     if (company) this.state.rows += records.length;
     else if (this.state.spec.mode === 'merge') this.state.merged += records.length;
     else this.state.rows += records.length;
-    this.placeChildren(records);
+    this.placeChildren(records, children);
     this.noteCuts();
   }
 
@@ -563,9 +579,18 @@ export class Writer {
    * child-sheet.ts); rows of those records whose item did not come are dropped.
    * Both modes alike: a full pull then drops the rows of records that left.
    */
-  private placeChildren(records: ApiRecord[]): void {
+  private placeChildren(records: ApiRecord[], children: PreparedChild[]): void {
     const parents = new Set(records.map((r) => this.keyOf(this.company?.id, r[this.table.idField])));
+    for (const { sheet, entry, columns, fresh } of children) {
+      if (this.state.createdSheet && entry.rows === 0 && fresh.length > 0) sheet.setColumnWidths?.(fittedWidths(columns, fresh));
+      entry.rows = placeChildRows(sheet, columns, formats(columns), fresh, parents, this.lead);
+    }
+  }
+
+  /** Each child sheet the records bring rows to (made when missing), its rows, and the cells it may grow to checked. */
+  private prepareChildren(records: ApiRecord[]): PreparedChild[] {
     const lead = this.leadCells();
+    const out: PreparedChild[] = [];
     for (const child of this.table.children) {
       if (!this.state.children[child.field] && !this.existingChild(child) && childRows(child, records, this.conv, child.columns.slice(0, 1)).length === 0)
         continue;
@@ -573,9 +598,11 @@ export class Writer {
       const own = childRows(child, records, this.conv, childColumns);
       const fresh = lead.length ? own.map((row) => [...lead, ...row]) : own;
       const columns = this.withLead(childColumns);
-      if (this.state.createdSheet && entry.rows === 0 && fresh.length > 0) sheet.setColumnWidths?.(fittedWidths(columns, fresh));
-      entry.rows = placeChildRows(sheet, columns, formats(columns), fresh, parents, this.lead);
+      // At most every item is a new row.
+      checkCells(this.deps, sheet, Math.max(sheet.lastRow(), 1) - 1 + fresh.length, columns.length);
+      out.push({ sheet, entry, columns, fresh });
     }
+    return out;
   }
 
   /**
@@ -873,12 +900,9 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
       next.status = 'failed';
       next.retryable = isRetryable(err);
       next.transientFailures = 0;
-      const raw = (err as Error).message;
-      next.message = /10000000 cells|10,000,000|10 million/i.test(raw)
-        ? CELL_LIMIT_TEXT
-        : transient(err)
-          ? `O serviço não respondeu em ${failures} tentativas seguidas (${text}). A importação parou depois da última página gravada; use Continuar quando o serviço voltar.`
-          : bounded(raw, 2000);
+      next.message = transient(err)
+        ? `O serviço não respondeu em ${failures} tentativas seguidas (${text}). A importação parou depois da última página gravada; use Continuar quando o serviço voltar.`
+        : failureMessage(err);
     }
   }
   next.updatedAt = deps.now();

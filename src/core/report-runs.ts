@@ -249,7 +249,11 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     ...(result === 'ok' || result === 'parcial' ? { lastSuccessStart: state.startedAt } : {}),
     ...(state.companies ? { companyStamps: companyStamps(report, state) } : {}),
   });
-  appendHistory(deps.book, report.name, summary);
+  try {
+    appendHistory(deps.book, report.name, summary);
+  } catch {
+    // A spreadsheet at the cell limit has no room for Histórico's row: the report's card still says how the run went.
+  }
   // A failed job stays so that "Continuar" resumes from its last written page.
   if (result === 'erro') deps.jobs.put(report.id, job);
   else deps.jobs.delete(report.id);

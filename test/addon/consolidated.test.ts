@@ -306,6 +306,44 @@ describe('a consolidated report of three companies', () => {
     }
   });
 
+  it('a write that meets the 10-million-cell limit fails with the one-company message, nothing half-saved', () => {
+    /** Fills the spreadsheet up to `headroom` cells short of the limit, once the report's sheet exists. */
+    const fill = (emu: GasEmulator, headroom: number) =>
+      emu.withServices((s) => {
+        const ss = s.SpreadsheetApp.getActiveSpreadsheet();
+        const used = ss.getSheets().reduce((n: number, sh: any) => n + sh.getMaxRows() * sh.getMaxColumns(), 0);
+        const sh = ss.insertSheet('Grande');
+        const rows = Math.floor((10_000_000 - headroom - used - sh.getMaxRows() * 100) / 100);
+        sh.insertColumnsAfter(sh.getMaxColumns(), 100 - sh.getMaxColumns());
+        sh.insertRowsAfter(sh.getMaxRows(), rows);
+      });
+    // Room for the invoices' rows (the new sheet's 1,000 rows hold them) but not for the items' new sheet.
+    const run = (emu: GasEmulator, form: Rec): Progress => {
+      const started = ok<Progress>(emu.run('startImportRun', [{ sheetName: 'Faturas', name: 'Faturas', listing: 'faturas', filters: { isListarItens: true }, ...form }]));
+      fill(emu, 10_000);
+      return finishRun(emu, started.reportId);
+    };
+    const single = emulator();
+    threeCompanies(single);
+    const one = run(single, { connection: 'Empresa A' });
+    const emu = emulator();
+    threeCompanies(emu);
+    const all = run(emu, { connection: '', companies: { all: true } });
+    expect(one.status).toBe('failed');
+    expect(one.message).toMatch(/10 milhões de células/);
+    expect(all).toMatchObject({ status: 'failed', message: one.message, canContinue: false });
+    // Nothing of any company was written: the sheet holds its header alone, still marked incomplete, and no items sheet.
+    for (const e of [single, emu]) {
+      expect(e.values('Faturas')).toHaveLength(1);
+      expect(String(e.values('Faturas')[0][0])).toMatch(/^⚠ INCOMPLETO/);
+      expect(e.sheetNames().filter((n) => n.startsWith('Faturas ·'))).toEqual([]);
+    }
+    const report = (emu.run('listReports') as Rec[])[0];
+    expect(report.lastRun).toMatchObject({ result: 'erro', message: one.message });
+    // No room for a Histórico sheet either: the run still ends, its card says why.
+    expect(emu.sheetNames()).not.toContain('Histórico');
+  });
+
   it("refuses a colleague's connection: only the owner's own can be chosen", () => {
     const emu = emulator();
     const mine = threeCompanies(emu, 'ana@escritorio.com.br');
