@@ -319,7 +319,9 @@ describe('a consolidated report of three companies', () => {
       });
     // Room for the invoices' rows (the new sheet's 1,000 rows hold them) but not for the items' new sheet.
     const run = (emu: GasEmulator, form: Rec): Progress => {
-      const started = ok<Progress>(emu.run('startImportRun', [{ sheetName: 'Faturas', name: 'Faturas', listing: 'faturas', filters: { isListarItens: true }, ...form }]));
+      const started = ok<Progress>(
+        emu.run('startImportRun', [{ sheetName: 'Faturas', name: 'Faturas', listing: 'faturas', filters: { isListarItens: true }, ...form }]),
+      );
       fill(emu, 10_000);
       return finishRun(emu, started.reportId);
     };
