@@ -11,13 +11,14 @@ import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from '../deadline';
 import type { BillingClient } from '../../api/client';
 import type { WriteKey } from '../../api/writes';
 import type { Zone } from '../../api/calendar';
-import { JobStore } from '../job-store';
+import type { JobStore } from '../job-store';
 import type { Owner } from '../owners';
 import type { KeyValueStore } from '../ports';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { type Item, runBatch } from './batch';
 import { planBatch } from './planner';
+import { BulkJobStore } from './stored-job';
 import { type BulkOperation, bulkOperation, STATUS } from './definitions';
 import { loadDiscounts } from './discounts';
 import { ensureLayout, type Layout } from './headers';
@@ -138,9 +139,8 @@ const MAX_RUNS = 300;
 
 const emptyCounts = (): BulkCounts => ({ ok: 0, existing: 0, skipped: 0, failed: 0, pending: 0 });
 
-/** Bulk runs under the key prefix they always had, so jobs stored before still continue. */
 export function bulkJobStore(store: KeyValueStore): JobStore<BulkJob> {
-  return new JobStore<BulkJob>(store, 'faturamento.lote.');
+  return new BulkJobStore(store);
 }
 
 function saveJob(deps: BulkDeps, job: BulkJob): void {

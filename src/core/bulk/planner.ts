@@ -16,9 +16,9 @@ export const FLUSH_MS = 500;
 /** Sheets and properties calls of a batch besides its waves: marks, flush, results, notes, checkpoint. */
 export const BATCH_CALLS = 10;
 /** The fixed cost may be at most this share of a batch's time. */
-export const OVERHEAD_SHARE = 0.1;
+export const OVERHEAD_SHARE = 0.05;
 /** At most this many waves in one batch: bounds what a kill leaves PENDENTE and the cells of one write. */
-export const MAX_WAVES = 20;
+export const MAX_WAVES = 40;
 /** A wave's duration before any was measured: a round trip at the pessimistic end with a slow service. */
 export const DEFAULT_WAVE_MS = 1_000;
 
