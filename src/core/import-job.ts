@@ -276,6 +276,8 @@ interface Growth {
   columns: number;
 }
 
+/** Empty columns a new child sheet keeps beside its own, for the user's notes on the items. */
+const CHILD_SPARE_COLUMNS = 4;
 /** What Sheets gives a new sheet (insertSheet): 1,000 rows of 26 columns. */
 const NEW_SHEET_ROWS = 1_000;
 const NEW_SHEET_COLUMNS = 26;
@@ -289,7 +291,8 @@ function checkCells(deps: ImportDeps, growths: readonly Growth[]): void {
   let projected = deps.book.totalCells();
   for (const g of growths) {
     if (!g.sheet) {
-      projected += Math.max(g.rows + 1, NEW_SHEET_ROWS) * Math.max(g.columns, NEW_SHEET_COLUMNS);
+      // Made with a new sheet's whole grid, then cut to its columns (BookPort.create), then grown.
+      projected += Math.max(Math.max(g.rows + 1, NEW_SHEET_ROWS) * g.columns, NEW_SHEET_ROWS * NEW_SHEET_COLUMNS);
       continue;
     }
     const now = g.sheet.cells();
@@ -371,7 +374,10 @@ class Writer {
     let sheet = entry ? this.deps.book.byId(entry.sheetId) : null;
     if (!sheet) {
       const existing = this.existingChild(child);
-      sheet = existing ?? this.deps.book.create(freeName(this.deps.book, childSheetName(this.state.spec.sheetName, child)));
+      // A child sheet of known columns gets those and a few for the user's notes (200,000 rows of a 26-column grid
+      // would be 5.2 million of the 10 million cells); an open one's columns are found as records come.
+      const width = child.open ? undefined : child.columns.length + CHILD_SPARE_COLUMNS;
+      sheet = existing ?? this.deps.book.create(freeName(this.deps.book, childSheetName(this.state.spec.sheetName, child)), width);
       if (!existing) sheet.setSheetTag(CHILD_TAG, childTagValue(this.state.sheetId, child.field));
       // A refresh keeps the columns an earlier run laid out, in their order (the header notes hold the keys).
       const columns = child.open ? (entry?.columns ?? (existing ? columnsFromHeader(existing, child) : child.columns)) : undefined;
@@ -429,7 +435,8 @@ class Writer {
       if (added === 0) continue;
       const sheet = this.existingChild(child);
       const kept = sheet && !replacing ? Math.max(sheet.lastRow() - 1, 0) : 0;
-      out.push({ sheet, rows: kept + added, columns: this.columnsOf(child).length });
+      const columns = this.columnsOf(child).length;
+      out.push({ sheet, rows: kept + added, columns: sheet ? columns : child.open ? Math.max(columns, NEW_SHEET_COLUMNS) : columns + CHILD_SPARE_COLUMNS });
     }
     return out;
   }

@@ -171,3 +171,18 @@ describe('10 million cells, child sheets included', () => {
     expect(emu.sheetNames().filter((n) => n.startsWith('Transações ·'))).toEqual([]);
   });
 });
+
+describe('a child sheet of known columns', () => {
+  it('is made with those columns and four for notes, not a 26-column grid whose every row counts', async () => {
+    await sb.reset({ size: { faturas: 10, clientes: 20, cobrancas: 10, transacoes: 40, assinaturas: 10 } });
+    const emu = emulator();
+    connect(emu, sb);
+    expect(importAll(emu, { listing: 'transacoes', sheetName: 'Transações', filters: {} }).status).toBe('done');
+    const [width, used] = emu.withServices((s) => {
+      const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Transações · Planos de conta')!;
+      return [sh.getMaxColumns(), sh.getLastColumn()];
+    });
+    expect(used).toBe(7);
+    expect(width).toBe(used + 4);
+  });
+});
