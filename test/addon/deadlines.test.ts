@@ -155,3 +155,73 @@ describe('a bulk run', () => {
     expectNoKill(emu.history);
   });
 });
+
+describe('a bulk run against every fault at once', () => {
+  it('hangs, 429s (one asking for 10 minutes) and late commits: no step killed, every row once, and a clear end', async () => {
+    const emu = harsh();
+    connect(emu, sb);
+    const cat = await catalog(sb);
+    const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
+    const rows = Array.from({ length: 40 }, (_, i) => [
+      '',
+      cat.clientes[i % cat.clientes.length],
+      '05/11/2026',
+      '11/2026',
+      'MENSAL',
+      cat.produtos[0],
+      `F${i}`,
+      60 + i,
+      'AGRUPADA',
+      10,
+    ]);
+    typeRows(emu, sheet, 3, rows);
+    await sb.configure({
+      addFaults: [
+        // Creations that hang (a minute each) or fail, and are committed by the service later on.
+        { kind: 'lateCommit', failWith: 'hang', method: 'POST', times: 3, afterRequests: 4 },
+        { kind: 'lateCommit', failWith: 'status503', method: 'POST', rate: 0.2, afterRequests: 2 },
+        // A short pause asked twice, then one of ten minutes.
+        { kind: 'status', status: 429, retryAfterSeconds: 2, method: 'POST', times: 2 },
+        { kind: 'status', status: 429, retryAfterSeconds: 600, method: 'POST', times: 1 },
+        // Lookups that hang.
+        { kind: 'hang', method: 'GET', pathPrefix: '/v2/assinaturas', times: 3 },
+      ],
+    });
+    const run = async (): Promise<Rec> => {
+      let p = ok(emu.run('startBulkRun', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all' }]));
+      for (let i = 0; !p.done; i++) {
+        if (i > 60) throw new Error('never finished');
+        // The sidebar asks again a minute later; the service commits what it held meanwhile.
+        emu.now += 60_000;
+        for (let k = 0; k < 6; k++) await fetch(`${sb.baseUrl}/v2/clientes`, { headers: { 'x-api-key': sb.orgs[1].apiKey } });
+        p = ok(emu.run('continueBulkRun', [p.jobId]));
+      }
+      return p;
+    };
+    const first = await run();
+    // Every fault was met.
+    const log = await sb.requestLog();
+    expect(log.some((e) => e.lateCommit && e.faults.includes('lateCommit') && e.status === null)).toBe(true);
+    expect(log.filter((e) => e.status === 429).length).toBe(3);
+    expect(log.some((e) => e.method === 'GET' && e.faults.includes('hang'))).toBe(true);
+    // Rows whose creation may still land are never sent again this soon: the run ends saying how many to check.
+    expect(first.counts.ok + first.counts.pending).toBe(40);
+    if (first.counts.pending) expect(first.message).toMatch(new RegExp(`${first.counts.pending} PENDENTES? \\(execute de novo para conferi-las\\)`));
+    // Executed again once the service can no longer commit them late: each is found or sent, none twice.
+    emu.now += 11 * 60_000;
+    const again = await run();
+    expect(again.counts.pending).toBe(0);
+    expect(again.message).toMatch(/linhas? enviadas? com sucesso/);
+    const created = await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas');
+    const byKey = new Map<string, number>();
+    for (const a of created) byKey.set(a.idIntegracao, (byKey.get(a.idIntegracao) ?? 0) + 1);
+    const [header, ...sheetRows] = emu.values(sheet) as unknown[][];
+    const keyCol = (header as string[]).indexOf('ID de integração');
+    const statusCol = (header as string[]).indexOf('Status');
+    for (const r of sheetRows.slice(1)) {
+      expect(byKey.get(r[keyCol] as string)).toBe(1);
+      expect(r[statusCol]).toBe('OK');
+    }
+    expectNoKill(emu.history);
+  });
+});
