@@ -69,6 +69,21 @@ function bound(n: number, costs: CallCosts, cellsWritten: number): number {
   return waves * (LATENCY_MS + costs.urlFetchCallMs) + cellsWritten * (costs.cellWriteMs + costs.formatCellMs);
 }
 
+/**
+ * The most any client can gain over sequential paging (P pages and the empty
+ * one that ends them, one round trip each) with FETCH_ALL_CONCURRENCY requests
+ * per round trip, without speculating: the first round trip asks 2 pages (the
+ * server's first page number and the totals are not known before), each later
+ * one 10. (P + 1) / (1 + ⌈(P − 2) / 10⌉) stays under 10 at every size and only
+ * tends to it (9.6× at 200 pages, 9.9× at 1,000). A first wave of 10 pages
+ * would pass 10×, but it would send 10 requests for a listing of 60 customers
+ * (one page), which the quota rule forbids: the target is out of reach, honestly.
+ */
+function bestWaveRatio(n: number): number {
+  const pages = Math.ceil(n / PAGE_ROWS);
+  return (pages + 1) / (1 + Math.ceil(Math.max(0, pages - 2) / FETCH_ALL_CONCURRENCY));
+}
+
 function addon(sb: SandboxHandle, n: number, model: Model): Row {
   const emu = new GasEmulator({
     startAt: new Date('2026-11-22T10:00:00-03:00'),
@@ -205,7 +220,10 @@ export async function benchImport(sizes = [1_000, 10_000, 50_000], naiveUpTo = 5
         `${(a.virtualMs / bound(n, COST_MODELS[model], a.counters.cellsWritten)).toFixed(2)}× o limite`,
       ];
       if (b) {
-        targets.push(`${(b.counters.urlFetchWaves / a.counters.urlFetchWaves).toFixed(1)}× menos ondas HTTP que a paginação sequencial (meta: ≥ 10×)`);
+        targets.push(
+          `${(b.counters.urlFetchWaves / a.counters.urlFetchWaves).toFixed(1)}× menos ondas HTTP que a paginação sequencial ` +
+            `(meta: ≥ 10×; teto com ${FETCH_ALL_CONCURRENCY} pedidos por onda: ${bestWaveRatio(n).toFixed(1)}×)`,
+        );
         targets.push(`ingênuo ${(b.virtualMs / a.virtualMs).toFixed(1)}× mais lento no mesmo modelo`);
       }
       console.log(`- ${targets.join('; ')}`);

@@ -3,7 +3,7 @@
  * sizes only (a smoke run of the benchmark code itself).
  */
 import { benchColdStart } from './cold-start';
-import { benchImport } from './import';
+import { benchImport, benchTransactions } from './import';
 import { benchIncremental } from './incremental';
 
 const quick = process.argv.includes('--quick');
@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   // The naive baseline stops at 10,000: its appendRow per row makes 50,000 take longer than the rest together.
   await benchImport(quick ? [1_000] : [1_000, 10_000, 50_000], quick ? 1_000 : 10_000);
   await benchIncremental(quick ? 1_000 : 50_000);
+  await benchTransactions(quick ? 2_000 : 200_000);
   try {
     const bulk = (await import('./bulk')) as { benchBulk?: (options?: { quick?: boolean }) => Promise<void> };
     if (bulk.benchBulk) await bulk.benchBulk({ quick });
