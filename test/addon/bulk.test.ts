@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
-import { columnsOf, connect, emulator, executeBulk, importAll, ok, rowsByHeader, SP, typeRows } from './helpers';
+import { columnsOf, connect, emulator, executeBulk, importAll, ok, rowsByHeader, SP, subscriptionSheet, typeRows } from './helpers';
 import { catalog, type Rec } from '../bulk/fixtures';
 
 let sb: SandboxHandle;
@@ -166,20 +166,7 @@ describe('custom subscriptions through the bundle', () => {
   it('a run killed at 6 minutes right after sending a batch is finished by the next one, each row created once', async () => {
     const emu = emulator();
     connect(emu, sb);
-    const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
-    const rows = Array.from({ length: 25 }, (_, i) => [
-      '',
-      cat.clientes[i % cat.clientes.length],
-      '05/11/2026',
-      '11/2026',
-      'MENSAL',
-      cat.produtos[0],
-      `Linha ${i}`,
-      100 + i,
-      'AGRUPADA',
-      10,
-    ]);
-    type(emu, sheet, 3, rows);
+    const sheet = subscriptionSheet(emu, cat, 25, 'Linha', 100);
     // Each wave of requests costs 7 minutes of the execution's time: the kill comes at the first call after the first wave went out.
     const killed = emu.execute('startBulkRun', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all' }], {
       costs: { urlFetchCallMs: 7 * 60_000 },

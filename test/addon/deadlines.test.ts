@@ -10,7 +10,7 @@ import { COST_MODELS } from '../../dev/gas/clock';
 import type { ExecutionReport, GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
-import { columnsOf, connect, emulator, finishRun, importAll, ok, type Progress, SP, typeRows } from './helpers';
+import { columnsOf, connect, emulator, finishRun, importAll, ok, type Progress, SP, subscriptionSheet } from './helpers';
 
 let sb: SandboxHandle;
 
@@ -35,6 +35,18 @@ function expectNoKill(history: ExecutionReport[]): void {
   for (const r of history) {
     expect(r.status, `${r.functionName} #${r.id}`).not.toBe('killed');
     expect(r.counters.virtualMs, `${r.functionName} #${r.id}`).toBeLessThan(KILL_MS);
+  }
+}
+
+/** Every row of the bulk sheet (below its example) is OK, and its key was created exactly once in the service. */
+async function expectEachRowOnce(emu: GasEmulator, sheet: string): Promise<void> {
+  const byKey = new Map<string, number>();
+  for (const a of await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas')) byKey.set(a.idIntegracao, (byKey.get(a.idIntegracao) ?? 0) + 1);
+  const [header, , ...rows] = emu.values(sheet) as unknown[][];
+  const at = (name: string) => (header as string[]).indexOf(name);
+  for (const r of rows) {
+    expect(byKey.get(r[at('ID de integração')] as string)).toBe(1);
+    expect(r[at('Status')]).toBe('OK');
   }
 }
 
@@ -119,20 +131,7 @@ describe('a bulk run', () => {
     const emu = harsh();
     connect(emu, sb);
     const cat = await catalog(sb);
-    const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
-    const rows = Array.from({ length: 30 }, (_, i) => [
-      '',
-      cat.clientes[i % cat.clientes.length],
-      '05/11/2026',
-      '11/2026',
-      'MENSAL',
-      cat.produtos[0],
-      `L${i}`,
-      50 + i,
-      'AGRUPADA',
-      10,
-    ]);
-    typeRows(emu, sheet, 3, rows);
+    const sheet = subscriptionSheet(emu, cat, 30, 'L');
     // Writes are applied and their answers lost; the lookups that follow hang for a while.
     await sb.configure({
       addFaults: [
@@ -146,12 +145,7 @@ describe('a bulk run', () => {
       p = ok(emu.run('continueBulkRun', [p.jobId]));
     }
     expect(p.counts.ok).toBe(30);
-    const created = await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas');
-    const byKey = new Map<string, number>();
-    for (const a of created) byKey.set(a.idIntegracao, (byKey.get(a.idIntegracao) ?? 0) + 1);
-    const [header, ...sheetRows] = emu.values(sheet) as unknown[][];
-    const keyCol = (header as string[]).indexOf('ID de integração');
-    for (const r of sheetRows.slice(1)) expect(byKey.get(r[keyCol] as string)).toBe(1);
+    await expectEachRowOnce(emu, sheet);
     expectNoKill(emu.history);
   });
 });
@@ -161,20 +155,7 @@ describe('a bulk run against every fault at once', () => {
     const emu = harsh();
     connect(emu, sb);
     const cat = await catalog(sb);
-    const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
-    const rows = Array.from({ length: 40 }, (_, i) => [
-      '',
-      cat.clientes[i % cat.clientes.length],
-      '05/11/2026',
-      '11/2026',
-      'MENSAL',
-      cat.produtos[0],
-      `F${i}`,
-      60 + i,
-      'AGRUPADA',
-      10,
-    ]);
-    typeRows(emu, sheet, 3, rows);
+    const sheet = subscriptionSheet(emu, cat, 40, 'F', 60);
     await sb.configure({
       addFaults: [
         // Creations that hang (a minute each) or fail, and are committed by the service later on.
@@ -212,16 +193,7 @@ describe('a bulk run against every fault at once', () => {
     const again = await run();
     expect(again.counts.pending).toBe(0);
     expect(again.message).toMatch(/linhas? enviadas? com sucesso/);
-    const created = await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas');
-    const byKey = new Map<string, number>();
-    for (const a of created) byKey.set(a.idIntegracao, (byKey.get(a.idIntegracao) ?? 0) + 1);
-    const [header, ...sheetRows] = emu.values(sheet) as unknown[][];
-    const keyCol = (header as string[]).indexOf('ID de integração');
-    const statusCol = (header as string[]).indexOf('Status');
-    for (const r of sheetRows.slice(1)) {
-      expect(byKey.get(r[keyCol] as string)).toBe(1);
-      expect(r[statusCol]).toBe('OK');
-    }
+    await expectEachRowOnce(emu, sheet);
     expectNoKill(emu.history);
   });
 });
