@@ -6,6 +6,7 @@
  * execution asks for the longest step (4.5 min), as the hourly dispatcher runs.
  * Figures are printed, never asserted.
  */
+import { COST_MODELS, FETCH_ALL_CONCURRENCY } from '../dev/gas/clock';
 import { GasEmulator } from '../dev/gas/runner';
 import type { Counters } from '../dev/gas/execution';
 import { type SandboxHandle, startSandbox } from '../dev/sandbox/harness';
@@ -15,10 +16,20 @@ import { LOCAL_TEST_SERVERS } from '../dev/gas/allow-list';
 const LATENCY_MS = 300;
 const LONG_STEP_S = 270;
 
+type Model = keyof typeof COST_MODELS;
+const MODEL_NAMES: Record<Model, string> = { optimistic: 'otimista', pessimistic: 'pessimista' };
+/** The columns of the bench's rows the user types; the rest of the sheet is what the run writes back. */
+const INPUT_COLUMNS = 10;
+
 interface Row {
+  model: Model;
   variant: string;
+  /** Columns the run writes back per row (status, ID, message...). */
+  resultColumns: number;
+  /** Batches the run sent (each marked, sent and written back together). */
+  batches: number;
   rows: number;
-  batch: number;
+  batch: number | undefined;
   executions: number;
   firstExecutionRows: number;
   wallMs: number;
@@ -43,12 +54,17 @@ async function catalog(sb: SandboxHandle): Promise<{ clientes: number[]; produto
   return { clientes, produto: produto.idProduto };
 }
 
-function run(sb: SandboxHandle, variant: string, n: number, batch: number, cat: { clientes: number[]; produto: number }): Row {
-  const emu = new GasEmulator({ startAt: new Date('2026-11-22T10:00:00-03:00'), urlFetchWhitelist: LOCAL_TEST_SERVERS });
+function run(sb: SandboxHandle, variant: string, n: number, batch: number | undefined, cat: { clientes: number[]; produto: number }, model: Model): Row {
+  const emu = new GasEmulator({
+    startAt: new Date('2026-11-22T10:00:00-03:00'),
+    urlFetchWhitelist: LOCAL_TEST_SERVERS,
+    costs: COST_MODELS[model],
+    realTimeoutMs: 3_600_000,
+  });
   emu.run('saveConnection', [{ name: 'Bench', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey, isDefault: true }]);
   const template = emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada']) as { ok: true; value: { sheetName: string } };
   const sheet = template.value.sheetName;
-  emu.withServices((s) => {
+  const resultColumns = emu.withServices((s) => {
     const rows = Array.from({ length: n }, (_, i) => [
       '',
       cat.clientes[i % cat.clientes.length],
@@ -65,23 +81,34 @@ function run(sb: SandboxHandle, variant: string, n: number, batch: number, cat: 
     const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!;
     if (sh.getMaxRows() < n + 2) sh.insertRowsAfter(sh.getMaxRows(), n + 2 - sh.getMaxRows());
     sh.getRange(3, 1, n, rows[0].length).setValues(rows as never);
+    return sh.getLastColumn() - INPUT_COLUMNS;
   });
+  // Each batch flushes its PENDENTE marks once before sending: flushes count the batches.
+  let batches = 0;
+  const onServiceCall = (call: { object: string; method: string }) => {
+    if (call.method === 'flush') batches++;
+  };
   const first = emu.history.length;
   const started = performance.now();
-  let out = emu.run('startBulkRun', [
-    { operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Bench', scope: 'all', batchSize: batch, stepSeconds: LONG_STEP_S },
-  ]) as Outcome;
+  let out = emu.run(
+    'startBulkRun',
+    [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Bench', scope: 'all', batchSize: batch, stepSeconds: LONG_STEP_S }],
+    { onServiceCall },
+  ) as Outcome;
   if (!out.ok) throw new Error(`bench: ${out.message}`);
   const firstExecutionRows = out.value.processed;
   while (!out.value.done) {
-    out = emu.run('continueBulkRun', [out.value.jobId, LONG_STEP_S]) as Outcome;
+    out = emu.run('continueBulkRun', [out.value.jobId, LONG_STEP_S], { onServiceCall }) as Outcome;
     if (!out.ok) throw new Error(`bench: ${out.message}`);
     if (emu.history.length - first > 20) throw new Error('bench: did not finish in 20 executions');
   }
   const wallMs = performance.now() - started;
   const executions = emu.history.slice(first);
   return {
+    model,
     variant,
+    resultColumns,
+    batches,
     rows: n,
     batch,
     executions: executions.length,
@@ -93,6 +120,20 @@ function run(sb: SandboxHandle, variant: string, n: number, batch: number, cat: 
   };
 }
 
+/** Rows each execution could complete at the measured pace, inside one step of LONG_STEP_S. */
+const perExecution = (r: Row) => Math.floor((r.rows / r.virtualMs) * LONG_STEP_S * 1000);
+
+/**
+ * The least time any client could take: every row is one request, at most
+ * FETCH_ALL_CONCURRENCY of them per round trip, and each row's results written
+ * once at the model's cost per cell (formatted).
+ */
+function bound(r: Row): number {
+  const costs = COST_MODELS[r.model];
+  const waves = Math.ceil(r.rows / FETCH_ALL_CONCURRENCY);
+  return waves * (LATENCY_MS + costs.urlFetchCallMs) + r.rows * r.resultColumns * (costs.cellWriteMs + costs.formatCellMs);
+}
+
 export async function benchBulk(options: { quick?: boolean; rows?: number; baselineRows?: number } = {}): Promise<void> {
   const n = options.rows ?? (options.quick ? 200 : 1_000);
   // The baseline spends 300 ms per row for real: it is measured on fewer rows and its per-execution figures extrapolated.
@@ -101,48 +142,61 @@ export async function benchBulk(options: { quick?: boolean; rows?: number; basel
   const rows: Row[] = [];
   try {
     const cat = await catalog(sb);
-    rows.push(run(sb, 'complemento (lotes de 10)', n, 10, cat));
-    await sb.reset();
-    rows.push(run(sb, 'sequencial (1 por vez)', baselineRows, 1, cat));
+    for (const model of ['pessimistic', 'optimistic'] as const) {
+      rows.push(run(sb, 'complemento (lote do planejador)', n, undefined, cat, model));
+      await sb.reset();
+    }
+    rows.push(run(sb, 'sequencial (1 por vez)', baselineRows, 1, cat, 'pessimistic'));
   } finally {
     await sb.stop();
   }
-  // An execution stops its step at 4.5 min (well before the 6-minute kill): what one execution completes at the measured pace.
-  const perExecution = (r: Row) => Math.floor((r.rows / r.virtualMs) * LONG_STEP_S * 1000);
   console.log(`\nLançamentos em lote: assinaturas personalizadas (latência de ${LATENCY_MS} ms por requisição)`);
   printTable(
     [
+      'modelo',
       'variante',
       'linhas',
       'criadas',
       'execuções',
       'linhas na 1ª execução',
       'linhas por execução (ritmo)',
+      'lotes',
       'ondas HTTP',
       'requisições',
       'chamadas Planilhas',
       'tempo virtual (s)',
+      'limite (s)',
+      'razão ao limite',
       'tempo real (s)',
     ],
     rows.map((r) => [
+      MODEL_NAMES[r.model],
       r.variant,
       r.rows,
       r.done,
       r.executions,
       r.firstExecutionRows,
       perExecution(r),
+      r.batches,
       r.counters.urlFetchWaves,
       r.counters.urlFetchRequests,
       r.counters.spreadsheetCalls,
       (r.virtualMs / 1000).toFixed(1),
+      (bound(r) / 1000).toFixed(1),
+      `${(r.virtualMs / bound(r)).toFixed(2)}×`,
       (r.wallMs / 1000).toFixed(1),
     ]),
   );
-  const [a, b] = rows;
+  const [pessimistic, optimistic, baseline] = rows;
+  for (const a of [pessimistic, optimistic]) {
+    console.log(
+      `- ${MODEL_NAMES[a.model]}, ${n} linhas: ${a.executions === 1 ? 'todas em uma execução' : `${a.executions} execuções`}; ` +
+        `${(a.virtualMs / bound(a)).toFixed(2)}× o limite (meta no pessimista: ≤ 1,3×), ${a.batches} lotes de ${Math.round(a.rows / a.batches)} linhas em média.`,
+    );
+  }
   console.log(
-    `- ${n} linhas: ${a.executions === 1 ? 'todas em uma execução (meta atingida)' : `${a.executions} execuções (meta: uma)`}; ` +
-      `no mesmo ritmo o sequencial precisaria de ${Math.ceil(n / Math.max(1, perExecution(b)))} execuções (medido em ${b.rows} linhas); ` +
-      `${(b.counters.urlFetchWaves / b.rows / (a.counters.urlFetchWaves / a.rows)).toFixed(1)}× menos ondas HTTP por linha.`,
+    `- sequencial, no mesmo ritmo, precisaria de ${Math.ceil(n / Math.max(1, perExecution(baseline)))} execuções para ${n} linhas (medido em ${baseline.rows}); ` +
+      `${(baseline.counters.urlFetchWaves / baseline.rows / (pessimistic.counters.urlFetchWaves / pessimistic.rows)).toFixed(1)}× mais ondas HTTP por linha que o complemento.`,
   );
 }
 

@@ -4,7 +4,7 @@
  */
 import { benchColdStart } from './cold-start';
 import { benchDashboards } from './dashboards';
-import { benchImport } from './import';
+import { benchImport, benchTransactions } from './import';
 import { benchIncremental } from './incremental';
 import { benchConsolidated } from './consolidated';
 
@@ -23,6 +23,8 @@ async function main(): Promise<void> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
   }
+  // The longest: last, so the figures above are printed whatever happens to it.
+  await benchTransactions(quick ? 2_000 : 200_000);
 }
 
 main().catch((err) => {

@@ -43,6 +43,13 @@ export function addCounters(into: Counters, from: Counters): void {
   for (const key of Object.keys(into) as (keyof Counters)[]) into[key] += from[key];
 }
 
+/**
+ * Objects whose calls cost no round trip of their own: UrlFetchApp charges per
+ * wave itself, an HTTPResponse holds what that wave already brought back (its
+ * code, headers and text), and logging is free in Apps Script too.
+ */
+const UNCHARGED = new Set(['UrlFetchApp', 'HTTPResponse', 'Logger', 'console']);
+
 export interface ServiceCall {
   object: string;
   method: string;
@@ -139,8 +146,7 @@ export class Execution {
       this.clock.advance(this.costs.spreadsheetCallMs);
     } else if (object === 'Properties') {
       this.clock.advance(this.costs.propertyCallMs);
-    } else if (object !== 'UrlFetchApp' && object !== 'Logger' && object !== 'console') {
-      // UrlFetchApp charges per wave itself; logging is free in Apps Script too.
+    } else if (!UNCHARGED.has(object)) {
       this.clock.advance(this.costs.otherCallMs);
     }
     this.onServiceCall?.({ object, method, index: this.calls, execution: this });

@@ -189,7 +189,11 @@ export function stepConsolidated(state: ImportState, deps: ImportDeps, options: 
       const told = next.totalRows !== undefined;
       next.totalRows = companies.every((c) => c.totalRows !== undefined) ? companies.reduce((n, c) => n + (c.totalRows ?? 0), 0) : undefined;
       // Refused up front when the companies together announce more rows than the spreadsheet can take.
-      if (!told && next.totalRows !== undefined) writer.expect(next.totalRows);
+      if (!told && next.totalRows !== undefined)
+        writer.expect(
+          next.totalRows,
+          walking.flatMap((w) => w.buffer),
+        );
       if (buffered() >= flushRows) flush();
       if (active().length > 0 && deps.cancelRequested?.()) {
         flush();

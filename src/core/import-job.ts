@@ -331,12 +331,38 @@ function formats(columns: readonly Column[]): string[] {
   return columns.map((c) => NUMBER_FORMATS[c.cell]);
 }
 
-/** Growing a sheet adds whole rows of its grid, so the projection uses the grid's width. */
-function checkCells(deps: ImportDeps, sheet: SheetPort, rowsAfter: number, columns: number): void {
-  const wanted = Math.max(sheet.cells(), (rowsAfter + 1) * Math.max(columns, sheet.maxColumns()));
-  const projected = deps.book.totalCells() - sheet.cells() + wanted;
+/** A sheet that grows to `rows` rows of data (below its header) with `columns` of ours; `sheet` null: one still to be made. */
+interface Growth {
+  sheet: SheetPort | null;
+  rows: number;
+  columns: number;
+}
+
+/** Empty columns a new child sheet keeps beside its own, for the user's notes on the items. */
+const CHILD_SPARE_COLUMNS = 4;
+/** What Sheets gives a new sheet (insertSheet): 1,000 rows of 26 columns. */
+const NEW_SHEET_ROWS = 1_000;
+const NEW_SHEET_COLUMNS = 26;
+
+/**
+ * Refuses before anything is written when the sheets of a write (the report's
+ * and its child sheets) would take the whole spreadsheet past its cells.
+ * Growing a sheet adds whole rows of its grid, so each projection uses the grid's width.
+ */
+function checkCells(deps: ImportDeps, growths: readonly Growth[]): void {
+  let projected = deps.book.totalCells();
+  for (const g of growths) {
+    if (!g.sheet) {
+      // Made with a new sheet's whole grid, then cut to its columns (BookPort.create), then grown.
+      projected += Math.max(Math.max(g.rows + 1, NEW_SHEET_ROWS) * g.columns, NEW_SHEET_ROWS * NEW_SHEET_COLUMNS);
+      continue;
+    }
+    const now = g.sheet.cells();
+    projected += Math.max(now, (g.rows + 1) * Math.max(g.columns, g.sheet.maxColumns())) - now;
+  }
   if (projected > CELL_LIMIT) {
-    throw new ImportError(`Esta importação levaria a planilha a ${projected.toLocaleString('pt-BR')} células. ${CELL_LIMIT_TEXT}`);
+    const children = growths.length > 1 ? ' (com as abas de itens)' : '';
+    throw new ImportError(`Esta importação${children} levaria a planilha a ${projected.toLocaleString('pt-BR')} células. ${CELL_LIMIT_TEXT}`);
   }
 }
 
@@ -446,7 +472,10 @@ export class Writer {
     let sheet = entry ? this.deps.book.byId(entry.sheetId) : null;
     if (!sheet) {
       const existing = this.existingChild(child);
-      sheet = existing ?? this.deps.book.create(freeName(this.deps.book, childSheetName(this.state.spec.sheetName, child)));
+      // A child sheet of known columns gets those and a few for the user's notes (200,000 rows of a 26-column grid
+      // would be 5.2 million of the 10 million cells); an open one's columns are found as records come.
+      const width = child.open ? undefined : child.columns.length + CHILD_SPARE_COLUMNS;
+      sheet = existing ?? this.deps.book.create(freeName(this.deps.book, childSheetName(this.state.spec.sheetName, child)), width);
       if (!existing) sheet.setSheetTag(CHILD_TAG, childTagValue(this.state.sheetId, child.field));
       // A refresh keeps the columns an earlier run laid out, in their order (the header notes hold the keys).
       const columns = child.open ? (entry?.columns ?? (existing ? columnsFromHeader(existing, child, this.lead) : child.columns)) : undefined;
@@ -488,9 +517,46 @@ export class Writer {
     return this.lead && this.company ? [this.company.name, this.company.id] : [];
   }
 
-  /** Refuses up front when the service announced more rows than the spreadsheet can take. */
-  expect(totalRows: number): void {
-    if (this.state.spec.mode === 'replace') checkCells(this.deps, this.sheet, totalRows, Math.max(...this.positions));
+  /**
+   * Refuses up front when the service announced more rows than the spreadsheet
+   * can take: the report's rows, and its child sheets' at the rate the first
+   * records bring them.
+   */
+  expect(totalRows: number, sample: readonly ApiRecord[]): void {
+    if (this.state.spec.mode !== 'replace') return;
+    const perRecord = (child: ChildTable) => (sample.length ? this.childRowCount(child, sample) / sample.length : 0);
+    checkCells(this.deps, [
+      { sheet: this.sheet, rows: totalRows, columns: Math.max(...this.positions) },
+      ...this.childGrowths((child) => Math.ceil(perRecord(child) * totalRows), true),
+    ]);
+  }
+
+  private childRowCount(child: ChildTable, records: readonly ApiRecord[]): number {
+    return childRows(child, records, this.conv, this.columnsOf(child).slice(0, 1)).length;
+  }
+
+  /** Each child sheet grown by `rows(child)` rows: to `rows` itself when `replacing`, else below what it has. */
+  private childGrowths(rows: (child: ChildTable) => number, replacing: boolean): Growth[] {
+    const out: Growth[] = [];
+    for (const child of this.table.children) {
+      const added = rows(child);
+      if (added === 0) continue;
+      const sheet = this.existingChild(child);
+      const kept = sheet && !replacing ? Math.max(sheet.lastRow() - 1, 0) : 0;
+      const columns = this.lead + this.columnsOf(child).length;
+      out.push({ sheet, rows: kept + added, columns: sheet ? columns : child.open ? Math.max(columns, NEW_SHEET_COLUMNS) : columns + CHILD_SPARE_COLUMNS });
+    }
+    return out;
+  }
+
+  /** Before anything of `records` is written: the rows they add here and in the child sheets fit the spreadsheet. */
+  private checkWrite(records: readonly ApiRecord[]): void {
+    const index = this.rowIndex();
+    const fresh = new Set(records.map((r) => this.keyOf(this.company?.id, r[this.table.idField])).filter((id) => !index.has(id)));
+    checkCells(this.deps, [
+      { sheet: this.sheet, rows: this.nextRow - 2 + fresh.size, columns: Math.max(...this.positions) },
+      ...this.childGrowths((child) => this.childRowCount(child, records), false),
+    ]);
   }
 
   write(downloaded: ApiRecord[], company: CompanySpec | null = null): void {
@@ -499,7 +565,8 @@ export class Writer {
     const conditions = this.state.spec.sheetFilters ?? [];
     const records = conditions.length ? downloaded.filter((r) => matches(conditions, r)) : downloaded;
     if (records.length === 0) return;
-    // Child sheets are made and their growth checked before any row is written: a refusal leaves nothing half-saved.
+    // Every sheet's growth is checked, then child sheets are made, before any row is written: a refusal leaves nothing half-saved.
+    this.checkWrite(records);
     const children = this.prepareChildren(records);
     this.place(records);
     // Snapshots of what was pulled (for pushing edits back) are per company-less sheet: record ids are unique there.
@@ -543,7 +610,6 @@ export class Writer {
       targets.set(at, row);
     }
     const width = Math.max(...this.positions);
-    checkCells(this.deps, this.sheet, this.nextRow - 2, width);
     this.sheet.ensureSize(this.nextRow - 1, width);
     const gap = Math.max(1, Math.floor(GAP_CELLS / this.columns.length));
     for (const [first, last] of blocks([...targets.keys()], gap)) this.writeBlock(first, last, targets);
@@ -598,8 +664,6 @@ export class Writer {
       const own = childRows(child, records, this.conv, childColumns);
       const fresh = lead.length ? own.map((row) => [...lead, ...row]) : own;
       const columns = this.withLead(childColumns);
-      // At most every item is a new row.
-      checkCells(this.deps, sheet, Math.max(sheet.lastRow(), 1) - 1 + fresh.length, columns.length);
       out.push({ sheet, entry, columns, fresh });
     }
     return out;
@@ -852,7 +916,7 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
       }
       slowestWave = Math.max(slowestWave, deps.now() - began);
       if (!checkedTotal && pager.state.totalRows !== undefined) {
-        writer.expect(pager.state.totalRows);
+        writer.expect(pager.state.totalRows, buffer);
         checkedTotal = true;
       }
       if (pager.state.totalRows !== undefined) next.totalRows = pager.state.totalRows;

@@ -46,7 +46,8 @@ export interface BookPort {
   sheetNames(): string[];
   byName(name: string): SheetPort | null;
   byId(id: number): SheetPort | null;
-  create(name: string): SheetPort;
+  /** A new sheet at the end; `columns`: its grid cut to that many columns (a new sheet has 26, each row of them counted). */
+  create(name: string, columns?: number): SheetPort;
   /** Cells in use across the whole spreadsheet (the 10-million limit counts them all). */
   totalCells(): number;
 }
@@ -66,7 +67,7 @@ export interface MarkupSheetPort extends SheetPort {
 export interface SelectionBookPort extends BookPort {
   byId(id: number): MarkupSheetPort | null;
   byName(name: string): MarkupSheetPort | null;
-  create(name: string): MarkupSheetPort;
+  create(name: string, columns?: number): MarkupSheetPort;
   /** The active sheet and the rows covered by the active range list, as inclusive [first, last] pairs. */
   selection(): { sheetId: number; sheetName: string; rows: Array<[number, number]> };
   /** Selects A1 ranges of one sheet (and shows that sheet). */

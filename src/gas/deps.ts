@@ -106,13 +106,19 @@ export function bulkDeps(
   ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
   owner?: Identity,
 ): BulkDeps {
+  // One UUID per execution and a counter: unique keys without a Utilities call for every row.
+  let prefix: string | undefined;
+  let issued = 0;
   return {
     book: selectionBookPort(ss),
     jobs: bulkJobStore(doc),
     zone,
     now: () => Date.now(),
     sleep: (ms) => Utilities.sleep(ms),
-    newId: () => `lote-${Utilities.getUuid()}`,
+    newId: () => {
+      prefix ??= `lote-${Utilities.getUuid()}`;
+      return `${prefix}-${++issued}`;
+    },
     clientFor: clients(zone),
     vouch: owner ? (job) => ownerStore().vouchBulk(owner, ss.getId(), job) : undefined,
     limit: executionLimit(),

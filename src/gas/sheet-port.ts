@@ -107,8 +107,10 @@ export function bookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = Spreadsh
       const sheet = ss.getSheets().find((s) => s.getSheetId() === id);
       return sheet ? sheetPort(sheet) : null;
     },
-    create(name) {
+    create(name, columns) {
       const sheet = ss.insertSheet(name, ss.getSheets().length);
+      const extra = columns === undefined ? 0 : sheet.getMaxColumns() - Math.max(1, columns);
+      if (extra > 0) sheet.deleteColumns(sheet.getMaxColumns() - extra + 1, extra);
       return sheetPort(sheet);
     },
     totalCells: () => ss.getSheets().reduce((n, s) => n + s.getMaxRows() * s.getMaxColumns(), 0),

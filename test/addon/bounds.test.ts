@@ -145,3 +145,44 @@ describe('the 500 KB of a property store', () => {
     expect((emu.run('listReports') as Rec[]).filter((r) => r.mine)).toEqual([]);
   });
 });
+
+describe('10 million cells, child sheets included', () => {
+  it("refuses before writing when the report's rows fit but its Planos de conta sheet would not", async () => {
+    await sb.reset({ size: { faturas: 10, clientes: 20, cobrancas: 10, transacoes: 40, assinaturas: 10 } });
+    const emu = emulator();
+    connect(emu, sb);
+    // A first report makes the add-on's own sheets (its work sheet, Histórico).
+    expect(importAll(emu, { listing: 'clientes', sheetName: 'Clientes' }).status).toBe('done');
+    // Then a sheet of one column fills the spreadsheet to 100 cells short of a new sheet's grid (1,000 × 26):
+    // the Transações sheet still fits, with its 40 rows; a sheet for their account plans does not.
+    const SHEET_GRID = 26_000;
+    emu.withServices((s) => {
+      const ss = s.SpreadsheetApp.getActiveSpreadsheet();
+      const total = ss.getSheets().reduce((n, sh) => n + sh.getMaxRows() * sh.getMaxColumns(), 0);
+      const sh = ss.insertSheet('Grande');
+      sh.deleteColumns(2, sh.getMaxColumns() - 1);
+      sh.insertRowsAfter(sh.getMaxRows(), 10_000_000 - SHEET_GRID - 100 - total - sh.getMaxRows());
+    });
+    const p = importAll(emu, { listing: 'transacoes', sheetName: 'Transações', filters: {} });
+    expect(p.status).toBe('failed');
+    expect(p.message).toMatch(/com as abas de itens\) levaria a planilha a .* células\. O Google Planilhas aceita no máximo 10 milhões de células/);
+    // Nothing half-written: no transaction without its account plans, no child sheet.
+    expect(emu.values('Transações').length).toBe(1);
+    expect(emu.sheetNames().filter((n) => n.startsWith('Transações ·'))).toEqual([]);
+  });
+});
+
+describe('a child sheet of known columns', () => {
+  it('is made with those columns and four for notes, not a 26-column grid whose every row counts', async () => {
+    await sb.reset({ size: { faturas: 10, clientes: 20, cobrancas: 10, transacoes: 40, assinaturas: 10 } });
+    const emu = emulator();
+    connect(emu, sb);
+    expect(importAll(emu, { listing: 'transacoes', sheetName: 'Transações', filters: {} }).status).toBe('done');
+    const [width, used] = emu.withServices((s) => {
+      const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Transações · Planos de conta')!;
+      return [sh.getMaxColumns(), sh.getLastColumn()];
+    });
+    expect(used).toBe(7);
+    expect(width).toBe(used + 4);
+  });
+});

@@ -10,7 +10,7 @@ import { COST_MODELS } from '../../dev/gas/clock';
 import type { ExecutionReport, GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
-import { columnsOf, connect, emulator, finishRun, importAll, ok, type Progress, SP, typeRows } from './helpers';
+import { columnsOf, connect, emulator, finishRun, importAll, ok, type Progress, SP, subscriptionSheet } from './helpers';
 
 let sb: SandboxHandle;
 
@@ -35,6 +35,18 @@ function expectNoKill(history: ExecutionReport[]): void {
   for (const r of history) {
     expect(r.status, `${r.functionName} #${r.id}`).not.toBe('killed');
     expect(r.counters.virtualMs, `${r.functionName} #${r.id}`).toBeLessThan(KILL_MS);
+  }
+}
+
+/** Every row of the bulk sheet (below its example) is OK, and its key was created exactly once in the service. */
+async function expectEachRowOnce(emu: GasEmulator, sheet: string): Promise<void> {
+  const byKey = new Map<string, number>();
+  for (const a of await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas')) byKey.set(a.idIntegracao, (byKey.get(a.idIntegracao) ?? 0) + 1);
+  const [header, , ...rows] = emu.values(sheet) as unknown[][];
+  const at = (name: string) => (header as string[]).indexOf(name);
+  for (const r of rows) {
+    expect(byKey.get(r[at('ID de integração')] as string)).toBe(1);
+    expect(r[at('Status')]).toBe('OK');
   }
 }
 
@@ -119,20 +131,7 @@ describe('a bulk run', () => {
     const emu = harsh();
     connect(emu, sb);
     const cat = await catalog(sb);
-    const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
-    const rows = Array.from({ length: 30 }, (_, i) => [
-      '',
-      cat.clientes[i % cat.clientes.length],
-      '05/11/2026',
-      '11/2026',
-      'MENSAL',
-      cat.produtos[0],
-      `L${i}`,
-      50 + i,
-      'AGRUPADA',
-      10,
-    ]);
-    typeRows(emu, sheet, 3, rows);
+    const sheet = subscriptionSheet(emu, cat, 30, 'L');
     // Writes are applied and their answers lost; the lookups that follow hang for a while.
     await sb.configure({
       addFaults: [
@@ -146,12 +145,55 @@ describe('a bulk run', () => {
       p = ok(emu.run('continueBulkRun', [p.jobId]));
     }
     expect(p.counts.ok).toBe(30);
-    const created = await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas');
-    const byKey = new Map<string, number>();
-    for (const a of created) byKey.set(a.idIntegracao, (byKey.get(a.idIntegracao) ?? 0) + 1);
-    const [header, ...sheetRows] = emu.values(sheet) as unknown[][];
-    const keyCol = (header as string[]).indexOf('ID de integração');
-    for (const r of sheetRows.slice(1)) expect(byKey.get(r[keyCol] as string)).toBe(1);
+    await expectEachRowOnce(emu, sheet);
+    expectNoKill(emu.history);
+  });
+});
+
+describe('a bulk run against every fault at once', () => {
+  it('hangs, 429s (one asking for 10 minutes) and late commits: no step killed, every row once, and a clear end', async () => {
+    const emu = harsh();
+    connect(emu, sb);
+    const cat = await catalog(sb);
+    const sheet = subscriptionSheet(emu, cat, 40, 'F', 60);
+    await sb.configure({
+      addFaults: [
+        // Creations that hang (a minute each) or fail, and are committed by the service later on.
+        { kind: 'lateCommit', failWith: 'hang', method: 'POST', times: 3, afterRequests: 4 },
+        { kind: 'lateCommit', failWith: 'status503', method: 'POST', rate: 0.2, afterRequests: 2 },
+        // A short pause asked twice, then one of ten minutes.
+        { kind: 'status', status: 429, retryAfterSeconds: 2, method: 'POST', times: 2 },
+        { kind: 'status', status: 429, retryAfterSeconds: 600, method: 'POST', times: 1 },
+        // Lookups that hang.
+        { kind: 'hang', method: 'GET', pathPrefix: '/v2/assinaturas', times: 3 },
+      ],
+    });
+    const run = async (): Promise<Rec> => {
+      let p = ok(emu.run('startBulkRun', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all' }]));
+      for (let i = 0; !p.done; i++) {
+        if (i > 60) throw new Error('never finished');
+        // The sidebar asks again a minute later; the service commits what it held meanwhile.
+        emu.now += 60_000;
+        for (let k = 0; k < 6; k++) await fetch(`${sb.baseUrl}/v2/clientes`, { headers: { 'x-api-key': sb.orgs[1].apiKey } });
+        p = ok(emu.run('continueBulkRun', [p.jobId]));
+      }
+      return p;
+    };
+    const first = await run();
+    // Every fault was met.
+    const log = await sb.requestLog();
+    expect(log.some((e) => e.lateCommit && e.faults.includes('lateCommit') && e.status === null)).toBe(true);
+    expect(log.filter((e) => e.status === 429).length).toBe(3);
+    expect(log.some((e) => e.method === 'GET' && e.faults.includes('hang'))).toBe(true);
+    // Rows whose creation may still land are never sent again this soon: the run ends saying how many to check.
+    expect(first.counts.ok + first.counts.pending).toBe(40);
+    if (first.counts.pending) expect(first.message).toMatch(new RegExp(`${first.counts.pending} PENDENTES? \\(execute de novo para conferi-las\\)`));
+    // Executed again once the service can no longer commit them late: each is found or sent, none twice.
+    emu.now += 11 * 60_000;
+    const again = await run();
+    expect(again.counts.pending).toBe(0);
+    expect(again.message).toMatch(/linhas? enviadas? com sucesso/);
+    await expectEachRowOnce(emu, sheet);
     expectNoKill(emu.history);
   });
 });

@@ -71,6 +71,25 @@ export function typeRows(emu: GasEmulator, sheet: string, firstRow: number, rows
   });
 }
 
+/** A "Criar assinaturas personalizadas" template with `n` valid rows typed below its example: the sheet's name. */
+export function subscriptionSheet(emu: GasEmulator, cat: { clientes: number[]; produtos: number[] }, n: number, label: string, value = 50): string {
+  const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
+  const rows = Array.from({ length: n }, (_, i) => [
+    '',
+    cat.clientes[i % cat.clientes.length],
+    '05/11/2026',
+    '11/2026',
+    'MENSAL',
+    cat.produtos[0],
+    `${label} ${i}`,
+    value + i,
+    'AGRUPADA',
+    10,
+  ]);
+  typeRows(emu, sheet, 3, rows);
+  return sheet;
+}
+
 /** Steps a started bulk run as the sidebar does until it ends. */
 export function bulkToEnd(emu: GasEmulator, started: Rec): Rec {
   let p = started;

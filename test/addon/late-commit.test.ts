@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
-import { connect, emulator, executeBulk, ok, rowsByHeader, typeRows } from './helpers';
+import { connect, emulator, executeBulk, ok, rowsByHeader, subscriptionSheet } from './helpers';
 
 let sb: SandboxHandle;
 let cat: Awaited<ReturnType<typeof catalog>>;
@@ -27,21 +27,7 @@ beforeEach(async () => {
 const ROWS = 24;
 
 function template(emu: GasEmulator): string {
-  const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
-  const rows = Array.from({ length: ROWS }, (_, i) => [
-    '',
-    cat.clientes[i % cat.clientes.length],
-    '05/11/2026',
-    '11/2026',
-    'MENSAL',
-    cat.produtos[0],
-    `Tardia ${i}`,
-    40 + i,
-    'AGRUPADA',
-    10,
-  ]);
-  typeRows(emu, sheet, 3, rows);
-  return sheet;
+  return subscriptionSheet(emu, cat, ROWS, 'Tardia', 40);
 }
 
 const step = (emu: GasEmulator, sheet: string): Rec => executeBulk(emu, { operation: 'criarAssinaturaPersonalizada', sheetName: sheet });

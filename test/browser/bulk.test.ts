@@ -195,7 +195,7 @@ describe('Lançamentos em lote: custom subscriptions', () => {
 
     const created = await dump('assinaturas');
     const generated = t.pg.emulator.values(SHEET, 'A4')[0][0] as string;
-    expect(generated).toMatch(/^lote-[0-9a-f-]{36}$/);
+    expect(generated).toMatch(/^lote-[0-9a-f-]{36}-\d+$/);
     const byKey = (key: string) => created.filter((a) => a.idIntegracao === key);
     expect(byKey('LOTE-BR-1')).toHaveLength(1);
     expect(byKey(generated)).toHaveLength(1);

@@ -141,3 +141,42 @@ describe('a batch of updates (PUT, safe to repeat, read back when the answer is 
     expect(out.results.get(2)).toMatchObject({ status: 'ERRO' });
   });
 });
+
+describe('a batch in chunks of `width` rows', () => {
+  it('sends one chunk per round trip, in row order', () => {
+    const clock = { t: 0 };
+    const { client, calls } = scripted(['ok'], clock);
+    const out = runBatch(client, op, [2, 3, 4, 5, 6].map(item), { now: () => clock.t, sleep: () => {}, deadline: 60_000, width: 2 });
+    expect(calls).toEqual([2, 2, 1]);
+    expect(out.waves).toBe(3);
+    expect([...out.results.keys()]).toEqual([2, 3, 4, 5, 6]);
+    expect(out.unsent).toEqual([]);
+  });
+
+  it('past the soft deadline no further chunk starts: its rows are left unsent, not PENDENTE', () => {
+    const clock = { t: 0 };
+    const { client, calls } = scripted(['ok'], clock, 10_000);
+    const out = runBatch(client, op, [2, 3, 4, 5, 6].map(item), { now: () => clock.t, sleep: () => {}, deadline: 15_000, width: 2 });
+    expect(calls).toEqual([2, 2]);
+    expect(out.unsent).toEqual([6]);
+    expect(out.results.has(6)).toBe(false);
+    expect(out.pending).toEqual([]);
+  });
+
+  it('a later chunk starts only if its lookup and its send, each hanging a minute, end before the limit', () => {
+    const clock = { t: 0 };
+    const { client, calls } = scripted(['ok'], clock, 1_000);
+    const out = runBatch(client, op, [2, 3, 4].map(item), { now: () => clock.t, sleep: () => {}, deadline: 600_000, limit: 120_500, width: 1 });
+    expect(calls).toEqual([1]);
+    expect(out.unsent).toEqual([3, 4]);
+  });
+
+  it('a 429 ends the batch: the rest waits for a narrower wave', () => {
+    const clock = { t: 0 };
+    const { client, calls } = scripted([new RateLimitedError(PUT, 60_000)], clock);
+    const out = runBatch(client, op, [2, 3, 4].map(item), { now: () => clock.t, sleep: () => {}, deadline: 30_000, width: 1 });
+    expect(calls).toEqual([1]);
+    expect(out.rateLimited).toBe(true);
+    expect(out.unsent).toEqual([3, 4]);
+  });
+});

@@ -382,3 +382,36 @@ describe('refusals by the service', () => {
     expect(CUSTOM_HEADER.some((_, c) => sheet.backgrounds[1]?.[c] === FAULT_COLOR)).toBe(false);
   });
 });
+
+describe('a batch cut short by the step deadline', () => {
+  it('puts the rows of waves that never started back as they were, and the next step sends them, each once', async () => {
+    const [c1] = cat.clientes;
+    const [p1] = cat.produtos;
+    const book = new MemoryBook();
+    const sheet = book.sheet(
+      'Lote',
+      [...CUSTOM_HEADER, 'Status'],
+      Array.from({ length: 6 }, (_, i) => customRow(`CUT-${i + 1}`, c1, p1, i)),
+    );
+    // Virtual time: each wave of creations takes 10 s.
+    let t = Date.now();
+    const d = deps(sb, book, { now: () => t });
+    const c = d.clientFor('');
+    const writeMany = c.writeMany.bind(c);
+    c.writeMany = ((...args: Parameters<typeof writeMany>) => {
+      t += 10_000;
+      return writeMany(...args);
+    }) as typeof c.writeMany;
+    const first = startBulk(d, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all', batchSize: 2 }, t + 15_000);
+    expect(first.done).toBe(false);
+    // Two waves went before the deadline; the third never started.
+    expect((await posts('/v2/assinaturascontratos')).map((b) => b.idIntegracao)).toEqual(['CUT-1', 'CUT-2', 'CUT-3', 'CUT-4']);
+    expect(sheet.records().map((r) => r.Status)).toEqual(['OK', 'OK', 'OK', 'OK', '', '']);
+
+    const done = continueBulk(d, first.jobId, t + 600_000);
+    expect(done).toMatchObject({ status: 'done', counts: { ok: 6, pending: 0, failed: 0 } });
+    expect(sheet.records().map((r) => r.Status)).toEqual(['OK', 'OK', 'OK', 'OK', 'OK', 'OK']);
+    const byKey = await subsByKey();
+    for (let i = 1; i <= 6; i++) expect(byKey.get(`CUT-${i}`)).toHaveLength(1);
+  });
+});

@@ -54,16 +54,27 @@ export interface BatchOptions {
   deadline: number;
   /** Epoch ms the execution must never pass: another round (a lookup and a send, each up to a minute) starts only if it fits. */
   limit?: number;
+  /** Rows sent at once (one fetchAll round trip); a batch goes out in chunks of this many. Default: all at once. */
+  width?: number;
   /** Waves a row may take part in before it is left for later. */
   maxAttempts?: number;
   /** How long an unknown outcome stays unsent however often it is looked up (default SAFE_RESEND_MS). */
   safeResendMs?: number;
+  /** This batch follows another in the same step (rows of another operation): its first chunk must fit too. */
+  following?: boolean;
 }
 
 export interface BatchOutcome {
   results: Map<number, RowResult>;
   /** Rows left PENDENTE: to be looked up by a later pass or run. */
   pending: number[];
+  /**
+   * Rows of chunks that never started: their lookup and send would not have
+   * ended in time. Nothing was sent for them; the caller puts them back as they were.
+   */
+  unsent: number[];
+  /** Round trips made (each lookup or send of a chunk). */
+  waves: number;
   rateLimited: boolean;
   /** A problem that stops the whole job (the key was refused). */
   fatal?: string;
@@ -116,8 +127,28 @@ const error = (mensagem: string): RowResult => ({ status: STATUS.erro, mensagem 
 /** The service said no to this row's data: coloured like a validation error. */
 const refused = (mensagem: string): RowResult => ({ status: STATUS.erro, mensagem, refused: true });
 
+/**
+ * A batch goes out in chunks of `width` rows, each settled as far as it can be
+ * (looked up, sent, looked up again) before the next starts. The first chunk
+ * always goes, as the caller planned it; a later one only if its lookup and its
+ * send, each hanging a minute, still end before the limit, and the step's soft
+ * deadline has not passed. A 429 or a refused key ends the batch too.
+ */
 export function runBatch(client: BillingClient, op: BulkOperation, items: Item[], options: BatchOptions): BatchOutcome {
-  const out: BatchOutcome = { results: new Map(), pending: [], rateLimited: false };
+  const out: BatchOutcome = { results: new Map(), pending: [], unsent: [], rateLimited: false, waves: 0 };
+  const width = Math.max(1, Math.floor(options.width ?? items.length));
+  for (let at = 0; at < items.length; at += width) {
+    const now = options.now();
+    if ((at > 0 || options.following) && (out.fatal || out.rateLimited || now >= options.deadline || !fits(now, 2 * WORST_ROUND_TRIP_MS, options.limit))) {
+      out.unsent = items.slice(at).map((i) => i.row);
+      break;
+    }
+    runChunk(client, op, items.slice(at, at + width), options, out);
+  }
+  return out;
+}
+
+function runChunk(client: BillingClient, op: BulkOperation, items: Item[], options: BatchOptions, out: BatchOutcome): void {
   const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
   let open = items.slice();
   const settle = (item: Item, result: RowResult) => {
@@ -127,6 +158,7 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
   while (open.length > 0 && !out.fatal) {
     const lookups = open.filter((i) => i.mode === 'lookup');
     if (lookups.length > 0) {
+      out.waves++;
       const found = lookupMany(
         client,
         op,
@@ -177,6 +209,7 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
     const sends = open.filter((i) => i.mode === 'send');
     let wait = 0;
     if (sends.length > 0) {
+      out.waves++;
       const outcomes = client.writeMany(
         op.key,
         sends.map((i) => ({ body: i.built.body, id: i.built.pathId })),
@@ -237,5 +270,4 @@ export function runBatch(client: BillingClient, op: BulkOperation, items: Item[]
       });
     }
   }
-  return out;
 }

@@ -106,8 +106,19 @@ function bulk(op: WriteOperation): BulkOperation {
   };
 }
 
-/** In the order the sidebar offers them. */
-export const bulkOperations = Object.fromEntries(Object.values(writes).map((op) => [op.key, bulk(op)])) as Record<WriteKey, BulkOperation>;
+/**
+ * In the order the sidebar offers them. Each is built on first use: every
+ * execution loads the bundle, and most never touch a bulk operation.
+ */
+export const bulkOperations = Object.defineProperties(
+  {},
+  Object.fromEntries(
+    Object.values(writes).map((op) => {
+      let built: BulkOperation | undefined;
+      return [op.key, { enumerable: true, get: () => (built ??= bulk(op)) }];
+    }),
+  ),
+) as Record<WriteKey, BulkOperation>;
 
 /** The linked sheet of plan discounts, keyed by the subscription row's idIntegracao. */
 export const DISCOUNT_SHEET = 'Descontos';

@@ -11,12 +11,14 @@ import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from '../deadline';
 import type { BillingClient } from '../../api/client';
 import type { WriteKey } from '../../api/writes';
 import type { Zone } from '../../api/calendar';
-import { JobStore } from '../job-store';
+import type { JobStore } from '../job-store';
 import type { Owner } from '../owners';
 import type { KeyValueStore } from '../ports';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { type Item, runBatch } from './batch';
+import { planBatch } from './planner';
+import { BulkJobStore } from './stored-job';
 import { type BulkOperation, bulkOperation, STATUS } from './definitions';
 import { loadDiscounts } from './discounts';
 import { ensureLayout, type Layout } from './headers';
@@ -143,9 +145,8 @@ const MAX_RUNS = 300;
 
 const emptyCounts = (): BulkCounts => ({ ok: 0, existing: 0, skipped: 0, failed: 0, pending: 0 });
 
-/** Bulk runs under the key prefix they always had, so jobs stored before still continue. */
 export function bulkJobStore(store: KeyValueStore): JobStore<BulkJob> {
-  return new JobStore<BulkJob>(store, 'faturamento.lote.');
+  return new BulkJobStore(store);
 }
 
 function saveJob(deps: BulkDeps, job: BulkJob): void {
@@ -295,6 +296,12 @@ const cellAt = (row: readonly CellValue[], column: number | undefined): CellValu
 
 const timeOf = (cell: CellValue): number | undefined =>
   cell instanceof Date || Object.prototype.toString.call(cell) === '[object Date]' ? (cell as Date).getTime() : undefined;
+/** A row's result cells as they were read: what a row whose wave never started goes back to. */
+function cellsOf(ctx: Context, row: readonly CellValue[]): RowResult {
+  const cells: Record<string, CellValue> = {};
+  for (const r of ctx.op.results) cells[r.key] = cellAt(row, ctx.layout.results[r.key]);
+  return cells as unknown as RowResult;
+}
 
 /** A finished row's result still belongs to it (an imported Faturas sheet may have been pulled again since). */
 function stillDone(ctx: Context, row: readonly CellValue[]): boolean {
@@ -699,13 +706,20 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
   const duplicates = prepared ? null : sheetDuplicates(ctx);
   let client: BillingClient | undefined;
   let slowest = 0;
+  let waveMs: number | undefined;
   while (job.cursor < rows.length) {
     const began = deps.now();
     if (began + slowest * 2 > deadline || began >= deadline) return false;
-    // At its worst a batch is a lookup and a send that each time out, then its results are written.
-    const reserve = writeCostMs(job.batchSize * 2, ctx.layout.lastColumn);
+    const plan = planBatch({ now: began, deadline, width: job.batchSize, rowsLeft: rows.length - job.cursor, columns: ctx.layout.lastColumn, waveMs });
+    // At its worst the batch's first wave is a lookup and a send that each time out, then its results are written;
+    // each later wave checks the limit itself before it starts.
+    const reserve = writeCostMs(plan.rows * 2, ctx.layout.lastColumn);
     if (!fits(began, 2 * WORST_ROUND_TRIP_MS + reserve, deps.limit)) return false;
     let items: Item[] = [];
+    /** Where in `rows` each item is: a batch cut short resumes at its first unsent row. */
+    const at = new Map<number, number>();
+    /** Rows needing no request, counted once the batch knows where it ends. */
+    const done: Array<{ index: number; row: readonly CellValue[] }> = [];
     const invalid = new Map<number, RowResult>();
     /** Cells to colour: problems found here and refusals by the service. */
     const faults: RowIssue[] = [];
@@ -713,8 +727,9 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     /** Edits this push had already sent in an execution that ended before the snapshot took them. */
     const doneEarlier: number[] = [];
     let end = job.cursor;
-    for (; end < rows.length && items.length < job.batchSize && end - job.cursor < MAX_WINDOW; end++) {
+    for (; end < rows.length && items.length < plan.rows && end - job.cursor < MAX_WINDOW; end++) {
       const r = rows[end];
+      at.set(r, end);
       const row = values[r - first];
       const status = statusOf(cellAt(row, ctx.layout.results.status));
       if (isExample(ctx, row) || isBlankRow(ctx.layout.inputs, row)) continue;
@@ -726,8 +741,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
             continue;
           }
         }
-        settlePending(job);
-        countDone(job, ctx, row);
+        done.push({ index: end, row });
         if (ctx.edits) doneEarlier.push(r);
         continue;
       }
@@ -770,19 +784,31 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       writeResults(ctx.sheet, ctx.layout, ctx.op, marks);
       deps.book.flush();
     }
+    let cut = Number.POSITIVE_INFINITY;
     const results = new Map<number, RowResult>(invalid);
     let fatal: string | undefined;
     let pending: number[] = [];
     if (items.length) {
       client ??= deps.clientFor(job.connectionId ?? '');
       client.http.deadline = deps.limit === undefined ? undefined : deps.limit - reserve;
+      const sending = deps.now();
       const outcome = runGroups(client, ctx, items, {
         now: deps.now,
         sleep: deps.sleep,
         deadline,
         limit: deps.limit === undefined ? undefined : deps.limit - reserve,
+        width: job.batchSize,
         safeResendMs: deps.safeResendMs,
       });
+      if (outcome.waves > 0) waveMs = (deps.now() - sending) / outcome.waves;
+      if (outcome.unsent.length) {
+        // Their waves would not have ended in time: the rows go back to what they were, and the next step starts at the first.
+        cut = Math.min(...outcome.unsent.map((r) => at.get(r) as number));
+        const original = new Map<number, RowResult>();
+        for (const r of outcome.unsent) original.set(r, cellsOf(ctx, values[r - first]));
+        writeResults(ctx.sheet, ctx.layout, ctx.op, original);
+        for (const r of outcome.unsent) outcome.results.delete(r);
+      }
       const stamp = new Date(deps.now());
       // A row still PENDENTE keeps the time its outcome became unknown: the safe delay counts from there.
       const since = new Map(items.filter((i) => i.since !== undefined).map((i) => [i.row, i.since as number]));
@@ -793,6 +819,13 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       fatal = outcome.fatal;
       pending = outcome.pending;
       job.batchSize = outcome.rateLimited ? Math.max(1, Math.floor(job.batchSize / 2)) : Math.min(job.maxBatch, job.batchSize + 1);
+    }
+    // Rows past a cut are looked at again by the next batch: nothing of them is written or counted now.
+    for (const row of [...results.keys()]) if ((at.get(row) as number) >= cut) results.delete(row);
+    for (const d of done) {
+      if (d.index >= cut) continue;
+      settlePending(job);
+      countDone(job, ctx, d.row);
     }
     writeResults(ctx.sheet, ctx.layout, ctx.op, results);
     for (const [row, result] of results) if (result.refused) faults.push(...refusalIssues(ctx.name, ctx.layout, ctx.op, row, result.mensagem));
@@ -809,7 +842,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       return false;
     }
     if (ctx.edits) settleEdits(ctx, deps, items, results, doneEarlier, values, first);
-    const rechecked = items.filter((i) => i.reason === 'recheck').map((i) => i.row);
+    const rechecked = items.filter((i) => i.reason === 'recheck' && (at.get(i.row) as number) < cut).map((i) => i.row);
     for (const [row, result] of results) {
       settlePending(job);
       if (!rechecked.includes(row)) count(job, result);
@@ -828,8 +861,9 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       }
       job.retry = runsOf([...expandRuns(job.retry), ...pending]);
     }
-    job.cursor = end;
+    job.cursor = Math.min(end, cut);
     saveJob(deps, job);
+    if (cut !== Number.POSITIVE_INFINITY) return false;
     slowest = Math.max(slowest, deps.now() - began);
   }
   return true;
@@ -843,11 +877,20 @@ function runGroups(client: BillingClient, ctx: Context, items: Item[], options: 
     groups.set(op, [...(groups.get(op) ?? []), item]);
   }
   if (groups.size <= 1) return runBatch(client, groups.keys().next().value ?? ctx.op, items, options);
-  const out: ReturnType<typeof runBatch> = { results: new Map(), pending: [], rateLimited: false };
+  const out: ReturnType<typeof runBatch> = { results: new Map(), pending: [], unsent: [], waves: 0, rateLimited: false };
+  let following = false;
   for (const [op, group] of groups) {
-    const o = runBatch(client, op, group, options);
+    // A refused key or a 429 ends the whole batch, as it ends one operation's.
+    if (out.fatal || out.rateLimited) {
+      out.unsent.push(...group.map((i) => i.row));
+      continue;
+    }
+    const o = runBatch(client, op, group, { ...options, following });
+    following = true;
     for (const [row, result] of o.results) out.results.set(row, result);
     out.pending.push(...o.pending);
+    out.unsent.push(...o.unsent);
+    out.waves += o.waves;
     out.rateLimited ||= o.rateLimited;
     out.fatal ??= o.fatal;
   }

@@ -1,0 +1,73 @@
+/**
+ * Bulk jobs as stored: each row's key is kept (so a later execution finds the
+ * row wherever it moved), and generated keys share a long prefix
+ * (`lote-<uuid>-1`, `-2`…). Saved whole after every batch, 1,000 plain keys
+ * fill six property-sized parts, each a write and a delete per save; front
+ * coding (the length shared with the key before, unless the same as the entry before's, then the rest) keeps them in one.
+ */
+import { JobStore } from '../job-store';
+import type { KeyValueStore } from '../ports';
+import type { BulkJob } from './job';
+
+type Stored = BulkJob & { keyCoding?: 'front' };
+
+/** Each key as `n:rest` (n characters shared with the key before), or `:rest` when n is the same as the entry before's. */
+export function frontCode(keys: readonly string[]): string[] {
+  let previous = '';
+  let shared = -1;
+  return keys.map((key) => {
+    let n = 0;
+    while (n < key.length && n < previous.length && key[n] === previous[n]) n++;
+    const entry = `${n === shared ? '' : n}:${key.slice(n)}`;
+    previous = key;
+    shared = n;
+    return entry;
+  });
+}
+
+export function frontDecode(coded: readonly string[]): string[] {
+  let previous = '';
+  let shared = 0;
+  return coded.map((entry) => {
+    const colon = entry.indexOf(':');
+    if (colon > 0) shared = Number(entry.slice(0, colon));
+    previous = previous.slice(0, shared) + entry.slice(colon + 1);
+    return previous;
+  });
+}
+
+function pack(job: BulkJob): Stored {
+  if (!job.keys && !job.retryKeys) return job;
+  return {
+    ...job,
+    keys: job.keys && frontCode(job.keys),
+    retryKeys: job.retryKeys && frontCode(job.retryKeys),
+    keyCoding: 'front',
+  };
+}
+
+function unpack(stored: Stored): BulkJob {
+  if (stored.keyCoding !== 'front') return stored;
+  const { keyCoding: _, ...job } = stored;
+  return { ...job, keys: job.keys && frontDecode(job.keys), retryKeys: job.retryKeys && frontDecode(job.retryKeys) };
+}
+
+export class BulkJobStore extends JobStore<BulkJob> {
+  constructor(store: KeyValueStore) {
+    // The key prefix bulk runs always had, so jobs stored before still continue.
+    super(store, 'faturamento.lote.');
+  }
+
+  override get(id: string): BulkJob | null {
+    const stored = super.get(id);
+    return stored && unpack(stored);
+  }
+
+  override list(): BulkJob[] {
+    return super.list().map(unpack);
+  }
+
+  override put(id: string, job: BulkJob): void {
+    super.put(id, pack(job));
+  }
+}
