@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config';
+
+/** Fast mutation runs: only the Node unit tests (test/api, test/core, test/bulk), which import src/ directly. */
+export default defineConfig({
+  test: {
+    ...base.test,
+    include: ['test/api/**/*.test.ts', 'test/core/**/*.test.ts', 'test/bulk/**/*.test.ts'],
+    reporters: ['default'],
+    // One module graph for every mutant run: mutants switch at run time (ignoreStatic), so re-importing zod per run is wasted time.
+    isolate: false,
+  },
+});
