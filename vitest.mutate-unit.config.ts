@@ -7,7 +7,5 @@ export default defineConfig({
     ...base.test,
     include: ['test/api/**/*.test.ts', 'test/core/**/*.test.ts', 'test/bulk/**/*.test.ts'],
     reporters: ['default'],
-    // One module graph for every mutant run: mutants switch at run time (ignoreStatic), so re-importing zod per run is wasted time.
-    isolate: false,
   },
 });

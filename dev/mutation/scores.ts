@@ -3,7 +3,9 @@
  * as a Markdown table ready for the README. `--survivors` also lists each
  * surviving or uncovered mutant (file:line, mutator, replacement), the list
  * to work from when writing the test that kills it.
- * Usage: tsx dev/mutation/scores.ts [report.json] [--survivors]
+ * Several reports (narrow runs of different files) are merged, the later
+ * report winning for a file both hold.
+ * Usage: tsx dev/mutation/scores.ts [report.json ...] [--survivors]
  */
 import { readFileSync } from 'node:fs';
 
@@ -18,8 +20,11 @@ interface Report {
 }
 
 const args = process.argv.slice(2);
-const path = args.find((a) => !a.startsWith('--')) ?? 'reports/mutation/mutation.json';
-const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
+const paths = args.filter((a) => !a.startsWith('--'));
+const report: Report = { files: {} };
+for (const path of paths.length > 0 ? paths : ['reports/mutation/mutation.json']) {
+  Object.assign(report.files, (JSON.parse(readFileSync(path, 'utf8')) as Report).files);
+}
 const detected = new Set(['Killed', 'Timeout']);
 const undetected = new Set(['Survived', 'NoCoverage']);
 
