@@ -47,6 +47,8 @@ describe('cells of each kind', () => {
     ['number', 1.5, 1.5],
     ['money', 10.25, 10.25],
     ['percent', '3,5', '3,5'],
+    ['percent', 0.25, 0.25],
+    ['number', true, 'true'],
     ['boolean', true, 'Sim'],
     ['boolean', false, 'Não'],
     ['boolean', 'talvez', 'talvez'],
@@ -112,6 +114,9 @@ describe('rows of records', () => {
       'cartaoCredito.nomeImpressoCartao',
       'cartaoCredito.cpfPortadorCartao',
     ]);
+    expect(spec.columns.find((c) => c.key === 'idCliente')?.label).toBe('ID do cliente');
+    // Lists the spec leaves open start with the parent id alone: the rest comes from the data.
+    expect(spec.children.map((c) => c.columns.length)).toEqual([1, 1]);
     const card = spec.columns.find((c) => c.key === 'cartaoCredito.nomeImpressoCartao')!;
     expect(card.label).toBe('Cartão (nome impresso)');
     const row = recordRow(spec.columns, { idCliente: 5, cartaoCredito: { nomeImpressoCartao: 'ANA S', numeroCartao: '0123' } }, conv());
@@ -143,6 +148,8 @@ describe('rows of records', () => {
       'O campo "obs" do registro ID 2 tinha 50.001 caracteres: a célula mostra os primeiros 49.999 (limite do Google Planilhas), seguidos de "…".',
     ]);
     expect(c.fit(7, () => 'nunca')).toBe(7);
+    expect(c.fit(exact, () => 'nunca')).toBe(exact);
+    expect(c.cuts).toHaveLength(1);
   });
 
   it('child rows: one per item, the parent id first, plain values in their column, cuts named by the parent', () => {
@@ -210,6 +217,13 @@ describe('columns the spec leaves open', () => {
     expect(columns.map((c) => c.key)).toEqual(['id', 'a.b.c.d.e', SCALAR_ITEM]);
     expect(columns[2]).toEqual({ key: SCALAR_ITEM, label: 'Itens', cell: 'text' });
     expect(childRows(child, [{ id: 1, itens: [deep] }], conv(), columns)).toEqual([[1, 'f: 1', '']]);
+    // A column that already has its kind keeps it, whatever a value looks like.
+    const typedText = discoverColumns(
+      child,
+      [{ id: 1, itens: [{ obs: '2026-10-01' }] }],
+      [...child.columns, { key: 'obs', label: 'Obs', cell: 'text' }],
+    ).columns;
+    expect(typedText[1]).toEqual({ key: 'obs', label: 'Obs', cell: 'text' });
     // A column that has seen only blanks stays untyped text until a value comes.
     const blank = discoverColumns(child, [{ id: 1, itens: [{ obs: null }] }], child.columns).columns;
     expect(blank[1]).toEqual({ key: 'obs', label: 'Obs', cell: 'text', typed: false });
@@ -236,6 +250,8 @@ describe('column widths', () => {
     expect(fittedWidths([col('', 'money')], [[-1000]])).toEqual([(8 + 1 + 1) * 7 + 16]);
     expect(fittedWidths([col('', 'number')], [[123456789.25]])).toEqual([12 * 7 + 16]);
     expect(fittedWidths([col('', 'date'), col('', 'datetime')], [[d, d]])).toEqual([10 * 7 + 16, 16 * 7 + 16]);
+    // A money column holding a text (a value the service sent as text) is measured as text.
+    expect(fittedWidths([col('', 'money')], [['n/d']])).toEqual([60]);
   });
 
   it('looks at a sample of rows, not all of them', () => {
