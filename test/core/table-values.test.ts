@@ -78,7 +78,13 @@ describe('cells of each kind', () => {
   it('a date text converts once per run, and every cell gets its own Date', () => {
     let calls = 0;
     const zone = intlZone('America/Sao_Paulo');
-    const counting = { ...zone, instant: (w: Parameters<typeof zone.instant>[0]) => (calls++, zone.instant(w)) };
+    const counting = {
+      ...zone,
+      instant: (w: Parameters<typeof zone.instant>[0]) => {
+        calls++;
+        return zone.instant(w);
+      },
+    };
     const c = new CellConverter(counting);
     const a = c.cell('date', '2026-10-01') as Date;
     const b = c.cell('date', '2026-10-01') as Date;
