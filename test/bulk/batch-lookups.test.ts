@@ -200,12 +200,18 @@ describe('a batch of note emissions', () => {
 
   it('a note done earlier without its number: numbered now, it keeps its status; still without one, the row is left as it is', () => {
     const s = service({
-      notes: { 1: [json(200, { data: [note(1, 91, '2026/9')] })], 2: [json(200, { data: [note(2, 92, null)] })], 3: [json(200, { data: [note(3, 93, '8')] })] },
+      notes: {
+        1: [json(200, { data: [note(1, 91, '2026/9')] })],
+        2: [json(200, { data: [note(2, 92, null)] })],
+        3: [json(200, { data: [note(3, 93, '8')] })],
+        4: [json(200, { data: [] })],
+      },
+      emit: { 5: [json(200, { data: note(5, 95, '9') })] },
     });
     const out = runBatch(
       s.client,
       emission,
-      [lookUp(1, 'recheck', { was: 'JÁ EMITIDA' }), lookUp(2, 'recheck', { was: 'OK' }), lookUp(3, 'recheck')],
+      [lookUp(1, 'recheck', { was: 'JÁ EMITIDA' }), lookUp(2, 'recheck', { was: 'OK' }), lookUp(3, 'recheck'), lookUp(4, 'recheck'), emit(5)],
       options(),
     );
     expect(out.results.get(1)).toEqual({
@@ -217,19 +223,22 @@ describe('a batch of note emissions', () => {
     });
     expect(out.results.has(2)).toBe(false);
     expect(out.results.get(3)).toMatchObject({ status: 'OK', numero: '8' });
+    expect(out.results.has(4)).toBe(false);
+    // A row still waiting for its number does not hold back the rows sent beside it.
+    expect(out.results.get(5)).toMatchObject({ status: 'OK', id: 95 });
     expect(out.pending).toEqual([]);
-    expect(s.log).toEqual(['notas 1', 'notas 2', 'notas 3']);
+    expect(s.log).toEqual(['notas 1', 'notas 2', 'notas 3', 'notas 4', 'emitir 5']);
   });
 
   it('a refused key stops the batch: rows not sent say so, rows that may exist stay PENDENTE', () => {
-    const s = service({ notes: { 1: [json(401, {})] }, emit: { 2: [json(401, {})] } });
-    const out = runBatch(s.client, emission, [lookUp(1, 'unknown'), emit(2)], options());
+    const s = service({ notes: { 1: [json(401, {})], 3: [json(401, {})] }, emit: { 2: [json(401, {})] } });
+    const out = runBatch(s.client, emission, [lookUp(1, 'unknown'), emit(2), lookUp(3, 'pendente')], options());
     expect(out.fatal).toMatch(/401/);
-    expect(out.pending).toEqual([1]);
+    expect(out.pending).toEqual([1, 3]);
     expect(out.results.get(1)).toMatchObject({ status: 'PENDENTE' });
     expect(out.results.get(2)?.mensagem).toBe(`Não enviada: ${out.fatal}`);
     // The send was never tried: the key was refused at the look-up.
-    expect(s.log).toEqual(['notas 1']);
+    expect(s.log).toEqual(['notas 1', 'notas 3']);
     const sending = service({ emit: { 2: [json(403, {})], 3: [json(200, { data: note(3, 93, '1') })] } });
     const stopped = runBatch(sending.client, emission, [emit(2), emit(3)], options());
     expect(stopped.fatal).toBeDefined();
@@ -237,13 +246,46 @@ describe('a batch of note emissions', () => {
     expect(stopped.results.get(3)).toMatchObject({ status: 'OK', id: 93 });
   });
 
-  it('a look-up that fails for another reason is tried again in the next wave, within the attempts', () => {
+  it('a look-up that fails for another reason is tried again in the next wave, within the attempts, without waiting', () => {
+    const slept: number[] = [];
     const s = service({
-      notes: { 1: [json(500, {}), json(200, { data: [note(1, 91, '3')] })] },
+      notes: { 1: [json(500, {}), json(200, { data: [note(1, 91, '3')] })], 2: [json(500, {}), json(500, {}), json(500, {}), json(500, {}), json(500, {})] },
     });
-    const out = runBatch(s.client, emission, [lookUp(1, 'unknown')], options());
+    const out = runBatch(s.client, emission, [lookUp(1, 'unknown'), lookUp(2, 'unknown')], options({ sleep: (ms) => slept.push(ms) }));
     expect(out.results.get(1)).toMatchObject({ status: 'OK', id: 91 });
-    expect(s.log).toEqual(['notas 1', 'notas 1']);
+    expect(out.pending).toEqual([2]);
+    expect(s.log).toEqual(['notas 1', 'notas 2', 'notas 1', 'notas 2', 'notas 2', 'notas 2']);
+    expect(slept).toEqual([]);
+  });
+
+  it('no wave starts once the step deadline is reached', () => {
+    const now = 1_000_000;
+    const s = service({ emit: { 1: [json(500, {})] }, notes: { 1: [json(200, { data: [note(1, 91, '3')] })] } });
+    const out = runBatch(s.client, emission, [emit(1)], options({ now: () => now, deadline: now }));
+    expect(s.log).toEqual(['emitir 1']);
+    expect(out.pending).toEqual([1]);
+  });
+
+  it("a 429's wait is taken when it leaves half of the step, and left for the next step when it does not", () => {
+    const now = 1_000_000;
+    const slept: number[] = [];
+    const answers = (seconds: string) => ({ emit: { 1: [json(429, {}, { 'retry-after': seconds }), json(200, { data: note(1, 91, '3') })] } });
+    const half = runBatch(
+      service(answers('30')).client,
+      emission,
+      [emit(1)],
+      options({ now: () => now, sleep: (ms) => slept.push(ms), deadline: now + 60_000 }),
+    );
+    expect(slept).toEqual([30_000]);
+    expect(half.results.get(1)).toMatchObject({ status: 'OK' });
+    const more = runBatch(
+      service(answers('31')).client,
+      emission,
+      [emit(1)],
+      options({ now: () => now, sleep: (ms) => slept.push(ms), deadline: now + 60_000 }),
+    );
+    expect(slept).toEqual([30_000]);
+    expect(more).toMatchObject({ rateLimited: true, pending: [1] });
   });
 
   it('no round starts that could not end before the execution limit', () => {
@@ -334,18 +376,19 @@ describe('a batch of subscription updates (safe to repeat)', () => {
     const s = service({
       put: {
         1: [json(200, { data: { idAssinaturaContrato: 1 } })],
-        2: [json(400, { message: ['valor acima do plano'] })],
+        2: [json(400, { message: ['valor acima do plano', 'revise o desconto'] })],
         3: [json(400, {})],
         4: [json(404, { message: ['não encontrada'] })],
         5: [lost, json(200, { data: { idAssinaturaContrato: 5 } })],
+        7: [json(200, { data: null })],
       },
     });
-    const out = runBatch(s.client, update, [put(1), put(2), put(3), put(4), put(5), put(6, { body: { ...body, valor: 'dez' } })], options());
+    const out = runBatch(s.client, update, [put(1), put(2), put(3), put(4), put(5), put(6, { body: { ...body, valor: 'dez' } }), put(7)], options());
     expect(out.results.get(1)).toEqual({ status: 'OK', id: undefined, mensagem: 'Assinatura atualizada (ID 1).' });
     expect(out.results.get(2)).toEqual({
       status: 'ERRO',
       refused: true,
-      mensagem: 'O serviço recusou a linha: valor acima do plano. Corrija e execute de novo.',
+      mensagem: 'O serviço recusou a linha: valor acima do plano; revise o desconto. Corrija e execute de novo.',
     });
     expect(out.results.get(3)).toEqual({ status: 'ERRO', refused: true, mensagem: 'O serviço recusou a linha: dados inválidos. Corrija e execute de novo.' });
     expect(out.results.get(4)).toEqual({
@@ -356,7 +399,8 @@ describe('a batch of subscription updates (safe to repeat)', () => {
     expect(out.results.get(5)).toMatchObject({ status: 'OK' });
     expect(out.results.get(6)).toMatchObject({ status: 'ERRO', refused: true });
     expect(out.results.get(6)?.mensagem).toMatch(/^valor: /);
-    expect(s.log).toEqual(['atualizar 1', 'atualizar 2', 'atualizar 3', 'atualizar 4', 'atualizar 5', 'atualizar 5']);
+    expect(out.results.get(7)).toEqual({ status: 'OK', id: undefined, mensagem: 'Assinatura atualizada.' });
+    expect(s.log).toEqual(['atualizar 1', 'atualizar 2', 'atualizar 3', 'atualizar 4', 'atualizar 5', 'atualizar 7', 'atualizar 5']);
   });
 
   it('a refused key: every row not done says it was not sent', () => {
