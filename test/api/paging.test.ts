@@ -214,4 +214,34 @@ describe('the pager, wave by wave', () => {
     walk(resumed);
     expect(saved.next).toBe(2);
   });
+
+  it('tells a repeated-record warning once, however many pages repeat', () => {
+    const s = server({ 0: [{ id: 1 }, { id: 2 }], 1: [{ id: 2 }, { id: 3 }], 2: [{ id: 3 }, { id: 4 }], 3: [{ id: 5 }] });
+    const p = new Pager(s.fetcher, { concurrency: 2, idField: 'id' });
+    expect(walk(p)).toEqual([1, 2, 3, 4, 5]);
+    expect(p.warnings).toEqual(['Alguns registros vieram repetidos entre páginas e foram considerados uma só vez.']);
+  });
+
+  it('pages 0 and 1 sharing only some records are two pages of a server counting from 0', () => {
+    const s = server({ 0: [{ id: 1 }, { id: 2 }], 1: [{ id: 1 }, { id: 3 }], 2: [{ id: 4 }] });
+    const p = new Pager(s.fetcher, { concurrency: 2, idField: 'id' });
+    expect(walk(p)).toEqual([1, 2, 3, 4]);
+    expect(p.state.base).toBe(0);
+  });
+
+  it('totals given only with the first page still bound the walk and the count', () => {
+    const s = server({ 0: recs(1, 2), 1: recs(3, 2), 2: recs(5, 2), 3: recs(7, 2) }, (n) => (n === 0 ? { totalPages: 3, totalRows: 7 } : {}));
+    const p = new Pager(s.fetcher, { concurrency: 2, idField: 'id' });
+    expect(walk(p)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(s.asked).toEqual([[0, 1], [2]]);
+    expect(p.warnings).toEqual(['O serviço anunciou 7 registros e chegaram 6: os dados mudaram durante a leitura.']);
+  });
+
+  it('an empty page ends a walk without totals, and proves the listing complete', () => {
+    const s = server({ 0: recs(1, 2), 1: recs(3, 2) });
+    const p = new Pager(s.fetcher, { concurrency: 2, idField: 'id' });
+    expect(walk(p)).toEqual([1, 2, 3, 4]);
+    expect(p.warnings).toEqual([]);
+    expect(p.state.incomplete).toBeUndefined();
+  });
 });
