@@ -23,7 +23,8 @@ export default {
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   // Stryker rewrites the sandbox's tsconfig with the TypeScript API, which TypeScript 7 no longer has; vitest needs no tsconfig.
   tsconfigFile: 'no-tsconfig-for-stryker.json',
-  concurrency: 2,
+  // The machine is shared: one test process at a time.
+  concurrency: 1,
   timeoutMS: 60_000,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',

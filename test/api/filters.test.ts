@@ -116,3 +116,81 @@ describe('filter values a person types', () => {
     expect(fmt('transacoes', { pageSize: undefined, idTransacao: ' 42 ' } as never)).toEqual({ idTransacao: '42' });
   });
 });
+
+/** The message a refused value gets, exactly (the detail after `Filtro "x" de Y:`). */
+function refusal(key: keyof typeof listings, values: Record<string, unknown>): string {
+  try {
+    fmt(key, values);
+  } catch (e) {
+    expect(e).toBeInstanceOf(FilterError);
+    expect((e as FilterError).name).toBe('FilterError');
+    return (e as FilterError).detail;
+  }
+  return 'aceito';
+}
+
+describe('every filter kind, value by value', () => {
+  it.each([
+    ['faturas', 'idFatura', ' 42 ', '42'],
+    ['faturas', 'idFatura', '-3', '-3'],
+    ['faturas', 'idFatura', 17, '17'],
+    ['faturas', 'email', ' ana@x.com.br ', 'ana@x.com.br'],
+    ['faturas', 'numeroPedido', 123, '123'],
+    ['clientes', 'isAtivo', true, 'true'],
+    ['clientes', 'isAtivo', 'true', 'true'],
+    ['clientes', 'isAtivo', false, 'false'],
+    ['clientes', 'isAtivo', 'false', 'false'],
+    ['cobrancas', 'idsCliente', 7, '7'],
+    ['cobrancas', 'idsCliente', ' 12, 345 ', '12,345'],
+    ['cobrancas', 'idsCliente', ['12', 3], '12,3'],
+    ['faturas', 'sortField', ' numero ', 'numero'],
+    ['faturas', 'sortOrder', ' ASC ', 'asc'],
+    ['faturas', 'sortOrder', 'desc', 'desc'],
+    ['clientes', 'cpfCnpj', 123456789012, '00123456789012'],
+    ['clientes', 'cpfCnpj', ' 123.456.789-09 ', '12345678909'],
+  ] as const)('%s %s %j goes out as %j', (key, name, value, wire) => {
+    expect(fmt(key, { [name]: value })).toEqual({ [name]: wire });
+  });
+
+  it.each([
+    ['faturas', 'idFatura', '0x10', 'esperava um número inteiro'],
+    ['faturas', 'idFatura', '1e3', 'esperava um número inteiro'],
+    ['faturas', 'idFatura', 1.5, 'esperava um número inteiro'],
+    ['faturas', 'idFatura', true, 'esperava um número inteiro'],
+    ['faturas', 'idFatura', [42], 'esperava um número inteiro'],
+    ['faturas', 'email', true, 'esperava um texto'],
+    ['clientes', 'isAtivo', 1, 'esperava sim (true) ou não (false)'],
+    ['cobrancas', 'vencimentoInicial', new Date('x'), 'data inválida'],
+    ['cobrancas', 'vencimentoInicial', 20261001, 'esperava uma data'],
+    ['cobrancas', 'vencimentoInicial', { year: 2026, month: 2 }, 'esperava uma data'],
+    ['cobrancas', 'vencimentoInicial', { year: 2026, day: 2 }, 'esperava uma data'],
+    ['cobrancas', 'vencimentoInicial', { month: 2, day: 2 }, 'esperava uma data'],
+    ['cobrancas', 'vencimentoInicial', { year: 2026, month: 2, day: 30 }, 'a data 30/02/2026 não existe'],
+    ['cobrancas', 'vencimentoInicial', ' 31/02/2026 ', 'a data 31/02/2026 não existe'],
+    ['cobrancas', 'vencimentoInicial', ' 2026/10/01 ', 'use o formato DD/MM/AAAA (recebido "2026/10/01")'],
+    ['faturas', 'dataHoraAtualizacaoInicial', new Date('x'), 'data e hora inválidas'],
+    ['faturas', 'dataHoraAtualizacaoInicial', 45000, 'esperava data e hora'],
+    ['faturas', 'dataHoraAtualizacaoInicial', ' 01/10/2026 ', 'use o formato DD/MM/AAAA HH:MM (recebido "01/10/2026")'],
+    ['faturas', 'dataHoraAtualizacaoInicial', '31/09/2026 10:00', 'a data 31/09/2026 não existe'],
+    ['faturas', 'competencia', 202610, 'esperava uma competência MM/AAAA'],
+    ['faturas', 'competencia', { year: 2026 }, 'esperava uma competência MM/AAAA'],
+    ['faturas', 'competencia', { month: 10 }, 'esperava uma competência MM/AAAA'],
+    ['faturas', 'competencia', ' out/2026 ', 'use o formato MM/AAAA (recebido "out/2026")'],
+    ['faturas', 'competencia', '13/2026', 'o mês da competência vai de 01 a 12'],
+    ['cobrancas', 'idsCliente', true, 'esperava uma lista de IDs separados por vírgula'],
+    ['cobrancas', 'idsCliente', [], 'a lista de IDs está vazia'],
+    ['cobrancas', 'idsCliente', ' ; ', 'a lista de IDs está vazia'],
+    ['cobrancas', 'idsCliente', ['0x10'], '"0x10" não é um ID (número inteiro)'],
+    ['cobrancas', 'idsCliente', [' 3'], '" 3" não é um ID (número inteiro)'],
+    ['cobrancas', 'idsCliente', [1.5], '"1.5" não é um ID (número inteiro)'],
+    ['cobrancas', 'idsCliente', [-1], '"-1" não é um ID (número inteiro)'],
+    ['faturas', 'sortField', 5, 'nome de campo inválido para ordenação'],
+    ['faturas', 'sortField', '1numero', 'nome de campo inválido para ordenação'],
+    ['faturas', 'sortField', 'numero-x', 'nome de campo inválido para ordenação'],
+    ['faturas', 'sortOrder', 5, 'use asc (crescente) ou desc (decrescente)'],
+    ['clientes', 'cpfCnpj', true, 'esperava um CPF ou CNPJ'],
+    ['clientes', 'cpfCnpj', ' CPF 123.456.789-09 ', '"CPF 123.456.789-09" não é um CPF/CNPJ: use só números'],
+  ] as const)('%s %s %j is refused: %s', (key, name, value, detail) => {
+    expect(refusal(key, { [name]: value })).toBe(detail);
+  });
+});

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config';
+
+/**
+ * Fast mutation runs: the Node tests of test/api, test/core and test/bulk that
+ * need no sandbox. Stryker reruns a covering test file per mutant, and a file
+ * that starts the sandbox (a child process) in its beforeAll costs seconds each
+ * time; those files still judge every mutant in the full run.
+ */
+export default defineConfig({
+  test: {
+    ...base.test,
+    include: ['test/api/**/*.test.ts', 'test/core/**/*.test.ts', 'test/bulk/**/*.test.ts'],
+    exclude: [
+      'test/api/contract.test.ts',
+      'test/api/filters-contract.test.ts',
+      'test/bulk/customers.test.ts',
+      'test/bulk/job.test.ts',
+      'test/bulk/keys.test.ts',
+      'test/bulk/reliability.test.ts',
+    ],
+    reporters: ['default'],
+  },
+});
