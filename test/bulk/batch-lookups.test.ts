@@ -58,7 +58,7 @@ function service(script: {
       return next(script.notes?.[id], req);
     }
     if (req.method === 'GET' && url.pathname === '/v2/assinaturascontratos') {
-      const key = url.searchParams.get('idIntegracao') ?? '';
+      const key = url.searchParams.get('idIntegracao') ?? `id ${url.searchParams.get('idAssinaturaContrato')}`;
       log.push(`assinatura ${key}`);
       return next(script.subs?.[key], req);
     }
@@ -366,13 +366,13 @@ describe('a batch of subscription updates (safe to repeat)', () => {
   const body = { valor: 10, descricaoAssinaturaContrato: 'Mensalidade', isAtualizaDiscriminacaoNfse: false, discriminacaoNfse: '' };
   const put = (id: number, extra: Partial<BuiltRow> = {}): Item => ({
     row: id,
-    built: { body, pathId: id, needsKey: false, issues: [], ...extra },
+    built: { body, pathId: id, key: id, needsKey: false, issues: [], ...extra },
     mode: 'send',
     reason: 'new',
     attempts: 0,
   });
 
-  it('each refusal in its own words; a lost answer is simply sent again, never looked up', () => {
+  it('each refusal in its own words; a lost answer is read back, and sent again when the record lacks the update', () => {
     const s = service({
       put: {
         1: [json(200, { data: { idAssinaturaContrato: 1 } })],
@@ -382,6 +382,7 @@ describe('a batch of subscription updates (safe to repeat)', () => {
         5: [lost, json(200, { data: { idAssinaturaContrato: 5 } })],
         7: [json(200, { data: null })],
       },
+      subs: { 'id 5': [json(200, [{ idAssinaturaContrato: 5, valorUnitario: 9, descricaoAssinaturaContrato: 'Antiga' }])] },
     });
     const out = runBatch(s.client, update, [put(1), put(2), put(3), put(4), put(5), put(6, { body: { ...body, valor: 'dez' } }), put(7)], options());
     expect(out.results.get(1)).toEqual({ status: 'OK', id: undefined, mensagem: 'Assinatura atualizada (ID 1).' });
@@ -400,7 +401,18 @@ describe('a batch of subscription updates (safe to repeat)', () => {
     expect(out.results.get(6)).toMatchObject({ status: 'ERRO', refused: true });
     expect(out.results.get(6)?.mensagem).toMatch(/^valor: /);
     expect(out.results.get(7)).toEqual({ status: 'OK', id: undefined, mensagem: 'Assinatura atualizada.' });
-    expect(s.log).toEqual(['atualizar 1', 'atualizar 2', 'atualizar 3', 'atualizar 4', 'atualizar 5', 'atualizar 7', 'atualizar 5']);
+    expect(s.log).toEqual(['atualizar 1', 'atualizar 2', 'atualizar 3', 'atualizar 4', 'atualizar 5', 'atualizar 7', 'assinatura id 5', 'atualizar 5']);
+  });
+
+  it('a batch that follows another in the same step (edits of two operations) starts only if it still fits', () => {
+    const late = options({ deadline: 999_999 });
+    const s = service({ put: { 1: [json(200, { data: { idAssinaturaContrato: 1 } })] } });
+    const following = runBatch(s.client, update, [put(1)], { ...late, following: true });
+    expect(following.unsent).toEqual([1]);
+    expect(s.log).toEqual([]);
+    // The first batch of a step always goes: the step planned it.
+    expect(runBatch(s.client, update, [put(1)], late).results.get(1)).toMatchObject({ status: 'OK' });
+    expect(s.log).toEqual(['atualizar 1']);
   });
 
   it('a refused key: every row not done says it was not sent', () => {
