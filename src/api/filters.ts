@@ -134,7 +134,7 @@ const formatters: Record<FilterKind, Formatter> = {
     return items
       .map((item) => {
         const n = typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : item;
-        if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) return fail(`"${String(item)}" não é um ID (número inteiro)`);
+        if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) return fail(`"${String(item)}" não é um ID (número inteiro)`);
         return String(n);
       })
       .join(',');

@@ -184,6 +184,7 @@ describe('every filter kind, value by value', () => {
     ['cobrancas', 'idsCliente', [' 3'], '" 3" não é um ID (número inteiro)'],
     ['cobrancas', 'idsCliente', [1.5], '"1.5" não é um ID (número inteiro)'],
     ['cobrancas', 'idsCliente', [-1], '"-1" não é um ID (número inteiro)'],
+    ['cobrancas', 'idsCliente', '0', '"0" não é um ID (número inteiro)'],
     ['faturas', 'sortField', 5, 'nome de campo inválido para ordenação'],
     ['faturas', 'sortField', '1numero', 'nome de campo inválido para ordenação'],
     ['faturas', 'sortField', 'numero-x', 'nome de campo inválido para ordenação'],

@@ -39,8 +39,10 @@ function integer(col: InputColumn, cell: unknown): Read {
 
 /** "1.234,56", "R$ 10,5", "10.50" (typed into a text cell) → a number. */
 function parseMoneyText(text: string): number | null {
-  let s = text.replace(/R\$/i, '').replace(/\s/g, '');
-  if (!/^-?[\d.,]+$/.test(s)) return null;
+  // "R$" only in front and spaces only around it: "10 R$ 5" or "10 5" is not a value anyone meant as 105.
+  const parts = /^\s*(-)?\s*(?:R\$)?\s*(-)?([\d.,]+)\s*$/i.exec(text);
+  if (!parts || (parts[1] && parts[2])) return null;
+  let s = (parts[1] || parts[2] ? '-' : '') + parts[3];
   if (s.includes(',')) s = s.replace(/\./g, '').replace(',', '.');
   else if (/^-?\d{1,3}(\.\d{3})+$/.test(s)) s = s.replace(/\./g, '');
   if (!/^-?\d+(\.\d+)?$/.test(s)) return null;
