@@ -274,6 +274,7 @@ export async function benchTransactions(n = 200_000): Promise<void> {
     const executions = emu.history.slice(first).filter((r) => r.functionName === 'runScheduledReports' || r.functionName === 'startImportRun');
     const counters = sum(executions);
     const longestMs = Math.max(...executions.map((r) => r.counters.virtualMs));
+    const killed = executions.filter((r) => r.status === 'killed').length;
     const virtualMs = executions.reduce((t, r) => t + r.counters.virtualMs, 0);
     // Every record once: the ids on the sheet against the service's, and the child rows against the service's items.
     const [ids, planRows] = emu.withServices((s) => {
@@ -296,6 +297,7 @@ export async function benchTransactions(n = 200_000): Promise<void> {
     printTable(
       [
         'resultado',
+        'mortas aos 6 min',
         'linhas',
         'únicas',
         'faltando',
@@ -313,6 +315,7 @@ export async function benchTransactions(n = 200_000): Promise<void> {
       [
         [
           last.result,
+          killed,
           ids.length,
           unique.size,
           missing,
@@ -331,7 +334,7 @@ export async function benchTransactions(n = 200_000): Promise<void> {
     );
     const once = ids.length === n && unique.size === n && missing === 0 && planRows === plans;
     console.log(
-      `- ${once ? 'cada registro exatamente uma vez' : 'ATENÇÃO: registros faltando ou repetidos'}; ${executions.length} execuções, ` +
+      `- ${once ? 'cada registro exatamente uma vez' : 'ATENÇÃO: registros faltando ou repetidos'}; ${executions.length} execuções (${killed} mortas aos 6 min), ` +
         `a maior com ${(longestMs / 1000).toFixed(0)} s (${longestMs <= LONGEST_EXECUTION_MS ? 'meta ≤ 330 s atingida' : 'passa da meta de 330 s'}); ` +
         `${(virtualMs / limit).toFixed(2)}× o limite${last.message ? `; mensagem: ${last.message}` : ''}.`,
     );

@@ -14,6 +14,8 @@ export { WORST_ROUND_TRIP_MS };
  * figures (150 µs a value, 75 µs a format; /work/shared/platform.md).
  */
 export const CELL_WRITE_MS = 0.225;
+/** A cell read at the pessimistic end (about a third of a write). */
+export const CELL_READ_MS = 0.05;
 /** One Sheets or properties call at the pessimistic end (a property write is 30–60 ms). */
 export const CALL_MS = 60;
 

@@ -17,7 +17,7 @@ import { brDateTime, isDate, type Zone } from '../api/calendar';
 import { NetworkError, RateLimitedError } from '../api/errors';
 import { bounded } from './bounds';
 import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, type Lead, placeChildRows } from './child-sheet';
-import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
+import { CALL_MS, CELL_READ_MS, fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
 import { columnRuns, findColumns, headerNote, LISTING_TAG, noteKey, resolveLayout, SHEET_TAG } from './sheet-layout';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
 import { matches, type SheetCondition } from './sheet-filters';
@@ -750,6 +750,14 @@ export class Writer {
     return this.sheet.read(2, this.positions[this.lead - 1], last - 1, 1).some(([id]) => id !== '' && !ids.has(String(id)));
   }
 
+  /** What finish() may cost at its worst: a full pull reads the report's sheet and its child sheets whole. */
+  finishCostMs(): number {
+    if (this.state.spec.mode !== 'replace') return FINISH_CALLS * CALL_MS;
+    let cells = this.sheet.cells();
+    for (const child of this.table.children) cells += this.existingChild(child)?.cells() ?? 0;
+    return cells * CELL_READ_MS + (FINISH_CALLS + 4 * this.table.children.length) * CALL_MS;
+  }
+
   /**
    * Settles rows whose record did not come, and lifts the incomplete mark. In
    * a consolidated sheet a company the report no longer names leaves, one
@@ -936,6 +944,9 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
       // Rows are written but nothing proves the listing is whole: the mark stays and the run is not OK.
       next.status = 'failed';
       next.message = `Importação incompleta: ${incomplete}`;
+    } else if (pager.done && (written || next.pages > state.pages) && !fits(deps.now(), writer.finishCostMs(), options.limit)) {
+      // Reading 200,000 rows back to settle them could take this execution past its limit: the next step starts with it.
+      next.message = 'Todas as páginas foram gravadas; a conferência final das linhas fica para a próxima etapa.';
     } else if (pager.done) {
       writer.finish();
       next.status = 'done';
