@@ -139,8 +139,8 @@ export class BillingClient {
     const name = `${op.method} ${op.path}`;
     const result: EmissionResult | SubscriptionResult =
       op.response === 'emission'
-        ? decodeEmission(info, name, records.nfse, json)
-        : (({ record, messages }) => ({ record, messages }))(decodeSubscription(info, name, records.subscription, json));
+        ? decodeEmission(info, name, records.nfse(), json)
+        : (({ record, messages }) => ({ record, messages }))(decodeSubscription(info, name, records.subscription(), json));
     // The table's response shape for K decides which of the two it is.
     return result as WriteResultOf<K>;
   }

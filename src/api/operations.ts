@@ -5,6 +5,7 @@
  */
 import type { FieldMap, RecordOf } from './fields';
 import type { DateInput, FilterDef, FilterKind } from './filters';
+import { lazyTable } from './lazy-table';
 import * as records from './records';
 
 export type ListingKey = 'clientes' | 'faturas' | 'nfse' | 'cobrancas' | 'transacoes' | 'assinaturas';
@@ -36,7 +37,13 @@ const sort = (choices: readonly string[]) => [filter('sortField', 'sortField', '
 const updatedBetween = () =>
   [filter('dataHoraAtualizacaoInicial', 'datetime', 'Atualizado a partir de'), filter('dataHoraAtualizacaoFinal', 'datetime', 'Atualizado até')] as const;
 
-export const listings = {
+/** The listings in the order the import form offers them. */
+const LISTING_ORDER: readonly ListingKey[] = ['clientes', 'faturas', 'nfse', 'cobrancas', 'transacoes', 'assinaturas'];
+
+/** Built on first use (see lazyTable). */
+const table = <const T extends Record<ListingKey, ListOperation>>(build: () => T): T => lazyTable(LISTING_ORDER, build);
+
+export const listings = table(() => ({
   clientes: {
     kind: 'list',
     key: 'clientes',
@@ -56,7 +63,9 @@ export const listings = {
       option('isListarTelefones', 'Incluir telefones'),
       option('isListarTags', 'Incluir tags'),
     ],
-    record: records.customer,
+    get record() {
+      return records.customer();
+    },
     idField: 'idCliente',
     pageParam: 'page',
     envelope: 'list',
@@ -82,7 +91,9 @@ export const listings = {
       option('isListarItens', 'Incluir itens'),
       ...sort(['idFatura', 'numero', 'competencia', 'dataHoraAtualizacao']),
     ],
-    record: records.invoice,
+    get record() {
+      return records.invoice();
+    },
     idField: 'idFatura',
     pageParam: 'page',
     envelope: 'list',
@@ -105,7 +116,9 @@ export const listings = {
       filter('email', 'string', 'E-mail'),
       ...sort(['idNotaFiscalServico', 'competencia', 'dataEmissao', 'numeroRps']),
     ],
-    record: records.nfse,
+    get record() {
+      return records.nfse();
+    },
     idField: 'idNotaFiscalServico',
     pageParam: 'page',
     envelope: 'list',
@@ -135,7 +148,9 @@ export const listings = {
       ...updatedBetween(),
       ...sort(['idCobranca', 'dataVencimento', 'competencia', 'dataHoraAtualizacao']),
     ],
-    record: records.charge,
+    get record() {
+      return records.charge();
+    },
     idField: 'idCobranca',
     pageParam: 'page',
     envelope: 'list',
@@ -158,7 +173,9 @@ export const listings = {
       ...updatedBetween(),
       ...sort(['idTransacao', 'dataVencimento', 'competencia', 'dataHoraAtualizacao']),
     ],
-    record: records.transaction,
+    get record() {
+      return records.transaction();
+    },
     idField: 'idTransacao',
     pageParam: 'page',
     pageSizeParam: 'pageSize',
@@ -183,12 +200,14 @@ export const listings = {
       filter('isAtivo', 'boolean', 'Ativa'),
       option('isListarDescontos', 'Incluir descontos'),
     ],
-    record: records.subscription,
+    get record() {
+      return records.subscription();
+    },
     idField: 'idAssinaturaContrato',
     pageParam: 'pagina',
     envelope: 'flexible',
   },
-} as const satisfies Record<ListingKey, ListOperation>;
+}));
 
 interface FilterInputs {
   integer: number | string;

@@ -6,6 +6,7 @@
  * the body building are all derived from here: adding a body field is one entry
  * in `fields`.
  */
+import { lazyTable } from './lazy-table';
 import * as z from 'zod/mini';
 import { COMPETENCIA_PATTERN, monthIndex, parseIsoDate } from './calendar';
 import type { RecordOf } from './fields';
@@ -226,15 +227,28 @@ export const discountRules: Rule[] = [
   },
 ];
 
-function table<const T extends Record<WriteKey, Omit<WriteOperation, 'body' | 'fields'> & { fields: Record<string, BodyField> }>>(ops: T) {
-  for (const op of Object.values(ops)) {
-    let schema: z.ZodMiniObject | undefined;
-    Object.defineProperty(op, 'body', { get: () => (schema ??= bodySchema(op.fields, op.rules ?? [])), enumerable: false });
-  }
-  return ops as { [K in keyof T]: T[K] & { readonly body: z.ZodMiniObject } };
+/** The table's keys in the order the sidebar offers the operations (Object.values(writes) keeps it). */
+const WRITE_ORDER: readonly WriteKey[] = [
+  'criarAssinaturaPersonalizada',
+  'atualizarAssinaturaPersonalizada',
+  'criarAssinaturaPlano',
+  'atualizarAssinaturaPlano',
+  'emitirNfse',
+];
+
+/** Adds each operation's lazily built body schema. */
+function table<const T extends Record<WriteKey, Omit<WriteOperation, 'body' | 'fields'> & { fields: Record<string, BodyField> }>>(build: () => T) {
+  return lazyTable(WRITE_ORDER, () => {
+    const ops = build();
+    for (const op of Object.values(ops)) {
+      let schema: z.ZodMiniObject | undefined;
+      Object.defineProperty(op, 'body', { get: () => (schema ??= bodySchema(op.fields, op.rules ?? [])), enumerable: false });
+    }
+    return ops as { [K in keyof T]: T[K] & { readonly body: z.ZodMiniObject } };
+  });
 }
 
-export const writes = table({
+export const writes = table(() => ({
   criarAssinaturaPersonalizada: {
     kind: 'write',
     key: 'criarAssinaturaPersonalizada',
@@ -361,7 +375,7 @@ export const writes = table({
       }),
     },
   },
-});
+}));
 
 export function write(key: string): WriteOperation {
   const op = (writes as Record<string, WriteOperation>)[key];
@@ -454,8 +468,8 @@ export type BodyOf<F extends Record<string, BodyField>> = {
 type Writes = typeof writes;
 export type WriteBody<K extends WriteKey> = BodyOf<Writes[K]['fields']>;
 
-export type Subscription = RecordOf<typeof records.subscription>;
-export type Nfse = RecordOf<typeof records.nfse>;
+export type Subscription = RecordOf<ReturnType<typeof records.subscription>>;
+export type Nfse = RecordOf<ReturnType<typeof records.nfse>>;
 
 export interface SubscriptionResult {
   record: Subscription | null;

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EditPlan, editColumns, previewEdits } from '../../src/core/bulk/edits';
-import { EDITABLE, encode, SnapshotStore } from '../../src/core/bulk/snapshot';
+import { editableFields, encode, SnapshotStore } from '../../src/core/bulk/snapshot';
 import type { CellValue } from '../../src/core/table';
 import { MemoryStore, type Rec, zone } from './fixtures';
 import { MemorySheet } from './memory-book';
@@ -91,7 +91,7 @@ describe('the snapshot an import keeps', () => {
     const back = store.get(7)!;
     expect(back).toMatchObject({ owner, connectionId: 'c1', at: 5 });
     expect(back.records.size).toBe(3_000);
-    expect(back.records.get('10002')).toEqual({ type: 'PERSONALIZADO', values: EDITABLE.map((f) => encode(records[2][f])) });
+    expect(back.records.get('10002')).toEqual({ type: 'PERSONALIZADO', values: editableFields().map((f) => encode(records[2][f])) });
   });
 
   it('a save killed before its head leaves the previous snapshot readable', () => {
@@ -108,7 +108,7 @@ describe('the snapshot an import keeps', () => {
       keys: () => backing.keys(),
     });
     expect(() => dying.pulled(7, owner, 'c1', [custom(1, 200)], 2)).toThrow('killed');
-    expect(store.get(7)?.records.get('1')?.values[EDITABLE.indexOf('valorUnitario')]).toBe('100');
+    expect(store.get(7)?.records.get('1')?.values[editableFields().indexOf('valorUnitario')]).toBe('100');
   });
 
   it('a pull by another owner or connection starts over instead of mixing organizations', () => {

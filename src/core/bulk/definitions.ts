@@ -113,9 +113,10 @@ function bulk(op: WriteOperation): BulkOperation {
 export const bulkOperations = Object.defineProperties(
   {},
   Object.fromEntries(
-    Object.values(writes).map((op) => {
+    // The keys only: reading an operation would build the writes table at load.
+    (Object.keys(writes) as WriteKey[]).map((key) => {
       let built: BulkOperation | undefined;
-      return [op.key, { enumerable: true, get: () => (built ??= bulk(op)) }];
+      return [key, { enumerable: true, get: () => (built ??= bulk(writes[key])) }];
     }),
   ),
 ) as Record<WriteKey, BulkOperation>;

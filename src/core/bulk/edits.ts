@@ -14,7 +14,7 @@ import type { CellValue } from '../table';
 import { readCell } from './cells';
 import { type BulkOperation, bulkOperation, type InputColumn } from './definitions';
 import { buildRow, type BuiltRow, issueText } from './rows';
-import { EDITABLE, editOperations, encode, shownPart, type Snapshot, type SnapshotEntry } from './snapshot';
+import { editableFields, editOperations, encode, shownPart, type Snapshot, type SnapshotEntry } from './snapshot';
 
 export const EDIT_LABEL = 'Enviar alterações da planilha';
 export const NO_EDITS = 'Nenhuma alteração para enviar: a aba está igual ao que foi importado por último.';
@@ -41,7 +41,7 @@ export function editColumns(sheet: SheetPort): EditColumns {
     );
   if (tags.has('empresa')) throw new EditError('Abas consolidadas de várias empresas ainda não enviam alterações: edite a aba de uma empresa só.');
   const fields: Record<string, number> = {};
-  for (const f of EDITABLE) {
+  for (const f of editableFields()) {
     const at = tags.get(f);
     if (at !== undefined) fields[f] = at;
   }
@@ -100,13 +100,13 @@ export class EditPlan {
     private readonly zone: Zone,
   ) {
     this.inputs = { idAssinaturaContrato: columns.id };
-    for (const op of editOperations.map((w) => bulkOperation(w.key)))
+    for (const op of editOperations().map((w) => bulkOperation(w.key)))
       for (const { col, record } of recordFields(op)) if (columns.fields[record] !== undefined) this.inputs[col.field] = columns.fields[record];
   }
 
   /** The operation of a record by its type as pulled; null for a type no update applies to. */
   operationFor(entry: SnapshotEntry): BulkOperation | null {
-    const w = editOperations.find((o) => o.edits?.value === entry.type);
+    const w = editOperations().find((o) => o.edits?.value === entry.type);
     return w ? bulkOperation(w.key) : null;
   }
 
@@ -142,7 +142,7 @@ export class EditPlan {
     for (const { col, record } of recordFields(op)) {
       const at = this.columns.fields[record];
       if (at === undefined) continue;
-      const before = entry.values[EDITABLE.indexOf(record)] ?? '';
+      const before = entry.values[editableFields().indexOf(record)] ?? '';
       const cell = row[at - 1];
       const read = readCell(col, cell, this.zone);
       const now = read.ok ? ('value' in read ? encode(read.value) : '') : null;
@@ -174,7 +174,7 @@ export class EditPlan {
     for (const { col, record } of recordFields(op)) {
       if (!(col.field in body)) continue;
       if (col.sentWhen && body[col.sentWhen] === false) continue;
-      entry.values[EDITABLE.indexOf(record)] = encode(body[col.field]);
+      entry.values[editableFields().indexOf(record)] = encode(body[col.field]);
     }
   }
 }
@@ -220,7 +220,7 @@ export function previewEdits(sheet: SheetPort, plan: EditPlan): EditPreview & { 
     const made = plan.build(row, r);
     const problem = made?.built.issues.length ? issueText(made.built.issues) : undefined;
     if (problem) out.invalid++;
-    const valorAt = EDITABLE.indexOf('valorUnitario');
+    const valorAt = editableFields().indexOf('valorUnitario');
     const sets = plan.inputs.valor !== undefined && changed.op.columns.some((c) => (c.record ?? c.field) === 'valorUnitario');
     let valor: RowChange['valor'];
     if (sets) {

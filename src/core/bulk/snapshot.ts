@@ -21,22 +21,28 @@ export const MAX_SNAPSHOT_RECORDS = 20_000;
 /** Texts up to this length are kept whole; longer ones as their start and a hash. */
 const TEXT_KEPT = 60;
 
-/** The operations that push edits, and the record fields they let a user change (valorUnitario, quantidade…). */
-export const editOperations: WriteOperation[] = Object.values(writes as Record<string, WriteOperation>).filter((w) => w.edits);
+let edits: WriteOperation[] | undefined;
+/**
+ * The operations that push edits, and the record fields they let a user change (valorUnitario, quantidade…).
+ * Found on first use: reading them builds the writes table, which a cold start does not need.
+ */
+export const editOperations = (): WriteOperation[] => (edits ??= Object.values(writes as Record<string, WriteOperation>).filter((w) => w.edits));
 
+let editable: string[] | undefined;
 /** Every record field some edit operation sets, in a fixed order (the snapshot's columns). */
-export const EDITABLE: string[] = [
-  ...new Set(
-    editOperations.flatMap((op) =>
-      Object.entries(op.fields).flatMap(([name, f]) => (f.kind === 'list' || f.in || f.kind === 'boolean' ? [] : [f.record ?? name])),
+export const editableFields = (): string[] =>
+  (editable ??= [
+    ...new Set(
+      editOperations().flatMap((op) =>
+        Object.entries(op.fields).flatMap(([name, f]) => (f.kind === 'list' || f.in || f.kind === 'boolean' ? [] : [f.record ?? name])),
+      ),
     ),
-  ),
-];
+  ]);
 
 export interface SnapshotEntry {
   /** The record's own type field (tipoContrato), which picks the operation. */
   type: string;
-  /** Encoded value per EDITABLE field. */
+  /** Encoded value per editableFields() field. */
   values: string[];
 }
 
@@ -152,7 +158,7 @@ export class SnapshotStore {
     for (const r of records) {
       const id = r.idAssinaturaContrato;
       if (id === null || id === undefined) continue;
-      snapshot.records.set(String(id), { type: String(r.tipoContrato ?? ''), values: EDITABLE.map((f) => encode(r[f])) });
+      snapshot.records.set(String(id), { type: String(r.tipoContrato ?? ''), values: editableFields().map((f) => encode(r[f])) });
     }
     if (snapshot.records.size > MAX_SNAPSHOT_RECORDS) snapshot.overflow = true;
     this.save(sheetId, snapshot);
@@ -160,4 +166,4 @@ export class SnapshotStore {
 }
 
 /** Whether imports of this listing keep a snapshot (some update pushes edits from its sheets). */
-export const editableListing = (listingKey: string): boolean => editOperations.some((o) => o.edits?.listing === listingKey);
+export const editableListing = (listingKey: string): boolean => editOperations().some((o) => o.edits?.listing === listingKey);
