@@ -113,6 +113,8 @@ export interface ImportState {
   companies?: CompanyState[];
   /** A consolidated pull that ended with some companies failed: what failed, in words. The sheet stays marked. */
   partial?: string;
+  /** Parts of the final settling already done (see Writer.finish): a settling longer than a step goes on from here. */
+  settled?: string[];
 }
 
 export interface ChildEntry {
@@ -679,28 +681,40 @@ export class Writer {
   private sweep(untouched: ReadonlySet<string> = new Set()): void {
     const last = this.sheet.lastRow();
     if (last < 2) return;
-    const width = Math.max(this.sheet.lastColumn(), ...this.positions);
-    const rows = this.sheet.read(2, 1, last - 1, width);
-    const ours = new Set(this.positions);
-    const idAt = this.positions[this.idIndex] - 1;
-    const receivedAt = this.positions[this.columns.length - 1] - 1;
-    const connectionAt = this.lead ? this.positions[this.lead - 1] - 1 : -1;
+    // Only the key and "Recebido em" columns are read whole (a whole 200,000-row sheet would not fit an execution);
+    // a row is read across only when it is not a current record's.
+    const column = (p: number) => this.sheet.read(2, p, last - 1, 1).map(([v]) => v);
+    const ids = column(this.positions[this.idIndex]);
+    const stamps = column(this.positions[this.columns.length - 1]);
+    const connections = this.lead ? column(this.positions[this.lead - 1]) : null;
     const seen = new Set<string>();
-    const gone: number[] = [];
-    const kept: number[] = [];
-    rows.forEach((row, i) => {
-      if (this.positions.every((p) => row[p - 1] === '')) return;
-      const connection = connectionAt < 0 ? '' : String(row[connectionAt]);
-      const key = this.keyOf(connection, row[idAt]);
-      const stamp = row[receivedAt];
+    const suspects: number[] = [];
+    ids.forEach((id, i) => {
+      const connection = connections ? String(connections[i]) : '';
+      const key = this.keyOf(connection, id);
+      const stamp = stamps[i];
       // A consolidated sheet's rows of a company that failed or was refreshed incrementally stay as they are.
       const fresh = untouched.has(connection) || (isDate(stamp) && Math.abs(stamp.getTime() - this.state.startedAt) < 1000);
       const current = key !== '' && !seen.has(key) && fresh;
       if (key !== '') seen.add(key);
-      if (current) return;
-      const userCells = row.some((v, c) => !ours.has(c + 1) && v !== '');
-      (userCells ? kept : gone).push(i + 2);
+      if (!current) suspects.push(i + 2);
     });
+    const width = Math.max(this.sheet.lastColumn(), ...this.positions);
+    const ours = new Set(this.positions);
+    const idAt = this.positions[this.idIndex] - 1;
+    const gone: number[] = [];
+    const kept: number[] = [];
+    let next = 0;
+    for (const [first, lastSuspect] of blocks(suspects, SUSPECT_GAP)) {
+      const rows = this.sheet.read(first, 1, lastSuspect - first + 1, width);
+      for (; next < suspects.length && suspects[next] <= lastSuspect; next++) {
+        const r = suspects[next];
+        const row = rows[r - first];
+        if (this.positions.every((p) => row[p - 1] === '')) continue;
+        const userCells = row.some((v, c) => !ours.has(c + 1) && v !== '');
+        (userCells ? kept : gone).push(r);
+      }
+    }
     for (const [first, lastGone] of blocks(gone, 1).reverse()) this.sheet.deleteRows(first, lastGone - first + 1);
     if (kept.length) {
       const when = brDateTime(this.deps.zone.wall(new Date(this.state.startedAt)));
@@ -750,47 +764,93 @@ export class Writer {
     return this.sheet.read(2, this.positions[this.lead - 1], last - 1, 1).some(([id]) => id !== '' && !ids.has(String(id)));
   }
 
-  /** What finish() may cost at its worst: a full pull reads the report's sheet and its child sheets whole. */
-  finishCostMs(): number {
-    if (this.state.spec.mode !== 'replace') return FINISH_CALLS * CALL_MS;
-    let cells = this.sheet.cells();
-    for (const child of this.table.children) cells += this.existingChild(child)?.cells() ?? 0;
-    return cells * CELL_READ_MS + (FINISH_CALLS + 4 * this.table.children.length) * CALL_MS;
-  }
-
   /**
-   * Settles rows whose record did not come, and lifts the incomplete mark. In
-   * a consolidated sheet a company the report no longer names leaves, one
-   * refreshed incrementally or that failed keeps its rows (and a failure keeps the mark).
+   * The settling of a run, in parts that each fit an execution: rows whose
+   * record did not come, then each child sheet's orphans, then the names and
+   * the marks. `state.settled` holds the parts done, so a run whose settling
+   * does not fit one step goes on with the next part in the next step; the
+   * incomplete mark is lifted only by the last part.
    */
-  finish(): void {
+  private settlingParts(): SettlingPart[] {
     const companies = this.state.spec.companies;
+    const rows = Math.max(this.sheet.lastRow() - 1, 0);
+    const keyColumns = this.lead ? 2 : 1;
+    const parts: SettlingPart[] = [];
+    const started = (this.state.settled ?? []).length > 0;
     // A consolidated pull refreshed incrementally throughout settles only when the sheet holds a company it no longer names.
-    if (this.state.spec.mode === 'replace' || (companies && this.holdsOthers(companies))) {
+    const sweeping =
+      this.state.spec.mode === 'replace' || (started ? this.state.settled?.includes('sweep') : Boolean(companies && this.holdsOthers(companies)));
+    if (sweeping) {
       const untouched = new Set((companies ?? []).filter((c, i) => c.mode === 'merge' || this.state.companies?.[i]?.status === 'failed').map((c) => c.id));
-      this.sweep(untouched);
-      let ids: Set<string> | null = null;
+      parts.push({ name: 'sweep', costMs: rows * (keyColumns + 1) * CELL_READ_MS + FINISH_CALLS * CALL_MS, run: () => this.sweep(untouched) });
       for (const child of this.table.children) {
-        const entry = this.state.children[child.field];
         const sheet = this.existingChild(child);
         if (!sheet) continue;
-        const columns = this.withLead(entry?.columns ?? (child.open ? columnsFromHeader(sheet, child, this.lead) : child.columns));
-        ids ??= this.parentIds();
-        const rows = dropOrphans(sheet, columns.length, ids, this.lead);
-        if (entry) entry.rows = rows;
-        if (!this.state.partial) markDone(sheet, columns);
+        const childRows = Math.max(sheet.lastRow() - 1, 0);
+        parts.push({
+          name: `child:${child.field}`,
+          costMs: (rows * keyColumns + childRows * (this.lead + 1)) * CELL_READ_MS + FINISH_CALLS * CALL_MS,
+          run: () => {
+            const entry = this.state.children[child.field];
+            const columns = this.withLead(entry?.columns ?? (child.open ? columnsFromHeader(sheet, child, this.lead) : child.columns));
+            const left = dropOrphans(sheet, columns.length, this.parentIds(), this.lead);
+            if (entry) entry.rows = left;
+          },
+        });
       }
-    } else {
-      for (const entry of Object.values(this.state.children)) {
-        const child = this.table.children.find((c) => this.state.children[c.field] === entry);
-        const sheet = this.deps.book.byId(entry.sheetId);
-        if (sheet && child && !this.state.partial) markDone(sheet, this.withLead(this.columnsOf(child)));
+    }
+    let renamed = 0;
+    if (companies) for (const child of this.table.children) renamed += Math.max((this.existingChild(child)?.lastRow() ?? 1) - 1, 0);
+    parts.push({
+      name: 'marks',
+      costMs: (companies ? (rows + renamed) * 2 * CELL_READ_MS : 0) + (FINISH_CALLS + 2 * this.table.children.length) * CALL_MS,
+      run: () => this.lift(companies),
+    });
+    return parts;
+  }
+
+  /** Company names brought up to date, and (unless some company failed) the incomplete marks lifted everywhere. */
+  private lift(companies: readonly CompanySpec[] | undefined): void {
+    if (!this.state.partial) {
+      for (const child of this.table.children) {
+        const entry = this.state.children[child.field];
+        const sheet = entry ? this.deps.book.byId(entry.sheetId) : this.existingChild(child);
+        if (sheet) markDone(sheet, this.withLead(entry?.columns ?? (child.open ? columnsFromHeader(sheet, child, this.lead) : child.columns)));
       }
     }
     if (companies) this.renameCompanies(companies);
     // Some company failed: its rows keep their last good values, and the sheet stays marked incomplete.
     if (!this.state.partial) markDone(this.sheet, this.columns, this.positions);
   }
+
+  /**
+   * Settles rows whose record did not come, and lifts the incomplete mark. In
+   * a consolidated sheet a company the report no longer names leaves, one
+   * refreshed incrementally or that failed keeps its rows (and a failure keeps the mark).
+   * With a `limit`, only the parts that fit before it are done (the first one
+   * always when `mustProgress`); returns whether the settling is complete.
+   */
+  finish(limit?: number, mustProgress = true): boolean {
+    this.state.settled ??= [];
+    let ran = 0;
+    for (const part of this.settlingParts()) {
+      if (this.state.settled.includes(part.name)) continue;
+      if (!(mustProgress && ran === 0) && !fits(this.deps.now(), part.costMs, limit)) return false;
+      part.run();
+      this.state.settled.push(part.name);
+      ran += 1;
+      // A kill in a later part does not undo this one.
+      this.deps.checkpoint?.(this.state);
+    }
+    return true;
+  }
+}
+
+/** One part of the settling (see Writer.settlingParts). */
+interface SettlingPart {
+  name: string;
+  costMs: number;
+  run: () => void;
 }
 
 /** Writes each row's company name (column `nameColumn`) from its connection id (column `idColumn`) where the name shown is not the current one. */
@@ -858,6 +918,9 @@ export interface StepOptions {
   base?: 0 | 1;
 }
 
+/** Rows apart that the sweep still reads in one block: fewer calls for a few cells more. */
+const SUSPECT_GAP = 20;
+
 /** Steps in a row the service may fail to answer before the run is reported failed. */
 export const MAX_TRANSIENT_FAILURES = 3;
 /** Rows a page is assumed to hold before the first page tells. */
@@ -884,7 +947,14 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
   if (state.status !== 'running') return state;
   // The service asked for a pause longer than the last step had: nothing is asked before it ends.
   if (state.notBefore !== undefined && deps.now() < state.notBefore) return state;
-  const next: ImportState = { ...state, children: { ...state.children }, warnings: [...state.warnings], steps: state.steps + 1, notBefore: undefined };
+  const next: ImportState = {
+    ...state,
+    children: { ...state.children },
+    warnings: [...state.warnings],
+    steps: state.steps + 1,
+    notBefore: undefined,
+    ...(state.settled ? { settled: [...state.settled] } : {}),
+  };
   for (const [k, v] of Object.entries(next.children)) next.children[k] = { ...v };
   const flushRows = deps.flushRows ?? DEFAULT_FLUSH_ROWS;
   // The pager position of the last rows actually written: where a later step resumes.
@@ -944,12 +1014,11 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
       // Rows are written but nothing proves the listing is whole: the mark stays and the run is not OK.
       next.status = 'failed';
       next.message = `Importação incompleta: ${incomplete}`;
-    } else if (pager.done && (written || next.pages > state.pages) && !fits(deps.now(), writer.finishCostMs(), options.limit)) {
-      // Reading 200,000 rows back to settle them could take this execution past its limit: the next step starts with it.
-      next.message = 'Todas as páginas foram gravadas; a conferência final das linhas fica para a próxima etapa.';
     } else if (pager.done) {
-      writer.finish();
-      next.status = 'done';
+      // Settling 200,000 rows may not fit what this execution has left, nor one whole execution: each part that
+      // fits is done, the first one at least when this step did nothing else, and the next step goes on.
+      if (writer.finish(options.limit, !(written || next.pages > state.pages))) next.status = 'done';
+      else next.message = 'Todas as páginas foram gravadas; a conferência final das linhas continua na próxima etapa.';
     }
   } catch (err) {
     if (transient(err)) {
