@@ -257,7 +257,11 @@ describe('edits at their edges', () => {
       isAtualizaDiscriminacaoNfse: false,
       discriminacaoNfse: '',
     });
-    expect(p.build(sheet.read(3, 1, 1, 8)[0], 3)?.built.body).toMatchObject({ valor: 210, isAtualizaDiscriminacaoNfse: true, discriminacaoNfse: 'Honorários de dezembro' });
+    expect(p.build(sheet.read(3, 1, 1, 8)[0], 3)?.built.body).toMatchObject({
+      valor: 210,
+      isAtualizaDiscriminacaoNfse: true,
+      discriminacaoNfse: 'Honorários de dezembro',
+    });
   });
 
   it('settling takes only the fields sent, the NFS-e text only when its flag was on, and ignores a record it does not hold', () => {
@@ -300,7 +304,11 @@ describe('edits at their edges', () => {
       }
     })();
     const { sheet, store } = imported(records, cells);
-    sheet.write(2, at('valorUnitario'), records.map(() => [101]));
+    sheet.write(
+      2,
+      at('valorUnitario'),
+      records.map(() => [101]),
+    );
     const preview = previewEdits(sheet, planOf(sheet, store));
     expect(preview).toMatchObject({ count: 302, more: 2 });
     expect(preview.rows).toHaveLength(300);

@@ -74,14 +74,17 @@ describe('storing the snapshot', () => {
   it('splits thousands of records into few parts, each under the 30,000 characters kept per cell, and reads every one back', () => {
     const cells = new CellStore();
     const store = new SnapshotStore(cells);
-    const records = Array.from({ length: 3_000 }, (_, i) => contract(10_000 + i, 100 + i, { descricaoAssinaturaContrato: `Contrato número ${i} com um texto` }));
+    const records = Array.from({ length: 3_000 }, (_, i) =>
+      contract(10_000 + i, 100 + i, { descricaoAssinaturaContrato: `Contrato número ${i} com um texto` }),
+    );
     store.pulled(7, owner, 'c1', records, 5);
     const parts = cells.parts(7);
     const chars = parts.reduce((n, p) => n + p.length, 0);
     expect(Math.max(...parts.map((p) => p.length))).toBeLessThanOrEqual(30_000);
     expect(parts.length).toBeLessThanOrEqual(Math.ceil(chars / 30_000) + 1);
     const back = store.get(7)!;
-    for (const r of records) expect(back.records.get(String(r.idAssinaturaContrato))).toEqual({ type: 'PERSONALIZADO', values: EDITABLE.map((f) => encode(r[f])) });
+    for (const r of records)
+      expect(back.records.get(String(r.idAssinaturaContrato))).toEqual({ type: 'PERSONALIZADO', values: EDITABLE.map((f) => encode(r[f])) });
   });
 
   it('an import of nothing stores only its head', () => {
@@ -164,7 +167,13 @@ describe('what a pull adds to the snapshot', () => {
 
   it('skips records without an id, and keeps a missing type as empty', () => {
     const store = new SnapshotStore(new CellStore());
-    store.pulled(7, owner, 'c1', [contract(1, 100, { idAssinaturaContrato: null }), contract(2, 100, { idAssinaturaContrato: undefined }), contract(3, 300, { tipoContrato: undefined })], 1);
+    store.pulled(
+      7,
+      owner,
+      'c1',
+      [contract(1, 100, { idAssinaturaContrato: null }), contract(2, 100, { idAssinaturaContrato: undefined }), contract(3, 300, { tipoContrato: undefined })],
+      1,
+    );
     const back = store.get(7)!;
     expect([...back.records.keys()]).toEqual(['3']);
     expect(back.records.get('3')?.type).toBe('');

@@ -40,7 +40,6 @@ describe('Contas a receber por faixa de vencimento', () => {
         { ...open(512, '2026-11-01'), situacao: 'baixado' },
         open('dez reais', '2026-11-01'),
         { ...open(1024, '2026-11-01'), dataVencimento: 'sem data' },
-        { ...open(2048, '2026-11-01'), dataVencimento: null },
       ]),
       today,
     );
@@ -102,7 +101,12 @@ describe('Faturamento por competência', () => {
     rows[0] = ['12/2025', 1, 1];
     rows[11] = ['11/2026', 10.3, 2];
     expect(f).toEqual({
-      table: { title: 'Faturado por competência', header: ['Competência', 'Faturado', 'Faturas'], rows: [...rows, ['Total', 11.3, 3]], formats: ['@', '#,##0.00', '0'] },
+      table: {
+        title: 'Faturado por competência',
+        header: ['Competência', 'Faturado', 'Faturas'],
+        rows: [...rows, ['Total', 11.3, 3]],
+        formats: ['@', '#,##0.00', '0'],
+      },
       chart: { type: 'COLUMN', title: 'Faturamento por competência (últimos 12 meses)', rows: 12, columns: 2, options: { 'legend.position': 'none' } },
       pivot: {
         title: 'Tabela dinâmica: valor total por competência e status (todas as faturas das 12 competências)',
@@ -237,7 +241,12 @@ describe('Fluxo de caixa', () => {
     rows[10] = ['10/2026', 0, 40, -40];
     rows[11] = ['11/2026', 110.5, 0, 110.5];
     expect(f).toEqual({
-      table: { title: 'Recebimentos e pagamentos por mês', header: ['Mês', 'Recebimentos', 'Pagamentos', 'Saldo'], rows: [...rows, ['Total', 110.5, 40, 70.5]], formats: ['@', '#,##0.00', '#,##0.00', '#,##0.00'] },
+      table: {
+        title: 'Recebimentos e pagamentos por mês',
+        header: ['Mês', 'Recebimentos', 'Pagamentos', 'Saldo'],
+        rows: [...rows, ['Total', 110.5, 40, 70.5]],
+        formats: ['@', '#,##0.00', '#,##0.00', '#,##0.00'],
+      },
       chart: { type: 'COLUMN', title: 'Fluxo de caixa por mês (recebimentos e pagamentos)', rows: 12, columns: 3, options: { 'legend.position': 'bottom' } },
       counted: 3,
       notes: ['A aba de planos de conta das transações não foi encontrada: o detalhe por plano de contas aparece depois de uma importação com ela.'],
