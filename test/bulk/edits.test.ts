@@ -18,6 +18,11 @@ class ImportedSheet extends MemorySheet {
   override columnTags() {
     return this.columns;
   }
+  /** As harsh as Sheets: a range of no rows is refused. */
+  override read(row: number, column: number, numRows: number, numColumns: number) {
+    if (numRows < 1 || numColumns < 1) throw new Error('The number of rows in the range must be at least 1.');
+    return super.read(row, column, numRows, numColumns);
+  }
 }
 
 const FIELDS = ['idAssinaturaContrato', 'tipoContrato', 'valorUnitario', 'quantidade', 'descricaoAssinaturaContrato', 'discriminacaoNfse'];
@@ -293,6 +298,11 @@ describe('edits at their edges', () => {
     });
     sheet.write(2, at('valorUnitario'), [[120]]);
     expect(previewEdits(sheet, planOf(sheet, store)).changed).toEqual([2]);
+  });
+
+  it('an optional field blank when pulled and still blank is no change', () => {
+    const { sheet, store } = imported([custom(1, 100, { discriminacaoNfse: '' })]);
+    expect(previewEdits(sheet, planOf(sheet, store)).count).toBe(0);
   });
 
   it('lists the first 300 changed rows and counts the rest', () => {

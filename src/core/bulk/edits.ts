@@ -132,6 +132,7 @@ export class EditPlan {
 
   entryOf(row: readonly CellValue[]): SnapshotEntry | undefined {
     const id = row[this.columns.id - 1];
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a blank id cell looked up as text matches no pulled record either (records without an id are not kept).
     return id === '' || id === null || id === undefined ? undefined : this.snapshot.records.get(String(id).trim());
   }
 

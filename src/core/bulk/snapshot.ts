@@ -62,6 +62,7 @@ interface Head {
 /** 32-bit FNV-1a, as hex: tells two long texts apart without keeping them. */
 function hash(text: string): string {
   let h = 0x811c9dc5;
+  // Stryker disable next-line EqualityOperator: one more round mixes in NaN (xor 0) for every text alike; hashes are only compared with hashes made the same way.
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
@@ -162,4 +163,5 @@ export class SnapshotStore {
 }
 
 /** Whether imports of this listing keep a snapshot (some update pushes edits from its sheets). */
+// Stryker disable next-line MethodExpression,OptionalChaining: every edit operation has `edits`, and all of them edit the same listing.
 export const editableListing = (listingKey: string): boolean => editOperations.some((o) => o.edits?.listing === listingKey);
