@@ -63,6 +63,12 @@ describe('Contas a receber por faixa de vencimento', () => {
     });
   });
 
+  it('counts days across February’s 28: a charge due a month before 15 March is 28 days late', () => {
+    const march = { day: { year: 2026, month: 3, day: 15 }, zone };
+    const f = receivablesByAge(sheet([open(10, '2026-02-15')]), march);
+    expect(f.table.rows[1]).toEqual(['1–30 dias', 10, 1]);
+  });
+
   it('per company, says each column of money and stacks the chart', () => {
     const f = receivablesByAge(sheet([{ ...open(10, '2026-11-01'), empresa: 'Alfa' }]), today);
     expect(f.table).toMatchObject({ title: 'Valor em aberto por faixa e empresa', formats: ['@', '#,##0.00', '#,##0.00'] });
@@ -162,6 +168,17 @@ describe('Inadimplência por cliente', () => {
     });
   });
 
+  it('names a client with neither name by its id, and says which columns are missing', () => {
+    const f = overdueByClient(sheet([{ idCliente: 7, valor: 5, dataVencimento: day('2026-11-01'), isQuitado: false }]), today);
+    expect(f.table.rows).toEqual([['Cliente 7', 5, 1, 21]]);
+    expect(f.notes).toEqual(['A coluna situacao não está na aba do relatório: refaça a importação para ter esta coluna.']);
+  });
+
+  it('says nothing of a cut with exactly 20 debtors', () => {
+    const f = overdueByClient(sheet(Array.from({ length: 20 }, (_, i) => late('', i, ['c', ''], 1, '2026-11-01'))), today);
+    expect(f.notes).toEqual([]);
+  });
+
   it('lists the 20 largest of more debtors and says how many there are', () => {
     const f = overdueByClient(
       sheet(Array.from({ length: 21 }, (_, i) => late('', i, [`Cliente ${String(i).padStart(2, '0')}`, ''], 10 + i, '2026-11-01'))),
@@ -203,6 +220,22 @@ describe('Faturas sem NFS-e', () => {
         { empresa: '', id: 5 },
       ],
     });
+  });
+
+  it('per company, says which company each invoice is from, and names a missing NFS-e column', () => {
+    const f = invoicesWithoutNfse(
+      sheet([{ empresa: 'Alfa', idFatura: 1, numero: 1, nomeCliente: 'a', competencia: '11/2026', valorTotal: 1, statusFatura: 'FATURADA' }]),
+      sheet([], []),
+    );
+    expect(f.table.header).toEqual(['ID da fatura', 'Número', 'Cliente', 'Competência', 'Valor total', 'Empresa']);
+    expect(f.table.formats).toEqual(['0', '0', '@', '@', '#,##0.00', '@']);
+    expect(f.chart.columns).toBe(6);
+    expect(f.notes).toEqual(['A coluna idFatura não está na aba do relatório: refaça a importação para ter esta coluna.']);
+  });
+
+  it('says nothing of a cut with exactly 2,000', () => {
+    const invoices = sheet(Array.from({ length: 2_000 }, (_, i) => ({ idFatura: i + 1, valorTotal: 1, statusFatura: 'FATURADA' })));
+    expect(invoicesWithoutNfse(invoices, sheet([{ idFatura: 999_999 }])).notes).not.toContainEqual(expect.stringMatching(/^São /));
   });
 
   it('lists the first 2,000 and counts every one', () => {
@@ -255,7 +288,8 @@ describe('Fluxo de caixa', () => {
 
   it('splits the same transactions by plano de contas, in alphabetical order', () => {
     const plans = sheet([
-      { idTransacao: 1, planoConta: 'Honorários', valor: 100, tipoOperacao: 'C' },
+      { idTransacao: 1, planoConta: 'Honorários', valor: 60, tipoOperacao: 'C' },
+      { idTransacao: 1, planoConta: 'Honorários', valor: 40, tipoOperacao: 'C' },
       { idTransacao: 2, planoConta: 'Aluguel', valor: 40, tipoOperacao: 'D' },
       { idTransacao: 7, planoConta: '', valor: 10.5, tipoOperacao: 'c' },
       { idTransacao: 6, planoConta: 'Velho', valor: 8, tipoOperacao: 'C' },

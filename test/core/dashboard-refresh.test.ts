@@ -214,6 +214,73 @@ describe('refreshing a dashboard', () => {
   });
 });
 
+describe('refreshing, more cases', () => {
+  it('says each kind of filter in words, an unknown one by its name', () => {
+    const { deps, book, report, dashboard } = world();
+    deps.reports.save({ ...report, filters: { competencia: { rel: 'mes', meses: -1 }, idCliente: [1, 2], isListarItens: false, antigo: 7 } } as never);
+    const sheet = dashSheet(book, refreshDashboard(deps, dashboard));
+    expect(sheet.text(3)).toMatch(/^Filtros do relatório: Competência: mês atual − 1; ID do cliente: 1, 2; Incluir itens: Não; antigo: 7\. O painel conta:/);
+  });
+
+  it('each dashboard keeps its own sheet, and a third one takes the next free name', () => {
+    const { deps, book, report, dashboard } = world();
+    book.create('Painel · Faturamento por competência (2)');
+    const one = refreshDashboard(deps, dashboard);
+    const two = refreshDashboard(deps, deps.dashboards.create({ kind: 'faturamento', reportId: report.id, owner, sheetName: '' }, 1));
+    expect([dashSheet(book, one).name(), dashSheet(book, two).name()]).toEqual([
+      'Painel · Faturamento por competência',
+      'Painel · Faturamento por competência (3)',
+    ]);
+    expect(refreshDashboard(deps, one).sheetId).toBe(one.sheetId);
+  });
+
+  it('draws a new chart when the user deleted the one it had', () => {
+    const { deps, book, dashboard } = world();
+    const first = refreshDashboard(deps, dashboard);
+    const sheet = dashSheet(book, first);
+    sheet.removeChart(1);
+    const second = refreshDashboard(deps, first);
+    expect(second.chartIds).toEqual([2]);
+    expect(sheet.chartIds()).toEqual([2]);
+  });
+
+  it('a kind without a pivot table makes none', () => {
+    const { deps, book, report } = world();
+    const d = deps.dashboards.create({ kind: 'vencimentos', reportId: report.id, owner, sheetName: '' }, 1);
+    const saved = refreshDashboard(deps, d);
+    expect(saved.lastRefresh?.ok).toBe(true);
+    expect(dashSheet(book, saved).pivots).toEqual([]);
+  });
+
+  it('a dashboard whose report was deleted says so when refreshed', () => {
+    const { deps, book, report, dashboard } = world();
+    deps.reports.delete(report.id);
+    const saved = refreshDashboard(deps, dashboard);
+    expect(saved.lastRefresh).toMatchObject({ ok: false, message: 'O relatório de origem deste painel foi excluído: exclua o painel ou crie outro.' });
+    expect(dashSheet(book, saved).text(6)).toMatch(/foi excluído/);
+  });
+
+  it('Faturas sem NFS-e names both sources; a partial run and a missing column are both said', () => {
+    const { deps, book, report } = world();
+    const notes = book.sheet('Minhas notas', ['ID da fatura'], [[1]]) as DashSheet;
+    const nfse = deps.reports.save({
+      ...report,
+      id: 'r2',
+      name: 'Notas',
+      listing: 'nfse',
+      sheetName: 'Minhas notas',
+      sheetId: notes.id,
+      lastRun: { result: 'parcial' },
+    } as Report);
+    const d = deps.dashboards.create({ kind: 'sem-nfse', reportId: report.id, secondReportId: nfse.id, owner, sheetName: '' }, 1);
+    const sheet = dashSheet(book, refreshDashboard(deps, d));
+    expect(sheet.text(2)).toBe('Fonte: relatório "Faturas do mês" (aba "Minhas faturas") comparado com o relatório "Notas" (aba "Minhas notas")');
+    expect(sheet.text(5)).toMatch(
+      /foi parcial: uma empresa falhou\. Os números dessas empresas são os da última atualização boa\. A coluna "ID da fatura" não está/,
+    );
+  });
+});
+
 describe('a deleted report', () => {
   it('each dashboard on it says so, on its sheet when it has one; others are untouched', () => {
     const { deps, book, report, dashboard } = world();
