@@ -6,7 +6,7 @@
  * preview's totals.
  */
 import { describe, expect, it } from 'vitest';
-import { EditPlan, editColumns, previewEdits } from '../../src/core/bulk/edits';
+import { EditError, EditPlan, editColumns, previewEdits } from '../../src/core/bulk/edits';
 import { editableFields, encode, SnapshotStore } from '../../src/core/bulk/snapshot';
 import type { CellValue } from '../../src/core/table';
 import { MemoryStore, type Rec, zone } from './fixtures';
@@ -18,13 +18,18 @@ class ImportedSheet extends MemorySheet {
   override columnTags() {
     return this.columns;
   }
+  /** As harsh as Sheets: a range of no rows is refused. */
+  override read(row: number, column: number, numRows: number, numColumns: number) {
+    if (numRows < 1 || numColumns < 1) throw new Error('The number of rows in the range must be at least 1.');
+    return super.read(row, column, numRows, numColumns);
+  }
 }
 
 const FIELDS = ['idAssinaturaContrato', 'tipoContrato', 'valorUnitario', 'quantidade', 'descricaoAssinaturaContrato', 'discriminacaoNfse'];
 const HEADER = ['ID da assinatura', 'Tipo de contrato', 'Valor unitário', 'Quantidade', 'Descrição', 'Discriminação da NFS-e'];
 const owner = { id: 'u1', email: 'dona@example.com' };
 
-function imported(records: Rec[]): { sheet: ImportedSheet; store: SnapshotStore } {
+function imported(records: Rec[], backing = new MemoryStore()): { sheet: ImportedSheet; store: SnapshotStore } {
   const sheet = new ImportedSheet(7, 'Assinaturas');
   // A column of the user's first: ours are found by metadata, not position.
   sheet.write(1, 1, [['Minhas notas', ...HEADER]]);
@@ -34,7 +39,7 @@ function imported(records: Rec[]): { sheet: ImportedSheet; store: SnapshotStore 
     1,
     records.map((r) => ['', ...FIELDS.map((f) => (r[f] ?? '') as CellValue)]),
   );
-  const store = new SnapshotStore(new MemoryStore());
+  const store = new SnapshotStore(backing);
   store.pulled(sheet.id, owner, 'c1', records, 1_000);
   return { sheet, store };
 }
@@ -175,5 +180,148 @@ describe('telling edits from the snapshot', () => {
     const sheet = new ImportedSheet(8, 'Outra');
     sheet.write(1, 1, [['a']]);
     expect(() => editColumns(sheet)).toThrow(/não é uma importação de Assinaturas/);
+  });
+});
+
+describe('edits at their edges', () => {
+  it('finds the columns a sheet still has, labelled by its own trimmed headers, and leaves out one the user deleted', () => {
+    const sheet = new ImportedSheet(7, 'Assinaturas');
+    sheet.write(1, 1, [['ID', '  Preço  ', '', 'Texto']]);
+    sheet.columns.set('idAssinaturaContrato', 1).set('valorUnitario', 2).set('descricaoAssinaturaContrato', 3).set('discriminacaoNfse', 4);
+    expect(editColumns(sheet)).toEqual({
+      id: 1,
+      fields: { valorUnitario: 2, descricaoAssinaturaContrato: 3, discriminacaoNfse: 4 },
+      labels: { valorUnitario: 'Preço', descricaoAssinaturaContrato: 'descricaoAssinaturaContrato', discriminacaoNfse: 'Texto' },
+      lastColumn: 4,
+    });
+  });
+
+  it('refuses a consolidated sheet of several companies, saying to edit one company’s sheet', () => {
+    const { sheet } = imported([custom(1, 100)]);
+    sheet.columns.set('empresa', 9);
+    const refused = (() => {
+      try {
+        editColumns(sheet);
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(EditError);
+    expect(refused).toMatchObject({ name: 'EditError', message: expect.stringMatching(/^Abas consolidadas de várias empresas ainda não enviam alterações/) });
+  });
+
+  it('without a Quantidade or Valor column, a plan’s and a contract’s other edits still go, with no valor in the totals', () => {
+    const { sheet, store } = imported([custom(1, 100), plan(2, 3)]);
+    sheet.columns.delete('quantidade');
+    sheet.columns.delete('valorUnitario');
+    sheet.write(2, at('descricaoAssinaturaContrato'), [['Contrato revisto']]);
+    sheet.write(3, at('descricaoAssinaturaContrato'), [['Plano revisto']]);
+    const p = planOf(sheet, store);
+    expect(p.inputs).toEqual({ idAssinaturaContrato: 2, descricaoAssinaturaContrato: 6, discriminacaoNfse: 7 });
+    const preview = previewEdits(sheet, p);
+    expect(preview.rows.map((r) => [r.id, r.fields.map((f) => `${f.label}: ${f.before} → ${f.after}`), r.valor])).toEqual([
+      ['1', ['Descrição: Contrato 1 → Contrato revisto'], undefined],
+      ['2', ['Descrição: Plano 2 → Plano revisto'], undefined],
+    ]);
+    expect(preview.totals).toEqual({ before: 0, after: 0, difference: 0 });
+  });
+
+  it('shows a cleared valor as empty, and a valid change counts no problem, with its valor before and after', () => {
+    const { sheet, store } = imported([custom(1, 100), custom(2, 200)]);
+    sheet.write(2, at('valorUnitario'), [['']]);
+    sheet.write(3, at('valorUnitario'), [[250]]);
+    const preview = previewEdits(sheet, planOf(sheet, store));
+    expect(preview).toMatchObject({ count: 2, invalid: 1 });
+    expect(preview.rows.map((r) => [r.fields[0].after, r.valor])).toEqual([
+      ['', { before: 100, after: null }],
+      ['250,00', { before: 200, after: 250 }],
+    ]);
+    expect(preview.totals).toEqual({ before: 300, after: 350, difference: 50 });
+  });
+
+  it('rows the user added, or whose record no update applies to, are not edits; an id typed with spaces is still its record', () => {
+    const { sheet, store } = imported([custom(1, 100), { ...custom(2, 100), tipoContrato: 'AVULSO' }]);
+    sheet.write(3, at('valorUnitario'), [[300]]);
+    sheet.write(4, 1, [['', '', '', 999, 1, 'Linha nova', '']]);
+    sheet.write(5, 1, [['', 77, 'PERSONALIZADO', 999, 1, 'Outra nova', '']]);
+    sheet.write(2, at('idAssinaturaContrato'), [[' 1 ']]);
+    sheet.write(2, at('valorUnitario'), [[101]]);
+    const p = planOf(sheet, store);
+    expect(previewEdits(sheet, p).changed).toEqual([2]);
+    expect(p.build(sheet.read(4, 1, 1, 8)[0], 4)).toBeNull();
+  });
+
+  it('an unchanged row builds as its update as pulled; changing both valor and NFS-e text sends the text', () => {
+    const { sheet, store } = imported([custom(1, 100), custom(2, 200)]);
+    sheet.write(3, at('valorUnitario'), [[210]]);
+    sheet.write(3, at('discriminacaoNfse'), [['Honorários de dezembro']]);
+    const p = planOf(sheet, store);
+    expect(p.build(sheet.read(2, 1, 1, 8)[0], 2)?.built.body).toEqual({
+      valor: 100,
+      descricaoAssinaturaContrato: 'Contrato 1',
+      isAtualizaDiscriminacaoNfse: false,
+      discriminacaoNfse: '',
+    });
+    expect(p.build(sheet.read(3, 1, 1, 8)[0], 3)?.built.body).toMatchObject({
+      valor: 210,
+      isAtualizaDiscriminacaoNfse: true,
+      discriminacaoNfse: 'Honorários de dezembro',
+    });
+  });
+
+  it('settling takes only the fields sent, the NFS-e text only when its flag was on, and ignores a record it does not hold', () => {
+    const { sheet, store } = imported([custom(1, 100), custom(2, 200)]);
+    sheet.write(2, at('valorUnitario'), [[110]]);
+    sheet.write(3, at('discriminacaoNfse'), [['Honorários de dezembro']]);
+    const p = planOf(sheet, store);
+    const op = p.build(sheet.read(2, 1, 1, 8)[0], 2)!.op;
+    p.settle('1', op, { valor: 110 });
+    p.settle('2', op, { isAtualizaDiscriminacaoNfse: true, discriminacaoNfse: 'Honorários de dezembro' });
+    p.settle('99', op, { valor: 1 });
+    expect(previewEdits(sheet, p).count).toBe(0);
+    p.settle('2', op, { isAtualizaDiscriminacaoNfse: false, discriminacaoNfse: '' });
+    expect(previewEdits(sheet, p).count).toBe(0);
+  });
+
+  it('a sheet of only its header, or of one changed row, previews what it has', () => {
+    const { sheet, store } = imported([custom(1, 100)]);
+    const empty = new ImportedSheet(9, 'Vazia');
+    empty.write(1, 1, [['Minhas notas', ...HEADER]]);
+    expect(previewEdits(empty, planOf(sheet, store))).toEqual({
+      sheetName: 'Vazia',
+      count: 0,
+      invalid: 0,
+      rows: [],
+      more: 0,
+      totals: { before: 0, after: 0, difference: 0 },
+      changed: [],
+    });
+    sheet.write(2, at('valorUnitario'), [[120]]);
+    expect(previewEdits(sheet, planOf(sheet, store)).changed).toEqual([2]);
+  });
+
+  it('an optional field blank when pulled and still blank is no change', () => {
+    const { sheet, store } = imported([custom(1, 100, { discriminacaoNfse: '' })]);
+    expect(previewEdits(sheet, planOf(sheet, store)).count).toBe(0);
+  });
+
+  it('lists the first 300 changed rows and counts the rest', () => {
+    const records = Array.from({ length: 302 }, (_, i) => custom(i + 1, 100));
+    // The work store is a hidden sheet: a part is a cell of up to 50,000 characters, not a 9 KB property.
+    const cells = new (class extends MemoryStore {
+      override set(key: string, value: string) {
+        this.map.set(key, value);
+      }
+    })();
+    const { sheet, store } = imported(records, cells);
+    sheet.write(
+      2,
+      at('valorUnitario'),
+      records.map(() => [101]),
+    );
+    const preview = previewEdits(sheet, planOf(sheet, store));
+    expect(preview).toMatchObject({ count: 302, more: 2 });
+    expect(preview.rows).toHaveLength(300);
+    expect(preview.totals.difference).toBe(302);
   });
 });

@@ -28,6 +28,15 @@ describe('sharing a wave between companies', () => {
     ).toEqual([8, 2]);
   });
 
+  it('a company with no pages left asks none, even on its first wave', () => {
+    expect(
+      shareWave([
+        { pages: 0, first: true },
+        { pages: 10, first: false },
+      ]),
+    ).toEqual([0, 10]);
+  });
+
   it('a first wave that no longer fits waits for the next one', () => {
     const wants = Array.from({ length: 6 }, () => ({ pages: 2, first: true }));
     expect(shareWave(wants)).toEqual([2, 2, 2, 2, 2, 0]);
@@ -43,6 +52,12 @@ describe('what failed', () => {
     const long = failureText(Array.from({ length: 20 }, (_, i) => ({ name: `E${i}`, message: 'x'.repeat(1000) })));
     expect(long.length).toBeLessThanOrEqual(1500);
     expect(long).toMatch(/^20 empresas falharam/);
+  });
+
+  it('joins several companies, trims only trailing dots, and says "falhou" when there is no message', () => {
+    expect(failureText([{ name: 'A', message: 'Versão 2.1 recusada...' }, { name: 'B' }])).toBe(
+      '2 empresas falharam — "A": Versão 2.1 recusada; "B": falhou. As linhas dessas empresas ficaram com os valores da última atualização boa, e a aba ficou marcada como incompleta.',
+    );
   });
 });
 

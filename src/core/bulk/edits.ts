@@ -53,6 +53,7 @@ export function editColumns(sheet: SheetPort): EditColumns {
 
 /** Body field → record field, for one operation's editable fields. */
 function recordFields(op: BulkOperation): Array<{ col: InputColumn; record: string }> {
+  // Stryker disable next-line MethodExpression,ConditionalExpression,LogicalOperator,StringLiteral: editableFields() (snapshot.ts) already leaves out path and flag columns, so the sheet has no column for them and every use skips them.
   return op.columns.filter((c) => c.in === undefined && c.kind !== 'boolean').map((col) => ({ col, record: col.record ?? col.field }));
 }
 
@@ -106,6 +107,7 @@ export class EditPlan {
 
   /** The operation of a record by its type as pulled; null for a type no update applies to. */
   operationFor(entry: SnapshotEntry): BulkOperation | null {
+    // Stryker disable next-line OptionalChaining: editOperations are the writes that have `edits`.
     const w = editOperations().find((o) => o.edits?.value === entry.type);
     return w ? bulkOperation(w.key) : null;
   }
@@ -114,6 +116,7 @@ export class EditPlan {
   variant(op: BulkOperation, flag: boolean): BulkOperation {
     const key = `${op.key}:${flag}`;
     let v = this.variants.get(key);
+    // Stryker disable next-line ConditionalExpression: the cache only spares rebuilding the same variant.
     if (!v) {
       const flagged = flagOf(op);
       const columns = op.columns.map((c): InputColumn => {
@@ -129,6 +132,7 @@ export class EditPlan {
 
   entryOf(row: readonly CellValue[]): SnapshotEntry | undefined {
     const id = row[this.columns.id - 1];
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a blank id cell looked up as text matches no pulled record either (records without an id are not kept).
     return id === '' || id === null || id === undefined ? undefined : this.snapshot.records.get(String(id).trim());
   }
 
@@ -218,6 +222,7 @@ export function previewEdits(sheet: SheetPort, plan: EditPlan): EditPreview & { 
     out.count++;
     out.changed.push(r);
     const made = plan.build(row, r);
+    // Stryker disable next-line OptionalChaining: a changed row has an operation, so build never returns null for it.
     const problem = made?.built.issues.length ? issueText(made.built.issues) : undefined;
     if (problem) out.invalid++;
     const valorAt = editableFields().indexOf('valorUnitario');

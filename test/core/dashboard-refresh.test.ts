@@ -1,0 +1,320 @@
+/**
+ * Refreshing a dashboard through its ports, without the emulator: its own sheet
+ * found by tag (never a user's sheet by name), what the head of the sheet says,
+ * the chart kept in place across refreshes, the pivot over the report's sheet,
+ * and what a dashboard says when its report is gone, partial or out of time.
+ */
+import { describe, expect, it } from 'vitest';
+import { intlZone } from '../../src/api/calendar';
+import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } from '../../src/core/dashboards/port';
+import { afterReportRun, refreshDashboard, reportDeleted, TABLE_ROW } from '../../src/core/dashboards/refresh';
+import { type Dashboard, DashboardStore } from '../../src/core/dashboards/store';
+import { type Report, ReportStore } from '../../src/core/reports';
+import { SHEET_TAG } from '../../src/core/sheet-layout';
+import { MemoryStore } from '../bulk/fixtures';
+import { MemoryBook, MemorySheet } from '../bulk/memory-book';
+
+const zone = intlZone('America/Sao_Paulo');
+/** 22/11/2026 14:30 in São Paulo. */
+const NOW = zone.instant({ year: 2026, month: 11, day: 22, hour: 14, minute: 30 }).getTime();
+
+class DashSheet extends MemorySheet implements DashboardSheetPort {
+  readonly columnsByKey = new Map<string, number>();
+  charts = new Map<number, ChartOrder>();
+  pivots: PivotOrder[] = [];
+  bold: string[] = [];
+  resets = 0;
+  private nextChart = 1;
+  override columnTags() {
+    return new Map(this.columnsByKey);
+  }
+  reset() {
+    this.resets++;
+    this.grid = [];
+  }
+  setBold(row: number, column: number, numColumns: number) {
+    this.bold.push(`${row}:${column}+${numColumns}`);
+  }
+  chartIds() {
+    return [...this.charts.keys()];
+  }
+  putChart(id: number | null, order: ChartOrder) {
+    const at = id ?? this.nextChart++;
+    this.charts.set(at, order);
+    return at;
+  }
+  removeChart(id: number) {
+    this.charts.delete(id);
+  }
+  removePivots() {
+    this.pivots = [];
+  }
+  addPivot(order: PivotOrder) {
+    this.pivots.push(order);
+  }
+  text(row: number): string {
+    return String(this.grid[row - 1]?.[0] ?? '');
+  }
+}
+
+class DashBook extends MemoryBook implements DashboardBookPort {
+  override sheets: DashSheet[] = [];
+  private next = 500;
+  override create(name: string) {
+    const s = new DashSheet(this.next++, name);
+    this.sheets.push(s);
+    return s;
+  }
+  override byId(id: number) {
+    return this.sheets.find((s) => s.id === id) ?? null;
+  }
+  override tagged(key: string) {
+    return this.sheets.filter((s) => s.tags.has(key)).map((sheet) => ({ sheet, value: sheet.tags.get(key) ?? '' }));
+  }
+}
+
+const owner = { id: 'u1', email: 'dona@example.com' };
+
+function world() {
+  const doc = new MemoryStore();
+  let n = 0;
+  const book = new DashBook();
+  const deps = {
+    dashboards: new DashboardStore(doc, () => `painel${++n}xx`),
+    reports: new ReportStore(doc, () => `rel${++n}xxxx`),
+    book,
+    zone,
+    now: () => NOW,
+  };
+  // The invoices report's sheet: our columns by metadata, after a column of the user's.
+  const source = book.sheet(
+    'Minhas faturas',
+    ['Notas', 'Competência', 'Valor total', 'Status'],
+    [
+      ['', '11/2026', 100, 'FATURADA'],
+      ['', '10/2026', 50.5, 'CANCELADA'],
+      ['', '10/2026', 20, 'FATURADA'],
+    ],
+  ) as DashSheet;
+  source.columnsByKey.set('competencia', 2).set('valorTotal', 3).set('statusFatura', 4);
+  const report = deps.reports.save({
+    id: 'r1',
+    name: 'Faturas do mês',
+    listing: 'faturas',
+    connection: 'Escritório',
+    owner,
+    filters: { competencia: '11/2026', isListarItens: true },
+    sheetName: 'Minhas faturas',
+    sheetId: source.id,
+    incremental: false,
+    schedule: null,
+    notifyByEmail: false,
+    createdAt: 0,
+  } as Report);
+  const dashboard = deps.dashboards.create({ kind: 'faturamento', reportId: report.id, owner, sheetName: '' }, 0);
+  return { deps, book, source, report, dashboard };
+}
+
+const dashSheet = (book: DashBook, d: Dashboard) => book.sheets.find((s) => s.tags.get(SHEET_TAG) === `painel:${d.id}`)!;
+
+describe('refreshing a dashboard', () => {
+  it('makes its own sheet under a name no sheet has, and writes what it shows, where from, with which filters and when', () => {
+    const { deps, book, dashboard } = world();
+    book.create('painel · faturamento por competência');
+    const saved = refreshDashboard(deps, dashboard);
+    const sheet = dashSheet(book, saved);
+    expect(sheet.name()).toBe('Painel · Faturamento por competência (2)');
+    expect([1, 2, 3, 4, 5].map((r) => sheet.text(r))).toEqual([
+      'Faturamento por competência',
+      'Fonte: relatório "Faturas do mês" (aba "Minhas faturas")',
+      'Filtros do relatório: Competência: 11/2026; Incluir itens: Sim. O painel conta: valor total das faturas não canceladas, nas últimas 12 competências (a atual inclusive).',
+      'Atualizado em 22/11/2026 14:30 · 2 registros considerados · atualiza sozinho a cada atualização do relatório.',
+      '',
+    ]);
+    expect(sheet.text(TABLE_ROW)).toBe('Faturado por competência');
+    expect(sheet.read(TABLE_ROW + 1, 1, 1, 3)[0]).toEqual(['Competência', 'Faturado', 'Faturas']);
+    expect(sheet.read(TABLE_ROW + 12, 1, 2, 3)).toEqual([
+      ['10/2026', 20, 1],
+      ['11/2026', 100, 1],
+    ]);
+    expect(sheet.text(TABLE_ROW + 14)).toBe('Total');
+    expect(sheet.formats.get(`${TABLE_ROW + 2}:2`)).toBe('#,##0.00');
+    expect(sheet.bold).toEqual(expect.arrayContaining(['1:1+1', `${TABLE_ROW}:1+1`, `${TABLE_ROW + 1}:1+3`]));
+    expect(saved).toMatchObject({ sheetId: sheet.id, sheetName: sheet.name(), chartIds: [1], lastRefresh: { at: NOW, ok: true, counted: 2 } });
+    expect(saved.lastRefresh?.message).toBeUndefined();
+  });
+
+  it('draws its chart from the table and puts a pivot over the report’s own columns below it', () => {
+    const { deps, book, source, dashboard } = world();
+    const sheet = dashSheet(book, refreshDashboard(deps, dashboard));
+    expect(sheet.charts.get(1)).toEqual({
+      type: 'COLUMN',
+      range: { row: TABLE_ROW + 1, column: 1, numRows: 13, numColumns: 2 },
+      at: { row: TABLE_ROW, column: 5 },
+      options: { title: 'Faturamento por competência (últimos 12 meses)', 'legend.position': 'none' },
+    });
+    const below = TABLE_ROW + 2 + 13 + 2;
+    expect(sheet.text(below)).toMatch(/^Tabela dinâmica: valor total por competência e status/);
+    expect(sheet.pivots).toEqual([
+      {
+        sourceSheetId: source.id,
+        source: { row: 1, column: 1, numRows: 4, numColumns: 4 },
+        rowColumn: 2,
+        columnColumn: 4,
+        valueColumn: 3,
+        valueName: 'Valor total',
+        visible: { column: 2, values: expect.arrayContaining(['12/2025', '11/2026']) },
+        anchor: { row: below + 1, column: 1 },
+      },
+    ]);
+  });
+
+  it('refreshes on the same sheet, renamed or not, keeping the chart the user moved and dropping extra ones', () => {
+    const { deps, book, dashboard } = world();
+    const first = refreshDashboard(deps, dashboard);
+    const sheet = dashSheet(book, first);
+    sheet.putChart(null, sheet.charts.get(1)!);
+    const second = refreshDashboard(deps, { ...first, chartIds: [1, 2, 99] });
+    expect(dashSheet(book, second)).toBe(sheet);
+    expect(book.sheets.filter((s) => s instanceof DashSheet && s.tags.has(SHEET_TAG))).toHaveLength(1);
+    expect(second.chartIds).toEqual([1]);
+    expect(sheet.chartIds()).toEqual([1]);
+    expect(sheet.pivots).toHaveLength(1);
+  });
+
+  it('without the report’s columns for it, makes no pivot', () => {
+    const { deps, book, source, dashboard } = world();
+    source.columnsByKey.delete('valorTotal');
+    const saved = refreshDashboard(deps, dashboard);
+    expect(dashSheet(book, saved).pivots).toEqual([]);
+    expect(dashSheet(book, saved).text(5)).toBe('A coluna "Valor total" não está na aba do relatório: refaça a importação para ter esta coluna.');
+  });
+
+  it('after a partial run of its report, says its figures hold the failed company’s last good rows', () => {
+    const { deps, book, report, dashboard } = world();
+    deps.reports.save({ ...report, lastRun: { result: 'parcial', message: 'Empresa C falhou.' } } as Report);
+    const saved = refreshDashboard(deps, dashboard);
+    const said =
+      '⚠ A última atualização do relatório "Faturas do mês" foi parcial: Empresa C falhou. Os números dessas empresas são os da última atualização boa.';
+    expect(dashSheet(book, saved).text(5)).toBe(said);
+    expect(saved.lastRefresh).toEqual({ at: NOW, ok: true, counted: 2, message: said });
+  });
+
+  it('when its report’s sheet is gone, keeps the last figures and says why, with when', () => {
+    const { deps, book, source, dashboard } = world();
+    const first = refreshDashboard(deps, dashboard);
+    book.sheets = book.sheets.filter((s) => s !== source);
+    const second = refreshDashboard(deps, first);
+    const sheet = dashSheet(book, second);
+    expect(sheet.text(TABLE_ROW)).toBe('Faturado por competência');
+    expect(sheet.text(6)).toBe(
+      '⚠ Não atualizado em 22/11/2026 14:30: A aba do relatório de origem "Faturas do mês" não existe: atualize o relatório em Relatórios e o painel é refeito.',
+    );
+    expect(second.lastRefresh).toMatchObject({ at: NOW, ok: false, counted: 0 });
+  });
+});
+
+describe('refreshing, more cases', () => {
+  it('says each kind of filter in words, an unknown one by its name', () => {
+    const { deps, book, report, dashboard } = world();
+    deps.reports.save({ ...report, filters: { competencia: { rel: 'mes', meses: -1 }, idCliente: [1, 2], isListarItens: false, antigo: 7 } } as never);
+    const sheet = dashSheet(book, refreshDashboard(deps, dashboard));
+    expect(sheet.text(3)).toMatch(/^Filtros do relatório: Competência: mês atual − 1; ID do cliente: 1, 2; Incluir itens: Não; antigo: 7\. O painel conta:/);
+  });
+
+  it('each dashboard keeps its own sheet, and a third one takes the next free name', () => {
+    const { deps, book, report, dashboard } = world();
+    book.create('Painel · Faturamento por competência (2)');
+    const one = refreshDashboard(deps, dashboard);
+    const two = refreshDashboard(deps, deps.dashboards.create({ kind: 'faturamento', reportId: report.id, owner, sheetName: '' }, 1));
+    expect([dashSheet(book, one).name(), dashSheet(book, two).name()]).toEqual([
+      'Painel · Faturamento por competência',
+      'Painel · Faturamento por competência (3)',
+    ]);
+    expect(refreshDashboard(deps, one).sheetId).toBe(one.sheetId);
+  });
+
+  it('draws a new chart when the user deleted the one it had', () => {
+    const { deps, book, dashboard } = world();
+    const first = refreshDashboard(deps, dashboard);
+    const sheet = dashSheet(book, first);
+    sheet.removeChart(1);
+    const second = refreshDashboard(deps, first);
+    expect(second.chartIds).toEqual([2]);
+    expect(sheet.chartIds()).toEqual([2]);
+  });
+
+  it('a kind without a pivot table makes none', () => {
+    const { deps, book, report } = world();
+    const d = deps.dashboards.create({ kind: 'vencimentos', reportId: report.id, owner, sheetName: '' }, 1);
+    const saved = refreshDashboard(deps, d);
+    expect(saved.lastRefresh?.ok).toBe(true);
+    expect(dashSheet(book, saved).pivots).toEqual([]);
+  });
+
+  it('a dashboard whose report was deleted says so when refreshed', () => {
+    const { deps, book, report, dashboard } = world();
+    deps.reports.delete(report.id);
+    const saved = refreshDashboard(deps, dashboard);
+    expect(saved.lastRefresh).toMatchObject({ ok: false, message: 'O relatório de origem deste painel foi excluído: exclua o painel ou crie outro.' });
+    expect(dashSheet(book, saved).text(6)).toMatch(/foi excluído/);
+  });
+
+  it('Faturas sem NFS-e names both sources; a partial run and a missing column are both said', () => {
+    const { deps, book, report } = world();
+    const notes = book.sheet('Minhas notas', ['ID da fatura'], [[1]]) as DashSheet;
+    const nfse = deps.reports.save({
+      ...report,
+      id: 'r2',
+      name: 'Notas',
+      listing: 'nfse',
+      sheetName: 'Minhas notas',
+      sheetId: notes.id,
+      lastRun: { result: 'parcial' },
+    } as Report);
+    const d = deps.dashboards.create({ kind: 'sem-nfse', reportId: report.id, secondReportId: nfse.id, owner, sheetName: '' }, 1);
+    const sheet = dashSheet(book, refreshDashboard(deps, d));
+    expect(sheet.text(2)).toBe('Fonte: relatório "Faturas do mês" (aba "Minhas faturas") comparado com o relatório "Notas" (aba "Minhas notas")');
+    expect(sheet.text(5)).toMatch(
+      /foi parcial: uma empresa falhou\. Os números dessas empresas são os da última atualização boa\. A coluna "ID da fatura" não está/,
+    );
+  });
+});
+
+describe('a deleted report', () => {
+  it('each dashboard on it says so, on its sheet when it has one; others are untouched', () => {
+    const { deps, book, report, dashboard } = world();
+    const built = refreshDashboard(deps, dashboard);
+    const noSheet = deps.dashboards.create({ kind: 'sem-nfse', reportId: 'outro', secondReportId: report.id, owner, sheetName: '' }, 1);
+    const unrelated = deps.dashboards.create({ kind: 'faturamento', reportId: 'outro', owner, sheetName: '' }, 2);
+    reportDeleted(deps, report.id);
+    expect(dashSheet(book, built).text(6)).toMatch(/O relatório de origem deste painel foi excluído: exclua o painel ou crie outro\.$/);
+    expect(deps.dashboards.get(built.id).lastRefresh).toMatchObject({
+      ok: false,
+      message: 'O relatório de origem deste painel foi excluído: exclua o painel ou crie outro.',
+    });
+    expect(deps.dashboards.get(noSheet.id).lastRefresh).toEqual({
+      at: NOW,
+      ok: false,
+      counted: 0,
+      message: 'O relatório de NFS-e deste painel foi excluído: exclua o painel ou crie outro.',
+    });
+    expect(deps.dashboards.get(unrelated.id).lastRefresh).toBeUndefined();
+    expect(book.sheets.filter((s) => s.tags.has(SHEET_TAG))).toHaveLength(1);
+  });
+});
+
+describe('after a report run', () => {
+  it('refreshes the runner’s dashboards on that report up to the very limit, and nobody else’s', () => {
+    const { deps, report, dashboard } = world();
+    const someone = deps.dashboards.create({ kind: 'faturamento', reportId: report.id, owner: { id: 'u2', email: 'x@y' }, sheetName: '' }, 1);
+    const unowned = deps.dashboards.save({
+      ...deps.dashboards.create({ kind: 'faturamento', reportId: report.id, owner, sheetName: '' }, 2),
+      owner: undefined as never,
+    });
+    const elsewhere = deps.dashboards.create({ kind: 'faturamento', reportId: 'outro', owner, sheetName: '' }, 3);
+    afterReportRun(deps, report.id, 'u1', NOW);
+    expect(deps.dashboards.get(dashboard.id).lastRefresh).toMatchObject({ ok: true, counted: 2 });
+    for (const d of [someone, unowned, elsewhere]) expect(deps.dashboards.get(d.id).lastRefresh).toBeUndefined();
+  });
+});
