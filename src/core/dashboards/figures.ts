@@ -318,9 +318,6 @@ export function invoicesWithoutNfse(invoices: SourceTable, nfse: SourceTable, la
   }
   const said = [...missing(invoices, NEEDS['sem-nfse'].main, labels), ...missing(nfse, ['idFatura'], labels)];
   if (list.length > LIST_MAX) said.push(`São ${list.length} faturas sem NFS-e; a lista mostra as ${LIST_MAX} primeiras (a emissão em lote considera todas).`);
-  const byMonth = new Map<string, number>();
-  // Stryker disable next-line ArithmeticOperator,LogicalOperator: byMonth feeds no figure (left over; nothing reads it).
-  for (const row of rows) byMonth.set(String(row[3]), (byMonth.get(String(row[3])) ?? 0) + 1);
   return {
     table: {
       title: `${list.length} faturas sem NFS-e · valor total ${money(owed).toFixed(2).replace('.', ',')}`,
