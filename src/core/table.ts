@@ -213,7 +213,8 @@ export function kindOf(key: string, value: unknown): CellKind | null {
   const leaf = key.slice(key.lastIndexOf('.') + 1);
   if (typeof value === 'boolean') return 'boolean';
   if (typeof value === 'number') {
-    if (MONEY_KEY.test(leaf)) return 'money';
+    // The column of a list's plain items is named by us, not by the service: its name says nothing of money.
+    if (MONEY_KEY.test(leaf) && key !== SCALAR_ITEM) return 'money';
     return Number.isInteger(value) && ID_KEY.test(leaf) ? 'integer' : 'number';
   }
   if (typeof value === 'string') {

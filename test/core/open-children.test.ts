@@ -74,6 +74,9 @@ describe('open child tables', () => {
     expect(kindOf('isPrincipal', false)).toBe('boolean');
     expect(kindOf('numero', '11999990000')).toBe('text');
     expect(kindOf('valorDesconto', 3)).toBe('money');
+    // A list of plain numbers (codes, quantities) lands in the column we name `$valor`: a number, not money.
+    expect(kindOf(SCALAR_ITEM, 3)).toBe('number');
+    expect(kindOf(SCALAR_ITEM, 3.5)).toBe('number');
     expect(kindOf('x', null)).toBeNull();
   });
 
