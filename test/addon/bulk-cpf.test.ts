@@ -79,6 +79,33 @@ describe('subscriptions by CPF/CNPJ', () => {
     expect(byHeader(emu, sheet).map((r) => r.Status)).toEqual(['EXEMPLO', 'OK', 'OK', 'OK', 'OK', 'OK']);
   });
 
+  it('a run of several steps looks each CNPJ up once: the customers found stay with the run', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const [a, b] = companies();
+    const sheet = sheetWith(
+      emu,
+      Array.from({ length: 12 }, (_, i) => ({ key: `PASSO-${i}`, cpfCnpj: digits(i % 2 ? b : a) })),
+    );
+    // Slow requests and small batches: every step sends a few rows, and the next picks up the rest.
+    const slow = { costs: { urlFetchCallMs: 3000 } };
+    let p = ok(
+      emu.run(
+        'startBulkRun',
+        [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all', batchSize: 2, stepSeconds: 5 }],
+        slow,
+      ),
+    );
+    let steps = 1;
+    for (; !p.done && steps < 50; steps++) p = ok(emu.run('continueBulkRun', [p.jobId, 5], slow));
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 12, failed: 0 } });
+    expect(steps).toBeGreaterThan(2);
+    const lookups = (await sb.requestLog({ method: 'GET' })).filter((e) => e.path === '/v2/clientes' && e.query.cpfCnpj !== undefined);
+    expect(lookups.map((e) => e.query.cpfCnpj).sort()).toEqual([a, b].map(digits).sort());
+    const subs = await created();
+    expect(Array.from({ length: 12 }, (_, i) => subs.get(`PASSO-${i}`)?.idCliente)).toEqual(Array.from({ length: 12 }, (_, i) => (i % 2 ? b : a).idCliente));
+  });
+
   it('a CNPJ of nobody, of an inactive customer, or of another customer than "ID do cliente" is a row error naming it; the other rows go', async () => {
     const emu = emulator();
     connect(emu, sb);

@@ -1,7 +1,7 @@
 /**
  * Customers named by CPF/CNPJ instead of their id: looked up through the
- * customers listing, each distinct value once per execution, all of them in
- * one concurrent wave. Only one active customer with exactly that CPF/CNPJ
+ * customers listing, each distinct value once per run (a job keeps what it
+ * found between steps), all of them in one concurrent wave. Only one active customer with exactly that CPF/CNPJ
  * will do: none, several or an inactive one leaves the row unsent, with a
  * message saying what to do.
  */

@@ -113,6 +113,8 @@ export interface BulkJob {
   startedAt: number;
   updatedAt: number;
   steps: number;
+  /** Customers found by CPF/CNPJ in earlier steps of this run (digits → idCliente): each value is looked up once per run. */
+  customers?: Record<string, number>;
 }
 
 export interface BulkProgress {
@@ -774,6 +776,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
       client ??= deps.clientFor(job.connectionId ?? '');
       client.http.deadline = deps.limit === undefined ? undefined : deps.limit - reserve;
       resolveCustomers(client, ctx, items, invalid, faults, deps.now());
+      rememberCustomers(job, ctx);
       items = items.filter((i) => !invalid.has(i.row));
     }
     if (items.length) {
@@ -930,7 +933,7 @@ function settleEdits(
 
 /**
  * Rows that name their customer by CPF/CNPJ get its idCliente (each value looked
- * up once per execution); a row whose customer is not found, not alone or
+ * up once per run: the job keeps what it found); a row whose customer is not found, not alone or
  * inactive, or is not the one its "ID do cliente" says, is an error and is not sent.
  */
 function resolveCustomers(client: BillingClient, ctx: Context, items: readonly Item[], invalid: Map<number, RowResult>, faults: RowIssue[], now: number): void {
@@ -944,6 +947,27 @@ function resolveCustomers(client: BillingClient, ctx: Context, items: readonly I
       faults.push(issue);
     }
   }
+}
+
+/** Customers the job keeps between steps, at most this many (a run past it looks the rest up again each step). */
+const REMEMBERED_CUSTOMERS = 2_000;
+
+/**
+ * Keeps the customers found so far in the job, so the next step of the same run
+ * does not look them up again. What was not found is not kept: that row is an
+ * error already, and a failed lookup is to be tried again.
+ */
+function rememberCustomers(job: BulkJob, ctx: Context): void {
+  const found: Record<string, number> = { ...job.customers };
+  let size = Object.keys(found).length;
+  for (const [value, result] of ctx.customers ?? []) {
+    if (size >= REMEMBERED_CUSTOMERS) break;
+    if (result.ok && found[value] === undefined) {
+      found[value] = result.id;
+      size++;
+    }
+  }
+  if (size > 0) job.customers = found;
 }
 
 /** At Validar: a customer not found, not alone, inactive or not the typed ID is the row's issue, like any other. */
@@ -1013,6 +1037,7 @@ function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: { ctx: C
       ctx = job.edits ? editContext(deps, sheet, job.owner, job.startedAt) : context(deps, bulkOperation(job.operation), sheet);
       relocate(job, ctx);
     }
+    ctx.customers ??= new Map(Object.entries(job.customers ?? {}).map(([value, id]): [string, CustomerFound] => [value, { ok: true, id }]));
     let prepared = started?.prepared;
     for (;;) {
       const passDone = runPass(deps, job, ctx, deadline, prepared);
