@@ -24,7 +24,8 @@ export function describeSchedule(s: Schedule): string {
     case 'daily':
       return `todo dia ${at(s.hour)}`;
     case 'weekly':
-      return `toda ${WEEKDAYS[s.weekday]} ${at(s.hour)}`;
+      // Domingo and sábado are masculine in Portuguese: "todo domingo", "toda segunda-feira".
+      return `${s.weekday === 0 || s.weekday === 6 ? 'todo' : 'toda'} ${WEEKDAYS[s.weekday]} ${at(s.hour)}`;
     case 'monthly':
       return `todo dia ${s.day} do mês ${at(s.hour)}`;
   }
