@@ -51,6 +51,27 @@ describe('HttpClient requests', () => {
     expect(http.stats).toEqual({ requests: 3, waves: 2, retries: 1 });
   });
 
+  it('sends a single request with fetch and nothing at all for no requests', () => {
+    const calls: string[] = [];
+    const transport = {
+      fetch: () => (calls.push('fetch'), json(200, {})),
+      fetchAll: (reqs: unknown[]) => (calls.push(`fetchAll ${reqs.length}`), reqs.map(() => json(200, {}))),
+    };
+    const http = new HttpClient({ baseUrl: 'https://api.test', apiKey: 'k', transport, sleep: () => {} });
+    http.send({ method: 'GET', path: '/a' });
+    http.sendAll([]);
+    http.sendAll([
+      { method: 'GET', path: '/a' },
+      { method: 'GET', path: '/b' },
+    ]);
+    expect(calls).toEqual(['fetch', 'fetchAll 2']);
+  });
+
+  it('request throws the typed error of a failure', () => {
+    const { http } = client([json(400, { message: 'não' })]);
+    expect(() => http.request({ method: 'GET', path: '/v2/x' })).toThrow('O serviço recusou o pedido: não (GET /v2/x, HTTP 400)');
+  });
+
   it('sends nothing for no requests', () => {
     const { http, sent } = client([]);
     expect(http.sendAll([])).toEqual([]);
@@ -81,7 +102,7 @@ describe('settling answers', () => {
     const page = settleOne({ kind: 'response', status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>' });
     expect(!page.ok && page.error).toBeInstanceOf(UnexpectedResponseError);
     expect(!page.ok && page.error.message).toBe('Resposta inesperada: endereço não encontrado (404). Confira o endereço base da conexão (GET /v2/x, HTTP 404)');
-    for (const status of [302, 199, 418]) {
+    for (const status of [300, 302, 199, 418]) {
       const odd = settleOne(json(status, {}));
       expect(!odd.ok && odd.error.message).toBe(
         `Resposta inesperada: código HTTP ${status} inesperado. Confira o endereço base da conexão (GET /v2/x, HTTP ${status})`,
@@ -89,13 +110,16 @@ describe('settling answers', () => {
     }
   });
 
-  it('a 5xx outside the retried statuses is still a server error', () => {
+  it('a 5xx outside the retried statuses is still a server error, with no messages when it is not JSON', () => {
     const error = settleOne(json(507, {}));
     expect(!error.ok && error.error).toBeInstanceOf(ServerError);
+    const page = settleOne({ kind: 'response', status: 502, headers: {}, body: 'Bad Gateway' });
+    expect(!page.ok && (page.error as ServerError).messages).toEqual([]);
+    expect(!page.ok && page.error.message).toBe('Erro no serviço de faturamento (GET /v2/x, HTTP 502)');
   });
 
   it('collects the messages of every envelope, trimmed, once each, texts only', () => {
-    expect(envelopeMessages({ message: ' a ', errors: ['b', ' ', 3, 'a'], mensagem: 'c', erros: ['d'], outro: 'x' })).toEqual(['a', 'b', 'c', 'd']);
+    expect(envelopeMessages({ message: ' a ', errors: [' b ', ' ', 3, 'a'], mensagem: 'c', erros: ['d'], outro: 'x' })).toEqual(['a', 'b', 'c', 'd']);
     expect(envelopeMessages({ message: '   ' })).toEqual([]);
     expect(envelopeMessages('texto')).toEqual([]);
     expect(envelopeMessages(null)).toEqual([]);
@@ -104,6 +128,9 @@ describe('settling answers', () => {
   it('reads Retry-After as seconds or as a date, and ignores what is neither', () => {
     expect(parseRetryAfter(' 1.5 ', 0)).toBe(1500);
     expect(parseRetryAfter('0', 0)).toBe(0);
+    expect(parseRetryAfter('1.25', 0)).toBe(1250);
+    expect(parseRetryAfter('x5', 0)).toBeUndefined();
+    expect(parseRetryAfter('5 segundos', 0)).toBeUndefined();
     const now = Date.parse('2026-11-22T10:00:00Z');
     expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
     expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
