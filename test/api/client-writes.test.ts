@@ -60,7 +60,18 @@ describe('BillingClient writes', () => {
     expect(outcomes[0].ok === false && outcomes[0].error).toBeInstanceOf(ValidationError);
     expect(outcomes[1].ok === false && outcomes[1].error).toBeInstanceOf(BadRequestError);
     expect(outcomes[2].ok === false && outcomes[2].error).toBeInstanceOf(SchemaError);
+    expect(outcomes[2].ok === false && outcomes[2].error.message).toBe(
+      'Resposta fora do formato documentado em POST /v2/faturamento/nfse/emitir: registro 1: esperava um objeto, veio texto "x" (POST /v2/faturamento/nfse/emitir)',
+    );
     expect(outcomes[3]).toEqual({ ok: true, result: { notes: [{ idNotaFiscalServico: 5 }], messages: [], mentionedId: undefined } });
+  });
+
+  it('each subscription write checks its own operation before sending', () => {
+    const { client, sent } = billing([]);
+    expect(() => client.createPlanSubscription({})).toThrow(/^Criar assinaturas de plano: /);
+    expect(() => client.createCustomSubscription({})).toThrow(/^Criar assinaturas personalizadas: /);
+    expect(() => client.updateCustomSubscription(1, { idIntegracao: 5 })).toThrow(/^Atualizar assinaturas personalizadas: /);
+    expect(sent).toEqual([]);
   });
 
   it('a failed single write throws its typed error', () => {
@@ -79,6 +90,26 @@ describe('BillingClient listing requests', () => {
     ]);
     expect(billing([]).client.listQuery(op, {})).toEqual([]);
     expect(billing([], { pageSize: 200 }).client.listQuery(listing('clientes'), {})).toEqual([]);
+  });
+
+  it('asks pages in waves as wide as the concurrency allows (one at a time would take three waves)', () => {
+    const waves: number[] = [];
+    const page = (n: number) => json(200, { data: [{ idCliente: n }], paging: { page: n, totalPages: 4 } });
+    const answers = [page(1), page(2), page(3), page(4)];
+    const transport = {
+      fetch: () => (waves.push(1), answers.shift() as HttpOutcome),
+      fetchAll: (reqs: unknown[]) => (waves.push(reqs.length), reqs.map(() => answers.shift() as HttpOutcome)),
+    };
+    const client = new BillingClient({
+      baseUrl: 'https://api.test',
+      apiKey: 'k',
+      transport,
+      sleep: () => {},
+      zone: intlZone('America/Sao_Paulo'),
+      concurrency: 3,
+    });
+    expect(client.listAll('clientes').records).toHaveLength(4);
+    expect(waves).toEqual([2, 2]);
   });
 
   it('walks every page and counts them', () => {
