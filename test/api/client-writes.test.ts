@@ -97,8 +97,14 @@ describe('BillingClient listing requests', () => {
     const page = (n: number) => json(200, { data: [{ idCliente: n }], paging: { page: n, totalPages: 4 } });
     const answers = [page(1), page(2), page(3), page(4)];
     const transport = {
-      fetch: () => (waves.push(1), answers.shift() as HttpOutcome),
-      fetchAll: (reqs: unknown[]) => (waves.push(reqs.length), reqs.map(() => answers.shift() as HttpOutcome)),
+      fetch() {
+        waves.push(1);
+        return answers.shift() as HttpOutcome;
+      },
+      fetchAll(reqs: unknown[]) {
+        waves.push(reqs.length);
+        return reqs.map(() => answers.shift() as HttpOutcome);
+      },
     };
     const client = new BillingClient({
       baseUrl: 'https://api.test',

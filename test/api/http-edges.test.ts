@@ -54,8 +54,14 @@ describe('HttpClient requests', () => {
   it('sends a single request with fetch and nothing at all for no requests', () => {
     const calls: string[] = [];
     const transport = {
-      fetch: () => (calls.push('fetch'), json(200, {})),
-      fetchAll: (reqs: unknown[]) => (calls.push(`fetchAll ${reqs.length}`), reqs.map(() => json(200, {}))),
+      fetch() {
+        calls.push('fetch');
+        return json(200, {});
+      },
+      fetchAll(reqs: unknown[]) {
+        calls.push(`fetchAll ${reqs.length}`);
+        return reqs.map(() => json(200, {}));
+      },
     };
     const http = new HttpClient({ baseUrl: 'https://api.test', apiKey: 'k', transport, sleep: () => {} });
     http.send({ method: 'GET', path: '/a' });
