@@ -24,6 +24,7 @@ export interface DecodedList<R = ApiRecord> {
 const schemaCache = new WeakMap<FieldMap, z.ZodMiniType>();
 function schemaOf(fields: FieldMap): z.ZodMiniType {
   let schema = schemaCache.get(fields);
+  // Stryker disable next-line ConditionalExpression: building the schema again gives the same checks; the cache only saves time
   if (!schema) {
     schema = recordSchema(fields);
     schemaCache.set(fields, schema);
@@ -51,6 +52,7 @@ function describe(value: unknown): string {
 
 function issueText(issue: z.core.$ZodIssue, root: unknown): string {
   let value: unknown = root;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: zod's issue path only goes through objects it descended into, so every step is an object
   for (const key of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   const field = issue.path.map(String).join('.');
   if (issue.code === 'invalid_type') return `campo ${field}: esperava ${typeNames[issue.expected] ?? issue.expected}, veio ${describe(value)}`;

@@ -1,38 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient } from '../../src/api/http';
 import { NetworkError, RateLimitedError, ServerError, UnauthorizedError, UnexpectedResponseError } from '../../src/api/errors';
-import type { HttpOutcome, HttpRequest, Transport } from '../../src/api/transport';
-
-/** A scripted transport: answers from a queue and records what was sent and when we slept. */
-function scripted(answers: HttpOutcome[]) {
-  const sent: HttpRequest[] = [];
-  const transport: Transport = {
-    fetch(req) {
-      sent.push(req);
-      const next = answers.shift();
-      if (!next) throw new Error('no scripted answer left');
-      return next;
-    },
-    fetchAll(reqs) {
-      return reqs.map((r) => transport.fetch(r));
-    },
-  };
-  return { transport, sent };
-}
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpOutcome => ({
-  kind: 'response',
-  status,
-  headers: { 'content-type': 'application/json', ...headers },
-  body: JSON.stringify(body),
-});
-
-function client(answers: HttpOutcome[]) {
-  const { transport, sent } = scripted(answers);
-  const sleeps: number[] = [];
-  const http = new HttpClient({ baseUrl: 'https://api.test/', apiKey: 'secret-key-123', transport, sleep: (ms) => sleeps.push(ms), random: () => 0.5 });
-  return { http, sent, sleeps };
-}
+import { client, json } from './scripted';
 
 describe('HttpClient', () => {
   it('sends the key header and JSON body, and joins base URL and path without a double slash', () => {
