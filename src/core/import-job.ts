@@ -783,6 +783,7 @@ export class Writer {
     if (sweeping) {
       const untouched = new Set((companies ?? []).filter((c, i) => c.mode === 'merge' || this.state.companies?.[i]?.status === 'failed').map((c) => c.id));
       parts.push({ name: 'sweep', costMs: rows * (keyColumns + 1) * CELL_READ_MS + FINISH_CALLS * CALL_MS, run: () => this.sweep(untouched) });
+      let keys: Set<string> | undefined;
       for (const child of this.table.children) {
         const sheet = this.existingChild(child);
         if (!sheet) continue;
@@ -793,7 +794,9 @@ export class Writer {
           run: () => {
             const entry = this.state.children[child.field];
             const columns = this.withLead(entry?.columns ?? (child.open ? columnsFromHeader(sheet, child, this.lead) : child.columns));
-            const left = dropOrphans(sheet, columns.length, this.parentIds(), this.lead);
+            // The report sheet does not change after the sweep: its keys are read once for every child sheet.
+            keys ??= this.parentIds();
+            const left = dropOrphans(sheet, columns.length, keys, this.lead);
             if (entry) entry.rows = left;
           },
         });
