@@ -11,6 +11,7 @@ import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lazyChunks } from './dev/build/lazy-chunks';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, 'dist');
@@ -46,21 +47,16 @@ export function configuredBaseUrls(): string[] {
   return envUrls?.length ? envUrls : config.apiBaseUrls;
 }
 
-/** The real pass: an IIFE behind one namespace, and one forwarding top-level function per export. */
-export function codeOptions(exportsList: string[]): BuildOptions {
-  const footer = exportsList.map((name) => `function ${name}() { return ${NAMESPACE}.${name}.apply(this, arguments); }`).join('\n');
+/** What the eager bundle and its lazy chunks (dev/build/lazy-chunks.ts) are both built with. */
+export function sharedOptions(): BuildOptions {
   return {
-    entryPoints: [entry],
     bundle: true,
-    format: 'iife',
-    globalName: NAMESPACE,
     platform: 'neutral',
     mainFields: ['module', 'main'],
     // Apps Script's V8 runtime runs ES2020 (tsconfig's target too): no down-levelled `?.` and `??`.
     target: 'es2020',
     // Non-ASCII characters escaped: one character beyond Latin-1 makes V8 hold and scan the whole source as two-byte text.
     charset: 'ascii',
-    footer: { js: footer },
     // The connection form offers these and refuses any other host: UrlFetchApp could not reach it.
     define: { globalThis: '__bundleGlobal', __API_BASE_URLS__: JSON.stringify(configuredBaseUrls()) },
     inject: [join(root, 'src/build/shadow-global.ts')],
@@ -72,12 +68,26 @@ export function codeOptions(exportsList: string[]): BuildOptions {
   };
 }
 
-async function entryExports(): Promise<string[]> {
-  return exportsOf((await build(entryOptions())).metafile);
+/** The real pass: an IIFE behind one namespace, and one forwarding top-level function per export. */
+export function codeOptions(exportsList: string[]): BuildOptions {
+  const footer = exportsList.map((name) => `function ${name}() { return ${NAMESPACE}.${name}.apply(this, arguments); }`).join('\n');
+  return { ...sharedOptions(), entryPoints: [entry], format: 'iife', globalName: NAMESPACE, footer: { js: footer } };
 }
 
-async function bundleCode(exportsList: string[]): Promise<void> {
-  await build({ ...codeOptions(exportsList), outfile: join(dist, 'Code.js') });
+/** dist/Code.js's text (the eager code, with the lazy chunks inside it as strings), and each chunk's text. */
+export async function bundleParts(): Promise<{ code: string; chunks: Record<string, string> }> {
+  const exportsList = await entryExports();
+  const { plugin, sources } = await lazyChunks(root, entry, sharedOptions());
+  const out = await build({ ...codeOptions(exportsList), plugins: [plugin], write: false, outfile: join(dist, 'Code.js') });
+  return { code: out.outputFiles[0].text, chunks: sources };
+}
+
+export async function bundleText(): Promise<string> {
+  return (await bundleParts()).code;
+}
+
+async function entryExports(): Promise<string[]> {
+  return exportsOf((await build(entryOptions())).metafile);
 }
 
 /** Origins of the configured API base URLs, as urlFetchWhitelist wants them (prefix ending in "/"). */
@@ -141,7 +151,7 @@ async function main(): Promise<void> {
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
   const exportsList = await entryExports();
-  await bundleCode(exportsList);
+  writeFileSync(join(dist, 'Code.js'), await bundleText());
   writeManifest();
   const html = await buildHtml();
   // The emulator's tests compare the bundle's globals with this list.
@@ -151,7 +161,9 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((err) => {
+  // `--code-only`: the bundle's text on stdout, for callers that must stay synchronous (dev/gas/bundle.ts).
+  const run = process.argv.includes('--code-only') ? bundleText().then((code) => process.stdout.write(code)) : main();
+  run.catch((err) => {
     console.error(err);
     process.exit(1);
   });

@@ -11,7 +11,7 @@ import { benchConsolidated } from './consolidated';
 const quick = process.argv.includes('--quick');
 
 async function main(): Promise<void> {
-  benchColdStart(quick);
+  await benchColdStart(quick);
   // The naive baseline stops at 10,000: its appendRow per row makes 50,000 take longer than the rest together.
   await benchImport(quick ? [1_000] : [1_000, 10_000, 50_000], quick ? 1_000 : 10_000);
   await benchIncremental(quick ? 1_000 : 50_000);

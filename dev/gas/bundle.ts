@@ -9,8 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
-import { codeOptions, entryOptions, exportsOf } from '../../build';
+import { execFileSync } from 'node:child_process';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cacheDir = join(root, 'node_modules/.cache/gas-bundle');
@@ -27,7 +26,13 @@ function sourceFiles(dir: string): string[] {
 function sourceHash(): string {
   const hash = createHash('sha256');
   hash.update(process.env.BILLING_API_BASE_URLS ?? '');
-  for (const file of [...sourceFiles(join(root, 'src')), join(root, 'build.ts'), join(root, 'addon.config.json'), join(root, 'package-lock.json')].sort()) {
+  for (const file of [
+    ...sourceFiles(join(root, 'src')),
+    ...sourceFiles(join(root, 'dev/build')),
+    join(root, 'build.ts'),
+    join(root, 'addon.config.json'),
+    join(root, 'package-lock.json'),
+  ].sort()) {
     hash.update(file);
     hash.update(readFileSync(file));
   }
@@ -43,9 +48,8 @@ export function sourceBundle(): string {
   let code: string;
   if (existsSync(cached)) code = readFileSync(cached, 'utf8');
   else {
-    const exportsList = exportsOf(buildSync(entryOptions()).metafile);
-    const out = buildSync({ ...codeOptions(exportsList), write: false, outfile: join(root, 'dist/Code.js') });
-    code = out.outputFiles[0].text;
+    // esbuild plugins (the lazy chunks) need its asynchronous API: the build runs in a child process.
+    code = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'build.ts'), '--code-only'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
     mkdirSync(cacheDir, { recursive: true });
     writeFileSync(cached, code);
   }

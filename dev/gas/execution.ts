@@ -25,6 +25,8 @@ export interface Counters {
   serviceCalls: number;
   /** Virtual milliseconds this execution spent. */
   virtualMs: number;
+  /** Characters of code compiled with `Function` during the execution: the bundle's lazy chunks it loaded. */
+  compiledChars: number;
 }
 
 export const emptyCounters = (): Counters => ({
@@ -37,6 +39,7 @@ export const emptyCounters = (): Counters => ({
   propertyWrites: 0,
   serviceCalls: 0,
   virtualMs: 0,
+  compiledChars: 0,
 });
 
 export function addCounters(into: Counters, from: Counters): void {

@@ -186,6 +186,17 @@ const DATE_PATCH = `(function (nowFn) {
   Object.defineProperty(globalThis, 'Date', { value: VirtualDate, writable: true, configurable: true, enumerable: false });
 })`;
 
+/** Counts the code an execution compiles with `Function` (the bundle's lazy chunks): it behaves as before, observed. */
+const COMPILE_COUNTER = `(function (count) {
+  var RealFunction = Function;
+  var size = function (args) { return args.length ? String(args[args.length - 1]).length : 0; };
+  var CountedFunction = new Proxy(RealFunction, {
+    construct: function (t, args, nt) { count(size(args)); return Reflect.construct(t, args, nt); },
+    apply: function (t, self, args) { count(size(args)); return Reflect.apply(t, self, args); }
+  });
+  Object.defineProperty(globalThis, 'Function', { value: CountedFunction, writable: true, configurable: true, enumerable: false });
+})`;
+
 export interface Services {
   SpreadsheetApp: GoogleAppsScript.Spreadsheet.SpreadsheetApp;
   UrlFetchApp: GoogleAppsScript.URL_Fetch.UrlFetchApp;
@@ -403,6 +414,9 @@ export class GasEmulator {
     if (stryker) context.__stryker__ = stryker;
     // Script code sees virtual time, in whole milliseconds like a real Date.
     (vm.runInContext(DATE_PATCH, context) as (now: () => number) => void)(() => Math.floor(exec.clock.now()));
+    (vm.runInContext(COMPILE_COUNTER, context) as (count: (chars: number) => void) => void)((chars) => {
+      exec.counters.compiledChars += chars;
+    });
     return { context, exec, services };
   }
 

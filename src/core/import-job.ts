@@ -20,6 +20,7 @@ import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, type Lead, place
 import { CALL_MS, CELL_READ_MS, fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
 import { columnRuns, findColumns, headerNote, LISTING_TAG, noteKey, resolveLayout, SHEET_TAG } from './sheet-layout';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
+import { childSheetName, PARTIAL_MARK, SHEET_NAME_MAX, sheetNameProblem } from './sheet-names';
 import { matches, type SheetCondition } from './sheet-filters';
 import {
   CellConverter,
@@ -152,26 +153,11 @@ export class ImportError extends Error {
   override name = 'ImportError';
 }
 
-export const PARTIAL_MARK = '⚠ INCOMPLETO · ';
 const PARTIAL_COLOR = '#f9ab00';
 export const DEFAULT_FLUSH_ROWS = 5000;
 /** Cut fields named one by one in the warnings; past these, only counted (warnings live in a property). */
 const MAX_NAMED_CUTS = 5;
 const MORE_CUTS = 'Além desses, ';
-
-/** Google's limit on a sheet's name. */
-export const SHEET_NAME_MAX = 100;
-
-/** Why Google would refuse `name` for a sheet, in words for the form; null when it is fine. */
-export function sheetNameProblem(name: string): string | null {
-  if (name.length > SHEET_NAME_MAX || /[[\]*?:/\\]/.test(name)) return `Use um nome de aba com até ${SHEET_NAME_MAX} caracteres, sem [ ] * ? : / \\`;
-  return null;
-}
-
-/** A child sheet beside `sheetName`, cut to the limit (a long parent name may lose the label's end). */
-export function childSheetName(sheetName: string, child: ChildTable): string {
-  return `${sheetName} · ${child.label}`.slice(0, SHEET_NAME_MAX);
-}
 
 function headerRow(columns: readonly Column[], partial: boolean): string[] {
   return columns.map((c, i) => (i === 0 && partial ? `${PARTIAL_MARK}${c.label}` : c.label));

@@ -1,7 +1,8 @@
 /** The dashboards' sheet port over SpreadsheetApp: table writing plus native charts and pivot tables. */
 import type { Zone } from '../api/calendar';
 import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } from '../core/dashboards/port';
-import { afterReportRun, type DashboardDeps, REFRESH_RESERVE_MS } from '../core/dashboards/refresh';
+import { afterReportRun, REFRESH_RESERVE_MS } from '../core/dashboards/after-run';
+import type { DashboardDeps } from '../core/dashboards/refresh';
 import { DashboardStore } from '../core/dashboards/store';
 import type { KeyValueStore } from '../core/ports';
 import { ReportStore } from '../core/reports';

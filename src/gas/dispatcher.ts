@@ -7,7 +7,7 @@
  * Google runs it with the document as its active spreadsheet. It exists
  * exactly while its owner has a schedule or an unfinished run in the document.
  */
-import { bulkJobStore } from '../core/bulk/job';
+import { bulkJobStore } from '../core/bulk/stored-job';
 import { dispatch, ownWork, type StoredWork, staleVouchers, storedWork, wantsDispatcher } from '../core/dispatch';
 import type { Identity, OwnerStore } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';

@@ -12,7 +12,7 @@ import { type Report, resolveFilters, type ReportView, type SavedFilterValue } f
 
 export type { ReportView };
 import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../core/schedule';
-import { childSheetName, sheetNameProblem } from '../core/import-job';
+import { childSheetName, sheetNameProblem } from '../core/sheet-names';
 import { IDLE_MS } from '../core/dispatch';
 import { type Identity, notYours, type OwnershipCheck, type OwnerStore } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';

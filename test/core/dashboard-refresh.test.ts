@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
 import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } from '../../src/core/dashboards/port';
-import { afterReportRun, refreshDashboard, reportDeleted, TABLE_ROW } from '../../src/core/dashboards/refresh';
+import { afterReportRun } from '../../src/core/dashboards/after-run';
+import { refreshDashboard, reportDeleted, TABLE_ROW } from '../../src/core/dashboards/refresh';
 import { type Dashboard, DashboardStore } from '../../src/core/dashboards/store';
 import { type Report, ReportStore } from '../../src/core/reports';
 import { SHEET_TAG } from '../../src/core/sheet-layout';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
 import { invoicesWithoutNfse, receivablesByAge, type SourceTable } from '../../src/core/dashboards/figures';
 import type { DashboardBookPort } from '../../src/core/dashboards/port';
-import { afterReportRun } from '../../src/core/dashboards/refresh';
+import { afterReportRun } from '../../src/core/dashboards/after-run';
 import { DashboardStore } from '../../src/core/dashboards/store';
 import { ReportStore } from '../../src/core/reports';
 import type { CellValue } from '../../src/core/table';

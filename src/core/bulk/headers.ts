@@ -4,7 +4,7 @@
  * field name, case and accents ignored, or by the field name that starts its
  * note (how imported sheets and templates keep them machine-readable).
  */
-import { PARTIAL_MARK } from '../import-job';
+import { PARTIAL_MARK } from '../sheet-names';
 import type { SheetPort } from '../sheet-port';
 import type { WriteKey } from '../../api/writes';
 import { type BulkOperation, bulkOperations, type InputColumn, RESULT_NOTE, type ResultColumn, type ResultKey } from './definitions';

@@ -13,12 +13,10 @@ import type { WriteKey } from '../../api/writes';
 import type { Zone } from '../../api/calendar';
 import type { JobStore } from '../job-store';
 import type { Owner } from '../owners';
-import type { KeyValueStore } from '../ports';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { type Item, runBatch } from './batch';
 import { planBatch } from './planner';
-import { BulkJobStore } from './stored-job';
 import { type BulkOperation, bulkOperation, STATUS } from './definitions';
 import { loadDiscounts } from './discounts';
 import { ensureLayout, type Layout } from './headers';
@@ -146,10 +144,6 @@ const MAX_WINDOW = 500;
 const MAX_RUNS = 300;
 
 const emptyCounts = (): BulkCounts => ({ ok: 0, existing: 0, skipped: 0, failed: 0, pending: 0 });
-
-export function bulkJobStore(store: KeyValueStore): JobStore<BulkJob> {
-  return new BulkJobStore(store);
-}
 
 function saveJob(deps: BulkDeps, job: BulkJob): void {
   deps.jobs.put(job.id, job);

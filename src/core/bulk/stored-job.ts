@@ -71,3 +71,8 @@ export class BulkJobStore extends JobStore<BulkJob> {
     super.put(id, pack(job));
   }
 }
+
+/** The document's bulk jobs: what the hourly run looks through without loading the bulk code itself (dev/build/lazy-chunks.ts). */
+export function bulkJobStore(store: KeyValueStore): JobStore<BulkJob> {
+  return new BulkJobStore(store);
+}

@@ -9,7 +9,7 @@ import { brDateTime, type Zone } from '../../api/calendar';
 import { listing } from '../../api/operations';
 import { bounded, MESSAGE_MAX } from '../bounds';
 import { findChildSheet } from '../child-sheet';
-import { childSheetName } from '../import-job';
+import { childSheetName } from '../sheet-names';
 import type { Report, ReportStore, SavedFilterValue } from '../reports';
 import { describeSheetFilter } from '../sheet-filters';
 import { COLUMN_TAG, noteKey, SHEET_TAG } from '../sheet-layout';
@@ -301,32 +301,4 @@ export function invoicesToIssue(deps: DashboardDeps, d: Dashboard): { sheet: She
   if (d.kind !== 'sem-nfse') throw new Error('Só o painel "Faturas sem NFS-e" prepara a emissão de notas.');
   const { figures, sources } = compute(deps, d);
   return { sheet: sources[0].sheet, ids: figures.invoices ?? [] };
-}
-
-/** Time a dashboard refresh is given at least: 50,000 charges take about 35 s at the pessimistic cost model (npm run bench). */
-export const REFRESH_RESERVE_MS = 60_000;
-
-/**
- * The hook a report run calls when it finishes with data (ok or partial):
- * refreshes the running user's dashboards built on that report. A dashboard
- * that cannot refresh says so on its sheet; the report's run is never failed
- * by it. Past `until` (epoch ms: the execution's limit less a refresh's
- * reserve) a dashboard is not started, so a kill never leaves it half written:
- * it says it waits for the next run or "Atualizar agora".
- */
-export function afterReportRun(deps: DashboardDeps, reportId: string, ownerId: string, until = Number.POSITIVE_INFINITY): void {
-  for (const d of deps.dashboards.list()) {
-    if (d.owner?.id !== ownerId || (d.reportId !== reportId && d.secondReportId !== reportId)) continue;
-    if (deps.now() > until) {
-      const message =
-        'Não deu tempo de atualizar este painel no fim da execução do relatório (limite de 6 minutos do Google): ele é atualizado na próxima execução, ou clique em Atualizar agora.';
-      deps.dashboards.save({ ...d, lastRefresh: { at: deps.now(), ok: false, counted: 0, message } });
-      continue;
-    }
-    try {
-      refreshDashboard(deps, d);
-    } catch {
-      // A sheet the refresh could not write (deleted mid-run, a quota): the next run tries again.
-    }
-  }
 }

@@ -1,0 +1,221 @@
+/**
+ * Code that most executions never run, kept out of the parse every execution
+ * pays for. Apps Script parses the whole bundle before each call (menu, trigger,
+ * sidebar poll), and parsing is about two thirds of that cold start. A chunk's
+ * code goes into the bundle as one string literal, which V8 scans an order of
+ * magnitude faster than code, and is compiled with `new Function` the first
+ * time one of its functions is called in an execution.
+ *
+ * A chunk is named by its root modules. It holds them and every module only
+ * they reach; a module the eager code (or two chunks) also reaches stays eager
+ * and is shared, so classes and state exist once. The eager side sees a root
+ * through a stub with one forwarding function per `export function`: a
+ * constant or class imported across the boundary fails the build, since its
+ * value would be needed before the chunk is loaded.
+ */
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
+
+/** The chunks and their roots (paths from the repository root). */
+export const LAZY_CHUNKS: Record<string, readonly string[]> = {
+  // Lançamentos em lote and Enviar alterações: their sidebar and the hourly run when a batch is unfinished.
+  bulk: ['src/gas/bulk-api.ts', 'src/core/bulk/job.ts'],
+  // Painéis: their sidebar, and the end of a run of a report that feeds one.
+  dashboards: ['src/gas/dashboards-api.ts', 'src/core/dashboards/refresh.ts'],
+  // A report's run: its steps, never the sidebars' listings and forms.
+  import: ['src/core/import-job.ts', 'src/core/consolidated-job.ts'],
+  // Ajuda › Diagnóstico.
+  diagnostics: ['src/gas/diagnostics.ts'],
+};
+
+const LOADER = 'lazy-loader';
+const STUB = 'lazy-stub';
+const SHARED = 'lazy-shared';
+
+export interface Plan {
+  /** Chunk of each root. */
+  roots: Map<string, string>;
+  /** Chunk of each module that is not eager. */
+  owner: Map<string, string>;
+  /** Modules every execution parses. */
+  eager: Set<string>;
+}
+
+/** The module graph of an ESM pass: each input's static imports, as paths from the root. */
+async function graphOf(root: string, entry: string, options: BuildOptions): Promise<Metafile> {
+  const out = await build({
+    ...options,
+    absWorkingDir: root,
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    write: false,
+    metafile: true,
+    minify: false,
+    logLevel: 'silent',
+    outdir: join(root, 'dist'),
+  });
+  return out.metafile;
+}
+
+export function planChunks(metafile: Metafile, entry: string, chunks: Record<string, readonly string[]>): Plan {
+  const imports = (p: string) => (metafile.inputs[p]?.imports ?? []).filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path);
+  const rootOf = new Map<string, string>();
+  for (const [name, roots] of Object.entries(chunks))
+    for (const r of roots) {
+      if (!metafile.inputs[r]) throw new Error(`build: lazy chunk "${name}" names ${r}, which the bundle does not contain`);
+      rootOf.set(r, name);
+    }
+  const reach = (starts: string[], stop: (p: string) => boolean) => {
+    const seen = new Set<string>();
+    const stack = [...starts];
+    while (stack.length) {
+      const p = stack.pop() as string;
+      if (seen.has(p) || stop(p)) continue;
+      seen.add(p);
+      stack.push(...imports(p));
+    }
+    return seen;
+  };
+  const eager = reach([entry], (p) => rootOf.has(p));
+  // A module two chunks reach becomes eager, and so may what it imports: repeat until nothing moves.
+  for (;;) {
+    const owner = new Map<string, string>();
+    let moved = false;
+    for (const [name, roots] of Object.entries(chunks)) {
+      const mine = reach([...roots], (p) => eager.has(p) || (rootOf.has(p) && rootOf.get(p) !== name));
+      for (const p of mine) {
+        const other = owner.get(p);
+        if (other !== undefined && other !== name) {
+          eager.add(p);
+          moved = true;
+        } else owner.set(p, name);
+      }
+    }
+    if (!moved) return { roots: rootOf, owner, eager };
+    // What eager code imports is eager too, up to the roots it reaches through stubs.
+    for (const p of reach([...eager], (p) => rootOf.has(p))) eager.add(p);
+  }
+}
+
+/** `export function name` declarations of a root: what a stub can forward before its chunk is loaded. */
+export function exportedFunctions(source: string): string[] {
+  return [...source.matchAll(/^export (?:async )?function\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]);
+}
+
+/** A module's exported values (not its types): what a chunk may take from the eager bundle. */
+export function exportedValues(source: string): string[] {
+  const declared = [...source.matchAll(/^export (?:async )?(?:function\*?|const|let|var|class|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]);
+  const listed = [...source.matchAll(/^export \{([^}]*)\}\s*;/gm)].flatMap((m) =>
+    m[1]
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n && !n.startsWith('type '))
+      .map((n) => n.split(/\s+as\s+/).pop() as string),
+  );
+  return [...declared, ...listed];
+}
+
+/** `__pick("<module>","<name>")`: how a chunk names a value of the eager bundle (see `sharedShim`). */
+const PICK = /__pick\(\s*"([^"]+)",\s*"([^"]+)"\s*\)/g;
+
+/**
+ * A chunk's view of an eager module: each export read from the eager bundle
+ * when the chunk is loaded. Marked pure, so the chunk keeps only the ones it
+ * uses, and the eager bundle then hands over exactly those.
+ */
+function sharedShim(root: string, path: string): string {
+  const source = readFileSync(join(root, path), 'utf8');
+  if (/^export \*/m.test(source))
+    throw new Error(`build: a lazy chunk imports ${path}, which re-exports with "export *": import from the module that declares the value`);
+  return exportedValues(source)
+    .map((n) => `export const ${n} = /* @__PURE__ */ __pick(${JSON.stringify(path)}, ${JSON.stringify(n)});`)
+    .join('\n');
+}
+
+function stubSource(root: string, path: string, chunk: string): string {
+  const names = exportedFunctions(readFileSync(join(root, path), 'utf8'));
+  const access = `load(${JSON.stringify(chunk)})[${JSON.stringify(path)}]`;
+  return [
+    `import { load } from ${JSON.stringify(LOADER)};`,
+    ...names.map((n) => `export function ${n}() { return ${access}.${n}.apply(this, arguments); }`),
+  ].join('\n');
+}
+
+/**
+ * Resolves every import as esbuild would, then: a chunk root owned by another
+ * chunk (or by any chunk, on the eager side) becomes a stub; on a chunk's side
+ * an eager module becomes the eager bundle's own module object.
+ */
+function boundary(root: string, plan: Plan, side: string | null, loader: string): Plugin {
+  return {
+    name: 'lazy-boundary',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${LOADER}$`) }, () => ({ path: LOADER, namespace: LOADER }));
+      b.onLoad({ filter: /.*/, namespace: LOADER }, () => ({ contents: loader, resolveDir: root, loader: 'js' }));
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === 'resolving' || args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
+        const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'resolving' });
+        if (found.errors.length || !found.path) return undefined;
+        const path = relative(root, found.path);
+        const chunk = plan.owner.get(path);
+        if (chunk !== undefined && chunk !== side && plan.roots.get(path) === chunk) return { path, namespace: STUB, pluginData: chunk };
+        if (chunk !== undefined && chunk !== side)
+          throw new Error(`build: ${relative(root, args.importer)} imports ${path}, inside lazy chunk "${chunk}" but not one of its roots`);
+        if (side !== null && plan.eager.has(path)) return { path, namespace: SHARED };
+        return undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: STUB }, (args) => ({
+        contents: stubSource(root, args.path, args.pluginData as string),
+        resolveDir: root,
+        loader: 'js',
+      }));
+      b.onLoad({ filter: /.*/, namespace: SHARED }, (args) => ({ contents: sharedShim(root, args.path), resolveDir: root, loader: 'js' }));
+    },
+  };
+}
+
+/**
+ * Builds each chunk as the body of a function of (`__pick`, `__load`) that
+ * returns its roots' module objects, then returns the plugin for the eager
+ * bundle: stubs for the roots and a loader holding the chunks' text and the
+ * eager values they use.
+ */
+export async function lazyChunks(
+  root: string,
+  entry: string,
+  options: BuildOptions,
+  chunks: Record<string, readonly string[]> = LAZY_CHUNKS,
+): Promise<{ plugin: Plugin; sources: Record<string, string> }> {
+  const plan = planChunks(await graphOf(root, entry, options), relative(root, entry), chunks);
+  const sources: Record<string, string> = {};
+  const used = new Map<string, Set<string>>();
+  for (const [name, roots] of Object.entries(chunks)) {
+    const index = roots.map((r, i) => `import * as m${i} from ${JSON.stringify(join(root, r))};`).join('\n');
+    const exported = `export default { ${roots.map((r, i) => `${JSON.stringify(r)}: m${i}`).join(', ')} };`;
+    const out = await build({
+      ...options,
+      stdin: { contents: `${index}\n${exported}`, resolveDir: root, loader: 'js' },
+      format: 'iife',
+      globalName: '__chunk',
+      banner: { js: '"use strict";' },
+      footer: { js: 'return __chunk.default;' },
+      write: false,
+      plugins: [boundary(root, plan, name, 'export const load = __load;')],
+    });
+    sources[name] = out.outputFiles?.[0]?.text ?? '';
+    for (const [, path, value] of sources[name].matchAll(PICK)) used.set(path, (used.get(path) ?? new Set()).add(value));
+  }
+  const modules = [...used].sort(([a], [b]) => a.localeCompare(b));
+  const loader = [
+    ...modules.map(([path, names], i) => `import { ${[...names].map((n) => `${n} as s${i}_${n}`).join(', ')} } from ${JSON.stringify(join(root, path))};`),
+    `const shared = { ${modules.map(([path, names], i) => `${JSON.stringify(path)}: { ${[...names].map((n) => `${n}: s${i}_${n}`).join(', ')} }`).join(', ')} };`,
+    `const sources = ${JSON.stringify(sources)};`,
+    'const loaded = {};',
+    'const pick = (path, name) => shared[path][name];',
+    // One compile per chunk per execution, the first time one of its functions is called.
+    'export function load(name) { return loaded[name] || (loaded[name] = new Function("__pick", "__load", sources[name])(pick, load)); }',
+  ].join('\n');
+  return { plugin: boundary(root, plan, null, loader), sources };
+}

@@ -1,0 +1,23 @@
+/**
+ * Names of the sheets a report writes, and the mark on a partial one: needed
+ * by the sidebars' forms and by the bulk and dashboard code, without the
+ * import machinery (a lazy chunk of the bundle, dev/build/lazy-chunks.ts).
+ */
+import type { ChildTable } from './table';
+
+/** Put before the first header of a sheet whose last run did not finish. */
+export const PARTIAL_MARK = '⚠ INCOMPLETO · ';
+
+/** Google's limit on a sheet's name. */
+export const SHEET_NAME_MAX = 100;
+
+/** Why Google would refuse `name` for a sheet, in words for the form; null when it is fine. */
+export function sheetNameProblem(name: string): string | null {
+  if (name.length > SHEET_NAME_MAX || /[[\]*?:/\\]/.test(name)) return `Use um nome de aba com até ${SHEET_NAME_MAX} caracteres, sem [ ] * ? : / \\`;
+  return null;
+}
+
+/** A child sheet beside `sheetName`, cut to the limit (a long parent name may lose the label's end). */
+export function childSheetName(sheetName: string, child: ChildTable): string {
+  return `${sheetName} · ${child.label}`.slice(0, SHEET_NAME_MAX);
+}

@@ -1,0 +1,47 @@
+/**
+ * Every execution parses the bundle before it runs; what most executions never
+ * run is kept in it as text (dev/build/lazy-chunks.ts) and compiled only by an
+ * execution that calls into it. The emulator counts what each execution
+ * compiles with `Function`, and Apps Script, like it, keeps nothing between
+ * executions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../../dev/sandbox/harness';
+import { startSandbox } from '../../dev/sandbox/harness';
+import { bundleParts } from '../../build';
+import { connect, emulator, importAll } from './helpers';
+
+let sb: SandboxHandle;
+let chunks: Record<string, string>;
+
+beforeAll(async () => {
+  sb = await startSandbox({ seed: 5, size: 'small' });
+  chunks = (await bundleParts()).chunks;
+});
+afterAll(async () => {
+  await sb?.stop();
+});
+
+describe('the bundle’s lazy chunks in the emulator', () => {
+  it('opening the document, the sidebars’ listings and a report’s run compile only what each needs, every execution anew', () => {
+    const emu = emulator();
+    const compiled = () => emu.history.at(-1)?.counters.compiledChars;
+    expect(emu.open('LIMITED').counters.compiledChars).toBe(0);
+    connect(emu, sb);
+    expect(compiled()).toBe(0);
+    const before = emu.history.length;
+    importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Clientes' });
+    const steps = emu.history.slice(before).map((r) => [r.functionName, r.counters.compiledChars]);
+    // Each step of the run is its own execution: each compiles the import code, and nothing else.
+    expect(steps.length).toBeGreaterThan(1);
+    expect(steps).toEqual(steps.map(([name]) => [name, chunks.import.length]));
+    emu.run('listReports');
+    expect(compiled()).toBe(0);
+    emu.run('getImportForm');
+    expect(compiled()).toBe(0);
+    emu.run('getBulkForm');
+    expect(compiled()).toBe(chunks.bulk.length);
+    emu.run('getDashboards');
+    expect(compiled()).toBe(chunks.dashboards.length);
+  });
+});
