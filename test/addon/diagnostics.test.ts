@@ -40,6 +40,7 @@ describe('Diagnóstico', () => {
     expect(verdict('Uso de hoje das cotas')?.[1]).toMatch(/chamadas/);
     expect(verdict('Um só gatilho')?.[2]).toBe('OK');
     expect(verdict('Uma chamada sem resposta')?.[2]).toBe('VERIFICAR');
+    expect(verdict('O código que o pacote guarda como texto')?.[2]).toBe('OK');
     // The scratch cells it used are left empty.
     expect(emu.values('Diagnóstico', 'E1:F1')).toEqual([['', '']]);
   });
