@@ -26,6 +26,8 @@ export default {
   // The machine is shared: one test process at a time.
   concurrency: 1,
   timeoutMS: 60_000,
+  // The dry run is every test once: on a shared machine it can take longer than Stryker's 5 minutes.
+  dryRunTimeoutMinutes: 20,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
 };
