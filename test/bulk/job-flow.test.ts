@@ -1,0 +1,567 @@
+/**
+ * A bulk run as the sidebar drives it (Validar, Executar, steps, Cancelar,
+ * "ir para as linhas com erro"), on an in-memory book against a small
+ * stateful fake of the billing service: what the rows, the counts and the
+ * messages say, what is sent and what never is.
+ */
+import { describe, expect, it } from 'vitest';
+import type { HttpOutcome } from '../../src/api/transport';
+import {
+  BulkError,
+  type BulkDeps,
+  bulkJobStore,
+  cancelBulk,
+  continueBulk,
+  continueBulkJob,
+  failedRanges,
+  keyField,
+  progressOf,
+  startBulk,
+  validateSheet,
+} from '../../src/core/bulk/job';
+import { bulkOperation } from '../../src/core/bulk/definitions';
+import { createTemplate } from '../../src/core/bulk/template';
+import { FAULT_COLOR } from '../../src/core/bulk/sheet-io';
+import type { CellValue } from '../../src/core/table';
+import { MemoryStore, zone } from './fixtures';
+import { MemoryBook, type MemorySheet } from './memory-book';
+import { json, listOf, scripted } from './scripted';
+
+const NFSE_HEADER = ['ID da fatura'];
+const CUSTOM = [
+  'ID de integração',
+  'ID do cliente',
+  'Data de adesão',
+  'Competência inicial',
+  'Periodicidade',
+  'ID do produto',
+  'Descrição',
+  'Valor',
+  'Forma de faturamento',
+  'Dia de vencimento',
+];
+const adesao = zone.instant({ year: 2026, month: 11, day: 1 });
+const customRow = (key: string, valor: CellValue = 100): CellValue[] => [key, 321, adesao, '11/2026', 'MENSAL', 789, 'Honorários', valor, 'AGRUPADA', 10];
+
+/** The service: notes per invoice, subscriptions per key; `refuse`/`lose` script the answers to some invoices. */
+function fakeService(
+  opts: { refuse?: Set<number>; lose?: Set<number>; drop?: Set<number>; unauthorized?: boolean; customers?: Array<Record<string, unknown>> } = {},
+) {
+  const notes = new Map<number, Record<string, unknown>>();
+  const subs = new Map<string, Record<string, unknown>>();
+  let nextId = 500;
+  const service = scripted((req, url): HttpOutcome => {
+    if (opts.unauthorized) return json(401, { message: 'chave inválida' });
+    const body = JSON.parse(req.body ?? '{}') as Record<string, unknown>;
+    if (req.method === 'POST' && url.pathname === '/v2/faturamento/nfse/emitir') {
+      const id = body.idFatura as number;
+      if (opts.drop?.has(id)) return { kind: 'network-error', message: 'connection reset' };
+      if (opts.refuse?.has(id)) return json(422, { message: ['Fatura cancelada'] });
+      if (notes.has(id)) return json(400, { message: ['Fatura já possui nota'] });
+      const note = { idNotaFiscalServico: nextId++, idFatura: id, numeroNotaFiscalServico: String(id * 10), statusNotaFiscalServico: 'AUTORIZADA' };
+      notes.set(id, note);
+      if (opts.lose?.delete(id)) return { kind: 'network-error', message: 'connection reset' };
+      return json(200, { data: note });
+    }
+    if (req.method === 'GET' && url.pathname === '/v2/nfse') {
+      const note = notes.get(Number(url.searchParams.get('idFatura')));
+      return listOf(note ? [note] : []);
+    }
+    if (req.method === 'POST' && url.pathname.startsWith('/v2/assinaturascontratos/')) {
+      const record = { idAssinaturaContrato: nextId++, idIntegracao: body.idIntegracao as string };
+      subs.set(record.idIntegracao, record);
+      return json(200, { data: record });
+    }
+    if (req.method === 'GET' && url.pathname === '/v2/assinaturascontratos') {
+      const record = subs.get(url.searchParams.get('idIntegracao') ?? '');
+      return listOf(record ? [record] : []);
+    }
+    if (req.method === 'GET' && url.pathname === '/v2/clientes') {
+      const wanted = url.searchParams.get('cpfCnpj');
+      return listOf((opts.customers ?? []).filter((c) => c.cpfCnpj === wanted));
+    }
+    throw new Error(`pedido fora do roteiro: ${req.method} ${req.url}`);
+  });
+  return { ...service, notes, subs };
+}
+
+let clock = Date.UTC(2026, 10, 22, 12);
+function setUp(service = fakeService(), extra: Partial<BulkDeps> = {}) {
+  const book = new MemoryBook();
+  const store = new MemoryStore();
+  let n = 0;
+  const deps: BulkDeps = {
+    book,
+    jobs: bulkJobStore(store),
+    zone,
+    now: () => (clock += 10),
+    sleep: () => {},
+    newId: () => `gerado-${++n}`,
+    clientFor: () => service.client,
+    ...extra,
+  };
+  return { book, deps, service, store };
+}
+
+const FAR = () => clock + 600_000;
+const emit = (sheetName = 'Notas', scope: 'all' | 'selected' = 'all') => ({ operation: 'emitirNfse' as const, sheetName, connection: 'Empresa', scope });
+const statuses = (sheet: MemorySheet) => sheet.records().map((r) => r.Status);
+
+describe('emitting notes from rows', () => {
+  it('emits each valid row once, writes the note beside it and counts what happened', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], ['abc'], [''], [1002]]);
+    const p = startBulk(deps, emit(), FAR());
+    expect(p).toMatchObject({ status: 'done', done: true, total: 3, processed: 3, counts: { ok: 2, failed: 1, existing: 0, skipped: 0, pending: 0 } });
+    expect(p.message).toBe('2 linhas enviadas com sucesso, 1 com erro.');
+    expect(p.label).toBe('Emitir NFS-e de faturas');
+    expect(p.owner).toBeNull();
+    expect(sheet.grid[0]).toEqual(['ID da fatura', 'Status', 'ID da NFS-e', 'Número da NFS-e', 'Fatura conferida', 'Mensagem', 'Processado em']);
+    const rows = sheet.records();
+    expect(rows[0]).toMatchObject({ Status: 'OK', 'ID da NFS-e': 500, 'Número da NFS-e': '10010', 'Fatura conferida': 1001 });
+    expect(rows[1].Status).toBe('ERRO');
+    expect(rows[1].Mensagem).toMatch(/^Linha 3, coluna "ID da fatura" \(A\): /);
+    expect(sheet.backgrounds[2][0]).toBe(FAULT_COLOR);
+    expect(rows[2].Status).toBe('');
+    expect(rows[3]).toMatchObject({ Status: 'OK', 'Fatura conferida': 1002 });
+    expect(rows[3]['Processado em']).toBeInstanceOf(Date);
+    expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(2);
+  });
+
+  it('a second run skips the rows already OK and sends nothing again', () => {
+    const { book, deps, service } = setUp();
+    book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
+    startBulk(deps, emit(), FAR());
+    const sent = service.log.length;
+    const again = startBulk(deps, emit(), FAR());
+    expect(again).toMatchObject({ status: 'done', total: 2, counts: { ok: 0, skipped: 2, failed: 0 } });
+    expect(again.message).toBe('0 linhas enviadas com sucesso, 2 já estavam OK.');
+    expect(service.log.length).toBe(sent);
+  });
+
+  it('an invoice that already has its note is JÁ EMITIDA, counted as existing', () => {
+    const { book, deps, service } = setUp();
+    service.notes.set(1001, { idNotaFiscalServico: 90, idFatura: 1001, numeroNotaFiscalServico: '7', statusNotaFiscalServico: 'AUTORIZADA' });
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const p = startBulk(deps, emit(), FAR());
+    expect(statuses(sheet)).toEqual(['JÁ EMITIDA']);
+    expect(p.counts).toMatchObject({ existing: 1, ok: 0 });
+    expect(p.message).toBe('0 linhas enviadas com sucesso, 1 já existia.');
+  });
+
+  it('a refusal is shown on the row and its cells coloured', () => {
+    const { book, deps } = setUp(fakeService({ refuse: new Set([1001]) }));
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
+    const p = startBulk(deps, emit(), FAR());
+    expect(statuses(sheet)).toEqual(['ERRO', 'OK']);
+    expect(sheet.records()[0].Mensagem).toContain('Fatura cancelada');
+    expect(sheet.backgrounds[1][0]).toBe(FAULT_COLOR);
+    expect(sheet.backgrounds[2]?.[0]).not.toBe(FAULT_COLOR);
+    expect(p.message).toBe('1 linha enviada com sucesso, 1 com erro.');
+  });
+
+  it('an answer lost: the row is PENDENTE, looked up by the next pass and found done', () => {
+    const { book, deps, service } = setUp(fakeService({ lose: new Set([1001]) }));
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
+    const p = startBulk(deps, emit(), FAR());
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 2, pending: 0, failed: 0 } });
+    expect(statuses(sheet)).toEqual(['OK', 'OK']);
+    expect(sheet.records()[0].Mensagem).toContain('confirmada por consulta');
+    expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(2);
+  });
+
+  it('the same invoice on two rows: neither is sent, each names the other', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1001], [1001]]);
+    const p = startBulk(deps, emit(), FAR());
+    expect(statuses(sheet)).toEqual(['ERRO', 'OK', 'ERRO', 'ERRO']);
+    expect(sheet.records()[0].Mensagem).toBe(
+      'ID da fatura "1001" repetido: está também nas linhas 4, 5. Cada linha precisa de um valor próprio; apague ou corrija as repetidas.',
+    );
+    expect(p.counts).toMatchObject({ ok: 1, failed: 3 });
+    expect(service.log.filter((l) => l.startsWith('POST'))).toEqual([expect.stringContaining('/v2/faturamento/nfse/emitir')]);
+    const two = setUp();
+    const pair = two.book.sheet('Notas', NFSE_HEADER, [[7], [7]]);
+    startBulk(two.deps, emit(), FAR());
+    expect(pair.records()[1].Mensagem).toMatch(/^ID da fatura "7" repetido: está também na linha 2\. /);
+  });
+
+  it('a key that stops the run fails the job with its message, counting nothing', () => {
+    const { book, deps } = setUp(fakeService({ unauthorized: true }));
+    book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const p = startBulk(deps, emit(), FAR());
+    expect(p.status).toBe('failed');
+    expect(p.done).toBe(true);
+    expect(p.message).toBeTruthy();
+    expect(p.counts).toMatchObject({ ok: 0, failed: 0 });
+  });
+});
+
+describe('steps and deadlines', () => {
+  it('a step whose deadline has passed leaves the job running where it was; the next step finishes it', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
+    const started = startBulk(deps, emit(), clock - 1);
+    expect(started).toMatchObject({ status: 'running', done: false, processed: 0 });
+    expect(service.log).toEqual([]);
+    expect(statuses(sheet)).toEqual(['', '', '']);
+    // A second start on the same sheet goes on with this job instead.
+    const busy = startBulk(deps, emit(), FAR());
+    expect(busy.message).toBe('Já há um lote em andamento nesta aba (0 de 3 linhas). Ele continua de onde parou; espere terminar para começar outro.');
+    expect(service.log).toEqual([]);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(done).toMatchObject({ status: 'done', counts: { ok: 3 } });
+    expect(statuses(sheet)).toEqual(['OK', 'OK', 'OK']);
+    // A finished job only reports.
+    expect(continueBulk(deps, started.jobId, FAR())).toEqual(done);
+    const job = deps.jobs.get(started.jobId)!;
+    expect(job.steps).toBe(2);
+    expect(continueBulkJob(deps, job, FAR())).toEqual(progressOf(job));
+  });
+
+  it('rows moved between steps are found by their key, and a row gone is reported', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
+    const started = startBulk(deps, emit(), clock - 1);
+    // The user sorts the rows the other way round and deletes 1002.
+    sheet.write(2, 1, [[1003], [1001], ['']]);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(statuses(sheet)).toEqual(['OK', 'OK']);
+    expect(sheet.records().map((r) => r['Fatura conferida'])).toEqual([1003, 1001]);
+    expect(done.counts).toMatchObject({ ok: 2, failed: 1 });
+    expect(done.warnings).toEqual(['Uma linha saiu da aba durante o lote e não foi processada (ID da fatura "1002").']);
+  });
+
+  it('cancelling stops a job and says what was done; a done job is left as it is', () => {
+    const { book, deps } = setUp();
+    book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const started = startBulk(deps, emit(), clock - 1);
+    const cancelled = cancelBulk(deps, started.jobId);
+    expect(cancelled).toMatchObject({ status: 'cancelled', done: true });
+    expect(cancelled.message).toBe(
+      'Lote interrompido. 0 linhas enviadas com sucesso. Linhas PENDENTES são conferidas antes de qualquer reenvio quando você executar de novo.',
+    );
+    expect(continueBulk(deps, started.jobId, FAR()).status).toBe('cancelled');
+    expect(() => cancelBulk(deps, 'nenhum')).toThrow('Este lote não existe mais.');
+    expect(() => continueBulk(deps, 'nenhum', FAR())).toThrow(BulkError);
+  });
+
+  it('a sheet deleted between steps fails the job saying so', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const started = startBulk(deps, emit(), clock - 1);
+    book.sheets = book.sheets.filter((s) => s !== sheet);
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'failed', message: 'A aba "Notas" foi apagada: o lote foi interrompido.' });
+  });
+});
+
+describe('what a run is given', () => {
+  it('refuses a missing sheet, a sheet without rows, a run without a connection', () => {
+    const { book, deps } = setUp();
+    expect(() => startBulk(deps, emit('Nenhuma'), FAR())).toThrow('A aba "Nenhuma" não existe nesta planilha.');
+    book.sheet('Vazia', NFSE_HEADER);
+    expect(() => startBulk(deps, emit('Vazia'), FAR())).toThrow('A aba "Vazia" não tem linhas abaixo do cabeçalho.');
+    book.sheet('Notas', NFSE_HEADER, [[1]]);
+    expect(() => startBulk(deps, { ...emit(), connection: '' }, FAR())).toThrow('Escolha a conexão (a organização) para onde as linhas serão enviadas.');
+  });
+
+  it('only the selected rows, when asked, and only on the sheet the selection is on', () => {
+    const { book, deps } = setUp();
+    const other = book.sheet('Outra', ['x'], [['y']]);
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003], [1004]]);
+    book.selected = { sheetId: other.id, rows: [[2, 2]] };
+    expect(() => startBulk(deps, emit('Notas', 'selected'), FAR())).toThrow('Selecione as linhas na aba "Notas" (a seleção atual está na aba "Outra").');
+    book.selected = { sheetId: sheet.id, rows: [[1, 1]] };
+    expect(() => startBulk(deps, emit('Notas', 'selected'), FAR())).toThrow('Nenhuma linha de dados selecionada');
+    book.selected = {
+      sheetId: sheet.id,
+      rows: [
+        [1, 2],
+        [4, 9],
+      ],
+    };
+    const p = startBulk(deps, emit('Notas', 'selected'), FAR());
+    expect(p).toMatchObject({ total: 3, counts: { ok: 3 } });
+    expect(statuses(sheet)).toEqual(['OK', '', 'OK', 'OK']);
+  });
+
+  it('a selection of too many separate runs is refused', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet(
+      'Notas',
+      NFSE_HEADER,
+      Array.from({ length: 700 }, (_, i) => [i + 1]),
+    );
+    book.selected = { sheetId: sheet.id, rows: Array.from({ length: 301 }, (_, i): [number, number] => [2 + 2 * i, 2 + 2 * i]) };
+    expect(() => startBulk(deps, emit('Notas', 'selected'), FAR())).toThrow('A seleção tem 301 intervalos separados; use no máximo 300');
+    book.selected = { sheetId: sheet.id, rows: Array.from({ length: 300 }, (_, i): [number, number] => [2 + 2 * i, 2 + 2 * i]) };
+    expect(validateSheet(deps, { operation: 'emitirNfse', sheetName: 'Notas', scope: 'selected' }).total).toBe(300);
+  });
+});
+
+describe('validateSheet', () => {
+  it('checks every row, writes the problems beside them and sends nothing', () => {
+    const { book, deps, service } = setUp();
+    const header = [...NFSE_HEADER, 'Status', 'Mensagem', 'Fatura conferida'];
+    const rows: CellValue[][] = [[1001, 'ERRO', 'antes', ''], ['x'], [1003, 'OK', '', 1003], [1004], [1005, 'PENDENTE'], [1006, 'OK', '', 999]];
+    const sheet = book.sheet('Notas', header, rows);
+    const summary = validateSheet(deps, { operation: 'emitirNfse', sheetName: 'Notas', scope: 'all' });
+    // 1006's OK was for another invoice (the sheet was imported again): it is to be sent.
+    expect(summary).toMatchObject({ sheetName: 'Notas', total: 6, valid: 3, invalid: 1, untouched: 2, warnings: [] });
+    expect(summary.problems).toEqual([expect.stringMatching(/^Linha 3, coluna "ID da fatura" \(A\): /)]);
+    expect(service.log).toEqual([]);
+    const read = sheet.records();
+    expect(read.map((r) => r.Status)).toEqual(['', 'ERRO', 'OK', '', 'PENDENTE', '']);
+    expect(read[0].Mensagem).toBe('Linha válida: pronta para enviar.');
+    expect(read[3].Mensagem).toBe('');
+    expect(read[5].Mensagem).toBe('Linha válida: pronta para enviar.');
+    expect(sheet.backgrounds[2][0]).toBe(FAULT_COLOR);
+  });
+
+  it('at most five problems are listed for the sidebar', () => {
+    const { book, deps } = setUp();
+    book.sheet(
+      'Notas',
+      NFSE_HEADER,
+      Array.from({ length: 7 }, () => ['x']),
+    );
+    const summary = validateSheet(deps, { operation: 'emitirNfse', sheetName: 'Notas', scope: 'all' });
+    expect(summary.invalid).toBe(7);
+    expect(summary.problems).toHaveLength(5);
+  });
+});
+
+describe('creations with generated keys', () => {
+  it('a blank ID de integração is generated and written before sending, and is what the service got', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Lote', CUSTOM, [customRow(''), customRow('K-1'), customRow('')]);
+    const p = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 3 } });
+    const rows = sheet.records();
+    expect(rows.map((r) => r['ID de integração'])).toEqual(['gerado-1', 'K-1', 'gerado-2']);
+    expect([...service.subs.keys()].sort()).toEqual(['K-1', 'gerado-1', 'gerado-2']);
+    expect(rows.map((r) => r['ID da assinatura criada'])).toEqual([
+      service.subs.get('gerado-1')?.idAssinaturaContrato,
+      service.subs.get('K-1')?.idAssinaturaContrato,
+      service.subs.get('gerado-2')?.idAssinaturaContrato,
+    ]);
+    // A typed key is looked up first (it may exist already); a generated one cannot.
+    expect(service.log.filter((l) => l.startsWith('GET'))).toEqual(['GET /v2/assinaturascontratos?idIntegracao=K-1']);
+  });
+
+  it('a typed key that already exists is JÁ EXISTE and nothing is sent', () => {
+    const { book, deps, service } = setUp();
+    service.subs.set('K-1', { idAssinaturaContrato: 77, idIntegracao: 'K-1' });
+    const sheet = book.sheet('Lote', CUSTOM, [customRow('K-1')]);
+    const p = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
+    expect(sheet.records()[0]).toMatchObject({ Status: 'JÁ EXISTE', 'ID da assinatura criada': 77 });
+    expect(p.counts).toMatchObject({ existing: 1 });
+    expect(service.log.filter((l) => l.startsWith('POST'))).toEqual([]);
+  });
+});
+
+describe('failedRanges', () => {
+  it('the rows whose status is ERRO or PENDENTE, as ranges of the used width', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet(
+      'Notas',
+      [...NFSE_HEADER, 'Status'],
+      [
+        [1, 'OK'],
+        [2, 'erro'],
+        [3, 'PENDENTE'],
+        [4, ''],
+        [5, 'ERRO'],
+      ],
+    );
+    expect(failedRanges(deps, 'emitirNfse', 'Notas')).toEqual({ sheetId: sheet.id, ranges: ['A3:G4', 'A6:G6'], rows: 3 });
+    book.sheet('Vazia', NFSE_HEADER);
+    expect(failedRanges(deps, 'emitirNfse', 'Vazia')).toMatchObject({ ranges: [], rows: 0 });
+  });
+});
+
+describe('keyField', () => {
+  it('what tells each operation’s record', () => {
+    expect(keyField(bulkOperation('criarAssinaturaPlano'))).toBe('idIntegracao');
+    expect(keyField(bulkOperation('emitirNfse'))).toBe('idFatura');
+    expect(keyField(bulkOperation('atualizarAssinaturaPlano'))).toBe('idAssinaturaContrato');
+  });
+});
+
+describe('outcomes that stay unknown', () => {
+  it('a row whose answer never comes and whose note is never found stays PENDENTE after the last pass', () => {
+    const { book, deps, service } = setUp(fakeService({ drop: new Set([1001, 1002]) }));
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
+    const p = startBulk(deps, emit(), FAR());
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 1, pending: 2, failed: 0 } });
+    expect(p.message).toBe('1 linha enviada com sucesso, 2 PENDENTES (execute de novo para conferi-las).');
+    expect(statuses(sheet)).toEqual(['PENDENTE', 'PENDENTE', 'OK']);
+    // Sent once each, then only looked up, pass after pass: never sent blindly again.
+    expect(service.log.filter((l) => l.includes('emitir'))).toHaveLength(3);
+    expect(service.log.filter((l) => l === 'GET /v2/nfse?idFatura=1001').length).toBeGreaterThanOrEqual(2);
+    const job = deps.jobs.get(p.jobId)!;
+    expect(job.pass).toBe(2);
+  });
+
+  it('a later run looks PENDENTE rows up before anything else, and one found counts once', () => {
+    const service = fakeService({ drop: new Set([1001]) });
+    const { book, deps } = setUp(service);
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const first = startBulk(deps, emit(), FAR());
+    expect(first.message).toBe('0 linhas enviadas com sucesso, 1 PENDENTE (execute de novo para conferi-las).');
+    // The note turns up in the service after all.
+    service.notes.set(1001, { idNotaFiscalServico: 42, idFatura: 1001, numeroNotaFiscalServico: '9', statusNotaFiscalServico: 'AUTORIZADA' });
+    const second = startBulk(deps, emit(), FAR());
+    expect(second).toMatchObject({ counts: { ok: 1, pending: 0, skipped: 0 } });
+    expect(second.message).toBe('1 linha enviada com sucesso.');
+    expect(sheet.records()[0]).toMatchObject({ Status: 'OK', 'ID da NFS-e': 42 });
+  });
+
+  it('a note emitted before its number existed is looked up again until it has one, counted as skipped', () => {
+    const { book, deps, service } = setUp();
+    service.notes.set(1001, { idNotaFiscalServico: 42, idFatura: 1001, numeroNotaFiscalServico: '555', statusNotaFiscalServico: 'AUTORIZADA' });
+    const header = ['ID da fatura', 'Status', 'ID da NFS-e', 'Número da NFS-e', 'Fatura conferida', 'Mensagem', 'Processado em'];
+    const sheet = book.sheet('Notas', header, [[1001, 'OK', 42, '', 1001, 'NFS-e 42 emitida (PROCESSANDO).', '']]);
+    const p = startBulk(deps, emit(), FAR());
+    expect(p).toMatchObject({ counts: { skipped: 1, ok: 0, existing: 0, pending: 0 } });
+    expect(p.message).toBe('0 linhas enviadas com sucesso, 1 já estava OK.');
+    expect(sheet.records()[0]['Número da NFS-e']).toBe('555');
+    expect(service.log.filter((l) => l.startsWith('POST'))).toEqual([]);
+  });
+});
+
+describe('templates and their example row', () => {
+  it('the example row of a template is never sent nor counted, even with its status changed', () => {
+    const { book, deps, service } = setUp();
+    const made = createTemplate(book, bulkOperation('emitirNfse'), zone);
+    const sheet = book.byId(made.sheetId)!;
+    sheet.write(2, 2, [['']]);
+    sheet.write(3, 1, [[2002]]);
+    const p = startBulk(deps, emit(made.sheetName), FAR());
+    expect(p).toMatchObject({ total: 1, counts: { ok: 1 } });
+    expect(service.log.filter((l) => l.startsWith('POST'))).toEqual(['POST /v2/faturamento/nfse/emitir']);
+    expect(statuses(sheet)).toEqual(['', 'OK']);
+  });
+});
+
+describe('customers by CPF/CNPJ in a run', () => {
+  const op = 'criarAssinaturaPersonalizada' as const;
+  const header = [...CUSTOM, 'CPF/CNPJ do cliente'];
+  const row = (key: string, idCliente: CellValue, cpf: string): CellValue[] => [
+    key,
+    idCliente,
+    adesao,
+    '11/2026',
+    'MENSAL',
+    789,
+    'Honorários',
+    100,
+    'AGRUPADA',
+    10,
+    cpf,
+  ];
+  const customers = [
+    { idCliente: 321, cpfCnpj: '12345678909', isAtivo: true },
+    { idCliente: 654, cpfCnpj: '98765432100', isAtivo: false },
+  ];
+
+  it('sends the customer found; refuses one not found, inactive or not the typed one; each looked up once', () => {
+    const { book, deps, service } = setUp(fakeService({ customers }));
+    const sheet = book.sheet('Lote', header, [
+      row('A', '', '123.456.789-09'),
+      row('B', '', '111.444.777-35'),
+      row('C', '', '98765432100'),
+      row('D', 999, '12345678909'),
+      row('E', '', '12345678909'),
+    ]);
+    const p = startBulk(deps, { operation: op, sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
+    expect(p.counts).toMatchObject({ ok: 2, failed: 3 });
+    expect(statuses(sheet)).toEqual(['OK', 'ERRO', 'ERRO', 'ERRO', 'OK']);
+    const messages = sheet.records().map((r) => r.Mensagem);
+    expect(messages[1]).toBe(
+      'Linha 3, coluna "CPF/CNPJ do cliente" (K): nenhum cliente tem o CPF/CNPJ 111.444.777-35: confira o número ou use a coluna "ID do cliente".',
+    );
+    expect(messages[2]).toContain('está inativo');
+    expect(messages[3]).toBe(
+      'Linha 5, coluna "CPF/CNPJ do cliente" (K): o CPF/CNPJ 123.456.789-09 é do cliente ID 321, mas a coluna "ID do cliente" diz 999: corrija uma das duas ou deixe só uma preenchida.',
+    );
+    expect(service.log.filter((l) => l.startsWith('GET /v2/clientes'))).toHaveLength(3);
+    expect(deps.jobs.get(p.jobId)?.customers).toEqual({ '12345678909': 321 });
+    expect(sheet.backgrounds[2][10]).toBe(FAULT_COLOR);
+  });
+
+  it('Validar looks the customers up with the chosen connection, and only then', () => {
+    const { book, deps, service } = setUp(fakeService({ customers }));
+    book.sheet('Lote', header, [row('A', '', '111.444.777-35')]);
+    const without = validateSheet(deps, { operation: op, sheetName: 'Lote', scope: 'all' });
+    expect(without).toMatchObject({ valid: 1, invalid: 0 });
+    expect(service.log).toEqual([]);
+    const summary = validateSheet(deps, { operation: op, sheetName: 'Lote', scope: 'all', connectionId: 'c1' });
+    expect(summary).toMatchObject({ valid: 0, invalid: 1 });
+    expect(summary.problems[0]).toContain('nenhum cliente tem o CPF/CNPJ 111.444.777-35');
+  });
+});
+
+describe('plan subscriptions and their discounts', () => {
+  const PLAN = [
+    'ID de integração',
+    'ID do cliente',
+    'Data de adesão',
+    'Competência inicial',
+    'ID do plano',
+    'Quantidade',
+    'Forma de faturamento',
+    'Dia de vencimento',
+  ];
+  const DISCOUNTS = [
+    'ID de integração da assinatura',
+    'ID de integração do desconto',
+    'Descrição do desconto',
+    'Tipo de desconto',
+    'Valor do desconto',
+    'Competência inicial',
+    'Competência final',
+  ];
+  const plan = (key: string): CellValue[] => [key, 321, adesao, '11/2026', 12, 1, 'AGRUPADA', 10];
+  const discount = (key: string): CellValue[] => [key, '', 'Fidelidade', 'VALOR', 10, '11/2026', '10/2027'];
+
+  it('warns of discounts linked to no subscription and of rows of the sheet they belong to none', () => {
+    const { book, deps } = setUp();
+    book.sheet('Planos', PLAN, [plan('P-1'), plan('P-2')]);
+    book.sheet('Descontos', DISCOUNTS, [discount('P-1'), discount(''), discount('P-9'), discount('')]);
+    const summary = validateSheet(deps, { operation: 'criarAssinaturaPlano', sheetName: 'Planos', scope: 'all' });
+    expect(summary.warnings).toEqual([
+      'Aba "Descontos": as linhas 3, 5 não dizem a que assinatura pertencem (coluna "ID de integração da assinatura") e foram ignoradas.',
+      'Aba "Descontos": nenhuma linha desta aba tem o ID de integração "P-9"; esses descontos não serão enviados.',
+    ]);
+    expect(summary.valid).toBe(2);
+  });
+
+  it('sends each plan with its own discounts', () => {
+    const { book, deps, service } = setUp();
+    const bodies: Array<Record<string, unknown>> = [];
+    const client = service.client;
+    const writeMany = client.writeMany.bind(client);
+    client.writeMany = ((op: never, rows: Array<{ body: Record<string, unknown> }>, ...rest: never[]) => {
+      bodies.push(...rows.map((r) => r.body));
+      return writeMany(op, rows as never, ...rest);
+    }) as typeof client.writeMany;
+    book.sheet('Planos', PLAN, [plan('P-1'), plan('P-2')]);
+    book.sheet('Descontos', DISCOUNTS, [discount('P-2'), discount('P-2')]);
+    const p = startBulk(deps, { operation: 'criarAssinaturaPlano', sheetName: 'Planos', connection: 'x', scope: 'all' }, FAR());
+    expect(p.counts).toMatchObject({ ok: 2 });
+    expect(bodies.map((b) => (b.descontos as Array<{ idIntegracao: string }>).map((d) => d.idIntegracao))).toEqual([[], ['P-2-D1', 'P-2-D2']]);
+  });
+});
+
+describe('who started it', () => {
+  it('the owner is told of the job before anything is sent, and shown in the progress', () => {
+    const vouched: string[] = [];
+    const { book, deps, service } = setUp(fakeService(), { vouch: (job) => vouched.push(`${job.id}:${job.status}:${service.log.length}`) });
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const p = startBulk(deps, { ...emit(), owner: { id: 'u1', email: 'dona@example.com' }, connectionId: 'c1' }, FAR());
+    expect(vouched).toEqual([`${sheet.id}:running:0`]);
+    expect(p.owner).toBe('dona@example.com');
+    expect(deps.jobs.get(p.jobId)).toMatchObject({ connectionId: 'c1', connection: 'Empresa', owner: { id: 'u1' } });
+  });
+});
