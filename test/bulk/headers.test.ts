@@ -14,11 +14,11 @@ import { MemoryBook, MemorySheet } from './memory-book';
 class WatchedSheet extends MemorySheet {
   sizes: Array<[number, number]> = [];
   styled: number[] = [];
-  override ensureSize(rows: number, columns: number) {
-    this.sizes.push([rows, columns]);
+  override ensureSize(...size: number[]) {
+    this.sizes.push([size[0], size[1]]);
   }
-  override setHeaderStyle(columns: number) {
-    this.styled.push(columns);
+  override setHeaderStyle(...columns: number[]) {
+    this.styled.push(columns[0]);
   }
 }
 

@@ -49,10 +49,12 @@ function fakeService(
 ) {
   const notes = new Map<number, Record<string, unknown>>();
   const subs = new Map<string, Record<string, unknown>>();
+  const posted: Array<Record<string, unknown>> = [];
   let nextId = 500;
   const service = scripted((req, url): HttpOutcome => {
     if (opts.unauthorized) return json(401, { message: 'chave inválida' });
     const body = JSON.parse(req.body ?? '{}') as Record<string, unknown>;
+    if (req.method === 'POST') posted.push(body);
     if (req.method === 'POST' && url.pathname === '/v2/faturamento/nfse/emitir') {
       const id = body.idFatura as number;
       if (opts.drop?.has(id)) return { kind: 'network-error', message: 'connection reset' };
@@ -82,7 +84,7 @@ function fakeService(
     }
     throw new Error(`pedido fora do roteiro: ${req.method} ${req.url}`);
   });
-  return { ...service, notes, subs };
+  return { ...service, notes, subs, posted };
 }
 
 let clock = Date.UTC(2026, 10, 22, 12);
@@ -539,18 +541,11 @@ describe('plan subscriptions and their discounts', () => {
 
   it('sends each plan with its own discounts', () => {
     const { book, deps, service } = setUp();
-    const bodies: Array<Record<string, unknown>> = [];
-    const client = service.client;
-    const writeMany = client.writeMany.bind(client);
-    client.writeMany = ((op: never, rows: Array<{ body: Record<string, unknown> }>, ...rest: never[]) => {
-      bodies.push(...rows.map((r) => r.body));
-      return writeMany(op, rows as never, ...rest);
-    }) as typeof client.writeMany;
     book.sheet('Planos', PLAN, [plan('P-1'), plan('P-2')]);
     book.sheet('Descontos', DISCOUNTS, [discount('P-2'), discount('P-2')]);
     const p = startBulk(deps, { operation: 'criarAssinaturaPlano', sheetName: 'Planos', connection: 'x', scope: 'all' }, FAR());
     expect(p.counts).toMatchObject({ ok: 2 });
-    expect(bodies.map((b) => (b.descontos as Array<{ idIntegracao: string }>).map((d) => d.idIntegracao))).toEqual([[], ['P-2-D1', 'P-2-D2']]);
+    expect(service.posted.map((b) => (b.descontos as Array<{ idIntegracao: string }>).map((d) => d.idIntegracao))).toEqual([[], ['P-2-D1', 'P-2-D2']]);
   });
 });
 

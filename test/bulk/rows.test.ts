@@ -201,8 +201,8 @@ describe('readFields', () => {
 describe('small readers', () => {
   it('a row is blank when every input cell is empty or spaces, whatever lies outside them', () => {
     const inputs = { a: 1, b: 3 };
-    expect(isBlankRow(inputs, ['', 'resultado', null])).toBe(true);
-    expect(isBlankRow(inputs, [undefined, 'x', '   '])).toBe(true);
+    expect(isBlankRow(inputs, ['', 'resultado', null] as unknown as CellValue[])).toBe(true);
+    expect(isBlankRow(inputs, [undefined, 'x', '   '] as unknown as CellValue[])).toBe(true);
     expect(isBlankRow(inputs, ['', '', 0])).toBe(false);
     expect(isBlankRow(inputs, ['x', '', ''])).toBe(false);
     expect(isBlankRow(inputs, ['', '', false])).toBe(false);
