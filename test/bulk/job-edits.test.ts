@@ -1,0 +1,148 @@
+/**
+ * Pushing edits of an imported subscriptions sheet as a bulk run, without the
+ * network: only changed rows are sent, each as the update of its record's type
+ * (plano or personalizado) with the connection the import used; the snapshot
+ * takes what was sent, so a second push sends nothing; only the importer pushes.
+ */
+import { describe, expect, it } from 'vitest';
+import type { HttpOutcome } from '../../src/api/transport';
+import { NO_EDITS } from '../../src/core/bulk/edits';
+import { type BulkDeps, bulkJobStore, continueBulk, previewEditPush, startEditPush } from '../../src/core/bulk/job';
+import { SnapshotStore } from '../../src/core/bulk/snapshot';
+import type { CellValue } from '../../src/core/table';
+import { MemoryStore, type Rec, zone } from './fixtures';
+import { MemoryBook, MemorySheet } from './memory-book';
+import { json, listOf, scripted } from './scripted';
+
+class ImportedSheet extends MemorySheet {
+  readonly columns = new Map<string, number>();
+  override columnTags() {
+    return this.columns;
+  }
+}
+
+const FIELDS = ['idAssinaturaContrato', 'tipoContrato', 'valorUnitario', 'quantidade', 'descricaoAssinaturaContrato', 'discriminacaoNfse'];
+const HEADER = ['ID da assinatura', 'Tipo de contrato', 'Valor unitário', 'Quantidade', 'Descrição', 'Discriminação da NFS-e'];
+const owner = { id: 'u1', email: 'dona@example.com' };
+const custom = (id: number, valor: number): Rec => ({
+  idAssinaturaContrato: id,
+  tipoContrato: 'PERSONALIZADO',
+  valorUnitario: valor,
+  quantidade: 1,
+  descricaoAssinaturaContrato: `Contrato ${id}`,
+  discriminacaoNfse: 'Serviços contábeis',
+});
+const plan = (id: number, quantidade: number): Rec => ({
+  idAssinaturaContrato: id,
+  tipoContrato: 'PLANO',
+  valorUnitario: 80,
+  quantidade,
+  descricaoAssinaturaContrato: `Plano ${id}`,
+  discriminacaoNfse: null,
+});
+
+function setUp(records: Rec[], opts: { snapshots?: boolean } = {}) {
+  const puts: string[] = [];
+  const service = scripted((req, url): HttpOutcome => {
+    if (req.method === 'PUT') {
+      puts.push(`${url.pathname} ${req.body}`);
+      return json(200, { data: { idAssinaturaContrato: Number(url.pathname.split('/').pop()) } });
+    }
+    if (req.method === 'GET') return listOf([]);
+    throw new Error(`pedido fora do roteiro: ${req.method} ${req.url}`);
+  });
+  const book = new MemoryBook();
+  const sheet = new ImportedSheet(7, 'Assinaturas');
+  book.sheets.push(sheet);
+  sheet.write(1, 1, [['Minhas notas', ...HEADER]]);
+  FIELDS.forEach((f, i) => sheet.columns.set(f, i + 2));
+  sheet.write(
+    2,
+    1,
+    records.map((r) => ['', ...FIELDS.map((f) => (r[f] ?? '') as CellValue)]),
+  );
+  const snapshots = new SnapshotStore(new MemoryStore());
+  snapshots.pulled(sheet.id, owner, 'c1', records, 1_000);
+  const connections: string[] = [];
+  let clock = Date.UTC(2026, 10, 22, 12);
+  const deps: BulkDeps = {
+    book,
+    jobs: bulkJobStore(new MemoryStore()),
+    zone,
+    now: () => (clock += 10),
+    sleep: () => {},
+    newId: () => 'nunca',
+    clientFor: (id) => {
+      connections.push(id);
+      return service.client;
+    },
+    snapshots: opts.snapshots === false ? undefined : snapshots,
+  };
+  const far = () => clock + 600_000;
+  return { book, sheet, deps, puts, connections, far, snapshots };
+}
+
+const at = (field: string) => FIELDS.indexOf(field) + 2;
+
+describe('pushing edits of an imported sheet', () => {
+  it('sends each changed row as the update of its own type, with the import’s connection, then nothing more', () => {
+    const { sheet, deps, puts, connections, far } = setUp([custom(1, 100), plan(2, 1), custom(3, 50)]);
+    sheet.write(2, at('valorUnitario'), [[120]]);
+    sheet.write(3, at('quantidade'), [[3]]);
+    const preview = previewEditPush(deps, 'Assinaturas', owner);
+    expect(preview).toMatchObject({ sheetName: 'Assinaturas', count: 2, invalid: 0 });
+    expect(preview).not.toHaveProperty('changed');
+    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    expect(p).toMatchObject({ status: 'done', label: 'Enviar alterações da planilha', total: 2, counts: { ok: 2, failed: 0 } });
+    expect(puts.map((l) => l.split(' ')[0]).sort()).toEqual(['/v2/assinaturascontratos/personalizado/1', '/v2/assinaturascontratos/plano/2']);
+    expect(
+      JSON.parse(
+        puts
+          .find((l) => l.includes('personalizado'))!
+          .split(' ')
+          .slice(1)
+          .join(' '),
+      ),
+    ).toMatchObject({ valor: 120 });
+    expect(connections.every((c) => c === 'c1')).toBe(true);
+    expect(sheet.records().map((r) => r.Status)).toEqual(['OK', 'OK', '']);
+    // The snapshot took what was sent: nothing is left to push.
+    const again = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    expect(again).toMatchObject({ status: 'done', done: true, jobId: '', total: 0, message: NO_EDITS, owner: 'dona@example.com' });
+    expect(puts).toHaveLength(2);
+  });
+
+  it('a push cut short goes on in the next step with its rows, never resending those done', () => {
+    const { sheet, deps, puts, far } = setUp([custom(1, 100), custom(2, 100)]);
+    sheet.write(2, at('valorUnitario'), [[110]]);
+    sheet.write(3, at('valorUnitario'), [[130]]);
+    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner }, Date.UTC(2000, 0, 1));
+    expect(started.status).toBe('running');
+    expect(puts).toEqual([]);
+    const done = continueBulk(deps, started.jobId, far());
+    expect(done).toMatchObject({ status: 'done', counts: { ok: 2 } });
+    expect(puts).toHaveLength(2);
+  });
+
+  it('a changed row with a bad value is not sent, and says which cell', () => {
+    const { sheet, deps, puts, far } = setUp([custom(1, 100), custom(2, 100)]);
+    sheet.write(2, at('valorUnitario'), [['caro']]);
+    sheet.write(3, at('valorUnitario'), [[90]]);
+    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    expect(p.counts).toMatchObject({ ok: 1, failed: 1 });
+    expect(puts).toHaveLength(1);
+    expect(String(sheet.records()[0].Mensagem)).toMatch(/^Linha 2, coluna /);
+  });
+
+  it('only the one who imported pushes; without a snapshot or where pushes are unavailable, nothing is sent', () => {
+    const { deps, far } = setUp([custom(1, 100)]);
+    expect(() => startEditPush(deps, { sheetName: 'Assinaturas', owner: { id: 'u2', email: 'outra@example.com' } }, far())).toThrow(
+      'Estas assinaturas foram importadas por dona@example.com: só quem importou envia as alterações',
+    );
+    const bare = setUp([custom(1, 100)], { snapshots: false });
+    expect(() => startEditPush(bare.deps, { sheetName: 'Assinaturas', owner }, far())).toThrow('Envio de alterações indisponível aqui.');
+    const none = setUp([]);
+    none.deps.snapshots = new SnapshotStore(new MemoryStore());
+    expect(() => previewEditPush(none.deps, 'Assinaturas', owner)).toThrow('A aba "Assinaturas" ainda não tem a base de comparação');
+  });
+});
