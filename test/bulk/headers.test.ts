@@ -207,16 +207,9 @@ describe('guessOperation', () => {
   });
 
   it('between two that fit fully, the one with more columns found', () => {
-    const plano = [
-      'ID de integração',
-      'ID do cliente',
-      'Data de adesão',
-      'Competência inicial',
-      'ID do plano',
-      'Quantidade',
-      'Forma de faturamento',
-      'Dia de vencimento',
-    ];
+    const plano = bulkOperation('criarAssinaturaPlano')
+      .columns.filter((c) => c.in === undefined)
+      .map((c) => c.label);
     expect(guess(plano)).toBe('criarAssinaturaPlano');
   });
 

@@ -24,22 +24,17 @@ class ImportedSheet extends MemorySheet {
 const FIELDS = ['idAssinaturaContrato', 'tipoContrato', 'valorUnitario', 'quantidade', 'descricaoAssinaturaContrato', 'discriminacaoNfse'];
 const HEADER = ['ID da assinatura', 'Tipo de contrato', 'Valor unitário', 'Quantidade', 'Descrição', 'Discriminação da NFS-e'];
 const owner = { id: 'u1', email: 'dona@example.com' };
-const custom = (id: number, valor: number): Rec => ({
-  idAssinaturaContrato: id,
-  tipoContrato: 'PERSONALIZADO',
-  valorUnitario: valor,
-  quantidade: 1,
-  descricaoAssinaturaContrato: `Contrato ${id}`,
-  discriminacaoNfse: 'Serviços contábeis',
-});
-const plan = (id: number, quantidade: number): Rec => ({
-  idAssinaturaContrato: id,
-  tipoContrato: 'PLANO',
-  valorUnitario: 80,
+/** A pulled record: its type and the fields an edit may change. */
+const record = (idAssinaturaContrato: number, tipoContrato: string, valorUnitario: number, quantidade: number): Rec => ({
+  idAssinaturaContrato,
+  tipoContrato,
+  valorUnitario,
   quantidade,
-  descricaoAssinaturaContrato: `Plano ${id}`,
-  discriminacaoNfse: null,
+  descricaoAssinaturaContrato: `Assinatura ${idAssinaturaContrato}`,
+  discriminacaoNfse: tipoContrato === 'PLANO' ? null : 'Serviços contábeis',
 });
+const custom = (id: number, valor: number) => record(id, 'PERSONALIZADO', valor, 1);
+const plan = (id: number, quantidade: number) => record(id, 'PLANO', 80, quantidade);
 
 function setUp(records: Rec[], opts: { snapshots?: boolean } = {}) {
   const puts: string[] = [];

@@ -19,27 +19,15 @@ import {
   startBulk,
   validateSheet,
 } from '../../src/core/bulk/job';
-import { bulkOperation } from '../../src/core/bulk/definitions';
+import { bulkOperation, discountColumns } from '../../src/core/bulk/definitions';
 import { createTemplate } from '../../src/core/bulk/template';
 import { FAULT_COLOR } from '../../src/core/bulk/sheet-io';
 import type { CellValue } from '../../src/core/table';
-import { MemoryStore, zone } from './fixtures';
+import { CUSTOM_HEADER, MemoryStore, zone } from './fixtures';
 import { MemoryBook, type MemorySheet } from './memory-book';
 import { json, listOf, scripted } from './scripted';
 
 const NFSE_HEADER = ['ID da fatura'];
-const CUSTOM = [
-  'ID de integração',
-  'ID do cliente',
-  'Data de adesão',
-  'Competência inicial',
-  'Periodicidade',
-  'ID do produto',
-  'Descrição',
-  'Valor',
-  'Forma de faturamento',
-  'Dia de vencimento',
-];
 const adesao = zone.instant({ year: 2026, month: 11, day: 1 });
 const customRow = (key: string, valor: CellValue = 100): CellValue[] => [key, 321, adesao, '11/2026', 'MENSAL', 789, 'Honorários', valor, 'AGRUPADA', 10];
 
@@ -336,7 +324,7 @@ describe('validateSheet', () => {
 describe('creations with generated keys', () => {
   it('a blank ID de integração is generated and written before sending, and is what the service got', () => {
     const { book, deps, service } = setUp();
-    const sheet = book.sheet('Lote', CUSTOM, [customRow(''), customRow('K-1'), customRow('')]);
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [customRow(''), customRow('K-1'), customRow('')]);
     const p = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
     expect(p).toMatchObject({ status: 'done', counts: { ok: 3 } });
     const rows = sheet.records();
@@ -354,7 +342,7 @@ describe('creations with generated keys', () => {
   it('a typed key that already exists is JÁ EXISTE and nothing is sent', () => {
     const { book, deps, service } = setUp();
     service.subs.set('K-1', { idAssinaturaContrato: 77, idIntegracao: 'K-1' });
-    const sheet = book.sheet('Lote', CUSTOM, [customRow('K-1')]);
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [customRow('K-1')]);
     const p = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
     expect(sheet.records()[0]).toMatchObject({ Status: 'JÁ EXISTE', 'ID da assinatura criada': 77 });
     expect(p.counts).toMatchObject({ existing: 1 });
@@ -448,7 +436,7 @@ describe('templates and their example row', () => {
 
 describe('customers by CPF/CNPJ in a run', () => {
   const op = 'criarAssinaturaPersonalizada' as const;
-  const header = [...CUSTOM, 'CPF/CNPJ do cliente'];
+  const header = [...CUSTOM_HEADER, 'CPF/CNPJ do cliente'];
   const row = (key: string, idCliente: CellValue, cpf: string): CellValue[] => [
     key,
     idCliente,
@@ -505,25 +493,11 @@ describe('customers by CPF/CNPJ in a run', () => {
 });
 
 describe('plan subscriptions and their discounts', () => {
-  const PLAN = [
-    'ID de integração',
-    'ID do cliente',
-    'Data de adesão',
-    'Competência inicial',
-    'ID do plano',
-    'Quantidade',
-    'Forma de faturamento',
-    'Dia de vencimento',
-  ];
-  const DISCOUNTS = [
-    'ID de integração da assinatura',
-    'ID de integração do desconto',
-    'Descrição do desconto',
-    'Tipo de desconto',
-    'Valor do desconto',
-    'Competência inicial',
-    'Competência final',
-  ];
+  /** The plan template's columns but the CPF/CNPJ one. */
+  const PLAN = bulkOperation('criarAssinaturaPlano')
+    .columns.filter((c) => c.in === undefined)
+    .map((c) => c.label);
+  const DISCOUNTS = discountColumns.map((c) => c.label);
   const plan = (key: string): CellValue[] => [key, 321, adesao, '11/2026', 12, 1, 'AGRUPADA', 10];
   const discount = (key: string): CellValue[] => [key, '', 'Fidelidade', 'VALOR', 10, '11/2026', '10/2027'];
 
