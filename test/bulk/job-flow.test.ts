@@ -534,3 +534,60 @@ describe('who started it', () => {
     expect(deps.jobs.get(p.jobId)).toMatchObject({ connectionId: 'c1', connection: 'Empresa', owner: { id: 'u1' } });
   });
 });
+
+describe('what a kill or the hard limit leaves', () => {
+  it('rows written OK by an execution killed before its checkpoint count as sent by this run, and are not sent again', () => {
+    const { book, deps, service, store } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
+    const write = sheet.write.bind(sheet);
+    // The execution dies right after the results reach the sheet: the job in the properties is still the one saved before the batch.
+    sheet.write = (row, column, values) => {
+      write(row, column, values);
+      if (values.some((line) => line.includes('OK'))) store.frozen = true;
+    };
+    expect(() => startBulk(deps, emit(), FAR())).toThrow('killed');
+    sheet.write = write;
+    store.frozen = false;
+    const jobId = String(sheet.id);
+    expect(deps.jobs.get(jobId)).toMatchObject({ status: 'running', cursor: 0 });
+    const posts = service.log.length;
+    const p = continueBulk(deps, jobId, FAR());
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 2, skipped: 0 } });
+    expect(service.log.length).toBe(posts);
+  });
+
+  it('no batch starts that could not end before the execution’s hard limit', () => {
+    const { book, deps, service } = setUp();
+    book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    deps.limit = clock + 1_000;
+    const p = startBulk(deps, emit(), FAR());
+    expect(p).toMatchObject({ status: 'running', processed: 0 });
+    expect(service.log).toEqual([]);
+    deps.limit = undefined;
+    expect(continueBulk(deps, p.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 1 } });
+  });
+
+  it('a run too large to keep each row’s key warns not to sort or delete rows until it ends', () => {
+    const { book, deps } = setUp();
+    const key = (i: number) => `K-${String(i).padStart(4, '0')}-${'x'.repeat(52)}`;
+    book.sheet(
+      'Lote',
+      CUSTOM_HEADER,
+      Array.from({ length: 1_000 }, (_, i) => customRow(key(i))),
+    );
+    const p = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock - 1);
+    expect(p.warnings).toEqual([
+      'Lote grande demais para guardar a chave de cada linha: se ele continuar em outra execução, as linhas são achadas pela posição. Não ordene nem apague linhas desta aba até ele terminar.',
+    ]);
+    expect(deps.jobs.get(p.jobId)?.keys).toBeUndefined();
+    const small = setUp();
+    small.book.sheet(
+      'Lote',
+      CUSTOM_HEADER,
+      Array.from({ length: 900 }, (_, i) => customRow(key(i))),
+    );
+    const fits = startBulk(small.deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock - 1);
+    expect(fits.warnings).toEqual([]);
+    expect(small.deps.jobs.get(fits.jobId)?.keys).toHaveLength(900);
+  });
+});
