@@ -511,6 +511,11 @@ describe('plan subscriptions and their discounts', () => {
       'Aba "Descontos": nenhuma linha desta aba tem o ID de integração "P-9"; esses descontos não serão enviados.',
     ]);
     expect(summary.valid).toBe(2);
+    // Checking some rows only says nothing of discounts the other rows may own.
+    book.selected = { sheetId: book.byName('Planos')!.id, rows: [[3, 3]] };
+    const some = validateSheet(deps, { operation: 'criarAssinaturaPlano', sheetName: 'Planos', scope: 'selected' });
+    expect(some.warnings).toHaveLength(1);
+    expect(some.valid).toBe(1);
   });
 
   it('sends each plan with its own discounts', () => {
@@ -589,5 +594,31 @@ describe('what a kill or the hard limit leaves', () => {
     const fits = startBulk(small.deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock - 1);
     expect(fits.warnings).toEqual([]);
     expect(small.deps.jobs.get(fits.jobId)?.keys).toHaveLength(900);
+  });
+});
+
+describe('what the user changes between steps', () => {
+  it('an invoice typed again while the run waits is refused on the row not yet sent, and a key gone is reported', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
+    const started = startBulk(deps, emit(), clock - 1);
+    // A new row repeats 1002; the row of 1003 now says 1004.
+    sheet.write(4, 1, [[1004], [1002]]);
+    const p = continueBulk(deps, started.jobId, FAR());
+    expect(statuses(sheet)).toEqual(['OK', 'ERRO', '', '']);
+    expect(sheet.records()[1].Mensagem).toMatch(/^ID da fatura "1002" repetido: está também na linha 5\./);
+    expect(p.counts).toMatchObject({ ok: 1, failed: 2 });
+    expect(p.warnings).toEqual(['Uma linha saiu da aba durante o lote e não foi processada (ID da fatura "1003").']);
+    expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(1);
+  });
+
+  it('a damaged example mark is ignored, never a reason to stop', () => {
+    const { book, deps } = setUp();
+    const made = createTemplate(book, bulkOperation('emitirNfse'), zone);
+    const sheet = book.byId(made.sheetId)!;
+    sheet.setSheetTag('faturamento.exemplo', '{quebrado');
+    sheet.write(2, 2, [['']]);
+    // Without its mark and its status the example row is a row like any other.
+    expect(startBulk(deps, emit(made.sheetName), FAR())).toMatchObject({ status: 'done', total: 1, counts: { ok: 1 } });
   });
 });
