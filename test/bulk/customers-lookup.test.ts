@@ -77,6 +77,18 @@ describe('findCustomers', () => {
     expect(text.endsWith('); execute de novo')).toBe(true);
   });
 
+  it('a listing without the list envelope is out of the documented shape', () => {
+    const { known } = lookUp({ [CPF]: json(200, [cliente(3, CPF)]) }, [CPF]);
+    expect(message(known.get(CPF))).toMatch(
+      /^não foi possível ler os clientes de CPF\/CNPJ 123\.456\.789-09: Resposta fora do formato documentado em GET \/v2\/clientes: .*\(GET \/v2\/clientes\)$/,
+    );
+  });
+
+  it('a customer listed without a CPF/CNPJ is nobody’s match', () => {
+    const { known } = lookUp({ [CPF]: listOf([{ idCliente: 3, isAtivo: true }]) }, [CPF]);
+    expect(message(known.get(CPF))).toContain('nenhum cliente tem o CPF/CNPJ');
+  });
+
   it('an answer out of the documented shape says so, bounded', () => {
     const { known } = lookUp({ [CPF]: json(200, { data: 'x'.repeat(10_000) }) }, [CPF]);
     const text = message(known.get(CPF));

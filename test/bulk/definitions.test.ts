@@ -9,6 +9,44 @@ import { bulkOperation, bulkOperations, DISCOUNT_SHEET, discountColumns } from '
 const resultLabels = (key: string) => bulkOperation(key).results.map((r) => r.label);
 
 describe('bulk operations', () => {
+  // The first test to read each operation builds it (once per module): it checks every derived part, so a wrong derivation fails here.
+  it('each operation as a sheet: its columns, what goes into the path, its rules and linked discounts', () => {
+    const shape = (key: string) => {
+      const op = bulkOperation(key);
+      return { columns: op.columns.map((c) => c.field), pathId: op.pathId, rules: op.rules.map((r) => r.field), discounts: op.discounts };
+    };
+    expect(shape('criarAssinaturaPlano')).toEqual({
+      columns: [
+        'idIntegracao',
+        'idCliente',
+        'dataAdesao',
+        'competenciaInicial',
+        'idPlano',
+        'quantidade',
+        'formaFaturamentoAssinatura',
+        'diaVencimentoCobranca',
+        'cpfCnpjCliente',
+      ],
+      pathId: undefined,
+      rules: [],
+      discounts: 'descontos',
+    });
+    expect(shape('atualizarAssinaturaPersonalizada')).toEqual({
+      columns: ['idAssinaturaContrato', 'valor', 'descricaoAssinaturaContrato', 'isAtualizaDiscriminacaoNfse', 'discriminacaoNfse'],
+      pathId: 'idAssinaturaContrato',
+      rules: ['discriminacaoNfse'],
+      discounts: undefined,
+    });
+    expect(shape('criarAssinaturaPersonalizada')).toMatchObject({ pathId: undefined, rules: [], discounts: undefined });
+    expect(shape('atualizarAssinaturaPlano')).toEqual({
+      columns: ['idAssinaturaContrato', 'quantidade', 'descricaoAssinaturaContrato'],
+      pathId: 'idAssinaturaContrato',
+      rules: [],
+      discounts: undefined,
+    });
+    expect(shape('emitirNfse')).toEqual({ columns: ['idFatura'], pathId: undefined, rules: [], discounts: undefined });
+  });
+
   it('an emission writes the note beside its invoice; a creation the id created; an update only its status', () => {
     expect(resultLabels('emitirNfse')).toEqual(['Status', 'ID da NFS-e', 'Número da NFS-e', 'Fatura conferida', 'Mensagem', 'Processado em']);
     expect(resultLabels('criarAssinaturaPersonalizada')).toEqual(['Status', 'ID da assinatura criada', 'Mensagem', 'Processado em']);

@@ -9,7 +9,7 @@ import { loadDiscounts } from '../../src/core/bulk/discounts';
 import { LayoutError } from '../../src/core/bulk/headers';
 import type { CellValue } from '../../src/core/table';
 import { zone } from './fixtures';
-import { MemoryBook } from './memory-book';
+import { MemoryBook, MemorySheet } from './memory-book';
 
 const HEADER = discountColumns.map((c) => c.label);
 /** assinatura, idIntegracao, descricao, tipo, valor, competência inicial, final. */
@@ -83,8 +83,16 @@ describe('loadDiscounts', () => {
     const none = loadDiscounts(new MemoryBook(), zone);
     expect(none.byKey.size).toBe(0);
     expect(none.unlinked).toEqual([]);
+    // As harsh as Sheets: a range of no rows is refused, so a sheet of only its header is never read below it.
     const book = new MemoryBook();
-    book.sheet('Descontos', HEADER);
+    const harsh = new (class extends MemorySheet {
+      override read(row: number, column: number, numRows: number, numColumns: number) {
+        if (numRows < 1 || numColumns < 1) throw new Error('The number of rows in the range must be at least 1.');
+        return super.read(row, column, numRows, numColumns);
+      }
+    })(9, 'Descontos');
+    harsh.write(1, 1, [HEADER]);
+    book.sheets.push(harsh);
     expect(loadDiscounts(book, zone).byKey.size).toBe(0);
   });
 
@@ -93,5 +101,8 @@ describe('loadDiscounts', () => {
     book.sheet('Descontos', HEADER.slice(1), [row('P-1').slice(1)]);
     expect(() => loadDiscounts(book, zone)).toThrow(LayoutError);
     expect(() => loadDiscounts(book, zone)).toThrow('Falta a coluna "ID de integração da assinatura" (assinatura) na linha 1 da aba "Descontos"');
+    const twice = new MemoryBook();
+    twice.sheet('Descontos', [...HEADER.slice(1), 'Descrição do desconto'], [row('P-1').slice(1)]);
+    expect(() => loadDiscounts(twice, zone)).toThrow(/barra lateral\. A coluna "Descrição do desconto" aparece mais de uma vez/);
   });
 });

@@ -57,6 +57,10 @@ describe('matchColumns', () => {
     const m = matchColumns(nfse.columns, nfse.results, ['Minha coluna', 'Fatura nº'], ['', '  idFatura — id da fatura importada'], 'Aba');
     expect(m.inputs).toEqual({ idFatura: 2 });
     expect(m.problems).toEqual([]);
+    expect(matchColumns(nfse.columns, nfse.results, ['Fatura nº'], ['idFatura'], 'Aba').inputs).toEqual({ idFatura: 1 });
+    // Only a name the note starts with: one further in, or after punctuation, is not the column's field.
+    expect(matchColumns(nfse.columns, nfse.results, ['Fatura nº'], ['— idFatura'], 'Aba').inputs).toEqual({});
+    expect(matchColumns(nfse.columns, nfse.results, ['Fatura nº'], ['A fatura: idFatura'], 'Aba').inputs).toEqual({});
   });
 
   it('a missing required column is a problem naming it, the sheet and what to do', () => {
@@ -93,6 +97,10 @@ describe('matchColumns', () => {
     const notes = ['', 'statusFatura — status da fatura', `${RESULT_NOTE} Preenchido…`, '', 'numero — nota'];
     const m = matchColumns(nfse.columns, nfse.results, labels, notes, 'Faturas');
     expect(m.results).toEqual({ status: 3, mensagem: 4 });
+    expect(Object.keys(m.results)).toEqual(['status', 'mensagem']);
+    // A note typed with spaces around it, or only spaces, is still ours.
+    const spaced = matchColumns(nfse.columns, nfse.results, ['ID da fatura', 'Status', 'Mensagem'], ['', `  ${RESULT_NOTE}`, '   '], 'Faturas');
+    expect(spaced.results).toEqual({ status: 2, mensagem: 3 });
     // A data column sharing a result's field name is never taken for the result.
     expect(matchColumns(nfse.columns, nfse.results, ['ID da fatura', 'id'], [], 'Faturas').results).toEqual({});
   });
@@ -159,8 +167,15 @@ describe('ensureLayout', () => {
     });
   });
 
+  it('a creation sheet that has its key column gets only the result columns', () => {
+    const sheet = sheetWith(CUSTOM_HEADER);
+    const layout = ensureLayout(sheet, custom);
+    expect(layout.inputs.idIntegracao).toBe(1);
+    expect(sheet.grid[0].slice(10)).toEqual(['Status', 'ID da assinatura criada', 'Mensagem', 'Processado em']);
+  });
+
   it('appends after the last titled column, not after trailing blank titles', () => {
-    const sheet = sheetWith(['ID da fatura', '', 'Obs', '', ''], [['1', '', '', '', 'x']]);
+    const sheet = sheetWith(['ID da fatura', '', 'Obs', ' ', ''], [['1', '', '', '', 'x']]);
     const layout = ensureLayout(sheet, nfse);
     expect(layout.results.status).toBe(4);
   });
@@ -168,6 +183,7 @@ describe('ensureLayout', () => {
   it('refuses a sheet lacking a required column, saying all that is wrong at once', () => {
     const sheet = sheetWith(['Descrição', 'Descrição']);
     expect(() => ensureLayout(sheet, custom)).toThrow(LayoutError);
+    expect(() => ensureLayout(sheet, custom)).toThrow('deixe só uma. Falta a coluna');
     try {
       ensureLayout(sheet, custom);
     } catch (e) {
@@ -211,6 +227,15 @@ describe('guessOperation', () => {
       .columns.filter((c) => c.in === undefined)
       .map((c) => c.label);
     expect(guess(plano)).toBe('criarAssinaturaPlano');
+  });
+
+  it('a sheet with all of one operation’s columns beats one with only the required columns of another', () => {
+    const required = custom.columns.filter((c) => c.required).map((c) => c.label);
+    // Fits the custom creation by its required columns only, and the plan update fully.
+    expect(guess([...required, 'ID da assinatura', 'Quantidade'])).toBe('atualizarAssinaturaPlano');
+    // Fits the NFS-e emission and the plan update, both fully: the one with more columns found.
+    expect(guess(['ID da fatura', 'ID da assinatura', 'Quantidade', 'Descrição'])).toBe('atualizarAssinaturaPlano');
+    expect(guess(['ID da fatura'])).toBe('emitirNfse');
   });
 
   it('none when no operation fits, or the sheet is empty', () => {

@@ -99,5 +99,6 @@ describe('holdsUpdate', () => {
   it('a blank text sent matches a record that holds nothing', () => {
     expect(holdsUpdate(update, { descricaoAssinaturaContrato: null }, {})).toBe(true);
     expect(holdsUpdate(update, { descricaoAssinaturaContrato: '' }, { descricaoAssinaturaContrato: 'x' })).toBe(false);
+    expect(holdsUpdate(update, { descricaoAssinaturaContrato: ' Novo texto  ' }, { descricaoAssinaturaContrato: 'Novo texto' })).toBe(true);
   });
 });

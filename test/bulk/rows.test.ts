@@ -51,7 +51,19 @@ describe('buildRow', () => {
     expect(built.issues).toEqual([]);
     expect(built.needsKey).toBe(true);
     expect(built.key).toBeUndefined();
-    expect(built.body.idIntegracao).toBeUndefined();
+    expect(Object.keys(built.body).sort()).toEqual(
+      [
+        'idCliente',
+        'dataAdesao',
+        'competenciaInicial',
+        'periodicidade',
+        'idProduto',
+        'descricaoAssinaturaContrato',
+        'valor',
+        'formaFaturamentoAssinatura',
+        'diaVencimentoCobranca',
+      ].sort(),
+    );
     expect(isChecked(built.body)).toBe(false);
   });
 
@@ -66,6 +78,7 @@ describe('buildRow', () => {
     const both = build('criarAssinaturaPersonalizada', custom({ 10: '12345678909' }));
     expect(both.find?.value).toBe('12345678909');
     expect(both.body.idCliente).toBe(321);
+    expect(isChecked(both.body)).toBe(true);
   });
 
   it('neither the customer nor its CPF/CNPJ: one problem on the customer cell naming both columns', () => {

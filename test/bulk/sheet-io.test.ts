@@ -72,6 +72,16 @@ describe('writeResults', () => {
       ['', '', '', '', 'meu', '', ''],
       ['OK', 502, '0012', 1001, 'meu', 'Emitida.', stamp],
     ]);
+    // Blank cells are written blank, never left undefined.
+    expect(sheet.grid[2].slice(2, 6)).toEqual(['ERRO', '', '', '']);
+  });
+
+  it('each value goes under its own column, whatever order the user put the result columns in', () => {
+    const sheet = new MemorySheet(1, 'Notas');
+    const moved: Layout = { inputs: { idFatura: 1 }, results: { mensagem: 2, processadoEm: 3, status: 4, chave: 5, numero: 6, id: 7 }, lastColumn: 7 };
+    writeResults(sheet, moved, nfse, new Map([[2, ok(500)]]));
+    expect(sheet.writes).toBe(1);
+    expect(sheet.read(2, 2, 1, 6)[0]).toEqual(['Emitida.', stamp, 'OK', 1001, '0012', 500]);
   });
 
   it('writes nothing when there is nothing to write', () => {
@@ -116,12 +126,13 @@ describe('highlight', () => {
 
   it('colours the input cells at fault in the rows checked, and clears our colour from cells now fixed', () => {
     const sheet = new MemorySheet(1, 'Lote');
-    sheet.backgrounds[2] = [null, '#ffffff', FAULT_COLOR.toUpperCase(), '#00ff00', '#ffffff'];
+    sheet.backgrounds[2] = [null, '#ffffff', FAULT_COLOR.toUpperCase(), FAULT_COLOR, '#ffffff'];
     sheet.backgrounds[3] = [null, FAULT_COLOR, '#ffffff', FAULT_COLOR, '#ffffff'];
-    highlight(sheet, layout, 2, 4, new Set([2, 3]), [issue(2, 5), issue(3, 2), issue(3, undefined), issue(2, 3, 'Descontos')]);
+    highlight(sheet, layout, 2, 4, new Set([2, 3]), [issue(2, 5), issue(3, 2), issue(3, undefined), issue(2, 3, 'Descontos'), issue(2, 4)]);
     expect(sheet.backgrounds[1].slice(1)).toEqual(['#ffffff', '#ffffff', '#ffffff', FAULT_COLOR]);
-    // C3 was ours and is fixed: cleared; D3 is the user's own colour: kept.
-    expect(sheet.backgrounds[2].slice(1)).toEqual([FAULT_COLOR, null, '#00ff00', '#ffffff']);
+    expect(sheet.backgrounds[1][3]).toBe('#ffffff');
+    // C3 was ours and is fixed: cleared; D is the user's column: its colour is never touched.
+    expect(sheet.backgrounds[2].slice(1)).toEqual([FAULT_COLOR, null, FAULT_COLOR, '#ffffff']);
     // Row 4 was not checked: its colour stays whatever it is.
     expect(sheet.backgrounds[3].slice(1)).toEqual([FAULT_COLOR, '#ffffff', FAULT_COLOR, '#ffffff']);
   });

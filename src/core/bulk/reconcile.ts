@@ -54,7 +54,6 @@ export function holdsUpdate(op: BulkOperation, body: Readonly<Record<string, unk
     if (col.sentWhen && body[col.sentWhen] === false) return true;
     const sent = body[col.field];
     const held = record[col.record ?? col.field];
-    // Stryker disable next-line EqualityOperator: no amount of whole cents is exactly 0.005 away from another double, so < and <= agree
     if (typeof sent === 'number') return typeof held === 'number' && Math.abs(held - sent) < 0.005;
     return String(held ?? '').trim() === String(sent ?? '').trim();
   });
