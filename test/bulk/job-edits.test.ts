@@ -140,4 +140,34 @@ describe('pushing edits of an imported sheet', () => {
     none.deps.snapshots = new SnapshotStore(new MemoryStore());
     expect(() => previewEditPush(none.deps, 'Assinaturas', owner)).toThrow('A aba "Assinaturas" ainda não tem a base de comparação');
   });
+
+  it('a row pushed before and edited again is sent again with its new value; rows untouched since stay as they are', () => {
+    const { sheet, deps, puts, far } = setUp([custom(1, 100), custom(2, 100)]);
+    sheet.write(2, at('valorUnitario'), [[110]]);
+    sheet.write(3, at('valorUnitario'), [[120]]);
+    startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    expect(puts).toHaveLength(2);
+    sheet.write(2, at('valorUnitario'), [[115]]);
+    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    expect(p).toMatchObject({ status: 'done', total: 1, counts: { ok: 1, skipped: 0 } });
+    expect(puts).toHaveLength(3);
+    expect(JSON.parse(puts[2].split(' ').slice(1).join(' '))).toMatchObject({ valor: 115 });
+    expect(puts[2]).toContain('/personalizado/1 ');
+  });
+
+  it('a push killed after its rows were written OK settles them on the next step, sending nothing again', () => {
+    const { sheet, deps, puts, far } = setUp([custom(1, 100)]);
+    sheet.write(2, at('valorUnitario'), [[110]]);
+    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far() - 700_000);
+    expect(started.status).toBe('running');
+    // Another execution wrote the row OK (its answer came back) but died before the snapshot took it.
+    const header = sheet.grid[0].map(String);
+    sheet.write(2, header.indexOf('Status') + 1, [['OK']]);
+    sheet.write(2, header.indexOf('Processado em') + 1, [[new Date(far())]]);
+    const done = continueBulk(deps, started.jobId, far());
+    expect(done).toMatchObject({ status: 'done', counts: { ok: 1 } });
+    expect(puts).toEqual([]);
+    // The snapshot now holds it: nothing left to push.
+    expect(startEditPush(deps, { sheetName: 'Assinaturas', owner }, far()).message).toBe(NO_EDITS);
+  });
 });

@@ -33,13 +33,22 @@ const customRow = (key: string, valor: CellValue = 100): CellValue[] => [key, 32
 
 /** The service: notes per invoice, subscriptions per key; `refuse`/`lose` script the answers to some invoices. */
 function fakeService(
-  opts: { refuse?: Set<number>; lose?: Set<number>; drop?: Set<number>; unauthorized?: boolean; customers?: Array<Record<string, unknown>> } = {},
+  opts: {
+    refuse?: Set<number>;
+    lose?: Set<number>;
+    drop?: Set<number>;
+    unauthorized?: boolean;
+    customers?: Array<Record<string, unknown>>;
+    /** Called as each request arrives (a slow service moves the clock; a test reads the sheet as the service is reached). */
+    onRequest?: () => void;
+  } = {},
 ) {
   const notes = new Map<number, Record<string, unknown>>();
   const subs = new Map<string, Record<string, unknown>>();
   const posted: Array<Record<string, unknown>> = [];
   let nextId = 500;
   const service = scripted((req, url): HttpOutcome => {
+    opts.onRequest?.();
     if (opts.unauthorized) return json(401, { message: 'chave inválida' });
     const body = JSON.parse(req.body ?? '{}') as Record<string, unknown>;
     if (req.method === 'POST') posted.push(body);
@@ -620,5 +629,128 @@ describe('what the user changes between steps', () => {
     sheet.write(2, 2, [['']]);
     // Without its mark and its status the example row is a row like any other.
     expect(startBulk(deps, emit(made.sheetName), FAR())).toMatchObject({ status: 'done', total: 1, counts: { ok: 1 } });
+  });
+});
+
+describe('a run over several steps', () => {
+  /** A service taking 30 s a request: a step of 100 s ends after its first batch. */
+  const slow = (extra: Parameters<typeof fakeService>[0] = {}) => fakeService({ ...extra, onRequest: () => (clock += 30_000) });
+
+  it('a step ends after the batch the deadline leaves room for; the next goes on from the first row not done', () => {
+    const { book, deps, service } = setUp(slow());
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003], [1004], [1005], [1006], [1007]]);
+    const first = startBulk(deps, { ...emit(), batchSize: 2 }, clock + 100_000);
+    // Two waves of two rows fit in 100 s at 30 s a request; the third wave is not started.
+    expect(first).toMatchObject({ status: 'running', processed: 4, counts: { ok: 4 } });
+    expect(statuses(sheet)).toEqual(['OK', 'OK', 'OK', 'OK', '', '', '']);
+    // The user sorts the rows not done yet the other way round.
+    sheet.write(6, 1, [[1007], [1006], [1005]]);
+    let p = first;
+    for (let i = 0; i < 5 && !p.done; i++) p = continueBulk(deps, first.jobId, clock + 100_000);
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 7, failed: 0, skipped: 0 } });
+    expect(sheet.records().map((r) => r['Fatura conferida'])).toEqual([1001, 1002, 1003, 1004, 1007, 1006, 1005]);
+    expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(7);
+  });
+
+  it('a customer found by CPF/CNPJ in one step is not looked up again in the next', () => {
+    const customers = [{ idCliente: 321, cpfCnpj: '12345678909', isAtivo: true }];
+    const { book, deps, service } = setUp(slow({ customers }));
+    const header = [...CUSTOM_HEADER, 'CPF/CNPJ do cliente'];
+    const row = (key: string): CellValue[] => [key, '', adesao, '11/2026', 'MENSAL', 789, 'Honorários', 100, 'AGRUPADA', 10, '123.456.789-09'];
+    book.sheet('Lote', header, [row('A'), row('B'), row('C'), row('D')]);
+    const first = startBulk(
+      deps,
+      { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all', batchSize: 1 },
+      clock + 100_000,
+    );
+    expect(first.status).toBe('running');
+    expect(deps.jobs.get(first.jobId)?.customers).toEqual({ '12345678909': 321 });
+    let p = first;
+    for (let i = 0; i < 8 && !p.done; i++) p = continueBulk(deps, first.jobId, clock + 100_000);
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 4 } });
+    expect(service.log.filter((l) => l.startsWith('GET /v2/clientes'))).toHaveLength(1);
+    expect(service.posted.map((b) => b.idCliente)).toEqual([321, 321, 321, 321]);
+  });
+
+  it('blank keys are all generated and written when the run starts, before anything is sent', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [customRow(''), customRow('')]);
+    const started = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock - 1);
+    expect(service.log).toEqual([]);
+    expect(sheet.records().map((r) => r['ID de integração'])).toEqual(['gerado-1', 'gerado-2']);
+    expect(deps.jobs.get(started.jobId)?.keys).toEqual(['gerado-1', 'gerado-2']);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(done).toMatchObject({ status: 'done', counts: { ok: 2, failed: 0 } });
+    expect([...service.subs.keys()].sort()).toEqual(['gerado-1', 'gerado-2']);
+    expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(2);
+  });
+
+  it('every row is marked PENDENTE, and the marks flushed, before its request leaves', () => {
+    let sheet: MemorySheet | undefined;
+    const seen: string[] = [];
+    const { book, deps } = setUp(fakeService({ onRequest: () => seen.push(`${statuses(sheet as MemorySheet).join(',')} ${book.flushes}`) }));
+    sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
+    startBulk(deps, emit(), FAR());
+    expect(seen[0]).toBe('PENDENTE,PENDENTE 1');
+    expect(sheet.records()[0].Mensagem).not.toBe('Enviando…');
+  });
+});
+
+describe('a rerun of rows already done', () => {
+  it('a creation sheet whose rows are all OK sends and looks up nothing', () => {
+    const { book, deps, service } = setUp();
+    book.sheet('Lote', CUSTOM_HEADER, [customRow('K-1'), customRow('K-2')]);
+    startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
+    const before = service.log.length;
+    const again = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
+    expect(again.counts).toMatchObject({ skipped: 2, ok: 0 });
+    expect(service.log.length).toBe(before);
+  });
+
+  it('a PENDENTE row whose outcome became unknown minutes ago is looked up, not resent, and keeps that time', () => {
+    const { book, deps, service } = setUp();
+    const when = new Date(clock - 60_000);
+    const header = ['ID da fatura', 'Status', 'ID da NFS-e', 'Número da NFS-e', 'Fatura conferida', 'Mensagem', 'Processado em'];
+    const sheet = book.sheet('Notas', header, [[1001, 'PENDENTE', '', '', '', 'Enviando…', when]]);
+    const p = startBulk(deps, emit(), FAR());
+    expect(p.counts).toMatchObject({ pending: 1, ok: 0 });
+    expect(service.log.filter((l) => l.startsWith('POST'))).toEqual([]);
+    expect(service.log.filter((l) => l === 'GET /v2/nfse?idFatura=1001').length).toBeGreaterThanOrEqual(1);
+    expect(sheet.records()[0]).toMatchObject({ Status: 'PENDENTE', 'Processado em': when });
+    // Long enough after, nothing found means nothing was written: it is sent.
+    sheet.write(2, 7, [[new Date(clock - 3_600_000)]]);
+    const later = startBulk(deps, emit(), FAR());
+    expect(later.counts).toMatchObject({ ok: 1, pending: 0 });
+    expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(1);
+  });
+});
+
+describe('cancelling', () => {
+  it('a failed job can be cancelled; a finished one stays as it ended', () => {
+    const { book, deps } = setUp(fakeService({ unauthorized: true }));
+    book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const failed = startBulk(deps, emit(), FAR());
+    expect(cancelBulk(deps, failed.jobId).status).toBe('cancelled');
+    const ok = setUp();
+    ok.book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const done = startBulk(ok.deps, emit(), FAR());
+    expect(cancelBulk(ok.deps, done.jobId)).toEqual(done);
+  });
+});
+
+describe('keys typed with spaces', () => {
+  it('the same invoice with and without spaces is one invoice', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [' 1001 ']]);
+    startBulk(deps, emit(), FAR());
+    expect(statuses(sheet)).toEqual(['ERRO', 'ERRO']);
+  });
+
+  it('a row is still found after its key is retyped without the spaces it had', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [customRow('K-1 '), customRow('K-2')]);
+    const started = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock - 1);
+    sheet.write(2, 1, [['K-1']]);
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 2, failed: 0 } });
   });
 });
