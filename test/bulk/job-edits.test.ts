@@ -103,7 +103,10 @@ describe('pushing edits of an imported sheet', () => {
     expect(sheet.records().map((r) => r.Status)).toEqual(['OK', 'OK', '']);
     // The snapshot took what was sent: nothing is left to push.
     const again = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
-    expect(again).toMatchObject({ status: 'done', done: true, jobId: '', total: 0, message: NO_EDITS, owner: 'dona@example.com' });
+    expect(again).toMatchObject({ status: 'done', done: true, jobId: '', total: 0, message: NO_EDITS, owner: 'dona@example.com', warnings: [] });
+    expect(again.warnings).toEqual([]);
+    // Where there are no owners (runs started before them), nobody's name.
+    expect(startEditPush(deps, { sheetName: 'Assinaturas' }, far()).owner).toBeNull();
     expect(puts).toHaveLength(2);
   });
 

@@ -594,6 +594,16 @@ describe('what a kill or the hard limit leaves', () => {
       'Lote grande demais para guardar a chave de cada linha: se ele continuar em outra execução, as linhas são achadas pela posição. Não ordene nem apague linhas desta aba até ele terminar.',
     ]);
     expect(deps.jobs.get(p.jobId)?.keys).toBeUndefined();
+    // Exactly at the bound the keys are still kept.
+    const exact = setUp();
+    const short = (i: number) => `K-${String(i).padStart(4, '0')}-${'x'.repeat(50)}`;
+    exact.book.sheet(
+      'Lote',
+      CUSTOM_HEADER,
+      Array.from({ length: 1_000 }, (_, i) => customRow(short(i))),
+    );
+    const atBound = startBulk(exact.deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock - 1);
+    expect(atBound.warnings).toEqual([]);
     const small = setUp();
     small.book.sheet(
       'Lote',
@@ -752,5 +762,69 @@ describe('keys typed with spaces', () => {
     const started = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock - 1);
     sheet.write(2, 1, [['K-1']]);
     expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 2, failed: 0 } });
+  });
+});
+
+describe('what a run reports along the way', () => {
+  const slow = (extra: Parameters<typeof fakeService>[0] = {}) => fakeService({ ...extra, onRequest: () => (clock += 30_000) });
+
+  it('a job still running counts every row it has settled, however it ended', () => {
+    const service = slow();
+    service.notes.set(1003, { idNotaFiscalServico: 9, idFatura: 1003, numeroNotaFiscalServico: '1', statusNotaFiscalServico: 'AUTORIZADA' });
+    const { book, deps } = setUp(service);
+    const header = ['ID da fatura', 'Status', 'ID da NFS-e', 'Número da NFS-e', 'Fatura conferida'];
+    book.sheet('Notas', header, [[1001, 'OK', 1, '5', 1001], ['x'], [1003], [1004], [1005], [1006], [1007], [1008]]);
+    const first = startBulk(deps, { ...emit(), batchSize: 2 }, clock + 100_000);
+    expect(first.status).toBe('running');
+    const { ok, existing, skipped, failed } = first.counts;
+    expect({ existing, skipped, failed }).toEqual({ existing: 1, skipped: 1, failed: 1 });
+    expect(first.processed).toBe(ok + 3);
+    const busy = startBulk(deps, emit(), FAR());
+    expect(busy.message).toBe(`Já há um lote em andamento nesta aba (${ok + 3} de 8 linhas). Ele continua de onde parou; espere terminar para começar outro.`);
+  });
+
+  it('many rows gone are counted and the first five named', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1], [2], [3], [4], [5], [6], [7]]);
+    const started = startBulk(deps, emit(), clock - 1);
+    sheet.write(2, 1, [[7], [''], [''], [''], [''], [''], ['']]);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(done.warnings).toEqual(['6 linhas saíram da aba durante o lote e não foram processadas (ID da fatura "1", "2", "3", "4", "5"…).']);
+    expect(done.counts).toMatchObject({ ok: 1, failed: 6 });
+  });
+
+  it('five orphan discounts are all named; a sixth is left to an ellipsis', () => {
+    const { book, deps } = setUp();
+    const plan = bulkOperation('criarAssinaturaPlano');
+    const header = plan.columns.filter((c) => c.in === undefined).map((c) => c.label);
+    book.sheet('Planos', header, [['P-0', 321, adesao, '11/2026', 12, 1, 'AGRUPADA', 10]]);
+    const discounts = book.sheet(
+      'Descontos',
+      discountColumns.map((c) => c.label),
+      ['P-1', 'P-2', 'P-3', 'P-4', 'P-5'].map((k) => [k, '', 'Fidelidade', 'VALOR', 10, '11/2026', '10/2027']),
+    );
+    const five = validateSheet(deps, { operation: 'criarAssinaturaPlano', sheetName: 'Planos', scope: 'all' });
+    expect(five.warnings).toEqual([
+      'Aba "Descontos": nenhuma linha desta aba tem o ID de integração "P-1", "P-2", "P-3", "P-4", "P-5"; esses descontos não serão enviados.',
+    ]);
+    discounts.write(7, 1, [['P-6', '', 'Fidelidade', 'VALOR', 10, '11/2026', '10/2027']]);
+    const six = validateSheet(deps, { operation: 'criarAssinaturaPlano', sheetName: 'Planos', scope: 'all' });
+    expect(six.warnings[0]).toContain('"P-5"…; esses descontos');
+  });
+
+  it('the rows sent at once are the batch size asked for, between 1 and 50', () => {
+    const { book, deps, service } = setUp();
+    book.sheet(
+      'Notas',
+      NFSE_HEADER,
+      Array.from({ length: 60 }, (_, i) => [2000 + i]),
+    );
+    startBulk(deps, { ...emit(), batchSize: 500 }, FAR());
+    expect(Math.max(...service.waves)).toBe(50);
+    const one = setUp();
+    one.book.sheet('Notas', NFSE_HEADER, [[1], [2], [3]]);
+    startBulk(one.deps, { ...emit(), batchSize: 0 }, FAR());
+    expect(one.service.waves).toEqual([]);
+    expect(one.service.log.filter((l) => l.startsWith('POST'))).toHaveLength(3);
   });
 });
