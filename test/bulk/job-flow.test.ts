@@ -125,6 +125,9 @@ describe('emitting notes from rows', () => {
     expect(rows[3]).toMatchObject({ Status: 'OK', 'Fatura conferida': 1002 });
     expect(rows[3]['Processado em']).toBeInstanceOf(Date);
     expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(2);
+    // An emission is sent straight away (a refusal tells of a note already there), and one pass is enough.
+    expect(service.log.filter((l) => l.startsWith('GET'))).toEqual([]);
+    expect(deps.jobs.get(p.jobId)?.pass).toBe(0);
   });
 
   it('a second run skips the rows already OK and sends nothing again', () => {
@@ -146,17 +149,23 @@ describe('emitting notes from rows', () => {
     expect(statuses(sheet)).toEqual(['JÁ EMITIDA']);
     expect(p.counts).toMatchObject({ existing: 1, ok: 0 });
     expect(p.message).toBe('0 linhas enviadas com sucesso, 1 já existia.');
+    const two = setUp();
+    for (const id of [7, 8])
+      two.service.notes.set(id, { idNotaFiscalServico: id, idFatura: id, numeroNotaFiscalServico: '1', statusNotaFiscalServico: 'AUTORIZADA' });
+    two.book.sheet('Notas', NFSE_HEADER, [[7], [8]]);
+    expect(startBulk(two.deps, emit(), FAR()).message).toBe('0 linhas enviadas com sucesso, 2 já existiam.');
   });
 
   it('a refusal is shown on the row and its cells coloured', () => {
-    const { book, deps } = setUp(fakeService({ refuse: new Set([1001]) }));
-    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
+    const { book, deps } = setUp(fakeService({ refuse: new Set([1001, 1003]) }));
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
     const p = startBulk(deps, emit(), FAR());
-    expect(statuses(sheet)).toEqual(['ERRO', 'OK']);
+    expect(statuses(sheet)).toEqual(['ERRO', 'OK', 'ERRO']);
     expect(sheet.records()[0].Mensagem).toContain('Fatura cancelada');
     expect(sheet.backgrounds[1][0]).toBe(FAULT_COLOR);
     expect(sheet.backgrounds[2]?.[0]).not.toBe(FAULT_COLOR);
-    expect(p.message).toBe('1 linha enviada com sucesso, 1 com erro.');
+    expect(sheet.backgrounds[3][0]).toBe(FAULT_COLOR);
+    expect(p.message).toBe('1 linha enviada com sucesso, 2 com erro.');
   });
 
   it('an answer lost: the row is PENDENTE, looked up by the next pass and found done', () => {
@@ -242,7 +251,7 @@ describe('steps and deadlines', () => {
     );
     expect(continueBulk(deps, started.jobId, FAR()).status).toBe('cancelled');
     expect(() => cancelBulk(deps, 'nenhum')).toThrow('Este lote não existe mais.');
-    expect(() => continueBulk(deps, 'nenhum', FAR())).toThrow(BulkError);
+    expect(() => continueBulk(deps, 'nenhum', FAR())).toThrow(new BulkError('Este lote não existe mais: comece de novo pela barra lateral.'));
   });
 
   it('a sheet deleted between steps fails the job saying so', () => {
@@ -472,10 +481,11 @@ describe('customers by CPF/CNPJ in a run', () => {
       row('C', '', '98765432100'),
       row('D', 999, '12345678909'),
       row('E', '', '12345678909'),
+      row('F', 321, '12345678909'),
     ]);
     const p = startBulk(deps, { operation: op, sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
-    expect(p.counts).toMatchObject({ ok: 2, failed: 3 });
-    expect(statuses(sheet)).toEqual(['OK', 'ERRO', 'ERRO', 'ERRO', 'OK']);
+    expect(p.counts).toMatchObject({ ok: 3, failed: 3 });
+    expect(statuses(sheet)).toEqual(['OK', 'ERRO', 'ERRO', 'ERRO', 'OK', 'OK']);
     const messages = sheet.records().map((r) => r.Mensagem);
     expect(messages[1]).toBe(
       'Linha 3, coluna "CPF/CNPJ do cliente" (K): nenhum cliente tem o CPF/CNPJ 111.444.777-35: confira o número ou use a coluna "ID do cliente".',
@@ -663,11 +673,16 @@ describe('a run over several steps', () => {
   });
 
   it('a customer found by CPF/CNPJ in one step is not looked up again in the next', () => {
-    const customers = [{ idCliente: 321, cpfCnpj: '12345678909', isAtivo: true }];
+    const customers = [
+      { idCliente: 321, cpfCnpj: '12345678909', isAtivo: true },
+      { idCliente: 654, cpfCnpj: '98765432100', isAtivo: true },
+    ];
     const { book, deps, service } = setUp(slow({ customers }));
     const header = [...CUSTOM_HEADER, 'CPF/CNPJ do cliente'];
-    const row = (key: string): CellValue[] => [key, '', adesao, '11/2026', 'MENSAL', 789, 'Honorários', 100, 'AGRUPADA', 10, '123.456.789-09'];
-    book.sheet('Lote', header, [row('A'), row('B'), row('C'), row('D')]);
+    const row = (key: string, cpf = '123.456.789-09'): CellValue[] => [key, '', adesao, '11/2026', 'MENSAL', 789, 'Honorários', 100, 'AGRUPADA', 10, cpf];
+    // The other customer's row comes after what the first batch takes.
+    const keys = Array.from({ length: 24 }, (_, i) => `K-${i}`);
+    book.sheet('Lote', header, [...keys.map((k) => row(k)), row('B', '98765432100')]);
     const first = startBulk(
       deps,
       { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all', batchSize: 1 },
@@ -676,10 +691,11 @@ describe('a run over several steps', () => {
     expect(first.status).toBe('running');
     expect(deps.jobs.get(first.jobId)?.customers).toEqual({ '12345678909': 321 });
     let p = first;
-    for (let i = 0; i < 8 && !p.done; i++) p = continueBulk(deps, first.jobId, clock + 100_000);
-    expect(p).toMatchObject({ status: 'done', counts: { ok: 4 } });
-    expect(service.log.filter((l) => l.startsWith('GET /v2/clientes'))).toHaveLength(1);
-    expect(service.posted.map((b) => b.idCliente)).toEqual([321, 321, 321, 321]);
+    for (let i = 0; i < 60 && !p.done; i++) p = continueBulk(deps, first.jobId, clock + 100_000);
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 25 } });
+    expect(service.log.filter((l) => l.startsWith('GET /v2/clientes'))).toHaveLength(2);
+    expect(service.posted.map((b) => b.idCliente)).toEqual([...keys.map(() => 321), 654]);
+    expect(deps.jobs.get(first.jobId)?.customers).toEqual({ '12345678909': 321, '98765432100': 654 });
   });
 
   it('blank keys are all generated and written when the run starts, before anything is sent', () => {
@@ -826,5 +842,33 @@ describe('what a run reports along the way', () => {
     startBulk(one.deps, { ...emit(), batchSize: 0 }, FAR());
     expect(one.service.waves).toEqual([]);
     expect(one.service.log.filter((l) => l.startsWith('POST'))).toHaveLength(3);
+  });
+});
+
+describe('rows left PENDENTE across steps', () => {
+  it('are looked up in the retry pass wherever the user moved them, and never sent twice', () => {
+    const { book, deps, service } = setUp(fakeService({ drop: new Set([1001, 1004]), onRequest: () => (clock += 30_000) }));
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003], [1004], [1005]]);
+    let p = startBulk(deps, { ...emit(), batchSize: 2 }, clock + 100_000);
+    for (let i = 0; i < 20 && !p.done; i++) {
+      // Between steps the user keeps sorting the sheet the other way round.
+      const ids = sheet.read(2, 1, 5, 1).flat();
+      const rest = sheet.read(2, 2, 5, 6);
+      sheet.write(2, 1, ids.map((id, k) => [id, ...rest[k]]).reverse());
+      p = continueBulk(deps, p.jobId, clock + 100_000);
+    }
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 3, pending: 2, failed: 0 } });
+    const byInvoice = Object.fromEntries(sheet.records().map((r) => [r['ID da fatura'], r.Status]));
+    expect(byInvoice).toEqual({ 1001: 'PENDENTE', 1002: 'OK', 1003: 'OK', 1004: 'PENDENTE', 1005: 'OK' });
+    expect(service.log.filter((l) => l.includes('emitir'))).toHaveLength(5);
+    expect(deps.jobs.get(p.jobId)?.pass).toBe(2);
+  });
+});
+
+describe('failedRanges of a single row', () => {
+  it('a sheet with one data row in error gives that row', () => {
+    const { book, deps } = setUp();
+    book.sheet('Notas', [...NFSE_HEADER, 'Status'], [[1, 'ERRO']]);
+    expect(failedRanges(deps, 'emitirNfse', 'Notas')).toMatchObject({ ranges: ['A2:G2'], rows: 1 });
   });
 });
