@@ -36,11 +36,12 @@ const record = (idAssinaturaContrato: number, tipoContrato: string, valorUnitari
 const custom = (id: number, valor: number) => record(id, 'PERSONALIZADO', valor, 1);
 const plan = (id: number, quantidade: number) => record(id, 'PLANO', 80, quantidade);
 
-function setUp(records: Rec[], opts: { snapshots?: boolean } = {}) {
+function setUp(records: Rec[], opts: { snapshots?: boolean; refusedKey?: boolean } = {}) {
   const puts: string[] = [];
   const service = scripted((req, url): HttpOutcome => {
     if (req.method === 'PUT') {
       puts.push(`${url.pathname} ${req.body}`);
+      if (opts.refusedKey) return json(401, { message: 'chave revogada' });
       return json(200, { data: { idAssinaturaContrato: Number(url.pathname.split('/').pop()) } });
     }
     if (req.method === 'GET') return listOf([]);
@@ -172,5 +173,18 @@ describe('pushing edits of an imported sheet', () => {
     expect(puts).toEqual([]);
     // The snapshot now holds it: nothing left to push.
     expect(startEditPush(deps, { sheetName: 'Assinaturas', owner }, far()).message).toBe(NO_EDITS);
+  });
+
+  it('a refused key stops the whole push: the other type’s rows are not sent and go back to how they were', () => {
+    const { sheet, deps, puts, far } = setUp([custom(1, 100), plan(2, 1)], { refusedKey: true });
+    sheet.write(2, at('valorUnitario'), [[120]]);
+    sheet.write(3, at('quantidade'), [[3]]);
+    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    expect(p.status).toBe('failed');
+    expect(p.message).toContain('A chave de API foi recusada');
+    expect(puts).toHaveLength(1);
+    const statuses = sheet.records().map((r) => r.Status);
+    expect(statuses.filter((st) => st === 'PENDENTE')).toEqual([]);
+    expect(statuses).toContain('');
   });
 });
