@@ -90,6 +90,7 @@ describe('pushing edits of an imported sheet', () => {
     expect(preview).not.toHaveProperty('changed');
     const p = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
     expect(p).toMatchObject({ status: 'done', label: 'Enviar alterações da planilha', total: 2, counts: { ok: 2, failed: 0 } });
+    expect(p.warnings).toEqual([]);
     expect(puts.map((l) => l.split(' ')[0]).sort()).toEqual(['/v2/assinaturascontratos/personalizado/1', '/v2/assinaturascontratos/plano/2']);
     expect(
       JSON.parse(
@@ -186,5 +187,19 @@ describe('pushing edits of an imported sheet', () => {
     const statuses = sheet.records().map((r) => r.Status);
     expect(statuses.filter((st) => st === 'PENDENTE')).toEqual([]);
     expect(statuses).toContain('');
+  });
+
+  it('a sheet imported with too many subscriptions to compare is refused, saying so', () => {
+    const { deps, far, snapshots, sheet } = setUp([custom(1, 100)]);
+    snapshots.pulled(
+      sheet.id,
+      owner,
+      'c1',
+      Array.from({ length: 20_001 }, (_, i) => custom(10 + i, 1)),
+      2_000,
+    );
+    expect(() => startEditPush(deps, { sheetName: 'Assinaturas', owner }, far())).toThrow(
+      'A aba tem assinaturas demais para comparar as alterações (mais de 20.000): filtre a importação.',
+    );
   });
 });

@@ -267,6 +267,11 @@ describe('what a run is given', () => {
   it('refuses a missing sheet, a sheet without rows, a run without a connection', () => {
     const { book, deps } = setUp();
     expect(() => startBulk(deps, emit('Nenhuma'), FAR())).toThrow('A aba "Nenhuma" não existe nesta planilha.');
+    try {
+      startBulk(deps, emit('Nenhuma'), FAR());
+    } catch (e) {
+      expect((e as Error).name).toBe('BulkError');
+    }
     book.sheet('Vazia', NFSE_HEADER);
     expect(() => startBulk(deps, emit('Vazia'), FAR())).toThrow('A aba "Vazia" não tem linhas abaixo do cabeçalho.');
     book.sheet('Notas', NFSE_HEADER, [[1]]);
@@ -311,15 +316,16 @@ describe('validateSheet', () => {
   it('checks every row, writes the problems beside them and sends nothing', () => {
     const { book, deps, service } = setUp();
     const header = [...NFSE_HEADER, 'Status', 'Mensagem', 'Fatura conferida'];
-    const rows: CellValue[][] = [[1001, 'ERRO', 'antes', ''], ['x'], [1003, 'OK', '', 1003], [1004], [1005, 'PENDENTE'], [1006, 'OK', '', 999]];
+    const rows: CellValue[][] = [[1001, 'ERRO', 'antes', ''], ['x'], [1003, 'OK', '', 1003], [1004], [1005, 'PENDENTE'], [1006, 'OK', '', 999], [1007, 'ERRO']];
     const sheet = book.sheet('Notas', header, rows);
     const summary = validateSheet(deps, { operation: 'emitirNfse', sheetName: 'Notas', scope: 'all' });
     // 1006's OK was for another invoice (the sheet was imported again): it is to be sent.
-    expect(summary).toMatchObject({ sheetName: 'Notas', total: 6, valid: 3, invalid: 1, untouched: 2, warnings: [] });
+    expect(summary).toMatchObject({ sheetName: 'Notas', total: 7, valid: 4, invalid: 1, untouched: 2, warnings: [] });
     expect(summary.problems).toEqual([expect.stringMatching(/^Linha 3, coluna "ID da fatura" \(A\): /)]);
     expect(service.log).toEqual([]);
     const read = sheet.records();
-    expect(read.map((r) => r.Status)).toEqual(['', 'ERRO', 'OK', '', 'PENDENTE', '']);
+    expect(read.map((r) => r.Status)).toEqual(['', 'ERRO', 'OK', '', 'PENDENTE', '', '']);
+    expect(read[6].Mensagem).toBe('Linha válida: pronta para enviar.');
     expect(read[0].Mensagem).toBe('Linha válida: pronta para enviar.');
     expect(read[3].Mensagem).toBe('');
     expect(read[5].Mensagem).toBe('Linha válida: pronta para enviar.');
@@ -543,6 +549,7 @@ describe('plan subscriptions and their discounts', () => {
     book.sheet('Descontos', DISCOUNTS, [discount('P-2'), discount('P-2')]);
     const p = startBulk(deps, { operation: 'criarAssinaturaPlano', sheetName: 'Planos', connection: 'x', scope: 'all' }, FAR());
     expect(p.counts).toMatchObject({ ok: 2 });
+    expect(p.warnings).toEqual([]);
     expect(service.posted.map((b) => (b.descontos as Array<{ idIntegracao: string }>).map((d) => d.idIntegracao))).toEqual([[], ['P-2-D1', 'P-2-D2']]);
   });
 });
@@ -668,6 +675,7 @@ describe('a run over several steps', () => {
     let p = first;
     for (let i = 0; i < 5 && !p.done; i++) p = continueBulk(deps, first.jobId, clock + 100_000);
     expect(p).toMatchObject({ status: 'done', counts: { ok: 7, failed: 0, skipped: 0 } });
+    expect(p.warnings).toEqual([]);
     expect(sheet.records().map((r) => r['Fatura conferida'])).toEqual([1001, 1002, 1003, 1004, 1007, 1006, 1005]);
     expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(7);
   });
@@ -870,5 +878,55 @@ describe('failedRanges of a single row', () => {
     const { book, deps } = setUp();
     book.sheet('Notas', [...NFSE_HEADER, 'Status'], [[1, 'ERRO']]);
     expect(failedRanges(deps, 'emitirNfse', 'Notas')).toMatchObject({ ranges: ['A2:G2'], rows: 1 });
+  });
+});
+
+describe('rows that are not sent', () => {
+  it('blank rows in the scope are neither counted nor lost when the run goes on in a later step', () => {
+    const { book, deps } = setUp();
+    book.sheet('Notas', NFSE_HEADER, [[1001], [''], [1003]]);
+    const started = startBulk(deps, emit(), clock - 1);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(done).toMatchObject({ status: 'done', total: 2, counts: { ok: 2, failed: 0 } });
+    expect(done.warnings).toEqual([]);
+  });
+
+  it('a row marked EXEMPLO is skipped; one that shares a single value with the example is sent', () => {
+    const { book, deps, service } = setUp();
+    const made = createTemplate(book, bulkOperation('criarAssinaturaPersonalizada'), zone);
+    const sheet = book.byId(made.sheetId)!;
+    // Same customer as the example row, otherwise the user's own.
+    sheet.write(3, 1, [['MEU-1', 123, adesao, '11/2026', 'MENSAL', 789, 'Honorários', 100, 'AGRUPADA', 10, '']]);
+    sheet.write(4, 1, [['MEU-2', 124, adesao, '11/2026', 'MENSAL', 789, 'Honorários', 100, 'AGRUPADA', 10, '', 'exemplo']]);
+    const p = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: made.sheetName, connection: 'x', scope: 'all' }, FAR());
+    expect(p).toMatchObject({ total: 1, counts: { ok: 1 } });
+    expect(service.posted.map((b) => b.idIntegracao)).toEqual(['MEU-1']);
+  });
+
+  it('an example mark naming no column of the sheet marks nothing', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    sheet.setSheetTag('faturamento.exemplo', JSON.stringify({ outraColuna: '1' }));
+    expect(startBulk(deps, emit(), FAR())).toMatchObject({ total: 1, counts: { ok: 1 } });
+  });
+
+  it('a Descontos sheet concerns plan subscriptions only', () => {
+    const { book, deps } = setUp();
+    book.sheet(
+      'Descontos',
+      discountColumns.map((c) => c.label),
+      [['', '', 'Sem dono', 'VALOR', 10, '11/2026', '10/2027']],
+    );
+    book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    expect(startBulk(deps, emit(), FAR()).warnings).toEqual([]);
+  });
+
+  it('a typed key with an old ERRO is looked up before it is created, like any new row', () => {
+    const { book, deps, service } = setUp();
+    service.subs.set('K-1', { idAssinaturaContrato: 77, idIntegracao: 'K-1' });
+    const sheet = book.sheet('Lote', [...CUSTOM_HEADER, 'Status'], [[...customRow('K-1'), 'ERRO']]);
+    startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
+    expect(statuses(sheet)).toEqual(['JÁ EXISTE']);
+    expect(service.posted).toEqual([]);
   });
 });
