@@ -37,6 +37,8 @@ function fakeService(
     refuse?: Set<number>;
     lose?: Set<number>;
     drop?: Set<number>;
+    /** Invoices whose first emission is answered 429. */
+    throttle?: Set<number>;
     unauthorized?: boolean;
     customers?: Array<Record<string, unknown>>;
     /** Called as each request arrives (a slow service moves the clock; a test reads the sheet as the service is reached). */
@@ -45,6 +47,8 @@ function fakeService(
 ) {
   const notes = new Map<number, Record<string, unknown>>();
   const subs = new Map<string, Record<string, unknown>>();
+  /** Subscriptions by id, as updates find them. */
+  const byId = new Map<number, Record<string, unknown>>();
   const posted: Array<Record<string, unknown>> = [];
   let nextId = 500;
   const service = scripted((req, url): HttpOutcome => {
@@ -54,6 +58,7 @@ function fakeService(
     if (req.method === 'POST') posted.push(body);
     if (req.method === 'POST' && url.pathname === '/v2/faturamento/nfse/emitir') {
       const id = body.idFatura as number;
+      if (opts.throttle?.delete(id)) return { kind: 'response', status: 429, headers: { 'retry-after': '1' }, body: '{}' };
       if (opts.drop?.has(id)) return { kind: 'network-error', message: 'connection reset' };
       if (opts.refuse?.has(id)) return json(422, { message: ['Fatura cancelada'] });
       if (notes.has(id)) return json(400, { message: ['Fatura já possui nota'] });
@@ -71,6 +76,22 @@ function fakeService(
       subs.set(record.idIntegracao, record);
       return json(200, { data: record });
     }
+    if (req.method === 'PUT') {
+      const id = Number(url.pathname.split('/').pop());
+      const record = {
+        ...(byId.get(id) ?? {}),
+        idAssinaturaContrato: id,
+        quantidade: body.quantidade,
+        descricaoAssinaturaContrato: body.descricaoAssinaturaContrato,
+      };
+      byId.set(id, record);
+      return json(200, { data: record });
+    }
+    const byIdWanted = url.searchParams.get('idAssinaturaContrato');
+    if (req.method === 'GET' && url.pathname === '/v2/assinaturascontratos' && byIdWanted) {
+      const record = byId.get(Number(byIdWanted));
+      return listOf(record ? [record] : []);
+    }
     if (req.method === 'GET' && url.pathname === '/v2/assinaturascontratos') {
       const record = subs.get(url.searchParams.get('idIntegracao') ?? '');
       return listOf(record ? [record] : []);
@@ -81,7 +102,7 @@ function fakeService(
     }
     throw new Error(`pedido fora do roteiro: ${req.method} ${req.url}`);
   });
-  return { ...service, notes, subs, posted };
+  return { ...service, notes, subs, posted, byId };
 }
 
 let clock = Date.UTC(2026, 10, 22, 12);
@@ -928,5 +949,46 @@ describe('rows that are not sent', () => {
     startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
     expect(statuses(sheet)).toEqual(['JÁ EXISTE']);
     expect(service.posted).toEqual([]);
+  });
+});
+
+describe('a service asking to slow down', () => {
+  it('after a 429 the next batch sends half as many rows at once, then one more each batch', () => {
+    const { book, deps, service } = setUp(fakeService({ throttle: new Set([1]) }));
+    const sheet = book.sheet(
+      'Notas',
+      NFSE_HEADER,
+      Array.from({ length: 100 }, (_, i) => [i + 1]),
+    );
+    let p = startBulk(deps, { ...emit(), batchSize: 4 }, FAR());
+    // The 429 ends the step: the rows it did not reach go on in the next.
+    expect(p.status).toBe('running');
+    for (let i = 0; i < 5 && !p.done; i++) p = continueBulk(deps, p.jobId, FAR());
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 100 } });
+    expect(statuses(sheet).every((st) => st === 'OK')).toBe(true);
+    // Four at once until the 429, then half as many; each batch after it one more, never past what was asked.
+    expect(service.waves.slice(0, 2)).toEqual([4, 2]);
+    expect(service.waves.at(-1)).toBe(3);
+    expect(Math.max(...service.waves)).toBe(4);
+  });
+});
+
+describe('updates whose outcome was unknown', () => {
+  it('a PENDENTE update is read back first: sent again only when the record lacks it', () => {
+    const { book, deps, service } = setUp();
+    service.byId.set(5, { idAssinaturaContrato: 5, quantidade: 3, descricaoAssinaturaContrato: 'Plano' });
+    service.byId.set(6, { idAssinaturaContrato: 6, quantidade: 1, descricaoAssinaturaContrato: 'Plano' });
+    const long = new Date(clock - 3_600_000);
+    const header = ['ID da assinatura', 'Quantidade', 'Descrição', 'Status', 'Mensagem', 'Processado em'];
+    const sheet = book.sheet('Planos', header, [
+      [5, 3, 'Plano', 'PENDENTE', 'Enviando…', long],
+      [6, 4, 'Plano', 'PENDENTE', 'Enviando…', long],
+    ]);
+    const p = startBulk(deps, { operation: 'atualizarAssinaturaPlano', sheetName: 'Planos', connection: 'x', scope: 'all' }, FAR());
+    expect(p.counts).toMatchObject({ ok: 2, pending: 0, failed: 0 });
+    expect(statuses(sheet)).toEqual(['OK', 'OK']);
+    expect(service.log.filter((l) => l.startsWith('PUT'))).toEqual(['PUT /v2/assinaturascontratos/plano/6']);
+    expect(service.log.filter((l) => l.startsWith('GET'))).toHaveLength(2);
+    expect(service.byId.get(6)?.quantidade).toBe(4);
   });
 });
