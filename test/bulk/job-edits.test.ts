@@ -12,6 +12,7 @@ import { SnapshotStore } from '../../src/core/bulk/snapshot';
 import type { CellValue } from '../../src/core/table';
 import { MemoryStore, type Rec, zone } from './fixtures';
 import { MemoryBook, MemorySheet } from './memory-book';
+import { foreignDates } from './foreign-dates';
 import { json, listOf, scripted } from './scripted';
 
 class ImportedSheet extends MemorySheet {
@@ -160,8 +161,9 @@ describe('pushing edits of an imported sheet', () => {
     expect(puts[2]).toContain('/personalizado/1 ');
   });
 
-  it('a push killed after its rows were written OK settles them on the next step, sending nothing again', () => {
+  it('a push killed after its rows were written OK settles them on the next step, sending nothing again, whatever realm the dates come from', () => {
     const { sheet, deps, puts, far } = setUp([custom(1, 100)]);
+    foreignDates(sheet);
     sheet.write(2, at('valorUnitario'), [[110]]);
     const started = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far() - 700_000);
     expect(started.status).toBe('running');

@@ -25,6 +25,7 @@ import { FAULT_COLOR } from '../../src/core/bulk/sheet-io';
 import type { CellValue } from '../../src/core/table';
 import { CUSTOM_HEADER, MemoryStore, zone } from './fixtures';
 import { MemoryBook, type MemorySheet } from './memory-book';
+import { foreignDates } from './foreign-dates';
 import { json, listOf, scripted } from './scripted';
 
 const NFSE_HEADER = ['ID da fatura'];
@@ -990,5 +991,30 @@ describe('updates whose outcome was unknown', () => {
     expect(service.log.filter((l) => l.startsWith('PUT'))).toEqual(['PUT /v2/assinaturascontratos/plano/6']);
     expect(service.log.filter((l) => l.startsWith('GET'))).toHaveLength(2);
     expect(service.byId.get(6)?.quantidade).toBe(4);
+  });
+});
+
+describe('dates from another realm', () => {
+  it('a row written OK before a kill counts as this run’s, and a recent PENDENTE waits, whatever realm their dates come from', () => {
+    const { book, deps, service, store } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    foreignDates(sheet);
+    const write = sheet.write.bind(sheet);
+    sheet.write = (row, column, values) => {
+      write(row, column, values);
+      if (values.some((line) => line.includes('OK'))) store.frozen = true;
+    };
+    expect(() => startBulk(deps, emit(), FAR())).toThrow('killed');
+    sheet.write = write;
+    store.frozen = false;
+    expect(continueBulk(deps, String(sheet.id), FAR()).counts).toMatchObject({ ok: 1, skipped: 0 });
+
+    const pending = setUp();
+    const header = ['ID da fatura', 'Status', 'ID da NFS-e', 'Número da NFS-e', 'Fatura conferida', 'Mensagem', 'Processado em'];
+    const waiting = pending.book.sheet('Notas', header, [[2002, 'PENDENTE', '', '', '', 'Enviando…', new Date(clock - 60_000)]]);
+    foreignDates(waiting);
+    expect(startBulk(pending.deps, emit(), FAR()).counts).toMatchObject({ pending: 1 });
+    expect(pending.service.log.filter((l) => l.startsWith('POST'))).toEqual([]);
+    expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(1);
   });
 });
