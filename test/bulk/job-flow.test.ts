@@ -125,6 +125,18 @@ function setUp(service = fakeService(), extra: Partial<BulkDeps> = {}) {
 }
 
 const FAR = () => clock + 600_000;
+
+/** Runs `start` in an execution that dies right after results reach the sheet: the stored job is still the one saved before the batch. */
+function killedAfterResults(sheet: MemorySheet, store: MemoryStore, start: () => unknown): void {
+  const write = sheet.write.bind(sheet);
+  sheet.write = (row, column, values) => {
+    write(row, column, values);
+    if (values.some((line) => line.includes('OK'))) store.frozen = true;
+  };
+  expect(start).toThrow('killed');
+  sheet.write = write;
+  store.frozen = false;
+}
 const emit = (sheetName = 'Notas', scope: 'all' | 'selected' = 'all') => ({ operation: 'emitirNfse' as const, sheetName, connection: 'Empresa', scope });
 const statuses = (sheet: MemorySheet) => sheet.records().map((r) => r.Status);
 
@@ -592,15 +604,7 @@ describe('what a kill or the hard limit leaves', () => {
   it('rows written OK by an execution killed before its checkpoint count as sent by this run, and are not sent again', () => {
     const { book, deps, service, store } = setUp();
     const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
-    const write = sheet.write.bind(sheet);
-    // The execution dies right after the results reach the sheet: the job in the properties is still the one saved before the batch.
-    sheet.write = (row, column, values) => {
-      write(row, column, values);
-      if (values.some((line) => line.includes('OK'))) store.frozen = true;
-    };
-    expect(() => startBulk(deps, emit(), FAR())).toThrow('killed');
-    sheet.write = write;
-    store.frozen = false;
+    killedAfterResults(sheet, store, () => startBulk(deps, emit(), FAR()));
     const jobId = String(sheet.id);
     expect(deps.jobs.get(jobId)).toMatchObject({ status: 'running', cursor: 0 });
     const posts = service.log.length;
@@ -999,14 +1003,7 @@ describe('dates from another realm', () => {
     const { book, deps, service, store } = setUp();
     const sheet = book.sheet('Notas', NFSE_HEADER, [[1001]]);
     foreignDates(sheet);
-    const write = sheet.write.bind(sheet);
-    sheet.write = (row, column, values) => {
-      write(row, column, values);
-      if (values.some((line) => line.includes('OK'))) store.frozen = true;
-    };
-    expect(() => startBulk(deps, emit(), FAR())).toThrow('killed');
-    sheet.write = write;
-    store.frozen = false;
+    killedAfterResults(sheet, store, () => startBulk(deps, emit(), FAR()));
     expect(continueBulk(deps, String(sheet.id), FAR()).counts).toMatchObject({ ok: 1, skipped: 0 });
 
     const pending = setUp();
