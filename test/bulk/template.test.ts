@@ -111,3 +111,31 @@ describe('exampleKey', () => {
     expect(exampleKey(foreign)).toBe('d:5');
   });
 });
+
+describe('what a template asks of the sheet', () => {
+  it('room for the example and the rows to type, and each dropdown says its choices', () => {
+    const sizes: Array<[number, number]> = [];
+    const helps: string[] = [];
+    const book = new MemoryBook();
+    const create = book.create.bind(book);
+    book.create = (name: string) => {
+      const sheet = create(name);
+      sheet.ensureSize = (...size: number[]) => void sizes.push([size[0], size[1]]);
+      const dropdown = sheet.setDropdown.bind(sheet);
+      sheet.setDropdown = (row: number, column: number, rows: number, choices: readonly string[], ...help: string[]) => {
+        helps.push(help[0]);
+        dropdown(row, column, rows, choices);
+      };
+      return sheet;
+    };
+    createTemplate(book, bulkOperation('criarAssinaturaPlano'), zone);
+    const plano = bulkOperation('criarAssinaturaPlano');
+    expect(sizes).toEqual([
+      [TEMPLATE_ROWS + 1, plano.columns.length + plano.results.length],
+      [TEMPLATE_ROWS + 1, discountColumns.length],
+    ]);
+    expect(helps).toEqual(['Escolha: AGRUPADA, INDIVIDUAL.', 'Escolha: PERCENTUAL, VALOR.']);
+    // The Descontos example row is its columns' examples, nothing after them.
+    expect(book.byName('Descontos')!.grid[1]).toHaveLength(discountColumns.length);
+  });
+});
