@@ -1,7 +1,7 @@
 /** A scripted billing service for the bulk core's unit tests: each request gets the answer a function gives, and is logged. */
-import { intlZone } from '../../src/api/calendar';
 import { BillingClient } from '../../src/api/client';
 import type { HttpOutcome, HttpRequest, Transport } from '../../src/api/transport';
+import { zone } from './fixtures';
 
 export const json = (status: number, body: unknown): HttpOutcome => ({
   kind: 'response',
@@ -27,13 +27,7 @@ export function scripted(answer: (req: HttpRequest, url: URL) => HttpOutcome): {
       return reqs.map(one);
     },
   };
-  const client = new BillingClient({
-    baseUrl: 'https://api.exemplo.com.br',
-    apiKey: 'k',
-    transport,
-    sleep: () => {},
-    zone: intlZone('America/Sao_Paulo'),
-    retry: { retries: 0 },
-  });
+  // No retries of its own: each scripted answer is what the bulk core sees.
+  const client = new BillingClient({ baseUrl: 'https://api.exemplo.com.br', apiKey: 'k', transport, sleep: () => {}, zone, retry: { retries: 0 } });
   return { client, log, waves };
 }
