@@ -41,4 +41,16 @@ describe('planBatch', () => {
   it('the overhead it plans grows with the cells written twice per row', () => {
     expect(planBatch({ ...base, waveMs: 600 }).overheadMs).toBe(batchOverheadMs(planBatch({ ...base, waveMs: 600 }).rows, 16));
   });
+
+  it('a fixed cost of ten calls and a flush, and each row costs its cells written twice', () => {
+    // 10 calls of 60 ms and a 500 ms flush; 0.225 ms a cell, marks and results.
+    expect(batchOverheadMs(0, 16)).toBe(1_100);
+    expect(batchOverheadMs(100, 10)).toBeCloseTo(1_100 + 2 * 100 * 10 * 0.225, 6);
+  });
+
+  it('counts the time left from now, not from the epoch', () => {
+    const now = 1_700_000_000_000;
+    const plan = planBatch({ ...base, now, deadline: now + 10_000, waveMs: 600 });
+    expect(plan.waves).toBe(Math.floor((10_000 - batchOverheadMs(0, 16)) / 600));
+  });
 });

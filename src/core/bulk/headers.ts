@@ -25,6 +25,7 @@ export function normalizeHeader(text: string): string {
 
 /** "idFatura", "idCliente — ID do cliente…" → the field name a note starts with. */
 function noteField(note: string): string {
+  // Stryker disable next-line StringLiteral: every caller passes a string, and no field name is any text put in place of the '' of no match
   return /^\s*([A-Za-z][A-Za-z0-9_.]*)/.exec(note ?? '')?.[1] ?? '';
 }
 
