@@ -4,7 +4,7 @@
  * adding the columns a run fills; telling which operation a sheet was made for.
  */
 import { describe, expect, it } from 'vitest';
-import { PARTIAL_MARK } from '../../src/core/import-job';
+import { PARTIAL_MARK } from '../../src/core/sheet-names';
 import { bulkOperation, RESULT_NOTE } from '../../src/core/bulk/definitions';
 import { columnLetter, ensureLayout, guessOperation, LayoutError, matchColumns, normalizeHeader, ownLabel } from '../../src/core/bulk/headers';
 import { CUSTOM_HEADER } from './fixtures';

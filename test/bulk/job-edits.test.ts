@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpOutcome } from '../../src/api/transport';
 import { NO_EDITS } from '../../src/core/bulk/edits';
-import { type BulkDeps, bulkJobStore, continueBulk, previewEditPush, startEditPush } from '../../src/core/bulk/job';
+import { type BulkDeps, continueBulk, previewEditPush, startEditPush } from '../../src/core/bulk/job';
+import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { SnapshotStore } from '../../src/core/bulk/snapshot';
 import type { CellValue } from '../../src/core/table';
 import { MemoryStore, type Rec, zone } from './fixtures';

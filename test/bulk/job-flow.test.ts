@@ -9,7 +9,6 @@ import type { HttpOutcome } from '../../src/api/transport';
 import {
   BulkError,
   type BulkDeps,
-  bulkJobStore,
   cancelBulk,
   continueBulk,
   continueBulkJob,
@@ -19,6 +18,7 @@ import {
   startBulk,
   validateSheet,
 } from '../../src/core/bulk/job';
+import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { bulkOperation, discountColumns } from '../../src/core/bulk/definitions';
 import { createTemplate } from '../../src/core/bulk/template';
 import { FAULT_COLOR } from '../../src/core/bulk/sheet-io';
