@@ -22,6 +22,18 @@ describe('the bulk form', () => {
     expect(emu.run('getBulkForm')).toMatchObject({ guessed: 'emitirNfse', suggestSelected: true, activeSheet: 'Faturas' });
   });
 
+  it('refuses in Portuguese an operation or a listing named after one of Object’s members, as a crafted call could send', () => {
+    const emu = emulator();
+    connect(emu, sb);
+    expect(emu.run('createBulkTemplate', ['toString'])).toEqual({ ok: false, message: 'Escolha a operação do modelo.' });
+    expect(emu.run('startImportRun', [{ connection: 'Demo', listing: 'constructor', sheetName: 'X' }])).toMatchObject({
+      ok: false,
+      field: 'listing',
+      message: 'Escolha o que importar.',
+    });
+    expect(emu.sheetNames()).not.toContain('X');
+  });
+
   it('on an emission template sheet proposes all rows', () => {
     const emu = emulator();
     connect(emu, sb);

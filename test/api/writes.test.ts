@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
 import { BillingClient } from '../../src/api/client';
 import { ValidationError } from '../../src/api/errors';
-import { checkBody, type InputField, isChecked, writes } from '../../src/api/writes';
+import { checkBody, type InputField, isChecked, write, writes } from '../../src/api/writes';
+import { listings } from '../../src/api/operations';
 import { bulkOperations } from '../../src/core/bulk/definitions';
 import { buildRow } from '../../src/core/bulk/rows';
 import type { CellValue } from '../../src/core/table';
@@ -107,5 +108,13 @@ describe('the write table', () => {
     expect(client.validateBody(writes.emitirNfse, checked.body)).toBe(checked.body);
     expect(isChecked({ idFatura: 7 })).toBe(false);
     expect(() => client.validateBody(writes.emitirNfse, { idFatura: 0 })).toThrow(ValidationError);
+  });
+});
+
+describe('the tables looked up by a name from a sidebar', () => {
+  it.each(['toString', 'constructor', '__proto__', 'valueOf'])('know no write and no listing called %s', (name) => {
+    expect(() => write(name)).toThrow(`Operação de escrita desconhecida: ${name}`);
+    expect((listings as Record<string, unknown>)[name]).toBeUndefined();
+    expect(Object.keys(writes)).not.toContain(name);
   });
 });

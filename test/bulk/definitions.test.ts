@@ -93,4 +93,8 @@ describe('bulk operations', () => {
   it('an unknown operation is refused by name', () => {
     expect(() => bulkOperation('apagarTudo')).toThrow('Operação de lote desconhecida: apagarTudo');
   });
+
+  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty'])('a name of one of Object’s own members (%s) is an unknown operation too', (name) => {
+    expect(() => bulkOperation(name)).toThrow(`Operação de lote desconhecida: ${name}`);
+  });
 });

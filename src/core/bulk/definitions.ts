@@ -111,7 +111,8 @@ function bulk(op: WriteOperation): BulkOperation {
  * execution loads the bundle, and most never touch a bulk operation.
  */
 export const bulkOperations = Object.defineProperties(
-  {},
+  // No prototype, as the tables it reads (src/api/lazy-table.ts): an operation named "toString" is unknown.
+  Object.create(null),
   Object.fromEntries(
     // The keys only: reading an operation would build the writes table at load.
     (Object.keys(writes) as WriteKey[]).map((key) => {
