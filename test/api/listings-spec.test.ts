@@ -46,6 +46,23 @@ const SPEC: Record<ListingKey, { path: string; params: string }> = {
 
 const operations = Object.values(listings) as ListOperation[];
 
+/** The type the spec gives each query parameter, as the filter kind that formats it (a CPF/CNPJ is a string whose digits the add-on checks). */
+const KINDS: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    integer: 'idCliente idFatura numero idNotaFiscalServico numeroNotaFiscalServico numeroFatura numeroTitulo numeroParcela idTransacao idAssinaturaContrato',
+    string: 'idIntegracao email numeroPedido loteCheckout codigoCheckout vigencia competenciaReferencia',
+    cpfCnpj: 'cpfCnpj',
+    boolean:
+      'isAtivo isCliente isFornecedor isParceiro isFuncionario isListarTelefones isListarTags isListarItens isQuitado isExibeCanceladas isOcultarBaixaPerda isListarEventosCartao isListarDescontos',
+    competencia: 'competencia',
+    date: 'vencimentoInicial vencimentoFinal dataPagamentoInicial dataPagamentoFinal dataVencimentoInicial dataVencimentoFinal',
+    datetime: 'dataHoraAtualizacaoInicial dataHoraAtualizacaoFinal',
+    idList: 'idsCliente idsCobranca',
+    sortField: 'sortField',
+    sortOrder: 'sortOrder',
+  }).flatMap(([kind, names]) => names.split(' ').map((name) => [name, kind])),
+);
+
 function client(answers = [json(200, { data: [] })], pageSize?: number) {
   const { transport, sent } = scripted(answers);
   return {
@@ -77,6 +94,10 @@ describe('listings against the spec', () => {
         op.key,
       ).toBe(true);
     }
+  });
+
+  it('formats each filter as the type the spec gives its parameter', () => {
+    for (const op of operations) for (const f of op.filters) expect(f.kind, `${op.key}.${f.name}`).toBe(KINDS[f.name]);
   });
 
   it('offers the isListar switches as options, and only them', () => {
