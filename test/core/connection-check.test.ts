@@ -81,6 +81,18 @@ describe('checkConnection', () => {
     expect(checkConnection(client, clock(1))).toMatchObject({ customers: 999_999, message: 'Conexão funcionando: 999.999 clientes na organização.' });
   });
 
+  it('keeps the total of the first page when the next page of the wave omits it', () => {
+    const { client } = service((page) => json(200, { data: customers(page * 2 + 1, 2), ...(page === 0 ? { paging: { totalRows: 80 } } : {}) }));
+    expect(checkConnection(client, clock(1))).toMatchObject({ customers: 80, message: 'Conexão funcionando: 80 clientes na organização.' });
+  });
+
+  it('a warning other than the page limit does not turn the count into a lower bound', () => {
+    // Page 1 repeats a customer of page 0: counted once, with a warning, and the count is still exact.
+    const pages = [customers(1, 3), [...customers(3, 1), ...customers(4, 2)], []];
+    const { client } = service((page) => json(200, { data: pages[page] ?? [] }));
+    expect(checkConnection(client, clock(1))).toMatchObject({ customers: 5, message: 'Conexão funcionando: 5 clientes na organização.' });
+  });
+
   it('calls a working but slow service slow, with the time it took', () => {
     const answer = () => json(200, { data: customers(1, 3), paging: { totalRows: 3 } });
     expect(checkConnection(service(answer).client, clock(6_250))).toEqual({

@@ -89,7 +89,7 @@ describe('hostProblem', () => {
   });
 
   it('allows the local sandbox even with a list', () => {
-    for (const url of ['http://localhost:8080', 'http://127.0.0.1', 'https://127.1.2.3:9443/x', 'http://[::1]:80'])
+    for (const url of ['http://localhost:8080', 'http://127.0.0.1', 'https://127.1.2.3:9443/x', 'http://127.10.20.30:8080', 'http://[::1]:80'])
       expect(hostProblem(url, allowed)).toBeNull();
     expect(hostProblem('http://localhost.exemplo.com', allowed)).not.toBeNull();
     expect(hostProblem('http://localhost:80x', allowed)).not.toBeNull();
@@ -106,6 +106,8 @@ describe('hostProblem', () => {
       'https://evil.com/https://outro.com.br',
     ])
       expect(hostProblem(url, allowed)).toBe(message);
+    // Text that does not start with an address is no address, whatever it holds further on.
+    expect(hostProblem(' evil https://outro.com.br', allowed)).toBe(message);
   });
 });
 
@@ -203,6 +205,7 @@ describe('ConnectionStore', () => {
     connections.upsert({ name: 'A', baseUrl: 'https://a.com', apiKey: 'ka' });
     user.delete('faturamento.conexao.c1.chave');
     expect(connections.list()[0].hasKey).toBe(false);
+    expect(connections.secrets()).toEqual([]);
     expect(connections.upsert({ id: 'c1', name: 'A', baseUrl: 'https://a.com' }).hasKey).toBe(false);
   });
 

@@ -62,6 +62,20 @@ describe('appendHistory', () => {
     expect(old.records().map((r) => r.Relatório)).toEqual(['Antigo', 'Novo']);
   });
 
+  it("never writes into another of the add-on's sheets that carries sheet metadata", () => {
+    const book = new MemoryBook();
+    const dashboard = book.create('Painel');
+    dashboard.setSheetTag(SHEET_TAG, 'painel:p1');
+    appendHistory(book, 'R', run());
+    expect(dashboard.grid).toEqual([]);
+    expect(
+      book
+        .byName(HISTORY_SHEET)
+        ?.records()
+        .map((r) => r.Relatório),
+    ).toEqual(['R']);
+  });
+
   it('bounds a long message to what a cell holds', () => {
     const book = new MemoryBook();
     appendHistory(book, 'R', run({ message: 'x'.repeat(CELL_TEXT_MAX + 10) }));

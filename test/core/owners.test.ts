@@ -179,6 +179,42 @@ describe('OwnerStore ledger', () => {
   });
 });
 
+describe('OwnerStore ledgers kept from earlier versions', () => {
+  it('a report or bulk run vouched for before card data and companies existed stays vouched for', () => {
+    const { user, store } = owners();
+    const me = store.identity('a');
+    const r = report(me.id);
+    const j = job(me.id);
+    // The terms as they were signed then: a kind tag, then what decides the run, nothing for absent card data or companies.
+    const reportTerms = JSON.stringify(['r', r.id, me.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail]);
+    const bulkTerms = JSON.stringify(['b', j.id, me.id, j.connectionId, j.operation, j.sheetId, j.startedAt]);
+    user.set(`faturamento.meus.${DOC}`, JSON.stringify({ reports: { r1: hmac(reportTerms, me.secret) }, bulk: { b1: hmac(bulkTerms, me.secret) } }));
+    const check = store.checker(me, DOC);
+    expect(check.report(r)).toBe(true);
+    expect(check.bulk(j)).toBe(true);
+  });
+
+  it("vouching for someone else's item, or one without a connection or an owner, makes it runnable by nobody", () => {
+    const { store } = owners();
+    const me = store.identity('a');
+    const theirs = report('outro');
+    const theirJob = job('outro');
+    store.vouchReport(me, DOC, theirs);
+    store.vouchBulk(me, DOC, theirJob);
+    const unconnected = report(me.id, { id: 'r2', connectionId: undefined });
+    const unconnectedJob = job(me.id, { id: 'b2', connectionId: '' });
+    store.vouchReport(me, DOC, unconnected);
+    store.vouchBulk(me, DOC, unconnectedJob);
+    const ownerless = report(me.id, { id: 'r3', owner: undefined });
+    const ownerlessJob = job(me.id, { id: 'b3', owner: undefined });
+    store.vouchReport(me, DOC, ownerless);
+    store.vouchBulk(me, DOC, ownerlessJob);
+    const check = store.checker(me, DOC);
+    for (const r of [theirs, unconnected, ownerless]) expect(check.report(r), r.id).toBe(false);
+    for (const j of [theirJob, unconnectedJob, ownerlessJob]) expect(check.bulk(j), j.id).toBe(false);
+  });
+});
+
 describe('notYours', () => {
   it("names the owner, or says the item predates owners, and points to 'Assumir'", () => {
     expect(notYours('O relatório "Faturas"', { id: 'x', email: 'ana@exemplo.com' })).toBe(
