@@ -34,6 +34,11 @@ describe('utf8Bytes', () => {
       '\udddd',
       'x\ud83e',
       '\ud83e\ud83e\uddfe',
+      '\ud800\udc00',
+      '\udbff\udfff',
+      '€\udc00',
+      '\udc00\udc00',
+      '\uffff\udc00',
     ];
     for (const s of samples) expect(utf8Bytes(s), JSON.stringify(s)).toBe(Buffer.byteLength(s, 'utf8'));
   });
@@ -54,6 +59,19 @@ describe('JobStore splitting', () => {
     jobs.put('r', `${fits}y`);
     expect(store.keys().length).toBeGreaterThan(2);
     expect(new JobStore<string>(store, PREFIX).get('r')).toBe(`${fits}y`);
+  });
+
+  it('fills each part to the limit, with no empty part after a full one', () => {
+    const store = new ByteStore();
+    const jobs = new JobStore<string>(store, PREFIX);
+    const key = `${PREFIX}r`;
+    const room = MAX_VALUE_BYTES - key.length - 32;
+    // JSON of a string adds its two quotes: this text fills exactly two parts.
+    const text = 'x'.repeat(2 * room - 2);
+    jobs.put('r', text);
+    expect(JSON.parse(store.get(key) ?? '')).toEqual({ $parts: 2, slot: 'a', gen: 1 });
+    expect(store.keys().sort()).toEqual([key, `${key}#a0`, `${key}#a1`]);
+    expect(new JobStore<string>(store, PREFIX).get('r')).toBe(text);
   });
 
   it('cuts parts between characters, never inside an emoji, each part within the limit', () => {
