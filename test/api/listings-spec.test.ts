@@ -7,10 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
-import { BillingClient } from '../../src/api/client';
-import { SchemaError } from '../../src/api/errors';
-import { type ListingKey, type ListOperation, listing, listings } from '../../src/api/operations';
-import { tableSpec } from '../../src/core/table';
+import type { ListingKey, ListOperation } from '../../src/api/operations';
+import { fresh } from './fresh';
 import { json, scripted } from './scripted';
 
 /** Path and query parameters of each listing, as the spec's "Endpoints" section gives them. */
@@ -44,8 +42,6 @@ const SPEC: Record<ListingKey, { path: string; params: string }> = {
   },
 };
 
-const operations = Object.values(listings) as ListOperation[];
-
 /** The type the spec gives each query parameter, as the filter kind that formats it (a CPF/CNPJ is a string whose digits the add-on checks). */
 const KINDS: Record<string, string> = Object.fromEntries(
   Object.entries({
@@ -63,7 +59,7 @@ const KINDS: Record<string, string> = Object.fromEntries(
   }).flatMap(([kind, names]) => names.split(' ').map((name) => [name, kind])),
 );
 
-function client(answers = [json(200, { data: [] })], pageSize?: number) {
+function client(BillingClient: Awaited<ReturnType<typeof fresh>>['BillingClient'], answers = [json(200, { data: [] })], pageSize?: number) {
   const { transport, sent } = scripted(answers);
   return {
     billing: new BillingClient({ baseUrl: 'https://api.test', apiKey: 'k', transport, sleep: () => {}, zone: intlZone('America/Sao_Paulo'), pageSize }),
@@ -72,18 +68,20 @@ function client(answers = [json(200, { data: [] })], pageSize?: number) {
 }
 
 describe('listings against the spec', () => {
-  it('asks each listing at its path, with its own page parameter and only the parameters the spec lists', () => {
+  it('asks each listing at its path, with its own page parameter and only the parameters the spec lists', async () => {
+    const m = await fresh();
+    const operations = Object.values(m.listings) as ListOperation[];
     for (const op of operations) {
       const spec = SPEC[op.key];
       const params = spec.params.split(' ');
-      expect(listing(op.key)).toBe(op);
+      expect(m.listing(op.key)).toBe(op);
       expect(op).toMatchObject({ kind: 'list', key: op.key, method: 'GET', path: spec.path });
       expect(params, op.key).toContain(op.pageParam);
       for (const f of op.filters) expect(params, `${op.key}: ${f.name}`).toContain(f.name);
       // Every parameter but paging is a filter the forms offer.
       expect(op.filters.map((f) => f.name).sort(), op.key).toEqual(params.filter((p) => p !== op.pageParam && p !== op.pageSizeParam).sort());
 
-      const { billing, sent } = client([json(200, { data: [] }), json(200, { data: [] })], 50);
+      const { billing, sent } = client(m.BillingClient, [json(200, { data: [] }), json(200, { data: [] })], 50);
       billing.pager(op.key, {}).nextWave();
       const url = new URL(sent[1].url);
       expect(url.pathname, op.key).toBe(spec.path);
@@ -96,28 +94,36 @@ describe('listings against the spec', () => {
     }
   });
 
-  it('formats each filter as the type the spec gives its parameter', () => {
+  it('formats each filter as the type the spec gives its parameter', async () => {
+    const m = await fresh();
+    const operations = Object.values(m.listings) as ListOperation[];
     for (const op of operations) for (const f of op.filters) expect(f.kind, `${op.key}.${f.name}`).toBe(KINDS[f.name]);
   });
 
-  it('offers the isListar switches as options, and only them', () => {
+  it('offers the isListar switches as options, and only them', async () => {
+    const m = await fresh();
+    const operations = Object.values(m.listings) as ListOperation[];
     for (const op of operations) for (const f of op.filters) expect(Boolean(f.option), `${op.key}.${f.name}`).toBe(f.name.startsWith('isListar'));
   });
 
-  it('offers sort fields that are fields of the listing’s records or the update time the spec names', () => {
+  it('offers sort fields that are fields of the listing’s records or the update time the spec names', async () => {
+    const m = await fresh();
+    const operations = Object.values(m.listings) as ListOperation[];
     for (const op of operations) {
       const sortField = op.filters.find((f) => f.kind === 'sortField');
       const order = op.filters.find((f) => f.kind === 'sortOrder');
       expect(Boolean(order), op.key).toBe(Boolean(sortField));
       if (!sortField) continue;
       expect(sortField.choices?.length, op.key).toBeGreaterThan(2);
-      const keys = [...tableSpec(op).columns.map((c) => c.key), 'dataHoraAtualizacao'];
+      const keys = [...m.tableSpec(op).columns.map((c) => c.key), 'dataHoraAtualizacao'];
       for (const choice of sortField.choices ?? []) expect(keys, `${op.key} sorted by ${choice}`).toContain(choice);
       expect(sortField.choices, op.key).toContain(op.idField);
     }
   });
 
-  it('refreshes incrementally exactly the listings that filter on the update time, by those filters', () => {
+  it('refreshes incrementally exactly the listings that filter on the update time, by those filters', async () => {
+    const m = await fresh();
+    const operations = Object.values(m.listings) as ListOperation[];
     for (const op of operations) {
       const from = op.filters.find((f) => f.name === 'dataHoraAtualizacaoInicial');
       const to = op.filters.find((f) => f.name === 'dataHoraAtualizacaoFinal');
@@ -127,17 +133,21 @@ describe('listings against the spec', () => {
     expect(operations.filter((op) => op.updatedSince).map((op) => op.key)).toEqual(['faturas', 'cobrancas', 'transacoes']);
   });
 
-  it('identifies records by an integer id field of their own', () => {
-    for (const op of operations) expect(tableSpec(op).columns.find((c) => c.key === op.idField)?.cell, op.key).toBe('integer');
+  it('identifies records by an integer id field of their own', async () => {
+    const m = await fresh();
+    const operations = Object.values(m.listings) as ListOperation[];
+    for (const op of operations) expect(m.tableSpec(op).columns.find((c) => c.key === op.idField)?.cell, op.key).toBe('integer');
   });
 
-  it('reads a bare subscription record, as the spec shows it, and no bare list where the spec gives the list envelope', () => {
-    const subscription = client([json(200, { idAssinaturaContrato: 9, nomeCliente: 'Padaria' }), json(200, {})]);
+  it('reads a bare subscription record, as the spec shows it, and no bare list where the spec gives the list envelope', async () => {
+    const m = await fresh();
+    const operations = Object.values(m.listings) as ListOperation[];
+    const subscription = client(m.BillingClient, [json(200, { idAssinaturaContrato: 9, nomeCliente: 'Padaria' }), json(200, {})]);
     expect(subscription.billing.listAll('assinaturas').records).toEqual([{ idAssinaturaContrato: 9, nomeCliente: 'Padaria' }]);
     for (const op of operations.filter((o) => o.key !== 'assinaturas')) {
       expect(op.envelope).toBe('list');
-      const bare = client([json(200, []), json(200, [])]);
-      expect(() => bare.billing.listAll(op.key), op.key).toThrow(SchemaError);
+      const bare = client(m.BillingClient, [json(200, []), json(200, [])]);
+      expect(() => bare.billing.listAll(op.key), op.key).toThrow(m.SchemaError);
     }
   });
 });

@@ -3,8 +3,14 @@
  * table: the field, and in Portuguese what to fix, for every kind of field and
  * every rule across fields, before anything is sent.
  */
-import { describe, expect, it } from 'vitest';
-import { checkBody, discountFields, ruleIssues, write, type WriteKey, writes } from '../../src/api/writes';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { WriteKey } from '../../src/api/writes';
+import { fresh } from './fresh';
+
+let m: Awaited<ReturnType<typeof fresh>>;
+beforeEach(async () => {
+  m = await fresh();
+});
 
 const custom = {
   idIntegracao: 'CLI-1',
@@ -39,7 +45,7 @@ const plan = {
 };
 
 function issues(key: WriteKey, body: unknown) {
-  const checked = checkBody(key, body);
+  const checked = m.checkBody(key, body);
   return checked.ok ? [] : checked.issues;
 }
 
@@ -133,25 +139,25 @@ describe('checkBody', () => {
   });
 
   it('the discount rules read a row of values too, whatever their types', () => {
-    const rules = writes.criarAssinaturaPlano.fields.descontos.rules ?? [];
-    expect(ruleIssues(rules, { tipoDesconto: 'PERCENTUAL', valorDesconto: '150' })).toEqual([]);
-    expect(ruleIssues(rules, { tipoDesconto: 'PERCENTUAL', valorDesconto: 150 })).toEqual([
+    const rules = m.writes.criarAssinaturaPlano.fields.descontos.rules ?? [];
+    expect(m.ruleIssues(rules, { tipoDesconto: 'PERCENTUAL', valorDesconto: '150' })).toEqual([]);
+    expect(m.ruleIssues(rules, { tipoDesconto: 'PERCENTUAL', valorDesconto: 150 })).toEqual([
       { field: 'valorDesconto', message: 'um desconto PERCENTUAL vai até 100' },
     ]);
-    expect(ruleIssues(rules, { competenciaInicial: 202612, competenciaFinal: '11/2026' })).toEqual([]);
-    expect(ruleIssues(rules, { competenciaInicial: '12/2026', competenciaFinal: 202611 })).toEqual([]);
-    expect(Object.keys(discountFields)).toEqual(['idIntegracao', 'descricao', 'tipoDesconto', 'valorDesconto', 'competenciaInicial', 'competenciaFinal']);
+    expect(m.ruleIssues(rules, { competenciaInicial: 202612, competenciaFinal: '11/2026' })).toEqual([]);
+    expect(m.ruleIssues(rules, { competenciaInicial: '12/2026', competenciaFinal: 202611 })).toEqual([]);
+    expect(Object.keys(m.discountFields)).toEqual(['idIntegracao', 'descricao', 'tipoDesconto', 'valorDesconto', 'competenciaInicial', 'competenciaFinal']);
   });
 });
 
 describe('write', () => {
   it('finds an operation by its key and refuses an unknown one', () => {
-    expect(write('emitirNfse')).toBe(writes.emitirNfse);
-    expect(() => write('apagarTudo')).toThrow('Operação de escrita desconhecida: apagarTudo');
+    expect(m.write('emitirNfse')).toBe(m.writes.emitirNfse);
+    expect(() => m.write('apagarTudo')).toThrow('Operação de escrita desconhecida: apagarTudo');
   });
 
   it('offers the operations in the sidebar order, each with its template sheet', () => {
-    expect(Object.values(writes).map((op) => [op.key, op.method, op.sheetName])).toEqual([
+    expect(Object.values(m.writes).map((op) => [op.key, op.method, op.sheetName])).toEqual([
       ['criarAssinaturaPersonalizada', 'POST', 'Lote · Assinaturas personalizadas'],
       ['atualizarAssinaturaPersonalizada', 'PUT', 'Lote · Atualizar personalizadas'],
       ['criarAssinaturaPlano', 'POST', 'Lote · Assinaturas de plano'],

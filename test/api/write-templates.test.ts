@@ -3,10 +3,14 @@
  * column has a label of its own and a note that explains it, each example
  * fits its own column, and each operation names its template and its write.
  */
-import { describe, expect, it } from 'vitest';
-import { type BodyField, checkBody, type InputField, writes } from '../../src/api/writes';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { BodyField, InputField } from '../../src/api/writes';
+import { fresh } from './fresh';
 
-const operations = Object.values(writes);
+let m: Awaited<ReturnType<typeof fresh>>;
+beforeEach(async () => {
+  m = await fresh();
+});
 
 function inputs(fields: Record<string, BodyField>): Array<[string, InputField]> {
   return Object.entries(fields).flatMap(([name, field]) =>
@@ -16,6 +20,7 @@ function inputs(fields: Record<string, BodyField>): Array<[string, InputField]> 
 
 describe('write templates', () => {
   it('every column of every template has a label of its own and a note that explains it', () => {
+    const operations = Object.values(m.writes);
     for (const op of operations) {
       const columns = inputs(op.fields).filter(([name]) => !name.includes('.'));
       const labels = columns.map(([, f]) => f.label);
@@ -28,6 +33,7 @@ describe('write templates', () => {
   });
 
   it('each example fits its own column: one example row passes the check of its operation', () => {
+    const operations = Object.values(m.writes);
     for (const op of operations) {
       const body: Record<string, unknown> = {};
       for (const [name, field] of Object.entries(op.fields)) {
@@ -35,19 +41,20 @@ describe('write templates', () => {
           body[name] = [Object.fromEntries(inputs(field.item).map(([n, f]) => [n, f.kind === 'boolean' ? f.example === 'Sim' : f.example]))];
         else if (field.in === undefined) body[name] = field.kind === 'boolean' ? field.example === 'Sim' : field.example;
       }
-      expect(checkBody(op.key, body), op.key).toMatchObject({ ok: true });
+      expect(m.checkBody(op.key, body), op.key).toMatchObject({ ok: true });
       for (const [name, field] of inputs(op.fields)) {
         if (!field.required || field.in === 'path') continue;
         const [list, item] = name.split('.');
         const without = item
           ? { ...body, [list]: [{ ...(body[list] as Array<Record<string, unknown>>)[0], [item]: undefined }] }
           : { ...body, [name]: undefined };
-        expect(checkBody(op.key, without).ok, `${op.key}.${name} is required`).toBe(false);
+        expect(m.checkBody(op.key, without).ok, `${op.key}.${name} is required`).toBe(false);
       }
     }
   });
 
   it('names each operation, its write and the listing records an update applies to', () => {
+    const operations = Object.values(m.writes);
     expect(operations.map((op) => [op.key, op.label, op.path, op.identity, op.response])).toEqual([
       ['criarAssinaturaPersonalizada', 'Criar assinaturas personalizadas', '/v2/assinaturascontratos/personalizado', 'idIntegracao', 'subscription'],
       ['atualizarAssinaturaPersonalizada', 'Atualizar assinaturas personalizadas', '/v2/assinaturascontratos/personalizado/{id}', 'idempotent', 'subscription'],

@@ -3,11 +3,14 @@
  * sheet of every listing has a Portuguese label of its own, so no two columns
  * look alike and none is blank; each note says something.
  */
-import { describe, expect, it } from 'vitest';
-import { type ListOperation, listings } from '../../src/api/operations';
-import { tableSpec } from '../../src/core/table';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ListOperation } from '../../src/api/operations';
+import { fresh } from '../api/fresh';
 
-const operations = Object.values(listings) as ListOperation[];
+let m: Awaited<ReturnType<typeof fresh>>;
+beforeEach(async () => {
+  m = await fresh();
+});
 
 function expectDistinctLabels(labels: string[], where: string) {
   for (const label of labels) expect(label.trim(), where).not.toBe('');
@@ -20,16 +23,18 @@ function expectDistinctLabels(labels: string[], where: string) {
 
 describe('listing headers', () => {
   it('every column of every listing has a label of its own', () => {
+    const operations = Object.values(m.listings) as ListOperation[];
     for (const op of operations)
       expectDistinctLabels(
-        tableSpec(op).columns.map((c) => c.label),
+        m.tableSpec(op).columns.map((c) => c.label),
         op.key,
       );
   });
 
   it('every child sheet and each of its columns is labelled, the parent id first', () => {
+    const operations = Object.values(m.listings) as ListOperation[];
     for (const op of operations) {
-      const { children, columns } = tableSpec(op);
+      const { children, columns } = m.tableSpec(op);
       expectDistinctLabels(
         children.map((c) => c.label),
         `${op.key} children`,
@@ -47,14 +52,16 @@ describe('listing headers', () => {
   });
 
   it('every column note explains something, and the id column comes first', () => {
+    const operations = Object.values(m.listings) as ListOperation[];
     for (const op of operations) {
-      const { columns } = tableSpec(op);
+      const { columns } = m.tableSpec(op);
       expect(columns[0].key, op.key).toBe(op.idField);
       for (const c of columns) if (c.note !== undefined) expect(c.note.length, `${op.key}.${c.key}`).toBeGreaterThan(20);
     }
   });
 
   it('names the listings and their filters as the import form offers them', () => {
+    const operations = Object.values(m.listings) as ListOperation[];
     expect(operations.map((op) => [op.key, op.label])).toEqual([
       ['clientes', 'Clientes'],
       ['faturas', 'Faturas'],
