@@ -4,7 +4,7 @@
  * fits its own column, and each operation names its template and its write.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { BodyField, InputField } from '../../src/api/writes';
+import type { BodyField, InputField, WriteOperation } from '../../src/api/writes';
 import { fresh } from './fresh';
 
 let m: Awaited<ReturnType<typeof fresh>>;
@@ -20,7 +20,7 @@ function inputs(fields: Record<string, BodyField>): Array<[string, InputField]> 
 
 describe('write templates', () => {
   it('every column of every template has a label of its own and a note that explains it', () => {
-    const operations = Object.values(m.writes);
+    const operations = Object.values(m.writes) as WriteOperation[];
     for (const op of operations) {
       const columns = inputs(op.fields).filter(([name]) => !name.includes('.'));
       const labels = columns.map(([, f]) => f.label);
@@ -33,7 +33,7 @@ describe('write templates', () => {
   });
 
   it('each example fits its own column: one example row passes the check of its operation', () => {
-    const operations = Object.values(m.writes);
+    const operations = Object.values(m.writes) as WriteOperation[];
     for (const op of operations) {
       const body: Record<string, unknown> = {};
       for (const [name, field] of Object.entries(op.fields)) {
@@ -54,7 +54,7 @@ describe('write templates', () => {
   });
 
   it('names each operation, its write and the listing records an update applies to', () => {
-    const operations = Object.values(m.writes);
+    const operations = Object.values(m.writes) as WriteOperation[];
     expect(operations.map((op) => [op.key, op.label, op.path, op.identity, op.response])).toEqual([
       ['criarAssinaturaPersonalizada', 'Criar assinaturas personalizadas', '/v2/assinaturascontratos/personalizado', 'idIntegracao', 'subscription'],
       ['atualizarAssinaturaPersonalizada', 'Atualizar assinaturas personalizadas', '/v2/assinaturascontratos/personalizado/{id}', 'idempotent', 'subscription'],
