@@ -4,9 +4,19 @@
  * what the spec's type excludes (with a Portuguese reason), and each kind lands
  * in the sheet as its own cell kind.
  */
-import { describe, expect, it } from 'vitest';
-import { type Field, type FieldMap, f, recordSchema } from '../../src/api/fields';
-import * as records from '../../src/api/records';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Field, FieldMap } from '../../src/api/fields';
+
+type Fields = typeof import('../../src/api/fields');
+let f: Fields['f'];
+let recordSchema: Fields['recordSchema'];
+let records: typeof import('../../src/api/records');
+// Schemas are built on first use and kept for the module's life: each test loads the modules anew to judge how they are built.
+beforeEach(async () => {
+  vi.resetModules();
+  ({ f, recordSchema } = await import('../../src/api/fields'));
+  records = await import('../../src/api/records');
+});
 
 /** Every field of every record, nested ones included, with its path. */
 function allFields(): Array<[string, Field]> {
