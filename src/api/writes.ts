@@ -406,7 +406,7 @@ function fieldSchema(field: InputField): z.ZodMiniType {
     case 'choice':
       return z.enum(field.choices as [string, ...string[]], `escolha um de ${(field.choices ?? []).join(', ')}`);
     case 'key': {
-      const s = z.string().check(z.minLength(1, 'informe o ID de integração'), z.regex(/^\S+$/, 'não use espaços no ID de integração'));
+      const s = z.string().check(z.minLength(1, 'informe o ID de integração'), z.regex(/^\S*$/, 'não use espaços no ID de integração'));
       return field.maxLength !== undefined ? s.check(z.maxLength(field.maxLength, `use no máximo ${field.maxLength} caracteres`)) : s;
     }
     default: {
