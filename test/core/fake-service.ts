@@ -14,6 +14,9 @@ export const PAGE_ROWS = 3;
 export interface Asked {
   key: string;
   page: number;
+  /** The listing's path and its filters as sent. */
+  path: string;
+  query: URLSearchParams;
 }
 
 /** What to answer instead of the page: an outcome, or undefined to serve it. */
@@ -41,8 +44,9 @@ export class FakeService {
     const url = new URL(request.url);
     const key = request.headers['x-api-key'];
     const page = Number(url.searchParams.get('page') ?? 0);
-    this.asked.push({ key, page });
-    return this.fault({ key, page }) ?? this.page(key, page);
+    const asked = { key, page, path: url.pathname, query: url.searchParams };
+    this.asked.push(asked);
+    return this.fault(asked) ?? this.page(key, page);
   }
 
   /** What the service answers for one page of a company's customers. */
@@ -89,6 +93,9 @@ export class FakeService {
     });
   }
 }
+
+/** `n` invoices of one company, ids from `from` (the listing of incremental runs). */
+export const invoices = (from: number, n: number): Array<Record<string, unknown>> => Array.from({ length: n }, (_, i) => ({ idFatura: from + i }));
 
 /** `n` customers of one company, ids from `from`. */
 export const customers = (from: number, n: number, name = 'Cliente'): Array<Record<string, unknown>> =>
