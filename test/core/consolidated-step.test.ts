@@ -282,7 +282,7 @@ describe('a consolidated pull over several steps', () => {
   });
 });
 
-describe('what a company\'s walk says', () => {
+describe("what a company's walk says", () => {
   it('a company whose service ignores the page number ends incomplete and failed, its warning named by company', () => {
     const s = setup({ a: customers(1, 4), b: customers(1, 9) });
     s.service.fault = ({ key, page }) => (key === 'b' && page > 0 ? s.service.page('b', 0) : undefined);
@@ -290,7 +290,9 @@ describe('what a company\'s walk says', () => {
     expect(state.status).toBe('done');
     expect(state.companies?.[1].status).toBe('failed');
     expect(state.companies?.[1].message).toMatch(/^Importação incompleta: A página 2 repetiu registros já recebidos/);
-    expect(state.warnings).toContain('Empresa b: A página 2 repetiu registros já recebidos: o serviço parece ignorar o parâmetro de página. A leitura parou aqui.');
+    expect(state.warnings).toContain(
+      'Empresa b: A página 2 repetiu registros já recebidos: o serviço parece ignorar o parâmetro de página. A leitura parou aqui.',
+    );
     expect(state.partial).toContain('"Empresa b": Importação incompleta');
     // The same warning is not repeated by a later step of the run.
     const again = stepConsolidated({ ...state, status: 'running', companies: state.companies?.map((c) => ({ ...c, status: 'running' })) }, s.deps, {

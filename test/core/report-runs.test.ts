@@ -6,91 +6,11 @@
  * each company's own stamp. The service is a small fake (fake-service.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { pullJobStore, type RunDeps, beginRun, cancelRun, continueRun, startRun, stepRun } from '../../src/core/report-runs';
-import { INCREMENTAL_MARGIN_MS, type Report, ReportStore, type RunSummary } from '../../src/core/reports';
-import { MemoryStore } from '../bulk/fixtures';
-import { MemoryBook, MemorySheet } from '../bulk/memory-book';
-import { customers, FakeService, invoices, refused, timedOut, zone } from './fake-service';
-
-/** A sheet that keeps its column metadata, so a later run finds its columns intact and may merge. */
-class TaggedSheet extends MemorySheet {
-  /** Our columns by field key (the only column metadata the core writes). */
-  readonly columns = new Map<string, number>();
-  override columnTags() {
-    return new Map(this.columns);
-  }
-  override tagColumn(column?: number, _key?: string, value?: string) {
-    this.columns.set(String(value), Number(column));
-  }
-  override untagColumn(_key?: string, value?: string) {
-    this.columns.delete(String(value));
-  }
-}
-
-class TaggedBook extends MemoryBook {
-  private next = 300;
-  override create(name: string) {
-    const s = new TaggedSheet(this.next++, name);
-    this.sheets.push(s);
-    return s;
-  }
-}
-
-/** 22/11/2026 12:00 in São Paulo. */
-const T0 = Date.UTC(2026, 10, 22, 15);
-const HOUR = 3_600_000;
-
-function world(companies: Record<string, Array<Record<string, unknown>>> = { k1: customers(1, 7) }) {
-  const service = new FakeService(companies);
-  const book = new TaggedBook();
-  const doc = new MemoryStore();
-  let clock = T0;
-  service.onTrip = () => {
-    clock += 1_000;
-  };
-  let ids = 0;
-  const reports = new ReportStore(doc, () => `rep${++ids}aaaaaa`);
-  const notified: Array<{ report: Report; run: RunSummary }> = [];
-  const after: Report[] = [];
-  const deps: RunDeps = {
-    reports,
-    jobs: pullJobStore(doc),
-    book,
-    zone,
-    now: () => clock,
-    clientFor: (id) => service.client(id, () => clock),
-    connections: () => Object.keys(companies).map((id) => ({ id, name: `Empresa ${id}` })),
-    notifyFailure: (report, run) => notified.push({ report, run }),
-    afterReportRun: (report) => after.push(report),
-  };
-  const report = (fields: Partial<Report> = {}): Report =>
-    reports.create(
-      {
-        name: 'Clientes ativos',
-        listing: 'clientes',
-        connection: 'Empresa k1',
-        connectionId: 'k1',
-        filters: {},
-        sheetName: 'Clientes',
-        incremental: false,
-        schedule: null,
-        notifyByEmail: false,
-        ...fields,
-      },
-      clock,
-    );
-  const history = () => (book.byName('Histórico') as MemorySheet | null)?.records() ?? [];
-  return { service, book, doc, deps, reports, report, notified, after, history, tick: (ms: number) => (clock += ms), now: () => clock };
-}
-
-type World = ReturnType<typeof world>;
-
-/** Steps a report's run to its end, as the sidebar does. */
-function runToEnd(w: World, id: string) {
-  let p = continueRun(w.deps, id, w.now() + 600_000);
-  for (let i = 0; i < 20 && !p.done; i++) p = continueRun(w.deps, id, w.now() + 600_000);
-  return p;
-}
+import { beginRun, cancelRun, continueRun, startRun, stepRun } from '../../src/core/report-runs';
+import { INCREMENTAL_MARGIN_MS } from '../../src/core/reports';
+import type { MemorySheet } from '../bulk/memory-book';
+import { customers, invoices, refused, timedOut } from './fake-service';
+import { HOUR, runToEnd, T0, type TaggedSheet, type World, world } from './run-world';
 
 describe('a run of a report', () => {
   it('starts: the report is saved with its sheet and a run under way, the job stored, nothing asked yet', () => {
@@ -145,7 +65,7 @@ describe('a run of a report', () => {
     const run = stepRun(w.deps, begun.report, begun.job, w.now() + 1_500);
     expect(run.progress).toMatchObject({ status: 'running', rows: 6, totalRows: 40, pages: 2 });
     // 1 s for 6 rows, 34 left.
-    expect(run.progress.etaSeconds).toBe(Math.ceil(((w.now() - T0) / 6) * 34 / 1000));
+    expect(run.progress.etaSeconds).toBe(Math.ceil((((w.now() - T0) / 6) * 34) / 1000));
     runToEnd(w, r.id);
     const second = startRun(w.deps, r.id, 'manual');
     expect(second.firstRun).toBe(false);
@@ -199,7 +119,9 @@ describe('a run that fails', () => {
     const second = fail();
     expect(second.failedRuns).toBe(2);
     expect(second.pausedUntil).toBe(w.now() + 2 * HOUR);
-    expect(second.lastRun?.message).toMatch(/ Falhou 2 vezes seguidas: a atualização agendada espera 2 h antes de tentar de novo \(ou atualize agora pela barra lateral\)\.$/);
+    expect(second.lastRun?.message).toMatch(
+      / Falhou 2 vezes seguidas: a atualização agendada espera 2 h antes de tentar de novo \(ou atualize agora pela barra lateral\)\.$/,
+    );
     const third = fail();
     expect(third.pausedUntil).toBe(w.now() + 4 * HOUR);
     w.reports.save({ ...third, failedRuns: 9 });
@@ -225,7 +147,7 @@ describe('a run that fails', () => {
     expect(w.reports.get(r.id)).toMatchObject({ failedRuns: 3, pausedUntil: T0 + HOUR });
   });
 
-  it('a failure with Histórico out of room still saves the report\'s last run', () => {
+  it("a failure with Histórico out of room still saves the report's last run", () => {
     const w = world({});
     const r = w.report();
     startRun(w.deps, r.id, 'manual');
