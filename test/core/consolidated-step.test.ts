@@ -301,3 +301,28 @@ describe("what a company's walk says", () => {
     expect(again.warnings.filter((w) => w.startsWith('Empresa b: A página 2')).length).toBe(1);
   });
 });
+
+describe('what a step leaves alone', () => {
+  it('the state it was given is not changed: a kill before the save keeps the last saved one whole', () => {
+    const s = setup({ a: customers(1, 9), b: customers(1, 9) });
+    s.service.fault = ({ key, page }) => (key === 'b' && page >= 2 ? timedOut : undefined);
+    const first = step(s, s.state, s.now() + 1_500);
+    const before = structuredClone(first);
+    step(s, first);
+    expect(first).toEqual(before);
+  });
+
+  it('refuses up front when the companies together announce more rows than the spreadsheet can take', () => {
+    const s = setup({ a: customers(1, 30), b: customers(100, 30) });
+    s.book.totalCells = () => 10_000_000 - 1_500;
+    const state = step(s, s.state);
+    expect(state.status).toBe('failed');
+    expect(state.retryable).toBe(false);
+    expect(state.message).toMatch(/^Esta importação levaria a planilha a [\d.]+ células\. O Google Planilhas aceita no máximo 10 milhões/);
+    expect(s.rows()).toEqual([]);
+    // One company alone fits.
+    const t = setup({ a: customers(1, 30) });
+    t.book.totalCells = () => 10_000_000 - 1_500;
+    expect(step(t, t.state).status).toBe('done');
+  });
+});
