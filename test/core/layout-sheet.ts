@@ -12,14 +12,14 @@ export class LayoutSheet extends TaggedSheet {
   override ensureSize(rows?: number, columns?: number) {
     this.sizes.push([Number(rows), Number(columns)]);
   }
-  override insertColumnsAfter(column: number, count: number) {
+  override insertColumnsAfter(column = 0, count = 0) {
     this.inserted.push([column, count]);
     const shift = <T>(line: T[] | undefined, blank: T) => line?.splice(column, 0, ...Array.from({ length: count }, () => blank));
     for (const line of this.grid) shift(line, '' as CellValue);
     for (const line of this.notes) shift(line, '');
     for (const [key, at] of this.columns) if (at > column) this.columns.set(key, at + count);
   }
-  override clear(row: number, column: number, numRows: number, numColumns: number) {
+  override clear(row = 1, column = 1, numRows = 0, numColumns = 0) {
     for (let r = row; r < row + numRows; r++) for (let c = column; c < column + numColumns; c++) if (this.grid[r - 1]) this.grid[r - 1][c - 1] = '';
   }
   /** Column (1-based) → its header note's first line and its tag, for reading a layout at a glance. */
