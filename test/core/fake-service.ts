@@ -43,7 +43,7 @@ export class FakeService {
   private answer(request: HttpRequest): HttpOutcome {
     const url = new URL(request.url);
     const key = request.headers['x-api-key'];
-    const page = Number(url.searchParams.get('page') ?? 0);
+    const page = Number(url.searchParams.get('page') ?? url.searchParams.get('pagina') ?? 0);
     const asked = { key, page, path: url.pathname, query: url.searchParams };
     this.asked.push(asked);
     return this.fault(asked) ?? this.page(key, page);

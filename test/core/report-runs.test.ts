@@ -6,10 +6,11 @@
  * each company's own stamp. The service is a small fake (fake-service.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { intlZone } from '../../src/api/calendar';
 import { beginRun, cancelRun, continueRun, startRun, stepRun } from '../../src/core/report-runs';
 import { INCREMENTAL_MARGIN_MS } from '../../src/core/reports';
 import type { MemorySheet } from '../bulk/memory-book';
-import { customers, invoices, refused, timedOut } from './fake-service';
+import { customers, invoices, refused, timedOut, zone } from './fake-service';
 import { HOUR, runToEnd, T0, type TaggedSheet, type World, world } from './run-world';
 
 describe('a run of a report', () => {
@@ -268,5 +269,72 @@ describe('a consolidated report', () => {
     const p = continueRun(w.deps, r.id, w.now() + 600_000);
     expect(p.status).toBe('running');
     expect(w.deps.jobs.get(r.id)?.state.companies?.[1].transientFailures).toBe(1);
+  });
+});
+
+describe('what a run is given', () => {
+  it('"Filtros na planilha": only the records that pass them are written', () => {
+    const w = world({ k1: customers(1, 7) });
+    const r = w.report({ sheetFilters: [{ field: 'razaoSocial', op: 'lista', values: ['Cliente 2', 'cliente 5'] }] });
+    startRun(w.deps, r.id, 'manual');
+    expect(runToEnd(w, r.id)).toMatchObject({ status: 'done', rows: 2 });
+    expect((w.book.byName('Clientes') as MemorySheet).records().map((x) => x['ID do cliente'])).toEqual([2, 5]);
+  });
+
+  it("subscriptions pulled are told to the snapshot store, with the owner's connection, for edits pushed back later", () => {
+    const w = world({ k1: [{ idAssinaturaContrato: 1 }, { idAssinaturaContrato: 2 }] });
+    const told: Array<{ sheetId: number; connectionId?: string; ids: unknown[] }> = [];
+    w.deps.snapshots = {
+      pulled: (sheetId: number, _owner: unknown, connectionId: string | undefined, records: ReadonlyArray<Record<string, unknown>>) =>
+        told.push({ sheetId, connectionId, ids: records.map((x) => x.idAssinaturaContrato) }),
+    } as unknown as NonNullable<typeof w.deps.snapshots>;
+    const r = w.report({ listing: 'assinaturas', sheetName: 'Assinaturas' });
+    startRun(w.deps, r.id, 'manual');
+    runToEnd(w, r.id);
+    expect(told).toEqual([{ sheetId: w.book.byName('Assinaturas')?.id, connectionId: 'k1', ids: [1, 2] }]);
+    // Customers are not edited from the sheet: nothing told.
+    const c = w.report({ sheetName: 'Clientes' });
+    startRun(w.deps, c.id, 'manual');
+    runToEnd(w, c.id);
+    expect(told.length).toBe(1);
+  });
+
+  it("an incremental stamp is read in the zone of the connection's service", () => {
+    const w = world({ k1: invoices(1, 2) });
+    w.deps.serviceZone = (name) => (name === 'Empresa k1' ? intlZone('Europe/Lisbon') : zone);
+    const r = w.report({ listing: 'faturas', sheetName: 'Faturas', incremental: true });
+    startRun(w.deps, r.id, 'manual');
+    runToEnd(w, r.id);
+    w.service.asked.length = 0;
+    startRun(w.deps, r.id, 'manual');
+    runToEnd(w, r.id);
+    expect(w.service.asked[0].query.get('dataHoraAtualizacaoInicial')).toBe('22/11/2026 14:50');
+  });
+
+  it('a first run into a sheet the user already had is not a first run: a failure must not take the sheet away', () => {
+    const w = world({});
+    w.book.create('Clientes');
+    const r = w.report();
+    expect(startRun(w.deps, r.id, 'manual').firstRun).toBe(false);
+  });
+
+  it('a consolidated report refreshes each company from its own stamp, and in full when one has none', () => {
+    const w = world({ k1: invoices(1, 3), k2: invoices(1, 2) });
+    const r = w.report({ listing: 'faturas', sheetName: 'Faturas', incremental: true, companies: { all: false, ids: ['k1', 'k2'] } });
+    startRun(w.deps, r.id, 'manual');
+    expect(runToEnd(w, r.id)).toMatchObject({ status: 'done', rows: 5, incremental: false });
+    expect(w.reports.get(r.id).companyStamps).toEqual({ k1: T0, k2: T0 });
+    w.tick(HOUR);
+    w.service.asked.length = 0;
+    expect(startRun(w.deps, r.id, 'manual').incremental).toBe(true);
+    runToEnd(w, r.id);
+    const since = (key: string) => w.service.asked.find((q) => q.key === key)?.query.get('dataHoraAtualizacaoInicial');
+    expect([since('k1'), since('k2')]).toEqual(['22/11/2026 11:50', '22/11/2026 11:50']);
+    // A company added since has no stamp: it comes in full, and the run is no longer a merge.
+    w.reports.save({ ...w.reports.get(r.id), companyStamps: { k1: T0 } });
+    w.service.asked.length = 0;
+    expect(startRun(w.deps, r.id, 'manual').incremental).toBe(false);
+    runToEnd(w, r.id);
+    expect([since('k1'), since('k2')]).toEqual(['22/11/2026 11:50', null]);
   });
 });
