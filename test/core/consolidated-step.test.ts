@@ -326,3 +326,52 @@ describe('what a step leaves alone', () => {
     expect(step(t, t.state).status).toBe('done');
   });
 });
+
+describe('a step near its hard limit', () => {
+  /** The smallest limit (ms after the step starts) at which a first wave of one company starts. */
+  function threshold(): number {
+    let lo = 0;
+    let hi = 600_000;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      const s = setup({ a: customers(1, 30) });
+      step(s, s.state, s.now() + 600_000, s.now() + mid);
+      if (s.service.asked.length > 0) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  }
+
+  it('a wave starts only with room for a minute-long round trip and the write of what it may bring', () => {
+    expect(threshold()).toBeGreaterThan(61_000);
+  });
+
+  it('a failed page is tried again only when the retry still ends before the limit, with the write after it', () => {
+    const at = threshold();
+    const run = (limit: number) => {
+      const s = setup({ a: customers(1, 3) });
+      s.deps.clientFor = (id) => s.service.client(id, s.now, 1);
+      let failed = false;
+      s.service.fault = ({ page }) => {
+        if (page !== 0 || failed) return undefined;
+        failed = true;
+        return refused(503, 'Indisponível');
+      };
+      return step(s, s.state, s.now() + 600_000, s.now() + limit);
+    };
+    expect(run(at + 5_000).status).toBe('done');
+    const tight = run(at);
+    expect(tight.status).toBe('failed');
+    expect(tight.retryable).toBe(true);
+  });
+
+  it('more than five companies: the first round trip takes the first five, the sixth starts in the next', () => {
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const s = setup(Object.fromEntries(names.map((n) => [n, customers(1, 3)])));
+    const done = step(s, s.state);
+    expect(done.status).toBe('done');
+    expect(s.service.asked.slice(0, 10).map((q) => q.key)).not.toContain('f');
+    expect(s.service.asked.slice(10).map((q) => q.key)).toContain('f');
+    expect(s.rows().length).toBe(18);
+  });
+});

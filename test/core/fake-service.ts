@@ -80,14 +80,15 @@ export class FakeService {
     },
   };
 
-  client(apiKey: string, now: () => number = Date.now): BillingClient {
+  /** A client of one company; `retries`: how often a failed page is tried again (none by default). */
+  client(apiKey: string, now: () => number = Date.now, retries = 0): BillingClient {
     return new BillingClient({
       baseUrl: 'https://api.test/',
       apiKey,
       transport: this.transport,
       sleep: () => {},
       random: () => 0.5,
-      retry: { retries: 0 },
+      retry: { retries },
       zone,
       now,
     });
