@@ -262,6 +262,18 @@ describe('the hourly run', () => {
     expect(deps.jobs.get('b1')?.status).toBe('failed');
   });
 
+  it('leaves the last tenth of the execution for the final writes, Histórico and the trigger upkeep', () => {
+    const w = world({ k1: customers(1, 3_000) });
+    const r = w.report();
+    beginRun(w.deps, r, 'agendado', null);
+    const start = w.now();
+    const result = dispatch({ runs: w.deps, bulk: bulkDeps(w) }, stored(w), start + 20_000);
+    expect(result.left).toEqual([r.id]);
+    // Waves of a second each, none started unless another could follow before 18 s.
+    expect(w.now() - start).toBeGreaterThanOrEqual(16_000);
+    expect(w.now() - start).toBeLessThanOrEqual(18_000);
+  });
+
   it('with no time left, starts nothing and leaves everything for the next hour', () => {
     const w = world();
     const r = w.report({ schedule: { kind: 'hourly' }, scheduleSince: T0 - HOUR });
