@@ -338,3 +338,39 @@ describe('what a run is given', () => {
     expect([since('k1'), since('k2')]).toEqual(['22/11/2026 11:50', null]);
   });
 });
+
+describe('what a run keeps', () => {
+  it('what the walk warned about stays with the last run and goes to Histórico', () => {
+    const w = world({ k1: customers(1, 2) });
+    // The service announces 5 customers and sends 2.
+    w.service.fault = ({ key, page }) => {
+      const answer = w.service.page(key, page);
+      if (answer.kind !== 'response') return answer;
+      const body = JSON.parse(answer.body);
+      return { ...answer, body: JSON.stringify({ ...body, paging: { ...body.paging, totalRows: 5 } }) };
+    };
+    const r = w.report();
+    startRun(w.deps, r.id, 'manual');
+    const p = runToEnd(w, r.id);
+    expect(p.warnings).toEqual(['O serviço anunciou 5 registros e chegaram 2: os dados mudaram durante a leitura.']);
+    expect(w.reports.get(r.id).lastRun?.warnings).toEqual(p.warnings);
+    expect(w.history()[0].Mensagem).toContain('O serviço anunciou 5 registros e chegaram 2');
+    const clean = world();
+    const c = clean.report();
+    startRun(clean.deps, c.id, 'manual');
+    runToEnd(clean, c.id);
+    expect(clean.reports.get(c.id).lastRun?.warnings).toBeUndefined();
+  });
+
+  it('starting a run needs neither the network nor the key: a connection gone fails the first step, saying why', () => {
+    const w = world();
+    w.deps.clientFor = () => {
+      throw new Error('A conexão deste relatório não existe mais.');
+    };
+    const r = w.report();
+    expect(startRun(w.deps, r.id, 'manual').status).toBe('running');
+    const p = continueRun(w.deps, r.id, w.now() + 60_000);
+    expect(p.status).toBe('failed');
+    expect(p.message).toContain('A conexão deste relatório não existe mais.');
+  });
+});
