@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, placeChildRows } from '../../src/core/child-sheet';
 import type { CellValue, Column } from '../../src/core/table';
-import { MemoryBook, type MemorySheet } from '../bulk/memory-book';
+import { MemoryBook, MemorySheet } from '../bulk/memory-book';
 
 const STALE = /^Este item não veio na última atualização do registro\. A linha ficou porque tem anotações suas/;
 const col = (key: string): Column => ({ key, label: key, cell: 'text' });
@@ -17,9 +17,35 @@ const withIds = [col('idFatura'), col('idItem'), col('descricao')];
 const positional = [col('idCliente'), col('telefone')];
 const formats = (columns: Column[]) => columns.map(() => '@');
 
+/**
+ * A sheet as strict as Google's: a range needs at least one row and one
+ * column and must lie within the grid, which only ensureSize grows.
+ */
+class StrictSheet extends MemorySheet {
+  size = { rows: 0, columns: 0 };
+  private check(row: number, column: number, rows: number, columns: number) {
+    if (!(rows >= 1 && columns >= 1)) throw new Error(`intervalo vazio (${rows} × ${columns})`);
+    if (row + rows - 1 > this.size.rows || column + columns - 1 > this.size.columns) throw new Error('intervalo fora da grade');
+  }
+  override ensureSize(rows = 0, columns = 0) {
+    this.size = { rows: Math.max(this.size.rows, rows), columns: Math.max(this.size.columns, columns) };
+  }
+  override read(row: number, column: number, rows: number, columns: number) {
+    this.check(row, column, rows, columns);
+    return super.read(row, column, rows, columns);
+  }
+  override write(row: number, column: number, values: CellValue[][]) {
+    this.check(row, column, values.length, values[0]?.length ?? 0);
+    super.write(row, column, values);
+  }
+}
+
 function childSheet(rows: CellValue[][], header: string[] = ['idFatura', 'idItem', 'descricao']): MemorySheet {
-  const book = new MemoryBook();
-  return book.sheet('Faturas · Itens', header, rows);
+  const s = new StrictSheet(1, 'Faturas · Itens');
+  s.ensureSize(rows.length + 1, Math.max(header.length, ...rows.map((r) => r.length)));
+  s.write(1, 1, [header]);
+  if (rows.length) s.write(2, 1, rows);
+  return s;
 }
 const data = (s: MemorySheet) => s.grid.slice(1, s.lastRow()).map((r) => r.map((v) => (v === undefined ? '' : v)));
 
@@ -192,5 +218,105 @@ describe('orphans after a full refresh', () => {
     ]);
     expect(s.notes[2]?.[0]).toMatch(STALE);
     expect(s.notes[1]?.[0]).toBeUndefined();
+  });
+});
+
+describe('placing child rows, more cases', () => {
+  it('rows side by side are written in one block whatever order their items came in', () => {
+    const s = childSheet([
+      [1, 11, 'a'],
+      [1, 12, 'b'],
+      [1, 13, 'c'],
+    ]);
+    const writes = s.writes;
+    placeChildRows(
+      s,
+      withIds,
+      formats(withIds),
+      [
+        [1, 13, 'c2'],
+        [1, 12, 'b2'],
+        [1, 11, 'a2'],
+      ],
+      new Set(['1']),
+    );
+    expect(s.writes - writes).toBe(1);
+    expect(data(s)).toEqual([
+      [1, 11, 'a2'],
+      [1, 12, 'b2'],
+      [1, 13, 'c2'],
+    ]);
+  });
+
+  it("a row is the user's when any cell beside our columns holds something; the mark goes on its row after the deletions", () => {
+    const s = childSheet([
+      [1, 11, 'a', '', ''],
+      [1, 12, 'b', '', 'nota'],
+      [1, 13, 'c', '', ''],
+      [1, 14, 'd', '', ''],
+      [1, 15, 'e', '', ''],
+    ]);
+    placeChildRows(s, withIds, formats(withIds), [[1, 15, 'e2']], new Set(['1']));
+    expect(data(s)).toEqual([
+      [1, 12, 'b', '', 'nota'],
+      [1, 15, 'e2', '', ''],
+    ]);
+    expect(s.notes[1]?.[0]).toMatch(STALE);
+    expect(s.notes[2]?.[0]).toBeUndefined();
+  });
+
+  it("rows of the user's without a parent id stay, however many", () => {
+    const s = childSheet([
+      [1, 11, 'a'],
+      ['', '', 'subtotal'],
+      ['', '', 'total'],
+    ]);
+    placeChildRows(s, withIds, formats(withIds), [[1, 11, 'a2']], new Set(['1']));
+    expect(data(s)).toEqual([
+      [1, 11, 'a2'],
+      ['', '', 'subtotal'],
+      ['', '', 'total'],
+    ]);
+  });
+
+  it('a child table of the parent id alone, or whose next field is not an id, is matched by position', () => {
+    const only = [col('idCliente')];
+    const s = childSheet([[5], [5]], ['idCliente']);
+    expect(placeChildRows(s, only, formats(only), [[5]], new Set(['5']))).toBe(1);
+    const notId = [col('idCliente'), col('rapidEntrega')];
+    const t = childSheet(
+      [
+        [5, 'x'],
+        [5, 'y'],
+      ],
+      ['idCliente', 'rapidEntrega'],
+    );
+    placeChildRows(t, notId, formats(notId), [[5, 'y2']], new Set(['5']));
+    expect(data(t)).toEqual([[5, 'y2']]);
+  });
+
+  it('in a consolidated sheet, items without an id of their own are matched by place within company and record', () => {
+    const lead = [col('empresa'), col('$conexao'), col('idCliente'), col('telefone')];
+    const s = childSheet(
+      [
+        ['A', 'k1', 5, 'a1'],
+        ['B', 'k2', 5, 'b1'],
+        ['A', 'k1', 5, 'a2'],
+      ],
+      ['empresa', '$conexao', 'idCliente', 'telefone'],
+    );
+    placeChildRows(s, lead, formats(lead), [['A', 'k1', 5, 'novo']], new Set(['k1|5']), 2);
+    expect(data(s)).toEqual([
+      ['A', 'k1', 5, 'novo'],
+      ['B', 'k2', 5, 'b1'],
+    ]);
+  });
+
+  it('a sheet with only its header reads nothing and takes the rows below it', () => {
+    const s = childSheet([]);
+    expect(placeChildRows(s, withIds, formats(withIds), [[1, 11, 'a']], new Set(['1']))).toBe(1);
+    expect(dropOrphans(s, 3, new Set(['1']))).toBe(1);
+    const empty = childSheet([]);
+    expect(dropOrphans(empty, 3, new Set())).toBe(0);
   });
 });

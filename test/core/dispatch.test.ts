@@ -121,6 +121,10 @@ describe('what the dispatcher picks', () => {
     expect(wantsDispatcher({ ...none, reports: [report('a', { schedule: { kind: 'hourly' } })] })).toBe(true);
     expect(wantsDispatcher({ ...none, pulls: [pull('a')] })).toBe(true);
     expect(wantsDispatcher({ ...none, bulk: [bulkJob('b')] })).toBe(true);
+    // One of several is enough.
+    expect(wantsDispatcher({ ...none, reports: [report('a'), report('b', { schedule: { kind: 'hourly' } })] })).toBe(true);
+    expect(wantsDispatcher({ ...none, pulls: [pull('a', { status: 'done' }), pull('b')] })).toBe(true);
+    expect(wantsDispatcher({ ...none, bulk: [bulkJob('a', { status: 'failed' }), bulkJob('b')] })).toBe(true);
   });
 });
 
@@ -158,13 +162,17 @@ describe('whose work a trigger runs', () => {
         bulkJob('cancelled', { owner: me, status: 'cancelled' }),
         bulkJob('failed', { owner: me, status: 'failed' }),
         bulkJob('theirs', { owner: other }),
+        bulkJob('before owners'),
       ],
     };
     const ledger = {
       reports: { mine: 's', taken: 's', unowned: 's', deleted: 's' },
-      bulk: { run: 's', done: 's', cancelled: 's', failed: 's', theirs: 's', deleted: 's' },
+      bulk: { run: 's', done: 's', cancelled: 's', failed: 's', theirs: 's', 'before owners': 's', deleted: 's' },
     };
-    expect(staleVouchers(work, ledger, me.id)).toEqual({ reports: ['taken', 'unowned', 'deleted'], bulk: ['done', 'cancelled', 'theirs', 'deleted'] });
+    expect(staleVouchers(work, ledger, me.id)).toEqual({
+      reports: ['taken', 'unowned', 'deleted'],
+      bulk: ['done', 'cancelled', 'theirs', 'before owners', 'deleted'],
+    });
   });
 
   it('reads the stored work in one go', () => {
