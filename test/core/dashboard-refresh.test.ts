@@ -454,3 +454,35 @@ describe('refreshing, other kinds and sources', () => {
     expect(deps.dashboards.get(d.id).lastRefresh?.ok).toBe(true);
   });
 });
+
+describe('how a dashboard is written', () => {
+  it('its head and table headers as text, its figures in their number formats', () => {
+    const { deps, book, dashboard } = world();
+    const sheet = dashSheet(book, refreshDashboard(deps, dashboard));
+    for (const row of [1, 2, 3, 4, 5]) expect(sheet.formats.get(`${row}:1`), `row ${row}`).toBe('@');
+    expect(sheet.formats.get(`${TABLE_ROW + 1}:1`)).toBe('@');
+    expect(sheet.formats.get(`${TABLE_ROW + 1}:2`)).toBe('@');
+    expect(sheet.formats.get(`${TABLE_ROW + 2}:2`)).toBe('#,##0.00');
+    expect(sheet.formats.get(`${TABLE_ROW + 14}:2`)).toBe('#,##0.00');
+  });
+
+  it('both sources partial: both said, one after the other', () => {
+    const { deps, book, report } = world();
+    const notes = book.sheet('Minhas notas', ['ID da fatura'], [[1]]) as DashSheet;
+    notes.columnsByKey.set('idFatura', 1);
+    deps.reports.save({ ...report, lastRun: { result: 'parcial', message: 'A falhou.' } } as Report);
+    const nfse = deps.reports.save({
+      ...report,
+      id: 'r2',
+      name: 'Notas',
+      listing: 'nfse',
+      sheetId: notes.id,
+      lastRun: { result: 'parcial', message: 'B falhou.' },
+    } as Report);
+    const d = deps.dashboards.create({ kind: 'sem-nfse', reportId: report.id, secondReportId: nfse.id, owner, sheetName: '' }, 1);
+    const saved = refreshDashboard(deps, d);
+    expect(saved.lastRefresh?.message).toMatch(
+      /foi parcial: A falhou\. Os números .* boa\. ⚠ A última atualização do relatório "Notas" foi parcial: B falhou\./,
+    );
+  });
+});
