@@ -370,8 +370,76 @@ describe('a step near its hard limit', () => {
     const s = setup(Object.fromEntries(names.map((n) => [n, customers(1, 3)])));
     const done = step(s, s.state);
     expect(done.status).toBe('done');
-    expect(s.service.asked.slice(0, 10).map((q) => q.key)).not.toContain('f');
-    expect(s.service.asked.slice(10).map((q) => q.key)).toContain('f');
+    const first = s.service.asked.filter((q) => q.trip === 1);
+    expect(first.length).toBe(10);
+    expect(first.map((q) => q.key)).not.toContain('f');
+    expect(s.service.asked.filter((q) => q.trip === 2 && q.key === 'f').length).toBe(2);
     expect(s.rows().length).toBe(18);
+  });
+});
+
+describe('a consolidated step, edges', () => {
+  it('a company done in an earlier step is not touched again, even with its connection gone since', () => {
+    const s = setup({ a: customers(1, 3), b: customers(1, 9) });
+    s.service.fault = ({ key, page }) => (key === 'b' && page >= 2 ? timedOut : undefined);
+    const first = step(s, s.state);
+    expect(first.companies?.[0].status).toBe('done');
+    s.service.fault = () => undefined;
+    const clientFor = s.deps.clientFor as (id: string) => ReturnType<FakeService['client']>;
+    s.deps.clientFor = (id) => {
+      if (id === 'a') throw new Error('A conexão "a" não existe mais.');
+      return clientFor(id);
+    };
+    const done = step(s, first);
+    expect(done.companies?.map((c) => c.status)).toEqual(['done', 'done']);
+    expect(done.partial).toBeUndefined();
+  });
+
+  it('while one company rests, the run says only what it waits for, not what failed', () => {
+    const s = setup({ a: customers(1, 3), c: customers(1, 9) }, ['a', 'b', 'c']);
+    s.service.fault = ({ key, page }) => (key === 'c' && page >= 2 ? timedOut : undefined);
+    const state = step(s, s.state);
+    expect(state.status).toBe('running');
+    expect(state.message).toMatch(/^Empresa c: O serviço não respondeu a tempo/);
+    expect(state.message).not.toContain('Empresa b');
+  });
+
+  it('a step that writes nothing saves nothing, and a state saver is not required', () => {
+    const s = setup({ a: customers(1, 3) });
+    step(s, s.state, s.now() - 1);
+    expect(s.checkpoints).toEqual([]);
+    s.deps.checkpoint = undefined;
+    expect(step(s, s.state).status).toBe('done');
+  });
+
+  it('a wave may start when the one after it would end exactly at the deadline', () => {
+    const s = setup({ a: customers(1, 90) });
+    // Each wave lasts a second: the second starts at 1 s, and one more after it would end at 3 s.
+    step(s, s.state, s.now() + 3_000);
+    expect(s.service.trips).toBe(2);
+  });
+
+  it('a block is written as soon as the rows buffered reach the flush size', () => {
+    const s = setup({ a: customers(1, 12), b: customers(1, 12) });
+    s.deps.flushRows = 12;
+    step(s, s.state);
+    expect(s.checkpoints[0].rows).toBe(12);
+  });
+
+  it('child sheets written in one step are kept track of in the next', () => {
+    const withPhones = (from: number, n: number) =>
+      customers(from, n).map((c, i) => ({ ...c, telefones: [{ numero: `1199999000${i}` }, { numero: `1188888000${i}` }] }));
+    const s = setup({ a: withPhones(1, 9), b: withPhones(1, 3) });
+    let state = step(s, s.state, s.now() + 1_500);
+    const field = Object.keys(state.children)[0];
+    expect(field).toBeDefined();
+    const firstRows = state.children[field].rows;
+    // The first round trip: six customers of a and three of b, two phones each.
+    expect(firstRows).toBe(18);
+    for (let i = 0; i < 5 && state.status === 'running'; i++) state = step(s, state, s.now() + 1_500);
+    expect(state.status).toBe('done');
+    expect(state.children[field].rows).toBe(24);
+    const child = s.book.byId(state.children[field].sheetId) as MemorySheet;
+    expect(child.lastRow()).toBe(25);
   });
 });

@@ -16,6 +16,8 @@ export interface Asked {
   page: number;
   /** The listing's path and its filters as sent. */
   path: string;
+  /** The round trip (1, 2, …) that carried it. */
+  trip: number;
   query: URLSearchParams;
 }
 
@@ -44,7 +46,7 @@ export class FakeService {
     const url = new URL(request.url);
     const key = request.headers['x-api-key'];
     const page = Number(url.searchParams.get('page') ?? url.searchParams.get('pagina') ?? 0);
-    const asked = { key, page, path: url.pathname, query: url.searchParams };
+    const asked = { key, page, path: url.pathname, query: url.searchParams, trip: this.trips };
     this.asked.push(asked);
     return this.fault(asked) ?? this.page(key, page);
   }
