@@ -56,6 +56,11 @@ describe('a run of a report', () => {
     const again = beginRun(w.deps, first.report, 'agendado', first.job);
     expect(again.started).toBe(false);
     expect(again.job).toBe(first.job);
+    // A failed job is not continued by a new start: the run starts afresh.
+    const failed = { ...first.job, state: { ...first.job.state, status: 'failed' as const } };
+    const fresh = beginRun(w.deps, first.report, 'manual', failed);
+    expect(fresh.started).toBe(true);
+    expect(fresh.job).not.toBe(failed);
   });
 
   it('says the total and how long is left once the service told, and it is not a first run once one succeeded', () => {
@@ -70,6 +75,10 @@ describe('a run of a report', () => {
     runToEnd(w, r.id);
     const second = startRun(w.deps, r.id, 'manual');
     expect(second.firstRun).toBe(false);
+    expect(runToEnd(w, r.id).etaSeconds).toBeUndefined();
+    // Its sheet deleted since: the run makes it again, but the report had runs before, so it is no first run.
+    w.book.sheets = w.book.sheets.filter((x) => x.name() !== 'Clientes');
+    expect(startRun(w.deps, r.id, 'manual').firstRun).toBe(false);
   });
 });
 
