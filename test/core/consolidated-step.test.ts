@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stepConsolidated } from '../../src/core/consolidated-job';
-import { type CompanySpec, type ImportDeps, type ImportState, startImport } from '../../src/core/import-job';
+import { type CompanySpec, type ImportDeps, type ImportState, retryImport, startImport } from '../../src/core/import-job';
 import { MemoryBook, type MemorySheet } from '../bulk/memory-book';
 import { customers, FakeService, refused, timedOut, zone } from './fake-service';
 
@@ -33,10 +33,12 @@ function setup(companies: Record<string, Array<Record<string, unknown>>>, names 
   };
   const state = startImport({ listing: 'clientes', filters: {}, sheetName: 'Clientes', mode: 'replace', companies: specs }, deps);
   const sheet = () => book.byId(state.sheetId) as MemorySheet;
-  const rows = () =>
-    sheet()
-      .records()
-      .map((r) => `${r.Empresa}|${r['ID do cliente']}`);
+  // By label, whatever mark the first header carries while the sheet is incomplete.
+  const rows = () => {
+    const grid = sheet().grid;
+    const at = (label: string) => grid[0].findIndex((h) => String(h).endsWith(label));
+    return grid.slice(1, sheet().lastRow()).map((r) => `${r[at('Empresa')]}|${r[at('ID do cliente')]}`);
+  };
   return { service, book, deps, state, sheet, rows, checkpoints, tick: (ms: number) => (clock += ms), now };
 }
 
@@ -441,5 +443,40 @@ describe('a consolidated step, edges', () => {
     expect(state.children[field].rows).toBe(24);
     const child = s.book.byId(state.children[field].sheetId) as MemorySheet;
     expect(child.lastRow()).toBe(25);
+  });
+});
+
+describe('a later run of the same consolidated sheet', () => {
+  it('a connection renamed since: its rows follow the new name even when this run could not refresh them', () => {
+    const s = setup({ a: customers(1, 2), b: customers(1, 2) });
+    expect(step(s, s.state).status).toBe('done');
+    s.service.fault = ({ key }) => (key === 'b' ? refused(401) : undefined);
+    const renamed: CompanySpec[] = [
+      { id: 'a', name: 'Empresa a', filters: {}, mode: 'replace' },
+      { id: 'b', name: 'Beta Ltda', filters: {}, mode: 'replace' },
+    ];
+    const again = startImport(
+      { listing: 'clientes', filters: {}, sheetName: 'Clientes', sheetId: s.state.sheetId, mode: 'replace', companies: renamed },
+      s.deps,
+    );
+    const done = step(s, again);
+    expect(done.status).toBe('done');
+    expect(done.partial).toContain('"Beta Ltda"');
+    expect(s.rows().sort()).toEqual(['Beta Ltda|1', 'Beta Ltda|2', 'Empresa a|1', 'Empresa a|2']);
+  });
+
+  it('Continuar after every company failed: the failed ones walk again from where they were, the others stay done', () => {
+    const s = setup({ a: customers(1, 3), b: customers(1, 3) });
+    s.service.fault = () => refused(503, 'Indisponível');
+    const failed = step(s, s.state);
+    expect(failed.status).toBe('failed');
+    const retried = retryImport(failed);
+    expect(retried.companies?.map((c) => [c.status, c.message, c.retryable])).toEqual([
+      ['running', undefined, undefined],
+      ['running', undefined, undefined],
+    ]);
+    s.service.fault = () => undefined;
+    expect(step(s, retried).status).toBe('done');
+    expect(s.rows().length).toBe(6);
   });
 });

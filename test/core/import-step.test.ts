@@ -145,6 +145,8 @@ describe('a service that does not answer', () => {
     const done = s.step(first);
     expect(done.status).toBe('done');
     expect(done.notBefore).toBeUndefined();
+    // What the pause said is gone once the pull went on.
+    expect(done.message).toBeUndefined();
   });
 
   it('a refused key fails at once, not to be continued as is', () => {
