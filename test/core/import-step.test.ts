@@ -199,3 +199,56 @@ describe('the listing as the service gives it', () => {
     expect(s.ids()).toEqual([]);
   });
 });
+
+describe('a pull stepped, more cases', () => {
+  it('a refused connection (no answer at all, not a time-out) fails at once, to be continued later', () => {
+    const s = setup();
+    s.service.fault = () => ({ kind: 'network-error', message: 'ECONNREFUSED' });
+    const state = s.step(s.state);
+    expect(state).toMatchObject({ status: 'failed', retryable: true, transientFailures: 0 });
+  });
+
+  it('a refusal midway writes nothing of that step: only a service that did not answer keeps what arrived', () => {
+    const s = setup(customers(1, 60));
+    s.service.fault = ({ page }) => (page >= 2 ? refused(403, 'Sem permissão') : undefined);
+    expect(s.step(s.state).status).toBe('failed');
+    expect(s.ids()).toEqual([]);
+  });
+
+  it('what a step warned about stays with the run in the steps after it', () => {
+    const s = setup(customers(1, 30));
+    // Page 1 repeats the first customer of page 0.
+    s.service.fault = ({ key, page }) => {
+      if (page !== 1) return undefined;
+      const answer = s.service.page(key, 1);
+      if (answer.kind !== 'response') return answer;
+      const body = JSON.parse(answer.body);
+      return { ...answer, body: JSON.stringify({ ...body, data: [{ idCliente: 1, razaoSocial: 'Cliente 1' }, ...body.data] }) };
+    };
+    const first = s.step(s.state, s.now() + 1_500);
+    const repeated = 'Alguns registros vieram repetidos entre páginas e foram considerados uma só vez.';
+    expect(first.warnings).toContain(repeated);
+    const done = s.step(first);
+    expect(done.status).toBe('done');
+    expect(done.warnings.filter((w) => w === repeated).length).toBe(1);
+  });
+
+  it('below the flush size, a step saves its state once, after its last write', () => {
+    const s = setup(customers(1, 60));
+    const saved: ImportState[] = [];
+    s.deps.checkpoint = (x) => saved.push(structuredClone(x));
+    s.step(s.state);
+    expect(saved.filter((x) => x.status === 'running' && x.settled === undefined).length).toBeLessThanOrEqual(1);
+    expect(saved[0].rows).toBe(60);
+  });
+
+  it('the cell check counts the rows the service announced, not only those of the first pages', () => {
+    const s = setup(customers(1, 30));
+    // Room for the first pages' rows, not for all thirty.
+    s.book.totalCells = () => 10_000_000 - 700;
+    const state = s.step(s.state);
+    expect(state.status).toBe('failed');
+    expect(state.message).toMatch(/^Esta importação levaria a planilha a /);
+    expect(s.ids()).toEqual([]);
+  });
+});
