@@ -58,6 +58,7 @@ export function childKeys(rows: readonly CellValue[][], idIndex: number | null, 
   const positions = new Map<string, number>();
   return rows.map((row) => {
     const parent = parentKey(row, lead);
+    // Stryker disable next-line ConditionalExpression: without an item id, row[null] is undefined and reads as '' all the same.
     const own = idIndex === null ? '' : String(row[idIndex] ?? '');
     if (own !== '') return `${parent}#${own}`;
     const n = (positions.get(parent) ?? 0) + 1;

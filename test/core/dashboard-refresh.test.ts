@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
 import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } from '../../src/core/dashboards/port';
+import { CHILD_TAG } from '../../src/core/child-sheet';
 import { afterReportRun } from '../../src/core/dashboards/after-run';
-import { refreshDashboard, reportDeleted, TABLE_ROW } from '../../src/core/dashboards/refresh';
+import { invoicesToIssue, refreshDashboard, reportDeleted, TABLE_ROW } from '../../src/core/dashboards/refresh';
 import { type Dashboard, DashboardStore } from '../../src/core/dashboards/store';
 import { type Report, ReportStore } from '../../src/core/reports';
 import { SHEET_TAG } from '../../src/core/sheet-layout';
@@ -317,5 +318,172 @@ describe('after a report run', () => {
     afterReportRun(deps, report.id, 'u1', NOW);
     expect(deps.dashboards.get(dashboard.id).lastRefresh).toMatchObject({ ok: true, counted: 2 });
     for (const d of [someone, unowned, elsewhere]) expect(deps.dashboards.get(d.id).lastRefresh).toBeUndefined();
+  });
+});
+
+describe('refreshing, other kinds and sources', () => {
+  /** A transactions report's sheet (columns by metadata) and, optionally, its account plans' child sheet laid out by header notes only. */
+  function cashWorld(childNotes: string[] | null) {
+    const { deps, book, report } = world();
+    const paid = (iso: string) => new Date(`${iso}T12:00:00Z`);
+    const source = book.sheet(
+      'Transações',
+      ['ID', 'Tipo', 'Operação', 'Valor', 'Pago em', 'Quitada'],
+      [
+        [1, 'R', 'C', 100, paid('2026-11-10'), true],
+        [2, 'R', 'D', 40, paid('2026-10-05'), true],
+        [3, 'T', 'C', 999, paid('2026-10-05'), true],
+      ],
+    ) as DashSheet;
+    ['idTransacao', 'tipoTransacao', 'tipoOperacao', 'valor', 'dataPagamento', 'isQuitado'].forEach((k, i) => source.columnsByKey.set(k, i + 1));
+    const tx = deps.reports.save({
+      ...report,
+      id: 'tx',
+      name: 'Transações',
+      listing: 'transacoes',
+      filters: {},
+      sheetName: 'Transações',
+      sheetId: source.id,
+    } as Report);
+    if (childNotes) {
+      const plans = book.sheet(
+        'Minhas contas',
+        ['a', 'b', 'c', 'd', 'e'],
+        [
+          [1, 'Minha nota', 'Vendas', 100, 'C'],
+          [2, '', 'Aluguel', 40, 'D'],
+          [3, '', 'Transferência', 999, 'C'],
+        ],
+      ) as DashSheet;
+      plans.notes = [childNotes];
+      plans.setSheetTag(CHILD_TAG, `${source.id}:planosConta`);
+    }
+    const d = deps.dashboards.create({ kind: 'fluxo-caixa', reportId: tx.id, owner, sheetName: '' }, 1);
+    return { deps, book, d };
+  }
+
+  it('cash flow splits by plano de contas from a child sheet whose columns only its header notes name', () => {
+    const { deps, book, d } = cashWorld(['idTransacao', 'nota do usuário', 'planoConta', 'valor', 'tipoOperacao\nC = crédito']);
+    const saved = refreshDashboard(deps, d);
+    expect(saved.lastRefresh).toMatchObject({ ok: true, counted: 2 });
+    const sheet = dashSheet(book, saved);
+    const texts = sheet.grid.map((r) => String(r?.[0] ?? ''));
+    const at = texts.indexOf('Por plano de contas (mesmos 12 meses)') + 1;
+    expect(at).toBeGreaterThan(TABLE_ROW);
+    expect(sheet.read(at + 2, 1, 3, 4)).toEqual([
+      ['Aluguel', 0, 40, -40],
+      ['Vendas', 100, 0, 100],
+      ['', '', '', ''],
+    ]);
+    expect(sheet.text(5)).toBe('');
+  });
+
+  it('cash flow without the child sheet says where the detail will come from', () => {
+    const { deps, book, d } = cashWorld(null);
+    const sheet = dashSheet(book, refreshDashboard(deps, d));
+    expect(sheet.text(5)).toMatch(/A aba de planos de conta das transações não foi encontrada/);
+    expect(sheet.grid.some((r) => r?.[0] === 'Por plano de contas (mesmos 12 meses)')).toBe(false);
+  });
+
+  it('a child sheet of notes where one key repeats keeps its first column', () => {
+    const { deps, book, d } = cashWorld(['idTransacao', 'planoConta', 'planoConta', 'valor', 'tipoOperacao']);
+    const sheet = dashSheet(book, refreshDashboard(deps, d));
+    const at = sheet.grid.findIndex((r) => r?.[0] === 'Por plano de contas (mesmos 12 meses)') + 1;
+    // Column 2 holds the user's notes, not plans: every plan reads as that text.
+    expect(sheet.read(at + 2, 1, 1, 1)[0][0]).toBe('(sem plano de contas)');
+  });
+
+  it('overdue by client reads the charges report', () => {
+    const { deps, book, report } = world();
+    const charges = book.sheet('Cobranças', ['Cliente', 'Valor', 'Vencimento', 'Quitada'], [['Ana', 50, new Date('2026-10-01T12:00:00Z'), false]]) as DashSheet;
+    ['razaoSocial', 'valor', 'dataVencimento', 'isQuitado'].forEach((k, i) => charges.columnsByKey.set(k, i + 1));
+    const r = deps.reports.save({ ...report, id: 'cb', name: 'Cobranças', listing: 'cobrancas', filters: {}, sheetId: charges.id } as Report);
+    const saved = refreshDashboard(deps, deps.dashboards.create({ kind: 'inadimplencia', reportId: r.id, owner, sheetName: '' }, 1));
+    expect(saved.lastRefresh?.ok).toBe(true);
+    expect(dashSheet(book, saved).text(1)).toBe('Inadimplência por cliente');
+  });
+
+  it('relative filters in words: today and months either way; none at all says so; sheet filters follow', () => {
+    const { deps, book, report, dashboard } = world();
+    deps.reports.save({
+      ...report,
+      filters: {
+        dataInicial: { rel: 'hoje', dias: -30 },
+        dataFinal: { rel: 'hoje', dias: 0 },
+        outra: { rel: 'hoje', dias: 5 },
+        competencia: { rel: 'mes', meses: 2 },
+        mes: { rel: 'mes', meses: 0 },
+      },
+      sheetFilters: [{ field: 'statusFatura', op: 'igual', values: ['ABERTA'] }],
+    } as never);
+    const sheet = dashSheet(book, refreshDashboard(deps, dashboard));
+    expect(sheet.text(3)).toMatch(
+      /^Filtros do relatório: .*: hoje − 30 dias; .*: hoje; outra: hoje \+ 5 dias; Competência: mês atual \+ 2; mes: mês atual; Status é igual a ABERTA\. /,
+    );
+    deps.reports.save({ ...report, filters: {} } as never);
+    expect(dashSheet(book, refreshDashboard(deps, dashboard)).text(3)).toMatch(/^Filtros do relatório: nenhum\. /);
+  });
+
+  it('a report whose sheet was never made: the dashboard says to update the report', () => {
+    const { deps, report, dashboard } = world();
+    deps.reports.save({ ...report, sheetId: undefined } as never);
+    expect(refreshDashboard(deps, dashboard).lastRefresh?.message).toBe(
+      'A aba do relatório de origem "Faturas do mês" não existe: atualize o relatório em Relatórios e o painel é refeito.',
+    );
+  });
+
+  it('the invoices to issue come only from Faturas sem NFS-e, from the sheets as they are now', () => {
+    const { deps, book, report, source, dashboard } = world();
+    source.columnsByKey.set('idFatura', 1);
+    source.write(2, 1, [[11], [12], [13]]);
+    // 11 and 13 have no note; 12 has one (and is cancelled besides).
+    const notes = book.sheet('Notas', ['ID da fatura'], [[12], [99]]) as DashSheet;
+    notes.columnsByKey.set('idFatura', 1);
+    const nfse = deps.reports.save({ ...report, id: 'nf', name: 'Notas', listing: 'nfse', sheetId: notes.id } as Report);
+    const d = deps.dashboards.create({ kind: 'sem-nfse', reportId: report.id, secondReportId: nfse.id, owner, sheetName: '' }, 1);
+    const { sheet, ids } = invoicesToIssue(deps, d);
+    expect(sheet).toBe(source);
+    expect(ids.map((i) => i.id)).toEqual([11, 13]);
+    expect(() => invoicesToIssue(deps, dashboard)).toThrow('Só o painel "Faturas sem NFS-e" prepara a emissão de notas.');
+  });
+
+  it('after a run of the NFS-e report, the dashboards comparing with it are refreshed too', () => {
+    const { deps, report } = world();
+    const nfse = deps.reports.save({ ...report, id: 'nf', name: 'Notas', listing: 'nfse' } as Report);
+    const d = deps.dashboards.create({ kind: 'sem-nfse', reportId: report.id, secondReportId: nfse.id, owner, sheetName: '' }, 1);
+    afterReportRun(deps, nfse.id, 'u1');
+    expect(deps.dashboards.get(d.id).lastRefresh?.ok).toBe(true);
+  });
+});
+
+describe('how a dashboard is written', () => {
+  it('its head and table headers as text, its figures in their number formats', () => {
+    const { deps, book, dashboard } = world();
+    const sheet = dashSheet(book, refreshDashboard(deps, dashboard));
+    for (const row of [1, 2, 3, 4, 5]) expect(sheet.formats.get(`${row}:1`), `row ${row}`).toBe('@');
+    expect(sheet.formats.get(`${TABLE_ROW + 1}:1`)).toBe('@');
+    expect(sheet.formats.get(`${TABLE_ROW + 1}:2`)).toBe('@');
+    expect(sheet.formats.get(`${TABLE_ROW + 2}:2`)).toBe('#,##0.00');
+    expect(sheet.formats.get(`${TABLE_ROW + 14}:2`)).toBe('#,##0.00');
+  });
+
+  it('both sources partial: both said, one after the other', () => {
+    const { deps, book, report } = world();
+    const notes = book.sheet('Minhas notas', ['ID da fatura'], [[1]]) as DashSheet;
+    notes.columnsByKey.set('idFatura', 1);
+    deps.reports.save({ ...report, lastRun: { result: 'parcial', message: 'A falhou.' } } as Report);
+    const nfse = deps.reports.save({
+      ...report,
+      id: 'r2',
+      name: 'Notas',
+      listing: 'nfse',
+      sheetId: notes.id,
+      lastRun: { result: 'parcial', message: 'B falhou.' },
+    } as Report);
+    const d = deps.dashboards.create({ kind: 'sem-nfse', reportId: report.id, secondReportId: nfse.id, owner, sheetName: '' }, 1);
+    const saved = refreshDashboard(deps, d);
+    expect(saved.lastRefresh?.message).toMatch(
+      /foi parcial: A falhou\. Os números .* boa\. ⚠ A última atualização do relatório "Notas" foi parcial: B falhou\./,
+    );
   });
 });

@@ -1,0 +1,117 @@
+/**
+ * Starting a pull: the target sheet's name checked with words that say what
+ * to do, the report's sheet found by id (made again under a free name when
+ * the user deleted it), the header marked incomplete until the run ends,
+ * every header cell text with its field's note, and whether a later run may
+ * merge into the sheet as it is.
+ */
+import { describe, expect, it } from 'vitest';
+import { canMerge, type ImportDeps, ImportError, isRetryable, startImport } from '../../src/core/import-job';
+import { childSheetName, PARTIAL_MARK, sheetNameProblem } from '../../src/core/sheet-names';
+import { tableSpec } from '../../src/core/table';
+import { listing } from '../../src/api/operations';
+import { customers, FakeService, zone } from './fake-service';
+import { TaggedBook, type TaggedSheet } from './run-world';
+
+function deps(book = new TaggedBook()): ImportDeps & { book: TaggedBook } {
+  const service = new FakeService({ k: customers(1, 3) });
+  return { client: service.client('k'), book, zone, now: () => 0 };
+}
+const spec = (fields: Partial<Parameters<typeof startImport>[0]> = {}) =>
+  ({ listing: 'clientes', filters: {}, sheetName: 'Clientes', mode: 'replace', ...fields }) as Parameters<typeof startImport>[0];
+
+describe('the target sheet', () => {
+  it('a blank name, one too long, or with characters Sheets refuses, is refused saying what to do', () => {
+    expect(() => startImport(spec({ sheetName: '   ' }), deps())).toThrow(new ImportError('Informe o nome da aba de destino.'));
+    expect(sheetNameProblem('a'.repeat(100))).toBeNull();
+    expect(sheetNameProblem('a'.repeat(101))).toMatch(/^Use um nome de aba com até 100 caracteres/);
+    for (const bad of ['a[b', 'a]b', 'a*b', 'a?b', 'a:b', 'a/b', 'a\\b']) expect(sheetNameProblem(bad), bad).not.toBeNull();
+    expect(() => startImport(spec({ sheetName: 'Jan/2026' }), deps())).toThrow(ImportError);
+    expect(new ImportError('x').name).toBe('ImportError');
+  });
+
+  it('a new sheet is made under the name given, trimmed, and the run says it made it', () => {
+    const d = deps();
+    const state = startImport(spec({ sheetName: '  Clientes  ' }), d);
+    expect(d.book.byId(state.sheetId)?.name()).toBe('Clientes');
+    expect(state.spec.sheetName).toBe('Clientes');
+    expect(state.createdSheet).toBe(true);
+    expect(state.warnings).toEqual([]);
+  });
+
+  it("the report's sheet is found by id whatever it is called; deleted, it is made again under a name no sheet has, and the run says so", () => {
+    const d = deps();
+    const first = startImport(spec({ reportId: 'r1' }), d);
+    const sheet = d.book.byId(first.sheetId) as TaggedSheet;
+    const renamed = startImport(spec({ sheetId: first.sheetId, sheetName: 'Outro nome' }), d);
+    expect(renamed.sheetId).toBe(first.sheetId);
+    expect(renamed.createdSheet).toBe(false);
+    d.book.sheets = d.book.sheets.filter((s) => s !== sheet);
+    d.book.create('clientes');
+    d.book.create('Clientes (2)');
+    const again = startImport(spec({ sheetId: first.sheetId }), d);
+    expect(again.sheetId).not.toBe(first.sheetId);
+    expect(again.spec.sheetName).toBe('Clientes (3)');
+    expect(again.createdSheet).toBe(true);
+    expect(again.warnings).toEqual(['A aba do relatório tinha sido apagada e foi criada de novo ("Clientes (3)").']);
+  });
+
+  it('a sheet the user already had keeps its name, and the run did not make it', () => {
+    const d = deps();
+    d.book.create('Clientes');
+    const state = startImport(spec(), d);
+    expect(state.createdSheet).toBe(false);
+    expect(d.book.sheets.length).toBe(1);
+  });
+
+  it('child sheets are named after their parent and table, within the name limit', () => {
+    const child = tableSpec(listing('clientes')).children[0];
+    expect(childSheetName('Clientes', child)).toBe(`Clientes · ${child.label}`);
+    expect(childSheetName('x'.repeat(100), child).length).toBe(100);
+  });
+});
+
+describe('the header of a run under way', () => {
+  it('marked incomplete on its first cell, every cell text, each carrying its field in a note', () => {
+    const d = deps();
+    const state = startImport(spec(), d);
+    const sheet = d.book.byId(state.sheetId) as TaggedSheet;
+    const header = sheet.grid[0].map(String);
+    expect(header[0]).toBe(`${PARTIAL_MARK}ID do cliente`);
+    expect(header.slice(1).every((h) => !h.startsWith(PARTIAL_MARK))).toBe(true);
+    expect(sheet.formats.get('1:1')).toBe('@');
+    expect(sheet.formats.get(`1:${header.length}`)).toBe('@');
+    expect(sheet.notes[0][0].split('\n')[0]).toBe('idCliente');
+    expect(sheet.frozen).toBe(1);
+  });
+
+  it('card columns only when asked for', () => {
+    const d = deps();
+    const plain = startImport(spec({ sheetName: 'A' }), d);
+    const withCards = startImport(spec({ sheetName: 'B', cardData: true }), d);
+    const width = (id: number) => (d.book.byId(id) as TaggedSheet).grid[0].length;
+    // The customer's card (number, CVV, expiry, printed name, holder's CPF): five columns more.
+    expect(width(withCards.sheetId)).toBe(width(plain.sheetId) + 5);
+  });
+});
+
+describe('whether a later run may merge', () => {
+  it('only into a sheet of the same listing with every column of ours where its metadata says', () => {
+    const d = deps();
+    const state = startImport(spec(), d);
+    expect(canMerge(d.book, 'clientes', state.sheetId)).toBe(true);
+    expect(canMerge(d.book, 'faturas', state.sheetId)).toBe(false);
+    expect(canMerge(d.book, 'clientes', undefined)).toBe(false);
+    expect(canMerge(d.book, 'clientes', 9999)).toBe(false);
+    const sheet = d.book.byId(state.sheetId) as TaggedSheet;
+    sheet.columns.delete([...sheet.columns.keys()][1]);
+    expect(canMerge(d.book, 'clientes', state.sheetId)).toBe(false);
+  });
+});
+
+describe('failures worth continuing', () => {
+  it('network, server, rate limits and odd answers; not refusals, nor anything without a code', () => {
+    for (const code of ['network', 'server-error', 'rate-limited', 'unexpected-response']) expect(isRetryable({ code }), code).toBe(true);
+    for (const err of [{ code: 'unauthorized' }, new Error('x'), null, undefined, 'texto']) expect(isRetryable(err)).toBe(false);
+  });
+});

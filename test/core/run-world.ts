@@ -1,0 +1,91 @@
+/**
+ * A document for running reports in Node: an in-memory book whose sheets keep
+ * their column metadata, the document's properties, a report store and job
+ * store, and a small fake service (fake-service.ts) on a clock that each round
+ * trip moves by a second.
+ */
+import { pullJobStore, type RunDeps, continueRun } from '../../src/core/report-runs';
+import { type Report, ReportStore, type RunSummary } from '../../src/core/reports';
+import { MemoryStore } from '../bulk/fixtures';
+import { MemoryBook, MemorySheet } from '../bulk/memory-book';
+import { customers, FakeService, zone } from './fake-service';
+
+/** A sheet that keeps its column metadata, so a later run finds its columns intact and may merge. */
+export class TaggedSheet extends MemorySheet {
+  /** Our columns by field key (the only column metadata the core writes). */
+  readonly columns = new Map<string, number>();
+  override columnTags() {
+    return new Map(this.columns);
+  }
+  override tagColumn(column?: number, _key?: string, value?: string) {
+    this.columns.set(String(value), Number(column));
+  }
+  override untagColumn(_key?: string, value?: string) {
+    this.columns.delete(String(value));
+  }
+}
+
+export class TaggedBook extends MemoryBook {
+  private next = 300;
+  override create(name: string) {
+    const s = new TaggedSheet(this.next++, name);
+    this.sheets.push(s);
+    return s;
+  }
+}
+
+/** 22/11/2026 12:00 in São Paulo. */
+export const T0 = Date.UTC(2026, 10, 22, 15);
+export const HOUR = 3_600_000;
+
+export function world(companies: Record<string, Array<Record<string, unknown>>> = { k1: customers(1, 7) }) {
+  const service = new FakeService(companies);
+  const book = new TaggedBook();
+  const doc = new MemoryStore();
+  let clock = T0;
+  service.onTrip = () => {
+    clock += 1_000;
+  };
+  let ids = 0;
+  const reports = new ReportStore(doc, () => `rep${++ids}aaaaaa`);
+  const notified: Array<{ report: Report; run: RunSummary }> = [];
+  const after: Report[] = [];
+  const deps: RunDeps = {
+    reports,
+    jobs: pullJobStore(doc),
+    book,
+    zone,
+    now: () => clock,
+    clientFor: (id) => service.client(id, () => clock),
+    connections: () => Object.keys(companies).map((id) => ({ id, name: `Empresa ${id}` })),
+    notifyFailure: (report, run) => notified.push({ report, run }),
+    afterReportRun: (report) => after.push(report),
+  };
+  const report = (fields: Partial<Report> = {}): Report =>
+    reports.create(
+      {
+        name: 'Clientes ativos',
+        listing: 'clientes',
+        connection: 'Empresa k1',
+        connectionId: 'k1',
+        filters: {},
+        sheetName: 'Clientes',
+        incremental: false,
+        schedule: null,
+        notifyByEmail: false,
+        ...fields,
+      },
+      clock,
+    );
+  const history = () => (book.byName('Histórico') as MemorySheet | null)?.records() ?? [];
+  return { service, book, doc, deps, reports, report, notified, after, history, tick: (ms: number) => (clock += ms), now: () => clock };
+}
+
+export type World = ReturnType<typeof world>;
+
+/** Steps a report's run to its end, as the sidebar does. */
+export function runToEnd(w: World, id: string) {
+  let p = continueRun(w.deps, id, w.now() + 600_000);
+  for (let i = 0; i < 20 && !p.done; i++) p = continueRun(w.deps, id, w.now() + 600_000);
+  return p;
+}
