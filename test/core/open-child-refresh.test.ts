@@ -28,6 +28,9 @@ function pull(book: MemoryBook, records: Array<Record<string, unknown>>): Import
 const phones = (...numbers: Array<Record<string, unknown>>) =>
   customers(1, 2).map((c, i) => ({ ...c, telefones: numbers.map((n) => ({ ...n, numero: `${n.numero}${i}` })) }));
 
+/** The same customers with their phones' keys in another order than `phones` gives them. */
+const reordered = () => customers(1, 2).map((c, i) => ({ ...c, telefones: [{ tipo: 'fixo', numero: `22${i}` }] }));
+
 function phoneSheet(book: MemoryBook, state: ImportState): MemorySheet {
   return book.byId(state.children.telefones.sheetId) as MemorySheet;
 }
@@ -41,7 +44,7 @@ describe('a refresh of a pull with an open child list', () => {
     expect(header).toHaveLength(3);
 
     // The second run's records bring the keys in another order: the earlier layout wins.
-    const second = pull(book, customers(1, 2).map((c, i) => ({ ...c, telefones: [{ tipo: 'fixo', numero: `22${i}` }] })));
+    const second = pull(book, reordered());
     expect(phoneSheet(book, second)).toBe(sheet);
     expect(sheet.grid[0].slice(0, 3).map(String)).toEqual(header);
     expect(second.children.telefones.columns?.map((c) => c.label)).toEqual(header);
@@ -70,7 +73,7 @@ describe('a refresh of a pull with an open child list', () => {
     const sheet = phoneSheet(book, first);
     const [id, numero] = sheet.grid[0].slice(0, 2).map(String);
 
-    const second = pull(book, customers(1, 2).map((c, i) => ({ ...c, telefones: [{ tipo: 'fixo', numero: `22${i}` }] })));
+    const second = pull(book, reordered());
     expect(second.children.telefones.columns?.map((c) => c.key)).toEqual(['idCliente', 'numero', 'tipo']);
     expect(sheet.grid[0].slice(0, 2).map(String)).toEqual([id, numero]);
   });
