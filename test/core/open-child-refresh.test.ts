@@ -11,9 +11,10 @@ import { customers, FakeService, zone } from './fake-service';
 
 const T0 = Date.UTC(2026, 10, 22, 15);
 
-function pull(book: MemoryBook, records: Array<Record<string, unknown>>): ImportState {
+/** A whole pull in replace mode, its steps on a clock starting at `start` (each run's "Recebido em"). */
+function pull(book: MemoryBook, records: Array<Record<string, unknown>>, start = T0): ImportState {
   const service = new FakeService({ k: records });
-  let clock = T0;
+  let clock = start;
   service.onTrip = () => {
     clock += 1_000;
   };
@@ -76,5 +77,31 @@ describe('a refresh of a pull with an open child list', () => {
     const second = pull(book, reordered());
     expect(second.children.telefones.columns?.map((c) => c.key)).toEqual(['idCliente', 'numero', 'tipo']);
     expect(sheet.grid[0].slice(0, 2).map(String)).toEqual([id, numero]);
+  });
+});
+
+describe('a full refresh after records left the service', () => {
+  it("deletes the rows of records that did not come, keeps one with the user's cells with a note saying why, and says so", () => {
+    const book = new MemoryBook();
+    const first = pull(book, customers(1, 5));
+    const sheet = book.byId(first.sheetId) as MemorySheet;
+    const idAt = sheet.grid[0].findIndex((h) => String(h).endsWith('ID do cliente'));
+    const width = sheet.lastColumn();
+    sheet.write(1, width + 1, [['Observação']]);
+    sheet.write(3, width + 1, [['cobrar em dezembro']]);
+
+    const second = pull(
+      book,
+      customers(1, 5).filter((c) => c.idCliente !== 2 && c.idCliente !== 4),
+      T0 + 3_600_000,
+    );
+    const ids = sheet.grid.slice(1, sheet.lastRow()).map((r) => r[idAt]);
+    expect(ids).toEqual([1, 2, 3, 5]);
+    expect(sheet.grid[2][width]).toBe('cobrar em dezembro');
+    expect(sheet.notes[2]?.[idAt]).toMatch(/^Este registro não veio na atualização completa de .*apague-a quando não precisar mais\.$/);
+    expect(sheet.notes[1]?.[idAt] ?? '').toBe('');
+    expect(second.warnings).toContain(
+      `1 linha(s) de registros que não vieram nesta atualização ficaram na aba porque têm anotações suas (veja a nota na coluna ${sheet.grid[0][idAt]}).`,
+    );
   });
 });
