@@ -5,26 +5,10 @@
  * to the right stays theirs.
  */
 import { describe, expect, it } from 'vitest';
-import { type ImportDeps, type ImportState, startImport, stepImport } from '../../src/core/import-job';
+import type { ImportState } from '../../src/core/import-job';
 import { MemoryBook, type MemorySheet } from '../bulk/memory-book';
-import { customers, FakeService, zone } from './fake-service';
-
-const T0 = Date.UTC(2026, 10, 22, 15);
-
-/** A whole pull in replace mode, its steps on a clock starting at `start` (each run's "Recebido em"). */
-function pull(book: MemoryBook, records: Array<Record<string, unknown>>, start = T0): ImportState {
-  const service = new FakeService({ k: records });
-  let clock = start;
-  service.onTrip = () => {
-    clock += 1_000;
-  };
-  const now = () => clock;
-  const deps: ImportDeps = { client: service.client('k', now), book, zone, now };
-  let state = startImport({ listing: 'clientes', filters: {}, sheetName: 'Clientes', mode: 'replace' }, deps);
-  for (let i = 0; i < 20 && state.status === 'running'; i++) state = stepImport(state, deps, { deadline: clock + 600_000 });
-  expect(state.status).toBe('done');
-  return state;
-}
+import { customers } from './fake-service';
+import { pullToEnd, T0 } from './pull';
 
 const phones = (...numbers: Array<Record<string, unknown>>) =>
   customers(1, 2).map((c, i) => ({ ...c, telefones: numbers.map((n) => ({ ...n, numero: `${n.numero}${i}` })) }));
@@ -39,13 +23,13 @@ function phoneSheet(book: MemoryBook, state: ImportState): MemorySheet {
 describe('a refresh of a pull with an open child list', () => {
   it('keeps the child columns an earlier run laid out, in their order, with their labels', () => {
     const book = new MemoryBook();
-    const first = pull(book, phones({ numero: '11', tipo: 'celular' }));
+    const first = pullToEnd(book, phones({ numero: '11', tipo: 'celular' }));
     const sheet = phoneSheet(book, first);
     const header = sheet.grid[0].slice(0, sheet.lastColumn()).map(String);
     expect(header).toHaveLength(3);
 
     // The second run's records bring the keys in another order: the earlier layout wins.
-    const second = pull(book, reordered());
+    const second = pullToEnd(book, reordered());
     expect(phoneSheet(book, second)).toBe(sheet);
     expect(sheet.grid[0].slice(0, 3).map(String)).toEqual(header);
     expect(second.children.telefones.columns?.map((c) => c.label)).toEqual(header);
@@ -57,24 +41,24 @@ describe('a refresh of a pull with an open child list', () => {
 
   it('leaves a column the user added to the right of the child sheet out of the columns it writes', () => {
     const book = new MemoryBook();
-    const first = pull(book, phones({ numero: '11' }));
+    const first = pullToEnd(book, phones({ numero: '11' }));
     const sheet = phoneSheet(book, first);
     const width = sheet.lastColumn();
     sheet.write(1, width + 1, [['Observação']]);
     sheet.write(2, width + 1, [['ligar de manhã']]);
 
-    const second = pull(book, phones({ numero: '33' }));
+    const second = pullToEnd(book, phones({ numero: '33' }));
     expect(second.children.telefones.columns?.map((c) => c.key)).toHaveLength(width);
     expect(sheet.grid[0][width]).toBe('Observação');
   });
 
   it('keeps a single key an earlier run wrote first, and adds a new key after it', () => {
     const book = new MemoryBook();
-    const first = pull(book, phones({ numero: '11' }));
+    const first = pullToEnd(book, phones({ numero: '11' }));
     const sheet = phoneSheet(book, first);
     const [id, numero] = sheet.grid[0].slice(0, 2).map(String);
 
-    const second = pull(book, reordered());
+    const second = pullToEnd(book, reordered());
     expect(second.children.telefones.columns?.map((c) => c.key)).toEqual(['idCliente', 'numero', 'tipo']);
     expect(sheet.grid[0].slice(0, 2).map(String)).toEqual([id, numero]);
   });
@@ -83,16 +67,17 @@ describe('a refresh of a pull with an open child list', () => {
 describe('a full refresh after records left the service', () => {
   it("deletes the rows of records that did not come, keeps one with the user's cells with a note saying why, and says so", () => {
     const book = new MemoryBook();
-    const first = pull(book, customers(1, 5));
+    const first = pullToEnd(book, customers(1, 5));
     const sheet = book.byId(first.sheetId) as MemorySheet;
     const idAt = sheet.grid[0].findIndex((h) => String(h).endsWith('ID do cliente'));
     const width = sheet.lastColumn();
     sheet.write(1, width + 1, [['Observação']]);
     sheet.write(3, width + 1, [['cobrar em dezembro']]);
 
-    const second = pull(
+    const second = pullToEnd(
       book,
       customers(1, 5).filter((c) => c.idCliente !== 2 && c.idCliente !== 4),
+      'replace',
       T0 + 3_600_000,
     );
     const ids = sheet.grid.slice(1, sheet.lastRow()).map((r) => r[idAt]);
