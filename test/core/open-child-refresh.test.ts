@@ -72,19 +72,25 @@ describe('a full refresh after records left the service', () => {
     const idAt = sheet.grid[0].findIndex((h) => String(h).endsWith('ID do cliente'));
     const width = sheet.lastColumn();
     sheet.write(1, width + 1, [['Observação']]);
-    sheet.write(3, width + 1, [['cobrar em dezembro']]);
+    // Customer 4's row (row 5): below a row that goes, so it moves up one.
+    sheet.write(5, width + 1, [['cobrar em dezembro']]);
 
     const second = pullToEnd(
       book,
-      customers(1, 5).filter((c) => c.idCliente !== 2 && c.idCliente !== 4),
+      customers(1, 5).filter((c) => c.idCliente === 1 || c.idCliente === 3),
       'replace',
       T0 + 3_600_000,
     );
     const ids = sheet.grid.slice(1, sheet.lastRow()).map((r) => r[idAt]);
-    expect(ids).toEqual([1, 2, 3, 5]);
-    expect(sheet.grid[2][width]).toBe('cobrar em dezembro');
-    expect(sheet.notes[2]?.[idAt]).toMatch(/^Este registro não veio na atualização completa de .*apague-a quando não precisar mais\.$/);
-    expect(sheet.notes[1]?.[idAt] ?? '').toBe('');
+    expect(ids).toEqual([1, 3, 4]);
+    expect(sheet.grid[3][width]).toBe('cobrar em dezembro');
+    expect(sheet.notes[3]?.[idAt]).toMatch(/^Este registro não veio na atualização completa de .*apague-a quando não precisar mais\.$/);
+    expect(
+      sheet.notes
+        .slice(1)
+        .map((row) => row?.[idAt] ?? '')
+        .filter(Boolean),
+    ).toHaveLength(1);
     expect(second.warnings).toContain(
       `1 linha(s) de registros que não vieram nesta atualização ficaram na aba porque têm anotações suas (veja a nota na coluna ${sheet.grid[0][idAt]}).`,
     );
