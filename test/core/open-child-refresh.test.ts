@@ -64,6 +64,19 @@ describe('a refresh of a pull with an open child list', () => {
   });
 });
 
+describe('the kinds of an open child refreshed', () => {
+  it('come back from the values of the new run, not as text', () => {
+    const book = new MemoryBook();
+    pullToEnd(book, phones({ numero: '11', ramal: 12 }));
+    const second = pullToEnd(book, phones({ numero: '22', ramal: 34 }), 'replace', T0 + 3_600_000);
+    expect(second.children.telefones.columns?.map((c) => [c.key, c.cell])).toEqual([
+      ['idCliente', 'integer'],
+      ['numero', 'text'],
+      ['ramal', 'number'],
+    ]);
+  });
+});
+
 describe('a full refresh after records left the service', () => {
   it("deletes the rows of records that did not come, keeps one with the user's cells with a note saying why, and says so", () => {
     const book = new MemoryBook();
