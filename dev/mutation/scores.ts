@@ -1,8 +1,11 @@
 /**
  * After `npm run mutate`: one line per mutated file with its mutation score,
  * as a Markdown table ready for the README. `--survivors` also lists each
- * surviving or uncovered mutant (file:line, mutator, replacement), the list
- * to work from when writing the test that kills it.
+ * surviving or uncovered mutant (file:line:column, mutator, the line as
+ * mutated), the list to work from when writing the test that kills it. The
+ * line is shown with the replacement spliced in at the mutant's own span:
+ * several mutants of one line start at the same column (`a && b` → true, and
+ * `a` → true), and a bare replacement would not tell which one survived.
  * Several reports (narrow runs of different files) are merged, the later
  * report winning for a file both hold.
  * Usage: tsx dev/mutation/scores.ts [report.json ...] [--survivors]
@@ -13,7 +16,7 @@ interface Mutant {
   mutatorName: string;
   replacement?: string;
   status: string;
-  location: { start: { line: number; column: number } };
+  location: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
 interface Report {
   files: Record<string, { source: string; mutants: Mutant[] }>;
@@ -47,8 +50,13 @@ if (args.includes('--survivors')) {
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const lines = source.split('\n');
     for (const m of mutants.filter((x) => undetected.has(x.status))) {
-      const line = m.location.start.line;
-      console.log(`\n${file}:${line} ${m.status} ${m.mutatorName}\n  ${lines[line - 1]?.trim()}\n  → ${m.replacement ?? ''}`);
+      const { start, end } = m.location;
+      const text = lines[start.line - 1] ?? '';
+      const mutated =
+        start.line === end.line
+          ? `${text.slice(0, start.column - 1)}${m.replacement ?? ''}${text.slice(end.column - 1)}`.trim()
+          : `${m.replacement ?? ''} (lines ${start.line}–${end.line})`;
+      console.log(`\n${file}:${start.line}:${start.column} ${m.status} ${m.mutatorName}\n  ${text.trim()}\n  → ${mutated}`);
     }
   }
 }
