@@ -14,6 +14,18 @@ import { connect, emulator, importAll } from './helpers';
 let sb: SandboxHandle;
 let chunks: Record<string, string>;
 
+/**
+ * Under mutation testing, Stryker's instrumentation compiles `return this` (11 characters) once per
+ * instrumented module to find the global object: far less than the smallest chunk (5 KB).
+ */
+const INSTRUMENTATION = 1_000;
+/** Which chunk an execution's compiled characters amount to: none, or exactly one of them. */
+const loaded = (chars: number | undefined) =>
+  chars !== undefined && chars < INSTRUMENTATION
+    ? 'none'
+    : (Object.keys(chunks).find((n) => chars !== undefined && chars >= chunks[n].length && chars < chunks[n].length + INSTRUMENTATION) ??
+      `${chars} characters`);
+
 beforeAll(async () => {
   sb = await startSandbox({ seed: 5, size: 'small' });
   chunks = (await bundleParts()).chunks;
@@ -25,23 +37,23 @@ afterAll(async () => {
 describe('the bundle’s lazy chunks in the emulator', () => {
   it('opening the document, the sidebars’ listings and a report’s run compile only what each needs, every execution anew', () => {
     const emu = emulator();
-    const compiled = () => emu.history.at(-1)?.counters.compiledChars;
-    expect(emu.open('LIMITED').counters.compiledChars).toBe(0);
+    const compiled = () => loaded(emu.history.at(-1)?.counters.compiledChars);
+    expect(loaded(emu.open('LIMITED').counters.compiledChars)).toBe('none');
     connect(emu, sb);
-    expect(compiled()).toBe(0);
+    expect(compiled()).toBe('none');
     const before = emu.history.length;
     importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Clientes' });
-    const steps = emu.history.slice(before).map((r) => [r.functionName, r.counters.compiledChars]);
+    const steps = emu.history.slice(before).map((r) => [r.functionName, loaded(r.counters.compiledChars)]);
     // Each step of the run is its own execution: each compiles the import code, and nothing else.
     expect(steps.length).toBeGreaterThan(1);
-    expect(steps).toEqual(steps.map(([name]) => [name, chunks.import.length]));
+    expect(steps).toEqual(steps.map(([name]) => [name, 'import']));
     emu.run('listReports');
-    expect(compiled()).toBe(0);
+    expect(compiled()).toBe('none');
     emu.run('getImportForm');
-    expect(compiled()).toBe(0);
+    expect(compiled()).toBe('none');
     emu.run('getBulkForm');
-    expect(compiled()).toBe(chunks.bulk.length);
+    expect(compiled()).toBe('bulk');
     emu.run('getDashboards');
-    expect(compiled()).toBe(chunks.dashboards.length);
+    expect(compiled()).toBe('dashboards');
   });
 });
