@@ -75,15 +75,11 @@ export function codeOptions(exportsList: string[]): BuildOptions {
 }
 
 /** dist/Code.js's text (the eager code, with the lazy chunks inside it as strings), and each chunk's text. */
-export async function bundleParts(): Promise<{ code: string; chunks: Record<string, string> }> {
-  const exportsList = await entryExports();
+export async function bundleParts(exportsList?: string[]): Promise<{ code: string; chunks: Record<string, string> }> {
+  exportsList ??= await entryExports();
   const { plugin, sources } = await lazyChunks(root, entry, sharedOptions());
   const out = await build({ ...codeOptions(exportsList), plugins: [plugin], write: false, outfile: join(dist, 'Code.js') });
   return { code: out.outputFiles[0].text, chunks: sources };
-}
-
-export async function bundleText(): Promise<string> {
-  return (await bundleParts()).code;
 }
 
 async function entryExports(): Promise<string[]> {
@@ -151,7 +147,7 @@ async function main(): Promise<void> {
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
   const exportsList = await entryExports();
-  writeFileSync(join(dist, 'Code.js'), await bundleText());
+  writeFileSync(join(dist, 'Code.js'), (await bundleParts(exportsList)).code);
   writeManifest();
   const html = await buildHtml();
   // The emulator's tests compare the bundle's globals with this list.
@@ -162,7 +158,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // `--code-only`: the bundle's text on stdout, for callers that must stay synchronous (dev/gas/bundle.ts).
-  const run = process.argv.includes('--code-only') ? bundleText().then((code) => process.stdout.write(code)) : main();
+  const run = process.argv.includes('--code-only') ? bundleParts().then(({ code }) => process.stdout.write(code)) : main();
   run.catch((err) => {
     console.error(err);
     process.exit(1);
