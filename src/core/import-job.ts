@@ -610,7 +610,8 @@ export class Writer {
 
   private writeBlock(first: number, last: number, targets: Map<number, CellValue[]>): void {
     const count = last - first + 1;
-    const whole = count === targets.size || Array.from({ length: count }, (_, i) => first + i).every((r) => targets.has(r));
+    // \`targets\` holds every block's rows: only this block's own rows tell whether it has rows in between.
+    const whole = Array.from({ length: count }, (_, i) => first + i).every((r) => targets.has(r));
     eachRun(this.positions, (column, indexes) => {
       // Rows in between that are not ours to change this time are written back as they are.
       const current = whole ? null : this.sheet.read(first, column, count, indexes.length);
