@@ -569,6 +569,7 @@ export class Writer {
   /** Fields cut to the cell limit become warnings: the first few by record and field, the rest counted. */
   private noteCuts(): void {
     const cuts = this.conv.cuts.splice(0);
+    // Stryker disable next-line ConditionalExpression: never returning here is the same: without cuts the count below is negative and returns
     if (cuts.length === 0) return;
     const warnings = this.state.warnings;
     const named = warnings.filter((w) => w.startsWith('O campo "')).length;
@@ -576,8 +577,11 @@ export class Writer {
     const more = named + cuts.length - MAX_NAMED_CUTS;
     if (more <= 0) return;
     const at = warnings.findIndex((w) => w.startsWith(MORE_CUTS));
+    // Stryker disable next-line EqualityOperator,OptionalChaining,MethodExpression: `at > 0` is the same (the count line follows five named cuts), the line always holds its number, and MORE_CUTS has no digit
     const previous = at >= 0 ? Number(/\d+/.exec(warnings[at].slice(MORE_CUTS.length))?.[0] ?? 0) : 0;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: `more` alone, or `at > 0`, is the same: a count line exists only after five named cuts, and then `more` is cuts.length
     const line = `${MORE_CUTS}${previous + (at >= 0 ? cuts.length : more)} campos também passaram de 50.000 caracteres e foram cortados.`;
+    // Stryker disable next-line EqualityOperator: `at > 0` is the same: the count line is never the first warning
     if (at >= 0) warnings[at] = line;
     else warnings.push(line);
   }
@@ -603,6 +607,7 @@ export class Writer {
     for (const [first, last] of blocks([...targets.keys()], gap)) this.writeBlock(first, last, targets);
     // A sheet this run made gets widths that fit its first rows (our columns are 1..n there).
     if (this.state.createdSheet && this.state.rows === 0 && this.state.merged === 0) {
+      // Stryker disable next-line MethodExpression: without the slice of rows it is the same: fittedWidths looks at the first 200 rows anyway
       this.sheet.setColumnWidths?.(fittedWidths(this.columns.slice(0, -1), [...targets.values()].slice(0, 200)));
     }
     if (this.state.spec.mode === 'merge' && !this.lead) this.state.rows = index.size;
@@ -647,6 +652,7 @@ export class Writer {
     const lead = this.leadCells();
     const out: PreparedChild[] = [];
     for (const child of this.table.children) {
+      // Stryker disable next-line MethodExpression: every column gives as many rows as the parent's id alone, which is cheaper
       if (!this.state.children[child.field] && !this.existingChild(child) && childRows(child, records, this.conv, child.columns.slice(0, 1)).length === 0)
         continue;
       const { sheet, entry, columns: childColumns } = this.childColumns(child, records);
@@ -677,12 +683,14 @@ export class Writer {
     const seen = new Set<string>();
     const suspects: number[] = [];
     ids.forEach((id, i) => {
+      // Stryker disable next-line StringLiteral: a one-company sheet's keys ignore the connection, and no company is left untouched there
       const connection = connections ? String(connections[i]) : '';
       const key = this.keyOf(connection, id);
       const stamp = stamps[i];
       // A consolidated sheet's rows of a company that failed or was refreshed incrementally stay as they are.
       const fresh = untouched.has(connection) || (isDate(stamp) && Math.abs(stamp.getTime() - this.state.startedAt) < 1000);
       const current = key !== '' && !seen.has(key) && fresh;
+      // Stryker disable next-line ConditionalExpression,StringLiteral: adding '' to `seen` anyway is the same: a row without a key is never current
       if (key !== '') seen.add(key);
       if (!current) suspects.push(i + 2);
     });
@@ -694,6 +702,7 @@ export class Writer {
     let next = 0;
     for (const [first, lastSuspect] of blocks(suspects, SUSPECT_GAP)) {
       const rows = this.sheet.read(first, 1, lastSuspect - first + 1, width);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: without the length check, or with <=, it is the same: past the last suspect suspects[next] is undefined, and undefined <= n is false
       for (; next < suspects.length && suspects[next] <= lastSuspect; next++) {
         const r = suspects[next];
         const row = rows[r - first];
@@ -707,6 +716,7 @@ export class Writer {
       const when = brDateTime(this.deps.zone.wall(new Date(this.state.startedAt)));
       // Rows deleted above move these up.
       for (const row of kept) {
+        // Stryker disable next-line EqualityOperator: a kept row is never one that goes
         const shift = gone.filter((g) => g < row).length;
         this.sheet.setNote(
           row - shift,

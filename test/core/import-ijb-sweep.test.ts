@@ -102,6 +102,15 @@ describe('rows whose record did not come in a full refresh', () => {
     expect(sheet.column('Razão social')).toEqual(['Novo 1', 'Novo 2', 'Novo 3']);
   });
 
+  it('a row this run wrote whose id the user then cleared is not a record any more', () => {
+    const first = settled('clientes', customers(1, 3));
+    const run = started('clientes', { sheetId: first.state.sheetId }, first.book, T0 + HOUR);
+    run.writer.write(customers(1, 3));
+    first.sheet.grid[2][first.sheet.at('ID do cliente') - 1] = '';
+    run.writer.finish();
+    expect(first.sheet.column('ID do cliente')).toEqual([1, 3]);
+  });
+
   it('"Recebido em" tells the current rows to the second, either side of the run\'s start; text there is not a date', () => {
     const first = settled('clientes', customers(1, 4));
     const run = started('clientes', { sheetId: first.state.sheetId }, first.book, T0 + HOUR);

@@ -47,6 +47,9 @@ export class GridSheet extends TaggedSheet {
     super.write(row, column, values);
   }
   override deleteRows(row: number, count: number) {
+    if (!(Number.isInteger(row) && Number.isInteger(count) && row >= 1 && count >= 1 && row + count - 1 <= this.grown.rows)) {
+      throw new Error(`linhas fora da grade (${row}, ${count})`);
+    }
     super.deleteRows(row, count);
     this.grown.rows -= count;
   }
