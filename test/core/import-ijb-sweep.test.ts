@@ -79,10 +79,11 @@ describe('rows whose record did not come in a full refresh', () => {
 
   it("a row of the user's own, with nothing in our columns, is left alone", () => {
     const first = settled('clientes', customers(1, 3));
-    first.sheet.type(5, OWN, 'Total');
+    // Right beside our last column (38).
+    first.sheet.type(5, 39, 'Total');
     const { state } = refresh(first, customers(1, 3));
     expect(first.sheet.column('ID do cliente')).toEqual([1, 2, 3, '']);
-    expect(first.sheet.grid[4][OWN - 1]).toBe('Total');
+    expect(first.sheet.grid[4][38]).toBe('Total');
     expect(notes(first.sheet)).toEqual([]);
     expect(state.warnings).toEqual([]);
   });
@@ -100,6 +101,16 @@ describe('rows whose record did not come in a full refresh', () => {
     );
     expect(sheet.column('ID do cliente')).toEqual([1, 2, 3]);
     expect(sheet.column('Razão social')).toEqual(['Novo 1', 'Novo 2', 'Novo 3']);
+  });
+
+  it('a row the user copied during the run is a record on two rows: the copy goes', () => {
+    const first = settled('clientes', customers(1, 3));
+    const run = started('clientes', { sheetId: first.state.sheetId }, first.book, T0 + HOUR);
+    run.writer.write(customers(1, 3));
+    first.sheet.ensureSize(5, 38);
+    first.sheet.write(5, 1, first.sheet.read(2, 1, 1, 38));
+    run.writer.finish();
+    expect(first.sheet.column('ID do cliente')).toEqual([1, 2, 3]);
   });
 
   it('a row this run wrote whose id the user then cleared is not a record any more', () => {
@@ -220,9 +231,11 @@ describe('child sheets of a write', () => {
     const run = started('clientes');
     run.writer.write([phones(1, '11')]);
     expect(phoneSheet(run).widths).toHaveLength(1);
+    run.nextStep().write([phones(2, '21')]);
+    expect(phoneSheet(run).widths).toHaveLength(1);
     // Its items gone, the child sheet is empty again: nothing to fit.
-    run.nextStep().write([phones(1)]);
-    run.nextStep().write([phones(2)]);
+    run.nextStep().write([phones(1), phones(2)]);
+    run.nextStep().write([phones(3)]);
     expect(phoneSheet(run).widths).toHaveLength(1);
   });
 
