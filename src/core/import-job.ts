@@ -569,7 +569,6 @@ export class Writer {
   /** Fields cut to the cell limit become warnings: the first few by record and field, the rest counted. */
   private noteCuts(): void {
     const cuts = this.conv.cuts.splice(0);
-    // Stryker disable next-line ConditionalExpression: never returning here is the same: without cuts the count below is negative and returns
     if (cuts.length === 0) return;
     const warnings = this.state.warnings;
     const named = warnings.filter((w) => w.startsWith('O campo "')).length;
@@ -691,7 +690,7 @@ export class Writer {
       // A consolidated sheet's rows of a company that failed or was refreshed incrementally stay as they are.
       const fresh = untouched.has(connection) || (isDate(stamp) && Math.abs(stamp.getTime() - this.state.startedAt) < 1000);
       const current = key !== '' && !seen.has(key) && fresh;
-      // Stryker disable next-line ConditionalExpression,StringLiteral: adding '' to `seen` anyway is the same: a row without a key is never current
+      // Stryker disable next-line StringLiteral: adding '' to `seen` is the same: a row without a key is never current
       if (key !== '') seen.add(key);
       if (!current) suspects.push(i + 2);
     });
@@ -703,7 +702,6 @@ export class Writer {
     let next = 0;
     for (const [first, lastSuspect] of blocks(suspects, SUSPECT_GAP)) {
       const rows = this.sheet.read(first, 1, lastSuspect - first + 1, width);
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: without the length check, or with <=, it is the same: past the last suspect suspects[next] is undefined, and undefined <= n is false
       for (; next < suspects.length && suspects[next] <= lastSuspect; next++) {
         const r = suspects[next];
         const row = rows[r - first];
