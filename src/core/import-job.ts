@@ -615,7 +615,7 @@ export class Writer {
 
   private writeBlock(first: number, last: number, targets: Map<number, CellValue[]>): void {
     const count = last - first + 1;
-    // \`targets\` holds every block's rows: only this block's own rows tell whether it has rows in between.
+    // `targets` holds every block's rows: only this block's own rows tell whether it has rows in between.
     const whole = Array.from({ length: count }, (_, i) => first + i).every((r) => targets.has(r));
     eachRun(this.positions, (column, indexes) => {
       // Rows in between that are not ours to change this time are written back as they are.
