@@ -52,11 +52,31 @@ describe('the row of each record', () => {
     expect(m.sheet.grid[3][1]).toBe('anotação sem id');
   });
 
-  it('a sheet with only its header: the first record goes on row 2', () => {
+  it('a sheet with only its header: the first record goes on row 2, without reading an empty range', () => {
     const m = merging([]);
     m.writer.write(customers(3, 1));
     expect(m.sheet.grid[1][0]).toBe(3);
     expect(m.sheet.lastRow()).toBe(2);
+  });
+
+  it('a record that came without its id is added below, never written over a row without an id', () => {
+    const m = merging(customers(1, 2));
+    m.sheet.write(4, 2, [['anotação sem id']]);
+    m.writer.write([{ idCliente: '', razaoSocial: 'Sem id' }]);
+    expect(m.sheet.grid[3][1]).toBe('anotação sem id');
+    expect(m.sheet.lastRow()).toBe(5);
+    expect(rowsOf(m.sheet).map((r) => r['Razão social'])).toEqual(['Cliente 1', 'Cliente 2', '', 'Sem id']);
+  });
+
+  it('reads the id column once for all the writes of a step', () => {
+    const m = merging(customers(1, 4));
+    const idColumn = m.sheet.columns.get('idCliente');
+    m.sheet.reads = [];
+    m.writer.write(customers(2, 1, 'Novo'));
+    m.writer.write(customers(9, 1, 'Novo'));
+    m.writer.write(customers(3, 1, 'Novo'));
+    expect(m.sheet.reads.filter(([row, column]) => row === 2 && column === idColumn)).toEqual([[2, idColumn, 4, 1]]);
+    expect(names(m.sheet)).toEqual(['1:Cliente 1', '2:Novo 2', '3:Novo 3', '4:Cliente 4', '9:Novo 9']);
   });
 });
 
@@ -86,10 +106,11 @@ describe('a consolidated sheet', () => {
     expect(c.state.rows).toBe(5);
   });
 
-  it('a second writer over the sheet finds the rows by connection and id', () => {
+  it('a second writer over the sheet finds the rows by connection and id, reading no row below the grid', () => {
     const c = consolidated();
     c.writer.write(customers(1, 2), companies[0]);
     c.writer.write(customers(1, 2), companies[1]);
+    c.sheet().gridRows = 5;
     new Writer(c.state, c.deps).write(customers(2, 1, 'Beta novo'), companies[1]);
     expect(rowsOf(c.sheet()).map((r) => `${r['ID da conexão']}:${r['ID do cliente']}:${r['Razão social']}`)).toEqual([
       'k1:1:Cliente 1',
@@ -97,6 +118,17 @@ describe('a consolidated sheet', () => {
       'k2:1:Cliente 1',
       'k2:2:Beta novo 2',
     ]);
+  });
+
+  it('a record of a company that came without its id is added, never written over a row of that company without an id', () => {
+    const c = consolidated();
+    c.writer.write(customers(1, 1), companies[0]);
+    const sheet = c.sheet();
+    const at = (key: string) => (sheet.columns.get(key) as number) - 1;
+    sheet.write(3, 1, [['Alfa', 'k1']]);
+    sheet.write(3, at('razaoSocial') + 1, [['linha sem id']]);
+    new Writer(c.state, c.deps).write([{ idCliente: '', razaoSocial: 'Sem id' }], companies[0]);
+    expect(rowsOf(sheet).map((r) => r['Razão social'])).toEqual(['Cliente 1', 'linha sem id', 'Sem id']);
   });
 
   it('child sheets start with Empresa and the connection, then the parent id', () => {

@@ -6,9 +6,9 @@
  * enough, under a name no sheet has; the failure texts a run shows.
  */
 import { describe, expect, it } from 'vitest';
-import { CELL_LIMIT_TEXT, failureMessage, Writer } from '../../src/core/import-job';
+import { CELL_LIMIT_TEXT, canMerge, failureMessage, reportColumns, Writer } from '../../src/core/import-job';
 import { CHILD_TAG } from '../../src/core/child-sheet';
-import { SHEET_TAG } from '../../src/core/sheet-layout';
+import { LISTING_TAG, SHEET_TAG } from '../../src/core/sheet-layout';
 import { PARTIAL_MARK } from '../../src/core/sheet-names';
 import { customers } from './fake-service';
 import { T0, WatchedBook, type WatchedSheet, watchedPull } from './import-ija-world';
@@ -53,7 +53,11 @@ describe('the report sheet while a run goes on and when it ends', () => {
     const sheet = book.sheets[0] as WatchedSheet;
     userColumn(sheet, 2);
     sheet.styled = [];
+    sheet.sizes = [];
     const again = watchedPull(customers(1, 3), { sheetId: sheet.id }, book);
+    expect(again.state.warnings).toEqual([]);
+    // Grown to hold the header across our columns, the last of which moved one to the right.
+    expect(sheet.sizes).toEqual([[2, CLIENTES_COLUMNS + 1]]);
     expect(sheet.styled).toEqual([]);
     expect(sheet.tab).toBe(ORANGE);
     expect(sheet.header()[2]).toBe('Observação');
@@ -91,8 +95,9 @@ describe('the report sheet while a run goes on and when it ends', () => {
     const first = pull.step(pull.state, T0 + 1_500);
     expect(first.status).toBe('running');
     deleteColumn(sheet, 'razaoSocial');
-    const rebuilt = new Writer(first, pull.deps);
-    expect(rebuilt).toBeInstanceOf(Writer);
+    new Writer(first, pull.deps);
+    // The rows written before stay where they were.
+    expect(sheet.grid.slice(1, sheet.lastRow()).map((r) => r[0])).toEqual([1, 2, 3, 4, 5, 6]);
     const note = 'Colunas do complemento que tinham sido apagadas foram refeitas: Razão social.';
     expect(first.warnings).toEqual([note]);
     expect(sheet.header()[0]).toBe(`${PARTIAL_MARK}ID do cliente`);
@@ -108,7 +113,55 @@ describe('the report sheet while a run goes on and when it ends', () => {
   });
 });
 
+describe('a sheet an earlier run wrote', () => {
+  const ids = (sheet: WatchedSheet) => sheet.grid.slice(1, sheet.lastRow()).map((r) => r[(sheet.columns.get('idCliente') as number) - 1]);
+
+  it('run again for the same listing keeps its columns and rows where they are until the new rows come', () => {
+    const book = new WatchedBook();
+    watchedPull(customers(1, 3), {}, book).toEnd();
+    const sheet = book.sheets[0] as WatchedSheet;
+    const again = watchedPull(customers(1, 3), { sheetId: sheet.id, mode: 'merge' }, book);
+    expect(again.state.warnings).toEqual([]);
+    expect(ids(sheet)).toEqual([1, 2, 3]);
+    expect(canMerge(book, 'clientes', sheet.id)).toBe(true);
+    // Every column in place, but the sheet now says it holds another listing.
+    sheet.setSheetTag(LISTING_TAG, 'faturas');
+    expect(canMerge(book, 'clientes', sheet.id)).toBe(false);
+  });
+
+  it('from before sheets carried their listing: its columns of the same listing are kept too', () => {
+    const book = new WatchedBook();
+    watchedPull(customers(1, 3), {}, book).toEnd();
+    const sheet = book.sheets[0] as WatchedSheet;
+    sheet.tags.delete(LISTING_TAG);
+    expect(canMerge(book, 'clientes', sheet.id)).toBe(false);
+    watchedPull(customers(1, 3), { sheetId: sheet.id, mode: 'merge' }, book);
+    expect(ids(sheet)).toEqual([1, 2, 3]);
+    expect(sheet.sheetTag(LISTING_TAG)).toBe('clientes');
+  });
+
+  it("of another listing: its columns are all cleared, even those of the same field, and the new listing's laid out in order", () => {
+    const book = new WatchedBook();
+    watchedPull([{ idFatura: 1, idCliente: 7 }], { listing: 'faturas', sheetName: 'Aba' }, book).toEnd();
+    const sheet = book.sheets[0] as WatchedSheet;
+    const run = watchedPull([], { sheetId: sheet.id, sheetName: 'Aba' }, book);
+    expect(run.state.warnings).toEqual([]);
+    expect([...sheet.columns.entries()].sort((a, b) => a[1] - b[1]).map(([key]) => key)).toEqual(reportColumns('clientes').map((c) => c.key));
+    expect(sheet.grid[1]?.some((v) => v !== '') ?? false).toBe(false);
+    expect(canMerge(book, 'faturas', sheet.id)).toBe(false);
+  });
+});
+
 describe('the sheet of a report the user deleted', () => {
+  it('is made again under its own name when no sheet has it', () => {
+    const book = new WatchedBook();
+    const first = watchedPull([], { sheetName: 'Clientes' }, book);
+    book.sheets = [];
+    const again = watchedPull([], { sheetName: 'Clientes', sheetId: first.state.sheetId }, book);
+    expect(again.state.spec.sheetName).toBe('Clientes');
+    expect(again.state.warnings).toEqual(['A aba do relatório tinha sido apagada e foi criada de novo ("Clientes").']);
+  });
+
   it('is made again under the name, cut so that the number that tells it apart fits', () => {
     const book = new WatchedBook();
     const name = 'N'.repeat(100);

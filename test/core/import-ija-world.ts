@@ -17,6 +17,16 @@ export class WatchedSheet extends LayoutSheet {
   /** The sheet's grid (cells and columns) when the test sets it; else MemorySheet's estimate. */
   gridCells?: number;
   gridColumns?: number;
+  /** Rows of the grid when the test sets it: Sheets refuses a range below them, as it refuses an empty one. */
+  gridRows?: number;
+  /** Ranges read, as [row, column, rows, columns]. */
+  reads: Array<[number, number, number, number]> = [];
+  override read(row: number, column: number, numRows: number, numColumns: number) {
+    if (numRows < 1 || numColumns < 1) throw new Error('The number of rows in the range must be at least 1.');
+    if (this.gridRows !== undefined && row + numRows - 1 > this.gridRows) throw new Error('Range not found');
+    this.reads.push([row, column, numRows, numColumns]);
+    return super.read(row, column, numRows, numColumns);
+  }
   override setTabColor(color: string | null) {
     this.tab = color;
   }
