@@ -91,7 +91,14 @@ describe('the rows a listing announces, checked before anything is written', () 
     expect(refusal(() => w.writer.expect(1000, sample))).toBe(overWithChildren(report + 2001 * (EVENTO_COLUMNS + 4)));
     // Few events: Sheets' own 1,000 rows × 26 columns are what a new sheet costs, whatever it is cut to later.
     const few = atLimit('cobrancas');
-    expect(refusal(() => few.writer.expect(10, cobrancas(3, (i) => (i === 0 ? 1 : 0))))).toBe(overWithChildren(11 * COBRANCAS_COLUMNS + 1000 * 26));
+    expect(
+      refusal(() =>
+        few.writer.expect(
+          10,
+          cobrancas(3, (i) => (i === 0 ? 1 : 0)),
+        ),
+      ),
+    ).toBe(overWithChildren(11 * COBRANCAS_COLUMNS + 1000 * 26));
   });
 
   it("a child's rows are projected at the rate of the sample, rounded up", () => {
@@ -103,7 +110,14 @@ describe('the rows a listing announces, checked before anything is written', () 
 
   it('a sample without items projects no child sheet, and an empty sample none either', () => {
     const w = atLimit('cobrancas');
-    expect(refusal(() => w.writer.expect(1000, cobrancas(3, () => 0)))).toBe(over(1001 * COBRANCAS_COLUMNS));
+    expect(
+      refusal(() =>
+        w.writer.expect(
+          1000,
+          cobrancas(3, () => 0),
+        ),
+      ),
+    ).toBe(over(1001 * COBRANCAS_COLUMNS));
     expect(refusal(() => w.writer.expect(1000, []))).toBe(over(1001 * COBRANCAS_COLUMNS));
   });
 
@@ -135,7 +149,7 @@ describe('the rows a write adds, checked before any of them is written', () => {
     return { book, state, sheet, child, phones, writer: new Writer(state, first.deps) };
   }
 
-  it('counts the rows of ids the sheet does not hold yet below those it has, and the child rows below the child sheet\'s', () => {
+  it("counts the rows of ids the sheet does not hold yet below those it has, and the child rows below the child sheet's", () => {
     const r = refresh('merge');
     // Customers 4..8: three new ones below the five rows; one phone each below the ten phone rows.
     expect(refusal(() => r.writer.write(r.phones(4, 5, 1)))).toBe(overWithChildren(9 * CLIENTES_COLUMNS + 16 * 26));

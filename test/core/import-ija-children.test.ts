@@ -24,7 +24,10 @@ const phones = (from: number, n: number) => customers(from, n).map((c) => ({ ...
 
 describe('a child sheet of known columns', () => {
   it('keeps to the columns the listing declares: a field it does not is not written', () => {
-    const pull = watchedPull(charges(1, 3, () => ({ campoNovo: 'x' })), { listing: 'cobrancas', sheetName: 'Cobranças' });
+    const pull = watchedPull(
+      charges(1, 3, () => ({ campoNovo: 'x' })),
+      { listing: 'cobrancas', sheetName: 'Cobranças' },
+    );
     const done = pull.toEnd();
     const child = pull.book.watched(done.children.eventosCartao.sheetId);
     expect(child.lastColumn()).toBe(11);
@@ -42,7 +45,10 @@ describe('a child sheet of known columns', () => {
   });
 
   it('a text over the cell limit in an item is said once, though the rows are counted before they are written', () => {
-    const pull = watchedPull(charges(1, 1, () => ({ mensagem: 'm'.repeat(60_000) })), { listing: 'cobrancas', sheetName: 'Cobranças' });
+    const pull = watchedPull(
+      charges(1, 1, () => ({ mensagem: 'm'.repeat(60_000) })),
+      { listing: 'cobrancas', sheetName: 'Cobranças' },
+    );
     const done = pull.toEnd();
     expect(done.warnings.filter((w) => w.startsWith('O campo "eventosCartao"'))).toHaveLength(1);
   });
