@@ -27,11 +27,11 @@ export class WatchedSheet extends LayoutSheet {
     this.reads.push([row, column, numRows, numColumns]);
     return super.read(row, column, numRows, numColumns);
   }
-  override setTabColor(color: string | null) {
-    this.tab = color;
+  override setTabColor(color?: string | null) {
+    this.tab = color ?? null;
   }
-  override setHeaderStyle(columns: number) {
-    this.styled.push(columns);
+  override setHeaderStyle(columns?: number) {
+    this.styled.push(Number(columns));
   }
   override cells() {
     return this.gridCells ?? super.cells();
