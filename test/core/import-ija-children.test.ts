@@ -65,8 +65,9 @@ describe('a child sheet of known columns', () => {
 
   it('a replace run counts the rows its child sheet will hold, not those it holds now', () => {
     const book = new WatchedBook();
-    const first = watchedPull(charges(1, 30), { listing: 'cobrancas', sheetName: 'Cobranças' }, book).toEnd();
-    const state = startImport({ ...first.spec, mode: 'replace' }, watchedPull([], {}, book).deps);
+    const pull = watchedPull(charges(1, 30), { listing: 'cobrancas', sheetName: 'Cobranças' }, book);
+    const first = pull.toEnd();
+    const state = startImport({ ...first.spec, mode: 'replace' }, pull.deps);
     const child = book.watched(first.children.eventosCartao.sheetId);
     const sheet = book.watched(first.sheetId);
     for (const s of [child, sheet]) {
@@ -74,7 +75,7 @@ describe('a child sheet of known columns', () => {
       s.gridColumns = 1;
     }
     book.total = CELL_LIMIT;
-    const writer = new Writer(state, { ...watchedPull([], {}, book).deps });
+    const writer = new Writer(state, pull.deps);
     // 100 charges of one event each: 101 rows of 32 columns, and 101 rows of the child's 11.
     expect(() => writer.expect(100, charges(1, 3))).toThrow(over(101 * 32 + 101 * 11));
   });
