@@ -273,7 +273,6 @@ function reportSheet(book: BookPort, spec: ImportSpec): { sheet: SheetPort; recr
  * are cleared by `startImport` in either mode).
  */
 export function canMerge(book: BookPort, listingKey: ListingKey, sheetId: number | undefined, choice: ColumnChoice = {}): boolean {
-  // Stryker disable next-line ConditionalExpression: byId(undefined) finds no sheet either (ids are numbers); the test only spares the lookup
   const sheet = sheetId === undefined ? null : book.byId(sheetId);
   if (!sheet || sheet.sheetTag(LISTING_TAG) !== listingKey) return false;
   return findColumns(sheet, reportColumns(listingKey, choice)).every((p) => p !== null);
