@@ -1,0 +1,115 @@
+/**
+ * The settling of a full pull (stale rows, each child sheet's orphans, the
+ * marks) when the step that wrote the last page has little time left: the
+ * parts that fit are done, the next steps go on, the first part at least in a
+ * step that did nothing else, and the sheets stay marked incomplete until the
+ * last part.
+ */
+import { describe, expect, it } from 'vitest';
+import { type ImportDeps, type ImportState, startImport, stepImport } from '../../src/core/import-job';
+import { PARTIAL_MARK } from '../../src/core/sheet-names';
+import { MemoryBook, type MemorySheet } from '../bulk/memory-book';
+import { customers, FakeService, zone } from './fake-service';
+
+const T0 = Date.UTC(2026, 10, 22, 15);
+const HOUR = 3_600_000;
+const GOES_ON = 'Todas as páginas foram gravadas; a conferência final das linhas continua na próxima etapa.';
+
+const withPhones = (from: number, n: number) => customers(from, n).map((c) => ({ ...c, telefones: [{ numero: `11${c.idCliente}` }] }));
+
+/**
+ * A document pulled once in full; `again` starts a second full pull of `records` whose round trips end `left` ms
+ * before the step's limit (a slow service that took most of the execution).
+ */
+function world(first: Array<Record<string, unknown>>) {
+  const service = new FakeService({ k: first });
+  const book = new MemoryBook();
+  let clock = T0;
+  let arrival: number | undefined;
+  service.onTrip = () => {
+    clock = arrival ?? clock + 1_000;
+  };
+  const now = () => clock;
+  const saved: ImportState[] = [];
+  const deps: ImportDeps = { client: service.client('k', now), book, zone, now, checkpoint: (s) => saved.push(structuredClone(s)) };
+  const spec = { listing: 'clientes' as const, filters: {}, sheetName: 'Clientes', mode: 'replace' as const };
+  let state = stepImport(startImport(spec, deps), deps, { deadline: clock + 600_000 });
+  expect(state.status).toBe('done');
+  const sheet = book.byId(state.sheetId) as MemorySheet;
+  const phones = book.byId(state.children.telefones.sheetId) as MemorySheet;
+  const again = (records: Array<Record<string, unknown>>, left: number) => {
+    clock += HOUR;
+    service.companies.k = records;
+    const limit = clock + 1_000_000;
+    arrival = limit - left;
+    state = startImport({ ...spec, sheetId: state.sheetId }, deps);
+    state = stepImport(state, deps, { deadline: clock + 600_000, limit });
+    arrival = undefined;
+    return state;
+  };
+  /** A step of the settling with `left` ms before its limit. */
+  const settle = (s: ImportState, left: number) => stepImport(s, deps, { deadline: clock + 600_000, limit: clock + left });
+  const ids = (s: MemorySheet, label: string) => {
+    const at = s.grid[0].findIndex((h) => String(h).endsWith(label));
+    return s.grid.slice(1, s.lastRow()).map((r) => r[at]);
+  };
+  return {
+    service,
+    saved,
+    again,
+    settle,
+    customers: () => ids(sheet, 'ID do cliente'),
+    phoneParents: () => ids(phones, 'ID do cliente'),
+    marked: () => [sheet, phones].map((s) => String(s.grid[0][0]).startsWith(PARTIAL_MARK)),
+  };
+}
+
+describe('a settling that does not fit the step that wrote the last page', () => {
+  it('is done part by part in the next steps, the first part at least each time, the sheets marked until the last', () => {
+    const w = world(withPhones(1, 6));
+    // Customers 2 and 5 left the service.
+    const pulled = w.again(
+      withPhones(1, 6).filter((c) => c.idCliente !== 2 && c.idCliente !== 5),
+      100,
+    );
+    expect(pulled).toMatchObject({ status: 'running', message: GOES_ON, rows: 4, settled: [] });
+    expect(w.customers()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(w.marked()).toEqual([true, true]);
+
+    // No time at all: the step still does the first part left, and only that one.
+    const swept = w.settle(pulled, 0);
+    expect(swept).toMatchObject({ status: 'running', message: GOES_ON, settled: ['sweep'], pages: pulled.pages });
+    expect(w.customers()).toEqual([1, 3, 4, 6]);
+    expect(w.phoneParents()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(w.marked()).toEqual([true, true]);
+    expect(w.saved.at(-1)?.settled).toEqual(['sweep']);
+
+    const orphans = w.settle(swept, 0);
+    expect(orphans).toMatchObject({ status: 'running', settled: ['sweep', 'child:telefones'] });
+    expect(w.phoneParents()).toEqual([1, 3, 4, 6]);
+    expect(orphans.children.telefones.rows).toBe(4);
+    expect(w.marked()).toEqual([true, true]);
+
+    const done = w.settle(orphans, 0);
+    expect(done).toMatchObject({ status: 'done', settled: ['sweep', 'child:telefones', 'marks'] });
+    expect(done.message).toBeUndefined();
+    expect(w.marked()).toEqual([false, false]);
+  });
+
+  it('with room for every part, ends done in that step', () => {
+    const w = world(withPhones(1, 6));
+    const done = w.again(withPhones(1, 3), 60_000);
+    expect(done).toMatchObject({ status: 'done', settled: ['sweep', 'child:telefones', 'marks'] });
+    expect(w.customers()).toEqual([1, 2, 3]);
+    expect(w.phoneParents()).toEqual([1, 2, 3]);
+    expect(w.marked()).toEqual([false, false]);
+  });
+
+  it('a listing that came back empty wrote nothing: its step does the first part even without time for it', () => {
+    const w = world(withPhones(1, 6));
+    const swept = w.again([], 100);
+    expect(swept).toMatchObject({ status: 'running', message: GOES_ON, rows: 0, settled: ['sweep'] });
+    expect(w.customers()).toEqual([]);
+    expect(w.phoneParents()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * One company's pull stepped, at its edges: what a cancel and a retry say and
+ * keep, which failures a later step can get past, the state a step was given
+ * left as it was, and a service that fails while what arrived is written.
+ */
+import { describe, expect, it } from 'vitest';
+import { NetworkError, RateLimitedError } from '../../src/api/errors';
+import { cancelImport, type ImportDeps, type ImportState, importedRows, retryImport, startImport, stepImport, transient } from '../../src/core/import-job';
+import { MemoryBook, type MemorySheet } from '../bulk/memory-book';
+import { customers, FakeService, timedOut, zone } from './fake-service';
+
+const T0 = Date.UTC(2026, 10, 22, 15);
+
+function setup(records: Array<Record<string, unknown>> = customers(1, 7), mode: 'replace' | 'merge' = 'replace') {
+  const service = new FakeService({ k: records });
+  const book = new MemoryBook();
+  let clock = T0;
+  service.onTrip = () => {
+    clock += 1_000;
+  };
+  const now = () => clock;
+  const deps: ImportDeps = { client: service.client('k', now), book, zone, now };
+  const state = startImport({ listing: 'clientes', filters: {}, sheetName: 'Clientes', mode }, deps);
+  const sheet = () => book.byId(state.sheetId) as MemorySheet;
+  const ids = () => {
+    const at = sheet().grid[0].findIndex((h) => String(h).endsWith('ID do cliente'));
+    return sheet()
+      .grid.slice(1, sheet().lastRow())
+      .map((r) => r[at]);
+  };
+  const step = (s: ImportState, deadline = clock + 600_000, limit?: number) => stepImport(s, deps, { deadline, limit });
+  return { service, book, deps, state, sheet, ids, step, now, tick: (ms: number) => (clock += ms) };
+}
+
+const withPhones = (from: number, n: number) => customers(from, n).map((c) => ({ ...c, telefones: [{ numero: `11${c.idCliente}` }] }));
+
+describe('a cancelled pull', () => {
+  it('says how many rows were written, as a Brazilian number', () => {
+    const s = setup();
+    const state: ImportState = { ...s.state, rows: 12_345 };
+    const cancelled = cancelImport(state);
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.message).toBe('Importação cancelada com 12.345 linhas gravadas: a aba ficou marcada como incompleta.');
+    expect(cancelled.rows).toBe(12_345);
+  });
+
+  it('of an incremental refresh counts the rows it updated or added', () => {
+    const s = setup(customers(1, 7), 'merge');
+    const cancelled = cancelImport({ ...s.state, rows: 900, merged: 4 });
+    expect(cancelled.message).toBe('Importação cancelada com 4 linhas gravadas: a aba ficou marcada como incompleta.');
+  });
+
+  it('a cancel asked after the last page changes nothing: the pull ends done', () => {
+    // Two pages: both come in the first wave.
+    const s = setup(customers(1, 4));
+    s.deps.cancelRequested = () => true;
+    const done = s.step(s.state);
+    expect(done.status).toBe('done');
+    expect(s.ids()).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('the rows a pull counts', () => {
+  it('an incremental refresh of one company: the rows it updated or added; a consolidated one: the rows it wrote', () => {
+    const s = setup();
+    expect(importedRows({ ...s.state, rows: 10, merged: 3, spec: { ...s.state.spec, mode: 'merge' } })).toBe(3);
+    expect(importedRows({ ...s.state, rows: 10, merged: 3, spec: { ...s.state.spec, mode: 'replace' } })).toBe(10);
+    expect(importedRows({ ...s.state, rows: 10, merged: 3, spec: { ...s.state.spec, mode: 'merge' }, companies: [] })).toBe(10);
+  });
+});
+
+describe('Continuar', () => {
+  it('puts the failed companies of a consolidated run back to work and leaves the others as they ended', () => {
+    const s = setup();
+    const failed: ImportState = {
+      ...s.state,
+      status: 'failed',
+      message: 'falhou',
+      retryable: true,
+      companies: [
+        { id: 'a', pager: null, status: 'done', rows: 3, pages: 1, message: 'tudo certo' },
+        { id: 'b', pager: null, status: 'failed', rows: 0, pages: 0, message: 'Erro interno', retryable: true },
+      ],
+    };
+    const retried = retryImport(failed);
+    expect(retried).toMatchObject({ status: 'running', message: undefined, retryable: undefined });
+    expect(retried.companies).toEqual([
+      { id: 'a', pager: null, status: 'done', rows: 3, pages: 1, message: 'tudo certo' },
+      { id: 'b', pager: null, status: 'running', rows: 0, pages: 0, message: undefined, retryable: undefined },
+    ]);
+    // A one-company run gains no companies.
+    const { companies: _, ...single } = failed;
+    expect(Object.keys(retryImport(single))).not.toContain('companies');
+  });
+});
+
+describe('which failures a later step can get past', () => {
+  const request = { method: 'GET', url: 'https://api.test/v2/clientes', path: '/v2/clientes' } as never;
+  it('a time-out and a pause asked for; not a refused connection nor another error', () => {
+    expect(transient(new NetworkError(request, 'tempo esgotado', true))).toBe(true);
+    expect(transient(new RateLimitedError(request, 5_000))).toBe(true);
+    expect(transient(new RateLimitedError(request, undefined))).toBe(true);
+    expect(transient(new NetworkError(request, 'ECONNREFUSED'))).toBe(false);
+    expect(transient(new Error('tempo esgotado'))).toBe(false);
+    expect(transient(null)).toBe(false);
+  });
+});
+
+describe('the state a step was given', () => {
+  it('is left as it was, children, warnings and settled parts included: a kill before the save keeps the last saved one whole', () => {
+    const s = setup(withPhones(1, 30));
+    const first = s.step(s.state, s.now() + 1_500);
+    expect(first.status).toBe('running');
+    expect(first.children.telefones.rows).toBeGreaterThan(0);
+    const given: ImportState = { ...first, warnings: ['aviso anterior'], settled: [] };
+    const before = structuredClone(given);
+    const done = s.step(given);
+    expect(done.status).toBe('done');
+    expect(done.children.telefones.rows).toBe(30);
+    expect(done.settled).toEqual(['sweep', 'child:telefones', 'marks']);
+    expect(done.warnings).toEqual(['aviso anterior']);
+    expect(given).toEqual(before);
+  });
+});
+
+describe('a service that stops answering while pages are buffered', () => {
+  it('keeps what arrived when it can be written, and carries on when even that write fails', () => {
+    const s = setup(customers(1, 30));
+    s.deps.flushRows = 1_000;
+    s.service.fault = ({ page }) => {
+      if (page < 4) return undefined;
+      // The sheet is gone for writes by the time the wave that fails ends.
+      s.sheet().killed = true;
+      return timedOut;
+    };
+    const state = s.step(s.state);
+    expect(state).toMatchObject({ status: 'running', transientFailures: 1, rows: 0, pager: null });
+    expect(state.message).toMatch(/^O serviço não respondeu a tempo/);
+    expect(s.ids()).toEqual([]);
+  });
+});
