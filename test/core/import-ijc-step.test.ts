@@ -5,7 +5,22 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NetworkError, RateLimitedError } from '../../src/api/errors';
-import { cancelImport, type ImportDeps, type ImportState, importedRows, retryImport, startImport, stepImport, transient } from '../../src/core/import-job';
+import { WORST_ROUND_TRIP_MS } from '../../src/api/http';
+import { listing } from '../../src/api/operations';
+import { writeCostMs } from '../../src/core/deadline';
+import {
+  ASSUMED_PAGE_ROWS,
+  cancelImport,
+  FINISH_CALLS,
+  type ImportDeps,
+  type ImportState,
+  importedRows,
+  retryImport,
+  startImport,
+  stepImport,
+  transient,
+} from '../../src/core/import-job';
+import { tableSpec } from '../../src/core/table';
 import { MemoryBook, type MemorySheet } from '../bulk/memory-book';
 import { customers, FakeService, timedOut, zone } from './fake-service';
 
@@ -137,5 +152,80 @@ describe('a service that stops answering while pages are buffered', () => {
     expect(state).toMatchObject({ status: 'running', transientFailures: 1, rows: 0, pager: null });
     expect(state.message).toMatch(/^O serviço não respondeu a tempo/);
     expect(s.ids()).toEqual([]);
+  });
+});
+
+describe('a step near its hard limit', () => {
+  const table = tableSpec(listing('clientes'));
+  // A record may bring a row to each child sheet too: a write is planned as wide as all of them.
+  const width = table.columns.length + table.children.reduce((n, c) => n + c.columns.length, 0);
+  /** A wave starts only when a round trip at its worst, then the write of what is buffered and what it may bring, fits. */
+  const room = (rows: number) => WORST_ROUND_TRIP_MS + writeCostMs(rows, width, FINISH_CALLS);
+
+  it('the first wave (two pages, of an assumed size) starts only with room for the minute and the write after it', () => {
+    const need = room(2 * ASSUMED_PAGE_ROWS);
+    const fits = setup();
+    fits.step(fits.state, fits.now() + 600_000, fits.now() + need + 1);
+    expect(fits.service.asked.slice(0, 2).map((q) => q.page)).toEqual([0, 1]);
+    const short = setup();
+    const state = short.step(short.state, short.now() + 600_000, short.now() + need - 1);
+    expect(short.service.asked).toEqual([]);
+    expect(state).toMatchObject({ status: 'running', pages: 0, rows: 0, pager: null });
+  });
+
+  it('a later wave counts the rows still buffered and the pages it asks, at the size the service gave', () => {
+    // Rows are written only at the end of the step: the second wave carries the first wave's six.
+    const at = (limitAfter: number) => {
+      const s = setup(customers(1, 60));
+      s.service.onTrip = () => s.tick(5_000);
+      const start = s.now();
+      s.step(s.state, start + 600_000, start + 5_000 + limitAfter);
+      return s.service.trips;
+    };
+    // Ten pages of three rows next, after six buffered.
+    const need = room(6 + 10 * 3);
+    expect(at(need + 1)).toBeGreaterThan(1);
+    expect(at(need - 1)).toBe(1);
+  });
+
+  it('a failed page is tried again only when the retry and the write after it still end before the limit', () => {
+    const run = (slack: number) => {
+      const s = setup(customers(1, 3));
+      s.deps.client = s.service.client('k', s.now, 1);
+      let failed = false;
+      s.service.fault = () => {
+        if (failed) return undefined;
+        failed = true;
+        return { kind: 'response', status: 503, headers: {}, body: 'Indisponível' };
+      };
+      return s.step(s.state, s.now() + 600_000, s.now() + room(2 * ASSUMED_PAGE_ROWS) + slack);
+    };
+    expect(run(0)).toMatchObject({ status: 'failed', retryable: true });
+    expect(run(100_000).status).toBe('done');
+  });
+
+  it('without a limit, a failed page is tried again whatever the time', () => {
+    const s = setup(customers(1, 3));
+    s.deps.client = s.service.client('k', s.now, 1);
+    let failed = false;
+    s.service.fault = () => {
+      if (failed) return undefined;
+      failed = true;
+      s.tick(10 * 3_600_000);
+      return { kind: 'response', status: 503, headers: {}, body: 'Indisponível' };
+    };
+    s.deps.client.http.deadline = s.now();
+    expect(s.step(s.state).status).toBe('done');
+  });
+
+  it('stops before a wave that, as slow as the slowest so far, would end past the deadline', () => {
+    const waves = (deadlineAfter: number) => {
+      const s = setup(customers(1, 90));
+      s.step(s.state, s.now() + deadlineAfter);
+      return s.service.trips;
+    };
+    // Each wave lasts a second: a wave starts only if one more after it would still end by the deadline.
+    expect(waves(3_000)).toBe(2);
+    expect(waves(2_999)).toBe(1);
   });
 });
