@@ -10,8 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { stepConsolidated } from '../../src/core/consolidated-job';
 import { type CompanySpec, type ImportDeps, type ImportState, startImport, stepImport } from '../../src/core/import-job';
 import { PARTIAL_MARK } from '../../src/core/sheet-names';
-import { MemoryBook, type MemorySheet } from '../bulk/memory-book';
+import type { MemorySheet } from '../bulk/memory-book';
 import { customers, FakeService, zone } from './fake-service';
+import { StrictBook } from './import-ijc-strict';
 
 const T0 = Date.UTC(2026, 10, 22, 15);
 const HOUR = 3_600_000;
@@ -25,7 +26,7 @@ const STALE_NOTE = /^Este item não veio na última atualização do registro\./
 /** Runs of the Clientes report into one document: one company (`companies` empty) or consolidated. */
 function world(data: Record<string, Array<Record<string, unknown>>>, consolidated: boolean) {
   const service = new FakeService(data);
-  const book = new MemoryBook();
+  const book = new StrictBook();
   let clock = T0;
   service.onTrip = () => {
     clock += 1_000;

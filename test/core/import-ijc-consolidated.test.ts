@@ -9,43 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { stepConsolidated } from '../../src/core/consolidated-job';
 import { type CompanySpec, type ImportDeps, type ImportState, startImport } from '../../src/core/import-job';
 import { PARTIAL_MARK } from '../../src/core/sheet-names';
-import type { CellValue } from '../../src/core/table';
-import { MemoryBook, MemorySheet } from '../bulk/memory-book';
+import type { MemorySheet } from '../bulk/memory-book';
 import { customers, FakeService, refused, zone } from './fake-service';
+import { StrictBook, type StrictSheet } from './import-ijc-strict';
 
 const T0 = Date.UTC(2026, 10, 22, 15);
 const HOUR = 3_600_000;
-
-/** A sheet as strict as Google's about ranges: a read or write of no rows or no columns throws. */
-class StrictSheet extends MemorySheet {
-  /** Each write as [row, column, rows, columns], to see which cells a settling rewrote. */
-  readonly written: Array<[number, number, number, number]> = [];
-  private check(rows: number, columns: number) {
-    if (!(rows >= 1 && columns >= 1)) throw new Error(`intervalo vazio (${rows} × ${columns})`);
-  }
-  override read(row: number, column: number, rows: number, columns: number) {
-    this.check(rows, columns);
-    return super.read(row, column, rows, columns);
-  }
-  override readNotes(row: number, column: number, columns: number) {
-    this.check(1, columns);
-    return super.readNotes(row, column, columns);
-  }
-  override write(row: number, column: number, values: CellValue[][]) {
-    this.check(values.length, values[0]?.length ?? 0);
-    this.written.push([row, column, values.length, values[0]?.length ?? 0]);
-    super.write(row, column, values);
-  }
-}
-
-class StrictBook extends MemoryBook {
-  private next = 500;
-  override create(name: string) {
-    const s = new StrictSheet(this.next++, name);
-    this.sheets.push(s);
-    return s;
-  }
-}
 
 /** Customers with two phones each (the open child list "Telefones"). */
 const withPhones = (from: number, n: number, name = 'Cliente') =>
@@ -149,6 +118,16 @@ describe('a company the report no longer names', () => {
     expect(second.warnings.filter((x) => x.includes('linha(s)'))).toEqual([]);
     expect(phoneRows(phones)).toContain('Empresa b|b|99|999');
     expect(marked(sheet)).toBe(false);
+  });
+});
+
+describe('an incremental run into a sheet with no rows', () => {
+  it('that brings nothing ends done, its header unmarked', () => {
+    const w = world({ a: [], b: [] });
+    const state = w.run([company('a', 'Empresa a', 'merge'), company('b', 'Empresa b', 'merge')], 'merge');
+    expect(state.status).toBe('done');
+    expect(w.sheet().lastRow()).toBe(1);
+    expect(marked(w.sheet())).toBe(false);
   });
 });
 

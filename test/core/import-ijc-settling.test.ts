@@ -6,7 +6,8 @@
  * last part.
  */
 import { describe, expect, it } from 'vitest';
-import { type ImportDeps, type ImportState, startImport, stepImport } from '../../src/core/import-job';
+import { CALL_MS, CELL_READ_MS } from '../../src/core/deadline';
+import { FINISH_CALLS, type ImportDeps, type ImportState, startImport, stepImport } from '../../src/core/import-job';
 import { PARTIAL_MARK } from '../../src/core/sheet-names';
 import { MemoryBook, type MemorySheet } from '../bulk/memory-book';
 import { customers, FakeService, zone } from './fake-service';
@@ -111,5 +112,28 @@ describe('a settling that does not fit the step that wrote the last page', () =>
     expect(swept).toMatchObject({ status: 'running', message: GOES_ON, rows: 0, settled: ['sweep'] });
     expect(w.customers()).toEqual([]);
     expect(w.phoneParents()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe('what each part of the settling is planned to cost', () => {
+  // Six customers with two phones each; the second run brings the same six: 6 report rows, 12 item rows.
+  const twoPhones = () => customers(1, 6).map((c) => ({ ...c, telefones: [{ numero: `11${c.idCliente}` }, { numero: `12${c.idCliente}` }] }));
+  const settledWith = (left: number) => {
+    const w = world(twoPhones());
+    return w.again(twoPhones(), left).settled;
+  };
+  // The sweep reads the key and "Recebido em" of each row; a child's orphans, the parent keys and each item's parent; both then
+  // make the finishing calls. Lifting the marks is calls only: the finishing ones and two per child list.
+  const sweep = 6 * 2 * CELL_READ_MS + FINISH_CALLS * CALL_MS;
+  const orphans = (6 + 12) * CELL_READ_MS + FINISH_CALLS * CALL_MS;
+  const marks = (FINISH_CALLS + 2 * 2) * CALL_MS;
+
+  it('a part starts only when its reads and calls fit before the limit', () => {
+    expect(settledWith(sweep - 0.03)).toEqual([]);
+    expect(settledWith(sweep + 0.03)).toEqual(['sweep']);
+    expect(settledWith(orphans - 0.03)).toEqual(['sweep']);
+    expect(settledWith(orphans + 0.03)).toEqual(['sweep', 'child:telefones']);
+    expect(settledWith(marks - 0.03)).toEqual(['sweep', 'child:telefones']);
+    expect(settledWith(marks + 0.03)).toEqual(['sweep', 'child:telefones', 'marks']);
   });
 });
