@@ -111,8 +111,11 @@ describe('a company the report no longer names', () => {
     phones.grid[phones.lastRow()] = ['Empresa b', 'b', 99, '999'];
 
     w.service.companies = { a: [], b: [] };
+    const before = sheet.written.length;
     const second = w.run([company('a', 'Empresa a', 'merge'), company('b', 'Empresa b', 'merge')], 'merge');
     expect(second.status).toBe('done');
+    // Nothing came and no name changed: only the header is written (its row without a connection is not renamed).
+    expect(sheet.written.slice(before).filter(([row]) => row > 1)).toEqual([]);
     expect(sheet.grid[6][width + 1]).toBe('total conferido');
     expect(sheet.notes[6]).toBeUndefined();
     expect(second.warnings.filter((x) => x.includes('linha(s)'))).toEqual([]);
@@ -164,17 +167,6 @@ describe('a connection renamed since the last run', () => {
     const phones = phoneRows(w.phones(second));
     expect(phones.filter((r) => r.includes('|b|'))).toEqual(['Beta Ltda|b|1|1111', 'Beta Ltda|b|1|1112', 'Beta Ltda|b|2|1121', 'Beta Ltda|b|2|1122']);
     expect(phones.filter((r) => r.startsWith('Empresa b'))).toEqual([]);
-  });
-
-  it('rows already showing the current name are not written again when settling', () => {
-    const w = world({ a: customers(1, 3), b: customers(1, 3) });
-    w.run([company('a'), company('b')]);
-    const sheet = w.sheet();
-    const before = sheet.written.length;
-    // Nothing new comes, nothing is renamed: the settling rewrites no Empresa cell (only the header).
-    w.service.companies = { a: [], b: [] };
-    w.run([company('a', 'Empresa a', 'merge'), company('b', 'Empresa b', 'merge')], 'merge');
-    expect(sheet.written.slice(before).filter(([row]) => row > 1)).toEqual([]);
   });
 });
 

@@ -229,3 +229,34 @@ describe('a step near its hard limit', () => {
     expect(waves(2_999)).toBe(1);
   });
 });
+
+describe('a service that asks for a pause', () => {
+  const tooMany = (retryAfter?: string) => ({
+    kind: 'response' as const,
+    status: 429,
+    headers: { 'content-type': 'application/json', ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) },
+    body: '{}',
+  });
+
+  it('says the pause in whole seconds, rounded up, and asks nothing before it ends', () => {
+    const s = setup();
+    s.service.fault = () => tooMany('90.2');
+    const state = s.step(s.state);
+    expect(state.message).toBe('O serviço pediu uma pausa de 91 s. A importação continua depois dela, de onde parou.');
+    expect(state.notBefore).toBe(s.now() + 90_200);
+    expect(state.updatedAt).toBe(s.now());
+  });
+
+  it('without saying how long, is tried again in the next step, with no time set to wait for', () => {
+    const s = setup();
+    s.service.fault = () => tooMany();
+    const state = s.step(s.state);
+    expect(state).toMatchObject({ status: 'running', transientFailures: 1 });
+    expect(state.notBefore).toBeUndefined();
+    expect(state.message).toMatch(
+      /^O serviço não respondeu a tempo \(O serviço pediu para esperar .*\)\. A importação tenta de novo na próxima etapa, de onde parou\.$/,
+    );
+    s.service.fault = () => undefined;
+    expect(s.step(state).status).toBe('done');
+  });
+});
