@@ -7,49 +7,27 @@
  * given back its field's name.
  */
 import { describe, expect, it } from 'vitest';
-import { stepConsolidated } from '../../src/core/consolidated-job';
-import { type CompanySpec, type ImportDeps, type ImportState, startImport, stepImport } from '../../src/core/import-job';
+import type { CompanySpec, ImportState } from '../../src/core/import-job';
 import { PARTIAL_MARK } from '../../src/core/sheet-names';
 import type { MemorySheet } from '../bulk/memory-book';
-import { customers, FakeService, zone } from './fake-service';
-import { StrictBook } from './import-ijc-strict';
+import { world as document, withPhones as phoned } from './import-ijc-world';
 
-const T0 = Date.UTC(2026, 10, 22, 15);
-const HOUR = 3_600_000;
-
-const withPhones = (from: number, n: number) => customers(from, n).map((c) => ({ ...c, telefones: [{ numero: `11${c.idCliente}`, tipo: 'celular' }] }));
+const withPhones = (from: number, n: number) => phoned(from, n, (id) => [{ numero: `11${id}`, tipo: 'celular' }]);
 /** The same customers with the phone's keys in the other order. */
-const reordered = (from: number, n: number) => customers(from, n).map((c) => ({ ...c, telefones: [{ tipo: 'fixo', numero: `22${c.idCliente}` }] }));
+const reordered = (from: number, n: number) => phoned(from, n, (id) => [{ tipo: 'fixo', numero: `22${id}` }]);
 
 const STALE_NOTE = /^Este item não veio na última atualização do registro\./;
 
-/** Runs of the Clientes report into one document: one company (`companies` empty) or consolidated. */
+/** Runs of the Clientes report into one document: one company, or consolidated (every key a company). */
 function world(data: Record<string, Array<Record<string, unknown>>>, consolidated: boolean) {
-  const service = new FakeService(data);
-  const book = new StrictBook();
-  let clock = T0;
-  service.onTrip = () => {
-    clock += 1_000;
-  };
-  const now = () => clock;
-  const deps: ImportDeps = { client: service.client('a', now), clientFor: (id) => service.client(id, now), book, zone, now };
-  const specs: CompanySpec[] = Object.keys(data).map((id) => ({ id, name: `Empresa ${id}`, filters: {}, mode: 'replace' }));
-  let sheetId: number | undefined;
+  const w = document(data);
+  const companies: CompanySpec[] = Object.keys(data).map((id) => ({ id, name: `Empresa ${id}`, filters: {}, mode: 'replace' }));
   const run = (): ImportState => {
-    clock += HOUR;
-    let state = startImport(
-      { listing: 'clientes', filters: {}, sheetName: 'Clientes', sheetId, mode: 'replace', ...(consolidated ? { companies: specs } : {}) },
-      deps,
-    );
-    sheetId = state.sheetId;
-    const options = { deadline: clock + 600_000 };
-    for (let i = 0; i < 10 && state.status === 'running'; i++) state = consolidated ? stepConsolidated(state, deps, options) : stepImport(state, deps, options);
+    const state = w.run(consolidated ? { companies } : {});
     expect(state.status).toBe('done');
     return state;
   };
-  const phones = () => book.sheets.find((s) => s.name().includes('Telefones')) as MemorySheet;
-  const report = () => book.byId(sheetId as number) as MemorySheet;
-  return { service, run, phones, report };
+  return { service: w.service, run, phones: () => w.child('telefones'), report: w.sheet };
 }
 
 const header = (sheet: MemorySheet) => sheet.grid[0].slice(0, sheet.lastColumn()).map(String);

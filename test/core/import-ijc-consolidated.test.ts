@@ -6,57 +6,21 @@
  * sheet and its child sheets, and a partial run leaves every sheet marked.
  */
 import { describe, expect, it } from 'vitest';
-import { stepConsolidated } from '../../src/core/consolidated-job';
-import { type CompanySpec, type ImportDeps, type ImportState, startImport } from '../../src/core/import-job';
+import type { CompanySpec, ImportState } from '../../src/core/import-job';
 import { PARTIAL_MARK } from '../../src/core/sheet-names';
 import type { MemorySheet } from '../bulk/memory-book';
-import { customers, FakeService, refused, zone } from './fake-service';
-import { StrictBook, type StrictSheet } from './import-ijc-strict';
+import { refused } from './fake-service';
+import { world as document, withPhones as phoned } from './import-ijc-world';
 
-const T0 = Date.UTC(2026, 10, 22, 15);
-const HOUR = 3_600_000;
+/** Customers with two phones each. */
+const withPhones = (from: number, n: number) => phoned(from, n, (id) => [{ numero: `11${id}1` }, { numero: `11${id}2` }]);
 
-/** Customers with two phones each (the open child list "Telefones"). */
-const withPhones = (from: number, n: number, name = 'Cliente') =>
-  customers(from, n, name).map((c) => ({ ...c, telefones: [{ numero: `11${c.idCliente}1` }, { numero: `11${c.idCliente}2` }] }));
-
-type Companies = Record<string, Array<Record<string, unknown>>>;
-
-/** One document, its service and clock; each `run` is a consolidated run of the Clientes report into the same sheet. */
-function world(companies: Companies) {
-  const service = new FakeService(companies);
-  const book = new StrictBook();
-  let clock = T0;
-  service.onTrip = () => {
-    clock += 1_000;
-  };
-  const now = () => clock;
-  const saved: ImportState[] = [];
-  const deps: ImportDeps = {
-    client: service.client('nobody', now),
-    clientFor: (id) => service.client(id, now),
-    book,
-    zone,
-    now,
-    checkpoint: (s) => saved.push(structuredClone(s)),
-  };
-  let sheetId: number | undefined;
-  const start = (specs: CompanySpec[], mode: 'replace' | 'merge' = 'replace') => {
-    const state = startImport({ listing: 'clientes', filters: {}, sheetName: 'Clientes', sheetId, mode, companies: specs }, deps);
-    sheetId = state.sheetId;
-    return state;
-  };
-  const step = (state: ImportState) => stepConsolidated(state, deps, { deadline: clock + 600_000 });
-  /** A whole run (in as many steps as it takes), an hour after the last. */
-  const run = (specs: CompanySpec[], mode: 'replace' | 'merge' = 'replace') => {
-    clock += HOUR;
-    let state = step(start(specs, mode));
-    for (let i = 0; i < 10 && state.status === 'running'; i++) state = step(state);
-    return state;
-  };
-  const sheet = () => book.byId(sheetId as number) as StrictSheet;
-  const phones = (state: ImportState) => book.byId(state.children.telefones.sheetId) as StrictSheet;
-  return { service, book, deps, saved, start, step, run, sheet, phones, now };
+/** Consolidated runs of the Clientes report into one sheet: `run(companies, mode)`. */
+function world(data: Record<string, Array<Record<string, unknown>>>) {
+  const w = document(data);
+  const run = (companies: CompanySpec[], mode: 'replace' | 'merge' = 'replace') => w.run({ companies, mode });
+  const phones = (_?: ImportState) => w.child('telefones');
+  return { ...w, run, phones };
 }
 
 const company = (id: string, name = `Empresa ${id}`, mode: 'replace' | 'merge' = 'replace'): CompanySpec => ({ id, name, filters: {}, mode });
@@ -110,7 +74,7 @@ describe('a company the report no longer names', () => {
     const phones = w.phones(first);
     phones.grid[phones.lastRow()] = ['Empresa b', 'b', 99, '999'];
 
-    w.service.companies = { a: [], b: [] };
+    Object.assign(w.service.companies, { a: [], b: [] });
     const before = sheet.written.length;
     const second = w.run([company('a', 'Empresa a', 'merge'), company('b', 'Empresa b', 'merge')], 'merge');
     expect(second.status).toBe('done');
@@ -139,7 +103,7 @@ describe('a full refresh of some companies while others are refreshed incrementa
     const w = world({ a: withPhones(1, 3), b: withPhones(1, 3) });
     w.run([company('a'), company('b')]);
     // a: full refresh without customer 2; b: incremental, only customer 4 is new.
-    w.service.companies = { a: withPhones(1, 3).filter((c) => c.idCliente !== 2), b: withPhones(4, 1) };
+    Object.assign(w.service.companies, { a: withPhones(1, 3).filter((c) => c.idCliente !== 2), b: withPhones(4, 1) });
     const second = w.run([company('a'), company('b', 'Empresa b', 'merge')]);
     expect(second.status).toBe('done');
     expect(rowsOf(w.sheet()).sort()).toEqual(['Empresa a|a|1', 'Empresa a|a|3', 'Empresa b|b|1', 'Empresa b|b|2', 'Empresa b|b|3', 'Empresa b|b|4']);

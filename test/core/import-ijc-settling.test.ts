@@ -7,60 +7,38 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CALL_MS, CELL_READ_MS } from '../../src/core/deadline';
-import { FINISH_CALLS, type ImportDeps, type ImportState, startImport, stepImport } from '../../src/core/import-job';
+import { FINISH_CALLS, type ImportState } from '../../src/core/import-job';
 import { PARTIAL_MARK } from '../../src/core/sheet-names';
-import { MemoryBook, type MemorySheet } from '../bulk/memory-book';
-import { customers, FakeService, zone } from './fake-service';
+import { column, world as document, HOUR, withPhones } from './import-ijc-world';
 
-const T0 = Date.UTC(2026, 10, 22, 15);
-const HOUR = 3_600_000;
 const GOES_ON = 'Todas as páginas foram gravadas; a conferência final das linhas continua na próxima etapa.';
-
-const withPhones = (from: number, n: number) => customers(from, n).map((c) => ({ ...c, telefones: [{ numero: `11${c.idCliente}` }] }));
 
 /**
  * A document pulled once in full; `again` starts a second full pull of `records` whose round trips end `left` ms
  * before the step's limit (a slow service that took most of the execution).
  */
 function world(first: Array<Record<string, unknown>>) {
-  const service = new FakeService({ k: first });
-  const book = new MemoryBook();
-  let clock = T0;
-  let arrival: number | undefined;
-  service.onTrip = () => {
-    clock = arrival ?? clock + 1_000;
-  };
-  const now = () => clock;
-  const saved: ImportState[] = [];
-  const deps: ImportDeps = { client: service.client('k', now), book, zone, now, checkpoint: (s) => saved.push(structuredClone(s)) };
-  const spec = { listing: 'clientes' as const, filters: {}, sheetName: 'Clientes', mode: 'replace' as const };
-  let state = stepImport(startImport(spec, deps), deps, { deadline: clock + 600_000 });
-  expect(state.status).toBe('done');
-  const sheet = book.byId(state.sheetId) as MemorySheet;
-  const phones = book.byId(state.children.telefones.sheetId) as MemorySheet;
+  const w = document({ k: first });
+  expect(w.run().status).toBe('done');
+  const sheet = w.sheet();
+  const phones = w.child('telefones');
   const again = (records: Array<Record<string, unknown>>, left: number) => {
-    clock += HOUR;
-    service.companies.k = records;
-    const limit = clock + 1_000_000;
-    arrival = limit - left;
-    state = startImport({ ...spec, sheetId: state.sheetId }, deps);
-    state = stepImport(state, deps, { deadline: clock + 600_000, limit });
-    arrival = undefined;
+    w.tick(HOUR);
+    w.service.companies.k = records;
+    const limit = w.now() + 1_000_000;
+    w.arriveAt(limit - left);
+    const state = w.step(w.start(), { deadline: w.now() + 600_000, limit });
+    w.arriveAt(undefined);
     return state;
   };
   /** A step of the settling with `left` ms before its limit. */
-  const settle = (s: ImportState, left: number) => stepImport(s, deps, { deadline: clock + 600_000, limit: clock + left });
-  const ids = (s: MemorySheet, label: string) => {
-    const at = s.grid[0].findIndex((h) => String(h).endsWith(label));
-    return s.grid.slice(1, s.lastRow()).map((r) => r[at]);
-  };
+  const settle = (s: ImportState, left: number) => w.step(s, { deadline: w.now() + 600_000, limit: w.now() + left });
   return {
-    service,
-    saved,
+    saved: w.saved,
     again,
     settle,
-    customers: () => ids(sheet, 'ID do cliente'),
-    phoneParents: () => ids(phones, 'ID do cliente'),
+    customers: () => column(sheet, 'ID do cliente'),
+    phoneParents: () => column(phones, 'ID do cliente'),
     marked: () => [sheet, phones].map((s) => String(s.grid[0][0]).startsWith(PARTIAL_MARK)),
   };
 }
@@ -117,7 +95,7 @@ describe('a settling that does not fit the step that wrote the last page', () =>
 
 describe('what each part of the settling is planned to cost', () => {
   // Six customers with two phones each; the second run brings the same six: 6 report rows, 12 item rows.
-  const twoPhones = () => customers(1, 6).map((c) => ({ ...c, telefones: [{ numero: `11${c.idCliente}` }, { numero: `12${c.idCliente}` }] }));
+  const twoPhones = () => withPhones(1, 6, (id) => [{ numero: `11${id}` }, { numero: `12${id}` }]);
   const settledWith = (left: number) => {
     const w = world(twoPhones());
     return w.again(twoPhones(), left).settled;

@@ -8,46 +8,30 @@ import { NetworkError, RateLimitedError } from '../../src/api/errors';
 import { WORST_ROUND_TRIP_MS } from '../../src/api/http';
 import { listing } from '../../src/api/operations';
 import { writeCostMs } from '../../src/core/deadline';
-import {
-  ASSUMED_PAGE_ROWS,
-  cancelImport,
-  FINISH_CALLS,
-  type ImportDeps,
-  type ImportState,
-  importedRows,
-  retryImport,
-  startImport,
-  stepImport,
-  transient,
-} from '../../src/core/import-job';
+import { ASSUMED_PAGE_ROWS, cancelImport, FINISH_CALLS, type ImportState, importedRows, retryImport, transient } from '../../src/core/import-job';
 import { tableSpec } from '../../src/core/table';
-import { MemoryBook, type MemorySheet } from '../bulk/memory-book';
-import { customers, FakeService, timedOut, zone } from './fake-service';
+import { customers, timedOut } from './fake-service';
+import { column, withPhones, world } from './import-ijc-world';
 
-const T0 = Date.UTC(2026, 10, 22, 15);
-
+/** A one-company pull of `records` started in a fresh document; `step(state, deadline, limit)` steps it. */
 function setup(records: Array<Record<string, unknown>> = customers(1, 7), mode: 'replace' | 'merge' = 'replace') {
-  const service = new FakeService({ k: records });
-  const book = new MemoryBook();
-  let clock = T0;
-  service.onTrip = () => {
-    clock += 1_000;
-  };
-  const now = () => clock;
-  const deps: ImportDeps = { client: service.client('k', now), book, zone, now };
-  const state = startImport({ listing: 'clientes', filters: {}, sheetName: 'Clientes', mode }, deps);
-  const sheet = () => book.byId(state.sheetId) as MemorySheet;
-  const ids = () => {
-    const at = sheet().grid[0].findIndex((h) => String(h).endsWith('ID do cliente'));
-    return sheet()
-      .grid.slice(1, sheet().lastRow())
-      .map((r) => r[at]);
-  };
-  const step = (s: ImportState, deadline = clock + 600_000, limit?: number) => stepImport(s, deps, { deadline, limit });
-  return { service, book, deps, state, sheet, ids, step, now, tick: (ms: number) => (clock += ms) };
+  const w = world({ k: records });
+  const state = w.start({ mode });
+  const step = (s: ImportState, deadline = w.now() + 600_000, limit?: number) => w.step(s, { deadline, limit });
+  return { ...w, state, step, ids: () => column(w.sheet(), 'ID do cliente') };
 }
 
-const withPhones = (from: number, n: number) => customers(from, n).map((c) => ({ ...c, telefones: [{ numero: `11${c.idCliente}` }] }));
+/** The first request fails with a 503 (after `then` ran), every later one is served; the client retries once. */
+function failOnce(s: ReturnType<typeof setup>, then = () => {}) {
+  s.deps.client = s.service.client('k', s.now, 1);
+  let failed = false;
+  s.service.fault = () => {
+    if (failed) return undefined;
+    failed = true;
+    then();
+    return { kind: 'response', status: 503, headers: {}, body: 'Indisponível' };
+  };
+}
 
 describe('a cancelled pull', () => {
   it('says how many rows were written, as a Brazilian number', () => {
@@ -191,13 +175,7 @@ describe('a step near its hard limit', () => {
   it('a failed page is tried again only when the retry and the write after it still end before the limit', () => {
     const run = (slack: number) => {
       const s = setup(customers(1, 3));
-      s.deps.client = s.service.client('k', s.now, 1);
-      let failed = false;
-      s.service.fault = () => {
-        if (failed) return undefined;
-        failed = true;
-        return { kind: 'response', status: 503, headers: {}, body: 'Indisponível' };
-      };
+      failOnce(s);
       return s.step(s.state, s.now() + 600_000, s.now() + room(2 * ASSUMED_PAGE_ROWS) + slack);
     };
     expect(run(0)).toMatchObject({ status: 'failed', retryable: true });
@@ -206,14 +184,7 @@ describe('a step near its hard limit', () => {
 
   it('without a limit, a failed page is tried again whatever the time', () => {
     const s = setup(customers(1, 3));
-    s.deps.client = s.service.client('k', s.now, 1);
-    let failed = false;
-    s.service.fault = () => {
-      if (failed) return undefined;
-      failed = true;
-      s.tick(10 * 3_600_000);
-      return { kind: 'response', status: 503, headers: {}, body: 'Indisponível' };
-    };
+    failOnce(s, () => s.tick(10 * 3_600_000));
     s.deps.client.http.deadline = s.now();
     expect(s.step(s.state).status).toBe('done');
   });
