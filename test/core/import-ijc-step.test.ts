@@ -231,3 +231,17 @@ describe('a service that asks for a pause', () => {
     expect(s.step(state).status).toBe('done');
   });
 });
+
+describe('a refresh into a sheet the user sorted', () => {
+  it('writes each record on the row of its id, however far down the rows are and in whatever order', () => {
+    const s = setup(customers(1, 12));
+    expect(s.step(s.state).status).toBe('done');
+    const sheet = s.sheet();
+    sheet.grid = [sheet.grid[0], ...sheet.grid.slice(1, 13).reverse()];
+    s.service.companies.k = customers(1, 12, 'Novo');
+    const merged = s.run({ mode: 'merge' });
+    expect(merged).toMatchObject({ status: 'done', merged: 12 });
+    expect(s.ids()).toEqual(Array.from({ length: 12 }, (_, i) => 12 - i));
+    expect(column(sheet, 'Razão social')).toEqual(Array.from({ length: 12 }, (_, i) => `Novo ${12 - i}`));
+  });
+});
