@@ -182,3 +182,43 @@ describe('a settling cut short by a kill', () => {
     expect(marked(w.sheet())).toBe(false);
   });
 });
+
+describe('a consolidated sheet of a single row', () => {
+  it('a company no longer named that had one row leaves', () => {
+    const w = world({ a: [], b: withPhones(1, 1) });
+    w.run([company('a'), company('b')]);
+    expect(rowsOf(w.sheet())).toEqual(['Empresa b|b|1']);
+    const second = w.run([company('a', 'Empresa a', 'merge')], 'merge');
+    expect(second.status).toBe('done');
+    expect(rowsOf(w.sheet())).toEqual([]);
+    expect(phoneRows(w.phones())).toEqual([]);
+  });
+
+  it('a renamed connection whose one row (and one item) this run could not refresh is renamed on both sheets', () => {
+    const w = world({ a: [], b: phoned(1, 1) });
+    w.run([company('a'), company('b')]);
+    w.service.fault = ({ key }) => (key === 'b' ? refused(500, 'Erro interno') : undefined);
+    const second = w.run([company('a'), company('b', 'Beta Ltda')]);
+    expect(second.partial).toMatch(/"Beta Ltda"/);
+    expect(rowsOf(w.sheet())).toEqual(['Beta Ltda|b|1']);
+    expect(phoneRows(w.phones())).toEqual(['Beta Ltda|b|1|111']);
+  });
+});
+
+describe('a consolidated sheet the user trimmed to its data', () => {
+  it('is read no further than its last row: an incremental run and the renames settle within the grid', () => {
+    const w = world({ a: withPhones(1, 2), b: withPhones(1, 2) });
+    const first = w.run([company('a'), company('b')]);
+    // The user deleted the empty rows below the data, on both sheets.
+    w.sheet().gridRows = w.sheet().lastRow();
+    w.phones(first).gridRows = w.phones(first).lastRow();
+    Object.assign(w.service.companies, { a: [], b: [] });
+    const second = w.run(
+      [company('a', 'Alfa'), company('b', 'Empresa b', 'merge')].map((c) => ({ ...c, mode: 'merge' as const })),
+      'merge',
+    );
+    expect(second.status).toBe('done');
+    expect(rowsOf(w.sheet())).toEqual(['Alfa|a|1', 'Alfa|a|2', 'Empresa b|b|1', 'Empresa b|b|2']);
+    expect(phoneRows(w.phones(second)).filter((r) => r.startsWith('Alfa'))).toHaveLength(4);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * A document for the import tests of IJ-C's range: the Clientes report pulled
  * into a book whose sheets are as strict as Google's about ranges (reading or
- * writing no rows or no columns throws), from a small fake service of one or
+ * writing no rows or no columns, or past the grid's last row, throws), from a small fake service of one or
  * more companies, on a clock each round trip moves by a second — or to a set
  * time, for a service that took most of an execution.
  */
@@ -19,19 +19,29 @@ export const HOUR = 3_600_000;
 export class StrictSheet extends MemorySheet {
   /** Each write as [row, column, rows, columns], to see which cells a run rewrote. */
   readonly written: Array<[number, number, number, number]> = [];
-  private check(rows: number, columns: number) {
+  /** Rows of the grid: a new sheet's 1,000, grown by ensureSize, fewer once rows are deleted (or the user trims them). */
+  gridRows = 1_000;
+  private check(row: number, rows: number, columns: number) {
     if (!(rows >= 1 && columns >= 1)) throw new Error(`intervalo vazio (${rows} × ${columns})`);
+    if (row + rows - 1 > this.gridRows) throw new Error(`intervalo fora da grade (linha ${row + rows - 1} de ${this.gridRows})`);
+  }
+  override ensureSize(rows = 0) {
+    this.gridRows = Math.max(this.gridRows, rows);
+  }
+  override deleteRows(row: number, count: number) {
+    super.deleteRows(row, count);
+    this.gridRows -= count;
   }
   override read(row: number, column: number, rows: number, columns: number) {
-    this.check(rows, columns);
+    this.check(row, rows, columns);
     return super.read(row, column, rows, columns);
   }
   override readNotes(row: number, column: number, columns: number) {
-    this.check(1, columns);
+    this.check(row, 1, columns);
     return super.readNotes(row, column, columns);
   }
   override write(row: number, column: number, values: CellValue[][]) {
-    this.check(values.length, values[0]?.length ?? 0);
+    this.check(row, values.length, values[0]?.length ?? 0);
     this.written.push([row, column, values.length, values[0]?.length ?? 0]);
     super.write(row, column, values);
   }
