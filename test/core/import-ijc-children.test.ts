@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { CompanySpec, ImportState } from '../../src/core/import-job';
 import { PARTIAL_MARK } from '../../src/core/sheet-names';
 import type { MemorySheet } from '../bulk/memory-book';
-import { world as document, withPhones as phoned } from './import-ijc-world';
+import { column, world as document, withPhones as phoned } from './import-ijc-world';
 
 const withPhones = (from: number, n: number) => phoned(from, n, (id) => [{ numero: `11${id}`, tipo: 'celular' }]);
 /** The same customers with the phone's keys in the other order. */
@@ -72,5 +72,42 @@ describe.each([
       ['221', 'fixo'],
       ['222', 'fixo'],
     ]);
+  });
+});
+
+describe('an open child sheet, more cases', () => {
+  it('a full refresh that leaves a single customer keeps its items', () => {
+    const w = world({ a: withPhones(1, 3) }, false);
+    w.run();
+    w.service.companies.a = withPhones(2, 1);
+    const state = w.run();
+    expect(column(w.report(), 'ID do cliente')).toEqual([2]);
+    expect(column(w.phones(), 'ID do cliente')).toEqual([2]);
+    expect(state.children.telefones.rows).toBe(1);
+  });
+
+  it('a child sheet the user cleared whole is laid out again by the next run', () => {
+    const w = world({ a: withPhones(1, 2) }, false);
+    w.run();
+    const sheet = w.phones();
+    sheet.grid = [];
+    sheet.notes = [];
+    w.service.companies.a = [];
+    expect(w.run().status).toBe('done');
+    w.service.companies.a = withPhones(1, 1);
+    w.run();
+    expect(header(sheet)).toHaveLength(3);
+    expect(column(sheet, 'ID do cliente')).toEqual([1]);
+  });
+
+  it('a column an earlier run laid out that this run brings no value for is still written as text', () => {
+    const w = world({ a: withPhones(1, 2) }, false);
+    w.run();
+    const sheet = w.phones();
+    w.service.companies.a = phoned(1, 2, (id) => [{ numero: `33${id}` }]);
+    w.run();
+    expect(header(sheet)).toHaveLength(3);
+    expect(sheet.formats.get('2:3')).toBe('@');
+    expect(sheet.formats.get('3:3')).toBe('@');
   });
 });
