@@ -245,3 +245,44 @@ describe('a refresh into a sheet the user sorted', () => {
     expect(column(sheet, 'Razão social')).toEqual(Array.from({ length: 12 }, (_, i) => `Novo ${12 - i}`));
   });
 });
+
+describe('a step that writes several blocks', () => {
+  it('writes every record once, whatever the flush size', () => {
+    const s = setup(customers(1, 30));
+    s.deps.flushRows = 6;
+    const done = s.step(s.state);
+    expect(done).toMatchObject({ status: 'done', rows: 30 });
+    expect(s.ids()).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+  });
+
+  it('refuses before writing anything when the total the service announced would not fit, even if the first blocks would', () => {
+    const s = setup(customers(1, 30));
+    s.deps.flushRows = 6;
+    // Room for a dozen rows or so, not for thirty.
+    s.book.totalCells = () => 10_000_000 - 700;
+    const state = s.step(s.state);
+    expect(state).toMatchObject({ status: 'failed', retryable: false, rows: 0 });
+    expect(state.message).toMatch(/^Esta importação levaria a planilha a /);
+    expect(s.ids()).toEqual([]);
+  });
+});
+
+describe('what the steps of a run warn about', () => {
+  it('is said once, however many steps find it again', () => {
+    const s = setup(customers(1, 30));
+    // Pages 1 and 3 each repeat the first customer of the page before: the first step reads pages 0-1, the second 2-9.
+    s.service.fault = ({ key, page }) => {
+      if (page !== 1 && page !== 3) return undefined;
+      const answer = s.service.page(key, page);
+      if (answer.kind !== 'response') return answer;
+      const body = JSON.parse(answer.body);
+      return { ...answer, body: JSON.stringify({ ...body, data: [{ idCliente: 3 * page - 2, razaoSocial: 'repetido' }, ...body.data] }) };
+    };
+    const first = s.step(s.state, s.now() + 1_500);
+    const repeated = 'Alguns registros vieram repetidos entre páginas e foram considerados uma só vez.';
+    expect(first.warnings).toEqual([repeated]);
+    const done = s.step(first);
+    expect(done.status).toBe('done');
+    expect(done.warnings).toEqual([repeated]);
+  });
+});
