@@ -89,6 +89,17 @@ describe('a company the report no longer names', () => {
 });
 
 describe('an incremental run into a sheet with no rows', () => {
+  it('the user having deleted every row of the report sheet, leaves the items on the child sheet alone', () => {
+    const w = world({ a: withPhones(1, 2) });
+    const first = w.run([company('a')]);
+    const sheet = w.sheet();
+    sheet.grid = [sheet.grid[0]];
+    Object.assign(w.service.companies, { a: [] });
+    const second = w.run([company('a', 'Empresa a', 'merge')], 'merge');
+    expect(second.status).toBe('done');
+    expect(phoneRows(w.phones(first))).toHaveLength(4);
+  });
+
   it('that brings nothing ends done, its header unmarked', () => {
     const w = world({ a: [], b: [] });
     const state = w.run([company('a', 'Empresa a', 'merge'), company('b', 'Empresa b', 'merge')], 'merge');
