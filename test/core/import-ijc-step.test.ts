@@ -123,7 +123,7 @@ describe('the state a step was given', () => {
 });
 
 describe('a service that stops answering while pages are buffered', () => {
-  it('keeps what arrived when it can be written, and carries on when even that write fails', () => {
+  it('and then fails to write what arrived: the run waits for its next step, which fetches those pages again', () => {
     const s = setup(customers(1, 30));
     s.deps.flushRows = 1_000;
     s.service.fault = ({ page }) => {
@@ -136,6 +136,10 @@ describe('a service that stops answering while pages are buffered', () => {
     expect(state).toMatchObject({ status: 'running', transientFailures: 1, rows: 0, pager: null });
     expect(state.message).toMatch(/^O serviço não respondeu a tempo/);
     expect(s.ids()).toEqual([]);
+    s.sheet().killed = false;
+    s.service.fault = () => undefined;
+    expect(s.step(state).status).toBe('done');
+    expect(s.ids()).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
   });
 });
 
@@ -209,7 +213,7 @@ describe('a service that asks for a pause', () => {
     body: '{}',
   });
 
-  it('says the pause in whole seconds, rounded up, and asks nothing before it ends', () => {
+  it('says the pause in whole seconds, rounded up, and keeps when the run may ask again', () => {
     const s = setup();
     s.service.fault = () => tooMany('90.2');
     const state = s.step(s.state);
