@@ -735,6 +735,7 @@ export class Writer {
   private parentIds(): Set<string> {
     const last = this.sheet.lastRow();
     if (last < 2) return new Set();
+    // Stryker disable next-line MethodExpression,StringLiteral: dropOrphans skips a row whose parent key is '' before looking it up, so '' in this set changes nothing
     return new Set(this.rowKeys(last).filter((key) => key !== ''));
   }
 
@@ -774,11 +775,14 @@ export class Writer {
     const rows = Math.max(this.sheet.lastRow() - 1, 0);
     const keyColumns = this.lead ? 2 : 1;
     const parts: SettlingPart[] = [];
+    // Stryker disable next-line ArrayDeclaration: finish sets state.settled before it asks for the parts, so the fallback is never taken
     const started = (this.state.settled ?? []).length > 0;
     // A consolidated pull refreshed incrementally throughout settles only when the sheet holds a company it no longer names.
     const sweeping =
+      // Stryker disable next-line OptionalChaining: started means state.settled is set (and finish sets it anyway)
       this.state.spec.mode === 'replace' || (started ? this.state.settled?.includes('sweep') : Boolean(companies && this.holdsOthers(companies)));
     if (sweeping) {
+      // Stryker disable next-line OptionalChaining,ArrayDeclaration: a run with companies in its spec has one company state for each (startImport), so both are always there; without companies nothing is left untouched, and a stand-in entry without a mode or a failed state is filtered out all the same
       const untouched = new Set((companies ?? []).filter((c, i) => c.mode === 'merge' || this.state.companies?.[i]?.status === 'failed').map((c) => c.id));
       parts.push({ name: 'sweep', costMs: rows * (keyColumns + 1) * CELL_READ_MS + FINISH_CALLS * CALL_MS, run: () => this.sweep(untouched) });
       let keys: Set<string> | undefined;
@@ -801,6 +805,7 @@ export class Writer {
       }
     }
     let renamed = 0;
+    // Stryker disable next-line ConditionalExpression,AssignmentOperator,MethodExpression,ArithmeticOperator,LogicalOperator: only a consolidated settling counts renamed rows, and it runs whole (consolidated-job's settle gives finish no limit), so this cost is never compared
     if (companies) for (const child of this.table.children) renamed += Math.max((this.existingChild(child)?.lastRow() ?? 1) - 1, 0);
     parts.push({
       name: 'marks',
@@ -831,6 +836,7 @@ export class Writer {
    * With a `limit`, only the parts that fit before it are done (the first one
    * always when `mustProgress`); returns whether the settling is complete.
    */
+  // Stryker disable next-line BooleanLiteral: the one caller that leaves it out (consolidated-job's settle) gives no limit either, and without a limit every part fits
   finish(limit?: number, mustProgress = true): boolean {
     this.state.settled ??= [];
     let ran = 0;
@@ -839,6 +845,7 @@ export class Writer {
       if (!(mustProgress && ran === 0) && !fits(this.deps.now(), part.costMs, limit)) return false;
       part.run();
       this.state.settled.push(part.name);
+      // Stryker disable next-line AssignmentOperator: ran is only compared with 0, which -1 is not either
       ran += 1;
       // A kill in a later part does not undo this one.
       this.deps.checkpoint?.(this.state);
@@ -896,11 +903,13 @@ function columnsFromHeader(sheet: SheetPort, child: ChildTable, lead: Lead = 0):
   if (width < lead + 2) return child.columns;
   const notes = sheet.readNotes(1, 1, width);
   if (noteKey(notes[lead]) !== child.columns[0].key) return child.columns;
+  // Stryker disable next-line ArrayDeclaration: a read of one row always returns that row
   const labels = sheet.read(1, 1, 1, width)[0] ?? [];
   const columns: Column[] = [child.columns[0]];
   for (let i = lead + 1; i < width; i++) {
     const key = noteKey(notes[i]);
     if (!key) break;
+    // Stryker disable next-line StringLiteral: the incomplete mark is only ever written on the sheet's first header cell, and these start after the parent's id
     const label = String(labels[i] ?? key).replace(PARTIAL_MARK, '');
     columns.push({ key, label: label || key, cell: 'text', typed: false });
   }
@@ -1018,6 +1027,7 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
     } else if (pager.done) {
       // Settling 200,000 rows may not fit what this execution has left, nor one whole execution: each part that
       // fits is done, the first one at least when this step did nothing else, and the next step goes on.
+      // Stryker disable next-line LogicalOperator: a page is counted only when it brought records (an empty one is not handed over), and those were buffered and written: written and a page counted go together
       if (writer.finish(options.limit, !(written || next.pages > state.pages))) next.status = 'done';
       else next.message = 'Todas as páginas foram gravadas; a conferência final das linhas continua na próxima etapa.';
     }
