@@ -23,6 +23,7 @@ import {
   failureMessage,
   type ImportDeps,
   type ImportState,
+  SETTLING_GOES_ON,
   isRetryable,
   MAX_TRANSIENT_FAILURES,
   type StepOptions,
@@ -115,6 +116,7 @@ export function stepConsolidated(state: ImportState, deps: ImportDeps, options: 
     warnings: [...state.warnings],
     steps: state.steps + 1,
     companies: state.companies.map((c) => ({ ...c })),
+    ...(state.settled ? { settled: [...state.settled] } : {}),
   };
   for (const [k, v] of Object.entries(next.children)) next.children[k] = { ...v };
   const companies = next.companies as CompanyState[];
@@ -219,7 +221,8 @@ export function stepConsolidated(state: ImportState, deps: ImportDeps, options: 
     } else w.state.status = 'done';
   }
   next.updatedAt = deps.now();
-  return settle(next, writer);
+  // As in a single company's run: the parts of the settling that fit, the first one at least when no page came this step.
+  return settle(next, writer, options.limit, next.pages === state.pages);
 }
 
 /** Writes a company's buffered records (those "Filtros na planilha" keep are counted as its rows). */
@@ -241,7 +244,7 @@ function flushOne(writer: Writer, next: ImportState, w: Walking): void {
 }
 
 /** Once no company is walking: done (partial when some failed), or failed when all did. */
-function settle(next: ImportState, writer: Writer): ImportState {
+function settle(next: ImportState, writer: Writer, limit: number | undefined, mustProgress: boolean): ImportState {
   const companies = next.companies as CompanyState[];
   const specs = next.spec.companies as CompanySpec[];
   if (companies.some((c) => c.status === 'running')) {
@@ -262,8 +265,11 @@ function settle(next: ImportState, writer: Writer): ImportState {
     return next;
   }
   next.partial = failed.length ? failureText(failed) : undefined;
+  if (!writer.finish(limit, mustProgress)) {
+    next.message = SETTLING_GOES_ON;
+    return next;
+  }
   next.message = next.partial;
-  writer.finish();
   next.status = 'done';
   return next;
 }

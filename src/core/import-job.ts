@@ -805,7 +805,6 @@ export class Writer {
       }
     }
     let renamed = 0;
-    // Stryker disable next-line ConditionalExpression,AssignmentOperator,MethodExpression,ArithmeticOperator,LogicalOperator: only a consolidated settling counts renamed rows, and it runs whole (consolidated-job's settle gives finish no limit), so this cost is never compared
     if (companies) for (const child of this.table.children) renamed += Math.max((this.existingChild(child)?.lastRow() ?? 1) - 1, 0);
     parts.push({
       name: 'marks',
@@ -836,7 +835,7 @@ export class Writer {
    * With a `limit`, only the parts that fit before it are done (the first one
    * always when `mustProgress`); returns whether the settling is complete.
    */
-  // Stryker disable next-line BooleanLiteral: the one caller that leaves it out (consolidated-job's settle) gives no limit either, and without a limit every part fits
+  // Stryker disable next-line BooleanLiteral: every caller that gives a limit says whether it must progress, and without a limit every part fits
   finish(limit?: number, mustProgress = true): boolean {
     this.state.settled ??= [];
     let ran = 0;
@@ -927,6 +926,9 @@ export interface StepOptions {
   limit?: number;
   base?: 0 | 1;
 }
+
+/** A run whose pages are all written but whose settling (see Writer.finish) goes on in the next step. */
+export const SETTLING_GOES_ON = 'Todas as páginas foram gravadas; a conferência final das linhas continua na próxima etapa.';
 
 /** Rows apart that the sweep still reads in one block: fewer calls for a few cells more. */
 const SUSPECT_GAP = 20;
@@ -1029,7 +1031,7 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
       // fits is done, the first one at least when this step did nothing else, and the next step goes on.
       // Stryker disable next-line LogicalOperator: a page is counted only when it brought records (an empty one is not handed over), and those were buffered and written: written and a page counted go together
       if (writer.finish(options.limit, !(written || next.pages > state.pages))) next.status = 'done';
-      else next.message = 'Todas as páginas foram gravadas; a conferência final das linhas continua na próxima etapa.';
+      else next.message = SETTLING_GOES_ON;
     }
   } catch (err) {
     if (transient(err)) {
