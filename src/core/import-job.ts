@@ -503,8 +503,8 @@ export class Writer {
 
   /** The lead cells of the company being written (none for one company). */
   private leadCells(): CellValue[] {
-    // Stryker disable next-line LogicalOperator: only a consolidated sheet's writer is given a company, so lead and company are set together
-    return this.lead && this.company ? [this.company.name, this.company.id] : [];
+    // Only a consolidated sheet's writer is given a company.
+    return this.company ? [this.company.name, this.company.id] : [];
   }
 
   /**
@@ -580,8 +580,8 @@ export class Writer {
     const at = warnings.findIndex((w) => w.startsWith(MORE_CUTS));
     // Stryker disable next-line EqualityOperator,OptionalChaining,MethodExpression: `at > 0` is the same (the count line follows five named cuts), the line always holds its number, and MORE_CUTS has no digit
     const previous = at >= 0 ? Number(/\d+/.exec(warnings[at].slice(MORE_CUTS.length))?.[0] ?? 0) : 0;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: `more` alone, or `at > 0`, is the same: a count line exists only after five named cuts, and then `more` is cuts.length
-    const line = `${MORE_CUTS}${previous + (at >= 0 ? cuts.length : more)} campos também passaram de 50.000 caracteres e foram cortados.`;
+    // A count line exists only after five named cuts: then `more` is all of this write's cuts.
+    const line = `${MORE_CUTS}${previous + more} campos também passaram de 50.000 caracteres e foram cortados.`;
     // Stryker disable next-line EqualityOperator: `at > 0` is the same: the count line is never the first warning
     if (at >= 0) warnings[at] = line;
     else warnings.push(line);
@@ -770,17 +770,14 @@ export class Writer {
    * does not fit one step goes on with the next part in the next step; the
    * incomplete mark is lifted only by the last part.
    */
-  private settlingParts(): SettlingPart[] {
+  private settlingParts(settled: readonly string[]): SettlingPart[] {
     const companies = this.state.spec.companies;
     const rows = Math.max(this.sheet.lastRow() - 1, 0);
     const keyColumns = this.lead ? 2 : 1;
     const parts: SettlingPart[] = [];
-    // Stryker disable next-line ArrayDeclaration: finish sets state.settled before it asks for the parts, so the fallback is never taken
-    const started = (this.state.settled ?? []).length > 0;
+    const started = settled.length > 0;
     // A consolidated pull refreshed incrementally throughout settles only when the sheet holds a company it no longer names.
-    const sweeping =
-      // Stryker disable next-line OptionalChaining: started means state.settled is set (and finish sets it anyway)
-      this.state.spec.mode === 'replace' || (started ? this.state.settled?.includes('sweep') : Boolean(companies && this.holdsOthers(companies)));
+    const sweeping = this.state.spec.mode === 'replace' || (started ? settled.includes('sweep') : Boolean(companies && this.holdsOthers(companies)));
     if (sweeping) {
       // Stryker disable next-line OptionalChaining,ArrayDeclaration: a run with companies in its spec has one company state for each (startImport), so both are always there; without companies nothing is left untouched, and a stand-in entry without a mode or a failed state is filtered out all the same
       const untouched = new Set((companies ?? []).filter((c, i) => c.mode === 'merge' || this.state.companies?.[i]?.status === 'failed').map((c) => c.id));
@@ -837,13 +834,13 @@ export class Writer {
    */
   // Stryker disable next-line BooleanLiteral: every caller that gives a limit says whether it must progress, and without a limit every part fits
   finish(limit?: number, mustProgress = true): boolean {
-    this.state.settled ??= [];
+    const settled = (this.state.settled ??= []);
     let ran = 0;
-    for (const part of this.settlingParts()) {
-      if (this.state.settled.includes(part.name)) continue;
+    for (const part of this.settlingParts(settled)) {
+      if (settled.includes(part.name)) continue;
       if (!(mustProgress && ran === 0) && !fits(this.deps.now(), part.costMs, limit)) return false;
       part.run();
-      this.state.settled.push(part.name);
+      settled.push(part.name);
       // Stryker disable next-line AssignmentOperator: ran is only compared with 0, which -1 is not either
       ran += 1;
       // A kill in a later part does not undo this one.
@@ -1028,9 +1025,8 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
       next.message = `Importação incompleta: ${incomplete}`;
     } else if (pager.done) {
       // Settling 200,000 rows may not fit what this execution has left, nor one whole execution: each part that
-      // fits is done, the first one at least when this step did nothing else, and the next step goes on.
-      // Stryker disable next-line LogicalOperator: a page is counted only when it brought records (an empty one is not handed over), and those were buffered and written: written and a page counted go together
-      if (writer.finish(options.limit, !(written || next.pages > state.pages))) next.status = 'done';
+      // fits is done, the first one at least when this step fetched no page (a page fetched was written), and the next step goes on.
+      if (writer.finish(options.limit, next.pages === state.pages)) next.status = 'done';
       else next.message = SETTLING_GOES_ON;
     }
   } catch (err) {
