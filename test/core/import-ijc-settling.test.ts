@@ -36,15 +36,24 @@ function world(first: Record<string, Records>, companies?: CompanySpec[]) {
   };
   /** A step of the settling with `left` ms before its limit. */
   const settle = (s: ImportState, left: number) => w.step(s, { deadline: w.now() + 600_000, limit: w.now() + left });
+  const marked = () => [sheet, phones].map((s) => String(s.grid[0][0]).startsWith(PARTIAL_MARK));
+  /** The last part, with no time left: the run ends done, every mark lifted. */
+  const lastPart = (s: ImportState) => {
+    const done = settle(s, 0);
+    expect(done).toMatchObject({ status: 'done', settled: ['sweep', 'child:telefones', 'marks'] });
+    expect(done.message).toBeUndefined();
+    expect(marked()).toEqual([false, false]);
+  };
   return {
     saved: w.saved,
     again,
     settle,
+    lastPart,
     customers: () => column(sheet, 'ID do cliente'),
     /** A consolidated sheet's rows as "connection|customer". */
     keys: () => column(sheet, 'ID da conexão').map((c, i) => `${c}|${column(sheet, 'ID do cliente')[i]}`),
     phoneParents: () => column(phones, 'ID do cliente'),
-    marked: () => [sheet, phones].map((s) => String(s.grid[0][0]).startsWith(PARTIAL_MARK)),
+    marked,
   };
 }
 
@@ -83,10 +92,7 @@ describe('a settling that does not fit the step that wrote the last page', () =>
     expect(orphans.children.telefones.rows).toBe(4);
     expect(w.marked()).toEqual([true, true]);
 
-    const done = w.settle(orphans, 0);
-    expect(done).toMatchObject({ status: 'done', settled: ['sweep', 'child:telefones', 'marks'] });
-    expect(done.message).toBeUndefined();
-    expect(w.marked()).toEqual([false, false]);
+    w.lastPart(orphans);
   });
 
   it('with room for every part, ends done in that step', () => {
@@ -160,10 +166,7 @@ describe('a consolidated settling that does not fit the step that wrote the last
     expect(w.phoneParents()).toHaveLength(14);
     expect(w.marked()).toEqual([true, true]);
 
-    const done = w.settle(orphans, 0);
-    expect(done).toMatchObject({ status: 'done', settled: ['sweep', 'child:telefones', 'marks'] });
-    expect(done.message).toBeUndefined();
-    expect(w.marked()).toEqual([false, false]);
+    w.lastPart(orphans);
   });
 
   it('with room for every part, ends done in that step', () => {
