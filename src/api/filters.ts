@@ -18,6 +18,7 @@ import {
   parseDayTime,
   type Zone,
 } from './calendar';
+import { UserError } from './user-error';
 
 export type FilterKind =
   | 'integer'
@@ -46,14 +47,14 @@ export type DateInput = Date | string | { year: number; month: number; day: numb
 export type FilterValue = string | number | boolean | Date | readonly number[] | { year: number; month: number; day?: number };
 export type FilterValues = Record<string, FilterValue | null | undefined>;
 
-export class FilterError extends Error {
+export class FilterError extends UserError {
   override name = 'FilterError';
   constructor(
     readonly operation: string,
     readonly filter: string,
     readonly detail: string,
   ) {
-    super(`Filtro "${filter}" de ${operation}: ${detail}`);
+    super(`Filtro "${filter}" de ${operation}: ${detail}`, `filter:${filter}`);
   }
 }
 

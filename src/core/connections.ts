@@ -6,6 +6,7 @@
  */
 import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
+import { UserError } from '../api/user-error';
 
 export interface Connection {
   id: string;
@@ -30,13 +31,13 @@ export interface ConnectionInput {
   isDefault?: boolean;
 }
 
-export class ConnectionError extends Error {
+export class ConnectionError extends UserError {
   override name = 'ConnectionError';
   constructor(
-    readonly field: 'name' | 'baseUrl' | 'apiKey' | 'id',
+    override readonly field: 'name' | 'baseUrl' | 'apiKey' | 'id',
     message: string,
   ) {
-    super(message);
+    super(message, field);
   }
 }
 

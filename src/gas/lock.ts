@@ -7,7 +7,9 @@
  * each only writes what it owns (its own reports' sheets, its own keys in the
  * work store, new keys appended atomically).
  */
-export class BusyError extends Error {
+import { UserError } from '../api/user-error';
+
+export class BusyError extends UserError {
   override name = 'BusyError';
 }
 

@@ -15,6 +15,7 @@ import { readCell } from './cells';
 import { type BulkOperation, bulkOperation, type InputColumn } from './definitions';
 import { buildRow, type BuiltRow, issueText } from './rows';
 import { editableFields, editOperations, encode, shownPart, type Snapshot, type SnapshotEntry } from './snapshot';
+import { UserError } from '../../api/user-error';
 
 export const EDIT_LABEL = 'Enviar alterações da planilha';
 export const NO_EDITS = 'Nenhuma alteração para enviar: a aba está igual ao que foi importado por último.';
@@ -28,7 +29,7 @@ export interface EditColumns {
   lastColumn: number;
 }
 
-export class EditError extends Error {
+export class EditError extends UserError {
   override name = 'EditError';
 }
 

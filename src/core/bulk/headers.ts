@@ -8,8 +8,9 @@ import { PARTIAL_MARK } from '../sheet-names';
 import type { SheetPort } from '../sheet-port';
 import type { WriteKey } from '../../api/writes';
 import { type BulkOperation, bulkOperations, type InputColumn, RESULT_NOTE, type ResultColumn, type ResultKey } from './definitions';
+import { UserError } from '../../api/user-error';
 
-export class LayoutError extends Error {
+export class LayoutError extends UserError {
   override name = 'LayoutError';
 }
 
