@@ -44,6 +44,9 @@ export interface ListResult<R> {
 
 export type WriteOutcome<K extends WriteKey> = { ok: true; result: WriteResultOf<K> } | { ok: false; error: Error };
 
+/** What one lookup found on the first page of its listing, or why it failed (the request's error, or a SchemaError reading it). */
+export type Lookup<R extends ApiRecord = ApiRecord> = { ok: true; records: R[] } | { ok: false; error: Error };
+
 export interface PagerRequest {
   state?: PagerState;
   base?: 0 | 1;
@@ -59,6 +62,36 @@ export class BillingClient {
 
   get stats() {
     return this.http.stats;
+  }
+
+  /**
+   * Requests from now on give up retrying where a retry could not end by
+   * `limit` (epoch ms; undefined: no limit), so a hanging service or a long
+   * Retry-After hands its error back instead of running past the execution.
+   */
+  withLimit(limit: number | undefined): this {
+    this.http.deadline = limit;
+    return this;
+  }
+
+  /**
+   * One lookup per filter set, all in one concurrent wave: the first page of
+   * the listing is enough to know what exists. Each settles on its own.
+   */
+  lookupEach<K extends ListingKey>(key: K, each: ReadonlyArray<ListingFilters<K> | FilterValues>): Array<Lookup<ListingRecord<K>>> {
+    if (each.length === 0) return [];
+    const op = listing(key);
+    const info = { method: 'GET', path: op.path };
+    const specs: RequestSpec[] = each.map((filters) => ({ method: 'GET', path: op.path, query: this.listQuery(op, filters as FilterValues) }));
+    return this.http.sendAll(specs).map((settled): Lookup<ListingRecord<K>> => {
+      if (!settled.ok) return settled;
+      try {
+        const decoded = decodeList(info, `${op.method} ${op.path}`, op.record, op.idField, settled.json, op.envelope === 'flexible');
+        return { ok: true, records: decoded.records as ListingRecord<K>[] };
+      } catch (error) {
+        return { ok: false, error: error as Error };
+      }
+    });
   }
 
   /** The query of one page of a listing; exposed so tests and forms can show what goes on the wire. */

@@ -29,16 +29,13 @@ function scripted(answers: Array<'ok' | Error>, clock: { t: number }, waveMs = 1
       clock.t += waveMs;
       return items.map(() => (answer === 'ok' ? ok : { ok: false as const, error: answer }));
     },
-    listQuery: (_list: unknown, filters: Record<string, unknown>) => filters,
-    http: {
-      sendAll: (specs: Array<{ query: { idAssinaturaContrato: number } }>) => {
-        lookups.push(specs.length);
-        clock.t += waveMs;
-        return specs.map((s) => ({
-          ok: true,
-          json: [{ idAssinaturaContrato: s.query.idAssinaturaContrato, valorUnitario: stored, descricaoAssinaturaContrato: 'x' }],
-        }));
-      },
+    lookupEach: (_key: string, each: Array<{ idAssinaturaContrato: number }>) => {
+      lookups.push(each.length);
+      clock.t += waveMs;
+      return each.map((f) => ({
+        ok: true,
+        records: [{ idAssinaturaContrato: f.idAssinaturaContrato, valorUnitario: stored, descricaoAssinaturaContrato: 'x' }],
+      }));
     },
   } as unknown as BillingClient;
   return { client, calls, lookups };

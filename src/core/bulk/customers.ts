@@ -6,10 +6,7 @@
  * message saying what to do.
  */
 import type { BillingClient } from '../../api/client';
-import { decodeList } from '../../api/envelopes';
-import { UnauthorizedError } from '../../api/errors';
-import type { RequestSpec } from '../../api/http';
-import { type ListOperation, listings } from '../../api/operations';
+import { SchemaError, UnauthorizedError } from '../../api/errors';
 import { bounded, MESSAGE_MAX } from '../bounds';
 
 export type CustomerFound = { ok: true; id: number } | { ok: false; message: string };
@@ -25,31 +22,27 @@ export function formatCpfCnpj(digits: string): string {
 export function findCustomers(client: BillingClient, values: Iterable<string>, known: Map<string, CustomerFound>): void {
   const wanted = [...new Set(values)].filter((v) => !known.has(v));
   if (wanted.length === 0) return;
-  const list = listings.clientes;
-  const specs: RequestSpec[] = wanted.map((v) => ({ method: 'GET', path: list.path, query: client.listQuery(list, { cpfCnpj: v }) }));
-  client.http.sendAll(specs).forEach((settled, i) => {
-    const value = wanted[i];
-    const shown = formatCpfCnpj(value);
-    if (!settled.ok) {
-      // A refused key stops the run (its message says what to do); anything else is this row's problem, tried again next run.
-      if (settled.error instanceof UnauthorizedError) throw settled.error;
-      known.set(value, {
-        ok: false,
-        message: `não foi possível procurar o cliente de CPF/CNPJ ${shown} (${bounded(settled.error.message, 200)}); execute de novo`,
-      });
-      return;
-    }
-    try {
-      const decoded = decodeList(
-        { method: 'GET', path: list.path },
-        `GET ${list.path}`,
-        list.record,
-        list.idField,
-        settled.json,
-        (list as ListOperation).envelope === 'flexible',
-      );
+  client
+    .lookupEach(
+      'clientes',
+      wanted.map((cpfCnpj) => ({ cpfCnpj })),
+    )
+    .forEach((found, i) => {
+      const value = wanted[i];
+      const shown = formatCpfCnpj(value);
+      if (!found.ok) {
+        // A refused key stops the run (its message says what to do); anything else is this row's problem, tried again next run.
+        if (found.error instanceof UnauthorizedError) throw found.error;
+        known.set(
+          value,
+          found.error instanceof SchemaError
+            ? { ok: false, message: bounded(`não foi possível ler os clientes de CPF/CNPJ ${shown}: ${found.error.message}`, MESSAGE_MAX) }
+            : { ok: false, message: `não foi possível procurar o cliente de CPF/CNPJ ${shown} (${bounded(found.error.message, 200)}); execute de novo` },
+        );
+        return;
+      }
       // Exact match only: a service that ignored the filter must not hand us someone else.
-      const matches = decoded.records.filter((r) => String(r.cpfCnpj ?? '').replace(/\D/g, '') === value);
+      const matches = found.records.filter((r) => String(r.cpfCnpj ?? '').replace(/\D/g, '') === value);
       if (matches.length === 0) {
         known.set(value, { ok: false, message: `nenhum cliente tem o CPF/CNPJ ${shown}: confira o número ou use a coluna "ID do cliente"` });
       } else if (matches.length > 1) {
@@ -64,8 +57,5 @@ export function findCustomers(client: BillingClient, values: Iterable<string>, k
           message: `o cliente de CPF/CNPJ ${shown} (ID ${matches[0].idCliente}) está inativo: reative-o no serviço ou escolha outro cliente`,
         });
       } else known.set(value, { ok: true, id: matches[0].idCliente as number });
-    } catch (error) {
-      known.set(value, { ok: false, message: bounded(`não foi possível ler os clientes de CPF/CNPJ ${shown}: ${(error as Error).message}`, MESSAGE_MAX) });
-    }
-  });
+    });
 }

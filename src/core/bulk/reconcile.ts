@@ -5,9 +5,6 @@
  * concurrent wave; the first page is enough to know whether a record exists.
  */
 import type { BillingClient } from '../../api/client';
-import { decodeList } from '../../api/envelopes';
-import type { RequestSpec } from '../../api/http';
-import { listings } from '../../api/operations';
 import type { Nfse, Subscription } from '../../api/writes';
 import type { BulkOperation } from './definitions';
 
@@ -21,26 +18,29 @@ export function lookupMany(client: BillingClient, op: BulkOperation, keys: Reado
   if (op.identity === 'idempotent' && !op.pathId) throw new Error(`${op.label}: nada a conferir, a operação pode ser repetida`);
   // An update is settled by its record, read again by id.
   const field = op.identity === 'idempotent' ? (op.pathId as 'idAssinaturaContrato') : op.identity;
-  const list = field === 'idFatura' ? listings.nfse : listings.assinaturas;
-  const specs: RequestSpec[] = keys.map((key) => ({ method: 'GET', path: list.path, query: client.listQuery(list, { [field]: key }) }));
-  return client.http.sendAll(specs).map((settled, i): Found => {
-    if (!settled.ok) return settled;
-    try {
-      const info = { method: 'GET', path: list.path };
-      const name = `GET ${list.path}`;
-      const flexible = list.envelope === 'flexible';
-      // Exact match only: a service that ignored the filter must not make an unrelated record look like ours.
-      const matches = (value: unknown) => String(value) === String(keys[i]);
-      if (field === 'idFatura') {
-        const record = decodeList(info, name, listings.nfse.record, list.idField, settled.json, flexible).records.find((r) => matches(r.idFatura));
+  // Exact match only: a service that ignored the filter must not make an unrelated record look like ours.
+  const matches = (value: unknown, i: number) => String(value) === String(keys[i]);
+  if (field === 'idFatura')
+    return client
+      .lookupEach(
+        'nfse',
+        keys.map((key) => ({ idFatura: key })),
+      )
+      .map((found, i): Found => {
+        if (!found.ok) return found;
+        const record = found.records.find((r) => matches(r.idFatura, i));
         return { ok: true, existing: record ? { kind: 'note', record } : null };
-      }
-      const record = decodeList(info, name, listings.assinaturas.record, list.idField, settled.json, flexible).records.find((r) => matches(r[field]));
+      });
+  return client
+    .lookupEach(
+      'assinaturas',
+      keys.map((key) => ({ [field]: key })),
+    )
+    .map((found, i): Found => {
+      if (!found.ok) return found;
+      const record = found.records.find((r) => matches(r[field], i));
       return { ok: true, existing: record ? { kind: 'subscription', record } : null };
-    } catch (error) {
-      return { ok: false, error: error as Error };
-    }
-  });
+    });
 }
 
 /**
