@@ -12,7 +12,7 @@ import { type Walk, waveAcross } from '../api/client';
 import type { ApiRecord } from '../api/envelopes';
 import { RateLimitedError } from '../api/errors';
 import { bounded } from './bounds';
-import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
+import { StepBudget, writeCostMs } from './deadline';
 import {
   ASSUMED_PAGE_ROWS,
   type CompanySpec,
@@ -156,20 +156,19 @@ export function stepConsolidated(state: ImportState, deps: ImportDeps, options: 
     next.updatedAt = deps.now();
     deps.checkpoint?.(next);
   };
-  let slowestWave = 0;
+  const budget = new StepBudget(deps.now, options);
   for (const w of walking) w.state.message = undefined;
   const resting = new Set<Walking>();
   const active = () => walking.filter((w) => w.state.status === 'running' && !w.walk.pager.done && !resting.has(w));
   try {
     for (let wave = active(); wave.length > 0; wave = active()) {
-      const began = deps.now();
-      if (began + slowestWave * 2 > options.deadline) break;
       const shares = shareWave(wave.map((w) => ({ pages: w.walk.pager.nextWaveSize, first: w.walk.pager.state.base === undefined })));
       const asking = wave.filter((_, i) => shares[i] > 0);
       const pages = asking.reduce((n, w) => n + w.walk.pager.nextWaveSize * (w.walk.pager.state.pageSize ?? ASSUMED_PAGE_ROWS), 0);
       const reserve = writeCostMs(buffered() + pages, width, FINISH_CALLS);
-      if (!fits(began, WORST_ROUND_TRIP_MS + reserve, options.limit)) break;
-      for (const w of asking) w.walk.client.http.deadline = options.limit === undefined ? undefined : options.limit - reserve;
+      const began = budget.startWave(reserve);
+      if (began === null) break;
+      for (const w of asking) w.walk.client.withLimit(budget.requestLimit(reserve));
       const outcomes = waveAcross(asking.map((w) => ({ walk: w.walk, max: shares[wave.indexOf(w)] })));
       outcomes.forEach((outcome, k) => {
         const w = asking[k];
@@ -188,7 +187,7 @@ export function stepConsolidated(state: ImportState, deps: ImportDeps, options: 
         const total = w.walk.pager.state.totalRows;
         if (total !== undefined) w.state.totalRows = total;
       });
-      slowestWave = Math.max(slowestWave, deps.now() - began);
+      budget.waveEnded(began);
       const told = next.totalRows !== undefined;
       next.totalRows = companies.every((c) => c.totalRows !== undefined) ? companies.reduce((n, c) => n + (c.totalRows ?? 0), 0) : undefined;
       // Refused up front when the companies together announce more rows than the spreadsheet can take.

@@ -17,7 +17,7 @@ import { brDateTime, isDate, type Zone } from '../api/calendar';
 import { NetworkError, RateLimitedError } from '../api/errors';
 import { bounded } from './bounds';
 import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, type Lead, placeChildRows } from './child-sheet';
-import { CALL_MS, CELL_READ_MS, fits, WORST_ROUND_TRIP_MS, writeCostMs } from './deadline';
+import { CALL_MS, CELL_READ_MS, fits, StepBudget, writeCostMs } from './deadline';
 import { columnRuns, findColumns, headerNote, LISTING_TAG, noteKey, resolveLayout, SHEET_TAG } from './sheet-layout';
 import { type BookPort, CELL_LIMIT, type SheetPort } from './sheet-port';
 import { childSheetName, PARTIAL_MARK, SHEET_NAME_MAX, sheetNameProblem } from './sheet-names';
@@ -34,6 +34,8 @@ import {
   recordRow,
   tableSpec,
 } from './table';
+import { UserError } from '../api/user-error';
+import type { RunStatus } from './run-state';
 
 export interface ImportSpec {
   listing: ListingKey;
@@ -83,7 +85,7 @@ export interface CompanyState {
   transientFailures?: number;
 }
 
-export type ImportStatus = 'running' | 'done' | 'cancelled' | 'failed';
+export type ImportStatus = RunStatus;
 
 export interface ImportState {
   spec: ImportSpec;
@@ -150,7 +152,7 @@ export function isRetryable(err: unknown): boolean {
   return RETRYABLE_CODES.has(String((err as { code?: unknown } | null)?.code ?? ''));
 }
 
-export class ImportError extends Error {
+export class ImportError extends UserError {
   override name = 'ImportError';
 }
 
@@ -977,7 +979,7 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
     const table = tableSpec(listing(next.spec.listing));
     // A record may bring a row to each child sheet too: the write is planned as that wide.
     const width = table.columns.length + table.children.reduce((n, c) => n + c.columns.length, 0);
-    let slowestWave = 0;
+    const budget = new StepBudget(deps.now, options);
     let checkedTotal = next.pager !== null;
     flush = () => {
       if (buffer.length === 0) return;
@@ -990,18 +992,16 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
       deps.checkpoint?.(next);
     };
     while (!pager.done) {
-      const began = deps.now();
-      // Leave room for one more wave and the final write.
-      if (began + slowestWave * 2 > options.deadline) break;
       // At its worst the wave times out after a minute and then everything buffered is written: it must still end in time.
       const reserve = writeCostMs(buffer.length + pager.nextWaveSize * (pager.state.pageSize ?? ASSUMED_PAGE_ROWS), width, FINISH_CALLS);
-      if (!fits(began, WORST_ROUND_TRIP_MS + reserve, options.limit)) break;
-      deps.client.http.deadline = options.limit === undefined ? undefined : options.limit - reserve;
+      const began = budget.startWave(reserve);
+      if (began === null) break;
+      deps.client.withLimit(budget.requestLimit(reserve));
       for (const page of pager.nextWave()) {
         next.pages += 1;
         for (const r of page.records) buffer.push(r);
       }
-      slowestWave = Math.max(slowestWave, deps.now() - began);
+      budget.waveEnded(began);
       if (!checkedTotal && pager.state.totalRows !== undefined) {
         writer.expect(pager.state.totalRows, buffer);
         checkedTotal = true;

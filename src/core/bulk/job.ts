@@ -7,7 +7,7 @@
  * blindly resent, by the next step.
  */
 import { bounded, MESSAGE_MAX } from '../bounds';
-import { fits, WORST_ROUND_TRIP_MS, writeCostMs } from '../deadline';
+import { StepBudget, writeCostMs } from '../deadline';
 import type { BillingClient } from '../../api/client';
 import type { WriteKey } from '../../api/writes';
 import type { Zone } from '../../api/calendar';
@@ -26,6 +26,8 @@ import { EDIT_LABEL, EditPlan, editColumns, NO_EDITS, previewEdits } from './edi
 import type { SnapshotStore } from './snapshot';
 import { type BuiltRow, buildRow, cellIssue, DONE_STATUSES, type Discounts, isBlankRow, issueText, type RowIssue, statusOf } from './rows';
 import { expandRuns, highlight, refusalIssues, type RowResult, rowRangesA1, runsOf, writeColumn, writeResults } from './sheet-io';
+import { UserError } from '../../api/user-error';
+import type { RunStatus } from '../run-state';
 
 export interface BulkDeps {
   book: SelectionBookPort;
@@ -73,7 +75,7 @@ export interface BulkCounts {
   pending: number;
 }
 
-export type BulkStatus = 'running' | 'done' | 'failed' | 'cancelled';
+export type BulkStatus = RunStatus;
 
 export interface BulkJob {
   id: string;
@@ -131,7 +133,7 @@ export interface BulkProgress {
   warnings: string[];
 }
 
-export class BulkError extends Error {
+export class BulkError extends UserError {
   override name = 'BulkError';
 }
 
@@ -526,8 +528,7 @@ export function validateSheet(deps: BulkDeps, request: Omit<BulkRequest, 'connec
   const ctx = context(deps, op, sheet);
   let lookup: BillingClient | undefined;
   if (op.columns.some((c) => c.finds) && request.connectionId) {
-    lookup = deps.clientFor(request.connectionId);
-    lookup.http.deadline = deps.limit;
+    lookup = deps.clientFor(request.connectionId).withLimit(deps.limit);
   }
   return validateRows(deps, ctx, scopeRows(deps, sheet, request.scope), lookup).summary;
 }
@@ -701,16 +702,16 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
   // Validation already refused repeated keys; a later step checks again, in case the user typed one since.
   const duplicates = prepared ? null : sheetDuplicates(ctx);
   let client: BillingClient | undefined;
-  let slowest = 0;
+  const budget = new StepBudget(deps.now, { deadline, limit: deps.limit });
   let waveMs: number | undefined;
   while (job.cursor < rows.length) {
-    const began = deps.now();
-    if (began + slowest * 2 > deadline || began >= deadline) return false;
-    const plan = planBatch({ now: began, deadline, width: job.batchSize, rowsLeft: rows.length - job.cursor, columns: ctx.layout.lastColumn, waveMs });
+    if (budget.pastDeadline()) return false;
+    const plan = planBatch({ now: deps.now(), deadline, width: job.batchSize, rowsLeft: rows.length - job.cursor, columns: ctx.layout.lastColumn, waveMs });
     // At its worst the batch's first wave is a lookup and a send that each time out, then its results are written;
     // each later wave checks the limit itself before it starts.
     const reserve = writeCostMs(plan.rows * 2, ctx.layout.lastColumn);
-    if (!fits(began, 2 * WORST_ROUND_TRIP_MS + reserve, deps.limit)) return false;
+    const began = budget.startWave(reserve, 2);
+    if (began === null) return false;
     let items: Item[] = [];
     /** Where in `rows` each item is: a batch cut short resumes at its first unsent row. */
     const at = new Map<number, number>();
@@ -768,7 +769,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     }
     if (items.some((i) => i.built.find)) {
       client ??= deps.clientFor(job.connectionId ?? '');
-      client.http.deadline = deps.limit === undefined ? undefined : deps.limit - reserve;
+      client.withLimit(budget.requestLimit(reserve));
       resolveCustomers(client, ctx, items, invalid, faults, deps.now());
       rememberCustomers(job, ctx);
       items = items.filter((i) => !invalid.has(i.row));
@@ -787,13 +788,13 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     let pending: number[] = [];
     if (items.length) {
       client ??= deps.clientFor(job.connectionId ?? '');
-      client.http.deadline = deps.limit === undefined ? undefined : deps.limit - reserve;
+      client.withLimit(budget.requestLimit(reserve));
       const sending = deps.now();
       const outcome = runGroups(client, ctx, items, {
         now: deps.now,
         sleep: deps.sleep,
         deadline,
-        limit: deps.limit === undefined ? undefined : deps.limit - reserve,
+        limit: budget.requestLimit(reserve),
         width: job.batchSize,
         safeResendMs: deps.safeResendMs,
       });
@@ -861,7 +862,7 @@ function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, p
     job.cursor = Math.min(end, cut);
     saveJob(deps, job);
     if (cut !== Number.POSITIVE_INFINITY) return false;
-    slowest = Math.max(slowest, deps.now() - began);
+    budget.waveEnded(began);
   }
   return true;
 }
