@@ -15,15 +15,37 @@
  * The ledger's list of documents is also how an owner's trigger finds its
  * work without the document being open (each is opened by id).
  */
-import type { BulkJob } from './bulk/job';
 import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
-import type { Report } from './reports';
 
 export interface Owner {
   id: string;
   /** For people to read; never used to decide anything. */
   email: string;
+}
+
+/** What a report's signature covers (see reportTerms): any item of this shape, whatever else it holds. */
+export interface ReportTerms {
+  id: string;
+  owner?: Owner;
+  connectionId?: string;
+  listing: string;
+  filters: unknown;
+  incremental?: unknown;
+  schedule?: unknown;
+  notifyByEmail?: unknown;
+  cardData?: unknown;
+  companies?: unknown;
+}
+
+/** What a bulk run's signature covers (see bulkTerms). */
+export interface BulkTerms {
+  id: string;
+  owner?: Owner;
+  connectionId?: string;
+  operation: string;
+  sheetId: number;
+  startedAt: number;
 }
 
 export interface Identity extends Owner {
@@ -80,13 +102,13 @@ export class OwnerStore {
   }
 
   /** Records that `me` agrees to run the report as it is now. */
-  vouchReport(me: Identity, documentId: string, report: Report): void {
+  vouchReport(me: Identity, documentId: string, report: ReportTerms): void {
     const ledger = this.ledger(documentId);
     ledger.reports[report.id] = this.sign(reportTerms(report), me.secret);
     this.saveLedger(documentId, ledger);
   }
 
-  vouchBulk(me: Identity, documentId: string, job: BulkJob): void {
+  vouchBulk(me: Identity, documentId: string, job: BulkTerms): void {
     const ledger = this.ledger(documentId);
     ledger.bulk[job.id] = this.sign(bulkTerms(job), me.secret);
     this.saveLedger(documentId, ledger);
@@ -119,8 +141,8 @@ export interface OwnershipCheck {
   /** The running user's id. */
   me: string;
   /** The report is the user's and they vouched for it as it is. */
-  report(r: Report): boolean;
-  bulk(j: BulkJob): boolean;
+  report<R extends ReportTerms>(r: R): boolean;
+  bulk<J extends BulkTerms>(j: J): boolean;
   ledger: Ledger;
 }
 
@@ -129,7 +151,7 @@ export interface OwnershipCheck {
  * and when. Not the tab: it lands in this document whichever tab it is, the tab is found by its id and its name
  * follows the person's renames.
  */
-function reportTerms(r: Report): string {
+function reportTerms(r: ReportTerms): string {
   // Card data and a consolidated report's companies join the terms only when present, so reports vouched for before
   // stay vouched for.
   const terms = ['r', r.id, r.owner?.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail];
@@ -137,7 +159,7 @@ function reportTerms(r: Report): string {
 }
 
 /** What an owner agrees to when they start a bulk run: which rows go where, with whose key. */
-function bulkTerms(j: BulkJob): string {
+function bulkTerms(j: BulkTerms): string {
   return JSON.stringify(['b', j.id, j.owner?.id, j.connectionId, j.operation, j.sheetId, j.startedAt]);
 }
 
