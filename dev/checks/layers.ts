@@ -6,7 +6,9 @@
  *   `GoogleAppsScript` types may be named in src/gas and src/main.ts only, and never
  *   as a value anywhere (the namespace exists only in @types, not at run time).
  * - src/api imports nothing from src/ outside src/api (it is the bottom layer).
- * - src/core imports nothing from src/gas, src/ui or src/main.ts.
+ * - src/core imports nothing from src/gas, src/ui or src/main.ts, never reaches the
+ *   client's `http` (the client offers what core needs), and has no import cycle
+ *   (types included).
  * - src/ui/client imports only types from outside src/ui: a value import would drag
  *   server code into a sidebar.
  * - src/ imports nothing from outside src/ (tests and tools never ship).
@@ -513,6 +515,14 @@ export function checkLayers(sources: ReadonlyMap<string, string>): Violation[] {
       }
     }
 
+    if (area === 'core') {
+      const tokens = tokenize(source);
+      tokens.forEach((tok, k) => {
+        if (tok.kind === 'name' && tok.text === 'http' && tokens[k - 1]?.text === '.')
+          add(tok.line, "src/core reaches the billing service only through the client's own methods (withLimit, lookupEach, …), never its `http`");
+      });
+    }
+
     if (!transformed || DECLARATION.test(file)) continue;
     if (transformed.error) add(transformed.error.line, transformed.error.message);
     const reported = new Set<number>();
@@ -543,7 +553,98 @@ export function checkLayers(sources: ReadonlyMap<string, string>): Violation[] {
       });
     }
   }
+  violations.push(...coreCycles(sources));
   return violations.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+}
+
+/** The file an import names, among `files`: `x.ts`, `x.tsx` or `x/index.ts`. */
+function resolveFile(from: string, specifier: string, files: ReadonlySet<string>): string | undefined {
+  const target = posix.normalize(posix.join(posix.dirname(from), specifier.replace(/\.js$/, '')));
+  return [target, `${target}.ts`, `${target}.tsx`, `${target}/index.ts`].find((f) => files.has(f));
+}
+
+/**
+ * Import cycles among the files of src/core, type imports included: a room
+ * that needs another which needs it back is one room in two files. Each cycle
+ * is reported once, at the import that closes it from its first file.
+ */
+function coreCycles(sources: ReadonlyMap<string, string>): Violation[] {
+  const files = new Set([...sources.keys()].filter((f) => areaOf(f) === 'core' && CHECKED.test(f) && !DECLARATION.test(f)));
+  const edges = new Map<string, Array<{ to: string; line: number }>>();
+  for (const file of [...files].sort()) {
+    const out: Array<{ to: string; line: number }> = [];
+    for (const ref of findImports(sources.get(file) as string)) {
+      if (!ref.specifier.startsWith('.')) continue;
+      const to = resolveFile(file, ref.specifier, files);
+      if (to) out.push({ to, line: ref.line });
+    }
+    edges.set(file, out);
+  }
+  // Tarjan's strongly connected components.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  let next = 0;
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const { to } of edges.get(v) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(v, Math.min(low.get(v) as number, low.get(to) as number));
+      } else if (onStack.has(to)) low.set(v, Math.min(low.get(v) as number, index.get(to) as number));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop() as string;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      components.push(component);
+    }
+  };
+  for (const file of edges.keys()) if (!index.has(file)) visit(file);
+  const violations: Violation[] = [];
+  for (const component of components) {
+    const members = new Set(component);
+    const first = [...component].sort()[0];
+    const selfImport = (edges.get(first) ?? []).some((e) => e.to === first);
+    if (component.length < 2 && !selfImport) continue;
+    // The shortest way around from its first file, following imports that stay inside the cycle.
+    const parent = new Map<string, string>();
+    const queue = [first];
+    let closing: string | undefined;
+    while (queue.length && closing === undefined) {
+      const at = queue.shift() as string;
+      for (const { to } of edges.get(at) ?? []) {
+        if (to === first) {
+          closing = at;
+          break;
+        }
+        if (members.has(to) && !parent.has(to)) {
+          parent.set(to, at);
+          queue.push(to);
+        }
+      }
+    }
+    const path = [first];
+    for (let at = closing as string; at !== first; at = parent.get(at) as string) path.splice(1, 0, at);
+    path.push(first);
+    const line = (edges.get(first) ?? []).find((e) => e.to === path[1])?.line ?? 1;
+    violations.push({
+      file: first,
+      line,
+      message: `import cycle in src/core (types included): ${path.join(' → ')}; the shared part belongs in a room both import, or one side takes what it needs structurally`,
+    });
+  }
+  return violations;
 }
 
 /** Reads src/ and dev/sandbox/ under root. */

@@ -138,6 +138,35 @@ describe('layer check', () => {
     ]);
   });
 
+  it("finds src/core reaching the client's http, and leaves comments, strings and other names alone", () => {
+    expect(
+      check({
+        'src/core/pull.ts': [
+          `// client.http.deadline was how it was done`,
+          `const note = 'client.http.sendAll';`,
+          `export function step(c: { http: { deadline?: number }; withLimit(n: number): void }, http: number) {`,
+          `  c.withLimit(http);`,
+          `  c.http.deadline = 1;`,
+          `}`,
+        ].join('\n'),
+      }),
+    ).toEqual(["src/core/pull.ts:5: src/core reaches the billing service only through the client's own methods (withLimit, lookupEach, …), never its `http`"]);
+  });
+
+  it('finds an import cycle in src/core, type imports included, once, at the import that starts it', () => {
+    const found = check({
+      'src/core/a.ts': `import type { B } from './b';\nexport type A = { b?: B };\n`,
+      'src/core/b.ts': `import { c } from './sub/c';\nexport type B = number;\nexport const b = c;\n`,
+      'src/core/sub/c.ts': `import type { A } from '../a';\nexport const c = 1 as unknown as A;\n`,
+      'src/core/self.ts': `import { x } from './self';\nexport const x = 1;\nexport const y = x;\n`,
+      'src/core/leaf.ts': `import type { A } from './a';\nexport type L = A;\n`,
+    });
+    expect(found).toEqual([
+      'src/core/a.ts:1: import cycle in src/core (types included): src/core/a.ts → src/core/b.ts → src/core/sub/c.ts → src/core/a.ts; the shared part belongs in a room both import, or one side takes what it needs structurally',
+      'src/core/self.ts:1: import cycle in src/core (types included): src/core/self.ts → src/core/self.ts; the shared part belongs in a room both import, or one side takes what it needs structurally',
+    ]);
+  });
+
   it('finds a value import from outside src/ui in a sidebar, and lets types through', () => {
     const out = check({
       'src/ui/client/importar.ts': [
