@@ -32,7 +32,7 @@ export interface CallCosts {
 }
 
 /**
- * Public figures (see /work/shared/platform.md, "What the platform costs"):
+ * Public figures (docs/limits.md, "What the platform costs", gives the sources):
  * - a Spreadsheet round trip: 5–50 ms per call (Google's "best practices" page
  *   on batching; community timings of getRange/getValue loops);
  * - a cell written: 12.5–150 µs (community benchmarks of setValues on 10⁴–10⁶

@@ -1,8 +1,8 @@
 /**
  * After `npm run mutate`: one line per mutated file with its mutation score,
- * as a Markdown table ready for the README. `--survivors` also lists each
- * surviving or uncovered mutant (file:line:column, mutator, the line as
- * mutated), the list to work from when writing the test that kills it. The
+ * as a Markdown table. `--survivors` also lists each surviving or uncovered
+ * mutant (file:line:column, mutator, the line as mutated), the list to work
+ * from when writing the test that kills it. The
  * line is shown with the replacement spliced in at the mutant's own span:
  * several mutants of one line start at the same column (`a && b` → true, and
  * `a` → true), and a bare replacement would not tell which one survived.

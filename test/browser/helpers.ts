@@ -23,7 +23,7 @@ export { startPlayground, type Playground, type PlaygroundOptions };
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = join(repoRoot, 'artifacts');
 
-/** Launch flags that work on our machines and in CI (see /work/shared/toolchain.md). */
+/** Launch flags that work in a container without a display or GPU, and keep the browser off the network (docs/testing.md). */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
