@@ -79,6 +79,9 @@ export interface Report {
   createdAt: number;
 }
 
+/** How a report of all the owner's connections names its companies, in the report and on its card. */
+export const ALL_COMPANIES_LABEL = 'Todas as minhas conexões';
+
 export interface Companies {
   /** "Todas as minhas conexões": resolved at each run to the owner's connections then. */
   all: boolean;
