@@ -5,6 +5,7 @@
  * filters keep a saved report meaningful as time passes.
  */
 import type { FilterValues } from '../api/filters';
+import { UserError } from '../api/user-error';
 import { type ListingKey, listing } from '../api/operations';
 import { addDays, addMonths, brDateTime, competencia, isoDate, type Zone } from '../api/calendar';
 import type { KeyValueStore } from './ports';
@@ -114,7 +115,7 @@ export class ReportStore {
 
   get(id: string): Report {
     const r = readJson<Report | null>(this.doc, PREFIX + id, null);
-    if (!r) throw new Error('Este relatório não existe mais. Atualize a lista de relatórios.');
+    if (!r) throw new UserError('Este relatório não existe mais. Atualize a lista de relatórios.');
     return r;
   }
 

@@ -17,7 +17,7 @@ import { targetNames, targetProblem } from '../core/targets';
 import { reportStore, runDeps, setCancelRequest } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
-import type { FormOutcome } from './outcome';
+import { type FormOutcome, formOutcome, outcome } from './outcome';
 import { who, withWarning } from './report-runs-api';
 import { connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
 import { bookPort } from './sheet-port';
@@ -158,13 +158,10 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
   const name = (form.name ?? '').trim() || `${op.label}`;
   const chosen = checkCompanies(form.companies);
   if (!chosen.ok) return chosen;
-  let connection: { id: string; name: string };
-  try {
-    // Resolved in the running user's own connections: the report keeps its id, never a name to look up later.
-    connection = chosen.value ? chosen.value.first : connectionStore().get(form.connection || undefined);
-  } catch (err) {
-    return { ok: false, field: 'connection', message: (err as Error).message };
-  }
+  // Resolved in the running user's own connections: the report keeps its id, never a name to look up later.
+  const found = chosen.value ? { ok: true as const, value: chosen.value.first } : outcome(() => connectionStore().get(form.connection || undefined));
+  if (!found.ok) return { ...found, field: 'connection' };
+  const connection = found.value;
   const sheetName = (form.sheetName ?? '').trim();
   if (!sheetName) return { ok: false, field: 'sheetName', message: 'Informe a aba de destino.' };
   if (sheetName === WORK_SHEET)
@@ -222,23 +219,25 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
 
 /** Saves the form as a report (every pull is a report) and starts its first run: one read and one write of the report. */
 export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
-  const w = who();
-  const started = withDocumentLock((): FormOutcome<RunProgress> => {
-    const deps = runDeps();
-    const editing = form.id ? deps.reports.get(form.id) : null;
-    if (editing && !w.check.report(editing)) return { ok: false, field: 'connection', message: notYours(`O relatório "${editing.name}"`, editing.owner) };
-    const checked = checkForm(form, editing);
-    if (!checked.ok) return checked;
-    const owner = { id: w.me.id, email: w.me.email };
-    const report = editing
-      ? { ...editing, ...checked.value, owner }
-      : deps.reports.draft({ ...checked.value, owner, schedule: null, notifyByEmail: false }, Date.now());
-    w.owners.vouchReport(w.me, w.documentId, report);
-    if (editing) setCancelRequest(editing.id, false);
-    const run = beginRun(deps, report, 'manual', editing ? deps.jobs.get(report.id) : null);
-    // A run still going keeps its own settings; the edited ones are for the next run.
-    if (!run.started) deps.reports.save(report);
-    return { ok: true, value: run.progress };
+  const started = formOutcome(() => {
+    const w = who();
+    return withDocumentLock((): FormOutcome<RunProgress> => {
+      const deps = runDeps();
+      const editing = form.id ? deps.reports.get(form.id) : null;
+      if (editing && !w.check.report(editing)) return { ok: false, field: 'connection', message: notYours(`O relatório "${editing.name}"`, editing.owner) };
+      const checked = checkForm(form, editing);
+      if (!checked.ok) return checked;
+      const owner = { id: w.me.id, email: w.me.email };
+      const report = editing
+        ? { ...editing, ...checked.value, owner }
+        : deps.reports.draft({ ...checked.value, owner, schedule: null, notifyByEmail: false }, Date.now());
+      w.owners.vouchReport(w.me, w.documentId, report);
+      if (editing) setCancelRequest(editing.id, false);
+      const run = beginRun(deps, report, 'manual', editing ? deps.jobs.get(report.id) : null);
+      // A run still going keeps its own settings; the edited ones are for the next run.
+      if (!run.started) deps.reports.save(report);
+      return { ok: true, value: run.progress };
+    });
   });
   // If the sidebar is closed before the end, the hourly dispatcher finishes the pull.
   recordUsage();

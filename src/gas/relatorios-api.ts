@@ -20,7 +20,7 @@ import { reportDeleted } from '../core/dashboards/refresh';
 import { SnapshotStore } from '../core/bulk/snapshot';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
-import type { FormOutcome } from './outcome';
+import { type FormOutcome, formOutcome, outcome } from './outcome';
 import { ownReport, who, withWarning } from './report-runs-api';
 import { connectionStore, documentStore, spreadsheetTimeZone } from './services';
 import { showSidebar } from './ui';
@@ -151,13 +151,9 @@ export function deleteReport(reportId: string): ReportView[] {
 
 /** "Trocar conexão" on a report whose connection is gone: one of the running user's own, who then owns it (see takeOverReport). */
 export function setReportConnection(reportId: string, connection: string): FormOutcome<ReportView> {
-  let id: string;
-  try {
-    id = connectionStore().get(connection || undefined).id;
-  } catch (err) {
-    return { ok: false, field: 'connection', message: (err as Error).message };
-  }
-  return takeOverReport(reportId, id);
+  const found = outcome(() => connectionStore().get(connection || undefined));
+  if (!found.ok) return { ...found, field: 'connection' };
+  return takeOverReport(reportId, found.value.id);
 }
 
 export function setReportSchedule(reportId: string, schedule: Schedule | null, notifyByEmail: boolean): FormOutcome<ReportView> {
@@ -165,17 +161,19 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
     const problems = scheduleProblems(schedule);
     if (problems.length) return { ok: false, field: 'schedule', message: problems.join(' ') };
   }
-  const w = who();
-  return withDocumentLock(() => {
-    const doc = readOnce(documentStore());
-    const store = reportStore(doc);
-    const current = store.get(reportId);
-    if (!w.check.report(current)) return { ok: false, field: 'schedule', message: notYours(`O relatório "${current.name}"`, current.owner) };
-    const report = store.save({ ...current, schedule, notifyByEmail: Boolean(notifyByEmail), scheduleSince: Date.now() });
-    w.owners.vouchReport(w.me, w.documentId, report);
-    const warning = syncDispatcher({ doc });
-    const check = w.owners.checker(w.me, w.documentId);
-    return { ok: true, value: { ...viewer(doc, check)(report), ...(warning ? { warning } : {}) } };
+  return formOutcome(() => {
+    const w = who();
+    return withDocumentLock((): FormOutcome<ReportView> => {
+      const doc = readOnce(documentStore());
+      const store = reportStore(doc);
+      const current = store.get(reportId);
+      if (!w.check.report(current)) return { ok: false, field: 'schedule', message: notYours(`O relatório "${current.name}"`, current.owner) };
+      const report = store.save({ ...current, schedule, notifyByEmail: Boolean(notifyByEmail), scheduleSince: Date.now() });
+      w.owners.vouchReport(w.me, w.documentId, report);
+      const warning = syncDispatcher({ doc });
+      const check = w.owners.checker(w.me, w.documentId);
+      return { ok: true, value: { ...viewer(doc, check)(report), ...(warning ? { warning } : {}) } };
+    });
   });
 }
 
@@ -185,39 +183,38 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
  * way. Not while a run of it is going: that run carries the old owner's key.
  */
 export function takeOverReport(reportId: string, connectionId: string): FormOutcome<ReportView> {
-  const w = who();
-  const outcome = withDocumentLock((): FormOutcome<ReportView> => {
-    const doc = readOnce(documentStore());
-    const store = reportStore(doc);
-    const current = store.get(reportId);
-    const jobs = pullJobStore(doc);
-    const job = jobs.get(reportId);
-    // A run stepped in the last minutes may still be going, with the old owner's key: it must not write after the change.
-    if (job && job.state.status === 'running' && Date.now() - job.state.updatedAt < IDLE_MS && !w.check.report(current)) {
-      return { ok: false, field: 'connection', message: 'Este relatório está sendo atualizado agora. Espere alguns minutos e tente de novo.' };
-    }
-    let connection: { id: string; name: string };
-    try {
-      connection = connectionStore().byId(String(connectionId ?? ''));
-    } catch (err) {
-      return { ok: false, field: 'connection', message: (err as Error).message };
-    }
-    // An unfinished pull holds rows of the old owner's organization: the next run starts over with the new connection.
-    if (job && !w.check.report(current)) jobs.delete(reportId);
-    // Chosen companies were the old owner's connections: the report goes on with the new owner's one ("todas" stays "todas", now theirs).
-    const companies = current.companies?.all ? current.companies : undefined;
-    const report = store.save({
-      ...current,
-      owner: { id: w.me.id, email: w.me.email },
-      connectionId: connection.id,
-      connection: companies ? ALL_COMPANIES_LABEL : connection.name,
-      companies,
-      companyStamps: undefined,
+  const taken = formOutcome(() => {
+    const w = who();
+    return withDocumentLock((): FormOutcome<ReportView> => {
+      const doc = readOnce(documentStore());
+      const store = reportStore(doc);
+      const current = store.get(reportId);
+      const jobs = pullJobStore(doc);
+      const job = jobs.get(reportId);
+      // A run stepped in the last minutes may still be going, with the old owner's key: it must not write after the change.
+      if (job && job.state.status === 'running' && Date.now() - job.state.updatedAt < IDLE_MS && !w.check.report(current)) {
+        return { ok: false, field: 'connection', message: 'Este relatório está sendo atualizado agora. Espere alguns minutos e tente de novo.' };
+      }
+      const found = outcome(() => connectionStore().byId(String(connectionId ?? '')));
+      if (!found.ok) return { ...found, field: 'connection' };
+      const connection = found.value;
+      // An unfinished pull holds rows of the old owner's organization: the next run starts over with the new connection.
+      if (job && !w.check.report(current)) jobs.delete(reportId);
+      // Chosen companies were the old owner's connections: the report goes on with the new owner's one ("todas" stays "todas", now theirs).
+      const companies = current.companies?.all ? current.companies : undefined;
+      const report = store.save({
+        ...current,
+        owner: { id: w.me.id, email: w.me.email },
+        connectionId: connection.id,
+        connection: companies ? ALL_COMPANIES_LABEL : connection.name,
+        companies,
+        companyStamps: undefined,
+      });
+      w.owners.vouchReport(w.me, w.documentId, report);
+      return { ok: true, value: viewer(doc, w.owners.checker(w.me, w.documentId))(report) };
     });
-    w.owners.vouchReport(w.me, w.documentId, report);
-    return { ok: true, value: viewer(doc, w.owners.checker(w.me, w.documentId))(report) };
   });
-  if (!outcome.ok) return outcome;
+  if (!taken.ok) return taken;
   const warning = syncDispatcher();
-  return { ok: true, value: warning ? { ...outcome.value, warning } : outcome.value };
+  return { ok: true, value: warning ? { ...taken.value, warning } : taken.value };
 }

@@ -8,6 +8,7 @@
 import { cancelRun, continueRun, type RunProgress } from '../core/report-runs';
 import type { Report } from '../core/reports';
 import { type Identity, notYours, type OwnershipCheck, type OwnerStore } from '../core/owners';
+import { UserError } from '../api/user-error';
 import { runDeps, setCancelRequest } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
@@ -37,7 +38,7 @@ export function who(): Who {
 
 /** Only the owner acts on a report with a key, and only on one they vouched for as it is. */
 export function ownReport(w: Who, report: Report): Report {
-  if (!w.check.report(report)) throw new Error(notYours(`O relatório "${report.name}"`, report.owner));
+  if (!w.check.report(report)) throw new UserError(notYours(`O relatório "${report.name}"`, report.owner));
   return report;
 }
 
