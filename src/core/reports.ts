@@ -11,6 +11,7 @@ import { addDays, addMonths, brDateTime, competencia, isoDate, type Zone } from 
 import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
 import type { Owner } from './owners';
+import type { RunResult } from './run-state';
 import type { Schedule } from './schedule';
 import type { SheetFilter } from './sheet-filters';
 
@@ -23,8 +24,6 @@ export type RelativeValue =
 export type SavedFilterValue = string | number | boolean | number[] | RelativeValue;
 
 export type RunOrigin = 'manual' | 'agendado';
-/** 'parcial': a consolidated run in which some companies failed while the others were refreshed. */
-export type RunResult = 'ok' | 'parcial' | 'erro' | 'cancelado' | 'em andamento';
 
 export interface RunSummary {
   startedAt: number;
@@ -224,7 +223,9 @@ export interface ReportView {
     origin: string;
     rows: number;
     seconds: number;
-    result: string;
+    result: RunResult;
+    /** The result as Histórico writes it. */
+    label: string;
     message: string;
   };
 }

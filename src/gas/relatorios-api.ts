@@ -28,6 +28,7 @@ import { gasZone } from './zone';
 import { usageStore } from './usage';
 import { DAILY_QUOTA } from '../core/usage';
 import { bounded } from '../core/bounds';
+import { RESULT_LABEL } from '../core/run-state';
 
 export function showReports(): void {
   showSidebar('Relatorios', 'Relatórios');
@@ -98,6 +99,7 @@ function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => Repor
             rows: r.lastRun.rows,
             seconds: Math.round(r.lastRun.durationMs / 100) / 10,
             result: r.lastRun.result,
+            label: RESULT_LABEL[r.lastRun.result],
             message: [r.lastRun.message, ...(r.lastRun.warnings ?? [])].filter(Boolean).join(' '),
           }
         : null,
