@@ -5,7 +5,7 @@
  * like the dispatcher's runs, so a run that read its report once never writes
  * back a stale copy.
  */
-import { cancelRun, continueRun, type RunProgress } from '../core/report-runs';
+import { cancelRun, continueRun, type RunDeps, type RunProgress } from '../core/report-runs';
 import type { Report } from '../core/reports';
 import { type Identity, notYours, type OwnershipCheck, type OwnerStore } from '../core/owners';
 import { UserError } from '../api/user-error';
@@ -47,21 +47,23 @@ export function withWarning(progress: RunProgress, warning: string | undefined):
   return warning ? { ...progress, warnings: [...progress.warnings, warning] } : progress;
 }
 
-/** A finished run may leave the dispatcher with nothing to do. */
-function settled(progress: RunProgress): RunProgress {
+/**
+ * One action on a run of the running user's own report, under the document
+ * lock; a run it finished may leave the dispatcher with nothing to do.
+ */
+function onOwnRun(reportId: string, act: (deps: RunDeps) => RunProgress): RunProgress {
+  const w = who();
+  const progress = withDocumentLock(() => {
+    const deps = runDeps();
+    ownReport(w, deps.reports.get(reportId));
+    return act(deps);
+  });
   recordUsage();
   return progress.done ? withWarning(progress, syncDispatcher({ mayCreate: false })) : progress;
 }
 
 export function continueReportRun(reportId: string): RunProgress {
-  const w = who();
-  const p = settled(
-    withDocumentLock(() => {
-      const deps = runDeps();
-      ownReport(w, deps.reports.get(reportId));
-      return continueRun(deps, reportId, Date.now() + STEP_MS);
-    }),
-  );
+  const p = onOwnRun(reportId, (deps) => continueRun(deps, reportId, Date.now() + STEP_MS));
   // The user watched this pull: end on its sheet, not on Histórico or a child sheet that was written last.
   if (p.status === 'done') SpreadsheetApp.getActiveSpreadsheet().getSheetByName(p.sheetName)?.activate();
   if (p.done) setCancelRequest(reportId, false);
@@ -74,14 +76,7 @@ export function requestCancelReportRun(reportId: string): void {
 }
 
 export function cancelReportRun(reportId: string): RunProgress {
-  const w = who();
-  const p = settled(
-    withDocumentLock(() => {
-      const deps = runDeps();
-      ownReport(w, deps.reports.get(reportId));
-      return cancelRun(deps, reportId);
-    }),
-  );
+  const p = onOwnRun(reportId, (deps) => cancelRun(deps, reportId));
   setCancelRequest(reportId, false);
   return p;
 }
