@@ -18,7 +18,7 @@ export type RunResult = 'em andamento' | 'ok' | 'parcial' | 'erro' | 'cancelado'
 const RESULT: Record<RunStatus, RunResult> = { running: 'em andamento', done: 'ok', failed: 'erro', cancelled: 'cancelado' };
 
 /** The result a run's state comes to; `partial`: some companies of a consolidated run failed. */
-export function runResult(status: RunStatus, partial = false): RunResult {
+export function runResult(status: RunStatus, partial?: boolean): RunResult {
   return status === 'done' && partial ? 'parcial' : RESULT[status];
 }
 

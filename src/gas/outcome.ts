@@ -21,7 +21,7 @@ export interface FieldRefusal extends Refusal {
 export type FormOutcome<T> = { ok: true; value: T } | FieldRefusal;
 
 /** The refusal a UserError makes, with the field it names; anything else is thrown on. */
-export function fieldRefusal(err: unknown): FieldRefusal {
+function fieldRefusal(err: unknown): FieldRefusal {
   if (!(err instanceof UserError)) throw err;
   return err.field === undefined ? { ok: false, message: err.message } : { ok: false, field: err.field, message: err.message };
 }
