@@ -6,7 +6,8 @@
  */
 export { onOpen, onInstall } from './gas/menu';
 export { showConnections } from './gas/connections-api';
-export { showImport, showReports } from './gas/reports-api';
+export { showImport } from './gas/importar-api';
+export { showReports } from './gas/relatorios-api';
 export { runScheduledReports } from './gas/dispatcher';
 export { showBulk, showEditPush } from './gas/bulk-api';
 export { showDashboards } from './gas/dashboards-api';

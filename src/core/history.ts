@@ -1,19 +1,13 @@
 /** The `Histórico` sheet: one row per finished run, manual or scheduled. */
 import { bounded, CELL_TEXT_MAX } from './bounds';
 import type { RunSummary } from './reports';
+import { RESULT_LABEL } from './run-state';
 import { SHEET_TAG } from './sheet-layout';
 import type { BookPort } from './sheet-port';
 
 export const HISTORY_SHEET = 'Histórico';
 const HEADER = ['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem'];
 const FORMATS = ['dd/MM/yyyy HH:mm:ss', '@', '@', '0', '0.0', '@', '@'];
-const RESULT_LABEL: Record<RunSummary['result'], string> = {
-  ok: 'OK',
-  parcial: 'PARCIAL',
-  erro: 'ERRO',
-  cancelado: 'CANCELADO',
-  'em andamento': 'EM ANDAMENTO',
-};
 
 export function appendHistory(book: BookPort, reportName: string, run: RunSummary): void {
   // By its metadata first: a renamed Histórico stays the one.

@@ -27,6 +27,7 @@ import type { BookPort } from './sheet-port';
 import { resolveSheetFilters } from './sheet-filters';
 import { tableSpec } from './table';
 import { listing } from '../api/operations';
+import { endedStatus, runResult, type RunStatus } from './run-state';
 
 export interface RunDeps {
   reports: ReportStore;
@@ -63,7 +64,7 @@ export interface RunProgress {
   reportId: string;
   reportName: string;
   sheetName: string;
-  status: ImportState['status'];
+  status: RunStatus;
   done: boolean;
   rows: number;
   pages: number;
@@ -155,7 +156,7 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
     // The sheet is the report's by id from now on; its name only follows what the user calls it.
     sheetId: state.sheetId,
     sheetName: state.spec.sheetName,
-    lastRun: { startedAt: now, origin, rows: 0, durationMs: 0, result: 'em andamento', incremental: merge },
+    lastRun: { startedAt: now, origin, rows: 0, durationMs: 0, result: runResult('running'), incremental: merge },
   });
   return { report: saved, job: started, progress: progress(saved, state), started: true };
 }
@@ -229,7 +230,7 @@ function backoff(report: Report, result: RunSummary['result'], origin: RunOrigin
 function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   const { state } = job;
   const now = deps.now();
-  const result = state.status === 'done' ? (state.partial ? 'parcial' : 'ok') : state.status === 'cancelled' ? 'cancelado' : 'erro';
+  const result = runResult(state.status, Boolean(state.partial));
   const { note, ...pause } = backoff(report, result, job.origin, now);
   const summary: RunSummary = {
     startedAt: state.startedAt,
@@ -301,7 +302,7 @@ function settledProgress(report: Report): RunProgress {
     reportId: report.id,
     reportName: report.name,
     sheetName: report.sheetName,
-    status: last?.result === 'erro' ? 'failed' : last?.result === 'cancelado' ? 'cancelled' : 'done',
+    status: endedStatus(last?.result),
     done: true,
     rows: last?.rows ?? 0,
     pages: 0,

@@ -5,11 +5,13 @@
  * filters keep a saved report meaningful as time passes.
  */
 import type { FilterValues } from '../api/filters';
+import { UserError } from '../api/user-error';
 import { type ListingKey, listing } from '../api/operations';
 import { addDays, addMonths, brDateTime, competencia, isoDate, type Zone } from '../api/calendar';
 import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
 import type { Owner } from './owners';
+import type { RunResult } from './run-state';
 import type { Schedule } from './schedule';
 import type { SheetFilter } from './sheet-filters';
 
@@ -22,8 +24,6 @@ export type RelativeValue =
 export type SavedFilterValue = string | number | boolean | number[] | RelativeValue;
 
 export type RunOrigin = 'manual' | 'agendado';
-/** 'parcial': a consolidated run in which some companies failed while the others were refreshed. */
-export type RunResult = 'ok' | 'parcial' | 'erro' | 'cancelado' | 'em andamento';
 
 export interface RunSummary {
   startedAt: number;
@@ -79,6 +79,9 @@ export interface Report {
   createdAt: number;
 }
 
+/** How a report of all the owner's connections names its companies, in the report and on its card. */
+export const ALL_COMPANIES_LABEL = 'Todas as minhas conexões';
+
 export interface Companies {
   /** "Todas as minhas conexões": resolved at each run to the owner's connections then. */
   all: boolean;
@@ -111,7 +114,7 @@ export class ReportStore {
 
   get(id: string): Report {
     const r = readJson<Report | null>(this.doc, PREFIX + id, null);
-    if (!r) throw new Error('Este relatório não existe mais. Atualize a lista de relatórios.');
+    if (!r) throw new UserError('Este relatório não existe mais. Atualize a lista de relatórios.');
     return r;
   }
 
@@ -220,7 +223,9 @@ export interface ReportView {
     origin: string;
     rows: number;
     seconds: number;
-    result: string;
+    result: RunResult;
+    /** The result as Histórico writes it. */
+    label: string;
     message: string;
   };
 }

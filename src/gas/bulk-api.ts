@@ -1,9 +1,8 @@
 /** Server side of the Lançamentos em lote sidebar. */
 import type { WriteKey } from '../api/writes';
-import { ConnectionError } from '../core/connections';
 import { bulkOperations } from '../core/bulk/definitions';
-import { EditError, type EditPreview } from '../core/bulk/edits';
-import { guessOperation, LayoutError } from '../core/bulk/headers';
+import type { EditPreview } from '../core/bulk/edits';
+import { guessOperation } from '../core/bulk/headers';
 import { editableListing } from '../core/bulk/snapshot';
 import { LISTING_TAG } from '../core/sheet-layout';
 import {
@@ -25,8 +24,8 @@ import { IDLE_MS } from '../core/dispatch';
 import { notYours } from '../core/owners';
 import { bulkDeps } from './deps';
 import { syncDispatcher } from './dispatcher';
-import { BusyError, withDocumentLock } from './lock';
-import type { Outcome } from './outcome';
+import { withDocumentLock } from './lock';
+import { type Outcome, outcome } from './outcome';
 import { connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone } from './services';
 import { gasZone } from './zone';
 import { showSidebar } from './ui';
@@ -39,17 +38,6 @@ const MAX_STEP_MS = 4.5 * 60_000;
 
 export function showBulk(): void {
   showSidebar('Lote', 'Lançamentos em lote');
-}
-
-/** Problems a user can fix become a message; anything else is a bug and is thrown. */
-function outcome<T>(work: () => T): Outcome<T> {
-  try {
-    return { ok: true, value: work() };
-  } catch (err) {
-    if (err instanceof BulkError || err instanceof LayoutError || err instanceof BusyError || err instanceof ConnectionError || err instanceof EditError)
-      return { ok: false, message: err.message };
-    throw err;
-  }
 }
 
 export interface BulkForm {

@@ -1,7 +1,7 @@
 /** Server side of the Conexões sidebar. Nothing returned here carries a key. */
 import { checkConnection, type CheckResult } from '../core/connection-check';
-import { ConnectionError, type ConnectionInput, type ConnectionView, hostProblem, normaliseBaseUrl } from '../core/connections';
-import type { FieldRefusal } from './outcome';
+import { type ConnectionInput, type ConnectionView, hostProblem, normaliseBaseUrl } from '../core/connections';
+import { type FieldRefusal, formOutcome } from './outcome';
 import { allowedBaseUrls, clientFor, connectionStore } from './services';
 import { showSidebar } from './ui';
 
@@ -21,12 +21,7 @@ export function listConnections(): ConnectionView[] {
 export type SaveOutcome = { ok: true; connection: ConnectionView } | FieldRefusal;
 
 export function saveConnection(input: ConnectionInput): SaveOutcome {
-  try {
-    return { ok: true, connection: connectionStore().upsert(input) };
-  } catch (err) {
-    if (err instanceof ConnectionError) return { ok: false, field: err.field, message: err.message };
-    throw err;
-  }
+  return formOutcome(() => ({ ok: true as const, connection: connectionStore().upsert(input) }));
 }
 
 export function removeConnection(id: string): ConnectionView[] {
@@ -43,7 +38,7 @@ export interface TestInput {
 }
 
 export function testConnection(input: TestInput): CheckResult | FieldRefusal {
-  try {
+  return formOutcome((): CheckResult | FieldRefusal => {
     const store = connectionStore();
     const saved = input.id ? store.get(input.id) : undefined;
     const baseUrl = input.baseUrl ? normaliseBaseUrl(input.baseUrl) : saved?.baseUrl;
@@ -56,8 +51,5 @@ export function testConnection(input: TestInput): CheckResult | FieldRefusal {
     // One retry at most: a person is waiting for the answer.
     const client = clientFor(connection, { apiKey, timeoutMs: 15_000, concurrency: 4, retries: 1 });
     return checkConnection(client, () => Date.now());
-  } catch (err) {
-    if (err instanceof ConnectionError) return { ok: false, field: err.field, message: err.message };
-    throw err;
-  }
+  });
 }

@@ -8,10 +8,11 @@ import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
 import { type DashboardDeps, invoicesToIssue, refreshDashboard } from '../core/dashboards/refresh';
 import { type Dashboard, dashboardTag } from '../core/dashboards/store';
 import { listing } from '../api/operations';
+import { UserError } from '../api/user-error';
 import { COLUMN_TAG, SHEET_TAG } from '../core/sheet-layout';
 import { dashboardDeps } from './dashboard-port';
 import { withDocumentLock } from './lock';
-import type { FormOutcome, Outcome } from './outcome';
+import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
 import { currentUser, spreadsheetTimeZone } from './services';
 import { selectionBookPort } from './sheet-port';
 import { showSidebar } from './ui';
@@ -85,67 +86,62 @@ export interface DashboardForm {
 }
 
 function ownDashboard(d: Dashboard): Dashboard {
-  if (d.owner?.id !== currentUser().id) throw new Error(`Este painel é de ${d.owner?.email || 'outra pessoa'}: só quem o criou pode atualizá-lo ou excluí-lo.`);
+  if (d.owner?.id !== currentUser().id)
+    throw new UserError(`Este painel é de ${d.owner?.email || 'outra pessoa'}: só quem o criou pode atualizá-lo ou excluí-lo.`);
   return d;
-}
-
-function refusal(err: unknown): { ok: false; message: string } {
-  return { ok: false, message: err instanceof Error ? err.message : String(err) };
 }
 
 /** Builds a dashboard now (its owner is the running user) and shows its sheet. */
 export function createDashboard(form: DashboardForm): FormOutcome<DashboardView> {
   const def = KINDS[form.kind];
   if (!def) return { ok: false, field: 'kind', message: 'Escolha o painel.' };
-  return withDocumentLock((): FormOutcome<DashboardView> => {
-    const deps = dashboardDeps();
-    const report = deps.reports.find(form.reportId);
-    if (!report || report.listing !== def.listing)
-      return { ok: false, field: 'reportId', message: `Escolha um relatório de ${listing(def.listing).label} (crie um em Importar dados, se não houver).` };
-    const second = form.secondReportId ? deps.reports.find(form.secondReportId) : null;
-    if (def.second && (!second || second.listing !== def.second))
-      return { ok: false, field: 'secondReportId', message: `Escolha também um relatório de ${listing(def.second).label} para comparar.` };
-    if (report.sheetId === undefined || !deps.book.byId(report.sheetId))
-      return { ok: false, field: 'reportId', message: `O relatório "${report.name}" ainda não tem aba: atualize-o em Relatórios e crie o painel depois.` };
-    const me = currentUser();
-    const made = deps.dashboards.create(
-      { kind: form.kind, reportId: report.id, ...(second ? { secondReportId: second.id } : {}), owner: { id: me.id, email: me.email }, sheetName: '' },
-      Date.now(),
-    );
-    const built = refreshDashboard(deps, made);
-    const sheet = built.sheetId === undefined ? null : SpreadsheetApp.getActiveSpreadsheet().getSheetById(built.sheetId);
-    sheet?.activate();
-    return { ok: true, value: views(deps).find((v) => v.id === built.id)! };
-  });
+  return formOutcome(() =>
+    withDocumentLock((): FormOutcome<DashboardView> => {
+      const deps = dashboardDeps();
+      const report = deps.reports.find(form.reportId);
+      if (!report || report.listing !== def.listing)
+        return { ok: false, field: 'reportId', message: `Escolha um relatório de ${listing(def.listing).label} (crie um em Importar dados, se não houver).` };
+      const second = form.secondReportId ? deps.reports.find(form.secondReportId) : null;
+      if (def.second && (!second || second.listing !== def.second))
+        return { ok: false, field: 'secondReportId', message: `Escolha também um relatório de ${listing(def.second).label} para comparar.` };
+      if (report.sheetId === undefined || !deps.book.byId(report.sheetId))
+        return { ok: false, field: 'reportId', message: `O relatório "${report.name}" ainda não tem aba: atualize-o em Relatórios e crie o painel depois.` };
+      const me = currentUser();
+      const made = deps.dashboards.create(
+        { kind: form.kind, reportId: report.id, ...(second ? { secondReportId: second.id } : {}), owner: { id: me.id, email: me.email }, sheetName: '' },
+        Date.now(),
+      );
+      const built = refreshDashboard(deps, made);
+      const sheet = built.sheetId === undefined ? null : SpreadsheetApp.getActiveSpreadsheet().getSheetById(built.sheetId);
+      sheet?.activate();
+      return { ok: true, value: views(deps).find((v) => v.id === built.id)! };
+    }),
+  );
 }
 
 export function refreshDashboardNow(id: string): Outcome<DashboardView> {
-  try {
-    return withDocumentLock(() => {
+  return outcome(() =>
+    withDocumentLock(() => {
       const deps = dashboardDeps();
       const d = refreshDashboard(deps, ownDashboard(deps.dashboards.get(id)));
-      return { ok: true, value: views(deps).find((v) => v.id === d.id)! };
-    });
-  } catch (err) {
-    return refusal(err);
-  }
+      return views(deps).find((v) => v.id === d.id)!;
+    }),
+  );
 }
 
 /** Deletes the dashboard and its sheet (found by its metadata: never a sheet of the user's). */
 export function deleteDashboard(id: string): Outcome<DashboardView[]> {
-  try {
-    return withDocumentLock(() => {
+  return outcome(() =>
+    withDocumentLock(() => {
       const deps = dashboardDeps();
       const d = ownDashboard(deps.dashboards.get(id));
       const ss = SpreadsheetApp.getActiveSpreadsheet();
       const sheet = ss.getSheets().find((s) => s.getDeveloperMetadata().some((m) => m.getKey() === SHEET_TAG && m.getValue() === dashboardTag(d.id)));
       if (sheet && ss.getSheets().length > 1) ss.deleteSheet(sheet);
       deps.dashboards.delete(d.id);
-      return { ok: true, value: views(deps) };
-    });
-  } catch (err) {
-    return refusal(err);
-  }
+      return views(deps);
+    }),
+  );
 }
 
 /** Runs of consecutive rows as A1 ranges of whole rows' first cells (the bulk run reads the selection's rows). */
@@ -168,13 +164,13 @@ function rowRanges(rows: number[]): string[] {
  * "Só as selecionadas" issues them.
  */
 export function prepareNfseIssue(id: string): Outcome<{ invoices: number; sheetName: string }> {
-  try {
+  return outcome(() => {
     const deps = dashboardDeps();
     const { sheet, ids } = invoicesToIssue(deps, deps.dashboards.get(id));
-    if (ids.length === 0) return { ok: false, message: 'Nenhuma fatura sem NFS-e: nada a emitir.' };
+    if (ids.length === 0) throw new UserError('Nenhuma fatura sem NFS-e: nada a emitir.');
     const idColumn = sheet.columnTags(COLUMN_TAG).get('idFatura');
     const empresaColumn = sheet.columnTags(COLUMN_TAG).get('empresa');
-    if (idColumn === undefined) return { ok: false, message: 'A aba de faturas não tem a coluna "ID da fatura": atualize o relatório e tente de novo.' };
+    if (idColumn === undefined) throw new UserError('A aba de faturas não tem a coluna "ID da fatura": atualize o relatório e tente de novo.');
     const last = sheet.lastRow();
     const idCells = last > 1 ? sheet.read(2, idColumn, last - 1, 1) : [];
     const empresaCells = last > 1 && empresaColumn !== undefined ? sheet.read(2, empresaColumn, last - 1, 1) : null;
@@ -185,8 +181,6 @@ export function prepareNfseIssue(id: string): Outcome<{ invoices: number; sheetN
       if (wanted.has(`${empresa}\u0000${v}`)) rows.push(i + 2);
     });
     selectionBookPort().activate(sheet.id, rowRanges(rows));
-    return { ok: true, value: { invoices: rows.length, sheetName: sheet.name() } };
-  } catch (err) {
-    return refusal(err);
-  }
+    return { invoices: rows.length, sheetName: sheet.name() };
+  });
 }

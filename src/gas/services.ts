@@ -1,5 +1,6 @@
 /** Wiring of the core to Apps Script's services. */
 import { BillingClient } from '../api/client';
+import { UserError } from '../api/user-error';
 import { ConnectionStore, type Connection } from '../core/connections';
 import type { KeyValueStore } from '../core/ports';
 import { type Identity, OwnerStore } from '../core/owners';
@@ -13,14 +14,14 @@ import { gasZone } from './zone';
 function storageError(err: unknown): Error {
   const message = err instanceof Error ? err.message : String(err);
   if (/property storage quota/i.test(message)) {
-    return new Error(
+    return new UserError(
       'O espaço que o Google dá a este complemento (500 KB, nas suas propriedades ou nas da planilha) está cheio. Exclua relatórios que não usa em Relatórios, ou lotes já concluídos, e tente de novo: nada do que estava salvo foi alterado.',
     );
   }
   if (/argument too large/i.test(message))
-    return new Error('Um dado passou do limite de 9 KB por propriedade do Google e não foi salvo; o que estava salvo continua igual.');
+    return new UserError('Um dado passou do limite de 9 KB por propriedade do Google e não foi salvo; o que estava salvo continua igual.');
   if (/too many times for one day/i.test(message)) {
-    return new Error(
+    return new UserError(
       'O Google limitou as gravações de hoje deste complemento (cota diária de propriedades). Tente de novo amanhã: o que estava salvo continua igual.',
     );
   }

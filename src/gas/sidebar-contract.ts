@@ -8,23 +8,9 @@
  * their type-check, and none of this code reaches their bundle.
  */
 export { getConnectionOptions, listConnections, removeConnection, saveConnection, testConnection } from './connections-api';
-export {
-  cancelReportRun,
-  continueReportRun,
-  deleteReport,
-  discardFailedImport,
-  editReport,
-  getImportForm,
-  getUsage,
-  listReports,
-  requestCancelReportRun,
-  runReport,
-  setReportConnection,
-  setReportSchedule,
-  showImport,
-  startImportRun,
-  takeOverReport,
-} from './reports-api';
+export { discardFailedImport, editReport, getImportForm, showImport, startImportRun } from './importar-api';
+export { cancelReportRun, continueReportRun, requestCancelReportRun } from './report-runs-api';
+export { deleteReport, getUsage, listReports, runReport, setReportConnection, setReportSchedule, takeOverReport } from './relatorios-api';
 export {
   cancelBulkRun,
   continueBulkRun,

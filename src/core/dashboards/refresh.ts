@@ -7,6 +7,7 @@
  */
 import { brDateTime, type Zone } from '../../api/calendar';
 import { listing } from '../../api/operations';
+import { UserError } from '../../api/user-error';
 import { bounded, MESSAGE_MAX } from '../bounds';
 import { findChildSheet } from '../child-sheet';
 import { childSheetName } from '../sheet-names';
@@ -90,7 +91,7 @@ function labelsOf(report: Report): Record<string, string> {
 
 function sourceSheet(deps: DashboardDeps, report: Report, role: string): SheetPort {
   const sheet = report.sheetId === undefined ? null : deps.book.byId(report.sheetId);
-  if (!sheet) throw new Error(`A aba do relatório ${role} "${report.name}" não existe: atualize o relatório em Relatórios e o painel é refeito.`);
+  if (!sheet) throw new UserError(`A aba do relatório ${role} "${report.name}" não existe: atualize o relatório em Relatórios e o painel é refeito.`);
   return sheet;
 }
 
@@ -98,7 +99,7 @@ const deletedText = (role: string) => `O relatório ${role} deste painel foi exc
 
 function reportOf(deps: DashboardDeps, id: string | undefined, role: string): Report {
   const report = id ? deps.reports.find(id) : null;
-  if (!report) throw new Error(deletedText(role));
+  if (!report) throw new UserError(deletedText(role));
   return report;
 }
 
@@ -299,7 +300,7 @@ export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
 
 /** Faturas sem NFS-e: the invoices to issue, as they are in the reports' sheets now. */
 export function invoicesToIssue(deps: DashboardDeps, d: Dashboard): { sheet: SheetPort; ids: Array<{ empresa: string; id: number }> } {
-  if (d.kind !== 'sem-nfse') throw new Error('Só o painel "Faturas sem NFS-e" prepara a emissão de notas.');
+  if (d.kind !== 'sem-nfse') throw new UserError('Só o painel "Faturas sem NFS-e" prepara a emissão de notas.');
   const { figures, sources } = compute(deps, d);
   return { sheet: sources[0].sheet, ids: figures.invoices ?? [] };
 }

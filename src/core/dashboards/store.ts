@@ -3,6 +3,7 @@
  * whose they are and how the last refresh went. Kept in the document's work
  * store under their own prefix, beside the reports.
  */
+import { UserError } from '../../api/user-error';
 import type { Owner } from '../owners';
 import type { KeyValueStore } from '../ports';
 import { readJson, writeJson } from '../ports';
@@ -57,7 +58,7 @@ export class DashboardStore {
 
   get(id: string): Dashboard {
     const d = this.find(id);
-    if (!d) throw new Error('Este painel não existe mais. Atualize a lista de painéis.');
+    if (!d) throw new UserError('Este painel não existe mais. Atualize a lista de painéis.');
     return d;
   }
 

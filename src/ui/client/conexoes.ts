@@ -110,7 +110,8 @@ form.addEventListener('submit', (ev) => {
     try {
       const r = await server.saveConnection(values());
       if (!r.ok) {
-        fieldError(form, r.field, r.message);
+        if (r.field) fieldError(form, r.field, r.message);
+        else notice(status, 'error', r.message);
         return;
       }
       keyInput.value = '';

@@ -357,7 +357,7 @@ form.addEventListener('submit', (ev) => {
           notice(result, 'warn', started.message);
           return;
         }
-        fieldError(form, started.field.replace(/^filter:/, '').replace(/^sheetFilter:\d+$/, 'sheetFilter'), started.message);
+        if (started.field) fieldError(form, started.field.replace(/^filter:/, '').replace(/^sheetFilter:\d+$/, 'sheetFilter'), started.message);
         notice(result, 'error', started.message);
         return;
       }

@@ -123,7 +123,7 @@ form.addEventListener('submit', (event) => {
         reportId: reportSelect.value,
         ...(byId('second').hidden ? {} : { secondReportId: secondSelect.value }),
       });
-      if (!r.ok) return fieldError(form, r.field, r.message);
+      if (!r.ok) return r.field ? fieldError(form, r.field, r.message) : notice(status, 'error', r.message);
       await load();
       notice(status, 'ok', `Painel "${r.value.title}" criado na aba "${r.value.sheetName}".`);
     } catch (err) {

@@ -22,7 +22,7 @@ function lastRunLine(r: ReportView): HTMLElement {
   const text =
     l.result === 'em andamento'
       ? `Em andamento desde ${l.at} (${origin}).`
-      : `Última execução ${origin}: ${l.at} · ${l.rows.toLocaleString('pt-BR')} linhas · ${l.seconds.toLocaleString('pt-BR')} s · ${l.result === 'ok' ? 'OK' : l.result.toUpperCase()}`;
+      : `Última execução ${origin}: ${l.at} · ${l.rows.toLocaleString('pt-BR')} linhas · ${l.seconds.toLocaleString('pt-BR')} s · ${l.label}`;
   const line = h('div', { class: 'meta' }, text);
   if (l.result === 'erro') return h('div', {}, line, h('div', { class: 'notice error', role: 'alert' }, l.message || 'Falhou.'));
   if (l.message) return h('div', {}, line, h('div', { class: 'notice warn' }, l.message));

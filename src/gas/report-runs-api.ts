@@ -1,0 +1,82 @@
+/**
+ * A report's run as both sidebars drive it (Importar after its form, Relatórios
+ * from a card's Atualizar or Continuar): one short step at a time, and cancel.
+ * Every change to stored reports and pulls happens under the document lock,
+ * like the dispatcher's runs, so a run that read its report once never writes
+ * back a stale copy.
+ */
+import { cancelRun, continueRun, type RunDeps, type RunProgress } from '../core/report-runs';
+import type { Report } from '../core/reports';
+import { type Identity, notYours, type OwnershipCheck, type OwnerStore } from '../core/owners';
+import { UserError } from '../api/user-error';
+import { runDeps, setCancelRequest } from './deps';
+import { syncDispatcher } from './dispatcher';
+import { withDocumentLock } from './lock';
+import { currentUser, ownerStore } from './services';
+import { recordUsage } from './usage';
+
+/**
+ * A sidebar step stays short: progress moves every few seconds, and a cancel
+ * asked between steps (or read between waves) takes effect within seconds.
+ */
+const STEP_MS = 4_000;
+
+/** The running user, what they vouched for in this document, and how to vouch for more. */
+export interface Who {
+  me: Identity;
+  owners: OwnerStore;
+  documentId: string;
+  check: OwnershipCheck;
+}
+
+export function who(): Who {
+  const owners = ownerStore();
+  const me = currentUser(owners);
+  const documentId = SpreadsheetApp.getActiveSpreadsheet().getId();
+  return { me, owners, documentId, check: owners.checker(me, documentId) };
+}
+
+/** Only the owner acts on a report with a key, and only on one they vouched for as it is. */
+export function ownReport(w: Who, report: Report): Report {
+  if (!w.check.report(report)) throw new UserError(notYours(`O relatório "${report.name}"`, report.owner));
+  return report;
+}
+
+/** A warning from the trigger upkeep goes with the progress; the action itself succeeded. */
+export function withWarning(progress: RunProgress, warning: string | undefined): RunProgress {
+  return warning ? { ...progress, warnings: [...progress.warnings, warning] } : progress;
+}
+
+/**
+ * One action on a run of the running user's own report, under the document
+ * lock; a run it finished may leave the dispatcher with nothing to do.
+ */
+function onOwnRun(reportId: string, act: (deps: RunDeps) => RunProgress): RunProgress {
+  const w = who();
+  const progress = withDocumentLock(() => {
+    const deps = runDeps();
+    ownReport(w, deps.reports.get(reportId));
+    return act(deps);
+  });
+  recordUsage();
+  return progress.done ? withWarning(progress, syncDispatcher({ mayCreate: false })) : progress;
+}
+
+export function continueReportRun(reportId: string): RunProgress {
+  const p = onOwnRun(reportId, (deps) => continueRun(deps, reportId, Date.now() + STEP_MS));
+  // The user watched this pull: end on its sheet, not on Histórico or a child sheet that was written last.
+  if (p.status === 'done') SpreadsheetApp.getActiveSpreadsheet().getSheetByName(p.sheetName)?.activate();
+  if (p.done) setCancelRequest(reportId, false);
+  return p;
+}
+
+/** Asked while a step may hold the lock: no lock here, the running step reads it between waves. */
+export function requestCancelReportRun(reportId: string): void {
+  setCancelRequest(reportId, true);
+}
+
+export function cancelReportRun(reportId: string): RunProgress {
+  const p = onOwnRun(reportId, (deps) => cancelRun(deps, reportId));
+  setCancelRequest(reportId, false);
+  return p;
+}
