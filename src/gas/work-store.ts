@@ -29,103 +29,115 @@ function findSheet(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sheet | null {
   return ss.getSheets().find((s) => s.isSheetHidden() && String(s.getRange(1, 1).getValue()) === MARK) ?? null;
 }
 
-export function workStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): KeyValueStore {
-  let sheet: Sheet | null | undefined;
-  /** key → row; 0: appended by this store, row not known yet. */
-  const rows = new Map<string, number>();
-  const values = new Map<string, string>();
+/** Reports and jobs kept in DocumentProperties before the sheet existed (none in a run without the document). */
+function legacyEntries(): Array<[string, string]> {
+  const doc = PropertiesService.getDocumentProperties();
+  if (!doc) return [];
+  return Object.entries(doc.getProperties()).filter(([k]) => LEGACY_PREFIXES.some((p) => k.startsWith(p)));
+}
 
-  const load = (): void => {
-    if (sheet !== undefined) return;
-    sheet = findSheet(ss);
-    if (!sheet && legacyKeys() > 0) sheet = create();
-    if (!sheet) return;
-    rows.clear();
-    values.clear();
-    const last = sheet.getLastRow();
+function legacyKeys(): number {
+  const doc = PropertiesService.getDocumentProperties();
+  return doc ? doc.getKeys().filter((k) => LEGACY_PREFIXES.some((p) => k.startsWith(p))).length : 0;
+}
+
+function createSheet(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sheet {
+  // insertSheet makes the new sheet active: the person keeps looking at the sheet they were on.
+  const before = ss.getActiveSheet();
+  const made = ss.insertSheet(WORK_SHEET, ss.getSheets().length);
+  // Two columns and only the rows it uses: its cells count against the document's 10 million.
+  if (made.getMaxColumns() > 2) made.deleteColumns(3, made.getMaxColumns() - 2);
+  if (made.getMaxRows() > 2) made.deleteRows(3, made.getMaxRows() - 2);
+  made.getRange(1, 1, 2, 2).setNumberFormat('@');
+  made.getRange(1, 1, 1, 2).setValues([[MARK, 'Dados do complemento Faturamento: não edite.']]);
+  if (before) ss.setActiveSheet(before);
+  made.hideSheet();
+  // Reports and jobs saved before this sheet existed come along (they have no owner: see core/owners.ts).
+  const legacy = legacyEntries();
+  if (legacy.length) {
+    made.getRange(2, 1, legacy.length, 2).setValues(legacy);
+    const doc = PropertiesService.getDocumentProperties();
+    for (const [k] of legacy) doc?.deleteProperty(k);
+  }
+  return made;
+}
+
+/** The row of a key this store appended: found by reading the keys again. */
+function locate(sheet: Sheet, key: string): number {
+  const keys = sheet.getRange(1, 1, sheet.getLastRow(), 1).getValues();
+  for (let i = keys.length - 1; i >= 0; i--) if (String(keys[i][0]) === key) return i + 1;
+  return 0;
+}
+
+class WorkSheetStore implements KeyValueStore {
+  private sheet: Sheet | null | undefined;
+  /** key → row; 0: appended by this store, row not known yet. */
+  private readonly rows = new Map<string, number>();
+  private readonly values = new Map<string, string>();
+
+  constructor(private readonly ss: GoogleAppsScript.Spreadsheet.Spreadsheet) {}
+
+  private load(): void {
+    if (this.sheet !== undefined) return;
+    this.sheet = findSheet(this.ss);
+    if (!this.sheet && legacyKeys() > 0) this.sheet = createSheet(this.ss);
+    if (!this.sheet) return;
+    this.rows.clear();
+    this.values.clear();
+    const last = this.sheet.getLastRow();
     if (last < 2) return;
-    const grid = sheet.getRange(2, 1, last - 1, 2).getValues();
+    const grid = this.sheet.getRange(2, 1, last - 1, 2).getValues();
     grid.forEach(([k, v], i) => {
       const key = String(k);
       if (!key) return;
-      rows.set(key, i + 2);
-      if (v === '' || v === null) values.delete(key);
-      else values.set(key, String(v));
+      this.rows.set(key, i + 2);
+      if (v === '' || v === null) this.values.delete(key);
+      else this.values.set(key, String(v));
     });
-  };
+  }
 
-  /** Reports and jobs kept in DocumentProperties before this sheet existed (none in a run without the document). */
-  const legacyKeys = (): number => {
-    const doc = PropertiesService.getDocumentProperties();
-    return doc ? doc.getKeys().filter((k) => LEGACY_PREFIXES.some((p) => k.startsWith(p))).length : 0;
-  };
-
-  const create = (): Sheet => {
-    // insertSheet makes the new sheet active: the person keeps looking at the sheet they were on.
-    const before = ss.getActiveSheet();
-    const made = ss.insertSheet(WORK_SHEET, ss.getSheets().length);
-    // Two columns and only the rows it uses: its cells count against the document's 10 million.
-    if (made.getMaxColumns() > 2) made.deleteColumns(3, made.getMaxColumns() - 2);
-    if (made.getMaxRows() > 2) made.deleteRows(3, made.getMaxRows() - 2);
-    made.getRange(1, 1, 2, 2).setNumberFormat('@');
-    made.getRange(1, 1, 1, 2).setValues([[MARK, 'Dados do complemento Faturamento: não edite.']]);
-    if (before) ss.setActiveSheet(before);
-    made.hideSheet();
-    // Reports and jobs saved before this sheet existed come along (they have no owner: see core/owners.ts).
-    const doc = PropertiesService.getDocumentProperties();
-    if (doc) {
-      const legacy = Object.entries(doc.getProperties()).filter(([k]) => LEGACY_PREFIXES.some((p) => k.startsWith(p)));
-      if (legacy.length) {
-        made.getRange(2, 1, legacy.length, 2).setValues(legacy);
-        for (const [k] of legacy) doc.deleteProperty(k);
-      }
-    }
-    return made;
-  };
-
-  /** The row of a key this store appended: found by reading the keys again. */
-  const locate = (s: Sheet, key: string): number => {
-    const keys = s.getRange(1, 1, s.getLastRow(), 1).getValues();
-    for (let i = keys.length - 1; i >= 0; i--) if (String(keys[i][0]) === key) return i + 1;
-    return 0;
-  };
-
-  const write = (key: string, value: string): void => {
-    load();
-    if (!sheet) sheet = create();
-    let row = rows.get(key);
-    if (row === 0) row = locate(sheet, key);
+  private write(key: string, value: string): void {
+    this.load();
+    if (!this.sheet) this.sheet = createSheet(this.ss);
+    let row = this.rows.get(key);
+    if (row === 0) row = locate(this.sheet, key);
     if (row) {
-      sheet.getRange(row, 2).setValue(value);
-      rows.set(key, row);
+      this.sheet.getRange(row, 2).setValue(value);
+      this.rows.set(key, row);
     } else {
-      sheet.appendRow([key, value]);
-      rows.set(key, 0);
+      this.sheet.appendRow([key, value]);
+      this.rows.set(key, 0);
     }
-  };
+  }
 
-  return {
-    get(key) {
-      load();
-      return values.get(key) ?? null;
-    },
-    set(key, value) {
-      write(key, value);
-      values.set(key, value);
-    },
-    delete(key) {
-      load();
-      if (!values.has(key)) return;
-      write(key, '');
-      values.delete(key);
-    },
-    keys() {
-      load();
-      return [...values.keys()];
-    },
-    all() {
-      load();
-      return Object.fromEntries(values);
-    },
-  };
+  get(key: string): string | null {
+    this.load();
+    return this.values.get(key) ?? null;
+  }
+
+  set(key: string, value: string): void {
+    this.write(key, value);
+    this.values.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.load();
+    if (!this.values.has(key)) return;
+    this.write(key, '');
+    this.values.delete(key);
+  }
+
+  keys(): string[] {
+    this.load();
+    return [...this.values.keys()];
+  }
+
+  all(): Record<string, string> {
+    this.load();
+    return Object.fromEntries(this.values);
+  }
+}
+
+export function workStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): KeyValueStore {
+  return new WorkSheetStore(ss);
 }

@@ -1,14 +1,13 @@
 import { busy, byId, errorText, h, notice } from './dom';
 import { driveRun, progressText, type RunProgress, whatToFix } from './runs';
 import type { ReportView } from '../../core/reports';
-import type { Schedule } from '../../core/schedule';
 import { server } from './rpc';
+import { scheduleFields } from './schedule-fields';
 
 const list = byId('list');
 const status = byId('status');
 const usage = byId('usage');
 let reports: ReportView[] = [];
-const WEEKDAYS = ['Domingo', 'Segunda', 'Terça', 'Quarta', 'Quinta', 'Sexta', 'Sábado'];
 
 /** Where the report pulls from: its connection, or a consolidated report's companies. */
 function source(r: ReportView): string {
@@ -29,64 +28,15 @@ function lastRunLine(r: ReportView): HTMLElement {
   return line;
 }
 
-function scheduleForm(r: ReportView, card: HTMLElement, result: HTMLElement): HTMLElement {
-  const s = r.schedule;
-  const kind = h(
-    'select',
-    { name: 'kind', 'aria-label': 'Frequência' },
-    h('option', { value: '' }, 'Sem agendamento'),
-    h('option', { value: 'hourly' }, 'A cada hora'),
-    h('option', { value: 'everyHours' }, 'A cada N horas'),
-    h('option', { value: 'daily' }, 'Diariamente'),
-    h('option', { value: 'weekly' }, 'Semanalmente'),
-    h('option', { value: 'monthly' }, 'Mensalmente'),
-  );
-  kind.value = s?.kind ?? '';
-  const hours = h('input', {
-    type: 'number',
-    min: '1',
-    max: '24',
-    name: 'hours',
-    'aria-label': 'Intervalo em horas',
-    value: String(s?.kind === 'everyHours' ? s.hours : 6),
-  });
-  const hour = h('input', {
-    type: 'number',
-    min: '0',
-    max: '23',
-    name: 'hour',
-    'aria-label': 'Hora do dia (0 a 23)',
-    value: String(s && 'hour' in s ? s.hour : 7),
-  });
-  const weekday = h('select', { name: 'weekday', 'aria-label': 'Dia da semana' }, ...WEEKDAYS.map((d, i) => h('option', { value: String(i) }, d)));
-  weekday.value = String(s?.kind === 'weekly' ? s.weekday : 1);
-  const day = h('input', { type: 'number', min: '1', max: '31', name: 'day', 'aria-label': 'Dia do mês', value: String(s?.kind === 'monthly' ? s.day : 1) });
+function scheduleForm(r: ReportView, result: HTMLElement): HTMLElement {
+  const fields = scheduleFields(r.schedule);
   const email = h('input', { type: 'checkbox', name: 'notify', checked: r.notifyByEmail });
   const error = h('div', { class: 'field-error' });
-  const labelled = (text: string, el: HTMLElement) => h('label', {}, text, el);
-  const parts = {
-    hours: labelled('A cada (horas)', hours),
-    hour: labelled('Hora (0–23)', hour),
-    weekday: labelled('Dia da semana', weekday),
-    day: labelled('Dia do mês', day),
-  };
-  const sync = () => {
-    parts.hours.hidden = kind.value !== 'everyHours';
-    parts.hour.hidden = !['daily', 'weekly', 'monthly'].includes(kind.value);
-    parts.weekday.hidden = kind.value !== 'weekly';
-    parts.day.hidden = kind.value !== 'monthly';
-  };
-  kind.addEventListener('change', sync);
-  sync();
   const save = h('button', { type: 'submit', class: 'primary' }, 'Salvar agendamento');
   const form = h(
     'form',
     { class: 'schedule', 'aria-label': `Agendamento de ${r.name}` },
-    h('label', {}, 'Frequência', kind),
-    parts.hours,
-    parts.weekday,
-    parts.day,
-    parts.hour,
+    ...fields.elements,
     h('label', { class: 'checkbox' }, email, 'Avisar por e-mail quando uma atualização agendada falhar'),
     error,
     h('div', { class: 'actions' }, save),
@@ -94,21 +44,8 @@ function scheduleForm(r: ReportView, card: HTMLElement, result: HTMLElement): HT
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void busy(save, async () => {
-      const n = (el: HTMLInputElement | HTMLSelectElement) => Number(el.value);
-      const schedule: Schedule | null =
-        kind.value === ''
-          ? null
-          : kind.value === 'hourly'
-            ? { kind: 'hourly' }
-            : kind.value === 'everyHours'
-              ? { kind: 'everyHours', hours: n(hours) }
-              : kind.value === 'daily'
-                ? { kind: 'daily', hour: n(hour) }
-                : kind.value === 'weekly'
-                  ? { kind: 'weekly', weekday: n(weekday), hour: n(hour) }
-                  : { kind: 'monthly', day: n(day), hour: n(hour) };
       try {
-        const out = await server.setReportSchedule(r.id, schedule, email.checked);
+        const out = await server.setReportSchedule(r.id, fields.read(), email.checked);
         if (!out.ok) {
           error.textContent = out.message;
           return;
@@ -121,7 +58,6 @@ function scheduleForm(r: ReportView, card: HTMLElement, result: HTMLElement): HT
       }
     });
   });
-  void card;
   return form;
 }
 
@@ -266,7 +202,7 @@ function card(r: ReportView): HTMLElement {
   scheduleBtn.addEventListener('click', () => {
     const existing = el.querySelector('form.schedule');
     if (existing) existing.remove();
-    else el.insertBefore(scheduleForm(r, el, result), result);
+    else el.insertBefore(scheduleForm(r, result), result);
   });
   return el;
 }
