@@ -104,12 +104,14 @@ export function envelopeMessages(json: unknown): string[] {
   return [...new Set(out)];
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+/** What a body that is not JSON parses to: no parsed value can be a symbol. */
+const NOT_JSON = Symbol();
+
+function parseJson(text: string): unknown {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return JSON.parse(text);
   } catch {
-    // Stryker disable next-line ObjectLiteral: an object without ok is read as not ok
-    return { ok: false };
+    return NOT_JSON;
   }
 }
 
@@ -117,18 +119,19 @@ export function settle(info: RequestInfo, outcome: HttpOutcome, nowMs: number): 
   if (outcome.kind === 'network-error') return { ok: false, error: new NetworkError(info, outcome.message, outcome.timedOut) };
   const { status, body, headers } = outcome;
   const parsed = parseJson(body);
-  const messages = parsed.ok ? envelopeMessages(parsed.value) : [];
+  const isJson = parsed !== NOT_JSON;
+  const messages = envelopeMessages(parsed);
   if (status >= 200 && status < 300) {
-    if (!parsed.ok) {
+    if (!isJson) {
       const kind = (header(headers, 'content-type') ?? '').split(';')[0] || 'sem tipo';
       return { ok: false, error: new UnexpectedResponseError(info, status, `o serviço não respondeu em JSON (${kind})`) };
     }
-    return { ok: true, status, json: parsed.value };
+    return { ok: true, status, json: parsed };
   }
   if (status === 401 || status === 403) return { ok: false, error: new UnauthorizedError(info, status) };
   if (status === 400 || status === 422) return { ok: false, error: new BadRequestError(info, messages, status) };
   if (status === 404) {
-    if (!parsed.ok) return { ok: false, error: new UnexpectedResponseError(info, 404, 'endereço não encontrado (404)') };
+    if (!isJson) return { ok: false, error: new UnexpectedResponseError(info, 404, 'endereço não encontrado (404)') };
     return { ok: false, error: new NotFoundError(info, messages) };
   }
   if (status === 429) return { ok: false, error: new RateLimitedError(info, parseRetryAfter(header(headers, 'retry-after'), nowMs)) };
@@ -202,8 +205,7 @@ export class HttpClient {
    * own client's rules. The first client's transport carries them all.
    */
   static sendAcross(groups: ReadonlyArray<{ http: HttpClient; specs: readonly RequestSpec[] }>): Settled[][] {
-    // Stryker disable next-line ArrayDeclaration: every slot is assigned before it is read, so the preallocated length changes nothing
-    const results: Settled[][] = groups.map((g) => new Array(g.specs.length));
+    const results: Settled[][] = groups.map(() => []);
     let pending = groups.flatMap((g, k) => g.specs.map((_, i) => [k, i] as const));
     const transport = groups[0]?.http.config.transport;
     for (let attempt = 0; pending.length > 0 && transport; attempt++) {
