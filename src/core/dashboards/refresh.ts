@@ -259,8 +259,9 @@ export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
     at: { row: TABLE_ROW, column: figures.table.header.length + 2 },
     options: { title: plan.title, ...plan.options },
   };
-  // Stryker disable next-line ArrayDeclaration: whatever the fallback holds is kept only if the sheet has a chart of that id, which no made-up id is.
-  const kept = (d.chartIds ?? []).filter((id) => sheet.chartIds().includes(id));
+  // The dashboard's charts still on the sheet (none before its first refresh); one is updated, the others go.
+  const mine = new Set(d.chartIds);
+  const kept = sheet.chartIds().filter((id) => mine.has(id));
   const chartId = sheet.putChart(kept[0] ?? null, chartOrder);
   for (const extra of kept.slice(1)) sheet.removeChart(extra);
   if (figures.pivot) {
