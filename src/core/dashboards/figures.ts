@@ -87,9 +87,9 @@ export interface Today {
   zone: Zone;
 }
 
-/** A date cell as a Date (from the script's realm or ours); null for a blank or non-date cell. */
+/** A date cell as a Date (from the script's realm or ours, so known by its getTime); null for a blank or non-date cell. */
 function asDate(value: CellValue | undefined): Date | null {
-  return value !== null && typeof value === 'object' && typeof (value as Date).getTime === 'function' ? (value as Date) : null;
+  return typeof (value as Partial<Date> | null | undefined)?.getTime === 'function' ? (value as Date) : null;
 }
 
 /** The calendar day a date cell shows in the spreadsheet's zone; null for a blank or non-date cell. */
@@ -98,10 +98,11 @@ function dayOf(value: CellValue | undefined, zone: Zone): number | null {
   return date ? dayNumber(zone.wall(date)) : null;
 }
 
-const cents = (v: CellValue | undefined): number => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 100) : 0);
+const cents = (v: CellValue | undefined): number => (Number.isFinite(v) ? Math.round((v as number) * 100) : 0);
 const money = (c: number): number => c / 100;
 const text = (v: CellValue | undefined): string => (v === undefined || v === null ? '' : v instanceof Date ? v.toISOString() : String(v)).trim();
-const isTrue = (v: CellValue | undefined): boolean => v === true || text(v).toLowerCase() === 'sim' || text(v).toLowerCase() === 'true';
+/** A checkbox's true, or the Sim of a yes/no column. */
+const isTrue = (v: CellValue | undefined): boolean => ['sim', 'true'].includes(text(v).toLowerCase());
 
 /** The data rows' indexes, first to last. */
 const rowsOf = (src: SourceTable): number[] => Array.from({ length: src.rows }, (_, r) => r);
