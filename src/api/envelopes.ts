@@ -29,14 +29,13 @@ function schemaOf(fields: FieldMap): z.ZodMiniType {
   return schema;
 }
 
+/** The types zod expects (it says "number" for an integer too) and typeof finds, in Portuguese; describe names null itself. */
 const typeNames: Record<string, string> = {
   number: 'número',
-  int: 'número inteiro',
   string: 'texto',
   boolean: 'verdadeiro/falso',
   array: 'lista',
   object: 'objeto',
-  null: 'nulo',
   undefined: 'ausente',
 };
 

@@ -96,6 +96,11 @@ describe('listing envelopes', () => {
     );
   });
 
+  it('says in Portuguese the type a field should have: text, a list', () => {
+    expect(refusal('faturas', { data: [{ nomeCliente: 5 }] })).toBe('registro 1, campo nomeCliente: esperava texto, veio número');
+    expect(refusal('faturas', { data: [{ itens: {} }] })).toBe('registro 1, campo itens: esperava lista, veio objeto');
+  });
+
   it('paging must hold whole numbers; its absence or null is no paging', () => {
     expect(refusal('faturas', { data: [], paging: { page: '1' } })).toBe('paging: campo page: esperava número, veio texto "1"');
     expect(refusal('faturas', { data: [], paging: { totalPages: 1.5 } })).toMatch(/^paging: campo totalPages: /);
