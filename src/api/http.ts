@@ -91,10 +91,9 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-/** Server messages from whichever envelope came back. */
+/** Server messages from whichever envelope came back; a body that is no object has none of these fields. */
 export function envelopeMessages(json: unknown): string[] {
-  if (!json || typeof json !== 'object') return [];
-  const o = json as Record<string, unknown>;
+  const o = (json ?? {}) as Record<string, unknown>;
   const out: string[] = [];
   for (const key of ['message', 'errors', 'mensagem', 'erros']) {
     const v = o[key];
@@ -178,7 +177,7 @@ export class HttpClient {
     // A time-out has already cost a minute of the execution: it is tried once more, not four times.
     if (error instanceof NetworkError && error.timedOut && attempt >= 1) return undefined;
     const rateLimited = error instanceof RateLimitedError;
-    const transient = rateLimited || error instanceof NetworkError || (error.status !== undefined && this.policy.statuses.includes(error.status));
+    const transient = rateLimited || error instanceof NetworkError || this.policy.statuses.some((s) => s === error.status);
     if (!transient) return undefined;
     // A POST whose fate is unknown (5xx, dropped, timed out) may have been applied: never repeat it blindly.
     if (spec.method === 'POST' && !rateLimited) return undefined;
@@ -190,7 +189,7 @@ export class HttpClient {
       const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** attempt);
       delay = Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
     }
-    if (this.deadline !== undefined && (this.config.now ?? Date.now)() + delay + WORST_ROUND_TRIP_MS > this.deadline) return undefined;
+    if ((this.config.now ?? Date.now)() + delay + WORST_ROUND_TRIP_MS > (this.deadline ?? Infinity)) return undefined;
     return delay;
   }
 
@@ -227,7 +226,6 @@ export class HttpClient {
         http.stats.retries += 1;
         wait = Math.max(wait, delay);
       });
-      if (retry.length === 0) break;
       if (wait > 0) groups[0].http.config.sleep(wait);
       pending = retry;
     }
