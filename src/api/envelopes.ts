@@ -21,25 +21,21 @@ export interface DecodedList<R = ApiRecord> {
   messages: string[];
 }
 
+/** A record's schema, built once per field map: a long pull decodes page after page with the same one. */
 const schemaCache = new WeakMap<FieldMap, z.ZodMiniType>();
 function schemaOf(fields: FieldMap): z.ZodMiniType {
-  let schema = schemaCache.get(fields);
-  // Stryker disable next-line ConditionalExpression: building the schema again gives the same checks; the cache only saves time
-  if (!schema) {
-    schema = recordSchema(fields);
-    schemaCache.set(fields, schema);
-  }
+  const schema = schemaCache.get(fields) ?? recordSchema(fields);
+  schemaCache.set(fields, schema);
   return schema;
 }
 
+/** The types zod expects (it says "number" for an integer too) and typeof finds, in Portuguese; describe names null itself. */
 const typeNames: Record<string, string> = {
   number: 'número',
-  int: 'número inteiro',
   string: 'texto',
   boolean: 'verdadeiro/falso',
   array: 'lista',
   object: 'objeto',
-  null: 'nulo',
   undefined: 'ausente',
 };
 
@@ -52,8 +48,8 @@ function describe(value: unknown): string {
 
 function issueText(issue: z.core.$ZodIssue, root: unknown): string {
   let value: unknown = root;
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: zod's issue path only goes through objects it descended into, so every step is an object
-  for (const key of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  // The path leads through the objects and arrays zod checked, down to the value at fault.
+  for (const key of issue.path) value = (value as Record<PropertyKey, unknown>)[key];
   const field = issue.path.map(String).join('.');
   if (issue.code === 'invalid_type') return `campo ${field}: esperava ${typeNames[issue.expected] ?? issue.expected}, veio ${describe(value)}`;
   return `campo ${field}: ${issue.message} (veio ${describe(value)})`;

@@ -91,10 +91,9 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-/** Server messages from whichever envelope came back. */
+/** Server messages from whichever envelope came back; a body that is no object has none of these fields. */
 export function envelopeMessages(json: unknown): string[] {
-  if (!json || typeof json !== 'object') return [];
-  const o = json as Record<string, unknown>;
+  const o = (json ?? {}) as Record<string, unknown>;
   const out: string[] = [];
   for (const key of ['message', 'errors', 'mensagem', 'erros']) {
     const v = o[key];
@@ -104,12 +103,14 @@ export function envelopeMessages(json: unknown): string[] {
   return [...new Set(out)];
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+/** What a body that is not JSON parses to: no parsed value can be a symbol. */
+const NOT_JSON = Symbol();
+
+function parseJson(text: string): unknown {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return JSON.parse(text);
   } catch {
-    // Stryker disable next-line ObjectLiteral: an object without ok is read as not ok
-    return { ok: false };
+    return NOT_JSON;
   }
 }
 
@@ -117,18 +118,19 @@ export function settle(info: RequestInfo, outcome: HttpOutcome, nowMs: number): 
   if (outcome.kind === 'network-error') return { ok: false, error: new NetworkError(info, outcome.message, outcome.timedOut) };
   const { status, body, headers } = outcome;
   const parsed = parseJson(body);
-  const messages = parsed.ok ? envelopeMessages(parsed.value) : [];
+  const isJson = parsed !== NOT_JSON;
+  const messages = envelopeMessages(parsed);
   if (status >= 200 && status < 300) {
-    if (!parsed.ok) {
+    if (!isJson) {
       const kind = (header(headers, 'content-type') ?? '').split(';')[0] || 'sem tipo';
       return { ok: false, error: new UnexpectedResponseError(info, status, `o serviço não respondeu em JSON (${kind})`) };
     }
-    return { ok: true, status, json: parsed.value };
+    return { ok: true, status, json: parsed };
   }
   if (status === 401 || status === 403) return { ok: false, error: new UnauthorizedError(info, status) };
   if (status === 400 || status === 422) return { ok: false, error: new BadRequestError(info, messages, status) };
   if (status === 404) {
-    if (!parsed.ok) return { ok: false, error: new UnexpectedResponseError(info, 404, 'endereço não encontrado (404)') };
+    if (!isJson) return { ok: false, error: new UnexpectedResponseError(info, 404, 'endereço não encontrado (404)') };
     return { ok: false, error: new NotFoundError(info, messages) };
   }
   if (status === 429) return { ok: false, error: new RateLimitedError(info, parseRetryAfter(header(headers, 'retry-after'), nowMs)) };
@@ -175,7 +177,7 @@ export class HttpClient {
     // A time-out has already cost a minute of the execution: it is tried once more, not four times.
     if (error instanceof NetworkError && error.timedOut && attempt >= 1) return undefined;
     const rateLimited = error instanceof RateLimitedError;
-    const transient = rateLimited || error instanceof NetworkError || (error.status !== undefined && this.policy.statuses.includes(error.status));
+    const transient = rateLimited || error instanceof NetworkError || this.policy.statuses.some((s) => s === error.status);
     if (!transient) return undefined;
     // A POST whose fate is unknown (5xx, dropped, timed out) may have been applied: never repeat it blindly.
     if (spec.method === 'POST' && !rateLimited) return undefined;
@@ -187,7 +189,7 @@ export class HttpClient {
       const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** attempt);
       delay = Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
     }
-    if (this.deadline !== undefined && (this.config.now ?? Date.now)() + delay + WORST_ROUND_TRIP_MS > this.deadline) return undefined;
+    if ((this.config.now ?? Date.now)() + delay + WORST_ROUND_TRIP_MS > (this.deadline ?? Infinity)) return undefined;
     return delay;
   }
 
@@ -202,8 +204,7 @@ export class HttpClient {
    * own client's rules. The first client's transport carries them all.
    */
   static sendAcross(groups: ReadonlyArray<{ http: HttpClient; specs: readonly RequestSpec[] }>): Settled[][] {
-    // Stryker disable next-line ArrayDeclaration: every slot is assigned before it is read, so the preallocated length changes nothing
-    const results: Settled[][] = groups.map((g) => new Array(g.specs.length));
+    const results: Settled[][] = groups.map(() => []);
     let pending = groups.flatMap((g, k) => g.specs.map((_, i) => [k, i] as const));
     const transport = groups[0]?.http.config.transport;
     for (let attempt = 0; pending.length > 0 && transport; attempt++) {
@@ -225,7 +226,6 @@ export class HttpClient {
         http.stats.retries += 1;
         wait = Math.max(wait, delay);
       });
-      if (retry.length === 0) break;
       if (wait > 0) groups[0].http.config.sleep(wait);
       pending = retry;
     }

@@ -63,8 +63,8 @@ function originOf(url: string): string | null {
   return m ? `${m[1]}://${m[2]}`.toLowerCase() : null;
 }
 
-// Stryker disable next-line StringLiteral: whatever stands in for a missing origin, no local pattern matches it
-const isLocal = (url: string) => /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i.test(originOf(url) ?? '');
+/** Whether a URL is the local sandbox's (any port); text that is no URL is not. */
+const isLocal = (url: string) => originOf(url)?.match(/^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i) != null;
 
 /**
  * Why `baseUrl` cannot be used by this build, or null. A published add-on
@@ -142,12 +142,11 @@ export class ConnectionStore {
     const existing = input.id ? list.find((c) => c.id === input.id) : undefined;
     if (input.id && !existing) throw new ConnectionError('id', 'Esta conexão não existe mais.');
     if (!existing && !key) throw new ConnectionError('apiKey', 'Informe a chave de API.');
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: an absent or empty key has no blank for /\s/ to find either
-    if (key !== undefined && key !== '' && /\s/.test(key)) throw new ConnectionError('apiKey', 'A chave de API não pode ter espaços.');
+    if (key?.match(/\s/)) throw new ConnectionError('apiKey', 'A chave de API não pode ter espaços.');
     const blocked = hostProblem(baseUrl, this.allowed);
     if (blocked) throw new ConnectionError('baseUrl', blocked);
-    // Stryker disable next-line ConditionalExpression: save() makes the only connection of a list its default anyway
-    const conn: Connection = existing ?? { id: this.newId(), name, baseUrl, isDefault: list.length === 0 };
+    // A new connection is the default only when it is the first: save() sees to it.
+    const conn: Connection = existing ?? { id: this.newId(), name, baseUrl, isDefault: false };
     conn.name = name;
     conn.baseUrl = baseUrl;
     if (!existing) list.push(conn);

@@ -132,9 +132,6 @@ export function dispatch(deps: DispatchDeps, work: StoredWork, deadline: number,
   const bulk = bulkToContinue(work.bulk, begun, options.idleMs);
   const at = new Date(begun);
   const due = dueReports(work, at, deps.runs.zone);
-  // A due report's failed job is replaced by the new run.
-  // Stryker disable next-line ArrayDeclaration: beginRun goes on only with a running job, and a due report never has one (dueReports); any other job is replaced either way.
-  const previous = new Map(work.pulls.map((j) => [j.reportId, j]));
 
   const pullPhase: Phase = {
     pending: () => pulls.length > 0,
@@ -181,8 +178,8 @@ export function dispatch(deps: DispatchDeps, work: StoredWork, deadline: number,
       let moved = false;
       while (due.length > 0 && now() < until) {
         const report = due.shift() as Report;
-        // Stryker disable next-line LogicalOperator: as above, the job handed over is never running, so beginRun starts afresh either way.
-        const began = beginRun(deps.runs, { ...report, scheduleSince: at.getTime() }, 'agendado', previous.get(report.id) ?? null);
+        // A due report has no running pull (dueReports): whatever job it left, done or failed, the new run replaces.
+        const began = beginRun(deps.runs, { ...report, scheduleSince: at.getTime() }, 'agendado', null);
         const run = stepRun(deps.runs, began.report, began.job, until);
         moved = true;
         if (run.progress.done) result.started.push(report.id);

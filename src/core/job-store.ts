@@ -1,13 +1,15 @@
 /**
- * Resumable jobs (pulls, bulk runs) as JSON in the document's properties, one
- * record per key under a prefix of their kind. Apps Script refuses a value
- * over 9 KB, so a record that outgrows one is split: its key then holds a
- * small header and the text goes to parts `key#a0`, `key#a1`… A new split
- * record is written to the other letter (`key#b0`…) before the header points
- * at it, and only then are the old parts deleted, so an execution killed in
- * the middle of a save still reads the record it saved before. Parts carry
- * their header's generation: a part missing or left by another save reads as
- * no record, never as one glued together from two saves.
+ * Resumable jobs (pulls, bulk runs) as JSON in the document's work store (a
+ * hidden sheet: see gas/work-store.ts), one record per key under a prefix of
+ * their kind. A value stays within 9 KB, a property's limit from when jobs
+ * were kept in DocumentProperties, and well within a cell's 50,000
+ * characters; a record that outgrows one is split: its key then holds a small
+ * header and the text goes to parts `key#a0`, `key#a1`… A new split record is
+ * written to the other letter (`key#b0`…) before the header points at it, and
+ * only then are the old parts deleted, so an execution killed in the middle of
+ * a save still reads the record it saved before. Parts carry their header's
+ * generation: a part missing or left by another save reads as no record, never
+ * as one glued together from two saves.
  *
  * A record that fits stays plain JSON under its key, which is how every job
  * was stored before records could be split.
@@ -123,14 +125,12 @@ export class JobStore<T> {
       const tag = `${gen}:`;
       const parts = chunks(json, MAX_VALUE_BYTES - utf8Bytes(key) - PART_OVERHEAD);
       const split: Split = { $parts: parts.length, slot, gen };
-      let written = 0;
       try {
-        for (; written < parts.length; written++) this.store.set(partKey(key, slot, written), tag + parts[written]);
+        parts.forEach((part, i) => this.store.set(partKey(key, slot, i), tag + part));
         this.store.set(key, JSON.stringify(split));
       } catch (err) {
-        // The store is full (500 KB) or refused a write: the record saved before stays whole, and the new parts go.
-        // Stryker disable next-line EqualityOperator: deleting one part further, which this save never wrote, deletes nothing
-        for (let i = 0; i < written; i++) this.store.delete(partKey(key, slot, i));
+        // The store refused a write (full, or the service failed): the record saved before stays whole, and the new parts go.
+        this.dropParts(key, split);
         throw err;
       }
       this.seen.set(key, split);
@@ -147,7 +147,7 @@ export class JobStore<T> {
   }
 
   private dropParts(key: string, split: Split): void {
-    // Stryker disable next-line EqualityOperator: deleting one part past the header's count deletes nothing
+    // Stryker disable next-line EqualityOperator: deleting an absent part changes nothing
     for (let i = 0; i < split.$parts; i++) this.store.delete(partKey(key, split.slot, i));
   }
 

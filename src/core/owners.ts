@@ -117,11 +117,12 @@ export class OwnerStore {
   /** Drops items from the ledger (deleted, taken over by someone else, finished). */
   forget(documentId: string, items: { reports?: string[]; bulk?: string[] }): void {
     const ledger = this.ledger(documentId);
+    const reports = new Set(items.reports);
+    const bulk = new Set(items.bulk);
     let changed = false;
-    // Stryker disable next-line ArrayDeclaration: an id no ledger holds is skipped like no id at all
-    for (const id of items.reports ?? []) if (id in ledger.reports) changed = delete ledger.reports[id];
-    // Stryker disable next-line ArrayDeclaration: an id no ledger holds is skipped like no id at all
-    for (const id of items.bulk ?? []) if (id in ledger.bulk) changed = delete ledger.bulk[id];
+    for (const id of Object.keys(ledger.reports)) if (reports.has(id)) changed = delete ledger.reports[id];
+    for (const id of Object.keys(ledger.bulk)) if (bulk.has(id)) changed = delete ledger.bulk[id];
+    // Forgetting what the ledger does not hold writes nothing.
     if (changed) this.saveLedger(documentId, ledger);
   }
 

@@ -3,13 +3,16 @@
  * them over the real services; tests hand in the emulator's or small fakes.
  */
 
-/** A property store (UserProperties, DocumentProperties): string values, 9 KB each. */
+/**
+ * Text by key: a user's UserProperties (9 KB a value), or the document's work
+ * store, a hidden sheet (see gas/work-store.ts).
+ */
 export interface KeyValueStore {
   get(key: string): string | null;
   set(key: string, value: string): void;
   delete(key: string): void;
   keys(): string[];
-  /** Every key and value in one call (Properties.getProperties); without it a store is read key by key. */
+  /** Every key and value in one call (getProperties, or the sheet read whole); without it a store is read key by key. */
   all?(): Record<string, string>;
 }
 

@@ -13,10 +13,7 @@ export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) {
-      // Stryker disable next-line ConditionalExpression: splitting on a form the text lacks and joining gives the text back; the check only spares the copy.
-      if (out.includes(form)) out = out.split(form).join(REDACTED);
-    }
+    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) out = out.split(form).join(REDACTED);
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * time-driven trigger per user per document, at most hourly, so schedules are
  * not triggers: one hourly dispatcher asks `isDue` for every report.
  */
-import { addDays, type Zone } from '../api/calendar';
+import { addDays, type Day, type Zone } from '../api/calendar';
 
 export type Schedule =
   | { kind: 'hourly' }
@@ -42,7 +42,7 @@ export function scheduleProblems(s: Schedule): string[] {
   return out;
 }
 
-function weekday(d: { year: number; month: number; day: number }): number {
+function weekday(d: Day): number {
   return new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
 }
 
@@ -50,10 +50,19 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-/**
- * The first run time strictly after `after`. A monthly day past the month's end
- * runs on its last day (31 → 30 April, 28/29 February).
- */
+/** The days a schedule of whole days runs on. A monthly day past the month's end runs on its last day (31 → 30 April, 28/29 February). */
+function runsOn(s: Exclude<Schedule, { kind: 'hourly' | 'everyHours' }>): (d: Day) => boolean {
+  switch (s.kind) {
+    case 'daily':
+      return () => true;
+    case 'weekly':
+      return (d) => weekday(d) === s.weekday;
+    case 'monthly':
+      return (d) => d.day === Math.min(s.day, daysInMonth(d.year, d.month));
+  }
+}
+
+/** The first run time strictly after `after`. */
 export function nextRun(s: Schedule, after: Date, zone: Zone): Date {
   if (s.kind === 'hourly' || s.kind === 'everyHours') {
     const hours = s.kind === 'hourly' ? 1 : s.hours;
@@ -61,17 +70,12 @@ export function nextRun(s: Schedule, after: Date, zone: Zone): Date {
     const top = zone.instant({ year: w.year, month: w.month, day: w.day, hour: w.hour });
     return new Date(top.getTime() + hours * 3_600_000);
   }
+  const runs = runsOn(s);
   const w = zone.wall(after);
-  let day = { year: w.year, month: w.month, day: w.day };
-  // Stryker disable next-line EqualityOperator: every valid schedule matches within 31 days, and an invalid one throws after one more day just the same.
-  for (let i = 0; i < 400; i++) {
-    const matches =
-      s.kind === 'daily' ||
-      // Stryker disable next-line ConditionalExpression: only a weekly schedule has a weekday; for the others `weekday(day) === undefined` is false.
-      (s.kind === 'weekly' && weekday(day) === s.weekday) ||
-      // Stryker disable next-line ConditionalExpression: only a monthly schedule has a day; for the others the day equals Math.min(undefined, …), NaN, never.
-      (s.kind === 'monthly' && day.day === Math.min(s.day, daysInMonth(day.year, day.month)));
-    if (matches) {
+  let day: Day = { year: w.year, month: w.month, day: w.day };
+  // The longest wait is a monthly run's 31 days (28 February → 31 March); past it, the schedule never comes.
+  for (let i = 0; i <= 31; i++) {
+    if (runs(day)) {
       const at = zone.instant({ ...day, hour: s.hour });
       if (at.getTime() > after.getTime()) return at;
     }

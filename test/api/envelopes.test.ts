@@ -3,18 +3,31 @@
  * and an NFS-e emission read them: the open shapes the spec allows are taken,
  * anything else is refused with a message naming the record and the field.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
-import { BillingClient } from '../../src/api/client';
-import { decodeEmission, decodeList, decodeSubscription } from '../../src/api/envelopes';
-import { SchemaError } from '../../src/api/errors';
-import * as records from '../../src/api/records';
+import type { BillingClient } from '../../src/api/client';
 import type { HttpOutcome } from '../../src/api/transport';
 import { json } from './scripted';
 
+type Envelopes = typeof import('../../src/api/envelopes');
+let decodeEmission: Envelopes['decodeEmission'];
+let decodeList: Envelopes['decodeList'];
+let decodeSubscription: Envelopes['decodeSubscription'];
+let Client: typeof BillingClient;
+let SchemaError: typeof import('../../src/api/errors')['SchemaError'];
+let records: typeof import('../../src/api/records');
+// The type names and the paging schema are built once and kept for the module's life: each test loads the modules anew to judge how they are built.
+beforeEach(async () => {
+  vi.resetModules();
+  ({ decodeEmission, decodeList, decodeSubscription } = await import('../../src/api/envelopes'));
+  ({ BillingClient: Client } = await import('../../src/api/client'));
+  ({ SchemaError } = await import('../../src/api/errors'));
+  records = await import('../../src/api/records');
+});
+
 function answering(body: unknown): BillingClient {
   const answer = (): HttpOutcome => json(200, body);
-  return new BillingClient({
+  return new Client({
     baseUrl: 'https://api.test',
     apiKey: 'k',
     transport: { fetch: answer, fetchAll: (reqs) => reqs.map(answer) },
@@ -81,6 +94,11 @@ describe('listing envelopes', () => {
     expect(refusal('faturas', { data: [{ idFatura: 9, dataEmissao: '01/10/2026' }] })).toMatch(
       /^registro 1 \(idFatura 9\), campo dataEmissao: .+ \(veio texto "01\/10\/2026"\)$/,
     );
+  });
+
+  it('says in Portuguese the type a field should have: text, a list', () => {
+    expect(refusal('faturas', { data: [{ nomeCliente: 5 }] })).toBe('registro 1, campo nomeCliente: esperava texto, veio número');
+    expect(refusal('faturas', { data: [{ itens: {} }] })).toBe('registro 1, campo itens: esperava lista, veio objeto');
   });
 
   it('paging must hold whole numbers; its absence or null is no paging', () => {

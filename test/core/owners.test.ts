@@ -194,6 +194,16 @@ describe('OwnerStore ledgers kept from earlier versions', () => {
     expect(check.bulk(j)).toBe(true);
   });
 
+  it('a report with card data vouched for as its terms were signed then stays vouched for', () => {
+    const { user, store } = owners();
+    const me = store.identity('a');
+    const r = report(me.id, { cardData: true });
+    // Card data joins the terms as one tag after the rest.
+    const terms = JSON.stringify(['r', r.id, me.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail, 'cartao']);
+    user.set(`faturamento.meus.${DOC}`, JSON.stringify({ reports: { r1: hmac(terms, me.secret) }, bulk: {} }));
+    expect(store.checker(me, DOC).report(r)).toBe(true);
+  });
+
   it("vouching for someone else's item, or one without a connection or an owner, makes it runnable by nobody", () => {
     const { store } = owners();
     const me = store.identity('a');

@@ -80,6 +80,10 @@ describe('next run, at the edges', () => {
     expect(nextRun({ kind: 'monthly', day: 30, hour: 6 }, sp('2026-12-01T00:00:00'), zone)).toEqual(sp('2026-12-30T06:00:00'));
   });
 
+  it('the longest wait is 31 days: a day-31 schedule run on 28 February runs next on 31 March', () => {
+    expect(nextRun({ kind: 'monthly', day: 31, hour: 6 }, sp('2027-02-28T06:00:00'), zone)).toEqual(sp('2027-03-31T06:00:00'));
+  });
+
   it('weekly runs later the same day when the hour is ahead', () => {
     expect(nextRun({ kind: 'weekly', weekday: 0, hour: 18 }, sp('2026-11-22T10:00:00'), zone)).toEqual(sp('2026-11-22T18:00:00'));
   });

@@ -8,7 +8,7 @@ import { addMonths, competencia, type Day, type Month, type Zone } from '../../a
 import type { CellValue } from '../table';
 import type { DashboardKind } from './kinds';
 
-/** The company column of a consolidated report (see i14a's contract). */
+/** The company column of a consolidated report: each row's company, by its connection's name. */
 export const EMPRESA = 'empresa';
 
 /** Values of a report sheet's columns, by field key (its data rows, in sheet order); undefined for a column the sheet lacks. */
@@ -87,9 +87,9 @@ export interface Today {
   zone: Zone;
 }
 
-/** A date cell as a Date (from the script's realm or ours); null for a blank or non-date cell. */
+/** A date cell as a Date (from the script's realm or ours, so known by its getTime); null for a blank or non-date cell. */
 function asDate(value: CellValue | undefined): Date | null {
-  return value !== null && typeof value === 'object' && typeof (value as Date).getTime === 'function' ? (value as Date) : null;
+  return typeof (value as Partial<Date> | null | undefined)?.getTime === 'function' ? (value as Date) : null;
 }
 
 /** The calendar day a date cell shows in the spreadsheet's zone; null for a blank or non-date cell. */
@@ -98,10 +98,14 @@ function dayOf(value: CellValue | undefined, zone: Zone): number | null {
   return date ? dayNumber(zone.wall(date)) : null;
 }
 
-const cents = (v: CellValue | undefined): number => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 100) : 0);
+const cents = (v: CellValue | undefined): number => (Number.isFinite(v) ? Math.round((v as number) * 100) : 0);
 const money = (c: number): number => c / 100;
 const text = (v: CellValue | undefined): string => (v === undefined || v === null ? '' : v instanceof Date ? v.toISOString() : String(v)).trim();
-const isTrue = (v: CellValue | undefined): boolean => v === true || text(v).toLowerCase() === 'sim' || text(v).toLowerCase() === 'true';
+/** A checkbox's true, or the Sim of a yes/no column. */
+const isTrue = (v: CellValue | undefined): boolean => ['sim', 'true'].includes(text(v).toLowerCase());
+
+/** The data rows' indexes, first to last. */
+const rowsOf = (src: SourceTable): number[] => Array.from({ length: src.rows }, (_, r) => r);
 
 /** An empty column stands for a missing one, so each figure reads every row the same way. */
 function col(src: SourceTable, key: string): readonly CellValue[] {
@@ -122,8 +126,7 @@ function openCharges(src: SourceTable, today: Today): Array<{ row: number; late:
   const situation = col(src, 'situacao');
   const todayNumber = dayNumber(today.day);
   const out: Array<{ row: number; late: number }> = [];
-  // Stryker disable next-line EqualityOperator: one read past the last row gives blank cells, which every figure skips.
-  for (let r = 0; r < src.rows; r++) {
+  for (const r of rowsOf(src)) {
     if (!openCharge(paid[r], situation[r])) continue;
     const due = dayOf(venc[r], today.zone);
     if (due !== null) out.push({ row: r, late: todayNumber - due });
@@ -214,8 +217,7 @@ export function billingByMonth(src: SourceTable, today: Today, labels: Record<st
   const sums = new Map(months.map((m) => [m, 0]));
   const counts = new Map(months.map((m) => [m, 0]));
   let counted = 0;
-  // Stryker disable next-line EqualityOperator: one read past the last row gives blank cells, which every figure skips.
-  for (let r = 0; r < src.rows; r++) {
+  for (const r of rowsOf(src)) {
     const m = text(comp[r]);
     if (!sums.has(m) || text(status[r]).toUpperCase() === 'CANCELADA') continue;
     sums.set(m, (sums.get(m) ?? 0) + cents(total[r]));
@@ -300,13 +302,12 @@ export function invoicesWithoutNfse(invoices: SourceTable, nfse: SourceTable, la
   const issued = new Set<string>();
   const nfseIds = col(nfse, 'idFatura');
   // A single-company NFS-e report answers for every company of the invoices only when the invoices are single-company too.
-  // Stryker disable next-line EqualityOperator,ConditionalExpression: past the last row, or blank, an id is '' and no invoice id is.
-  for (let r = 0; r < nfse.rows; r++) if (text(nfseIds[r])) issued.add(`${notes.of(r)}\u0000${text(nfseIds[r])}`);
+  // A blank id matches no invoice: an invoice's id is a number.
+  for (const r of rowsOf(nfse)) issued.add(`${notes.of(r)}\u0000${text(nfseIds[r])}`);
   const rows: CellValue[][] = [];
   const list: Array<{ empresa: string; id: number }> = [];
   let owed = 0;
-  // Stryker disable next-line EqualityOperator: one read past the last row gives blank cells, which every figure skips.
-  for (let r = 0; r < invoices.rows; r++) {
+  for (const r of rowsOf(invoices)) {
     const id = ids[r];
     if (typeof id !== 'number' || text(status[r]).toUpperCase() === 'CANCELADA') continue;
     const empresa = inv.of(r);
@@ -347,8 +348,7 @@ export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Tod
   /** Transaction (by company and id) → month of payment, for the plano de contas split. */
   const monthOf = new Map<string, string>();
   let counted = 0;
-  // Stryker disable next-line EqualityOperator: one read past the last row gives blank cells, which every figure skips.
-  for (let r = 0; r < src.rows; r++) {
+  for (const r of rowsOf(src)) {
     if (!isTrue(paid[r]) || text(kind[r]).toUpperCase() === 'T') continue;
     const date = asDate(paidOn[r]);
     if (!date) continue;
@@ -386,8 +386,7 @@ export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Tod
   const pop = col(plans, 'tipoOperacao');
   const child = companies(plans);
   const byPlan = new Map<string, { in: number; out: number }>();
-  // Stryker disable next-line EqualityOperator: one read past the last row gives blank cells, which every figure skips.
-  for (let r = 0; r < plans.rows; r++) {
+  for (const r of rowsOf(plans)) {
     if (!monthOf.has(`${child.of(r)}\u0000${text(pid[r])}`)) continue;
     const name = text(pname[r]) || '(sem plano de contas)';
     let p = byPlan.get(name);

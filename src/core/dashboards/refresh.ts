@@ -125,7 +125,7 @@ function compute(deps: DashboardDeps, d: Dashboard): { figures: Figures; sources
       const second = reportOf(deps, d.secondReportId, 'de NFS-e');
       const nfseSheet = sourceSheet(deps, second, 'de NFS-e');
       sources.push({ report: second, sheet: nfseSheet });
-      return { figures: invoicesWithoutNfse(main, readSource(nfseSheet, needs.second ?? []), labels), sources };
+      return { figures: invoicesWithoutNfse(main, readSource(nfseSheet, needs.second!), labels), sources };
     }
     case 'fluxo-caixa': {
       const child = needs.child!;
@@ -260,8 +260,9 @@ export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
     at: { row: TABLE_ROW, column: figures.table.header.length + 2 },
     options: { title: plan.title, ...plan.options },
   };
-  // Stryker disable next-line ArrayDeclaration: whatever the fallback holds is kept only if the sheet has a chart of that id, which no made-up id is.
-  const kept = (d.chartIds ?? []).filter((id) => sheet.chartIds().includes(id));
+  // The dashboard's charts still on the sheet (it has none before its first refresh): one is updated, the others go.
+  const onSheet = new Set(sheet.chartIds());
+  const kept = d.chartIds?.filter((id) => onSheet.has(id)) ?? [];
   const chartId = sheet.putChart(kept[0] ?? null, chartOrder);
   for (const extra of kept.slice(1)) sheet.removeChart(extra);
   if (figures.pivot) {
@@ -302,5 +303,5 @@ export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
 export function invoicesToIssue(deps: DashboardDeps, d: Dashboard): { sheet: SheetPort; ids: Array<{ empresa: string; id: number }> } {
   if (d.kind !== 'sem-nfse') throw new UserError('Só o painel "Faturas sem NFS-e" prepara a emissão de notas.');
   const { figures, sources } = compute(deps, d);
-  return { sheet: sources[0].sheet, ids: figures.invoices ?? [] };
+  return { sheet: sources[0].sheet, ids: figures.invoices! };
 }
