@@ -103,6 +103,73 @@ interface Phase {
   step(until: number): boolean;
 }
 
+type Pull = { report: Report; job: PullJob; scheduledHere: boolean };
+
+/** Unfinished pulls, each stepped in turn; one that did not move waits for the next run. */
+function pullPhase(deps: DispatchDeps, pulls: Pull[], result: DispatchResult): Phase {
+  return {
+    pending: () => pulls.length > 0,
+    step(until) {
+      let moved = false;
+      for (const pull of [...pulls]) {
+        if (deps.runs.now() >= until) break;
+        const before = pull.job.state;
+        const run = stepRun(deps.runs, pull.report, pull.job, until);
+        Object.assign(pull, { report: run.report, job: run.job });
+        const advanced = run.progress.done || run.job.state.pages !== before.pages || run.job.state.rows !== before.rows;
+        moved ||= advanced;
+        if (run.progress.done) (pull.scheduledHere ? result.started : result.continued).push(pull.report.id);
+        if (run.progress.done || !advanced) pulls.splice(pulls.indexOf(pull), 1);
+        if (!run.progress.done && !advanced) result.left.push(pull.report.id);
+      }
+      return moved;
+    },
+  };
+}
+
+/** Unfinished bulk runs, each stepped in turn. */
+function bulkPhase(deps: DispatchDeps, bulk: BulkJob[], result: DispatchResult): Phase {
+  return {
+    pending: () => bulk.length > 0,
+    step(until) {
+      let moved = false;
+      for (const job of [...bulk]) {
+        if (deps.runs.now() >= until) break;
+        const place = () => `${job.pass}:${job.cursor}:${JSON.stringify(job.counts)}`;
+        const before = place();
+        // The job is updated in place, so the next round goes on from where this step left it.
+        const p = continueBulkJob(deps.bulk, job, until);
+        const advanced = p.done || place() !== before;
+        moved ||= advanced;
+        if (p.done) result.bulk.push(job.id);
+        if (p.done || !advanced) bulk.splice(bulk.indexOf(job), 1);
+        if (!p.done && !advanced) result.left.push(job.id);
+      }
+      return moved;
+    },
+  };
+}
+
+/** Reports due now, started in turn; one not finished within its share joins the unfinished pulls. */
+function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], result: DispatchResult): Phase {
+  return {
+    pending: () => due.length > 0,
+    step(until) {
+      let moved = false;
+      while (due.length > 0 && deps.runs.now() < until) {
+        const report = due.shift() as Report;
+        // A due report has no running pull (dueReports): whatever job it left, done or failed, the new run replaces.
+        const began = beginRun(deps.runs, { ...report, scheduleSince: at.getTime() }, 'agendado', null);
+        const run = stepRun(deps.runs, began.report, began.job, until);
+        moved = true;
+        if (run.progress.done) result.started.push(report.id);
+        else pulls.push({ report: run.report, job: run.job, scheduledHere: true });
+      }
+      return moved;
+    },
+  };
+}
+
 /**
  * The hourly run: continues unfinished pulls, continues unfinished bulk runs
  * and starts what is due, until `deadline`.
@@ -120,8 +187,6 @@ export function dispatch(deps: DispatchDeps, work: StoredWork, deadline: number,
   // Room for the last writes, the Histórico row and the trigger upkeep after the last wave.
   const end = deadline - (deadline - begun) * 0.1;
   const reports = new Map(work.reports.map((r) => [r.id, r]));
-
-  type Pull = { report: Report; job: PullJob; scheduledHere: boolean };
   const pulls: Pull[] = [];
   for (const job of pullsToContinue(work.pulls, begun, options.idleMs)) {
     const report = reports.get(job.reportId);
@@ -132,65 +197,7 @@ export function dispatch(deps: DispatchDeps, work: StoredWork, deadline: number,
   const bulk = bulkToContinue(work.bulk, begun, options.idleMs);
   const at = new Date(begun);
   const due = dueReports(work, at, deps.runs.zone);
-
-  const pullPhase: Phase = {
-    pending: () => pulls.length > 0,
-    step(until) {
-      let moved = false;
-      for (const pull of [...pulls]) {
-        if (now() >= until) break;
-        const before = pull.job.state;
-        const run = stepRun(deps.runs, pull.report, pull.job, until);
-        Object.assign(pull, { report: run.report, job: run.job });
-        const advanced = run.progress.done || run.job.state.pages !== before.pages || run.job.state.rows !== before.rows;
-        moved ||= advanced;
-        if (run.progress.done) (pull.scheduledHere ? result.started : result.continued).push(pull.report.id);
-        if (run.progress.done || !advanced) pulls.splice(pulls.indexOf(pull), 1);
-        if (!run.progress.done && !advanced) result.left.push(pull.report.id);
-      }
-      return moved;
-    },
-  };
-
-  const bulkPhase: Phase = {
-    pending: () => bulk.length > 0,
-    step(until) {
-      let moved = false;
-      for (const job of [...bulk]) {
-        if (now() >= until) break;
-        const place = () => `${job.pass}:${job.cursor}:${JSON.stringify(job.counts)}`;
-        const before = place();
-        // The job is updated in place, so the next round goes on from where this step left it.
-        const p = continueBulkJob(deps.bulk, job, until);
-        const advanced = p.done || place() !== before;
-        moved ||= advanced;
-        if (p.done) result.bulk.push(job.id);
-        if (p.done || !advanced) bulk.splice(bulk.indexOf(job), 1);
-        if (!p.done && !advanced) result.left.push(job.id);
-      }
-      return moved;
-    },
-  };
-
-  const duePhase: Phase = {
-    pending: () => due.length > 0,
-    step(until) {
-      let moved = false;
-      while (due.length > 0 && now() < until) {
-        const report = due.shift() as Report;
-        // A due report has no running pull (dueReports): whatever job it left, done or failed, the new run replaces.
-        const began = beginRun(deps.runs, { ...report, scheduleSince: at.getTime() }, 'agendado', null);
-        const run = stepRun(deps.runs, began.report, began.job, until);
-        moved = true;
-        if (run.progress.done) result.started.push(report.id);
-        // Not finished within its share: it goes on with the unfinished pulls in the next round.
-        else pulls.push({ report: run.report, job: run.job, scheduledHere: true });
-      }
-      return moved;
-    },
-  };
-
-  const phases = [pullPhase, bulkPhase, duePhase];
+  const phases = [pullPhase(deps, pulls, result), bulkPhase(deps, bulk, result), duePhase(deps, due, at, pulls, result)];
   while (now() < end) {
     let moved = false;
     for (let i = 0; i < phases.length && now() < end; i++) {
