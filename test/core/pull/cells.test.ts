@@ -4,13 +4,19 @@
  * reach, so each sheet's projected growth can be read off the message — the
  * report sheet grown to its rows on the width of its grid, a new child sheet
  * made with Sheets' 1,000 rows (cut to its columns plus room for notes, or 26
- * for an open one), an existing child sheet growing below what it holds.
+ * for an open one), an existing child sheet growing below what it holds. A
+ * pull whose announced total would not fit is refused before anything is
+ * written; Google's own refusal is told in the add-on's words.
  */
 import { describe, expect, it } from 'vitest';
-import { CELL_LIMIT_TEXT, ImportError, startImport, Writer } from '../../src/core/import-job';
-import { CELL_LIMIT } from '../../src/core/sheet-port';
-import { customers } from './fake-service';
-import { WatchedBook, watchedPull } from './import-ija-world';
+import { CELL_LIMIT_TEXT, failureMessage } from '../../../src/core/pull/cells';
+import { startImport } from '../../../src/core/pull/start';
+import { ImportError, type ImportState } from '../../../src/core/pull/state';
+import { Writer } from '../../../src/core/pull/writer';
+import { CELL_LIMIT } from '../../../src/core/sheet-port';
+import { customers } from '../fake-service';
+import { StrictBook } from './strict-book';
+import { company, pulling, T0, world } from './world';
 
 /** Clientes without card data: 37 fields and "Recebido em". */
 const CLIENTES_COLUMNS = 38;
@@ -35,10 +41,10 @@ function refusal(act: () => void): string | null {
 
 /** A writer for a fresh report sheet whose grid the test sets, in a spreadsheet already at the limit. */
 function atLimit(listing: 'clientes' | 'cobrancas' = 'clientes', grid = { cells: 0, columns: 26 }) {
-  const pull = watchedPull([], { listing, sheetName: listing });
+  const pull = pulling([], { listing, sheetName: listing });
   const sheet = pull.sheet();
-  sheet.gridCells = grid.cells;
-  sheet.gridColumns = grid.columns;
+  sheet.reportedCells = grid.cells;
+  sheet.reportedColumns = grid.columns;
   pull.book.total = CELL_LIMIT;
   return { ...pull, writer: new Writer(pull.state, pull.deps) };
 }
@@ -132,18 +138,18 @@ describe('the rows a listing announces, checked before anything is written', () 
 describe('the rows a write adds, checked before any of them is written', () => {
   /** A sheet a first pull filled with customers 1..5 (two phones each), refreshed by `mode` at the limit. */
   function refresh(mode: 'merge' | 'replace') {
-    const book = new WatchedBook();
+    const book = new StrictBook();
     const phones = (from: number, n: number, each: number) =>
       customers(from, n).map((c) => ({ ...c, telefones: Array.from({ length: each }, (_, i) => ({ numero: `${c.idCliente}${i}` })) }));
-    const first = watchedPull(phones(1, 5, 2), {}, book);
+    const first = pulling(phones(1, 5, 2), {}, book);
     const done = first.toEnd();
     expect(done.status).toBe('done');
     const state = startImport({ ...done.spec, mode }, first.deps);
     const sheet = book.watched(state.sheetId);
     const child = book.watched(done.children.telefones.sheetId);
     for (const s of [sheet, child]) {
-      s.gridCells = 0;
-      s.gridColumns = 26;
+      s.reportedCells = 0;
+      s.reportedColumns = 26;
     }
     book.total = CELL_LIMIT;
     return { book, state, sheet, child, phones, writer: new Writer(state, first.deps) };
@@ -161,5 +167,113 @@ describe('the rows a write adds, checked before any of them is written', () => {
     r.book.total = CELL_LIMIT - 6 * CLIENTES_COLUMNS;
     expect(refusal(() => r.writer.write(customers(1, 5, 'Novo')))).toBeNull();
     expect(r.sheet.records().map((x) => x['Razão social'] ?? x['Razao social'])).toEqual(['Novo 1', 'Novo 2', 'Novo 3', 'Novo 4', 'Novo 5']);
+  });
+});
+
+describe('a pull whose announced total would not fit', () => {
+  /** Pulls of `data` (one company, or consolidated from each key) into a fresh document whose report sheet's grid the user trimmed to its header. */
+  function setup(data: Record<string, Array<Record<string, unknown>>>, consolidated = false) {
+    const w = world(data);
+    const state = w.start(consolidated ? { companies: Object.keys(data).map((id) => company(id)) } : {});
+    w.sheet().size.rows = 1;
+    return { ...w, state, ids: () => w.sheet().column('ID do cliente'), rows: () => w.sheet().column('ID do cliente') };
+  }
+  const step = (s: ReturnType<typeof setup>, state: ImportState) => s.step(state);
+
+  it('the cell check counts the rows the service announced, not only those of the first pages', () => {
+    const s = setup({ k: customers(1, 30) });
+    // Room for the first pages' rows, not for all thirty.
+    s.book.totalCells = () => 10_000_000 - 700;
+    const state = s.step(s.state);
+    expect(state.status).toBe('failed');
+    expect(state.retryable).toBe(false);
+    expect(state.message).toMatch(/^Esta importação levaria a planilha a /);
+    expect(s.ids()).toEqual([]);
+  });
+
+  it('refuses before writing anything when the total the service announced would not fit, even if the first blocks would', () => {
+    const s = setup({ k: customers(1, 30) });
+    s.deps.flushRows = 6;
+    // Room for a dozen rows or so, not for thirty.
+    s.book.totalCells = () => 10_000_000 - 700;
+    const state = s.step(s.state);
+    expect(state).toMatchObject({ status: 'failed', retryable: false, rows: 0 });
+    expect(state.message).toMatch(/^Esta importação levaria a planilha a /);
+    expect(s.ids()).toEqual([]);
+  });
+
+  it('refuses up front when the companies together announce more rows than the spreadsheet can take', () => {
+    const s = setup({ a: customers(1, 30), b: customers(100, 30) }, true);
+    s.book.totalCells = () => 10_000_000 - 1_500;
+    const state = step(s, s.state);
+    expect(state.status).toBe('failed');
+    expect(state.retryable).toBe(false);
+    expect(state.message).toMatch(/^Esta importação levaria a planilha a [\d.]+ células\. O Google Planilhas aceita no máximo 10 milhões/);
+    expect(s.rows()).toEqual([]);
+    // One company alone fits.
+    const t = setup({ a: customers(1, 30) }, true);
+    t.book.totalCells = () => 10_000_000 - 1_500;
+    expect(step(t, t.state).status).toBe('done');
+  });
+});
+
+describe('the cells of child sheets', () => {
+  const chargesFrom = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => ({ idCobranca: from + i, eventosCartao: [{ idEventoCartao: 100 * (from + i), tid: `t${from + i}` }] }));
+  const phonesFrom = (from: number, n: number) => customers(from, n).map((c) => ({ ...c, telefones: [{ numero: `9${c.idCliente}`, ramal: 10 }] }));
+
+  it('a replace run counts the rows its child sheet will hold, not those it holds now', () => {
+    const book = new StrictBook();
+    const pull = pulling(chargesFrom(1, 30), { listing: 'cobrancas', sheetName: 'Cobranças' }, book);
+    const first = pull.toEnd();
+    const state = startImport({ ...first.spec, mode: 'replace' }, pull.deps);
+    const child = book.watched(first.children.eventosCartao.sheetId);
+    const sheet = book.watched(first.sheetId);
+    for (const s of [child, sheet]) {
+      s.reportedCells = 0;
+      s.reportedColumns = 1;
+    }
+    book.total = CELL_LIMIT;
+    const writer = new Writer(state, pull.deps);
+    // 100 charges of one event each: 101 rows of 32 columns, and 101 rows of the child's 11.
+    expect(() => writer.expect(100, chargesFrom(1, 3))).toThrow(overWithChildren(101 * 32 + 101 * 11));
+  });
+
+  it('the cell check counts the columns found so far in the sheet that holds them', () => {
+    const pull = pulling(phonesFrom(1, 30));
+    const first = pull.step(pull.state, T0 + 1_500);
+    expect(first.status).toBe('running');
+    const child = pull.book.watched(first.children.telefones.sheetId);
+    const sheet = pull.sheet();
+    for (const s of [child, sheet]) {
+      s.reportedCells = 0;
+      s.reportedColumns = 1;
+    }
+    pull.book.total = CELL_LIMIT;
+    const rows = child.lastRow() - 1;
+    // Three new customers below the report's rows, a phone each below the child's: the child has three columns now.
+    expect(() => new Writer(first, pull.deps).write(phonesFrom(100, 3))).toThrow(overWithChildren((rows + 4) * 38 + (rows + 4) * 3));
+  });
+});
+
+describe('a failure in words', () => {
+  it("Google's refusal at the cell limit becomes the add-on's own advice, however Google words it", () => {
+    for (const raw of [
+      'This action would increase the number of cells in the workbook above the limit of 10000000 cells.',
+      'above the limit of 10,000,000 cells',
+      'The spreadsheet is over the 10 MILLION cell limit',
+    ])
+      expect(failureMessage(new Error(raw)), raw).toBe(CELL_LIMIT_TEXT);
+  });
+
+  it('any other failure as it was said, bounded; a thrown text or nothing at all still has words', () => {
+    expect(failureMessage(new Error('Chave recusada'))).toBe('Chave recusada');
+    expect(failureMessage('sem conexão')).toBe('sem conexão');
+    expect(failureMessage(null)).toBe('null');
+    expect(failureMessage(undefined)).toBe('undefined');
+    const long = failureMessage(new Error('x'.repeat(5_000)));
+    expect(long).toHaveLength(2_000);
+    expect(long.endsWith('…')).toBe(true);
+    expect(failureMessage(new Error('100000 cells'))).toBe('100000 cells');
   });
 });

@@ -2,18 +2,18 @@
  * Starting a pull: the target sheet's name checked with words that say what
  * to do, the report's sheet found by id (made again under a free name when
  * the user deleted it), the header marked incomplete until the run ends,
- * every header cell text with its field's note, and whether a later run may
- * merge into the sheet as it is.
+ * every header cell text with its field's note.
  */
 import { describe, expect, it } from 'vitest';
-import { canMerge, type ImportDeps, ImportError, isRetryable, startImport } from '../../src/core/import-job';
-import { childSheetName, PARTIAL_MARK, sheetNameProblem } from '../../src/core/sheet-names';
-import { tableSpec } from '../../src/core/table';
-import { listing } from '../../src/api/operations';
-import { customers, FakeService, zone } from './fake-service';
-import { TaggedBook, type TaggedSheet } from './run-world';
+import { listing } from '../../../src/api/operations';
+import { startImport } from '../../../src/core/pull/start';
+import { type ImportDeps, ImportError } from '../../../src/core/pull/state';
+import { childSheetName, PARTIAL_MARK, sheetNameProblem } from '../../../src/core/sheet-names';
+import { tableSpec } from '../../../src/core/table';
+import { customers, FakeService, zone } from '../fake-service';
+import { StrictBook, type StrictSheet } from './strict-book';
 
-function deps(book = new TaggedBook()): ImportDeps & { book: TaggedBook } {
+function deps(book = new StrictBook()): ImportDeps & { book: StrictBook } {
   const service = new FakeService({ k: customers(1, 3) });
   return { client: service.client('k'), book, zone, now: () => 0 };
 }
@@ -42,7 +42,7 @@ describe('the target sheet', () => {
   it("the report's sheet is found by id whatever it is called; deleted, it is made again under a name no sheet has, and the run says so", () => {
     const d = deps();
     const first = startImport(spec({ reportId: 'r1' }), d);
-    const sheet = d.book.byId(first.sheetId) as TaggedSheet;
+    const sheet = d.book.byId(first.sheetId) as StrictSheet;
     const renamed = startImport(spec({ sheetId: first.sheetId, sheetName: 'Outro nome' }), d);
     expect(renamed.sheetId).toBe(first.sheetId);
     expect(renamed.createdSheet).toBe(false);
@@ -75,7 +75,7 @@ describe('the header of a run under way', () => {
   it('marked incomplete on its first cell, every cell text, each carrying its field in a note', () => {
     const d = deps();
     const state = startImport(spec(), d);
-    const sheet = d.book.byId(state.sheetId) as TaggedSheet;
+    const sheet = d.book.byId(state.sheetId) as StrictSheet;
     const header = sheet.grid[0].map(String);
     expect(header[0]).toBe(`${PARTIAL_MARK}ID do cliente`);
     expect(header.slice(1).every((h) => !h.startsWith(PARTIAL_MARK))).toBe(true);
@@ -89,29 +89,8 @@ describe('the header of a run under way', () => {
     const d = deps();
     const plain = startImport(spec({ sheetName: 'A' }), d);
     const withCards = startImport(spec({ sheetName: 'B', cardData: true }), d);
-    const width = (id: number) => (d.book.byId(id) as TaggedSheet).grid[0].length;
+    const width = (id: number) => (d.book.byId(id) as StrictSheet).grid[0].length;
     // The customer's card (number, CVV, expiry, printed name, holder's CPF): five columns more.
     expect(width(withCards.sheetId)).toBe(width(plain.sheetId) + 5);
-  });
-});
-
-describe('whether a later run may merge', () => {
-  it('only into a sheet of the same listing with every column of ours where its metadata says', () => {
-    const d = deps();
-    const state = startImport(spec(), d);
-    expect(canMerge(d.book, 'clientes', state.sheetId)).toBe(true);
-    expect(canMerge(d.book, 'faturas', state.sheetId)).toBe(false);
-    expect(canMerge(d.book, 'clientes', undefined)).toBe(false);
-    expect(canMerge(d.book, 'clientes', 9999)).toBe(false);
-    const sheet = d.book.byId(state.sheetId) as TaggedSheet;
-    sheet.columns.delete([...sheet.columns.keys()][1]);
-    expect(canMerge(d.book, 'clientes', state.sheetId)).toBe(false);
-  });
-});
-
-describe('failures worth continuing', () => {
-  it('network, server, rate limits and odd answers; not refusals, nor anything without a code', () => {
-    for (const code of ['network', 'server-error', 'rate-limited', 'unexpected-response']) expect(isRetryable({ code }), code).toBe(true);
-    for (const err of [{ code: 'unauthorized' }, new Error('x'), null, undefined, 'texto']) expect(isRetryable(err)).toBe(false);
   });
 });

@@ -1,0 +1,166 @@
+/**
+ * Who a pull's records come from, as its writer, settling and stepper see
+ * it: one company (the report's connection), or several into one sheet (a
+ * consolidated pull, consolidated.ts). Each asks this one interface what
+ * differs: the columns before a record's own, how a row is keyed, who is
+ * walked and where each stands, and what a failure says.
+ */
+import type { BillingClient } from '../../api/client';
+import type { ApiRecord } from '../../api/envelopes';
+import { RateLimitedError } from '../../api/errors';
+import type { FilterValues } from '../../api/filters';
+import type { PagerState } from '../../api/paging';
+import type { SheetPort } from '../sheet-port';
+import type { CellValue, Column } from '../table';
+import { failureMessage } from './cells';
+import { type CompanySpec, type CompanyState, type ImportDeps, type ImportState, transient } from './state';
+
+/** The report sheet as the companies read it: the sheet, and where each of its columns is (lead columns first). */
+export interface LeadSheet {
+  readonly sheet: SheetPort;
+  readonly positions: readonly number[];
+}
+
+/** Records of one company being written: the cells before their own, the key of each, and what writing them counts. */
+export interface Writing {
+  cells: CellValue[];
+  key(id: unknown): string;
+  /** `records` are on the sheet, which now holds `held` rows of records. */
+  wrote(records: readonly ApiRecord[], held: number): void;
+}
+
+/** The company names brought up to date at the end of a run, and the cells that reads. */
+export interface Renaming {
+  reads: number;
+  run(): void;
+}
+
+/** A company of the run as a step walks it: where it stands (kept in the job), with which filters and client. */
+export interface Walker {
+  /** Undefined for a one-company pull: the report's own connection. */
+  company: CompanySpec | undefined;
+  place: CompanyState;
+  filters: FilterValues;
+  client(): BillingClient;
+}
+
+export interface Companies {
+  /** Columns before a record's own, on the report sheet and on each child sheet. */
+  readonly lead: readonly Column[];
+  /** Whether a step may walk now. */
+  ready(): boolean;
+  /** A row's key from its connection and record id; '' for a row without an id. */
+  key(connection: unknown, id: unknown): string;
+  /** Columns a row's key is read from: the record's id, and the connection's when consolidated. */
+  readonly keyColumns: number;
+  /** The connection of each of the first `rows` data rows of the report sheet. */
+  connections(report: LeadSheet, rows: number): unknown[];
+  /** Whether those rows hold a connection the run does not name (a company that left the report). */
+  others(report: LeadSheet, rows: number): boolean;
+  writing(company: CompanySpec | undefined): Writing;
+  /** Connection ids whose rows a full refresh leaves as they are. */
+  untouched(): ReadonlySet<string>;
+  /** `children`: the child sheets, found only by a run that renames. */
+  renaming(report: LeadSheet, children: () => SheetPort[]): Renaming;
+  /** The companies of the run, each once per step. */
+  walkers(): Walker[];
+  /** A walker the service did not answer (`text`: what it said) waits for the next step: in words, and until when. */
+  rest(walker: Walker, err: unknown, text: string): void;
+  /** Why a walker failed, after `failures` steps in a row without an answer (a time-out) or at once. */
+  failure(err: unknown, failures: number, text: string): string;
+  /** A warning of a walker's pages, as the run keeps it. */
+  warning(walker: Walker, text: string): string;
+  /** What the run says while some walkers are still walking. */
+  waiting(running: readonly Walker[]): string | undefined;
+  /** What failed, when every walker did (or, some of them, a partial run). */
+  failed(failed: readonly Walker[]): string;
+}
+
+/**
+ * The one company's place is the run's own pager, failures and message, as a
+ * one-company job has always kept them; where its walk stands is the step's.
+ */
+class RunPlace implements CompanyState {
+  id = '';
+  status: CompanyState['status'] = 'running';
+  rows = 0;
+  pages = 0;
+
+  constructor(private readonly run: ImportState) {}
+
+  get pager(): PagerState | null {
+    return this.run.pager;
+  }
+  set pager(pager: PagerState | null) {
+    this.run.pager = pager;
+  }
+  get transientFailures(): number | undefined {
+    return this.run.transientFailures;
+  }
+  set transientFailures(n: number | undefined) {
+    this.run.transientFailures = n;
+  }
+  get message(): string | undefined {
+    return this.run.message;
+  }
+  set message(text: string | undefined) {
+    this.run.message = text;
+  }
+  get retryable(): boolean | undefined {
+    return this.run.retryable;
+  }
+  set retryable(retryable: boolean | undefined) {
+    this.run.retryable = retryable;
+  }
+  get totalRows(): number | undefined {
+    return this.run.totalRows;
+  }
+  set totalRows(total: number | undefined) {
+    this.run.totalRows = total;
+  }
+}
+
+/** A pull of the report's own connection into a sheet of its records alone. */
+export function oneCompany(state: ImportState, deps: ImportDeps): Companies {
+  const key = (_connection: unknown, id: unknown) => (id === '' || id === null || id === undefined ? '' : String(id));
+  const walker: Walker = { company: undefined, place: new RunPlace(state), filters: state.spec.filters, client: () => deps.client };
+  return {
+    lead: [],
+    // The service asked for a pause longer than the last step had: nothing is asked before it ends.
+    ready: () => state.notBefore === undefined || deps.now() >= state.notBefore,
+    key,
+    keyColumns: 1,
+    connections: (_report, rows) => Array.from({ length: rows }, () => ''),
+    others: () => false,
+    writing: () => ({
+      cells: [],
+      key: (id) => key('', id),
+      wrote: (records, held) => {
+        // What the pull wrote is what an edit of the sheet is told from (record ids are unique in a one-company sheet).
+        deps.pulled?.(state.sheetId, records);
+        if (state.spec.mode === 'replace') state.rows += records.length;
+        else {
+          state.merged += records.length;
+          state.rows = held;
+        }
+      },
+    }),
+    untouched: () => new Set(),
+    renaming: () => ({ reads: 0, run: () => {} }),
+    walkers: () => [walker],
+    rest: (_walker, err, text) => {
+      const wait = err instanceof RateLimitedError ? err.retryAfterMs : undefined;
+      if (wait) state.notBefore = deps.now() + wait;
+      state.message = wait
+        ? `O serviço pediu uma pausa de ${Math.ceil(wait / 1000)} s. A importação continua depois dela, de onde parou.`
+        : `O serviço não respondeu a tempo (${text}). A importação tenta de novo na próxima etapa, de onde parou.`;
+    },
+    failure: (err, failures, text) =>
+      transient(err)
+        ? `O serviço não respondeu em ${failures} tentativas seguidas (${text}). A importação parou depois da última página gravada; use Continuar quando o serviço voltar.`
+        : failureMessage(err),
+    warning: (_walker, text) => text,
+    waiting: () => state.message,
+    failed: ([walker]) => walker.place.message as string,
+  };
+}
