@@ -18,6 +18,7 @@ export default defineConfig({
       'test/bulk/job.test.ts',
       'test/bulk/keys.test.ts',
       'test/bulk/reliability.test.ts',
+      'test/core/pull/settling-costed.test.ts',
     ],
     reporters: ['default'],
   },

@@ -9,7 +9,6 @@ import type { BillingClient } from '../../api/client';
 import type { ApiRecord } from '../../api/envelopes';
 import { RateLimitedError } from '../../api/errors';
 import type { FilterValues } from '../../api/filters';
-import type { PagerState } from '../../api/paging';
 import type { SheetPort } from '../sheet-port';
 import type { CellValue, Column } from '../table';
 import { failureMessage } from './cells';
@@ -76,54 +75,33 @@ export interface Companies {
   failed(failed: readonly Walker[]): string;
 }
 
+/** A cell without a record's id: its row is the user's, never a record's. */
+export function blank(id: unknown): boolean {
+  return id === '' || id === null || id === undefined;
+}
+
 /**
- * The one company's place is the run's own pager, failures and message, as a
- * one-company job has always kept them; where its walk stands is the step's.
+ * The one company's place: where its walk stands and how often in a row its
+ * service did not answer are the run's own, as a one-company job has always
+ * kept them between steps.
  */
-class RunPlace implements CompanyState {
-  id = '';
-  status: CompanyState['status'] = 'running';
-  rows = 0;
-  pages = 0;
-
-  constructor(private readonly run: ImportState) {}
-
-  get pager(): PagerState | null {
-    return this.run.pager;
+function runPlace(run: ImportState): CompanyState {
+  const place: CompanyState = { id: '', status: 'running', rows: 0, pages: 0, pager: null };
+  for (const key of ['pager', 'transientFailures'] as const) {
+    Object.defineProperty(place, key, {
+      get: () => run[key],
+      set: (value) => {
+        Object.assign(run, { [key]: value });
+      },
+    });
   }
-  set pager(pager: PagerState | null) {
-    this.run.pager = pager;
-  }
-  get transientFailures(): number | undefined {
-    return this.run.transientFailures;
-  }
-  set transientFailures(n: number | undefined) {
-    this.run.transientFailures = n;
-  }
-  get message(): string | undefined {
-    return this.run.message;
-  }
-  set message(text: string | undefined) {
-    this.run.message = text;
-  }
-  get retryable(): boolean | undefined {
-    return this.run.retryable;
-  }
-  set retryable(retryable: boolean | undefined) {
-    this.run.retryable = retryable;
-  }
-  get totalRows(): number | undefined {
-    return this.run.totalRows;
-  }
-  set totalRows(total: number | undefined) {
-    this.run.totalRows = total;
-  }
+  return place;
 }
 
 /** A pull of the report's own connection into a sheet of its records alone. */
 export function oneCompany(state: ImportState, deps: ImportDeps): Companies {
-  const key = (_connection: unknown, id: unknown) => (id === '' || id === null || id === undefined ? '' : String(id));
-  const walker: Walker = { company: undefined, place: new RunPlace(state), filters: state.spec.filters, client: () => deps.client };
+  const key = (_connection: unknown, id: unknown) => (blank(id) ? '' : String(id));
+  const walker: Walker = { company: undefined, place: runPlace(state), filters: state.spec.filters, client: () => deps.client };
   return {
     lead: [],
     // The service asked for a pause longer than the last step had: nothing is asked before it ends.
@@ -148,10 +126,10 @@ export function oneCompany(state: ImportState, deps: ImportDeps): Companies {
     untouched: () => new Set(),
     renaming: () => ({ reads: 0, run: () => {} }),
     walkers: () => [walker],
-    rest: (_walker, err, text) => {
+    rest: (walker, err, text) => {
       const wait = err instanceof RateLimitedError ? err.retryAfterMs : undefined;
       if (wait) state.notBefore = deps.now() + wait;
-      state.message = wait
+      walker.place.message = wait
         ? `O serviço pediu uma pausa de ${Math.ceil(wait / 1000)} s. A importação continua depois dela, de onde parou.`
         : `O serviço não respondeu a tempo (${text}). A importação tenta de novo na próxima etapa, de onde parou.`;
     },
@@ -160,7 +138,7 @@ export function oneCompany(state: ImportState, deps: ImportDeps): Companies {
         ? `O serviço não respondeu em ${failures} tentativas seguidas (${text}). A importação parou depois da última página gravada; use Continuar quando o serviço voltar.`
         : failureMessage(err),
     warning: (_walker, text) => text,
-    waiting: () => state.message,
+    waiting: ([walker]) => walker.place.message,
     failed: ([walker]) => walker.place.message as string,
   };
 }

@@ -7,11 +7,12 @@
  * company that fails stops alone, its rows keep their last good values and the
  * sheet stays marked incomplete; Empresa follows the connection's name.
  */
+import type { BillingClient } from '../../api/client';
 import { RateLimitedError } from '../../api/errors';
 import { bounded } from '../bounds';
 import type { SheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
-import { type Companies, type LeadSheet, oneCompany, type Walker } from './companies';
+import { blank, type Companies, type LeadSheet, oneCompany, type Walker } from './companies';
 import { blocks, LEAD_COLUMNS } from './layout';
 import { type CompanySpec, type CompanyState, type ImportDeps, type ImportState, transient } from './state';
 
@@ -48,17 +49,9 @@ const NO_CONNECTION = 'Este relatório consolidado não tem nenhuma conexão de 
 
 /** Several companies into one sheet; `state.companies` holds where each stands. */
 function consolidated(state: ImportState, deps: ImportDeps, specs: readonly CompanySpec[]): Companies {
-  const key = (connection: unknown, id: unknown) => (id === '' || id === null || id === undefined ? '' : `${String(connection)}|${String(id)}`);
-  const places = (state.companies ?? []) as CompanyState[];
-  const walkers = places.map(
-    (place, i): Walker => ({
-      company: specs[i],
-      place,
-      filters: specs[i].filters,
-      // A connection the owner deleted fails here, alone: the others go on.
-      client: () => (deps.clientFor ?? (() => deps.client))(specs[i].id),
-    }),
-  );
+  const key = (connection: unknown, id: unknown) => (blank(id) ? '' : `${String(connection)}|${String(id)}`);
+  // Where each company stands, once a step may walk (see `ready`).
+  const places = () => state.companies as CompanyState[];
   const connections = (report: LeadSheet, rows: number) => report.sheet.read(2, report.positions[1], rows, 1).map(([id]) => id);
   const named = (list: readonly Walker[]) => list.map((w) => ({ name: (w.company as CompanySpec).name, message: w.place.message }));
   return {
@@ -68,8 +61,8 @@ function consolidated(state: ImportState, deps: ImportDeps, specs: readonly Comp
     keyColumns: 2,
     connections,
     others: (report, rows) => {
-      const named = new Set(specs.map((c) => c.id));
-      return connections(report, rows).some((id) => id !== '' && !named.has(String(id)));
+      const ids = new Set(specs.map((c) => c.id));
+      return connections(report, rows).some((id) => id !== '' && !ids.has(String(id)));
     },
     writing: (company) => {
       const { id, name } = company as CompanySpec;
@@ -82,7 +75,7 @@ function consolidated(state: ImportState, deps: ImportDeps, specs: readonly Comp
         },
       };
     },
-    untouched: () => new Set(specs.filter((c, i) => c.mode === 'merge' || places[i].status === 'failed').map((c) => c.id)),
+    untouched: () => new Set(specs.filter((c, i) => c.mode === 'merge' || places()[i].status === 'failed').map((c) => c.id)),
     // Empresa is the connection's name at this run: rows this run did not write follow it, on every sheet alike.
     renaming: (report, children) => {
       const names = new Map(specs.map((c) => [c.id, c.name]));
@@ -97,7 +90,16 @@ function consolidated(state: ImportState, deps: ImportDeps, specs: readonly Comp
         },
       };
     },
-    walkers: () => walkers,
+    walkers: () =>
+      places().map(
+        (place, i): Walker => ({
+          company: specs[i],
+          place,
+          filters: specs[i].filters,
+          // A connection the owner deleted fails here, alone: the others go on.
+          client: () => (deps.clientFor as (id: string) => BillingClient)(specs[i].id),
+        }),
+      ),
     rest: (walker, err, text) => {
       walker.place.message =
         err instanceof RateLimitedError

@@ -163,11 +163,12 @@ function failed(next: ImportState, deps: ImportDeps, writer: Writer, lane: Lane,
   return failWalker(writer.companies, lane.walker, err);
 }
 
-/** Once every company told its total: the run's, refused up front when the spreadsheet cannot take it. */
+/** Once every company told its total: the run's, refused up front (the first time) when the spreadsheet cannot take it. */
 function totals(next: ImportState, writer: Writer, lanes: readonly Lane[], told: boolean): void {
   const places = writer.companies.walkers().map((w) => w.place);
-  next.totalRows = places.every((p) => p.totalRows !== undefined) ? places.reduce((n, p) => n + (p.totalRows as number), 0) : undefined;
-  if (!told && next.totalRows !== undefined)
+  if (places.some((p) => p.totalRows === undefined)) return;
+  next.totalRows = places.reduce((n, p) => n + (p.totalRows as number), 0);
+  if (!told)
     writer.expect(
       next.totalRows,
       lanes.flatMap((l) => l.buffer),

@@ -10,13 +10,12 @@
 import { describe, expect, it } from 'vitest';
 import { canMerge, reportColumns } from '../../../src/core/pull/layout';
 import { startImport } from '../../../src/core/pull/start';
-import type { ImportDeps } from '../../../src/core/pull/state';
 import { Writer } from '../../../src/core/pull/writer';
 import { LISTING_TAG, SHEET_TAG } from '../../../src/core/sheet-layout';
 import { PARTIAL_MARK } from '../../../src/core/sheet-names';
-import { customers, FakeService, zone } from '../fake-service';
+import { customers } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
-import { pulling, T0 } from './world';
+import { pulling, startDeps, startSpec, T0 } from './world';
 
 const ORANGE = '#f9ab00';
 const label = (key: string) => reportColumns('clientes').find((c) => c.key === key)?.label;
@@ -184,17 +183,10 @@ describe('the sheet of a report the user deleted', () => {
   });
 });
 
-function deps(book = new StrictBook()): ImportDeps & { book: StrictBook } {
-  const service = new FakeService({ k: customers(1, 3) });
-  return { client: service.client('k'), book, zone, now: () => 0 };
-}
-const spec = (fields: Partial<Parameters<typeof startImport>[0]> = {}) =>
-  ({ listing: 'clientes', filters: {}, sheetName: 'Clientes', mode: 'replace', ...fields }) as Parameters<typeof startImport>[0];
-
 describe('whether a later run may merge', () => {
   it('only into a sheet of the same listing with every column of ours where its metadata says', () => {
-    const d = deps();
-    const state = startImport(spec(), d);
+    const d = startDeps();
+    const state = startImport(startSpec(), d);
     expect(canMerge(d.book, 'clientes', state.sheetId)).toBe(true);
     expect(canMerge(d.book, 'faturas', state.sheetId)).toBe(false);
     expect(canMerge(d.book, 'clientes', undefined)).toBe(false);

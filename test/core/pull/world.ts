@@ -94,6 +94,21 @@ export function world(companies: Record<string, Records>, book = new StrictBook(
   };
 }
 
+/** Ports for starting runs in `book`, at time 0, against a service that is never asked. */
+export function startDeps(book = new StrictBook()): ImportDeps & { book: StrictBook } {
+  const service = new FakeService({ k: customers(1, 3) });
+  return { client: service.client('k'), book, zone, now: () => 0 };
+}
+
+/** The Clientes report into "Clientes", in full, with `fields` changed. */
+export const startSpec = (fields: Partial<ImportSpec> = {}): ImportSpec => ({
+  listing: 'clientes',
+  filters: {},
+  sheetName: 'Clientes',
+  mode: 'replace',
+  ...fields,
+});
+
 /** A run of `spec` (Clientes of company `k` by default) serving `records`, stepped to whatever deadline the test gives. */
 export function pulling(records: Records, spec: Partial<ImportSpec> = {}, book = new StrictBook(), start = T0) {
   const service = new FakeService({ k: records });
