@@ -44,8 +44,13 @@ export function checkCells(total: number, growths: readonly Growth[]): void {
   }
 }
 
+/** What a failure says, whatever was thrown. */
+export function messageOf(err: unknown): string {
+  return (err as Error)?.message ?? String(err);
+}
+
 /** A run's failure in words: Google's refusal at the cell limit becomes the add-on's own message, whoever's run it was. */
 export function failureMessage(err: unknown): string {
-  const raw = (err as Error)?.message ?? String(err);
+  const raw = messageOf(err);
   return /10000000 cells|10,000,000|10 million/i.test(raw) ? CELL_LIMIT_TEXT : bounded(raw, 2000);
 }

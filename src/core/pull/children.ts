@@ -46,18 +46,15 @@ export interface PreparedChild {
 export function columnsFromHeader(sheet: SheetPort, child: ChildTable, lead = 0): Column[] {
   const width = sheet.lastColumn();
   if (width < lead + 2) return child.columns;
-  const notes = sheet.readNotes(1, 1, width);
-  if (noteKey(notes[lead]) !== child.columns[0].key) return child.columns;
+  const keys = sheet.readNotes(1, 1, width).map(noteKey);
+  if (keys[lead] !== child.columns[0].key) return child.columns;
   const labels = sheet.read(1, 1, 1, width)[0];
-  const columns: Column[] = [child.columns[0]];
-  for (let i = lead + 1; i < width; i++) {
-    const key = noteKey(notes[i]);
-    if (!key) break;
-    // The incomplete mark is only ever on a sheet's first header cell, left of these.
-    const label = String(labels[i]);
-    columns.push({ key, label: label || key, cell: 'text', typed: false });
-  }
-  return columns;
+  const end = keys.indexOf('', lead + 1);
+  // The incomplete mark is only ever on a sheet's first header cell, left of these.
+  const found = keys
+    .slice(lead + 1, end === -1 ? width : end)
+    .map((key, i): Column => ({ key, label: String(labels[lead + 1 + i]) || key, cell: 'text', typed: false }));
+  return [child.columns[0], ...found];
 }
 
 export class ChildSheets {
@@ -98,13 +95,8 @@ export class ChildSheets {
     let entry = this.state.children[child.field];
     let sheet = entry ? this.deps.book.byId(entry.sheetId) : null;
     if (!sheet) {
-      const book = this.deps.book;
       const existing = this.existing(child);
-      // A child sheet of known columns gets those and a few for the user's notes (200,000 rows of a 26-column grid
-      // would be 5.2 million of the 10 million cells); an open one's columns are found as records come.
-      const width = child.open ? undefined : child.columns.length + CHILD_SPARE_COLUMNS;
-      sheet = existing ?? book.create(freeName(book, childSheetName(this.state.spec.sheetName, child)), width);
-      if (!existing) sheet.setSheetTag(CHILD_TAG, childTagValue(this.state.sheetId, child.field));
+      sheet = existing ?? this.create(child);
       // A refresh keeps the columns an earlier run laid out, in their order (the header notes hold the keys).
       const columns = child.open ? (entry?.columns ?? (existing ? columnsFromHeader(existing, child, this.companies.lead.length) : child.columns)) : undefined;
       entry = { sheetId: sheet.id, rows: entry?.rows ?? 0, ...(columns ? { columns } : {}) };
@@ -112,6 +104,17 @@ export class ChildSheets {
       this.state.children[child.field] = entry;
     }
     return { sheet, entry };
+  }
+
+  /** A new child sheet, tagged for its parent. */
+  private create(child: ChildTable): SheetPort {
+    const book = this.deps.book;
+    // A child sheet of known columns gets those and a few for the user's notes (200,000 rows of a 26-column grid
+    // would be 5.2 million of the 10 million cells); an open one's columns are found as records come.
+    const width = child.open ? undefined : child.columns.length + CHILD_SPARE_COLUMNS;
+    const sheet = book.create(freeName(book, childSheetName(this.state.spec.sheetName, child)), width);
+    sheet.setSheetTag(CHILD_TAG, childTagValue(this.state.sheetId, child.field));
+    return sheet;
   }
 
   /** The columns a child is written with; an open child's grow with the keys `records` bring, added at the end. */

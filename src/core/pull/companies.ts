@@ -20,6 +20,15 @@ export interface LeadSheet {
   readonly positions: readonly number[];
 }
 
+/** Where a company of the run stands, as the job keeps it (a consolidated pull's company state, or the run's own). */
+export type Place = Omit<CompanyState, 'id'>;
+
+/** A data row of the report sheet: its key, and whether a full refresh leaves it as it is (its company's rows were not refreshed in full). */
+export interface SheetRow {
+  key: string;
+  untouched: boolean;
+}
+
 /** Records of one company being written: the cells before their own, the key of each, and what writing them counts. */
 export interface Writing {
   cells: CellValue[];
@@ -38,7 +47,7 @@ export interface Renaming {
 export interface Walker {
   /** Undefined for a one-company pull: the report's own connection. */
   company: CompanySpec | undefined;
-  place: CompanyState;
+  place: Place;
   filters: FilterValues;
   client(): BillingClient;
 }
@@ -48,17 +57,13 @@ export interface Companies {
   readonly lead: readonly Column[];
   /** Whether a step may walk now. */
   ready(): boolean;
-  /** A row's key from its connection and record id; '' for a row without an id. */
-  key(connection: unknown, id: unknown): string;
   /** Columns a row's key is read from: the record's id, and the connection's when consolidated. */
   readonly keyColumns: number;
-  /** The connection of each of the first `rows` data rows of the report sheet. */
-  connections(report: LeadSheet, rows: number): unknown[];
-  /** Whether those rows hold a connection the run does not name (a company that left the report). */
-  others(report: LeadSheet, rows: number): boolean;
+  /** The report sheet's first data rows, whose record ids (the cells of the id column) are `ids`; a row without an id has the key ''. */
+  rows(report: LeadSheet, ids: readonly unknown[]): SheetRow[];
+  /** Whether the first `rows` data rows hold a company the run does not name (one that left a consolidated report). */
+  others?(report: LeadSheet, rows: number): boolean;
   writing(company: CompanySpec | undefined): Writing;
-  /** Connection ids whose rows a full refresh leaves as they are. */
-  untouched(): ReadonlySet<string>;
   /** `children`: the child sheets, found only by a run that renames. */
   renaming(report: LeadSheet, children: () => SheetPort[]): Renaming;
   /** The companies of the run, each once per step. */
@@ -75,18 +80,13 @@ export interface Companies {
   failed(failed: readonly Walker[]): string;
 }
 
-/** A cell without a record's id: its row is the user's, never a record's. */
-export function blank(id: unknown): boolean {
-  return id === '' || id === null || id === undefined;
-}
-
 /**
  * The one company's place: where its walk stands and how often in a row its
  * service did not answer are the run's own, as a one-company job has always
  * kept them between steps.
  */
-function runPlace(run: ImportState): CompanyState {
-  const place: CompanyState = { id: '', status: 'running', rows: 0, pages: 0, pager: null };
+function runPlace(run: ImportState): Place {
+  const place: Place = { status: 'running', rows: 0, pages: 0, pager: null };
   for (const key of ['pager', 'transientFailures'] as const) {
     Object.defineProperty(place, key, {
       get: () => run[key],
@@ -100,19 +100,16 @@ function runPlace(run: ImportState): CompanyState {
 
 /** A pull of the report's own connection into a sheet of its records alone. */
 export function oneCompany(state: ImportState, deps: ImportDeps): Companies {
-  const key = (_connection: unknown, id: unknown) => (blank(id) ? '' : String(id));
   const walker: Walker = { company: undefined, place: runPlace(state), filters: state.spec.filters, client: () => deps.client };
   return {
     lead: [],
     // The service asked for a pause longer than the last step had: nothing is asked before it ends.
     ready: () => state.notBefore === undefined || deps.now() >= state.notBefore,
-    key,
     keyColumns: 1,
-    connections: (_report, rows) => Array.from({ length: rows }, () => ''),
-    others: () => false,
+    rows: (_report, ids) => ids.map((id) => ({ key: String(id), untouched: false })),
     writing: () => ({
       cells: [],
-      key: (id) => key('', id),
+      key: (id) => String(id),
       wrote: (records, held) => {
         // What the pull wrote is what an edit of the sheet is told from (record ids are unique in a one-company sheet).
         deps.pulled?.(state.sheetId, records);
@@ -123,7 +120,6 @@ export function oneCompany(state: ImportState, deps: ImportDeps): Companies {
         }
       },
     }),
-    untouched: () => new Set(),
     renaming: () => ({ reads: 0, run: () => {} }),
     walkers: () => [walker],
     rest: (walker, err, text) => {

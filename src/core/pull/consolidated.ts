@@ -12,7 +12,7 @@ import { RateLimitedError } from '../../api/errors';
 import { bounded } from '../bounds';
 import type { SheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
-import { blank, type Companies, type LeadSheet, oneCompany, type Walker } from './companies';
+import { type Companies, type LeadSheet, oneCompany, type Walker } from './companies';
 import { blocks, LEAD_COLUMNS } from './layout';
 import { type CompanySpec, type CompanyState, type ImportDeps, type ImportState, transient } from './state';
 
@@ -36,33 +36,35 @@ function renameRows(sheet: SheetPort, nameColumn: number, idColumn: number, name
     const name = names.get(String(id));
     if (name !== undefined && shown[i][0] !== name) stale.set(i + 2, [name]);
   });
-  for (const [first, lastRow] of blocks([...stale.keys()], 1)) {
+  for (const rows of blocks([...stale.keys()], 1))
     sheet.write(
-      first,
+      rows[0],
       nameColumn,
-      Array.from({ length: lastRow - first + 1 }, (_, i) => stale.get(first + i) as CellValue[]),
+      rows.map((r) => stale.get(r) as CellValue[]),
     );
-  }
 }
 
 const NO_CONNECTION = 'Este relatório consolidado não tem nenhuma conexão de quem o executa: adicione conexões em Faturamento › Conexões.';
 
 /** Several companies into one sheet; `state.companies` holds where each stands. */
 function consolidated(state: ImportState, deps: ImportDeps, specs: readonly CompanySpec[]): Companies {
-  const key = (connection: unknown, id: unknown) => (blank(id) ? '' : `${String(connection)}|${String(id)}`);
+  const key = (connection: unknown, id: unknown) => (id === '' ? '' : `${String(connection)}|${String(id)}`);
   // Where each company stands, once a step may walk (see `ready`).
   const places = () => state.companies as CompanyState[];
-  const connections = (report: LeadSheet, rows: number) => report.sheet.read(2, report.positions[1], rows, 1).map(([id]) => id);
+  const connectionsOf = (report: LeadSheet, rows: number) => report.sheet.read(2, report.positions[1], rows, 1).map(([id]) => id);
   const named = (list: readonly Walker[]) => list.map((w) => ({ name: (w.company as CompanySpec).name, message: w.place.message }));
   return {
     lead: LEAD_COLUMNS,
     ready: () => state.companies !== undefined,
-    key,
     keyColumns: 2,
-    connections,
+    rows: (report, ids) => {
+      const connections = connectionsOf(report, ids.length);
+      const untouched = new Set(specs.filter((c, i) => c.mode === 'merge' || places()[i].status === 'failed').map((c) => c.id));
+      return ids.map((id, i) => ({ key: key(connections[i], id), untouched: untouched.has(String(connections[i])) }));
+    },
     others: (report, rows) => {
       const ids = new Set(specs.map((c) => c.id));
-      return connections(report, rows).some((id) => id !== '' && !ids.has(String(id)));
+      return connectionsOf(report, rows).some((id) => id !== '' && !ids.has(String(id)));
     },
     writing: (company) => {
       const { id, name } = company as CompanySpec;
@@ -75,7 +77,6 @@ function consolidated(state: ImportState, deps: ImportDeps, specs: readonly Comp
         },
       };
     },
-    untouched: () => new Set(specs.filter((c, i) => c.mode === 'merge' || places()[i].status === 'failed').map((c) => c.id)),
     // Empresa is the connection's name at this run: rows this run did not write follow it, on every sheet alike.
     renaming: (report, children) => {
       const names = new Map(specs.map((c) => [c.id, c.name]));

@@ -116,19 +116,19 @@ export function reportSheet(book: BookPort, spec: ImportSpec): { sheet: SheetPor
  * are cleared by `startImport` in either mode).
  */
 export function canMerge(book: BookPort, listingKey: ListingKey, sheetId: number | undefined, choice: ColumnChoice = {}): boolean {
-  const sheet = sheetId === undefined ? null : book.byId(sheetId);
+  // A report that never ran has no sheet id, and no sheet has that id.
+  const sheet = book.byId(sheetId as number);
   if (!sheet || sheet.sheetTag(LISTING_TAG) !== listingKey) return false;
   return findColumns(sheet, reportColumns(listingKey, choice)).every((p) => p !== null);
 }
 
-/** Sorted rows grouped into [first, last] blocks whose neighbours are at most `gap` rows apart. */
-export function blocks(rows: number[], gap: number): Array<[number, number]> {
-  const sorted = rows.slice().sort((a, b) => a - b);
-  const out: Array<[number, number]> = [];
-  for (const r of sorted) {
-    const last = out[out.length - 1];
-    if (last && r - last[1] <= gap) last[1] = r;
-    else out.push([r, r]);
+/** `rows`, sorted, in groups whose neighbours are at most `gap` rows apart: each group is read or written as one block. */
+export function blocks(rows: number[], gap: number): number[][] {
+  const out: number[][] = [];
+  for (const r of rows.sort((a, b) => a - b)) {
+    const group = out[out.length - 1];
+    if (group && r - group[group.length - 1] <= gap) group.push(r);
+    else out.push([r]);
   }
   return out;
 }

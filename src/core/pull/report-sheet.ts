@@ -8,7 +8,7 @@ import { findColumns, resolveLayout } from '../sheet-layout';
 import type { SheetPort } from '../sheet-port';
 import { type Column, tableSpec } from '../table';
 import { listing } from '../../api/operations';
-import type { Companies, LeadSheet } from './companies';
+import type { Companies, LeadSheet, SheetRow } from './companies';
 import { knownKeys, prepareSheet, reportColumns } from './layout';
 import { ImportError, type ImportDeps, type ImportState } from './state';
 
@@ -58,16 +58,14 @@ export class ReportSheet implements LeadSheet {
     return this.sheet.read(2, this.positions[index], rows, 1).map(([v]) => v);
   }
 
-  /** The keys of data rows 2..last, read from the id column (and the connection's, when consolidated). */
-  rowKeys(last: number): string[] {
-    const ids = this.column(this.idIndex, last - 1);
-    const connections = this.companies.connections(this, last - 1);
-    return ids.map((id, i) => this.companies.key(connections[i], id));
+  /** Data rows 2..last: their keys, read from the id column (and the connection's, when consolidated). */
+  rows(last: number): SheetRow[] {
+    return this.companies.rows(this, this.column(this.idIndex, last - 1));
   }
 
   /** The record keys the sheet holds now. */
   keys(): Set<string> {
     const last = this.sheet.lastRow();
-    return new Set(last < 2 ? [] : this.rowKeys(last));
+    return new Set(last < 2 ? undefined : this.rows(last).map((r) => r.key));
   }
 }

@@ -36,15 +36,12 @@ function suspects(state: ImportState, report: ReportSheet, companies: Companies,
   // Only the key and "Recebido em" columns are read whole (a whole 200,000-row sheet would not fit an execution).
   const ids = report.column(report.idIndex, last - 1);
   const stamps = report.column(report.columns.length - 1, last - 1);
-  const connections = companies.connections(report, last - 1);
-  const untouched = companies.untouched();
   const seen = new Set<string>();
   const out: number[] = [];
-  ids.forEach((id, i) => {
-    const key = companies.key(connections[i], id);
+  companies.rows(report, ids).forEach(({ key, untouched }, i) => {
     const stamp = stamps[i];
     // A consolidated sheet's rows of a company that failed or was refreshed incrementally stay as they are.
-    const fresh = untouched.has(String(connections[i])) || (isDate(stamp) && Math.abs(stamp.getTime() - state.startedAt) < 1000);
+    const fresh = untouched || (isDate(stamp) && Math.abs(stamp.getTime() - state.startedAt) < 1000);
     if (key === '' || seen.has(key) || !fresh) out.push(i + 2);
     seen.add(key);
   });
@@ -68,14 +65,14 @@ function sweep(state: ImportState, deps: ImportDeps, report: ReportSheet, compan
   const ours = new Set(positions);
   const gone: number[] = [];
   const kept: number[] = [];
-  let next = 0;
-  for (const [first, lastSuspect] of blocks(rows, SUSPECT_GAP)) {
-    const values = sheet.read(first, 1, lastSuspect - first + 1, width);
-    for (; next < rows.length && rows[next] <= lastSuspect; next++) {
-      const row = values[rows[next] - first];
+  for (const group of blocks(rows, SUSPECT_GAP)) {
+    const first = group[0];
+    const values = sheet.read(first, 1, group[group.length - 1] - first + 1, width);
+    for (const r of group) {
+      const row = values[r - first];
       if (positions.every((p) => row[p - 1] === '')) continue;
       const userCells = row.some((v, c) => !ours.has(c + 1) && v !== '');
-      (userCells ? kept : gone).push(rows[next]);
+      (userCells ? kept : gone).push(r);
     }
   }
   if (kept.length) {
@@ -92,7 +89,7 @@ function sweep(state: ImportState, deps: ImportDeps, report: ReportSheet, compan
       `${kept.length} linha(s) de registros que não vieram nesta atualização ficaram na aba porque têm anotações suas (veja a nota na coluna ${columns[idIndex].label}).`,
     );
   }
-  for (const [first, lastGone] of blocks(gone, 1).reverse()) sheet.deleteRows(first, lastGone - first + 1);
+  for (const rows of blocks(gone, 1).reverse()) sheet.deleteRows(rows[0], rows.length);
 }
 
 /** The orphans of each child sheet an earlier run wrote, dropped: after the sweep, the report sheet's keys are read once for all. */
@@ -140,7 +137,7 @@ function marksPart(state: ImportState, deps: ImportDeps, { report, children, com
 function settlingParts(state: ImportState, deps: ImportDeps, sheets: Sheets, settled: readonly string[]): SettlingPart[] {
   const { report, companies } = sheets;
   const rows = Math.max(report.sheet.lastRow() - 1, 0);
-  const sweeping = state.spec.mode === 'replace' || (settled.length > 0 ? settled.includes('sweep') : rows > 0 && companies.others(report, rows));
+  const sweeping = state.spec.mode === 'replace' || (settled.length > 0 ? settled.includes('sweep') : rows > 0 && companies.others?.(report, rows));
   const sweepCost = rows * (companies.keyColumns + 1) * CELL_READ_MS + FINISH_CALLS * CALL_MS;
   return [
     ...(sweeping ? [{ name: 'sweep', costMs: sweepCost, run: () => sweep(state, deps, report, companies) }, ...orphanParts(state, sheets, rows)] : []),

@@ -15,7 +15,7 @@ import { listing } from '../../api/operations';
 import { bounded } from '../bounds';
 import { StepBudget, writeCostMs } from '../deadline';
 import { tableSpec } from '../table';
-import { failureMessage } from './cells';
+import { failureMessage, messageOf } from './cells';
 import type { Companies, Walker } from './companies';
 import { companiesOf } from './consolidated';
 import { settle } from './settling';
@@ -86,22 +86,21 @@ function nextState(state: ImportState): ImportState {
   return next;
 }
 
-/** A company's walk that failed: a time-out or a pause rests it until the next step (true); anything else fails it. */
-function failWalker(companies: Companies, walker: Walker, err: unknown): boolean {
+/** A company's walk that failed: a time-out or a pause rests it until the next step; anything else fails it. */
+function failWalker(companies: Companies, walker: Walker, err: unknown): void {
   const { place } = walker;
   // A write of the company's records set its count back: these are steps in a row without an answer.
   const failures = (place.transientFailures ?? 0) + 1;
-  const text = bounded((err as Error)?.message ?? String(err), 500);
+  const text = bounded(messageOf(err), 500);
   if (transient(err) && failures < MAX_TRANSIENT_FAILURES) {
     place.transientFailures = failures;
     companies.rest(walker, err, text);
-    return true;
+    return;
   }
   place.status = 'failed';
   place.retryable = isRetryable(err);
   place.transientFailures = 0;
   place.message = companies.failure(err, failures, text);
-  return false;
 }
 
 /** Each running company's walk from where it stands; a connection the owner deleted fails here, alone. */
@@ -146,12 +145,11 @@ function took(next: ImportState, lane: Lane, pages: readonly PageResult[]): void
     place.pages += 1;
     for (const r of page.records) lane.buffer.push(r);
   }
-  const total = lane.walk.pager.state.totalRows;
-  if (total !== undefined) place.totalRows = total;
+  place.totalRows = lane.walk.pager.state.totalRows;
 }
 
 /** A company's wave failed: what arrived before a time-out was fetched within the plan and is written; the rest waits or fails. */
-function failed(next: ImportState, deps: ImportDeps, writer: Writer, lane: Lane, err: unknown): boolean {
+function failed(next: ImportState, deps: ImportDeps, writer: Writer, lane: Lane, err: unknown): void {
   if (transient(err)) {
     try {
       write(next, deps, writer, [lane]);
@@ -160,7 +158,7 @@ function failed(next: ImportState, deps: ImportDeps, writer: Writer, lane: Lane,
     }
   }
   lane.buffer = [];
-  return failWalker(writer.companies, lane.walker, err);
+  failWalker(writer.companies, lane.walker, err);
 }
 
 /** Once every company told its total: the run's, refused up front (the first time) when the spreadsheet cannot take it. */
@@ -183,9 +181,10 @@ function waves(next: ImportState, deps: ImportDeps, options: StepOptions, writer
   // A record may bring a row to each child sheet too: the write is planned as that wide.
   const width = lead + table.columns.length + table.children.reduce((n, c) => n + lead + c.columns.length, 0);
   const budget = new StepBudget(deps.now, options);
-  const resting = new Set<Lane>();
+  // Companies whose wave failed walk no more this step: resting until the next one, or failed.
+  const stopped = new Set<Lane>();
   const buffered = () => lanes.reduce((n, l) => n + l.buffer.length, 0);
-  const active = () => lanes.filter((l) => l.walker.place.status === 'running' && !l.walk.pager.done && !resting.has(l));
+  const active = () => lanes.filter((l) => !l.walk.pager.done && !stopped.has(l));
   for (let wave = active(); wave.length > 0; wave = active()) {
     const shares = shareWave(wave.map((l) => ({ pages: l.walk.pager.nextWaveSize, first: l.walk.pager.state.base === undefined })));
     const asking = wave.filter((_, i) => shares[i] > 0);
@@ -198,7 +197,10 @@ function waves(next: ImportState, deps: ImportDeps, options: StepOptions, writer
     const told = next.totalRows !== undefined;
     waveAcross(asking.map((l) => ({ walk: l.walk, max: shares[wave.indexOf(l)] }))).forEach((outcome, k) => {
       if (outcome.ok) took(next, asking[k], outcome.pages);
-      else if (failed(next, deps, writer, asking[k], outcome.error)) resting.add(asking[k]);
+      else {
+        failed(next, deps, writer, asking[k], outcome.error);
+        stopped.add(asking[k]);
+      }
     });
     budget.waveEnded(began);
     totals(next, writer, lanes, told);
@@ -219,7 +221,7 @@ function walked(next: ImportState, companies: Companies, lanes: readonly Lane[])
       const warning = companies.warning(walker, text);
       if (!next.warnings.includes(warning)) next.warnings.push(warning);
     }
-    if (walker.place.status !== 'running' || !walk.pager.done) continue;
+    if (!walk.pager.done) continue;
     const incomplete = walk.pager.state.incomplete;
     // Rows are written but nothing proves the listing is whole: the mark stays and the company is not OK.
     if (incomplete) {

@@ -48,13 +48,18 @@ export class Writer {
     const index = new Map<string, number>();
     const last = this.report.sheet.lastRow();
     if (last >= 2) {
-      this.report.rowKeys(last).forEach((key, i) => {
+      this.report.rows(last).forEach(({ key }, i) => {
         if (key !== '' && !index.has(key)) index.set(key, i + 2);
       });
     }
     this.nextRow = Math.max(last, 1) + 1;
     this.index = index;
     return index;
+  }
+
+  /** A record's id as its cell shows it: what its row is keyed by. */
+  private idOf(record: ApiRecord): CellValue {
+    return this.conv.cell(this.report.columns[this.report.idIndex].cell, record[this.idField]);
   }
 
   /**
@@ -74,7 +79,7 @@ export class Writer {
   /** Before anything of `records` is written: the rows they add here and in the child sheets fit the spreadsheet. */
   private checkWrite(records: readonly ApiRecord[], writing: Writing): void {
     const index = this.rowIndex();
-    const fresh = new Set(records.map((r) => writing.key(r[this.idField])).filter((key) => !index.has(key)));
+    const fresh = new Set(records.map((r) => writing.key(this.idOf(r))).filter((key) => !index.has(key)));
     checkCells(this.deps.book.totalCells(), [
       { sheet: this.report.sheet, rows: this.nextRow - 2 + fresh.size, columns: this.report.width },
       ...this.children.growths((child) => childRowCount(child, records), false),
@@ -93,14 +98,13 @@ export class Writer {
     const children = this.children.prepare(records, writing);
     const held = this.place(records, writing);
     writing.wrote(records, held);
-    this.children.place(children, new Set(records.map((r) => writing.key(r[this.idField]))));
+    this.children.place(children, new Set(records.map((r) => writing.key(this.idOf(r)))));
     this.noteCuts();
   }
 
   /** Fields cut to the cell limit become warnings: the first few by record and field, the rest counted. */
   private noteCuts(): void {
     const cuts = this.conv.cuts.splice(0);
-    if (cuts.length === 0) return;
     const warnings = this.state.warnings;
     const named = warnings.filter((w) => w.startsWith('O campo "')).length;
     for (const cut of cuts.slice(0, Math.max(0, MAX_NAMED_CUTS - named))) warnings.push(cut);
@@ -132,9 +136,9 @@ export class Writer {
     }
     this.report.sheet.ensureSize(this.nextRow - 1, this.report.width);
     const gap = Math.max(1, Math.floor(GAP_CELLS / columns.length));
-    for (const [first, last] of blocks([...targets.keys()], gap)) this.writeBlock(first, last, targets);
-    // A sheet this run made gets widths that fit its first rows (our columns are 1..n there).
-    if (this.state.createdSheet && this.state.rows === 0 && this.state.merged === 0) {
+    for (const rows of blocks([...targets.keys()], gap)) this.writeBlock(rows[0], rows[rows.length - 1], targets);
+    // A sheet this run made gets widths that fit its first rows (our columns are 1..n there): its first write leaves rows counted.
+    if (this.state.createdSheet && this.state.rows === 0) {
       this.report.sheet.setColumnWidths?.(fittedWidths(columns.slice(0, -1), [...targets.values()]));
     }
     return index.size;
