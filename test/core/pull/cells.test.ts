@@ -202,6 +202,24 @@ describe('a pull whose announced total would not fit', () => {
     expect(s.ids()).toEqual([]);
   });
 
+  it('with more companies than one round trip asks, once the last of them told its total, before anything is written', () => {
+    // Five companies are asked in the first round trip, the sixth in the second; eighteen rows do not fit, fifteen would.
+    const s = setup(Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((id) => [id, customers(1, 3)])), true);
+    s.book.total = CELL_LIMIT - 650;
+    const state = step(s, s.state);
+    expect(state).toMatchObject({ status: 'failed', retryable: false });
+    expect(state.message).toMatch(/^Esta importação levaria a planilha a /);
+    expect(s.rows()).toEqual([]);
+  });
+
+  it("counts the spreadsheet's cells (a call for every sheet) once for the total announced, and once for each block written, not at every wave", () => {
+    const s = setup({ k: customers(1, 60) });
+    // Twenty pages: three round trips, one block written at the end of the step.
+    expect(s.step(s.state).status).toBe('done');
+    expect(s.service.trips).toBe(3);
+    expect(s.book.counted).toBe(2);
+  });
+
   it('refuses up front when the companies together announce more rows than the spreadsheet can take', () => {
     const s = setup({ a: customers(1, 30), b: customers(100, 30) }, true);
     s.book.totalCells = () => 10_000_000 - 1_500;

@@ -381,6 +381,15 @@ describe('an open child sheet, more cases', () => {
     expect(column(sheet, 'ID do cliente')).toEqual([1]);
   });
 
+  it("a child sheet whose first column is no longer the parent's id (the user deleted it) is laid out again from the items", () => {
+    const w = world({ a: withPhones(1, 2) }, false);
+    w.run();
+    const sheet = w.phones();
+    for (const line of [...sheet.grid, ...sheet.notes]) line?.splice(0, 1);
+    w.run();
+    expect(header(sheet).slice(0, 3)).toEqual(['ID do cliente', 'Numero', 'Tipo']);
+  });
+
   it('a column an earlier run laid out that this run brings no value for is still written as text', () => {
     const w = world({ a: withPhones(1, 2) }, false);
     w.run();

@@ -5,9 +5,13 @@
  * its service does not answer.
  */
 import { describe, expect, it } from 'vitest';
-import { type CompanySpec, type ImportState, retryImport } from '../../../src/core/pull/state';
+import { WORST_ROUND_TRIP_MS } from '../../../src/api/http';
+import { listing } from '../../../src/api/operations';
+import { writeCostMs } from '../../../src/core/deadline';
+import { ASSUMED_PAGE_ROWS, type CompanySpec, FINISH_CALLS, type ImportState, retryImport } from '../../../src/core/pull/state';
 import { startImport } from '../../../src/core/pull/start';
 import { shareWave } from '../../../src/core/pull/step';
+import { tableSpec } from '../../../src/core/table';
 import { customers, type FakeService, refused, timedOut } from '../fake-service';
 import { company, world } from './world';
 
@@ -352,6 +356,12 @@ describe('a step near its hard limit', () => {
     expect(threshold()).toBeGreaterThan(61_000);
   });
 
+  it("the write a first wave may bring is two pages of rows as wide as every sheet's, Empresa and the connection included", () => {
+    const table = tableSpec(listing('clientes'));
+    const width = 2 + table.columns.length + table.children.reduce((n, c) => n + 2 + c.columns.length, 0);
+    expect(threshold()).toBe(WORST_ROUND_TRIP_MS + writeCostMs(2 * ASSUMED_PAGE_ROWS, width, FINISH_CALLS));
+  });
+
   it('a failed page is tried again only when the retry still ends before the limit, with the write after it', () => {
     const at = threshold();
     const run = (limit: number) => {
@@ -447,6 +457,19 @@ describe('a consolidated step, edges', () => {
     expect(state.children[field].rows).toBe(24);
     const child = s.book.watched(state.children[field].sheetId);
     expect(child.lastRow()).toBe(25);
+  });
+});
+
+describe('what a consolidated run says while its companies walk', () => {
+  it('nothing while they only ran out of time; each resting company by name, one after the other', () => {
+    const s = setup({ a: customers(1, 40), b: customers(1, 40) });
+    const first = step(s, s.state, s.now() + 1_500);
+    expect(first.status).toBe('running');
+    expect(first.message).toBeUndefined();
+    s.service.fault = () => timedOut;
+    const second = step(s, first);
+    const rests = (name: string) => `${name}: O serviço não respondeu a tempo \\(.+\\)\\. A empresa tenta de novo na próxima etapa, de onde parou\\.`;
+    expect(second.message).toMatch(new RegExp(`^${rests('Empresa a')} ${rests('Empresa b')}$`));
   });
 });
 

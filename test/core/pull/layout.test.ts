@@ -149,6 +149,21 @@ describe('a sheet an earlier run wrote', () => {
     expect(sheet.sheetTag(LISTING_TAG)).toBe('clientes');
   });
 
+  it('from before columns carried metadata: ours are found by their header notes, a column the user put among them left theirs', () => {
+    const book = new StrictBook();
+    pulling(customers(1, 3), {}, book).toEnd();
+    const sheet = book.sheets[0];
+    userColumn(sheet, 2);
+    sheet.columns.clear();
+    const again = pulling(customers(1, 3), { sheetId: sheet.id }, book);
+    expect(again.state.warnings).toEqual([]);
+    expect(sheet.header()[2]).toBe('Observação');
+    expect(again.toEnd().status).toBe('done');
+    expect(sheet.header()[2]).toBe('Observação');
+    expect(sheet.grid[1][2]).toBe('ligar');
+    expect(canMerge(book, 'clientes', sheet.id)).toBe(true);
+  });
+
   it("of another listing: its columns are all cleared, even those of the same field, and the new listing's laid out in order", () => {
     const book = new StrictBook();
     pulling([{ idFatura: 1, idCliente: 7 }], { listing: 'faturas', sheetName: 'Aba' }, book).toEnd();

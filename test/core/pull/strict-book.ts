@@ -9,7 +9,9 @@
  *
  * Knobs a test may set: the spreadsheet's cells in use (`book.total`), and
  * what a sheet tells the cell check about its grid (`reportedCells`,
- * `reportedColumns`) instead of the grid's own figures.
+ * `reportedColumns`) instead of the grid's own figures; sheets made without
+ * column widths (`book.widths`), as a port may be. The book counts how often
+ * its cells in use were asked for.
  */
 import { PARTIAL_MARK } from '../../../src/core/sheet-names';
 import type { CellValue } from '../../../src/core/table';
@@ -162,16 +164,22 @@ export class StrictBook extends MemoryBook {
   declare sheets: StrictSheet[];
   /** Cells in use in the whole spreadsheet. */
   total = 0;
+  /** How often the cells in use were asked for. */
+  counted = 0;
+  /** Whether the sheets made take column widths. */
+  widths = true;
   /** Each sheet made: its name and the columns its grid was cut to (undefined: Sheets' 26). */
   made: Array<[string, number | undefined]> = [];
   private ids = 500;
   override create(name: string, columns?: number) {
     const s = new StrictSheet(this.ids++, name, columns);
+    if (!this.widths) Object.assign(s, { setColumnWidths: undefined });
     this.sheets.push(s);
     this.made.push([name, columns]);
     return s;
   }
   override totalCells() {
+    this.counted += 1;
     return this.total;
   }
   override byId(id: number): StrictSheet | null {

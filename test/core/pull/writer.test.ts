@@ -237,7 +237,25 @@ describe('the rows between two records updated', () => {
   });
 });
 
+describe('card data', () => {
+  it('when the report asks for it, is written in its columns', () => {
+    const run = started('clientes', { cardData: true });
+    run.writer.write([{ idCliente: 1, razaoSocial: 'Cliente 1', cartaoCredito: { numeroCartao: '4111********1111', nomeImpressoCartao: 'FULANO' } }]);
+    expect(run.sheet.column('Cartão (número)')).toEqual(['4111********1111']);
+    expect(run.sheet.column('Cartão (nome impresso)')).toEqual(['FULANO']);
+  });
+});
+
 describe('column widths', () => {
+  it('a spreadsheet whose sheets take no widths is written all the same', () => {
+    const book = new StrictBook();
+    book.widths = false;
+    const run = started('clientes', {}, book);
+    run.writer.write([{ idCliente: 1, razaoSocial: 'Cliente 1', telefones: [{ numero: '11' }] }]);
+    expect(run.sheet.column('ID do cliente')).toEqual([1]);
+    expect(book.sheets).toHaveLength(2);
+  });
+
   it('a sheet the run made gets widths fitted to its first rows, once, without "Recebido em"', () => {
     const run = started('clientes');
     run.writer.write(customers(1, 2).map(named('Uma razão social bem comprida para a coluna')));
