@@ -49,11 +49,12 @@ export function columnsFromHeader(sheet: SheetPort, child: ChildTable, lead = 0)
   const keys = sheet.readNotes(1, 1, width).map(noteKey);
   if (keys[lead] !== child.columns[0].key) return child.columns;
   const labels = sheet.read(1, 1, 1, width)[0];
-  const end = keys.indexOf('', lead + 1);
+  const after = keys.slice(lead + 1);
+  const end = after.indexOf('');
   // The incomplete mark is only ever on a sheet's first header cell, left of these.
-  const found = keys
-    .slice(lead + 1, end === -1 ? width : end)
-    .map((key, i): Column => ({ key, label: String(labels[lead + 1 + i]) || key, cell: 'text', typed: false }));
+  const found = (end === -1 ? after : after.slice(0, end)).map(
+    (key, i): Column => ({ key, label: String(labels[lead + 1 + i]) || key, cell: 'text', typed: false }),
+  );
   return [child.columns[0], ...found];
 }
 
