@@ -24,7 +24,7 @@ export const LAZY_CHUNKS: Record<string, readonly string[]> = {
   // Painéis: their sidebar, and the end of a run of a report that feeds one.
   dashboards: ['src/gas/dashboards-api.ts', 'src/core/dashboards/refresh.ts'],
   // A report's run: its steps, never the sidebars' listings and forms.
-  import: ['src/core/import-job.ts', 'src/core/consolidated-job.ts'],
+  import: ['src/core/pull/start.ts', 'src/core/pull/step.ts', 'src/core/pull/state.ts', 'src/core/pull/layout.ts'],
   // Ajuda › Diagnóstico.
   diagnostics: ['src/gas/diagnostics.ts'],
 };

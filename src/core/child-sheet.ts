@@ -35,26 +35,24 @@ export function findChildSheet(book: BookPort, parentSheetId: number, field: str
 }
 
 /**
- * Columns before the parent's id: none in a one-company sheet; Empresa and the
- * connection's id in a consolidated one, where the parent's key is the
- * connection's id with the record's (two companies' record 17 never collide).
+ * The parent's key of a child row: its id, or connection id + id in a
+ * consolidated sheet, where `lead` columns (Empresa, the connection's id) come
+ * before the parent's id and two companies' record 17 never collide; '' for a
+ * row without one.
  */
-export type Lead = 0 | 2;
-
-/** The parent's key of a child row: its id, or connection id + id in a consolidated sheet; '' for a row without one. */
-export function parentKey(row: readonly CellValue[], lead: Lead = 0): string {
+export function parentKey(row: readonly CellValue[], lead = 0): string {
   const id = row[lead] ?? '';
   if (id === '') return '';
   return lead ? `${String(row[lead - 1])}|${String(id)}` : String(id);
 }
 
 /** Index of the item's own id among the child's columns (right after the parent's id); null when items have none. */
-export function itemIdIndex(columns: readonly Column[], lead: Lead = 0): number | null {
+export function itemIdIndex(columns: readonly Column[], lead = 0): number | null {
   return columns.length > lead + 1 && /^id[A-Z]/.test(columns[lead + 1].key) ? lead + 1 : null;
 }
 
 /** Keys of rows in order: parent key + item id, or parent key + position among that parent's rows. */
-export function childKeys(rows: readonly CellValue[][], idIndex: number | null, lead: Lead = 0): string[] {
+export function childKeys(rows: readonly CellValue[][], idIndex: number | null, lead = 0): string[] {
   const positions = new Map<string, number>();
   return rows.map((row) => {
     const parent = parentKey(row, lead);
@@ -99,7 +97,7 @@ function dropRows(sheet: SheetPort, rows: number[], width: number): number {
   return gone.length;
 }
 
-function readKeys(sheet: SheetPort, idIndex: number | null, lead: Lead): { keys: string[]; parents: string[] } {
+function readKeys(sheet: SheetPort, idIndex: number | null, lead: number): { keys: string[]; parents: string[] } {
   const last = sheet.lastRow();
   if (last < 2) return { keys: [], parents: [] };
   const rows = sheet.read(2, 1, last - 1, idIndex === null ? lead + 1 : idIndex + 1);
@@ -118,7 +116,7 @@ export function placeChildRows(
   formats: readonly string[],
   fresh: CellValue[][],
   parents: ReadonlySet<string>,
-  lead: Lead = 0,
+  lead = 0,
 ): number {
   const idIndex = itemIdIndex(columns, lead);
   const freshKeys = childKeys(fresh, idIndex, lead);
@@ -157,7 +155,7 @@ export function placeChildRows(
 }
 
 /** After a full refresh: child rows whose parent is no longer in the parent sheet go (or stay marked, with the user's cells). */
-export function dropOrphans(sheet: SheetPort, width: number, parentIds: ReadonlySet<string>, lead: Lead = 0): number {
+export function dropOrphans(sheet: SheetPort, width: number, parentIds: ReadonlySet<string>, lead = 0): number {
   const { parents } = readKeys(sheet, null, lead);
   const orphans = parents.flatMap((p, i) => (p !== '' && !parentIds.has(p) ? [i + 2] : []));
   dropRows(sheet, orphans, width);

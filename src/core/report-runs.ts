@@ -9,8 +9,10 @@ import type { ApiRecord } from '../api/envelopes';
 import { editableListing, type SnapshotStore } from './bulk/snapshot';
 import { intlZone, type Zone } from '../api/calendar';
 import { appendHistory } from './history';
-import { canMerge, cancelImport, type CompanySpec, type ImportState, importedRows, retryImport, startImport, stepImport } from './import-job';
-import { stepConsolidated } from './consolidated-job';
+import { canMerge } from './pull/layout';
+import { startImport } from './pull/start';
+import { cancelImport, type CompanySpec, type ImportState, importedRows, retryImport } from './pull/state';
+import { stepImport } from './pull/step';
 import { JobStore } from './job-store';
 import type { KeyValueStore } from './ports';
 import {
@@ -280,8 +282,7 @@ function companyStamps(report: Report, state: ImportState): Record<string, numbe
 export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: number): Run {
   const current = job.state.status === 'failed' ? { ...job, state: retryImport(job.state) } : job;
   const { reportId, origin } = current;
-  const step = current.state.companies ? stepConsolidated : stepImport;
-  const state = step(
+  const state = stepImport(
     current.state,
     importDeps(deps, report, (s) => deps.jobs.put(reportId, { reportId, origin, state: s })),
     { deadline, limit: deps.limit },

@@ -193,6 +193,16 @@ export function childRows(child: ChildTable, records: readonly ApiRecord[], conv
   return rows;
 }
 
+/** The rows `records` bring to a child table: one per item. */
+export function childRowCount(child: ChildTable, records: readonly ApiRecord[]): number {
+  let rows = 0;
+  for (const record of records) {
+    const items = valueAt(record, child.field);
+    if (Array.isArray(items)) rows += items.length;
+  }
+  return rows;
+}
+
 /** The column of a list whose items are plain values (a tag given as a word). */
 export const SCALAR_ITEM = '$valor';
 

@@ -1,38 +1,18 @@
 /**
- * A document for running reports in Node: an in-memory book whose sheets keep
- * their column metadata, the document's properties, a report store and job
+ * A document for running reports in Node: the pull's strict book
+ * (pull/strict-book.ts), the document's properties, a report store and job
  * store, and a small fake service (fake-service.ts) on a clock that each round
  * trip moves by a second.
  */
 import { pullJobStore, type RunDeps, continueRun } from '../../src/core/report-runs';
 import { type Report, ReportStore, type RunSummary } from '../../src/core/reports';
 import { MemoryStore } from '../bulk/fixtures';
-import { MemoryBook, MemorySheet } from '../bulk/memory-book';
+import type { MemorySheet } from '../bulk/memory-book';
+import { StrictBook } from './pull/strict-book';
 import { customers, FakeService, zone } from './fake-service';
 
-/** A sheet that keeps its column metadata, so a later run finds its columns intact and may merge. */
-export class TaggedSheet extends MemorySheet {
-  /** Our columns by field key (the only column metadata the core writes). */
-  readonly columns = new Map<string, number>();
-  override columnTags() {
-    return new Map(this.columns);
-  }
-  override tagColumn(column?: number, _key?: string, value?: string) {
-    this.columns.set(String(value), Number(column));
-  }
-  override untagColumn(_key?: string, value?: string) {
-    this.columns.delete(String(value));
-  }
-}
-
-export class TaggedBook extends MemoryBook {
-  private next = 300;
-  override create(name: string) {
-    const s = new TaggedSheet(this.next++, name);
-    this.sheets.push(s);
-    return s;
-  }
-}
+/** A report's sheet keeps its column metadata, so a later run finds its columns intact and may merge: the pull's strict sheet. */
+export type { StrictSheet as TaggedSheet } from './pull/strict-book';
 
 /** 22/11/2026 12:00 in São Paulo. */
 export const T0 = Date.UTC(2026, 10, 22, 15);
@@ -40,7 +20,7 @@ export const HOUR = 3_600_000;
 
 export function world(companies: Record<string, Array<Record<string, unknown>>> = { k1: customers(1, 7) }) {
   const service = new FakeService(companies);
-  const book = new TaggedBook();
+  const book = new StrictBook();
   const doc = new MemoryStore();
   let clock = T0;
   service.onTrip = () => {

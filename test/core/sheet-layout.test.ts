@@ -7,15 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { COLUMN_TAG, columnRuns, findColumns, headerNote, resolveLayout } from '../../src/core/sheet-layout';
 import type { Column } from '../../src/core/table';
-import { LayoutSheet } from './layout-sheet';
+import { StrictSheet } from './pull/strict-book';
 
 const col = (key: string, label = key.toUpperCase()): Column => ({ key, label, cell: 'text' });
 const columns = [col('id'), col('nome'), col('valor')];
 const known = new Set(['id', 'nome', 'valor', 'outro', 'idOutro']);
 
 /** A sheet with a header row: each cell's label, and its tag when given as `label:key`. */
-function sheet(cells: string[], notes: string[] = []): LayoutSheet {
-  const s = new LayoutSheet(1, 'Aba');
+function sheet(cells: string[], notes: string[] = []): StrictSheet {
+  const s = new StrictSheet(1, 'Aba');
   s.grid = [cells.map((c) => c.split(':')[0]), cells.map((c) => `${c.split(':')[0]}-1`)];
   s.notes = [notes];
   cells.forEach((c, i) => {
@@ -27,7 +27,7 @@ function sheet(cells: string[], notes: string[] = []): LayoutSheet {
 
 describe('our columns in a sheet', () => {
   it('a new sheet gets them in order from the first column, tagged, grown to fit', () => {
-    const s = new LayoutSheet(1, 'Nova');
+    const s = new StrictSheet(1, 'Nova');
     const layout = resolveLayout(s, columns, known, 'id', null);
     expect(layout).toEqual({ positions: [1, 2, 3], rebuilt: [], intact: false });
     expect(findColumns(s, columns)).toEqual([1, 2, 3]);

@@ -2,14 +2,21 @@
  * One write of a pull's records into the report sheet, as the user and the
  * job see it: "Filtros na planilha" applied, the rows counted per mode, texts
  * cut to the cell limit told (the first few named, the rest counted across
- * writes), each record on the row of its id with when it was received, the
- * grid grown to the rows written, the rows between two updated ones left as
- * they were, number formats per column, and widths fitted once on a new sheet.
+ * writes and steps), each record on the row of its id with when it was
+ * received (the first such row when the user copied one, new ids below the
+ * last row, rows without an id left to the user), the grid grown to the rows
+ * written, the rows between two updated ones left as they were, number formats
+ * per column, widths fitted once on a new sheet, and a report sheet deleted
+ * between two steps.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiRecord } from '../../src/api/envelopes';
-import { customers, invoices } from './fake-service';
-import { company, GridBook, HOUR, settled, started, T0 } from './import-ijb-world';
+import type { ApiRecord } from '../../../src/api/envelopes';
+import { startImport } from '../../../src/core/pull/start';
+import { Writer } from '../../../src/core/pull/writer';
+import { PARTIAL_MARK } from '../../../src/core/sheet-names';
+import { customers, invoices, PAGE_ROWS } from '../fake-service';
+import { StrictBook, type StrictSheet } from './strict-book';
+import { column, company, HOUR, pulling, pullRun, pullToEnd, settled, started, T0, world } from './world';
 
 const named = (name: string) => (c: Record<string, unknown>) => ({ ...c, razaoSocial: name });
 const long = (n: number, from = 1) => customers(from, n).map(named('x'.repeat(60_000)));
@@ -22,7 +29,7 @@ describe('"Filtros na planilha" on a write', () => {
 
   it('writes, counts and reports as pulled only the records that pass', () => {
     const pulled: Array<[number, readonly ApiRecord[]]> = [];
-    const run = started('clientes', { sheetFilters: onlyAtivos }, new GridBook(), T0, { pulled: (id, records) => pulled.push([id, records]) });
+    const run = started('clientes', { sheetFilters: onlyAtivos }, new StrictBook(), T0, { pulled: (id, records) => pulled.push([id, records]) });
     const records = [...customers(1, 2).map(named('Ativo')), ...customers(3, 2).map(named('Inativo')), ...customers(5, 1).map(named('Ativo'))];
     run.writer.write(records);
     expect(run.sheet.column('ID do cliente')).toEqual([1, 2, 5]);
@@ -32,7 +39,7 @@ describe('"Filtros na planilha" on a write', () => {
 
   it('a batch with no record passing writes nothing at all: no row, no widths, nothing told', () => {
     const pulled: unknown[] = [];
-    const run = started('clientes', { sheetFilters: onlyAtivos }, new GridBook(), T0, { pulled: (...args) => pulled.push(args) });
+    const run = started('clientes', { sheetFilters: onlyAtivos }, new StrictBook(), T0, { pulled: (...args) => pulled.push(args) });
     run.sheet.forget();
     run.writer.write(customers(1, 3).map(named('Inativo')));
     expect(run.sheet.written).toEqual([]);
@@ -67,7 +74,7 @@ describe('what a write counts', () => {
 
   it('a company of a consolidated pull adds its rows, in either mode, and tells no snapshot', () => {
     const pulled: unknown[] = [];
-    const run = started('clientes', { mode: 'merge', companies: [company('k1', 'merge')] }, new GridBook(), T0, { pulled: (...a) => pulled.push(a) });
+    const run = started('clientes', { mode: 'merge', companies: [company('k1', 'merge')] }, new StrictBook(), T0, { pulled: (...a) => pulled.push(a) });
     run.writer.write(customers(1, 3), company('k1', 'merge'));
     run.nextStep().write(customers(1, 2), company('k1', 'merge'));
     expect(run.state).toMatchObject({ rows: 5, merged: 0 });
@@ -77,7 +84,7 @@ describe('what a write counts', () => {
 
   it('a one-company pull tells each batch it wrote, with its sheet', () => {
     const pulled: Array<[number, readonly ApiRecord[]]> = [];
-    const run = started('clientes', {}, new GridBook(), T0, { pulled: (id, records) => pulled.push([id, records]) });
+    const run = started('clientes', {}, new StrictBook(), T0, { pulled: (id, records) => pulled.push([id, records]) });
     const batch = customers(1, 2);
     run.writer.write(batch);
     expect(pulled).toEqual([[run.state.sheetId, batch]]);
@@ -123,7 +130,7 @@ describe('texts cut to the cell limit', () => {
   });
 
   it('warnings of another kind do not take the place of a named cut', () => {
-    const book = new GridBook();
+    const book = new StrictBook();
     const gone = started('clientes', {}, book);
     book.sheets = [];
     // The report's sheet was deleted since its last run: started again with a warning saying so.
@@ -230,7 +237,25 @@ describe('the rows between two records updated', () => {
   });
 });
 
+describe('card data', () => {
+  it('when the report asks for it, is written in its columns', () => {
+    const run = started('clientes', { cardData: true });
+    run.writer.write([{ idCliente: 1, razaoSocial: 'Cliente 1', cartaoCredito: { numeroCartao: '4111********1111', nomeImpressoCartao: 'FULANO' } }]);
+    expect(run.sheet.column('Cartão (número)')).toEqual(['4111********1111']);
+    expect(run.sheet.column('Cartão (nome impresso)')).toEqual(['FULANO']);
+  });
+});
+
 describe('column widths', () => {
+  it('a spreadsheet whose sheets take no widths is written all the same', () => {
+    const book = new StrictBook();
+    book.widths = false;
+    const run = started('clientes', {}, book);
+    run.writer.write([{ idCliente: 1, razaoSocial: 'Cliente 1', telefones: [{ numero: '11' }] }]);
+    expect(run.sheet.column('ID do cliente')).toEqual([1]);
+    expect(book.sheets).toHaveLength(2);
+  });
+
   it('a sheet the run made gets widths fitted to its first rows, once, without "Recebido em"', () => {
     const run = started('clientes');
     run.writer.write(customers(1, 2).map(named('Uma razão social bem comprida para a coluna')));
@@ -259,5 +284,129 @@ describe('column widths', () => {
     run.writer.write(customers(1, 2));
     run.nextStep().write(customers(3, 1));
     expect(run.sheet.widths).toHaveLength(1);
+  });
+});
+
+/** Rows by header label, whatever mark the first header carries while the run is not done. */
+function rowsOf(sheet: StrictSheet): Array<Record<string, unknown>> {
+  const header = sheet.header().map((h) => h.replace(PARTIAL_MARK, ''));
+  return sheet.grid.slice(1, sheet.lastRow()).map((row) => Object.fromEntries(header.map((h, i) => [h, row?.[i] ?? ''])));
+}
+const names = (sheet: StrictSheet) => rowsOf(sheet).map((r) => `${r['ID do cliente']}:${r['Razão social']}`);
+
+/** A merge writer over the sheet a first pull of `first` left. */
+function merging(first: Array<Record<string, unknown>>) {
+  const book = new StrictBook();
+  const pull = pulling(first, {}, book);
+  const done = pull.toEnd();
+  expect(done.status).toBe('done');
+  const state = startImport({ ...done.spec, mode: 'merge' }, pull.deps);
+  return { book, sheet: pull.sheet(), state, writer: new Writer(state, pull.deps) };
+}
+
+describe('the row of each record', () => {
+  it('a sheet of one record: the record is updated on its row, not added below', () => {
+    const m = merging(customers(1, 1));
+    m.writer.write(customers(1, 1, 'Novo'));
+    expect(names(m.sheet)).toEqual(['1:Novo 1']);
+    expect(m.state.rows).toBe(1);
+    expect(m.state.merged).toBe(1);
+  });
+
+  it('a row the user copied: the record is written on the first row of its id; the copy stays as it was', () => {
+    const m = merging(customers(1, 2));
+    m.sheet.write(4, 1, [m.sheet.grid[1].slice()]);
+    m.writer.write([...customers(1, 1, 'Novo'), ...customers(7, 1, 'Novo')]);
+    expect(names(m.sheet)).toEqual(['1:Novo 1', '2:Cliente 2', '1:Cliente 1', '7:Novo 7']);
+  });
+
+  it("a row without an id is the user's: records never land on it, new ones go below it", () => {
+    const m = merging(customers(1, 2));
+    m.sheet.write(4, 2, [['anotação sem id']]);
+    m.writer.write(customers(5, 2, 'Novo'));
+    const rows = rowsOf(m.sheet);
+    expect(rows.map((r) => r['ID do cliente'])).toEqual([1, 2, '', 5, 6]);
+    expect(m.sheet.grid[3][1]).toBe('anotação sem id');
+  });
+
+  it('a sheet with only its header: the first record goes on row 2, without reading an empty range', () => {
+    const m = merging([]);
+    m.writer.write(customers(3, 1));
+    expect(m.sheet.grid[1][0]).toBe(3);
+    expect(m.sheet.lastRow()).toBe(2);
+  });
+
+  it('a record that came without its id is added below, never written over a row without an id', () => {
+    const m = merging(customers(1, 2));
+    m.sheet.write(4, 2, [['anotação sem id']]);
+    m.writer.write([{ idCliente: '', razaoSocial: 'Sem id' }]);
+    expect(m.sheet.grid[3][1]).toBe('anotação sem id');
+    expect(m.sheet.lastRow()).toBe(5);
+    expect(rowsOf(m.sheet).map((r) => r['Razão social'])).toEqual(['Cliente 1', 'Cliente 2', '', 'Sem id']);
+  });
+
+  it('reads the id column once for all the writes of a step', () => {
+    const m = merging(customers(1, 4));
+    const idColumn = m.sheet.columns.get('idCliente');
+    m.sheet.reads = [];
+    m.writer.write(customers(2, 1, 'Novo'));
+    m.writer.write(customers(9, 1, 'Novo'));
+    m.writer.write(customers(3, 1, 'Novo'));
+    expect(m.sheet.reads.filter(([row, column]) => row === 2 && column === idColumn)).toEqual([[2, idColumn, 4, 1]]);
+    expect(names(m.sheet)).toEqual(['1:Cliente 1', '2:Novo 2', '3:Novo 3', '4:Cliente 4', '9:Novo 9']);
+  });
+});
+
+describe('texts over the cell limit', () => {
+  it('names the first five cuts and counts the others, adding up across the steps of the run', () => {
+    const book = new StrictBook();
+    const done = pullToEnd(book, long(5 * PAGE_ROWS));
+    expect(done.steps).toBeGreaterThan(1);
+    const named = done.warnings.filter((w) => w.startsWith('O campo "'));
+    expect(named).toHaveLength(5);
+    expect(done.warnings.filter((w) => w.startsWith('Além desses, '))).toEqual([
+      `Além desses, ${5 * PAGE_ROWS - 5} campos também passaram de 50.000 caracteres e foram cortados.`,
+    ]);
+  });
+});
+
+describe('the report sheet deleted during a pull', () => {
+  it('fails the run telling the user to run the report again', () => {
+    const book = new StrictBook();
+    const { state, step } = pullRun(book, customers(1, 30));
+    const first = step(state);
+    expect(first.status).toBe('running');
+    book.sheets = book.sheets.filter((s) => s.id !== first.sheetId);
+    const next = step(first);
+    expect(next.status).toBe('failed');
+    expect(next.message).toContain('A aba "Clientes" foi apagada durante a importação. Rode o relatório de novo.');
+  });
+});
+
+describe('a merge into the sheet an earlier pull wrote', () => {
+  it('updates the rows it finds by id, adds the new ids below, and counts what it merged', () => {
+    const book = new StrictBook();
+    const first = pullToEnd(book, customers(1, 4));
+    const sheet = book.byId(first.sheetId) as StrictSheet;
+    const merged = pullToEnd(book, customers(3, 4, 'Novo'), 'merge', T0 + 3_600_000);
+    expect(merged).toMatchObject({ status: 'done', merged: 4, rows: 6 });
+    const name = sheet.grid[0].findIndex((h) => String(h).endsWith('Razão social') || String(h).endsWith('Razao social'));
+    expect(sheet.grid.slice(1, sheet.lastRow()).map((r) => r[name])).toEqual(['Cliente 1', 'Cliente 2', 'Novo 3', 'Novo 4', 'Novo 5', 'Novo 6']);
+  });
+});
+
+describe('a refresh into a sheet the user sorted', () => {
+  it('writes each record on the row of its id, however far down the rows are and in whatever order', () => {
+    const s = world({ k: customers(1, 12) });
+    const state = s.start();
+    const ids = () => column(s.sheet(), 'ID do cliente');
+    expect(s.step(state).status).toBe('done');
+    const sheet = s.sheet();
+    sheet.grid = [sheet.grid[0], ...sheet.grid.slice(1, 13).reverse()];
+    s.service.companies.k = customers(1, 12, 'Novo');
+    const merged = s.run({ mode: 'merge' });
+    expect(merged).toMatchObject({ status: 'done', merged: 12 });
+    expect(ids()).toEqual(Array.from({ length: 12 }, (_, i) => 12 - i));
+    expect(column(sheet, 'Razão social')).toEqual(Array.from({ length: 12 }, (_, i) => `Novo ${12 - i}`));
   });
 });

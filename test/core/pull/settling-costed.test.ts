@@ -6,19 +6,21 @@
  * right (and marked incomplete) until the last.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BillingClient } from '../../src/api/client';
-import { WORST_ROUND_TRIP_MS } from '../../src/api/http';
-import { listing } from '../../src/api/operations';
-import type { Transport } from '../../src/api/transport';
-import { nodeTransport } from '../../dev/http/node-transport';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
-import { CALL_MS, CELL_READ_MS, CELL_WRITE_MS, writeCostMs } from '../../src/core/deadline';
-import { FINISH_CALLS, type ImportDeps, type ImportState, startImport, stepImport } from '../../src/core/import-job';
-import { PARTIAL_MARK } from '../../src/core/sheet-names';
-import { tableSpec } from '../../src/core/table';
-import type { CellValue } from '../../src/core/table';
-import { zone } from './fixtures';
-import { MemoryBook, type MemorySheet } from './memory-book';
+import { BillingClient } from '../../../src/api/client';
+import { WORST_ROUND_TRIP_MS } from '../../../src/api/http';
+import { listing } from '../../../src/api/operations';
+import type { Transport } from '../../../src/api/transport';
+import { nodeTransport } from '../../../dev/http/node-transport';
+import { type SandboxHandle, startSandbox } from '../../../dev/sandbox/harness';
+import { CALL_MS, CELL_READ_MS, CELL_WRITE_MS, writeCostMs } from '../../../src/core/deadline';
+import { startImport } from '../../../src/core/pull/start';
+import { FINISH_CALLS, type ImportDeps, type ImportState } from '../../../src/core/pull/state';
+import { stepImport } from '../../../src/core/pull/step';
+import { PARTIAL_MARK } from '../../../src/core/sheet-names';
+import { tableSpec } from '../../../src/core/table';
+import type { CellValue } from '../../../src/core/table';
+import { zone } from '../fake-service';
+import { StrictBook, type StrictSheet } from './strict-book';
 
 let sb: SandboxHandle;
 
@@ -33,10 +35,10 @@ afterAll(async () => {
 const PAGE_ROWS = 100;
 
 /** A book whose sheet calls advance the clock as Google's would at its slowest. */
-class CostedBook extends MemoryBook {
+class CostedBook extends StrictBook {
   clock = Date.UTC(2026, 0, 5, 12);
-  override create(name: string): MemorySheet {
-    const sheet = super.create(name);
+  override create(name: string, columns?: number): StrictSheet {
+    const sheet = super.create(name, columns);
     const read = sheet.read.bind(sheet);
     const write = sheet.write.bind(sheet);
     sheet.read = (row, column, rows, columns) => {
@@ -100,28 +102,32 @@ describe('the final settling of a full pull', () => {
     const child = table.children[0];
     expect(child, 'faturas has a child table').toBeDefined();
     const width = table.columns.length + table.children.reduce((n, c) => n + c.columns.length, 0);
-    // A pulling step has room for one wave (the first asks two pages); a settling step for less than two of its parts.
-    const wave = WORST_ROUND_TRIP_MS + writeCostMs(2 * PAGE_ROWS, width, FINISH_CALLS) + 1_000;
+    // A pulling step has room for one wave (the first asks two pages) and little more.
+    const wave = WORST_ROUND_TRIP_MS + writeCostMs(2 * PAGE_ROWS, width, FINISH_CALLS) + 200;
     const firstRun = run(book, () => wave);
     const first = firstRun.at(-1) as ImportState;
     expect(first.status).toBe('done');
 
-    const sheet = book.byId(first.sheetId) as MemorySheet;
-    const items = book.byId(first.children[child.field].sheetId) as MemorySheet;
+    const sheet = book.byId(first.sheetId) as StrictSheet;
+    const items = book.byId(first.children[child.field].sheetId) as StrictSheet;
     const header = sheet.grid[0].map(String);
     const idAt = header.indexOf(String(sheet.grid[0][0]));
     const rows = sheet.lastRow();
     // Two rows of records the service no longer has: one bare, one with the user's note beside it; items of both.
     const userColumn = sheet.lastColumn() + 2;
     const stale = (id: number) => sheet.grid[1].map((v, c) => (c === idAt ? id : v));
+    // Each sheet's grid grows by the rows added below its data, as it does when someone adds them.
+    sheet.ensureSize(rows + 2, 0);
     sheet.grid[rows] = stale(990_001);
     sheet.grid[rows + 1] = stale(990_002);
     sheet.grid[rows + 1][userColumn - 1] = 'minha nota';
     const itemRows = items.lastRow();
+    items.ensureSize(itemRows + 2, 0);
     items.grid[itemRows] = items.grid[1].map((v, c) => (c === 0 ? 990_001 : v));
     items.grid[itemRows + 1] = items.grid[1].map((v, c) => (c === 0 ? 990_002 : v));
 
-    const settle = 1_200;
+    // A settling step has room for no part (the cheapest is the marks' calls) but the first, which it must do anyway.
+    const settle = (FINISH_CALLS + 2 * table.children.length) * CALL_MS;
     const marked: boolean[] = [];
     const states = run(
       book,

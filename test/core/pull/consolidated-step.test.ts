@@ -1,49 +1,73 @@
 /**
  * Consolidated pulls through their ports, without the emulator: several
  * companies (API keys of a small fake service) walked in shared round trips
- * into one in-memory sheet, each keeping its own place, failing alone and
- * resting when its service does not answer.
+ * into one sheet, each keeping its own place, failing alone and resting when
+ * its service does not answer.
  */
 import { describe, expect, it } from 'vitest';
-import { stepConsolidated } from '../../src/core/consolidated-job';
-import { type CompanySpec, type ImportDeps, type ImportState, retryImport, startImport } from '../../src/core/import-job';
-import { MemoryBook, type MemorySheet } from '../bulk/memory-book';
-import { customers, FakeService, refused, timedOut, zone } from './fake-service';
-
-const T0 = Date.UTC(2026, 10, 22, 15);
+import { WORST_ROUND_TRIP_MS } from '../../../src/api/http';
+import { listing } from '../../../src/api/operations';
+import { writeCostMs } from '../../../src/core/deadline';
+import { ASSUMED_PAGE_ROWS, type CompanySpec, FINISH_CALLS, type ImportState, retryImport } from '../../../src/core/pull/state';
+import { startImport } from '../../../src/core/pull/start';
+import { shareWave } from '../../../src/core/pull/step';
+import { tableSpec } from '../../../src/core/table';
+import { customers, type FakeService, refused, timedOut } from '../fake-service';
+import { company, world } from './world';
 
 function setup(companies: Record<string, Array<Record<string, unknown>>>, names = Object.keys(companies)) {
-  const service = new FakeService(companies);
-  const book = new MemoryBook();
-  let clock = T0;
-  const now = () => clock;
-  service.onTrip = () => {
-    clock += 1_000;
-  };
-  const specs: CompanySpec[] = names.map((id) => ({ id, name: `Empresa ${id}`, filters: {}, mode: 'replace' }));
-  const checkpoints: ImportState[] = [];
-  const deps: ImportDeps = {
-    client: service.client('nobody', now),
-    clientFor: (id) => service.client(id, now),
-    book,
-    zone,
-    now,
-    // As the job store does: what is saved is a copy, not the state the step goes on changing.
-    checkpoint: (s) => checkpoints.push(structuredClone(s)),
-  };
-  const state = startImport({ listing: 'clientes', filters: {}, sheetName: 'Clientes', mode: 'replace', companies: specs }, deps);
-  const sheet = () => book.byId(state.sheetId) as MemorySheet;
+  const w = world(companies);
+  const state = w.start({ companies: names.map((id) => company(id)) });
   // By label, whatever mark the first header carries while the sheet is incomplete.
   const rows = () => {
-    const grid = sheet().grid;
+    const grid = w.sheet().grid;
     const at = (label: string) => grid[0].findIndex((h) => String(h).endsWith(label));
-    return grid.slice(1, sheet().lastRow()).map((r) => `${r[at('Empresa')]}|${r[at('ID do cliente')]}`);
+    return grid.slice(1, w.sheet().lastRow()).map((r) => `${r[at('Empresa')]}|${r[at('ID do cliente')]}`);
   };
-  return { service, book, deps, state, sheet, rows, checkpoints, tick: (ms: number) => (clock += ms), now };
+  return { ...w, state, rows, checkpoints: w.saved };
 }
 
-const step = (s: ReturnType<typeof setup>, state: ImportState, deadline = s.now() + 600_000, limit?: number) =>
-  stepConsolidated(state, s.deps, { deadline, limit });
+const step = (s: ReturnType<typeof setup>, state: ImportState, deadline = s.now() + 600_000, limit?: number) => s.step(state, { deadline, limit });
+
+describe('sharing a wave between companies', () => {
+  it('gives each first wave its two pages, then shares the rest in turn, never more than a company has left', () => {
+    expect(
+      shareWave([
+        { pages: 2, first: true },
+        { pages: 2, first: true },
+        { pages: 2, first: true },
+      ]),
+    ).toEqual([2, 2, 2]);
+    expect(
+      shareWave([
+        { pages: 10, first: false },
+        { pages: 10, first: false },
+        { pages: 1, first: false },
+      ]),
+    ).toEqual([5, 4, 1]);
+    expect(
+      shareWave([
+        { pages: 10, first: false },
+        { pages: 2, first: true },
+      ]),
+    ).toEqual([8, 2]);
+  });
+
+  it('a company with no pages left asks none, even on its first wave', () => {
+    expect(
+      shareWave([
+        { pages: 0, first: true },
+        { pages: 10, first: false },
+      ]),
+    ).toEqual([0, 10]);
+  });
+
+  it('a first wave that no longer fits waits for the next one', () => {
+    const wants = Array.from({ length: 6 }, () => ({ pages: 2, first: true }));
+    expect(shareWave(wants)).toEqual([2, 2, 2, 2, 2, 0]);
+    expect(shareWave(wants).reduce((a, b) => a + b, 0)).toBe(10);
+  });
+});
 
 describe('a consolidated pull', () => {
   it('writes every record of each company once, Empresa first, and ends done', () => {
@@ -297,9 +321,7 @@ describe("what a company's walk says", () => {
     );
     expect(state.partial).toContain('"Empresa b": Importação incompleta');
     // The same warning is not repeated by a later step of the run.
-    const again = stepConsolidated({ ...state, status: 'running', companies: state.companies?.map((c) => ({ ...c, status: 'running' })) }, s.deps, {
-      deadline: s.now() + 600_000,
-    });
+    const again = step(s, { ...state, status: 'running', companies: state.companies?.map((c) => ({ ...c, status: 'running' })) });
     expect(again.warnings.filter((w) => w.startsWith('Empresa b: A página 2')).length).toBe(1);
   });
 });
@@ -312,20 +334,6 @@ describe('what a step leaves alone', () => {
     const before = structuredClone(first);
     step(s, first);
     expect(first).toEqual(before);
-  });
-
-  it('refuses up front when the companies together announce more rows than the spreadsheet can take', () => {
-    const s = setup({ a: customers(1, 30), b: customers(100, 30) });
-    s.book.totalCells = () => 10_000_000 - 1_500;
-    const state = step(s, s.state);
-    expect(state.status).toBe('failed');
-    expect(state.retryable).toBe(false);
-    expect(state.message).toMatch(/^Esta importação levaria a planilha a [\d.]+ células\. O Google Planilhas aceita no máximo 10 milhões/);
-    expect(s.rows()).toEqual([]);
-    // One company alone fits.
-    const t = setup({ a: customers(1, 30) });
-    t.book.totalCells = () => 10_000_000 - 1_500;
-    expect(step(t, t.state).status).toBe('done');
   });
 });
 
@@ -346,6 +354,12 @@ describe('a step near its hard limit', () => {
 
   it('a wave starts only with room for a minute-long round trip and the write of what it may bring', () => {
     expect(threshold()).toBeGreaterThan(61_000);
+  });
+
+  it("the write a first wave may bring is two pages of rows as wide as every sheet's, Empresa and the connection included", () => {
+    const table = tableSpec(listing('clientes'));
+    const width = 2 + table.columns.length + table.children.reduce((n, c) => n + 2 + c.columns.length, 0);
+    expect(threshold()).toBe(WORST_ROUND_TRIP_MS + writeCostMs(2 * ASSUMED_PAGE_ROWS, width, FINISH_CALLS));
   });
 
   it('a failed page is tried again only when the retry still ends before the limit, with the write after it', () => {
@@ -441,8 +455,21 @@ describe('a consolidated step, edges', () => {
     for (let i = 0; i < 5 && state.status === 'running'; i++) state = step(s, state, s.now() + 1_500);
     expect(state.status).toBe('done');
     expect(state.children[field].rows).toBe(24);
-    const child = s.book.byId(state.children[field].sheetId) as MemorySheet;
+    const child = s.book.watched(state.children[field].sheetId);
     expect(child.lastRow()).toBe(25);
+  });
+});
+
+describe('what a consolidated run says while its companies walk', () => {
+  it('nothing while they only ran out of time; each resting company by name, one after the other', () => {
+    const s = setup({ a: customers(1, 40), b: customers(1, 40) });
+    const first = step(s, s.state, s.now() + 1_500);
+    expect(first.status).toBe('running');
+    expect(first.message).toBeUndefined();
+    s.service.fault = () => timedOut;
+    const second = step(s, first);
+    const rests = (name: string) => `${name}: O serviço não respondeu a tempo \\(.+\\)\\. A empresa tenta de novo na próxima etapa, de onde parou\\.`;
+    expect(second.message).toMatch(new RegExp(`^${rests('Empresa a')} ${rests('Empresa b')}$`));
   });
 });
 

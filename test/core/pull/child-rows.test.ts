@@ -5,9 +5,9 @@
  * the user wrote beside them, and rows of parents no longer there let go.
  */
 import { describe, expect, it } from 'vitest';
-import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, placeChildRows } from '../../src/core/child-sheet';
-import type { CellValue, Column } from '../../src/core/table';
-import { MemoryBook, MemorySheet } from '../bulk/memory-book';
+import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, placeChildRows } from '../../../src/core/child-sheet';
+import type { CellValue, Column } from '../../../src/core/table';
+import { StrictBook, StrictSheet } from './strict-book';
 
 const STALE = /^Este item não veio na última atualização do registro\. A linha ficou porque tem anotações suas/;
 const col = (key: string): Column => ({ key, label: key, cell: 'text' });
@@ -17,41 +17,18 @@ const withIds = [col('idFatura'), col('idItem'), col('descricao')];
 const positional = [col('idCliente'), col('telefone')];
 const formats = (columns: Column[]) => columns.map(() => '@');
 
-/**
- * A sheet as strict as Google's: a range needs at least one row and one
- * column and must lie within the grid, which only ensureSize grows.
- */
-class StrictSheet extends MemorySheet {
-  size = { rows: 0, columns: 0 };
-  private check(row: number, column: number, rows: number, columns: number) {
-    if (!(rows >= 1 && columns >= 1)) throw new Error(`intervalo vazio (${rows} × ${columns})`);
-    if (row + rows - 1 > this.size.rows || column + columns - 1 > this.size.columns) throw new Error('intervalo fora da grade');
-  }
-  override ensureSize(rows = 0, columns = 0) {
-    this.size = { rows: Math.max(this.size.rows, rows), columns: Math.max(this.size.columns, columns) };
-  }
-  override read(row: number, column: number, rows: number, columns: number) {
-    this.check(row, column, rows, columns);
-    return super.read(row, column, rows, columns);
-  }
-  override write(row: number, column: number, values: CellValue[][]) {
-    this.check(row, column, values.length, values[0]?.length ?? 0);
-    super.write(row, column, values);
-  }
-}
-
-function childSheet(rows: CellValue[][], header: string[] = ['idFatura', 'idItem', 'descricao']): MemorySheet {
+function childSheet(rows: CellValue[][], header: string[] = ['idFatura', 'idItem', 'descricao']): StrictSheet {
   const s = new StrictSheet(1, 'Faturas · Itens');
   s.ensureSize(rows.length + 1, Math.max(header.length, ...rows.map((r) => r.length)));
   s.write(1, 1, [header]);
   if (rows.length) s.write(2, 1, rows);
   return s;
 }
-const data = (s: MemorySheet) => s.grid.slice(1, s.lastRow()).map((r) => r.map((v) => (v === undefined ? '' : v)));
+const data = (s: StrictSheet) => s.grid.slice(1, s.lastRow()).map((r) => r.map((v) => (v === undefined ? '' : v)));
 
 describe('finding a child sheet', () => {
   it('by its metadata whatever it is called now; an older one by its name, once; never one tagged for another parent', () => {
-    const book = new MemoryBook();
+    const book = new StrictBook();
     const renamed = book.create('Meus itens');
     renamed.setSheetTag(CHILD_TAG, childTagValue(7, 'itens'));
     expect(findChildSheet(book, 7, 'itens', 'Faturas · Itens')).toBe(renamed);

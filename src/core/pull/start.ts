@@ -1,0 +1,47 @@
+/**
+ * Starting a pull: the target sheet's name checked, the report's sheet found
+ * by id (or made), our columns laid out where their metadata says with the
+ * header marked incomplete, and the state of a run that has fetched nothing.
+ */
+import { listing } from '../../api/operations';
+import { LISTING_TAG, resolveLayout, SHEET_TAG } from '../sheet-layout';
+import { sheetNameProblem } from '../sheet-names';
+import { tableSpec } from '../table';
+import { knownKeys, prepareSheet, reportColumns, reportSheet } from './layout';
+import { type CompanyState, type ImportDeps, ImportError, type ImportSpec, type ImportState } from './state';
+
+export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
+  const name = spec.sheetName.trim();
+  if (!name) throw new ImportError('Informe o nome da aba de destino.');
+  const problem = sheetNameProblem(name);
+  if (problem) throw new ImportError(problem);
+  // A sheet this run makes gets widths fitted to its first rows; one the user already had keeps theirs.
+  const createdSheet = spec.sheetId === undefined ? !deps.book.byName(name) : !deps.book.byId(spec.sheetId);
+  const { sheet, recreated } = reportSheet(deps.book, { ...spec, sheetName: name });
+  const columns = reportColumns(spec.listing, { consolidated: Boolean(spec.companies), cardData: spec.cardData });
+  const previous = sheet.sheetTag(LISTING_TAG);
+  const layout = resolveLayout(sheet, columns, knownKeys(), tableSpec(listing(spec.listing)).idField, previous === null ? null : previous === spec.listing);
+  prepareSheet(sheet, columns, layout.positions);
+  sheet.setSheetTag(LISTING_TAG, spec.listing);
+  if (spec.reportId) sheet.setSheetTag(SHEET_TAG, `relatorio:${spec.reportId}`);
+  const warnings: string[] = [];
+  if (recreated) warnings.push(`A aba do relatório tinha sido apagada e foi criada de novo ("${sheet.name()}").`);
+  if (layout.rebuilt.length) warnings.push(`Colunas do complemento que tinham sido apagadas foram refeitas: ${layout.rebuilt.join(', ')}.`);
+  const now = deps.now();
+  return {
+    spec: { ...spec, sheetName: sheet.name(), sheetId: sheet.id },
+    sheetId: sheet.id,
+    pager: null,
+    rows: 0,
+    merged: 0,
+    children: {},
+    pages: 0,
+    warnings,
+    startedAt: now,
+    updatedAt: now,
+    status: 'running',
+    createdSheet,
+    steps: 0,
+    ...(spec.companies ? { companies: spec.companies.map((c): CompanyState => ({ id: c.id, pager: null, status: 'running', rows: 0, pages: 0 })) } : {}),
+  };
+}
