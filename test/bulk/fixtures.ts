@@ -2,7 +2,7 @@
 import { nodeTransport } from '../../dev/http/node-transport';
 import type { SandboxHandle } from '../../dev/sandbox/harness';
 import { BillingClient } from '../../src/api/client';
-import type { BulkDeps } from '../../src/core/bulk/job';
+import type { BulkDeps } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { intlZone } from '../../src/api/calendar';
 import type { KeyValueStore } from '../../src/core/ports';

@@ -7,7 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpOutcome } from '../../src/api/transport';
 import { NO_EDITS } from '../../src/core/bulk/edits';
-import { type BulkDeps, continueBulk, previewEditPush, startEditPush } from '../../src/core/bulk/job';
+import { previewEditPush } from '../../src/core/bulk/edit-push';
+import { continueBulk } from '../../src/core/bulk/job';
+import { startEditPush } from '../../src/core/bulk/launch';
+import type { BulkDeps } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { SnapshotStore } from '../../src/core/bulk/snapshot';
 import type { CellValue } from '../../src/core/table';

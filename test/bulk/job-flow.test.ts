@@ -6,18 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HttpOutcome } from '../../src/api/transport';
-import {
-  BulkError,
-  type BulkDeps,
-  cancelBulk,
-  continueBulk,
-  continueBulkJob,
-  failedRanges,
-  keyField,
-  progressOf,
-  startBulk,
-  validateSheet,
-} from '../../src/core/bulk/job';
+import { cancelBulk, continueBulk, continueBulkJob, failedRanges } from '../../src/core/bulk/job';
+import { startBulk } from '../../src/core/bulk/launch';
+import { keyField } from '../../src/core/bulk/row-plan';
+import { BulkError, type BulkDeps, progressOf } from '../../src/core/bulk/state';
+import { validateSheet } from '../../src/core/bulk/validate';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { bulkOperation, discountColumns } from '../../src/core/bulk/definitions';
 import { createTemplate } from '../../src/core/bulk/template';

@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
-import { continueBulk, startBulk, validateSheet } from '../../src/core/bulk/job';
+import { continueBulk } from '../../src/core/bulk/job';
+import { startBulk } from '../../src/core/bulk/launch';
+import { validateSheet } from '../../src/core/bulk/validate';
 import { FAULT_COLOR } from '../../src/core/bulk/sheet-io';
 import { catalog, CUSTOM_HEADER, customRow, deps, type Rec, zone } from './fixtures';
 import { MemoryBook } from './memory-book';

@@ -2,7 +2,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import { SAFE_RESEND_MS } from '../../src/core/bulk/batch';
-import { continueBulk, startBulk, validateSheet } from '../../src/core/bulk/job';
+import { continueBulk } from '../../src/core/bulk/job';
+import { startBulk } from '../../src/core/bulk/launch';
+import { validateSheet } from '../../src/core/bulk/validate';
 import { catalog, CUSTOM_HEADER, customRow, deps, type Rec } from './fixtures';
 import { MemoryBook } from './memory-book';
 

@@ -7,7 +7,7 @@
  */
 import { JobStore } from '../job-store';
 import type { KeyValueStore } from '../ports';
-import type { BulkJob } from './job';
+import type { BulkJob } from './state';
 
 type Stored = BulkJob & { keyCoding?: 'front' };
 
