@@ -68,6 +68,13 @@ export const cellAt = (row: readonly CellValue[], column: number | undefined): C
 export const timeOf = (cell: CellValue): number | undefined =>
   cell instanceof Date || Object.prototype.toString.call(cell) === '[object Date]' ? (cell as Date).getTime() : undefined;
 
+/** The first five values, quoted, for a message ("…" when there are more). */
+export const firstFive = (values: readonly string[]): string =>
+  values
+    .slice(0, 5)
+    .map((v) => `"${v}"`)
+    .join(', ') + (values.length > 5 ? '…' : '');
+
 /** Whether a date cell says a time at or after `t` (a cell that is no date never does). */
 export const writtenSince = (cell: CellValue, t: number): boolean => (timeOf(cell) ?? Number.NEGATIVE_INFINITY) >= t;
 

@@ -11,7 +11,7 @@ import { bulkOperation, STATUS } from './definitions';
 import { ensureLayout } from './headers';
 import { statusOf } from './rows';
 import { rowRangesA1, runsOf } from './sheet-io';
-import { type Context, sheetContext, sheetOf } from './context';
+import { type Context, firstFive, sheetContext, sheetOf } from './context';
 import { editContext } from './edit-push';
 import { keyField, normKey } from './row-plan';
 import { knownCustomers } from './row-customers';
@@ -130,12 +130,8 @@ function relocate(job: BulkJob, ctx: Context): void {
 
 function lostRows(ctx: Context, field: string, lost: readonly string[]): string {
   const label = ctx.op.columns.find((c) => c.field === field)?.label ?? field;
-  const named = lost
-    .slice(0, 5)
-    .map((k) => `"${k}"`)
-    .join(', ');
   const one = lost.length === 1;
-  return `${one ? 'Uma linha saiu' : `${lost.length} linhas saíram`} da aba durante o lote e não ${one ? 'foi processada' : 'foram processadas'} (${label} ${named}${lost.length > 5 ? '…' : ''}).`;
+  return `${one ? 'Uma linha saiu' : `${lost.length} linhas saíram`} da aba durante o lote e não ${one ? 'foi processada' : 'foram processadas'} (${label} ${firstFive(lost)}).`;
 }
 
 function finishMessage(job: BulkJob): string {

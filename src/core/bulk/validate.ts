@@ -8,7 +8,7 @@ import type { BillingClient } from '../../api/client';
 import { bulkOperation, STATUS } from './definitions';
 import { issueText, type RowIssue, statusOf } from './rows';
 import { expandRuns, highlight, type RowResult, writeResults } from './sheet-io';
-import { type Context, cellAt, type RowRequest, scopeRows, sheetContext, sheetOf } from './context';
+import { type Context, cellAt, firstFive, type RowRequest, scopeRows, sheetContext, sheetOf } from './context';
 import { readSpan, type Span, sheetDuplicates, standing } from './row-plan';
 import { checkCustomers } from './row-customers';
 import type { BulkDeps, BulkRequest } from './state';
@@ -80,11 +80,7 @@ function orphanDiscounts(ctx: Context, ranges: ReadonlyArray<[number, number]>, 
   if (!ctx.discounts || ranges.length !== 1 || ranges[0][0] !== 2) return [];
   const orphans = [...ctx.discounts.byKey.keys()].filter((k) => !keys.has(k));
   if (orphans.length === 0) return [];
-  const named = orphans
-    .slice(0, 5)
-    .map((k) => `"${k}"`)
-    .join(', ');
-  return [`Aba "Descontos": nenhuma linha desta aba tem o ID de integração ${named}${orphans.length > 5 ? '…' : ''}; esses descontos não serão enviados.`];
+  return [`Aba "Descontos": nenhuma linha desta aba tem o ID de integração ${firstFive(orphans)}; esses descontos não serão enviados.`];
 }
 
 /** Checks every row of the scope, writes each problem beside its row and colours the cells at fault; sends nothing. */
