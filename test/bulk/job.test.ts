@@ -10,8 +10,8 @@ import { BulkError, progressOf } from '../../src/core/bulk/state';
 import { validateSheet } from '../../src/core/bulk/validate';
 import { bulkOperation, discountColumns } from '../../src/core/bulk/definitions';
 import { createTemplate } from '../../src/core/bulk/template';
-import { zone } from './fixtures';
-import { adesao, clock, emit, FAR, fakeService, NFSE_HEADER, setUp, statuses } from './fake-service';
+import { CUSTOM_HEADER, zone } from './fixtures';
+import { adesao, clock, customRow, emit, FAR, fakeService, NFSE_HEADER, setUp, statuses } from './fake-service';
 
 describe('steps and deadlines', () => {
   it('a step whose deadline has passed leaves the job running where it was; the next step finishes it', () => {
@@ -114,6 +114,26 @@ describe('what the user changes between steps', () => {
     sheet.write(2, 2, [['']]);
     // Without its mark and its status the example row is a row like any other.
     expect(startBulk(deps, emit(made.sheetName), FAR())).toMatchObject({ status: 'done', total: 1, counts: { ok: 1 } });
+  });
+
+  it('rows the user sorted before a step are each sent once, however many steps the rest takes', () => {
+    const { book, deps, service } = setUp(fakeService({ onRequest: () => (clock.t += 30_000) }));
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003], [1004], [1005]]);
+    let p = startBulk(deps, { ...emit(), batchSize: 1 }, clock.t - 1);
+    sheet.write(2, 1, [[1005], [1004], [1003], [1002], [1001]]);
+    for (let i = 0; i < 10 && !p.done; i++) p = continueBulk(deps, p.jobId, clock.t + 100_000);
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 5, failed: 0, skipped: 0 } });
+    expect(statuses(sheet)).toEqual(['OK', 'OK', 'OK', 'OK', 'OK']);
+    expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(5);
+  });
+
+  it('a row refused at the start for want of its key is counted once, and not reported as gone', () => {
+    const { book, deps } = setUp();
+    book.sheet('Lote', CUSTOM_HEADER, [customRow('K-1'), customRow('', 'caro')]);
+    const started = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock.t - 1);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(done).toMatchObject({ status: 'done', counts: { ok: 1, failed: 1 } });
+    expect(done.warnings).toEqual([]);
   });
 });
 

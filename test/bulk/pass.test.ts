@@ -312,6 +312,15 @@ describe('a rerun of rows already done', () => {
     expect(later.counts).toMatchObject({ ok: 1, pending: 0 });
     expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(1);
   });
+
+  it('a batch with nothing to send writes no marks and flushes nothing', () => {
+    const { book, deps } = setUp();
+    book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
+    startBulk(deps, emit(), FAR());
+    const flushes = book.flushes;
+    expect(startBulk(deps, emit(), FAR()).counts).toMatchObject({ skipped: 2 });
+    expect(book.flushes).toBe(flushes);
+  });
 });
 
 describe('a service asking to slow down', () => {

@@ -5,7 +5,7 @@ import { validateSheet } from '../../src/core/bulk/validate';
 import { FAULT_COLOR } from '../../src/core/bulk/sheet-io';
 import type { CellValue } from '../../src/core/table';
 import { CUSTOM_HEADER } from './fixtures';
-import { adesao, FAR, fakeService, setUp, statuses } from './fake-service';
+import { adesao, clock, FAR, fakeService, setUp, statuses } from './fake-service';
 
 describe('customers by CPF/CNPJ in a run', () => {
   const op = 'criarAssinaturaPersonalizada' as const;
@@ -63,5 +63,20 @@ describe('customers by CPF/CNPJ in a run', () => {
     const summary = validateSheet(deps, { operation: op, sheetName: 'Lote', scope: 'all', connectionId: 'c1' });
     expect(summary).toMatchObject({ valid: 0, invalid: 1 });
     expect(summary.problems[0]).toContain('nenhum cliente tem o CPF/CNPJ 111.444.777-35');
+  });
+
+  it('a PENDENTE row is looked up even when its customer is not found: it may be in the service already', () => {
+    const { book, deps, service } = setUp(fakeService({ customers }));
+    service.subs.set('A', { idAssinaturaContrato: 9, idIntegracao: 'A' });
+    const since = new Date(clock.t - 3_600_000);
+    const sheet = book.sheet(
+      'Lote',
+      [...header, 'Status', 'ID da assinatura criada', 'Mensagem', 'Processado em'],
+      [[...row('A', '', '111.444.777-35'), 'PENDENTE', '', 'Enviando…', since]],
+    );
+    const p = startBulk(deps, { operation: op, sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
+    expect(p.counts).toMatchObject({ ok: 1, failed: 0 });
+    expect(statuses(sheet)).toEqual(['OK']);
+    expect(service.posted).toEqual([]);
   });
 });

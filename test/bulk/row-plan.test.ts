@@ -31,6 +31,14 @@ describe('templates and their example row', () => {
     expect(service.log.filter((l) => l.startsWith('POST'))).toEqual(['POST /v2/faturamento/nfse/emitir']);
     expect(statuses(sheet)).toEqual(['', 'OK']);
   });
+
+  it('the example row is told by the columns the sheet still has: a value kept for a column since deleted does not count', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
+    sheet.setSheetTag('faturamento.exemplo', JSON.stringify({ idFatura: '1001', idCliente: '5' }));
+    expect(startBulk(deps, emit(), FAR())).toMatchObject({ total: 1, counts: { ok: 1 } });
+    expect(service.posted.map((b) => b.idFatura)).toEqual([1002]);
+  });
 });
 
 describe('keys typed with spaces', () => {

@@ -38,6 +38,13 @@ describe('validateSheet', () => {
     expect(summary.invalid).toBe(7);
     expect(summary.problems).toHaveLength(5);
   });
+
+  it('a valid row whose Mensagem says something else is told it is ready, whatever its Status', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', [...NFSE_HEADER, 'Status', 'Mensagem'], [[1001, '', 'antes']]);
+    validateSheet(deps, { operation: 'emitirNfse', sheetName: 'Notas', scope: 'all' });
+    expect(sheet.records()[0]).toMatchObject({ Status: '', Mensagem: 'Linha válida: pronta para enviar.' });
+  });
 });
 
 describe('plan subscriptions and their discounts', () => {

@@ -35,6 +35,7 @@ export interface SentRow extends ReadRow {
   body: Readonly<Record<string, unknown>>;
 }
 
+/** How a kind of run treats its rows: the sheet's own operation (below), or edits pushed from an imported sheet (edit-push.ts). */
 export interface OperationKind {
   /** What the stored job keeps of its kind, so that a later step makes it again. */
   readonly stored: Pick<BulkJob, 'edits'>;
@@ -100,20 +101,21 @@ export function scopeRows(deps: BulkDeps, sheet: MarkupSheetPort, scope: BulkReq
 }
 
 function exampleOf(sheet: MarkupSheetPort): Record<string, string> | null {
+  const raw = sheet.sheetTag(EXAMPLE_TAG);
   try {
-    const raw = sheet.sheetTag(EXAMPLE_TAG);
-    return raw ? (JSON.parse(raw) as Record<string, string>) : null;
+    if (raw) return JSON.parse(raw) as Record<string, string>;
   } catch {
-    return null;
+    // A damaged mark marks nothing.
   }
+  return null;
 }
 
 /** Rows of the sheet's own operation: the row's columns are its request, and a done row is done for good. */
 const sheetRows: OperationKind = {
   stored: {},
   build: (ctx, row, r) => ({ op: ctx.op, built: buildRow(ctx.op, ctx.layout, row, r, ctx.name, ctx.zone, ctx.discounts) }),
-  // An imported Faturas sheet may have been pulled again since: its old result is another invoice's.
-  ownsResult: (ctx, row) => ctx.op.identity !== 'idFatura' || String(cellAt(row, ctx.layout.results.chave)) === String(cellAt(row, ctx.layout.inputs.idFatura)),
+  // Only NFS-e rows say which invoice their result is for: an imported Faturas sheet pulled again since may hold another invoice there.
+  ownsResult: (ctx, row) => String(cellAt(row, ctx.layout.results.chave)) === String(cellAt(row, ctx.layout.inputs.idFatura)),
   settle: () => {},
 };
 

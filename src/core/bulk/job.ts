@@ -13,7 +13,7 @@ import { statusOf } from './rows';
 import { rowRangesA1, runsOf } from './sheet-io';
 import { type Context, firstFive, sheetContext, sheetOf } from './context';
 import { editContext } from './edit-push';
-import { keyField, normKey } from './row-plan';
+import { keyField, labelOf, normKey } from './row-plan';
 import { knownCustomers } from './row-customers';
 import { runPass } from './pass';
 import type { Prepared } from './validate';
@@ -88,9 +88,9 @@ function nextPass(deps: BulkDeps, job: BulkJob): boolean {
  * is gone is reported, never replaced by whatever sits at its old number.
  */
 function relocate(job: BulkJob, ctx: Context): void {
-  const field = keyField(ctx.op);
-  const column = field ? ctx.layout.inputs[field] : undefined;
-  if (!job.keys || column === undefined) return;
+  if (!job.keys) return;
+  const field = keyField(ctx.op) as string;
+  const column = ctx.layout.inputs[field];
   const found = new Map<string, number>();
   const last = ctx.sheet.lastRow();
   if (last >= 2)
@@ -125,11 +125,11 @@ function relocate(job: BulkJob, ctx: Context): void {
     job.retry = retry.ranges;
     job.retryKeys = retry.keys;
   }
-  if (lost.length) job.warnings = [...job.warnings, lostRows(ctx, field as string, lost)];
+  if (lost.length) job.warnings = [...job.warnings, lostRows(ctx, field, lost)];
 }
 
 function lostRows(ctx: Context, field: string, lost: readonly string[]): string {
-  const label = ctx.op.columns.find((c) => c.field === field)?.label ?? field;
+  const label = labelOf(ctx.op, field);
   const one = lost.length === 1;
   return `${one ? 'Uma linha saiu' : `${lost.length} linhas saíram`} da aba durante o lote e não ${one ? 'foi processada' : 'foram processadas'} (${label} ${firstFive(lost)}).`;
 }

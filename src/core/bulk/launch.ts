@@ -77,20 +77,13 @@ export function startEditPush(deps: BulkDeps, request: { sheetName: string; owne
       warnings: [],
     };
   }
-  return launch(
-    deps,
-    { operation: ctx.op.key, sheetName: ctx.name, connection: '', connectionId, owner: request.owner, scope: 'all', batchSize: request.batchSize },
-    ctx,
-    runsOf(changed),
-    deadline,
-    now,
-  );
+  return launch(deps, { connection: '', connectionId, owner: request.owner, batchSize: request.batchSize }, ctx, runsOf(changed), deadline, now);
 }
 
 /** Every valid row without a key gets one now, in one write: from here on each row is known by its key. */
 function generateKeys(deps: BulkDeps, ctx: Context, prepared: Prepared): void {
+  // Only creations lack keys, and their sheets always have the column (headers.ts adds it).
   const keyColumn = ctx.layout.inputs.idIntegracao;
-  if (ctx.op.identity !== 'idIntegracao' || keyColumn === undefined) return;
   const fresh = new Map<number, CellValue>();
   for (const [r, { built }] of prepared.built) {
     if (!built.needsKey || built.issues.length) continue;
@@ -100,11 +93,18 @@ function generateKeys(deps: BulkDeps, ctx: Context, prepared: Prepared): void {
     fresh.set(r, key);
     prepared.values[r - prepared.first][keyColumn - 1] = key;
   }
-  if (fresh.size) writeColumn(ctx.sheet, keyColumn, fresh);
+  writeColumn(ctx.sheet, keyColumn, fresh);
 }
 
 /** Validates the rows of `ranges`, writes their problems, then starts sending the valid ones. */
-function launch(deps: BulkDeps, request: BulkRequest, ctx: Context, ranges: Array<[number, number]>, deadline: number, startedAt = deps.now()): BulkProgress {
+function launch(
+  deps: BulkDeps,
+  request: Pick<BulkRequest, 'connection' | 'connectionId' | 'owner' | 'batchSize'>,
+  ctx: Context,
+  ranges: Array<[number, number]>,
+  deadline: number,
+  startedAt = deps.now(),
+): BulkProgress {
   const { summary, prepared } = validateRows(deps, ctx, ranges);
   generateKeys(deps, ctx, prepared);
   const rowKeys = expandRuns(ranges).map((r) => keyAt(ctx, prepared.values[r - prepared.first]));

@@ -6,7 +6,7 @@
  */
 import type { MarkupSheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
-import { type BulkOperation, STATUS } from './definitions';
+import { type BulkOperation, type InputColumn, STATUS } from './definitions';
 import type { Layout } from './headers';
 import { type BuiltRow, DONE_STATUSES, isBlankRow, type RowIssue, statusOf } from './rows';
 import type { RowResult } from './sheet-io';
@@ -56,8 +56,9 @@ export function standing(ctx: Context, row: readonly CellValue[]): Standing {
 
 /** An NFS-e row done earlier whose note had no number yet (EMITIDA): each later run looks it up until the number exists. */
 function awaitsNumber(ctx: Context, row: readonly CellValue[]): boolean {
+  // Only NFS-e emission has a Número column.
   const numero = ctx.layout.results.numero;
-  return ctx.op.identity === 'idFatura' && numero !== undefined && String(cellAt(row, numero) ?? '').trim() === '';
+  return numero !== undefined && String(cellAt(row, numero)).trim() === '';
 }
 
 /**
@@ -73,9 +74,6 @@ export type RowPlan =
   /** `since`: when a PENDENTE row's outcome became unknown, if known; `was`: the status a done note keeps. */
   | ({ is: 'lookup'; reason: 'recheck' | 'pendente' | 'precheck'; since?: number; was?: string } & RowRequest);
 
-/** An update is looked up too: re-reading the record tells whether the lost answer's write happened. */
-const canLookUp = (op: BulkOperation, built: BuiltRow): boolean => (op.identity !== 'idempotent' || op.pathId !== undefined) && built.key !== undefined;
-
 /**
  * What a row is, from its cells; `known`: its request as a validation just
  * built it, and the problem of a key another row also has.
@@ -86,7 +84,8 @@ export function classifyRow(ctx: Context, row: readonly CellValue[], r: number, 
   const made = known.made ?? ctx.kind.build(ctx, row, r);
   const status = statusOf(cellAt(row, ctx.layout.results.status));
   if (is === 'awaits') return made.built.key === undefined ? { is: 'done' } : { is: 'lookup', reason: 'recheck', ...made, was: status };
-  if (is === 'pending' && canLookUp(ctx.op, made.built))
+  // A row with a key is looked up, an update too: re-reading the record tells whether the lost answer's write happened.
+  if (is === 'pending' && made.built.key !== undefined)
     return { is: 'lookup', reason: 'pendente', ...made, since: timeOf(cellAt(row, ctx.layout.results.processadoEm)) };
   if (known.duplicate && is === 'open') made.built.issues.push(known.duplicate);
   if (made.built.issues.length) return { is: 'invalid', ...made };
@@ -109,7 +108,10 @@ export function keyField(op: BulkOperation): string | undefined {
   return op.pathId;
 }
 
-export const normKey = (v: CellValue | undefined | null): string => (v === '' || v === null || v === undefined ? '' : String(v).trim());
+/** The title of an operation's column. */
+export const labelOf = (op: BulkOperation, field: string): string => (op.columns.find((c) => c.field === field) as InputColumn).label;
+
+export const normKey = (v: CellValue): string => String(v).trim();
 
 /** The key a job keeps for a row: '-' for the example or a blank row, '' for a row without one. */
 export function keyAt(ctx: Context, row: readonly CellValue[]): string {
@@ -124,18 +126,18 @@ export function keyAt(ctx: Context, row: readonly CellValue[]): string {
  * other rows. Read from the whole sheet, whatever the scope.
  */
 export function sheetDuplicates(ctx: Context): Map<number, RowIssue> {
-  const field = keyField(ctx.op);
+  const field = keyField(ctx.op) as string;
   const out = new Map<number, RowIssue>();
-  const column = field ? ctx.layout.inputs[field] : undefined;
+  const column = ctx.layout.inputs[field];
   const last = ctx.sheet.lastRow();
-  if (!field || column === undefined || last < 2) return out;
+  if (last < 2) return out;
   const rows = ctx.sheet.read(2, 1, last - 1, ctx.layout.lastColumn);
   const rowsByKey = new Map<string, number[]>();
   rows.forEach((row, i) => {
     const key = normKey(cellAt(row, column));
     if (key && !isExample(ctx, row)) rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), i + 2]);
   });
-  const label = ctx.op.columns.find((c) => c.field === field)?.label ?? field;
+  const label = labelOf(ctx.op, field);
   for (const [key, rows] of rowsByKey) {
     if (rows.length < 2) continue;
     for (const r of rows) {

@@ -9,7 +9,7 @@ import { bulkOperation, STATUS } from './definitions';
 import { issueText, type RowIssue, statusOf } from './rows';
 import { expandRuns, highlight, type RowResult, writeResults } from './sheet-io';
 import { type Context, cellAt, firstFive, type RowRequest, scopeRows, sheetContext, sheetOf } from './context';
-import { readSpan, type Span, sheetDuplicates, standing } from './row-plan';
+import { normKey, readSpan, type Span, sheetDuplicates, standing } from './row-plan';
 import { checkCustomers } from './row-customers';
 import type { BulkDeps, BulkRequest } from './state';
 
@@ -36,7 +36,7 @@ function buildRows(ctx: Context, rows: readonly number[], span: Span, summary: V
   const keys = new Set<string>();
   for (const r of rows) {
     const row = span.values[r - span.first];
-    keys.add(String(cellAt(row, ctx.layout.inputs.idIntegracao) ?? '').trim());
+    keys.add(normKey(cellAt(row, ctx.layout.inputs.idIntegracao)));
     const is = standing(ctx, row);
     if (is === 'blank') continue;
     summary.total++;
@@ -103,8 +103,7 @@ export function validateRows(
       [...built].map(([row, made]) => ({ row, built: made.built })),
     );
   const { results, issues } = verdicts(ctx, span, built, duplicates, now, summary);
-  const orphans = orphanDiscounts(ctx, ranges, keys);
-  if (orphans.length) summary.warnings = [...summary.warnings, ...orphans];
+  summary.warnings = [...summary.warnings, ...orphanDiscounts(ctx, ranges, keys)];
   writeResults(ctx.sheet, ctx.layout, ctx.op, results);
   // What was just written is what the sheet now holds: the first step reads its statuses from here.
   const statusAt = ctx.layout.results.status - 1;
