@@ -163,12 +163,13 @@ class Chunk {
     private readonly options: BatchOptions,
     private readonly out: BatchOutcome,
   ) {
-    this.open = items.slice();
+    this.open = items;
     this.maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
   }
 
   run(budget: StepBudget): void {
-    while (this.open.length > 0 && !this.out.fatal) {
+    // A chunk has rows, and starts only while no key was refused.
+    for (;;) {
       this.lookUp();
       if (this.out.fatal) break;
       const wait = this.send();
@@ -228,7 +229,7 @@ class Chunk {
 
   /** An update read back: done if the record already holds it, sent (again: a PUT may be repeated) otherwise. */
   private readBack(item: Item, existing: Existing | null): void {
-    const record = existing?.kind === 'subscription' ? existing.record : null;
+    const record = existing?.record as Subscription | undefined;
     if (record && item.built.issues.length === 0 && holdsUpdate(this.op, item.built.body, record))
       this.settle(item, subscriptionOk(this.op, record, ', confirmada por consulta depois de uma resposta incerta'));
     else if (item.built.issues.length > 0) this.settle(item, error(issueText(item.built.issues)));
