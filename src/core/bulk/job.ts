@@ -89,7 +89,7 @@ function nextPass(deps: BulkDeps, job: BulkJob): boolean {
  */
 function relocate(job: BulkJob, ctx: Context): void {
   if (!job.keys) return;
-  const field = keyField(ctx.op) as string;
+  const field = keyField(ctx.op);
   const column = ctx.layout.inputs[field];
   const found = new Map<string, number>();
   const last = ctx.sheet.lastRow();

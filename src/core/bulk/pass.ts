@@ -114,6 +114,7 @@ function classify(pass: Pass, size: number, reserve: number): Batch {
   return batch;
 }
 
+/** A row into the batch by what it is: counted once the batch ends, refused now, or a request (a blank key gets one). */
 function take({ deps }: Pass, batch: Batch, { r, row }: ReadRow, plan: RowPlan): void {
   if (plan.is === 'blank') return;
   if (plan.is === 'done') batch.done.push({ index: batch.end, r, row });

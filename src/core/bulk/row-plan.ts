@@ -102,10 +102,11 @@ export function giveKey(built: BuiltRow, key: string): void {
 }
 
 /** The field that tells a row's record: the integration id of a creation, the subscription of an update, the invoice of an NFS-e. */
-export function keyField(op: BulkOperation): string | undefined {
+export function keyField(op: BulkOperation): string {
   if (op.identity === 'idIntegracao') return 'idIntegracao';
   if (op.identity === 'idFatura') return 'idFatura';
-  return op.pathId;
+  // Every update names its record in its path.
+  return op.pathId as string;
 }
 
 /** The title of an operation's column. */
@@ -115,9 +116,7 @@ export const normKey = (v: CellValue): string => String(v).trim();
 
 /** The key a job keeps for a row: '-' for the example or a blank row, '' for a row without one. */
 export function keyAt(ctx: Context, row: readonly CellValue[]): string {
-  const field = keyField(ctx.op);
-  if (isBlank(ctx, row)) return '-';
-  return field ? normKey(cellAt(row, ctx.layout.inputs[field])) : '';
+  return isBlank(ctx, row) ? '-' : normKey(cellAt(row, ctx.layout.inputs[keyField(ctx.op)]));
 }
 
 /**
@@ -126,7 +125,7 @@ export function keyAt(ctx: Context, row: readonly CellValue[]): string {
  * other rows. Read from the whole sheet, whatever the scope.
  */
 export function sheetDuplicates(ctx: Context): Map<number, RowIssue> {
-  const field = keyField(ctx.op) as string;
+  const field = keyField(ctx.op);
   const out = new Map<number, RowIssue>();
   const column = ctx.layout.inputs[field];
   const last = ctx.sheet.lastRow();
