@@ -103,8 +103,24 @@ export function fakeService(
 
 /** The test's clock: every deps.now() moves it 10 ms, a slow service more. */
 export const clock = { t: Date.UTC(2026, 10, 22, 12) };
-export function setUp(service = fakeService(), extra: Partial<BulkDeps> = {}) {
+/** A book as strict as Sheets about reading: a range of no rows or no columns is refused. */
+function strictBook(): MemoryBook {
   const book = new MemoryBook();
+  const create = book.create.bind(book);
+  book.create = (name) => {
+    const sheet = create(name);
+    const read = sheet.read.bind(sheet);
+    sheet.read = (row, column, numRows, numColumns) => {
+      if (!(numRows >= 1 && numColumns >= 1)) throw new Error('The number of rows in the range must be at least 1.');
+      return read(row, column, numRows, numColumns);
+    };
+    return sheet;
+  };
+  return book;
+}
+
+export function setUp(service = fakeService(), extra: Partial<BulkDeps> = {}) {
+  const book = strictBook();
   const store = new MemoryStore();
   let n = 0;
   const deps: BulkDeps = {

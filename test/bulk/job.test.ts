@@ -135,6 +135,16 @@ describe('what the user changes between steps', () => {
     expect(done).toMatchObject({ status: 'done', counts: { ok: 1, failed: 1 } });
     expect(done.warnings).toEqual([]);
   });
+
+  it('a sheet emptied between steps ends the run, each of its rows reported gone', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
+    const started = startBulk(deps, emit(), clock.t - 1);
+    sheet.write(2, 1, [[''], ['']]);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(done).toMatchObject({ status: 'done', counts: { ok: 0, failed: 2 } });
+    expect(done.warnings).toEqual(['2 linhas saíram da aba durante o lote e não foram processadas (ID da fatura "1001", "1002").']);
+  });
 });
 
 describe('cancelling', () => {
