@@ -153,6 +153,26 @@ describe('outcomes that stay unknown', () => {
     expect(sheet.records()[0]['Número da NFS-e']).toBe('555');
     expect(service.log.filter((l) => l.startsWith('POST'))).toEqual([]);
   });
+
+  it('while it is sent a row says so (PENDENTE, Enviando…); a done note looked up for its number keeps what it says', () => {
+    let sheet: MemorySheet | undefined;
+    const seen: string[] = [];
+    const service = fakeService({
+      onRequest: () =>
+        seen.push(
+          (sheet as MemorySheet)
+            .records()
+            .map((r) => `${r.Status}:${r.Mensagem}`)
+            .join(' | '),
+        ),
+    });
+    service.notes.set(1001, { idNotaFiscalServico: 42, idFatura: 1001, numeroNotaFiscalServico: '555', statusNotaFiscalServico: 'AUTORIZADA' });
+    const { book, deps } = setUp(service);
+    const header = ['ID da fatura', 'Status', 'ID da NFS-e', 'Número da NFS-e', 'Fatura conferida', 'Mensagem', 'Processado em'];
+    sheet = book.sheet('Notas', header, [[1001, 'OK', 42, '', 1001, 'NFS-e 42 emitida.', ''], [1002]]);
+    startBulk(deps, emit(), FAR());
+    expect(seen[0]).toBe('OK:NFS-e 42 emitida. | PENDENTE:Enviando…');
+  });
 });
 
 describe('what a kill or the hard limit leaves', () => {
@@ -211,6 +231,15 @@ describe('what a kill or the hard limit leaves', () => {
     const fits = startBulk(small.deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock.t - 1);
     expect(fits.warnings).toEqual([]);
     expect(small.deps.jobs.get(fits.jobId)?.keys).toHaveLength(900);
+  });
+
+  it('a row found done by an execution killed before its checkpoint counts as already there, not as sent', () => {
+    const { book, deps, service, store } = setUp();
+    service.notes.set(1001, { idNotaFiscalServico: 90, idFatura: 1001, numeroNotaFiscalServico: '7', statusNotaFiscalServico: 'AUTORIZADA' });
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
+    killedAfterResults(sheet, store, () => startBulk(deps, emit(), FAR()));
+    expect(statuses(sheet)).toEqual(['JÁ EMITIDA', 'OK']);
+    expect(continueBulk(deps, String(sheet.id), FAR())).toMatchObject({ status: 'done', counts: { ok: 1, existing: 1, skipped: 0 } });
   });
 });
 
