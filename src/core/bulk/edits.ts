@@ -67,7 +67,7 @@ function flagOf(op: BulkOperation): { flag: string; of: string } | null {
 
 /** A value as the preview shows it: money with two decimals and a comma, text cut short. */
 function shown(col: InputColumn, value: unknown): string {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value !== '' && col.kind !== 'text' ? Number(value) : Number.NaN;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Number(value) : Number.NaN;
   if (Number.isFinite(n) && (col.kind === 'money' || col.kind === 'integer')) return (col.kind === 'money' ? n.toFixed(2) : String(n)).replace('.', ',');
   return bounded(String(value ?? ''), 80);
 }
