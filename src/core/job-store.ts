@@ -1,9 +1,8 @@
 /**
- * Resumable jobs (pulls, bulk runs) as JSON in the document's work store (the
- * hidden sheet "Faturamento · dados"), one record per key under a prefix of
- * their kind. A value is kept under 9 KB, the limit of the document properties
- * jobs lived in before, so a record that outgrows one is split: its key then
- * holds a small header and the text goes to parts `key#a0`, `key#a1`… A new split
+ * Resumable jobs (pulls, bulk runs) as JSON in the document's properties, one
+ * record per key under a prefix of their kind. Apps Script refuses a value
+ * over 9 KB, so a record that outgrows one is split: its key then holds a
+ * small header and the text goes to parts `key#a0`, `key#a1`… A new split
  * record is written to the other letter (`key#b0`…) before the header points
  * at it, and only then are the old parts deleted, so an execution killed in
  * the middle of a save still reads the record it saved before. Parts carry
