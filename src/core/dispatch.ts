@@ -4,7 +4,8 @@
  * still needs the trigger at all. Everything reads one snapshot of the stored
  * work, taken once per execution by the caller.
  */
-import { type BulkDeps, type BulkJob, continueBulkJob } from './bulk/job';
+import { continueBulkJob } from './bulk/job';
+import type { BulkDeps, BulkJob } from './bulk/state';
 import type { JobStore } from './job-store';
 import type { Ledger, OwnershipCheck } from './owners';
 import { beginRun, type PullJob, type RunDeps, stepRun } from './report-runs';

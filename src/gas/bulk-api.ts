@@ -5,20 +5,11 @@ import type { EditPreview } from '../core/bulk/edits';
 import { guessOperation } from '../core/bulk/headers';
 import { editableListing } from '../core/bulk/snapshot';
 import { LISTING_TAG } from '../core/sheet-layout';
-import {
-  BulkError,
-  type BulkProgress,
-  cancelBulk,
-  continueBulk,
-  DEFAULT_BATCH,
-  failedRanges,
-  previewEditPush,
-  progressOf,
-  startBulk,
-  startEditPush,
-  type ValidationSummary,
-  validateSheet,
-} from '../core/bulk/job';
+import { previewEditPush } from '../core/bulk/edit-push';
+import { cancelBulk, continueBulk, failedRanges } from '../core/bulk/job';
+import { startBulk, startEditPush } from '../core/bulk/launch';
+import { BulkError, type BulkProgress, DEFAULT_BATCH, progressOf } from '../core/bulk/state';
+import { type ValidationSummary, validateSheet } from '../core/bulk/validate';
 import { createTemplate, type TemplateResult } from '../core/bulk/template';
 import { IDLE_MS } from '../core/dispatch';
 import { notYours } from '../core/owners';

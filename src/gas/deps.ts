@@ -7,7 +7,7 @@
 import { bounded, MESSAGE_MAX } from '../core/bounds';
 import type { BillingClient } from '../api/client';
 import type { Zone } from '../api/calendar';
-import type { BulkDeps } from '../core/bulk/job';
+import type { BulkDeps } from '../core/bulk/state';
 import { bulkJobStore } from '../core/bulk/stored-job';
 import { SnapshotStore } from '../core/bulk/snapshot';
 import type { Identity } from '../core/owners';

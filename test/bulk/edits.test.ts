@@ -155,6 +155,24 @@ describe('telling edits from the snapshot', () => {
     expect(two.body).toMatchObject({ valor: 200, isAtualizaDiscriminacaoNfse: true, discriminacaoNfse: 'Honorários de novembro' });
   });
 
+  it('rows of one type and flag go under the very same operation, so a push sends them together', () => {
+    const { sheet, store } = imported([custom(1, 100), custom(2, 200), plan(3, 1)]);
+    sheet.write(2, at('valorUnitario'), [[110]]);
+    sheet.write(3, at('valorUnitario'), [[210]]);
+    const p = planOf(sheet, store);
+    const [one, two, three] = [2, 3, 4].map((r) => p.build(sheet.read(r, 1, 1, 8)[0], r)!.op);
+    expect(one).toBe(two);
+    expect(three).not.toBe(one);
+  });
+
+  it('the preview shows a valor with two decimals and a quantidade as typed, with a comma; a cell that is no number as it is', () => {
+    const { sheet, store } = imported([custom(1, 100), plan(2, 1)]);
+    sheet.write(2, at('valorUnitario'), [['caro']]);
+    sheet.write(3, at('quantidade'), [['2.5']]);
+    const preview = previewEdits(sheet, planOf(sheet, store));
+    expect(preview.rows.map((r) => r.fields.map((f) => [f.before, f.after]))).toEqual([[['100,00', 'caro']], [['1', '2,5']]]);
+  });
+
   it('a cell that is not a valor is a change with a problem naming the row and the sheet’s own column', () => {
     const { sheet, store } = imported([custom(1, 100), custom(2, 200)]);
     sheet.write(2, at('valorUnitario'), [['cento e dez']]);

@@ -1,8 +1,8 @@
-/** Shared set-up of the bulk core tests: the sandbox over HTTP, an in-memory book and property store. */
+/** Shared set-up of the bulk core tests: the sandbox over HTTP, an in-memory book and work store. */
 import { nodeTransport } from '../../dev/http/node-transport';
 import type { SandboxHandle } from '../../dev/sandbox/harness';
 import { BillingClient } from '../../src/api/client';
-import type { BulkDeps } from '../../src/core/bulk/job';
+import type { BulkDeps } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { intlZone } from '../../src/api/calendar';
 import type { KeyValueStore } from '../../src/core/ports';
@@ -11,7 +11,7 @@ import { MemoryBook } from './memory-book';
 export type Rec = Record<string, any>;
 export const zone = intlZone('America/Sao_Paulo');
 
-/** DocumentProperties' limit per value, enforced so a job that grows too big fails the test. */
+/** The 9 KB a stored job's value is kept under (job-store.ts), enforced so a job that grows too big fails the test. */
 export class MemoryStore implements KeyValueStore {
   readonly map = new Map<string, string>();
   frozen = false;

@@ -1,417 +1,253 @@
 /**
- * The bulk core against the sandbox over real HTTP: each of the five write
- * operations from rows, validation that never sends, re-runs that skip, and
- * lookups that turn "already there" into JÁ EXISTE / JÁ EMITIDA.
+ * A job over its steps: continued until done, cancelled, its rows found again
+ * wherever the user moved them, the rows left PENDENTE given a pass of their
+ * own, what it reports along the way, and the rows to go to after errors.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
-import { continueBulk, startBulk, validateSheet } from '../../src/core/bulk/job';
-import { FAULT_COLOR } from '../../src/core/bulk/sheet-io';
-import { catalog, CUSTOM_HEADER, customRow, deps, type Rec, zone } from './fixtures';
-import { MemoryBook } from './memory-book';
+import { describe, expect, it } from 'vitest';
+import { cancelBulk, continueBulk, continueBulkJob, failedRanges } from '../../src/core/bulk/job';
+import { startBulk } from '../../src/core/bulk/launch';
+import { BulkError, progressOf } from '../../src/core/bulk/state';
+import { validateSheet } from '../../src/core/bulk/validate';
+import { bulkOperation, discountColumns } from '../../src/core/bulk/definitions';
+import { createTemplate } from '../../src/core/bulk/template';
+import { CUSTOM_HEADER, zone } from './fixtures';
+import { adesao, clock, customRow, emit, FAR, fakeService, NFSE_HEADER, setUp, statuses } from './fake-service';
 
-let sb: SandboxHandle;
-let cat: Awaited<ReturnType<typeof catalog>>;
-const FAR = () => Date.now() + 60_000;
+describe('steps and deadlines', () => {
+  it('a step whose deadline has passed leaves the job running where it was; the next step finishes it', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
+    const started = startBulk(deps, emit(), clock.t - 1);
+    expect(started).toMatchObject({ status: 'running', done: false, processed: 0 });
+    expect(service.log).toEqual([]);
+    expect(statuses(sheet)).toEqual(['', '', '']);
+    // A second start on the same sheet goes on with this job instead.
+    const busy = startBulk(deps, emit(), FAR());
+    expect(busy.message).toBe('Já há um lote em andamento nesta aba (0 de 3 linhas). Ele continua de onde parou; espere terminar para começar outro.');
+    expect(service.log).toEqual([]);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(done).toMatchObject({ status: 'done', counts: { ok: 3 } });
+    expect(statuses(sheet)).toEqual(['OK', 'OK', 'OK']);
+    // A finished job only reports.
+    expect(continueBulk(deps, started.jobId, FAR())).toEqual(done);
+    const job = deps.jobs.get(started.jobId)!;
+    expect(job.steps).toBe(2);
+    expect(continueBulkJob(deps, job, FAR())).toEqual(progressOf(job));
+  });
 
-beforeAll(async () => {
-  sb = await startSandbox({ seed: 11, size: 'small' });
+  it('rows moved between steps are found by their key, and a row gone is reported', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
+    const started = startBulk(deps, emit(), clock.t - 1);
+    // The user sorts the rows the other way round and deletes 1002.
+    sheet.write(2, 1, [[1003], [1001], ['']]);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(statuses(sheet)).toEqual(['OK', 'OK']);
+    expect(sheet.records().map((r) => r['Fatura conferida'])).toEqual([1003, 1001]);
+    expect(done.counts).toMatchObject({ ok: 2, failed: 1 });
+    expect(done.warnings).toEqual(['Uma linha saiu da aba durante o lote e não foi processada (ID da fatura "1002").']);
+  });
+
+  it('cancelling stops a job and says what was done; a done job is left as it is', () => {
+    const { book, deps } = setUp();
+    book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const started = startBulk(deps, emit(), clock.t - 1);
+    const cancelled = cancelBulk(deps, started.jobId);
+    expect(cancelled).toMatchObject({ status: 'cancelled', done: true });
+    expect(cancelled.message).toBe(
+      'Lote interrompido. 0 linhas enviadas com sucesso. Linhas PENDENTES são conferidas antes de qualquer reenvio quando você executar de novo.',
+    );
+    expect(continueBulk(deps, started.jobId, FAR()).status).toBe('cancelled');
+    expect(() => cancelBulk(deps, 'nenhum')).toThrow('Este lote não existe mais.');
+    expect(() => continueBulk(deps, 'nenhum', FAR())).toThrow(new BulkError('Este lote não existe mais: comece de novo pela barra lateral.'));
+  });
+
+  it('a sheet deleted between steps fails the job saying so', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const started = startBulk(deps, emit(), clock.t - 1);
+    book.sheets = book.sheets.filter((s) => s !== sheet);
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'failed', message: 'A aba "Notas" foi apagada: o lote foi interrompido.' });
+  });
 });
-afterAll(async () => {
-  await sb?.stop();
-});
-beforeEach(async () => {
-  await sb.reset();
-  cat = await catalog(sb);
-});
 
-const posts = async (path: string) => (await sb.requestLog({ method: 'POST', pathPrefix: path })).map((e) => e.body as Rec);
-const subsByKey = async () => {
-  const dump = await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas');
-  const out = new Map<string, Rec[]>();
-  for (const a of dump) out.set(a.idIntegracao, [...(out.get(a.idIntegracao) ?? []), a]);
-  return out;
-};
-
-describe('custom subscriptions from rows', () => {
-  it('creates each valid row once, generates and writes missing keys, reports invalid rows and sends none of them', async () => {
-    const [c1, c2] = cat.clientes;
-    const [p1] = cat.produtos;
-    const book = new MemoryBook();
+describe('failedRanges', () => {
+  it('the rows whose status is ERRO or PENDENTE, as ranges of the used width', () => {
+    const { book, deps } = setUp();
     const sheet = book.sheet(
-      'Lote',
-      [...CUSTOM_HEADER, 'Status'],
+      'Notas',
+      [...NFSE_HEADER, 'Status'],
       [
-        customRow('K-1', c1, p1, 1),
-        customRow('', c2, p1, 2),
-        customRow('', c1, p1, 3),
-        // competência that is not a month, and a blank customer:
-        ['BAD-1', c1, zone.instant({ year: 2026, month: 11, day: 1 }), '13/2026', 'MENSAL', p1, 'x', 10, 'AGRUPADA', 10],
-        ['BAD-2', '', zone.instant({ year: 2026, month: 11, day: 1 }), '11/2026', 'MENSAL', p1, 'x', 10, 'AGRUPADA', 10],
-        customRow('EX-1', c1, p1, 4).slice(0, 10).concat(['EXEMPLO']),
+        [1, 'OK'],
+        [2, 'erro'],
+        [3, 'PENDENTE'],
+        [4, ''],
+        [5, 'ERRO'],
       ],
     );
-    const d = deps(sb, book);
-    const p = startBulk(d, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
-    expect(p).toMatchObject({ status: 'done', total: 5, counts: { ok: 3, failed: 2, existing: 0, pending: 0 } });
-
-    const rows = sheet.records();
-    expect(rows.slice(0, 3).map((r) => r.Status)).toEqual(['OK', 'OK', 'OK']);
-    // Keys generated for blank cells are in the sheet, and are what the service got.
-    const keys = rows.slice(0, 3).map((r) => r['ID de integração'] as string);
-    expect(keys[0]).toBe('K-1');
-    expect(keys[1]).toMatch(/^gen-/);
-    const byKey = await subsByKey();
-    for (const [i, key] of keys.entries()) {
-      expect(byKey.get(key), key).toHaveLength(1);
-      expect(byKey.get(key)![0].idAssinaturaContrato).toBe(rows[i]['ID da assinatura criada']);
-      expect(byKey.get(key)![0].valorLiquido).toBe(100 + i + 1);
-    }
-    expect(rows[3].Status).toBe('ERRO');
-    expect(rows[3].Mensagem).toMatch(/^Linha 5, coluna "Competência inicial" \(D\): o mês da competência vai de 01 a 12/);
-    expect(rows[4].Mensagem).toMatch(/^Linha 6, coluna "ID do cliente" \(B\): está vazia/);
-    expect(sheet.backgrounds[4][3]).toBe(FAULT_COLOR);
-    expect(sheet.backgrounds[5][1]).toBe(FAULT_COLOR);
-    expect(rows[5].Status).toBe('EXEMPLO');
-    const sent = (await posts('/v2/assinaturascontratos')).map((b) => b.idIntegracao);
-    expect(sent.sort()).toEqual([...keys].sort());
-    // The date cell was read in the spreadsheet's zone, not UTC.
-    expect(byKey.get('K-1')![0].dataAdesao).toBe('2026-11-02');
-  });
-
-  it('a second run skips the rows already OK and sends nothing', async () => {
-    const book = new MemoryBook();
-    book.sheet('Lote', CUSTOM_HEADER, [customRow('R-1', cat.clientes[0], cat.produtos[0]), customRow('R-2', cat.clientes[1], cat.produtos[0])]);
-    const d = deps(sb, book);
-    startBulk(d, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
-    await sb.clearLog();
-    const again = startBulk(d, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
-    expect(again.counts).toMatchObject({ ok: 0, skipped: 2 });
-    expect(await sb.requestLog()).toEqual([]);
-  });
-
-  it('an ID de integração that already exists in the service becomes JÁ EXISTE without a POST', async () => {
-    const existing = cat.assinaturas.find((a) => a.idIntegracao && cat.assinaturas.filter((b) => b.idIntegracao === a.idIntegracao).length === 1)!;
-    const book = new MemoryBook();
-    const sheet = book.sheet('Lote', CUSTOM_HEADER, [customRow(existing.idIntegracao, cat.clientes[0], cat.produtos[0])]);
-    const d = deps(sb, book);
-    const p = startBulk(d, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
-    expect(p.counts).toMatchObject({ existing: 1, ok: 0 });
-    expect(sheet.records()[0]).toMatchObject({ Status: 'JÁ EXISTE', 'ID da assinatura criada': existing.idAssinaturaContrato });
-    expect(await posts('/v2/assinaturascontratos')).toEqual([]);
-  });
-
-  it('runs only the selected rows', async () => {
-    const book = new MemoryBook();
-    const sheet = book.sheet(
-      'Lote',
-      CUSTOM_HEADER,
-      [1, 2, 3, 4, 5].map((i) => customRow(`S-${i}`, cat.clientes[0], cat.produtos[0], i)),
-    );
-    book.selected = {
-      sheetId: sheet.id,
-      rows: [
-        [3, 3],
-        [5, 6],
-      ],
-    };
-    const p = startBulk(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'selected' }, FAR());
-    expect(p.counts.ok).toBe(3);
-    expect(sheet.records().map((r) => r.Status)).toEqual(['', 'OK', '', 'OK', 'OK']);
-  });
-
-  it('names a missing required column and touches nothing', async () => {
-    const book = new MemoryBook();
-    book.sheet(
-      'Lote',
-      CUSTOM_HEADER.filter((h) => h !== 'Valor'),
-      [customRow('M-1', 1, 1).filter((_, i) => i !== 7)],
-    );
-    expect(() => validateSheet(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', scope: 'all' })).toThrow(
-      /Falta a coluna "Valor" \(valor\)/,
-    );
-  });
-
-  it('matches headers by name in any order, case and accents ignored, and understands a competência typed as a date', async () => {
-    const book = new MemoryBook();
-    const header = [
-      'valor',
-      'DIA DE VENCIMENTO',
-      'competencia inicial',
-      'idCliente',
-      'Data de Adesao',
-      'Periodicidade',
-      'ID do produto',
-      'Descricao',
-      'forma de faturamento',
-      'ID de integracao',
-    ];
-    const sheet = book.sheet('Lote', header, [
-      [99.9, 5, zone.instant({ year: 2026, month: 12, day: 1 }), cat.clientes[0], '15/11/2026', 'mensal', cat.produtos[0], 'Teste', 'Individual', 'H-1'],
-    ]);
-    const p = startBulk(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
-    expect(p.counts.ok).toBe(1);
-    expect(sheet.records()[0].Status).toBe('OK');
-    const created = (await subsByKey()).get('H-1')![0];
-    expect(created).toMatchObject({
-      competenciaInicial: '12/2026',
-      dataAdesao: '2026-11-15',
-      valorLiquido: 99.9,
-      formaFaturamentoAssinatura: 'INDIVIDUAL',
-      diaVencimentoCobranca: 5,
-    });
-  });
-
-  it('refuses an ID de integração stored as a number (leading zeros may be gone) instead of sending it', async () => {
-    const book = new MemoryBook();
-    const row = customRow('x', cat.clientes[0], cat.produtos[0]);
-    row[0] = 123;
-    const sheet = book.sheet('Lote', CUSTOM_HEADER, [row]);
-    const v = validateSheet(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', scope: 'all' });
-    expect(v).toMatchObject({ invalid: 1, valid: 0 });
-    expect(String(sheet.records()[0].Mensagem)).toMatch(
-      /coluna "ID de integração" \(A\): a célula está como número \(123\), e zeros à esquerda podem ter sido perdidos/,
-    );
-    expect(await sb.requestLog()).toEqual([]);
+    expect(failedRanges(deps, 'emitirNfse', 'Notas')).toEqual({ sheetId: sheet.id, ranges: ['A3:G4', 'A6:G6'], rows: 3 });
+    book.sheet('Vazia', NFSE_HEADER);
+    expect(failedRanges(deps, 'emitirNfse', 'Vazia')).toMatchObject({ ranges: [], rows: 0 });
   });
 });
 
-describe('updates', () => {
-  it('updates custom subscriptions (with the NFS-e text) and plan subscriptions; an unknown id is an error', async () => {
-    const custom = cat.assinaturas.filter((a) => a.tipoContrato === 'PERSONALIZADO' && a.statusAssinaturaContrato === 'ATIVO').slice(0, 2);
-    const plan = cat.assinaturas.find((a) => a.tipoContrato === 'PLANO' && a.statusAssinaturaContrato === 'ATIVO')!;
-    const book = new MemoryBook();
-    const s1 = book.sheet(
-      'Pers',
-      ['ID da assinatura', 'Valor', 'Descrição', 'Atualizar discriminação da NFS-e', 'Discriminação da NFS-e'],
-      [
-        [custom[0].idAssinaturaContrato, 210.5, 'Novo texto', 'Sim', 'Serviços contábeis'],
-        [custom[1].idAssinaturaContrato, 99, 'Outro', 'Não', ''],
-        [999999, 10, 'Nada', 'Não', ''],
-      ],
-    );
-    const d = deps(sb, book);
-    const p = startBulk(d, { operation: 'atualizarAssinaturaPersonalizada', sheetName: 'Pers', connection: 'x', scope: 'all' }, FAR());
-    expect(p.counts).toMatchObject({ ok: 2, failed: 1 });
-    expect(s1.records().map((r) => r.Status)).toEqual(['OK', 'OK', 'ERRO']);
-    expect(String(s1.records()[2].Mensagem)).toMatch(/A assinatura 999999 não foi encontrada/);
-    book.sheet('Plano', ['ID da assinatura', 'Quantidade', 'Descrição'], [[plan.idAssinaturaContrato, 3, 'Plano ampliado']]);
-    expect(startBulk(d, { operation: 'atualizarAssinaturaPlano', sheetName: 'Plano', connection: 'x', scope: 'all' }, FAR()).counts.ok).toBe(1);
-    const dump = new Map((await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas')).map((a) => [a.idAssinaturaContrato, a]));
-    expect(dump.get(custom[0].idAssinaturaContrato)).toMatchObject({
-      valorLiquido: 210.5,
-      descricaoAssinaturaContrato: 'Novo texto',
-      discriminacaoNfse: 'Serviços contábeis',
-    });
-    expect(dump.get(custom[1].idAssinaturaContrato)).toMatchObject({ valorLiquido: 99, discriminacaoNfse: custom[1].discriminacaoNfse });
-    expect(dump.get(plan.idAssinaturaContrato)).toMatchObject({ quantidade: 3, descricaoAssinaturaContrato: 'Plano ampliado' });
+describe('what the user changes between steps', () => {
+  it('an invoice typed again while the run waits is refused on the row not yet sent, and a key gone is reported', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
+    const started = startBulk(deps, emit(), clock.t - 1);
+    // A new row repeats 1002; the row of 1003 now says 1004.
+    sheet.write(4, 1, [[1004], [1002]]);
+    const p = continueBulk(deps, started.jobId, FAR());
+    expect(statuses(sheet)).toEqual(['OK', 'ERRO', '', '']);
+    expect(sheet.records()[1].Mensagem).toMatch(/^ID da fatura "1002" repetido: está também na linha 5\./);
+    expect(p.counts).toMatchObject({ ok: 1, failed: 2 });
+    expect(p.warnings).toEqual(['Uma linha saiu da aba durante o lote e não foi processada (ID da fatura "1003").']);
+    expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(1);
   });
 
-  it('asks for the NFS-e text when the update flag is Sim', async () => {
-    const book = new MemoryBook();
-    const sheet = book.sheet(
-      'Pers',
-      ['ID da assinatura', 'Valor', 'Descrição', 'Atualizar discriminação da NFS-e', 'Discriminação da NFS-e'],
-      [[1, 10, 'x', 'Sim', '']],
-    );
-    validateSheet(deps(sb, book), { operation: 'atualizarAssinaturaPersonalizada', sheetName: 'Pers', scope: 'all' });
-    expect(String(sheet.records()[0].Mensagem)).toMatch(/coluna "Discriminação da NFS-e" \(E\): está vazia, mas "Atualizar discriminação da NFS-e" é Sim/);
+  it('a damaged example mark is ignored, never a reason to stop', () => {
+    const { book, deps } = setUp();
+    const made = createTemplate(book, bulkOperation('emitirNfse'), zone);
+    const sheet = book.byId(made.sheetId)!;
+    sheet.setSheetTag('faturamento.exemplo', '{quebrado');
+    sheet.write(2, 2, [['']]);
+    // Without its mark and its status the example row is a row like any other.
+    expect(startBulk(deps, emit(made.sheetName), FAR())).toMatchObject({ status: 'done', total: 1, counts: { ok: 1 } });
+  });
+
+  it('rows the user sorted before a step are each sent once, however many steps the rest takes', () => {
+    const { book, deps, service } = setUp(fakeService({ onRequest: () => (clock.t += 30_000) }));
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003], [1004], [1005]]);
+    let p = startBulk(deps, { ...emit(), batchSize: 1 }, clock.t - 1);
+    sheet.write(2, 1, [[1005], [1004], [1003], [1002], [1001]]);
+    for (let i = 0; i < 10 && !p.done; i++) p = continueBulk(deps, p.jobId, clock.t + 100_000);
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 5, failed: 0, skipped: 0 } });
+    expect(statuses(sheet)).toEqual(['OK', 'OK', 'OK', 'OK', 'OK']);
+    expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(5);
+  });
+
+  it('a row refused at the start for want of its key is counted once, and not reported as gone', () => {
+    const { book, deps } = setUp();
+    book.sheet('Lote', CUSTOM_HEADER, [customRow('K-1'), customRow('', 'caro')]);
+    const started = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock.t - 1);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(done).toMatchObject({ status: 'done', counts: { ok: 1, failed: 1 } });
+    expect(done.warnings).toEqual([]);
+  });
+
+  it('a sheet emptied between steps ends the run, each of its rows reported gone', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
+    const started = startBulk(deps, emit(), clock.t - 1);
+    sheet.write(2, 1, [[''], ['']]);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(done).toMatchObject({ status: 'done', counts: { ok: 0, failed: 2 } });
+    expect(done.warnings).toEqual(['2 linhas saíram da aba durante o lote e não foram processadas (ID da fatura "1001", "1002").']);
   });
 });
 
-describe('plan subscriptions with discounts from the Descontos sheet', () => {
-  it('sends each subscription with its linked discounts; a bad discount stops only its subscription', async () => {
-    const book = new MemoryBook();
-    const header = [
-      'ID de integração',
-      'ID do cliente',
-      'Data de adesão',
-      'Competência inicial',
-      'ID do plano',
-      'Quantidade',
-      'Forma de faturamento',
-      'Dia de vencimento',
-    ];
-    const adesao = zone.instant({ year: 2026, month: 11, day: 1 });
-    const sheet = book.sheet('Planos', header, [
-      ['P-1', cat.clientes[0], adesao, '11/2026', cat.planos[0], 2, 'AGRUPADA', 5],
-      ['P-2', cat.clientes[1], adesao, '11/2026', cat.planos[0], 1, 'INDIVIDUAL', 5],
-      ['P-3', cat.clientes[2], adesao, '11/2026', cat.planos[0], 1, 'INDIVIDUAL', 5],
-    ]);
-    book.sheet(
+describe('cancelling', () => {
+  it('a failed job can be cancelled; a finished one stays as it ended', () => {
+    const { book, deps } = setUp(fakeService({ unauthorized: true }));
+    book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const failed = startBulk(deps, emit(), FAR());
+    expect(cancelBulk(deps, failed.jobId).status).toBe('cancelled');
+    const ok = setUp();
+    ok.book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const done = startBulk(ok.deps, emit(), FAR());
+    expect(cancelBulk(ok.deps, done.jobId)).toEqual(done);
+  });
+});
+
+describe('what a run reports along the way', () => {
+  const slow = (extra: Parameters<typeof fakeService>[0] = {}) => fakeService({ ...extra, onRequest: () => (clock.t += 30_000) });
+
+  it('a job still running counts every row it has settled, however it ended', () => {
+    const service = slow();
+    service.notes.set(1003, { idNotaFiscalServico: 9, idFatura: 1003, numeroNotaFiscalServico: '1', statusNotaFiscalServico: 'AUTORIZADA' });
+    const { book, deps } = setUp(service);
+    const header = ['ID da fatura', 'Status', 'ID da NFS-e', 'Número da NFS-e', 'Fatura conferida'];
+    book.sheet('Notas', header, [[1001, 'OK', 1, '5', 1001], ['x'], [1003], [1004], [1005], [1006], [1007], [1008]]);
+    const first = startBulk(deps, { ...emit(), batchSize: 2 }, clock.t + 100_000);
+    expect(first.status).toBe('running');
+    const { ok, existing, skipped, failed } = first.counts;
+    expect({ existing, skipped, failed }).toEqual({ existing: 1, skipped: 1, failed: 1 });
+    expect(first.processed).toBe(ok + 3);
+    const busy = startBulk(deps, emit(), FAR());
+    expect(busy.message).toBe(`Já há um lote em andamento nesta aba (${ok + 3} de 8 linhas). Ele continua de onde parou; espere terminar para começar outro.`);
+  });
+
+  it('many rows gone are counted and the first five named', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1], [2], [3], [4], [5], [6], [7]]);
+    const started = startBulk(deps, emit(), clock.t - 1);
+    sheet.write(2, 1, [[7], [''], [''], [''], [''], [''], ['']]);
+    const done = continueBulk(deps, started.jobId, FAR());
+    expect(done.warnings).toEqual(['6 linhas saíram da aba durante o lote e não foram processadas (ID da fatura "1", "2", "3", "4", "5"…).']);
+    expect(done.counts).toMatchObject({ ok: 1, failed: 6 });
+  });
+
+  it('five orphan discounts are all named; a sixth is left to an ellipsis', () => {
+    const { book, deps } = setUp();
+    const plan = bulkOperation('criarAssinaturaPlano');
+    const header = plan.columns.filter((c) => c.in === undefined).map((c) => c.label);
+    book.sheet('Planos', header, [['P-0', 321, adesao, '11/2026', 12, 1, 'AGRUPADA', 10]]);
+    const discounts = book.sheet(
       'Descontos',
-      [
-        'ID de integração da assinatura',
-        'ID de integração do desconto',
-        'Descrição do desconto',
-        'Tipo de desconto',
-        'Valor do desconto',
-        'Competência inicial',
-        'Competência final',
-      ],
-      [
-        ['P-1', '', 'Fidelidade', 'PERCENTUAL', 10, '11/2026', '10/2027'],
-        ['P-1', 'P-1-X', 'Boas-vindas', 'VALOR', 5, '11/2026', '12/2026'],
-        ['P-2', '', 'Errado', 'PERCENTUAL', 150, '11/2026', '10/2027'],
-        ['P-9', '', 'Sem assinatura', 'VALOR', 1, '11/2026', '12/2026'],
-      ],
+      discountColumns.map((c) => c.label),
+      ['P-1', 'P-2', 'P-3', 'P-4', 'P-5'].map((k) => [k, '', 'Fidelidade', 'VALOR', 10, '11/2026', '10/2027']),
     );
-    const p = startBulk(deps(sb, book), { operation: 'criarAssinaturaPlano', sheetName: 'Planos', connection: 'x', scope: 'all' }, FAR());
-    expect(p.counts).toMatchObject({ ok: 2, failed: 1 });
-    expect(p.warnings.join(' ')).toMatch(/nenhuma linha desta aba tem o ID de integração "P-9"/);
-    expect(sheet.records().map((r) => r.Status)).toEqual(['OK', 'ERRO', 'OK']);
-    expect(String(sheet.records()[1].Mensagem)).toMatch(/Aba "Descontos": Linha 4, coluna "Valor do desconto" \(E\): um desconto PERCENTUAL vai até 100/);
-    const byKey = await subsByKey();
-    const d1 = byKey.get('P-1')![0].descontos as Rec[];
-    expect(d1.map((x) => [x.idIntegracao, x.tipoDesconto, Math.abs(x.valorDesconto)])).toEqual([
-      ['P-1-D1', 'PERCENTUAL', 10],
-      ['P-1-X', 'VALOR', 5],
+    const five = validateSheet(deps, { operation: 'criarAssinaturaPlano', sheetName: 'Planos', scope: 'all' });
+    expect(five.warnings).toEqual([
+      'Aba "Descontos": nenhuma linha desta aba tem o ID de integração "P-1", "P-2", "P-3", "P-4", "P-5"; esses descontos não serão enviados.',
     ]);
-    expect(byKey.get('P-3')![0].descontos).toEqual([]);
-    expect(byKey.has('P-2')).toBe(false);
+    discounts.write(7, 1, [['P-6', '', 'Fidelidade', 'VALOR', 10, '11/2026', '10/2027']]);
+    const six = validateSheet(deps, { operation: 'criarAssinaturaPlano', sheetName: 'Planos', scope: 'all' });
+    expect(six.warnings[0]).toContain('"P-5"…; esses descontos');
   });
-});
 
-describe('NFS-e emission', () => {
-  it('emits once per invoice; an invoice that already has a note is JÁ EMITIDA with that note', async () => {
-    const [f1, f2] = cat.emitiveis;
-    const done = cat.comNota[0];
-    const book = new MemoryBook();
-    const sheet = book.sheet('NF', ['ID da fatura'], [[f1], [done.idFatura], [f2]]);
-    const d = deps(sb, book);
-    const p = startBulk(d, { operation: 'emitirNfse', sheetName: 'NF', connection: 'x', scope: 'all' }, FAR());
-    expect(p.counts).toMatchObject({ ok: 2, existing: 1 });
-    const rows = sheet.records();
-    expect(rows.map((r) => r.Status)).toEqual(['OK', 'JÁ EMITIDA', 'OK']);
-    expect(rows[1]['ID da NFS-e']).toBe(done.idNotaFiscalServico);
-    const notes = await sb.dump<Rec>(sb.orgs[0].name, 'nfse');
-    for (const [i, f] of [f1, f1, f2].entries()) {
-      if (i === 1) continue;
-      const note = notes.filter((n) => n.idFatura === f);
-      expect(note).toHaveLength(1);
-      expect(rows[i]['ID da NFS-e']).toBe(note[0].idNotaFiscalServico);
-      expect(rows[i]['Número da NFS-e']).toBe(note[0].numeroNotaFiscalServico ?? '');
-      expect(rows[i]['Fatura conferida']).toBe(f);
-    }
-    await sb.clearLog();
-    const again = continueBulk(d, p.jobId, FAR());
-    expect(again.status).toBe('done');
-    expect(startBulk(d, { operation: 'emitirNfse', sheetName: 'NF', connection: 'x', scope: 'all' }, FAR()).counts.skipped).toBe(3);
-    expect(await posts('/v2/faturamento')).toEqual([]);
-  });
-});
-
-describe('NFS-e still without a number', () => {
-  it('a note done EMITIDA without its number is looked up on each later run until the number exists, then Número is filled; nothing is sent again', async () => {
-    const chosen = cat.emitiveis.slice(0, 8);
-    const book = new MemoryBook();
-    const sheet = book.sheet(
-      'NF',
-      ['ID da fatura'],
-      chosen.map((f) => [f]),
+  it('the rows sent at once are the batch size asked for, between 1 and 50', () => {
+    const { book, deps, service } = setUp();
+    book.sheet(
+      'Notas',
+      NFSE_HEADER,
+      Array.from({ length: 60 }, (_, i) => [2000 + i]),
     );
-    const d = deps(sb, book);
-    const first = startBulk(d, { operation: 'emitirNfse', sheetName: 'NF', connection: 'x', scope: 'all' }, FAR());
-    expect(first.counts).toMatchObject({ ok: chosen.length });
-    const waiting = sheet
-      .records()
-      .filter((r) => r['Número da NFS-e'] === '')
-      .map((r) => r['ID da fatura'] as number);
-    const numbered = chosen.filter((f) => !waiting.includes(f));
-    // The sandbox leaves about half of new notes EMITIDA, with no number.
-    expect(waiting.length).toBeGreaterThan(0);
-    expect(numbered.length).toBeGreaterThan(0);
+    startBulk(deps, { ...emit(), batchSize: 500 }, FAR());
+    expect(Math.max(...service.waves)).toBe(50);
+    const one = setUp();
+    one.book.sheet('Notas', NFSE_HEADER, [[1], [2], [3]]);
+    startBulk(one.deps, { ...emit(), batchSize: 0 }, FAR());
+    expect(one.service.waves).toEqual([]);
+    expect(one.service.log.filter((l) => l.startsWith('POST'))).toHaveLength(3);
+  });
+});
 
-    // Still no number: each waiting invoice is looked up, the row stays as it was, nothing is sent.
-    await sb.clearLog();
-    const before = sheet.records();
-    const second = startBulk(d, { operation: 'emitirNfse', sheetName: 'NF', connection: 'x', scope: 'all' }, FAR());
-    expect(second.counts).toMatchObject({ ok: 0, skipped: chosen.length, failed: 0, pending: 0 });
-    expect(sheet.records()).toEqual(before);
-    const lookedUp = (await sb.requestLog({ method: 'GET', pathPrefix: '/v2/nfse' })).map((e) => Number(e.query.idFatura));
-    expect(lookedUp.sort()).toEqual([...waiting].sort());
-    expect(await posts('/v2/faturamento')).toEqual([]);
-
-    // The city hall numbers the notes (the service now answers with a number).
-    const c = d.clientFor('');
-    const sendAll = c.http.sendAll.bind(c.http);
-    c.http.sendAll = (specs) =>
-      sendAll(specs).map((settled, i) => {
-        if (!settled.ok || specs[i].path !== '/v2/nfse') return settled;
-        const json = settled.json as { data: Rec[] };
-        return {
-          ...settled,
-          json: { ...json, data: json.data.map((n) => ({ ...n, statusNotaFiscalServico: 'AUTORIZADA', numeroNotaFiscalServico: `00${n.idFatura}` })) },
-        };
-      });
-    await sb.clearLog();
-    const third = startBulk(d, { operation: 'emitirNfse', sheetName: 'NF', connection: 'x', scope: 'all' }, FAR());
-    expect(third.counts).toMatchObject({ ok: 0, skipped: chosen.length, failed: 0 });
-    const rows = sheet.records();
-    for (const r of rows) {
-      expect(r.Status).toBe('OK');
-      if (waiting.includes(r['ID da fatura'] as number)) {
-        expect(r['Número da NFS-e']).toBe(`00${r['ID da fatura']}`);
-        expect(r.Mensagem).toMatch(/^NFS-e \d+ numerada pela prefeitura: número 00\d+\.$/);
-      }
+describe('rows left PENDENTE across steps', () => {
+  it('are looked up in the retry pass wherever the user moved them, and never sent twice', () => {
+    const { book, deps, service } = setUp(fakeService({ drop: new Set([1001, 1004]), onRequest: () => (clock.t += 30_000) }));
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003], [1004], [1005]]);
+    let p = startBulk(deps, { ...emit(), batchSize: 2 }, clock.t + 100_000);
+    for (let i = 0; i < 20 && !p.done; i++) {
+      // Between steps the user keeps sorting the sheet the other way round.
+      const ids = sheet.read(2, 1, 5, 1).flat();
+      const rest = sheet.read(2, 2, 5, 6);
+      sheet.write(2, 1, ids.map((id, k) => [id, ...rest[k]]).reverse());
+      p = continueBulk(deps, p.jobId, clock.t + 100_000);
     }
-    expect(await posts('/v2/faturamento')).toEqual([]);
-
-    // Every row has its number now: nothing is looked up any more.
-    await sb.clearLog();
-    startBulk(d, { operation: 'emitirNfse', sheetName: 'NF', connection: 'x', scope: 'all' }, FAR());
-    expect(await sb.requestLog()).toEqual([]);
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 3, pending: 2, failed: 0 } });
+    const byInvoice = Object.fromEntries(sheet.records().map((r) => [r['ID da fatura'], r.Status]));
+    expect(byInvoice).toEqual({ 1001: 'PENDENTE', 1002: 'OK', 1003: 'OK', 1004: 'PENDENTE', 1005: 'OK' });
+    expect(service.log.filter((l) => l.includes('emitir'))).toHaveLength(5);
+    expect(deps.jobs.get(p.jobId)?.pass).toBe(2);
   });
 });
 
-describe('refusals by the service', () => {
-  it('a row the service refuses is coloured like a validation error, on the cell its message names; the rows sent are not', async () => {
-    const book = new MemoryBook();
-    const sheet = book.sheet('Lote', CUSTOM_HEADER, [
-      customRow('REF-OK', cat.clientes[0], cat.produtos[0]),
-      customRow('REF-BAD', cat.clientes[0], 987_654_321),
-    ]);
-    const p = startBulk(deps(sb, book), { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
-    expect(p.counts).toMatchObject({ ok: 1, failed: 1 });
-    const rows = sheet.records();
-    expect(rows[1].Mensagem).toMatch(/^O serviço recusou a linha: .*idProduto/);
-    const produto = CUSTOM_HEADER.indexOf('ID do produto');
-    expect(sheet.backgrounds[2][produto]).toBe(FAULT_COLOR);
-    // Only the cell named is marked; the row sent has none.
-    expect(CUSTOM_HEADER.map((_, c) => sheet.backgrounds[2][c] === FAULT_COLOR).filter(Boolean)).toHaveLength(1);
-    expect(CUSTOM_HEADER.some((_, c) => sheet.backgrounds[1]?.[c] === FAULT_COLOR)).toBe(false);
-  });
-});
-
-describe('a batch cut short by the step deadline', () => {
-  it('puts the rows of waves that never started back as they were, and the next step sends them, each once', async () => {
-    const [c1] = cat.clientes;
-    const [p1] = cat.produtos;
-    const book = new MemoryBook();
-    const sheet = book.sheet(
-      'Lote',
-      [...CUSTOM_HEADER, 'Status'],
-      Array.from({ length: 6 }, (_, i) => customRow(`CUT-${i + 1}`, c1, p1, i)),
-    );
-    // Virtual time: each wave of creations takes 10 s.
-    let t = Date.now();
-    const d = deps(sb, book, { now: () => t });
-    const c = d.clientFor('');
-    const writeMany = c.writeMany.bind(c);
-    c.writeMany = ((...args: Parameters<typeof writeMany>) => {
-      t += 10_000;
-      return writeMany(...args);
-    }) as typeof c.writeMany;
-    const first = startBulk(d, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all', batchSize: 2 }, t + 15_000);
-    expect(first.done).toBe(false);
-    // Two waves went before the deadline; the third never started.
-    expect((await posts('/v2/assinaturascontratos')).map((b) => b.idIntegracao)).toEqual(['CUT-1', 'CUT-2', 'CUT-3', 'CUT-4']);
-    expect(sheet.records().map((r) => r.Status)).toEqual(['OK', 'OK', 'OK', 'OK', '', '']);
-
-    const done = continueBulk(d, first.jobId, t + 600_000);
-    expect(done).toMatchObject({ status: 'done', counts: { ok: 6, pending: 0, failed: 0 } });
-    expect(sheet.records().map((r) => r.Status)).toEqual(['OK', 'OK', 'OK', 'OK', 'OK', 'OK']);
-    const byKey = await subsByKey();
-    for (let i = 1; i <= 6; i++) expect(byKey.get(`CUT-${i}`)).toHaveLength(1);
+describe('failedRanges of a single row', () => {
+  it('a sheet with one data row in error gives that row', () => {
+    const { book, deps } = setUp();
+    book.sheet('Notas', [...NFSE_HEADER, 'Status'], [[1, 'ERRO']]);
+    expect(failedRanges(deps, 'emitirNfse', 'Notas')).toMatchObject({ ranges: ['A2:G2'], rows: 1 });
   });
 });

@@ -64,6 +64,13 @@ describe('encoding a pulled value', () => {
     for (const e of encoded) expect(e).toMatch(/…\\78:[0-9a-f]{8}$/);
   });
 
+  it('hashes a long text with 32-bit FNV-1a of its UTF-16 units, so snapshots kept by earlier versions still compare', () => {
+    expect(encode('a'.repeat(61))).toBe(`${'a'.repeat(40)}…\\61:6a9de350`);
+    expect(encode('Serviços contábeis de novembro, conforme contrato, parcela única de honorários')).toBe(
+      'Serviços contábeis de novembro, conforme…\\78:0333a3f5',
+    );
+  });
+
   it('shows a long text as its start and "…", a short one as it is', () => {
     expect(shownPart(encode('x'.repeat(100)))).toBe(`${'x'.repeat(40)}…`);
     expect(shownPart('Contrato 1')).toBe('Contrato 1');
@@ -102,6 +109,16 @@ describe('storing the snapshot', () => {
     expect(cells.parts(7)).toHaveLength(2);
     expect(valorOf(store, 7, '1')).toBe('500');
     expect(valorOf(store, 8, '1')).toBe('42');
+  });
+
+  it('each save writes the slot the last one did not: #0, #1, #0…', () => {
+    const cells = new CellStore();
+    const store = new SnapshotStore(cells);
+    const slots = [1, 2, 3].map((n) => {
+      store.pulled(7, owner, 'c1', [contract(1, 100 * n)], n);
+      return [...cells.map.keys()].filter((k) => k.startsWith('faturamento.edicao.7#') && cells.map.get(k)?.includes(`\t${100 * n}\t`));
+    });
+    expect(slots).toEqual([['faturamento.edicao.7#0.0'], ['faturamento.edicao.7#1.0'], ['faturamento.edicao.7#0.0']]);
   });
 
   it('a save killed before its head, after several imports, still leaves the last whole snapshot', () => {

@@ -1,7 +1,7 @@
 /** Bulk jobs keep each row's key; stored front-coded, they read back exactly as saved. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BulkJob } from '../../src/core/bulk/job';
+import type { BulkJob } from '../../src/core/bulk/state';
 import { BulkJobStore, frontCode, frontDecode } from '../../src/core/bulk/stored-job';
 import type { KeyValueStore } from '../../src/core/ports';
 

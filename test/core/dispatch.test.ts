@@ -5,7 +5,7 @@
  * leaves for the next hour, and when the document still needs the trigger.
  */
 import { describe, expect, it } from 'vitest';
-import type { BulkDeps, BulkJob } from '../../src/core/bulk/job';
+import type { BulkDeps, BulkJob } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import {
   bulkToContinue,

@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BulkJob } from '../../src/core/bulk/job';
+import type { BulkJob } from '../../src/core/bulk/state';
 import { notYours, OwnerStore } from '../../src/core/owners';
 import type { Report } from '../../src/core/reports';
 import { MemoryStore } from '../bulk/fixtures';

@@ -5,7 +5,7 @@
  * processed", so those rows wait and go again; an update (PUT) sets values and
  * may simply be repeated.
  */
-import { fits, WORST_ROUND_TRIP_MS } from '../deadline';
+import { StepBudget, WORST_ROUND_TRIP_MS } from '../deadline';
 import type { BillingClient, EmissionResult, SubscriptionResult } from '../../api/client';
 import type { Nfse, Subscription } from '../../api/writes';
 import { BadRequestError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../api/errors';
@@ -127,147 +127,195 @@ const error = (mensagem: string): RowResult => ({ status: STATUS.erro, mensagem 
 /** The service said no to this row's data: coloured like a validation error. */
 const refused = (mensagem: string): RowResult => ({ status: STATUS.erro, mensagem, refused: true });
 
+/** Another round (a lookup and a send, each hanging a minute at worst, after `waitMs`) may start: the soft deadline has not come and it ends before the limit. */
+const roundFits = (budget: StepBudget, waitMs = 0): boolean => !budget.pastDeadline() && budget.fits(waitMs + 2 * WORST_ROUND_TRIP_MS);
+
 /**
  * A batch goes out in chunks of `width` rows, each settled as far as it can be
  * (looked up, sent, looked up again) before the next starts. The first chunk
- * always goes, as the caller planned it; a later one only if its lookup and its
- * send, each hanging a minute, still end before the limit, and the step's soft
- * deadline has not passed. A 429 or a refused key ends the batch too.
+ * always goes, as the caller planned it; a later one only if another round
+ * still fits. A 429 or a refused key ends the batch too.
  */
 export function runBatch(client: BillingClient, op: BulkOperation, items: Item[], options: BatchOptions): BatchOutcome {
   const out: BatchOutcome = { results: new Map(), pending: [], unsent: [], rateLimited: false, waves: 0 };
+  const budget = new StepBudget(options.now, { deadline: options.deadline, limit: options.limit });
   const width = Math.max(1, Math.floor(options.width ?? items.length));
   for (let at = 0; at < items.length; at += width) {
-    const now = options.now();
-    if ((at > 0 || options.following) && (out.fatal || out.rateLimited || now >= options.deadline || !fits(now, 2 * WORST_ROUND_TRIP_MS, options.limit))) {
+    if ((at > 0 || options.following) && (out.fatal || out.rateLimited || !roundFits(budget))) {
       out.unsent = items.slice(at).map((i) => i.row);
       break;
     }
-    runChunk(client, op, items.slice(at, at + width), options, out);
+    const chunk = new Chunk(client, op, items.slice(at, at + width), options, out);
+    chunk.run(budget);
   }
   return out;
 }
 
-function runChunk(client: BillingClient, op: BulkOperation, items: Item[], options: BatchOptions, out: BatchOutcome): void {
-  const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
-  let open = items.slice();
-  const settle = (item: Item, result: RowResult) => {
-    out.results.set(item.row, result);
-    open = open.filter((i) => i !== item);
-  };
-  while (open.length > 0 && !out.fatal) {
-    const lookups = open.filter((i) => i.mode === 'lookup');
-    if (lookups.length > 0) {
-      out.waves++;
-      const found = lookupMany(
-        client,
-        op,
-        lookups.map((i) => i.built.key!),
-      );
-      lookups.forEach((item, k) => {
-        const f = found[k];
-        item.attempts++;
-        if (!f.ok) {
-          if (f.error instanceof UnauthorizedError) out.fatal = f.error.message;
-          return;
-        }
-        if (item.reason === 'recheck') {
-          const note = f.existing?.kind === 'note' ? f.existing.record : null;
-          const numero = note?.numeroNotaFiscalServico;
-          // Still without a number (or not found): the row stays as it is, to be looked at again on a later run.
-          if (note && numero)
-            settle(
-              item,
-              noteResult(item.was ?? STATUS.ok, note, item.built.key, `NFS-e ${note.idNotaFiscalServico} numerada pela prefeitura: número ${numero}.`),
-            );
-          else open = open.filter((i) => i !== item);
-          return;
-        }
-        if (op.identity === 'idempotent') {
-          // An update read back: done if the record already holds it, sent (again: a PUT may be repeated) otherwise.
-          const record = f.existing?.kind === 'subscription' ? f.existing.record : null;
-          if (record && item.built.issues.length === 0 && holdsUpdate(op, item.built.body, record))
-            settle(item, subscriptionOk(op, record, ', confirmada por consulta depois de uma resposta incerta'));
-          else if (item.built.issues.length > 0) settle(item, error(issueText(item.built.issues)));
-          else item.mode = 'send';
-          return;
-        }
-        if (f.existing) settle(item, foundResult(op, item, f.existing));
-        else if (item.reason === 'rejected')
-          settle(item, refused(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
-        else if (item.built.issues.length > 0) settle(item, error(issueText(item.built.issues)));
-        else if (
-          item.reason === 'unknown' ||
-          (item.reason === 'pendente' && item.since !== undefined && options.now() - item.since < (options.safeResendMs ?? SAFE_RESEND_MS))
-        ) {
-          // Nothing found yet proves nothing this soon: never resent in this execution; a later one looks again.
-          item.attempts = maxAttempts;
-        } else item.mode = 'send';
-      });
-    }
-    if (out.fatal) break;
-    const sends = open.filter((i) => i.mode === 'send');
-    let wait = 0;
-    if (sends.length > 0) {
-      out.waves++;
-      const outcomes = client.writeMany(
-        op.key,
-        sends.map((i) => ({ body: i.built.body, id: i.built.pathId })),
-      );
-      sends.forEach((item, k) => {
-        const o = outcomes[k];
-        item.attempts++;
-        if (o.ok) return settle(item, successResult(op, item, o.result));
-        const e = o.error;
-        if (e instanceof UnauthorizedError) {
-          out.fatal = e.message;
-        } else if (e instanceof RateLimitedError) {
-          // Not processed: it goes again after the wait the service asked for.
-          out.rateLimited = true;
-          wait = Math.max(wait, e.retryAfterMs ?? DEFAULT_WAIT_MS);
-        } else if (e instanceof BadRequestError && op.identity === 'idFatura') {
-          item.mode = 'lookup';
-          item.reason = 'rejected';
-          item.rejection = e.messages;
-        } else if (e instanceof BadRequestError) {
-          settle(item, refused(`O serviço recusou a linha: ${e.messages.join('; ') || 'dados inválidos'}. Corrija e execute de novo.`));
-        } else if (e instanceof NotFoundError) {
-          settle(item, refused(`A assinatura ${item.built.pathId} não foi encontrada (ou é de outro tipo de contrato): confira o ID da assinatura.`));
-        } else if (e instanceof ValidationError) {
-          settle(item, refused(e.issues.map((i) => `${i.field}: ${i.message}`).join('; ')));
-        } else if (op.identity !== 'idempotent' || op.pathId !== undefined) {
-          // Time-out, 5xx, dropped connection: the write may have happened. Look before sending again.
-          item.mode = 'lookup';
-          item.reason = 'unknown';
-        }
-      });
-    }
-    open = open.filter((i) => i.attempts < maxAttempts);
-    if (open.length === 0 || out.fatal) break;
-    const remaining = options.deadline - options.now();
-    if (wait > 0) {
-      // A wait that would not leave room for the round after it ends the batch: its rows stay PENDENTE for the next step.
-      if (wait > remaining / 2 || !fits(options.now(), wait + 2 * WORST_ROUND_TRIP_MS, options.limit)) break;
-      options.sleep(wait);
-    }
-    if (options.now() >= options.deadline || !fits(options.now(), 2 * WORST_ROUND_TRIP_MS, options.limit)) break;
+/** One chunk's rows, until each is settled, out of attempts, or out of time. */
+class Chunk {
+  private open: Item[];
+  private readonly maxAttempts: number;
+
+  constructor(
+    private readonly client: BillingClient,
+    private readonly op: BulkOperation,
+    private readonly items: Item[],
+    private readonly options: BatchOptions,
+    private readonly out: BatchOutcome,
+  ) {
+    this.open = items;
+    this.maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
   }
-  for (const item of items) {
-    if (out.results.has(item.row) || item.reason === 'recheck') continue;
-    const mayExist = item.reason === 'unknown' || item.reason === 'pendente';
-    if (out.fatal && !(mayExist && op.identity !== 'idempotent')) {
-      out.results.set(item.row, error(`Não enviada: ${out.fatal}`));
-    } else if (op.identity === 'idempotent') {
-      out.results.set(item.row, error('O serviço não respondeu depois de várias tentativas. Execute de novo: a alteração pode ser repetida sem risco.'));
-    } else {
-      out.pending.push(item.row);
-      out.results.set(item.row, {
-        status: STATUS.pendente,
-        mensagem:
-          op.identity === 'idFatura'
-            ? 'Resultado incerto: antes de qualquer nova emissão o complemento confere se a fatura já tem NFS-e.'
-            : 'Resultado incerto: antes de qualquer reenvio o complemento confere se a assinatura já existe pelo ID de integração.',
-      });
+
+  run(budget: StepBudget): void {
+    // A chunk has rows, and starts only while no key was refused.
+    for (;;) {
+      this.lookUp();
+      if (this.out.fatal) break;
+      const wait = this.send();
+      this.open = this.open.filter((i) => i.attempts < this.maxAttempts);
+      if (this.open.length === 0 || this.out.fatal) break;
+      if (wait > 0) {
+        // A wait that would not leave room for the round after it ends the batch: its rows stay PENDENTE for the next step.
+        if (wait > (budget.deadline - this.options.now()) / 2 || !budget.fits(wait + 2 * WORST_ROUND_TRIP_MS)) break;
+        this.options.sleep(wait);
+      }
+      if (!roundFits(budget)) break;
+    }
+    this.leave();
+  }
+
+  private settle(item: Item, result: RowResult): void {
+    this.out.results.set(item.row, result);
+    this.drop(item);
+  }
+
+  private drop(item: Item): void {
+    this.open = this.open.filter((i) => i !== item);
+  }
+
+  /** One wave of lookups for the rows that need one. */
+  private lookUp(): void {
+    const lookups = this.open.filter((i) => i.mode === 'lookup');
+    if (lookups.length === 0) return;
+    this.out.waves++;
+    const found = lookupMany(
+      this.client,
+      this.op,
+      lookups.map((i) => i.built.key!),
+    );
+    lookups.forEach((item, k) => {
+      const f = found[k];
+      item.attempts++;
+      if (!f.ok) {
+        if (f.error instanceof UnauthorizedError) this.out.fatal = f.error.message;
+      } else if (item.reason === 'recheck') this.numbered(item, f.existing);
+      else if (this.op.identity === 'idempotent') this.readBack(item, f.existing);
+      else this.found(item, f.existing);
+    });
+  }
+
+  /** A done note looked up for its number: still without one (or not found), the row stays as it is, for a later run. */
+  private numbered(item: Item, existing: Existing | null): void {
+    const note = existing?.kind === 'note' ? existing.record : null;
+    const numero = note?.numeroNotaFiscalServico;
+    if (note && numero)
+      this.settle(
+        item,
+        noteResult(item.was ?? STATUS.ok, note, item.built.key, `NFS-e ${note.idNotaFiscalServico} numerada pela prefeitura: número ${numero}.`),
+      );
+    else this.drop(item);
+  }
+
+  /** An update read back: done if the record already holds it, sent (again: a PUT may be repeated) otherwise. */
+  private readBack(item: Item, existing: Existing | null): void {
+    const record = existing?.record as Subscription | undefined;
+    if (record && item.built.issues.length === 0 && holdsUpdate(this.op, item.built.body, record))
+      this.settle(item, subscriptionOk(this.op, record, ', confirmada por consulta depois de uma resposta incerta'));
+    else if (item.built.issues.length > 0) this.settle(item, error(issueText(item.built.issues)));
+    else item.mode = 'send';
+  }
+
+  /** A creation or an emission looked up by its key. */
+  private found(item: Item, existing: Existing | null): void {
+    const { options } = this;
+    if (existing) this.settle(item, foundResult(this.op, item, existing));
+    else if (item.reason === 'rejected')
+      this.settle(item, refused(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
+    else if (item.built.issues.length > 0) this.settle(item, error(issueText(item.built.issues)));
+    else if (
+      item.reason === 'unknown' ||
+      (item.reason === 'pendente' && item.since !== undefined && options.now() - item.since < (options.safeResendMs ?? SAFE_RESEND_MS))
+    ) {
+      // Nothing found yet proves nothing this soon: never resent in this execution; a later one looks again.
+      item.attempts = this.maxAttempts;
+    } else item.mode = 'send';
+  }
+
+  /** One wave of sends; the wait a 429 asked for. */
+  private send(): number {
+    const sends = this.open.filter((i) => i.mode === 'send');
+    if (sends.length === 0) return 0;
+    this.out.waves++;
+    const outcomes = this.client.writeMany(
+      this.op.key,
+      sends.map((i) => ({ body: i.built.body, id: i.built.pathId })),
+    );
+    let wait = 0;
+    sends.forEach((item, k) => {
+      const o = outcomes[k];
+      item.attempts++;
+      if (o.ok) this.settle(item, successResult(this.op, item, o.result));
+      else if (o.error instanceof RateLimitedError) {
+        // Not processed: it goes again after the wait the service asked for.
+        this.out.rateLimited = true;
+        wait = Math.max(wait, o.error.retryAfterMs ?? DEFAULT_WAIT_MS);
+      } else this.failed(item, o.error);
+    });
+    return wait;
+  }
+
+  private failed(item: Item, e: Error): void {
+    const op = this.op;
+    if (e instanceof UnauthorizedError) {
+      this.out.fatal = e.message;
+    } else if (e instanceof BadRequestError && op.identity === 'idFatura') {
+      item.mode = 'lookup';
+      item.reason = 'rejected';
+      item.rejection = e.messages;
+    } else if (e instanceof BadRequestError) {
+      this.settle(item, refused(`O serviço recusou a linha: ${e.messages.join('; ') || 'dados inválidos'}. Corrija e execute de novo.`));
+    } else if (e instanceof NotFoundError) {
+      this.settle(item, refused(`A assinatura ${item.built.pathId} não foi encontrada (ou é de outro tipo de contrato): confira o ID da assinatura.`));
+    } else if (e instanceof ValidationError) {
+      this.settle(item, refused(e.issues.map((i) => `${i.field}: ${i.message}`).join('; ')));
+    } else if (op.identity !== 'idempotent' || op.pathId !== undefined) {
+      // Time-out, 5xx, dropped connection: the write may have happened. Look before sending again.
+      item.mode = 'lookup';
+      item.reason = 'unknown';
+    }
+  }
+
+  /** Rows the chunk could not settle: not sent after a refused key, an update to repeat, or PENDENTE. */
+  private leave(): void {
+    const { op, out } = this;
+    for (const item of this.items) {
+      if (out.results.has(item.row) || item.reason === 'recheck') continue;
+      const mayExist = item.reason === 'unknown' || item.reason === 'pendente';
+      if (out.fatal && !(mayExist && op.identity !== 'idempotent')) {
+        out.results.set(item.row, error(`Não enviada: ${out.fatal}`));
+      } else if (op.identity === 'idempotent') {
+        out.results.set(item.row, error('O serviço não respondeu depois de várias tentativas. Execute de novo: a alteração pode ser repetida sem risco.'));
+      } else {
+        out.pending.push(item.row);
+        out.results.set(item.row, {
+          status: STATUS.pendente,
+          mensagem:
+            op.identity === 'idFatura'
+              ? 'Resultado incerto: antes de qualquer nova emissão o complemento confere se a fatura já tem NFS-e.'
+              : 'Resultado incerto: antes de qualquer reenvio o complemento confere se a assinatura já existe pelo ID de integração.',
+        });
+      }
     }
   }
 }

@@ -54,8 +54,9 @@ export function editColumns(sheet: SheetPort): EditColumns {
 
 /** Body field → record field, for one operation's editable fields. */
 function recordFields(op: BulkOperation): Array<{ col: InputColumn; record: string }> {
-  // Stryker disable next-line MethodExpression,ConditionalExpression,LogicalOperator,StringLiteral: editableFields() (snapshot.ts) already leaves out path and flag columns, so the sheet has no column for them and every use skips them.
-  return op.columns.filter((c) => c.in === undefined && c.kind !== 'boolean').map((col) => ({ col, record: col.record ?? col.field }));
+  // Stryker disable next-line all: editableFields() leaves these columns out already
+  const columns = op.columns.filter((c) => c.in === undefined && c.kind !== 'boolean');
+  return columns.map((col) => ({ col, record: col.record ?? col.field }));
 }
 
 /** The flag a text depends on (isAtualizaDiscriminacaoNfse for discriminacaoNfse): set when that text changed. */
@@ -66,7 +67,7 @@ function flagOf(op: BulkOperation): { flag: string; of: string } | null {
 
 /** A value as the preview shows it: money with two decimals and a comma, text cut short. */
 function shown(col: InputColumn, value: unknown): string {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value !== '' && col.kind !== 'text' ? Number(value) : Number.NaN;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Number(value) : Number.NaN;
   if (Number.isFinite(n) && (col.kind === 'money' || col.kind === 'integer')) return (col.kind === 'money' ? n.toFixed(2) : String(n)).replace('.', ',');
   return bounded(String(value ?? ''), 80);
 }
@@ -108,8 +109,7 @@ export class EditPlan {
 
   /** The operation of a record by its type as pulled; null for a type no update applies to. */
   operationFor(entry: SnapshotEntry): BulkOperation | null {
-    // Stryker disable next-line OptionalChaining: editOperations are the writes that have `edits`.
-    const w = editOperations().find((o) => o.edits?.value === entry.type);
+    const w = editOperations().find((o) => o.edits.value === entry.type);
     return w ? bulkOperation(w.key) : null;
   }
 
@@ -117,7 +117,6 @@ export class EditPlan {
   variant(op: BulkOperation, flag: boolean): BulkOperation {
     const key = `${op.key}:${flag}`;
     let v = this.variants.get(key);
-    // Stryker disable next-line ConditionalExpression: the cache only spares rebuilding the same variant.
     if (!v) {
       const flagged = flagOf(op);
       const columns = op.columns.map((c): InputColumn => {
@@ -132,9 +131,8 @@ export class EditPlan {
   }
 
   entryOf(row: readonly CellValue[]): SnapshotEntry | undefined {
-    const id = row[this.columns.id - 1];
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a blank id cell looked up as text matches no pulled record either (records without an id are not kept).
-    return id === '' || id === null || id === undefined ? undefined : this.snapshot.records.get(String(id).trim());
+    // A blank id matches no pulled record: records without an id are not kept.
+    return this.snapshot.records.get(String(row[this.columns.id - 1]).trim());
   }
 
   /** The fields of a row that differ from the snapshot; a cell that cannot be read as its kind counts as changed. */
@@ -222,9 +220,9 @@ export function previewEdits(sheet: SheetPort, plan: EditPlan): EditPreview & { 
     if (!changed) return;
     out.count++;
     out.changed.push(r);
-    const made = plan.build(row, r);
-    // Stryker disable next-line OptionalChaining: a changed row has an operation, so build never returns null for it.
-    const problem = made?.built.issues.length ? issueText(made.built.issues) : undefined;
+    // A changed row has an operation, so it always becomes a request.
+    const made = plan.build(row, r) as NonNullable<ReturnType<EditPlan['build']>>;
+    const problem = made.built.issues.length ? issueText(made.built.issues) : undefined;
     if (problem) out.invalid++;
     const valorAt = editableFields().indexOf('valorUnitario');
     const sets = plan.inputs.valor !== undefined && changed.op.columns.some((c) => (c.record ?? c.field) === 'valorUnitario');

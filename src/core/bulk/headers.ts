@@ -24,10 +24,10 @@ export function normalizeHeader(text: string): string {
     .trim();
 }
 
-/** "idFatura", "idCliente — ID do cliente…" → the field name a note starts with. */
-function noteField(note: string): string {
-  // Stryker disable next-line StringLiteral: every caller passes a string, and no field name is any text put in place of the '' of no match
-  return /^\s*([A-Za-z][A-Za-z0-9_.]*)/.exec(note ?? '')?.[1] ?? '';
+/** "idFatura", "idCliente — ID do cliente…" → the field name a note starts with, normalized (null: none). */
+function noteField(note: string): string | null {
+  const m = /^\s*([A-Za-z][A-Za-z0-9_.]*)/.exec(note);
+  return m && normalizeHeader(m[1]);
 }
 
 export function columnLetter(column: number): string {
@@ -45,7 +45,7 @@ export interface Layout {
 
 function matcher(labels: readonly string[], notes: readonly string[]) {
   const heads = labels.map((l) => normalizeHeader(String(l ?? '')));
-  const fields = notes.map((n) => normalizeHeader(noteField(String(n ?? ''))));
+  const fields = notes.map((n) => noteField(String(n ?? '')));
   /** field null: by label only (result columns must never take over a data column that shares a field name, like numero). */
   return (field: string | null, label: string): number[] => {
     const wanted = new Set([normalizeHeader(label), field ? normalizeHeader(field) : normalizeHeader(label)]);

@@ -21,12 +21,16 @@ export const MAX_SNAPSHOT_RECORDS = 20_000;
 /** Texts up to this length are kept whole; longer ones as their start and a hash. */
 const TEXT_KEPT = 60;
 
-let edits: WriteOperation[] | undefined;
+/** An update that pushes edits of an imported sheet. */
+export type EditOperation = WriteOperation & { edits: NonNullable<WriteOperation['edits']> };
+
+let edits: EditOperation[] | undefined;
 /**
  * The operations that push edits, and the record fields they let a user change (valorUnitario, quantidade…).
  * Found on first use: reading them builds the writes table, which a cold start does not need.
  */
-export const editOperations = (): WriteOperation[] => (edits ??= Object.values(writes as Record<string, WriteOperation>).filter((w) => w.edits));
+export const editOperations = (): EditOperation[] =>
+  (edits ??= Object.values(writes as Record<string, WriteOperation>).filter((w): w is EditOperation => w.edits !== undefined));
 
 let editable: string[] | undefined;
 /** Every record field some edit operation sets, in a fixed order (the snapshot's columns). */
@@ -68,7 +72,6 @@ interface Head {
 /** 32-bit FNV-1a, as hex: tells two long texts apart without keeping them. */
 function hash(text: string): string {
   let h = 0x811c9dc5;
-  // Stryker disable next-line EqualityOperator: one more round mixes in NaN (xor 0) for every text alike; hashes are only compared with hashes made the same way.
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
@@ -87,9 +90,8 @@ export function encode(value: unknown): string {
 
 /** The readable part of an encoded value (a long text's start, with "…"). */
 export function shownPart(encoded: string): string {
-  const at = encoded.indexOf('…\\');
-  // Stryker disable next-line EqualityOperator: an encoded long text always starts with part of the text, so the marker is never at 0.
-  return at >= 0 ? encoded.slice(0, at + 1) : encoded;
+  const [start, kept] = encoded.split('…\\');
+  return kept === undefined ? start : `${start}…`;
 }
 
 const headKey = (sheetId: number) => `${SNAPSHOT_PREFIX}${sheetId}`;
@@ -122,7 +124,6 @@ export class SnapshotStore {
 
   save(sheetId: number, snapshot: Snapshot): void {
     const previous = this.store.get(headKey(sheetId));
-    // Stryker disable next-line ArithmeticOperator: counting generations down alternates the two slots just the same.
     const gen = previous ? ((JSON.parse(previous) as Head).gen ?? 0) + 1 : 0;
     const parts: string[] = [];
     let current = '';
@@ -169,5 +170,7 @@ export class SnapshotStore {
 }
 
 /** Whether imports of this listing keep a snapshot (some update pushes edits from its sheets). */
-// Stryker disable next-line MethodExpression,OptionalChaining: every edit operation has `edits`, and all of them edit the same listing.
-export const editableListing = (listingKey: string): boolean => editOperations().some((o) => o.edits?.listing === listingKey);
+export const editableListing = (listingKey: string): boolean =>
+  editOperations()
+    .map((o): string => o.edits.listing)
+    .includes(listingKey);

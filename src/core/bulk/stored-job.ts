@@ -1,21 +1,21 @@
 /**
- * Bulk jobs as stored: each row's key is kept (so a later execution finds the
- * row wherever it moved), and generated keys share a long prefix
- * (`lote-<uuid>-1`, `-2`…). Saved whole after every batch, 1,000 plain keys
- * fill six property-sized parts, each a write and a delete per save; front
- * coding (the length shared with the key before, unless the same as the entry before's, then the rest) keeps them in one.
+ * Bulk jobs as stored in the document's work store: each row's key is kept (so
+ * a later execution finds the row wherever it moved), and generated keys share
+ * a long prefix (`lote-<uuid>-1`, `-2`…). Saved whole after every batch, 1,000
+ * plain keys fill six 9 KB parts, each a write and a delete per save; front
+ * coding (the length shared with the key before, unless the same as the entry
+ * before's, then the rest) keeps them in one.
  */
 import { JobStore } from '../job-store';
 import type { KeyValueStore } from '../ports';
-import type { BulkJob } from './job';
+import type { BulkJob } from './state';
 
 type Stored = BulkJob & { keyCoding?: 'front' };
 
 /** Each key as `n:rest` (n characters shared with the key before), or `:rest` when n is the same as the entry before's. */
 export function frontCode(keys: readonly string[]): string[] {
   let previous = '';
-  // Stryker disable next-line UnaryOperator: any value but 0 does, the first key always shares 0 characters with ''
-  let shared = -1;
+  let shared: number | undefined;
   return keys.map((key) => {
     let n = 0;
     while (n < key.length && n < previous.length && key[n] === previous[n]) n++;
@@ -27,13 +27,13 @@ export function frontCode(keys: readonly string[]): string[] {
 }
 
 export function frontDecode(coded: readonly string[]): string[] {
-  // Stryker disable next-line StringLiteral: the first entry always says it shares 0 characters, so nothing of this start is kept
-  let previous = '';
+  let previous: string | undefined;
   let shared = 0;
   return coded.map((entry) => {
     const colon = entry.indexOf(':');
     if (colon > 0) shared = Number(entry.slice(0, colon));
-    previous = previous.slice(0, shared) + entry.slice(colon + 1);
+    const rest = entry.slice(colon + 1);
+    previous = previous === undefined ? rest : previous.slice(0, shared) + rest;
     return previous;
   });
 }

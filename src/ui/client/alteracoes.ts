@@ -1,4 +1,4 @@
-import type { BulkProgress } from '../../core/bulk/job';
+import type { BulkProgress } from '../../core/bulk/state';
 import type { EditPreview } from '../../core/bulk/edits';
 import { busy, byId, clearNotice, errorText, h, notice } from './dom';
 import { type Outcome, server } from './rpc';

@@ -1,5 +1,5 @@
 import { busy, byId, clearNotice, errorText, h, notice } from './dom';
-import type { BulkProgress } from '../../core/bulk/job';
+import type { BulkProgress } from '../../core/bulk/state';
 import { type Args, type Outcome, server } from './rpc';
 
 // The server's own types: the sidebar shows exactly what the bundle returns.

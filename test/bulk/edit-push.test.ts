@@ -7,7 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpOutcome } from '../../src/api/transport';
 import { NO_EDITS } from '../../src/core/bulk/edits';
-import { type BulkDeps, continueBulk, previewEditPush, startEditPush } from '../../src/core/bulk/job';
+import { previewEditPush } from '../../src/core/bulk/edit-push';
+import { continueBulk } from '../../src/core/bulk/job';
+import { startEditPush } from '../../src/core/bulk/launch';
+import type { BulkDeps } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { SnapshotStore } from '../../src/core/bulk/snapshot';
 import type { CellValue } from '../../src/core/table';
@@ -38,12 +41,13 @@ const record = (idAssinaturaContrato: number, tipoContrato: string, valorUnitari
 const custom = (id: number, valor: number) => record(id, 'PERSONALIZADO', valor, 1);
 const plan = (id: number, quantidade: number) => record(id, 'PLANO', 80, quantidade);
 
-function setUp(records: Rec[], opts: { snapshots?: boolean; refusedKey?: boolean } = {}) {
+function setUp(records: Rec[], opts: { snapshots?: boolean; refusedKey?: boolean; refuse?: number } = {}) {
   const puts: string[] = [];
   const service = scripted((req, url): HttpOutcome => {
     if (req.method === 'PUT') {
       puts.push(`${url.pathname} ${req.body}`);
       if (opts.refusedKey) return json(401, { message: 'chave revogada' });
+      if (Number(url.pathname.split('/').pop()) === opts.refuse) return json(400, { message: ['valor fora do contrato'] });
       return json(200, { data: { idAssinaturaContrato: Number(url.pathname.split('/').pop()) } });
     }
     if (req.method === 'GET') return listOf([]);
@@ -204,5 +208,42 @@ describe('pushing edits of an imported sheet', () => {
     expect(() => startEditPush(deps, { sheetName: 'Assinaturas', owner }, far())).toThrow(
       'A aba tem assinaturas demais para comparar as alterações (mais de 20.000): filtre a importação.',
     );
+  });
+
+  it('a second push while one is running goes on with it instead of starting another', () => {
+    const { sheet, deps, puts, far } = setUp([custom(1, 100)]);
+    sheet.write(2, at('valorUnitario'), [[110]]);
+    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner }, Date.UTC(2000, 0, 1));
+    const again = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    expect(again).toMatchObject({ jobId: started.jobId, status: 'running' });
+    expect(again.message).toMatch(/^Já há um lote em andamento nesta aba/);
+    expect(puts).toEqual([]);
+  });
+
+  it('a row the service refused is still an edit: the next push sends it again', () => {
+    const { sheet, deps, puts, far } = setUp([custom(1, 100), custom(2, 100)], { refuse: 1 });
+    sheet.write(2, at('valorUnitario'), [[110]]);
+    sheet.write(3, at('valorUnitario'), [[120]]);
+    expect(startEditPush(deps, { sheetName: 'Assinaturas', owner }, far()).counts).toMatchObject({ ok: 1, failed: 1 });
+    const again = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    expect(again).toMatchObject({ total: 1, counts: { failed: 1 } });
+    expect(puts.map((l) => l.split(' ')[0])).toEqual([
+      '/v2/assinaturascontratos/personalizado/1',
+      '/v2/assinaturascontratos/personalizado/2',
+      '/v2/assinaturascontratos/personalizado/1',
+    ]);
+  });
+
+  it('a row whose subscription left the last import meanwhile is refused on its row, and the others go', () => {
+    const { sheet, deps, puts, far, snapshots } = setUp([custom(1, 100), custom(2, 100)]);
+    sheet.write(2, at('valorUnitario'), [[110]]);
+    sheet.write(3, at('valorUnitario'), [[120]]);
+    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner }, Date.UTC(2000, 0, 1));
+    // The owner pulls the sheet again with another connection: the snapshot starts over, without subscription 1.
+    snapshots.pulled(sheet.id, owner, 'c2', [custom(2, 100)], 2_000);
+    const done = continueBulk(deps, started.jobId, far());
+    expect(done.counts).toMatchObject({ ok: 1, failed: 1 });
+    expect(String(sheet.records()[0].Mensagem)).toMatch(/^Linha 2, coluna "ID da assinatura" \(B\): esta assinatura não está na última importação da aba/);
+    expect(puts.map((l) => l.split(' ')[0])).toEqual(['/v2/assinaturascontratos/personalizado/2']);
   });
 });

@@ -8,7 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
 import type { BillingClient } from '../../src/api/client';
-import { type BulkProgress, continueBulk, startBulk } from '../../src/core/bulk/job';
+import { continueBulk } from '../../src/core/bulk/job';
+import { startBulk } from '../../src/core/bulk/launch';
+import type { BulkProgress } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { SAFE_RESEND_MS } from '../../src/core/bulk/batch';
 import { catalog, client, CUSTOM_HEADER, customRow, deps, MemoryStore, type Rec, zone } from './fixtures';

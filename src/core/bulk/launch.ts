@@ -1,0 +1,146 @@
+/**
+ * Starting a run: Executar on a sheet, or a push of an imported sheet's edits.
+ * Every row of the scope is validated and its problems written, each valid row
+ * gets its generated key in one write, the job is saved and vouched for before
+ * anything is sent, and its first step goes on with what the start just read.
+ */
+import type { Owner } from '../owners';
+import type { MarkupSheetPort } from '../sheet-port';
+import type { CellValue } from '../table';
+import { bulkOperation } from './definitions';
+import { EDIT_LABEL, NO_EDITS } from './edits';
+import { expandRuns, runsOf, writeColumn } from './sheet-io';
+import { type Context, scopeRows, sheetContext, sheetOf } from './context';
+import { editPush } from './edit-push';
+import { giveKey, keyAt } from './row-plan';
+import { type Prepared, validateRows } from './validate';
+import { step } from './job';
+import {
+  type BulkDeps,
+  BulkError,
+  type BulkJob,
+  type BulkProgress,
+  type BulkRequest,
+  DEFAULT_BATCH,
+  emptyCounts,
+  MAX_BATCH,
+  MAX_KEYS_CHARS,
+  progressOf,
+  saveJob,
+} from './state';
+
+/** Validates every row, writes the problems, then starts sending the valid ones. */
+export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number): BulkProgress {
+  const op = bulkOperation(request.operation);
+  const sheet = sheetOf(deps, request.sheetName);
+  const busy = running(deps, sheet);
+  if (busy) return busy;
+  if (!request.connection) throw new BulkError('Escolha a conexão (a organização) para onde as linhas serão enviadas.');
+  const ctx = sheetContext(deps, op, sheet);
+  return launch(deps, request, ctx, scopeRows(deps, sheet, request.scope), deadline);
+}
+
+/** A job already running on the sheet goes on instead of a new one. */
+function running(deps: BulkDeps, sheet: MarkupSheetPort): BulkProgress | null {
+  const existing = deps.jobs.get(String(sheet.id));
+  if (existing?.status !== 'running') return null;
+  return {
+    ...progressOf(existing),
+    message: `Já há um lote em andamento nesta aba (${existing.counts.ok + existing.counts.existing + existing.counts.skipped + existing.counts.failed} de ${existing.total} linhas). Ele continua de onde parou; espere terminar para começar outro.`,
+  };
+}
+
+/**
+ * Sends the rows of an imported sheet that differ from what was last pulled,
+ * as updates, with the bulk run's validation, statuses beside the rows,
+ * lookups of uncertain outcomes and resumption (edit-push.ts).
+ */
+export function startEditPush(deps: BulkDeps, request: { sheetName: string; owner?: Owner; batchSize?: number }, deadline: number): BulkProgress {
+  const sheet = sheetOf(deps, request.sheetName);
+  const busy = running(deps, sheet);
+  if (busy) return busy;
+  const now = deps.now();
+  const { ctx, changed, connectionId } = editPush(deps, sheet, request.owner, now);
+  if (changed.length === 0) {
+    return {
+      jobId: '',
+      owner: request.owner?.email ?? null,
+      operation: ctx.op.key,
+      label: EDIT_LABEL,
+      sheetName: ctx.name,
+      status: 'done',
+      done: true,
+      total: 0,
+      processed: 0,
+      counts: emptyCounts(),
+      message: NO_EDITS,
+      warnings: [],
+    };
+  }
+  return launch(deps, { connection: '', connectionId, owner: request.owner, batchSize: request.batchSize }, ctx, runsOf(changed), deadline, now);
+}
+
+/** Every valid row without a key gets one now, in one write: from here on each row is known by its key. */
+function generateKeys(deps: BulkDeps, ctx: Context, prepared: Prepared): void {
+  // Only creations lack keys, and their sheets always have the column (headers.ts adds it).
+  const keyColumn = ctx.layout.inputs.idIntegracao;
+  const fresh = new Map<number, CellValue>();
+  for (const [r, { built }] of prepared.built) {
+    if (!built.needsKey || built.issues.length) continue;
+    const key = deps.newId();
+    giveKey(built, key);
+    built.generated = true;
+    fresh.set(r, key);
+    prepared.values[r - prepared.first][keyColumn - 1] = key;
+  }
+  writeColumn(ctx.sheet, keyColumn, fresh);
+}
+
+/** Validates the rows of `ranges`, writes their problems, then starts sending the valid ones. */
+function launch(
+  deps: BulkDeps,
+  request: Pick<BulkRequest, 'connection' | 'connectionId' | 'owner' | 'batchSize'>,
+  ctx: Context,
+  ranges: Array<[number, number]>,
+  deadline: number,
+  startedAt = deps.now(),
+): BulkProgress {
+  const { summary, prepared } = validateRows(deps, ctx, ranges);
+  generateKeys(deps, ctx, prepared);
+  const rowKeys = expandRuns(ranges).map((r) => keyAt(ctx, prepared.values[r - prepared.first]));
+  const keys = rowKeys.reduce((n, k) => n + k.length + 3, 0) <= MAX_KEYS_CHARS ? rowKeys : undefined;
+  if (!keys)
+    summary.warnings = [
+      ...summary.warnings,
+      'Lote grande demais para guardar a chave de cada linha: se ele continuar em outra execução, as linhas são achadas pela posição. Não ordene nem apague linhas desta aba até ele terminar.',
+    ];
+  const batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(request.batchSize ?? DEFAULT_BATCH)));
+  const job: BulkJob = {
+    id: String(ctx.sheet.id),
+    operation: ctx.op.key,
+    sheetId: ctx.sheet.id,
+    sheetName: ctx.name,
+    connection: request.connection,
+    connectionId: request.connectionId,
+    owner: request.owner,
+    ranges,
+    retry: [],
+    keys,
+    retryKeys: keys ? [] : undefined,
+    pass: 0,
+    cursor: 0,
+    total: summary.total,
+    counts: emptyCounts(),
+    batchSize: batch,
+    maxBatch: batch,
+    status: 'running',
+    warnings: summary.warnings,
+    startedAt,
+    updatedAt: startedAt,
+    steps: 0,
+    ...ctx.kind.stored,
+  };
+  saveJob(deps, job);
+  deps.vouch?.(job);
+  return step(deps, job, deadline, { ctx, prepared });
+}

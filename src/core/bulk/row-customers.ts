@@ -1,0 +1,92 @@
+/**
+ * Rows that name their customer by CPF/CNPJ: each distinct value is looked up
+ * once per run (the job keeps what it found), and a row whose customer is not
+ * found, not alone, inactive, or not the one its "ID do cliente" says is an
+ * error like any other, never sent.
+ */
+import type { BillingClient } from '../../api/client';
+import { STATUS } from './definitions';
+import { type CustomerFound, findCustomers, formatCpfCnpj } from './customers';
+import { type BuiltRow, cellIssue, issueText, type RowIssue } from './rows';
+import type { RowResult } from './sheet-io';
+import type { Item } from './batch';
+import type { Context } from './context';
+import type { BulkJob } from './state';
+
+/** Customers the job keeps between steps, at most this many (a run past it looks the rest up again each step). */
+const REMEMBERED_CUSTOMERS = 2_000;
+
+/** Each row's customer found gives its idCliente; one not found, or not the typed one, makes the row invalid. */
+export function resolveCustomers(
+  client: BillingClient,
+  ctx: Context,
+  items: readonly Item[],
+  invalid: Map<number, RowResult>,
+  faults: RowIssue[],
+  now: number,
+): void {
+  for (const { item, issue, id } of customerIssues(client, ctx, items)) {
+    if (issue === null) {
+      const field = (item.built.find as NonNullable<BuiltRow['find']>).field;
+      if (item.built.body[field] === undefined) item.built.body[field] = id;
+    } else if (item.reason !== 'pendente') {
+      // A PENDENTE row may already be in the service: it is still looked up, never turned into an error here.
+      invalid.set(item.row, { status: STATUS.erro, mensagem: issueText([issue]), processadoEm: new Date(now) });
+      faults.push(issue);
+    }
+  }
+}
+
+/**
+ * Keeps the customers found so far in the job, so the next step of the same run
+ * does not look them up again. What was not found is not kept: that row is an
+ * error already, and a failed lookup is to be tried again.
+ */
+export function rememberCustomers(job: BulkJob, ctx: Context): void {
+  const found: Record<string, number> = { ...job.customers };
+  let size = Object.keys(found).length;
+  for (const [value, result] of ctx.customers ?? []) {
+    if (size >= REMEMBERED_CUSTOMERS) break;
+    if (result.ok && found[value] === undefined) {
+      found[value] = result.id;
+      size++;
+    }
+  }
+  if (size > 0) job.customers = found;
+}
+
+/** The customers a job found in earlier steps, as this execution's own. */
+export function knownCustomers(job: BulkJob): Map<string, CustomerFound> {
+  return new Map(Object.entries(job.customers ?? {}).map(([value, id]): [string, CustomerFound] => [value, { ok: true, id }]));
+}
+
+/** At Validar: a customer not found, not alone, inactive or not the typed ID is the row's issue, like any other. */
+export function checkCustomers(client: BillingClient, ctx: Context, rows: ReadonlyArray<{ row: number; built: BuiltRow }>): void {
+  for (const { item, issue } of customerIssues(client, ctx, rows)) if (issue) item.built.issues.push(issue);
+}
+
+/** Looks up each distinct CPF/CNPJ of `items` once in this execution; what each row's lookup says (null: the customer is found and agrees). */
+function customerIssues<T extends { row: number; built: BuiltRow }>(
+  client: BillingClient,
+  ctx: Context,
+  items: readonly T[],
+): Array<{ item: T; issue: RowIssue | null; id: number | null }> {
+  ctx.customers ??= new Map();
+  const wanted = items.filter((i) => i.built.find);
+  findCustomers(
+    client,
+    wanted.map((i) => (i.built.find as NonNullable<BuiltRow['find']>).value),
+    ctx.customers,
+  );
+  return wanted.map((item) => {
+    const find = item.built.find as NonNullable<BuiltRow['find']>;
+    const found = (ctx.customers as Map<string, CustomerFound>).get(find.value) as CustomerFound;
+    const typed = item.built.body[find.field];
+    const problem = !found.ok
+      ? found.message
+      : typed !== undefined && typed !== found.id
+        ? `o CPF/CNPJ ${formatCpfCnpj(find.value)} é do cliente ID ${found.id}, mas a coluna "ID do cliente" diz ${String(typed)}: corrija uma das duas ou deixe só uma preenchida`
+        : null;
+    return { item, issue: problem === null ? null : cellIssue(ctx.name, item.row, find.column, find.label, `${problem}.`), id: found.ok ? found.id : null };
+  });
+}
