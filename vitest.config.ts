@@ -7,6 +7,10 @@ export default defineConfig({
     setupFiles: ['./test/fast-check-seed.ts'],
     // Synchronous HTTP blocks a worker's thread; forks keep that away from vitest's own RPC.
     pool: 'forks',
+    // A worker process runs file after file: starting one per file cost more than most files' tests.
+    // Each file still imports its own copy of itself; what a file starts (emulators, pages) it ends,
+    // and what it borrows (a sandbox, the browser) it gets back as if new.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
