@@ -172,6 +172,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
 
 /** Sandboxes given back by the files that borrowed them, ready for the next one. */
 const idle: SandboxHandle[] = [];
+let endsOnSigterm = false;
 
 /**
  * A sandbox as if just started with `options`: one given back earlier in this
@@ -179,6 +180,12 @@ const idle: SandboxHandle[] = [];
  * with the process.
  */
 export async function borrowSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  if (!endsOnSigterm) {
+    endsOnSigterm = true;
+    // Borrowed sandboxes outlive the files: a process told to stop (a test runner ending its worker) exits
+    // through the exit hook, which kills them, rather than leave them to notice the parent has gone.
+    process.once('SIGTERM', () => process.exit(143));
+  }
   let sb: SandboxHandle | undefined;
   while ((sb = idle.pop())) {
     const restarted = await control(sb.baseUrl, 'POST', '/__sandbox/restart', options).then(
