@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
     setupFiles: ['./test/fast-check-seed.ts'],
+    globalSetup: ['./test/global-setup.ts'],
     // Synchronous HTTP blocks a worker's thread; forks keep that away from vitest's own RPC.
     pool: 'forks',
     // A worker process runs file after file: starting one per file cost more than most files' tests.
