@@ -20,5 +20,8 @@ export default defineConfig({
       'test/bulk/reliability.test.ts',
     ],
     reporters: ['default'],
+    // Each file imports src/ afresh, so nothing src/ memoizes under one mutant is seen under the next.
+    isolate: true,
+    globalSetup: [],
   },
 });

@@ -7,5 +7,8 @@ export default defineConfig({
     ...base.test,
     include: ['test/api/**/*.test.ts', 'test/core/**/*.test.ts', 'test/bulk/**/*.test.ts', 'test/addon/**/*.test.ts'],
     reporters: ['default'],
+    // Each file imports src/ afresh, so nothing src/ memoizes under one mutant is seen under the next.
+    isolate: true,
+    globalSetup: [],
   },
 });
