@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config';
+import { common } from './vitest.config';
 
 /**
  * Fast mutation runs: the Node tests of test/api, test/core and test/bulk that
@@ -9,7 +9,7 @@ import base from './vitest.config';
  */
 export default defineConfig({
   test: {
-    ...base.test,
+    ...common,
     include: ['test/api/**/*.test.ts', 'test/core/**/*.test.ts', 'test/bulk/**/*.test.ts'],
     exclude: [
       'test/api/contract.test.ts',
@@ -22,6 +22,5 @@ export default defineConfig({
     reporters: ['default'],
     // Each file imports src/ afresh, so nothing src/ memoizes under one mutant is seen under the next.
     isolate: true,
-    globalSetup: [],
   },
 });
