@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { common } from './vitest.config';
 
 /**
- * Fast mutation runs: the Node tests of test/api, test/core and test/bulk that
+ * Fast mutation runs: the Node tests of test/api, test/core, test/bulk and test/gas that
  * need no sandbox. Stryker reruns a covering test file per mutant, and a file
  * that starts the sandbox (a child process) in its beforeAll costs seconds each
  * time; those files still judge every mutant in the full run.
@@ -10,7 +10,7 @@ import { common } from './vitest.config';
 export default defineConfig({
   test: {
     ...common,
-    include: ['test/api/**/*.test.ts', 'test/core/**/*.test.ts', 'test/bulk/**/*.test.ts'],
+    include: ['test/api/**/*.test.ts', 'test/core/**/*.test.ts', 'test/bulk/**/*.test.ts', 'test/gas/**/*.test.ts'],
     exclude: [
       'test/api/contract.test.ts',
       'test/api/filters-contract.test.ts',
