@@ -3,8 +3,7 @@ import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 const cores = availableParallelism();
 
-/** What every run of the suite shares, the mutation runs' included. */
-export const common: ViteUserConfig['test'] = {
+const common: ViteUserConfig['test'] = {
   setupFiles: ['./test/fast-check-seed.ts'],
   // Synchronous HTTP blocks a worker's thread; forks keep that away from vitest's own RPC.
   pool: 'forks',

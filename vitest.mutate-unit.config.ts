@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { common } from './vitest.config';
+import base from './vitest.config';
 
 /**
  * Fast mutation runs: the Node tests of test/api, test/core, test/bulk and test/gas that
@@ -9,7 +9,7 @@ import { common } from './vitest.config';
  */
 export default defineConfig({
   test: {
-    ...common,
+    ...base.test,
     include: ['test/api/**/*.test.ts', 'test/core/**/*.test.ts', 'test/bulk/**/*.test.ts', 'test/gas/**/*.test.ts'],
     exclude: [
       'test/api/contract.test.ts',
@@ -20,7 +20,10 @@ export default defineConfig({
       'test/bulk/reliability.test.ts',
     ],
     reporters: ['default'],
-    // Each file imports src/ afresh, so nothing src/ memoizes under one mutant is seen under the next.
+    // One pool for these files (not the suite's projects), each file importing src/ afresh: nothing
+    // src/ memoizes under one mutant is seen under the next.
+    projects: undefined,
+    globalSetup: [],
     isolate: true,
   },
 });
