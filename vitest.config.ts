@@ -1,25 +1,21 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig, type ViteUserConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 const cores = availableParallelism();
 
-const common: ViteUserConfig['test'] = {
-  setupFiles: ['./test/fast-check-seed.ts'],
-  // Synchronous HTTP blocks a worker's thread; forks keep that away from vitest's own RPC.
-  pool: 'forks',
-  // A worker process runs file after file: starting one per file cost more than most files' tests.
-  // Each file still imports its own copy of itself; what a file starts (emulators, pages) it ends,
-  // and what it borrows (a sandbox, the browser) it gets back as if new.
-  isolate: false,
-  testTimeout: 60_000,
-  hookTimeout: 60_000,
-};
-
 export default defineConfig({
   test: {
-    ...common,
     reporters: ['default', './test/summary-reporter.ts'],
+    setupFiles: ['./test/fast-check-seed.ts'],
     globalSetup: ['./test/global-setup.ts'],
+    // Synchronous HTTP blocks a worker's thread; forks keep that away from vitest's own RPC.
+    pool: 'forks',
+    // A worker process runs file after file: starting one per file cost more than most files' tests.
+    // Each file still imports its own copy of itself; what a file starts (emulators, pages) it ends,
+    // and what it borrows (a sandbox, the browser) it gets back as if new.
+    isolate: false,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,
