@@ -19,5 +19,10 @@ export default defineConfig({
       'test/bulk/sandbox-runs.test.ts',
     ],
     reporters: ['default'],
+    // One pool for these files (not the suite's projects), each file importing src/ afresh: nothing
+    // src/ memoizes under one mutant is seen under the next.
+    projects: undefined,
+    globalSetup: [],
+    isolate: true,
   },
 });

@@ -7,5 +7,10 @@ export default defineConfig({
     ...base.test,
     include: ['test/api/**/*.test.ts', 'test/core/**/*.test.ts', 'test/bulk/**/*.test.ts', 'test/addon/**/*.test.ts'],
     reporters: ['default'],
+    // One pool for these files (not the suite's projects), each file importing src/ afresh: nothing
+    // src/ memoizes under one mutant is seen under the next.
+    projects: undefined,
+    globalSetup: [],
+    isolate: true,
   },
 });

@@ -23,7 +23,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Content hash of everything the bundle is built from (sidebar code is not part of Code.js). */
-function sourceHash(): string {
+export function sourceHash(): string {
   const hash = createHash('sha256');
   hash.update(process.env.BILLING_API_BASE_URLS ?? '');
   for (const file of [
@@ -41,6 +41,12 @@ function sourceHash(): string {
 
 let memo: { hash: string; code: string } | undefined;
 
+/** Keeps a bundle built from the sources whose hash was taken before the build began (`npm run build` hands its own over). */
+export function rememberBundle(hash: string, code: string): void {
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(join(cacheDir, `${hash}.js`), code);
+}
+
 export function sourceBundle(): string {
   const hash = sourceHash();
   if (memo?.hash === hash) return memo.code;
@@ -50,8 +56,7 @@ export function sourceBundle(): string {
   else {
     // esbuild plugins (the lazy chunks) need its asynchronous API: the build runs in a child process.
     code = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'build.ts'), '--code-only'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-    mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(cached, code);
+    rememberBundle(hash, code);
   }
   memo = { hash, code };
   return code;

@@ -175,7 +175,7 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
           format: cell.format,
           locale: this.env.model.locale,
           timeZone: this.env.model.timeZone,
-          currentYear: wallClock(this.env.exec.clock.now(), this.env.model.timeZone).year,
+          currentYear: () => wallClock(this.env.exec.clock.now(), this.env.model.timeZone).year,
         });
       } catch (err) {
         throw this.env.exec.error((err as Error).message);

@@ -45,7 +45,23 @@ export function isValidTimeZone(tz: string): boolean {
   }
 }
 
-export function wallClock(ms: number, tz: string): WallClock {
+/** Instants already read, per zone: a sheet's dates repeat, and Intl is slow enough to dominate long runs. */
+const known = new Map<string, Map<number, Readonly<WallClock>>>();
+const KNOWN_PER_ZONE = 50_000;
+
+export function wallClock(ms: number, tz: string): Readonly<WallClock> {
+  let zone = known.get(tz);
+  if (!zone) known.set(tz, (zone = new Map()));
+  let w = zone.get(ms);
+  if (!w) {
+    w = Object.freeze(readWallClock(ms, tz));
+    if (zone.size >= KNOWN_PER_ZONE) zone.clear();
+    zone.set(ms, w);
+  }
+  return w;
+}
+
+function readWallClock(ms: number, tz: string): WallClock {
   const parts: Record<string, string> = {};
   for (const p of formatter(tz).formatToParts(new Date(ms))) parts[p.type] = p.value;
   const year = parts.era === 'BC' ? 1 - Number(parts.year) : Number(parts.year);

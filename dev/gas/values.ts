@@ -77,7 +77,7 @@ export interface Parsed {
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A string as Sheets reads it when typed into a cell whose format is not "@". */
-export function parseTypedInput(raw: string, locale: string, currentYear: number): Parsed {
+export function parseTypedInput(raw: string, locale: string, currentYear: () => number): Parsed {
   if (raw === '') return { value: null };
   if (raw.startsWith("'")) return { value: raw.slice(1) };
   if (raw.startsWith('=') && raw.length > 1) return { value: { formula: raw } };
@@ -124,7 +124,8 @@ export function parseTypedInput(raw: string, locale: string, currentYear: number
   d = /^(\d{1,2})\/(\d{1,2})$/.exec(s);
   if (d) {
     const [day, month] = rules.dayFirst ? [Number(d[1]), Number(d[2])] : [Number(d[2]), Number(d[1])];
-    if (validDate(currentYear, month, day)) return { value: wallSerial(currentYear, month, day), format: rules.dayFirst ? 'dd/MM' : 'M/d' };
+    const year = currentYear();
+    if (validDate(year, month, day)) return { value: wallSerial(year, month, day), format: rules.dayFirst ? 'dd/MM' : 'M/d' };
   }
   d = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(s);
   if (d && Number(d[1]) < 24 && Number(d[2]) < 60 && Number(d[3] ?? 0) < 60) {
@@ -137,7 +138,8 @@ export interface WriteContext {
   format: string | undefined;
   locale: string;
   timeZone: string;
-  currentYear: number;
+  /** Asked only when a day and month are typed without a year. */
+  currentYear: () => number;
 }
 
 /** What a value written by setValue/setValues becomes; throws the message Apps Script would. */

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { DEFAULT_CODE_PATH, GasEmulator, type EmulatorOptions } from '../gas/runner';
-import { startSandbox, type SandboxHandle } from '../sandbox/harness';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../sandbox/harness';
 import { loadAssets } from './assets';
 import { createServer, listen } from './server';
 import { Session } from './session';
@@ -33,6 +33,8 @@ export interface PlaygroundOptions {
   users?: string[];
   /** Extra emulator options (codePath, budgets...). */
   emulator?: EmulatorOptions;
+  /** Where the sandbox comes from (default: a child process of its own); stop() stops it. */
+  sandbox?: (options: SandboxOptions) => Promise<SandboxHandle>;
 }
 
 export interface Playground {
@@ -75,7 +77,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   if (!options.emulator?.code && !existsSync(codePath)) throw new Error(`playground: ${codePath} is missing; run npm run build first`);
   const size = options.size ?? 'small';
   const org = options.org ?? 0;
-  const [sandbox, assets] = await Promise.all([startSandbox({ seed: options.seed ?? 1, size }), loadAssets()]);
+  const [sandbox, assets] = await Promise.all([(options.sandbox ?? startSandbox)({ seed: options.seed ?? 1, size }), loadAssets()]);
   try {
     const emulator = new GasEmulator({ startAt: options.startAt ?? DEFAULT_START, urlFetchWhitelist: LOCAL_TEST_SERVERS, ...options.emulator });
     // The add-on is installed in this spreadsheet: opening it runs onOpen in LIMITED.

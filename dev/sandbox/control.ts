@@ -6,12 +6,13 @@
  *   GET    /__sandbox/log?method&pathPrefix&org&afterSeq → { entries }
  *   DELETE /__sandbox/log                      → { cleared }
  *   POST   /__sandbox/reset       ResetOptions → { orgs, seed, size }
+ *   POST   /__sandbox/restart     SandboxOptions → { orgs, seed, size }  (as if just started with them)
  *   GET    /__sandbox/dump/{org name or key}/{resource} → { org, resource, count, data }
  */
 import type { Reply } from './envelopes.js';
 import { ORG_DEFS, publicOrg } from './orgs.js';
 import type { SandboxState } from './state.js';
-import type { ConfigPatch, DumpResource, RequestLogFilter, ResetOptions } from './types.js';
+import type { ConfigPatch, DumpResource, RequestLogFilter, ResetOptions, SandboxOptions } from './types.js';
 import { isPlainObject } from './validation.js';
 
 const DUMP_RESOURCES: readonly DumpResource[] = ['clientes', 'faturas', 'nfse', 'cobrancas', 'transacoes', 'assinaturas', 'planos', 'produtos'];
@@ -23,8 +24,15 @@ function fail(status: number, errors: string[]): Reply {
   return { status, body: { errors } };
 }
 
-export function handleControl(state: SandboxState, method: string, url: URL, body: unknown): Reply {
+/** The server as the control endpoints see it: what it serves now, and a way to start over. */
+export interface Controlled {
+  readonly state: SandboxState;
+  restart(options: SandboxOptions): void;
+}
+
+export function handleControl(sandbox: Controlled, method: string, url: URL, body: unknown): Reply {
   const path = url.pathname.replace(/\/+$/, '');
+  const { state } = sandbox;
   try {
     if (path === '/__sandbox/orgs' && method === 'GET') return ok({ orgs: ORG_DEFS.map(publicOrg) });
     if (path === '/__sandbox/config' && method === 'GET') return ok(state.config);
@@ -47,6 +55,11 @@ export function handleControl(state: SandboxState, method: string, url: URL, bod
       const opts = (isPlainObject(body) ? body : {}) as ResetOptions;
       state.reset(opts);
       return ok({ orgs: ORG_DEFS.map(publicOrg), seed: state.seed, size: state.size });
+    }
+    if (path === '/__sandbox/restart' && method === 'POST') {
+      if (!isPlainObject(body)) return fail(400, ['body must be a JSON object']);
+      sandbox.restart(body as SandboxOptions);
+      return ok({ orgs: ORG_DEFS.map(publicOrg), seed: sandbox.state.seed, size: sandbox.state.size });
     }
     const dump = /^\/__sandbox\/dump\/([^/]+)\/([^/]+)$/.exec(path);
     if (dump && method === 'GET') {

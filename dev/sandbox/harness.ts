@@ -3,6 +3,10 @@
  * own thread with synchronous HTTP, so the server must never share it.
  * Control calls open a fresh connection each (agent: false): pooled sockets go
  * stale while the parent's thread is blocked.
+ *
+ * borrowSandbox() hands a test file a sandbox that an earlier file of the same
+ * process gave back, restarted as if new with the file's options; a child
+ * process starts in about a second, a restart in milliseconds.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -162,6 +166,44 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
         else child.kill('SIGTERM');
       });
       return stopped;
+    },
+  };
+}
+
+/** Sandboxes given back by the files that borrowed them, ready for the next one. */
+const idle: SandboxHandle[] = [];
+let endsOnSigterm = false;
+
+/**
+ * A sandbox as if just started with `options`: one given back earlier in this
+ * process and restarted, or a new one. Its stop() gives it back; the child ends
+ * with the process.
+ */
+export async function borrowSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  if (!endsOnSigterm) {
+    endsOnSigterm = true;
+    // Borrowed sandboxes outlive the files: a process told to stop (a test runner ending its worker) exits
+    // through the exit hook, which kills them, rather than leave them to notice the parent has gone.
+    process.once('SIGTERM', () => process.exit(143));
+  }
+  let sb: SandboxHandle | undefined;
+  while ((sb = idle.pop())) {
+    const restarted = await control(sb.baseUrl, 'POST', '/__sandbox/restart', options).then(
+      () => true,
+      () => false,
+    );
+    if (restarted) break;
+    await sb.stop();
+  }
+  sb ??= await startSandbox(options);
+  const own = sb;
+  let givenBack = false;
+  return {
+    ...own,
+    async stop() {
+      if (givenBack) return;
+      givenBack = true;
+      idle.push(own);
     },
   };
 }

@@ -33,7 +33,10 @@ const MAX_BODY = 1_000_000;
 
 export interface SandboxServer {
   server: http.Server;
-  state: SandboxState;
+  /** What it serves now: a restart replaces it. */
+  readonly state: SandboxState;
+  /** Serves from now on as if it had just started with `options` (same port). */
+  restart(options: SandboxOptions): void;
   listen(port: number, host?: string): Promise<number>;
   close(): Promise<void>;
 }
@@ -81,10 +84,11 @@ function findRoute(method: string, path: string): { route: Route; params: string
 }
 
 export function createSandboxServer(options: SandboxOptions = {}): SandboxServer {
-  const state = new SandboxState(options);
+  let current = new SandboxState(options);
   const hung = new Set<http.ServerResponse>();
 
-  async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+  /** A request is served by the state it arrived in, even if a restart replaces it while it waits. */
+  async function handleApi(state: SandboxState, req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
     const log = state.log;
     const entry = log.begin(method, url.pathname, url.searchParams);
@@ -210,15 +214,15 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
         return send(res, { status: 400, body: { errors: ['invalid JSON'] } });
       }
     }
-    const reply = handleControl(state, (req.method ?? 'GET').toUpperCase(), url, body);
-    // A reset also releases requests held by the hang fault.
-    if (url.pathname.startsWith('/__sandbox/reset')) for (const h of hung) h.destroy();
+    const reply = handleControl(self, (req.method ?? 'GET').toUpperCase(), url, body);
+    // A reset or a restart also releases requests held by the hang fault.
+    if (/^\/__sandbox\/(reset|restart)/.test(url.pathname)) for (const h of hung) h.destroy();
     send(res, reply);
   }
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox');
-    const work = url.pathname.startsWith('/__sandbox/') ? handleControlRequest(req, res, url) : handleApi(req, res, url);
+    const work = url.pathname.startsWith('/__sandbox/') ? handleControlRequest(req, res, url) : handleApi(current, req, res, url);
     work.catch((e) => {
       console.error('[sandbox] request failed', e);
       if (!res.headersSent) send(res, { status: 500, body: { errors: [String(e)] } });
@@ -228,9 +232,16 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
 
-  return {
+  const self: SandboxServer = {
     server,
-    state,
+    get state() {
+      return current;
+    },
+    restart(options) {
+      const next = new SandboxState(options);
+      current.lateCommits.clear();
+      current = next;
+    },
     listen(port, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -240,10 +251,11 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
     close() {
       return new Promise((resolve) => {
         for (const h of hung) h.destroy();
-        state.lateCommits.clear();
+        current.lateCommits.clear();
         server.closeAllConnections();
         server.close(() => resolve());
       });
     },
   };
+  return self;
 }

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeTransport } from '../../dev/http/node-transport';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import type { HttpOutcome, HttpRequest, Transport } from '../../src/api/transport';
 import { catalog, type Rec } from '../bulk/fixtures';
 import { columnsOf, connect, emulator, importAll, ok, SP } from './helpers';
@@ -14,7 +14,7 @@ import { columnsOf, connect, emulator, importAll, ok, SP } from './helpers';
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 21, size: 'small' });
+  sb = await borrowSandbox({ seed: 21, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

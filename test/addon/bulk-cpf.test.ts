@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import type { Rec } from '../bulk/fixtures';
 import { connect, emulator, executeBulk, ok, rowsByHeader, typeRows } from './helpers';
 
@@ -16,7 +16,7 @@ let clientes: Rec[];
 let produto: number;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 31, size: 'small' });
+  sb = await borrowSandbox({ seed: 31, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -1,13 +1,13 @@
 /** The bulk sidebar's defaults, through the real bundle. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { connect, emulator, importAll } from './helpers';
 
 type Rec = Record<string, any>;
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 4, size: 'small' });
+  sb = await borrowSandbox({ seed: 4, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -5,7 +5,7 @@
  * never sent, even with its Status column deleted.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
 import { bulkToEnd, columnsOf, connect, emulator, importAll, ok } from './helpers';
 
@@ -13,7 +13,7 @@ let sb: SandboxHandle;
 let cat: Awaited<ReturnType<typeof catalog>>;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 31, size: 'small' });
+  sb = await borrowSandbox({ seed: 31, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

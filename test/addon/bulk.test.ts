@@ -4,7 +4,7 @@
  * (with the Planilhas' parsing of strings), the sidebar's calls by name.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { columnsOf, connect, emulator, executeBulk, importAll, ok, rowsByHeader, SP, subscriptionSheet, typeRows } from './helpers';
 import { catalog, type Rec } from '../bulk/fixtures';
 
@@ -12,7 +12,7 @@ let sb: SandboxHandle;
 let cat: Awaited<ReturnType<typeof catalog>>;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 31, size: 'small' });
+  sb = await borrowSandbox({ seed: 31, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

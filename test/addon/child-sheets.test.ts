@@ -7,14 +7,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { connect, emulator, finishRun, importAll, SP } from './helpers';
 
 type Rec = Record<string, any>;
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 23, size: 'small' });
+  sb = await borrowSandbox({ seed: 23, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

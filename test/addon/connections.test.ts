@@ -1,14 +1,14 @@
 /** Connections through the real bundle: saving, the key's privacy, and "Testar conexão" against the sandbox. */
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { emulator } from './helpers';
 
 type Rec = Record<string, any>;
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 2, size: 'small' });
+  sb = await borrowSandbox({ seed: 2, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -6,14 +6,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { emulator, finishRun, ok, type Progress, SP } from './helpers';
 
 type Rec = Record<string, any>;
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 31, size: 'small' });
+  sb = await borrowSandbox({ seed: 31, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { connect, emulator, finishRun, importAll, ok, SP } from './helpers';
 
 type Rec = Record<string, any>;
@@ -27,7 +27,7 @@ const MONTHS = Array.from({ length: 12 }, (_, i) => {
 });
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 41, size: 'small' });
+  sb = await borrowSandbox({ seed: 41, size: 'small' });
   for (const r of ['cobrancas', 'faturas', 'nfse', 'transacoes'] as const) dump[r] = await sb.dump<Rec>(sb.orgs[0].name, r);
   emu = emulator({ startAt: SP('2026-11-22T10:00:00') });
   connect(emu, sb);

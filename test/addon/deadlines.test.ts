@@ -8,14 +8,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COST_MODELS } from '../../dev/gas/clock';
 import type { ExecutionReport, GasEmulator } from '../../dev/gas/runner';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
 import { columnsOf, connect, emulator, finishRun, importAll, ok, type Progress, SP, subscriptionSheet } from './helpers';
 
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 12, size: 'small' });
+  sb = await borrowSandbox({ seed: 12, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -4,14 +4,14 @@
  * verdict must come out OK (or VERIFICAR for what it cannot provoke).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import type { Rec } from '../bulk/fixtures';
 import { connect, emulator, importAll, SP } from './helpers';
 
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 3, size: 'small' });
+  sb = await borrowSandbox({ seed: 3, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -7,7 +7,7 @@
  * sandbox's dump, not by the add-on's code.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
 import { bulkToEnd, columnsOf, connect, emulator, importAll, ok } from './helpers';
 import type { GasEmulator } from '../../dev/gas/runner';
@@ -16,7 +16,7 @@ let sb: SandboxHandle;
 const SHEET = 'Assinaturas';
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 47, size: { assinaturas: 0 } });
+  sb = await borrowSandbox({ seed: 47, size: { assinaturas: 0 } });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -5,12 +5,12 @@
  * sheet is the active one at the end.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { connect, emulator, finishRun, type Progress } from './helpers';
 
 let sb: SandboxHandle;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 5, size: 'small' });
+  sb = await borrowSandbox({ seed: 5, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -3,7 +3,7 @@
  * the sandbox over HTTP, and the sheet read back as a user would see it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { columnsOf, connect, emulator, finishRun, importAll, SP } from './helpers';
 
 type Rec = Record<string, any>;
@@ -11,7 +11,7 @@ let sb: SandboxHandle;
 let org: string;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 11, size: 'small' });
+  sb = await borrowSandbox({ seed: 11, size: 'small' });
   org = sb.orgs[0].name;
 });
 afterAll(async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
 import { connect, emulator, executeBulk, ok, rowsByHeader, subscriptionSheet } from './helpers';
 
@@ -14,7 +14,7 @@ let sb: SandboxHandle;
 let cat: Awaited<ReturnType<typeof catalog>>;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 47, size: 'small' });
+  sb = await borrowSandbox({ seed: 47, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

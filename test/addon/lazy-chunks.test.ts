@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../dev/sandbox/harness';
-import { startSandbox } from '../../dev/sandbox/harness';
+import { borrowSandbox } from '../../dev/sandbox/harness';
 import { bundleParts } from '../../build';
 import { connect, emulator, importAll } from './helpers';
 
@@ -27,7 +27,7 @@ const loaded = (chars: number | undefined) =>
       `${chars} characters`);
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 5, size: 'small' });
+  sb = await borrowSandbox({ seed: 5, size: 'small' });
   chunks = (await bundleParts()).chunks;
 });
 afterAll(async () => {

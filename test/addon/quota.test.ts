@@ -4,14 +4,14 @@
  * with a clear message before a daily quota is gone.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import type { Rec } from '../bulk/fixtures';
 import { connect, emulator, importAll, SP } from './helpers';
 
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 7, size: 'small' });
+  sb = await borrowSandbox({ seed: 7, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

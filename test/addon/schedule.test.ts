@@ -4,14 +4,14 @@
  * pull cut by the 6-minute kill that resumes without losing or repeating rows.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { columnsOf, connect, emulator as base, finishRun, importAll, type Progress, SP } from './helpers';
 
 type Rec = Record<string, any>;
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 5, size: 'small' });
+  sb = await borrowSandbox({ seed: 5, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

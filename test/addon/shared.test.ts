@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../bulk/fixtures';
 import { columnsOf, emulator, finishRun, importAll, type Progress, SP } from './helpers';
 
@@ -21,7 +21,7 @@ const WORK_SHEET = 'Faturamento · dados';
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 12, size: 'small' });
+  sb = await borrowSandbox({ seed: 12, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -5,14 +5,14 @@
  * over HTTP.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { columnsOf, connect, emulator, finishRun, importAll, SP } from './helpers';
 
 type Rec = Record<string, any>;
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 11, size: 'small' });
+  sb = await borrowSandbox({ seed: 11, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

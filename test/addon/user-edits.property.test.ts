@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { columnsOf, connect, emulator, finishRun, importAll } from './helpers';
 
 type Rec = Record<string, any>;
@@ -20,7 +20,7 @@ let sb: SandboxHandle;
 const SIZE = { faturas: 40, clientes: 20, cobrancas: 5, transacoes: 5, assinaturas: 5 };
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 7, size: 'small' });
+  sb = await borrowSandbox({ seed: 7, size: 'small' });
   await sb.reset({ size: SIZE });
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeTransport } from '../../dev/http/node-transport';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { BillingClient, type ClientConfig } from '../../src/api/client';
 import { BadRequestError, NotFoundError, RateLimitedError, ServerError, UnauthorizedError, ValidationError, NetworkError } from '../../src/api/errors';
 import type { ListingKey } from '../../src/api/operations';
@@ -30,7 +30,7 @@ function client(overrides: Partial<ClientConfig> = {}, org = 0): BillingClient {
 const ids = (records: Rec[], field: string) => records.map((r) => r[field]).sort((a, b) => a - b);
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 7, size: 'small' });
+  sb = await borrowSandbox({ seed: 7, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

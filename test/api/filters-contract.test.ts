@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeTransport } from '../../dev/http/node-transport';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { BillingClient } from '../../src/api/client';
 import type { FilterValues } from '../../src/api/filters';
 import { type ListingKey, type ListOperation, listings } from '../../src/api/operations';
@@ -18,7 +18,7 @@ let data: Record<ListingKey, Rec[]>;
 let customers: Map<number, Rec>;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 21, size: 'small' });
+  sb = await borrowSandbox({ seed: 21, size: 'small' });
   const org = sb.orgs[0].name;
   const keys = Object.keys(listings) as ListingKey[];
   data = Object.fromEntries(await Promise.all(keys.map(async (k) => [k, await sb.dump<Rec>(org, k)]))) as Record<ListingKey, Rec[]>;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeTransport } from '../../dev/http/node-transport';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { intlZone } from '../../src/api/calendar';
 import { BillingClient, type Walk, waveAcross } from '../../src/api/client';
 import { UnauthorizedError } from '../../src/api/errors';
@@ -15,7 +15,7 @@ type Rec = Record<string, any>;
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 9, size: 'small' });
+  sb = await borrowSandbox({ seed: 9, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Frame, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startPlayground, type Playground, type PlaygroundOptions } from '../../dev/playground/playground';
+import { borrowSandbox } from '../../dev/sandbox/harness';
 
 export { startPlayground, type Playground, type PlaygroundOptions };
 
@@ -64,18 +65,50 @@ export interface PlaygroundPage {
   page: Page;
 }
 
+let shared: Promise<Browser> | undefined;
+
 /**
- * For a test file: starts a playground on a free port and a browser with a page
- * on it before the tests, stops both after them. Fields are set in beforeAll.
+ * One Chromium for every file this test process runs, launched on first use
+ * (each file's page lives in a context of its own, as fresh as a new browser's).
+ * Playwright ends it, and deletes its profile, when the process exits.
+ */
+export function sharedBrowser(): Promise<Browser> {
+  if (!shared) {
+    // Vitest stops a worker with SIGTERM and kills it half a second later; Playwright's own handler closes
+    // the browser at leisure and keeps the process alive. Exiting at once runs Playwright's exit hook,
+    // which kills Chromium and deletes its profile synchronously (and the sandboxes' hook kills them).
+    process.once('SIGTERM', () => process.exit(143));
+  }
+  shared ??= launchBrowser().then(
+    (browser) => {
+      // A browser that crashed is launched again for the next file.
+      browser.on('disconnected', () => {
+        shared = undefined;
+      });
+      return browser;
+    },
+    (err: unknown) => {
+      shared = undefined;
+      throw err;
+    },
+  );
+  return shared;
+}
+
+/**
+ * For a test file: starts a playground on a free port (with a borrowed sandbox)
+ * and a page on it in a new browser context before the tests, and closes both
+ * after them. Fields are set in beforeAll.
  */
 export function usePlaygroundPage(options: PlaygroundOptions = {}): PlaygroundPage {
   const s = {} as PlaygroundPage;
   beforeAll(async () => {
-    [s.pg, s.browser] = await Promise.all([startPlayground({ port: 0, ...options }), launchBrowser()]);
+    [s.pg, s.browser] = await Promise.all([startPlayground({ port: 0, sandbox: borrowSandbox, ...options }), sharedBrowser()]);
     s.page = await openPlayground(s.browser, s.pg);
   });
   afterAll(async () => {
-    await s.browser?.close();
+    // The page owns its context (Browser.newPage): closing it leaves nothing of the file behind.
+    await s.page?.context().close();
     await s.pg?.stop();
   });
   return s;

@@ -6,7 +6,7 @@
  * sandbox really returned.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { type CustomerFound, findCustomers } from '../../src/core/bulk/customers';
 import { client, type Rec } from './fixtures';
 
@@ -14,7 +14,7 @@ let sb: SandboxHandle;
 let clientes: Rec[];
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 5, size: 'small' });
+  sb = await borrowSandbox({ seed: 5, size: 'small' });
   clientes = await sb.dump<Rec>(sb.orgs[0].name, 'clientes');
 });
 afterAll(async () => {

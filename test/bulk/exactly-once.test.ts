@@ -6,7 +6,7 @@
  * sandbox's data must hold each valid row once and the log no invalid row.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import type { BillingClient } from '../../src/api/client';
 import { continueBulk } from '../../src/core/bulk/job';
 import { startBulk } from '../../src/core/bulk/launch';
@@ -19,7 +19,7 @@ import { MemoryBook } from './memory-book';
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({
+  sb = await borrowSandbox({
     seed: 23,
     size: 'small',
     config: {

@@ -6,7 +6,7 @@
  * and nothing is sent for them; an unknown outcome is never resent blindly.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { SAFE_RESEND_MS } from '../../src/core/bulk/batch';
 import { continueBulk } from '../../src/core/bulk/job';
 import { startBulk } from '../../src/core/bulk/launch';
@@ -20,7 +20,7 @@ let cat: Awaited<ReturnType<typeof catalog>>;
 const FAR = () => Date.now() + 60_000;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 11, size: 'small' });
+  sb = await borrowSandbox({ seed: 11, size: 'small' });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
 import { api } from './helpers.js';
 
 let sb: SandboxHandle;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 3 });
+  sb = await borrowSandbox({ seed: 3 });
 });
 afterAll(async () => {
   await sb?.stop();

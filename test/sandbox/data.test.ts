@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidCnpj, isValidCpf } from '../../dev/sandbox/brazil.js';
 import { generateOrg, SIZES } from '../../dev/sandbox/generate.js';
 import { ORG_DEFS } from '../../dev/sandbox/orgs.js';
-import { startSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, startSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
 import { api } from './helpers.js';
 
 let sb: SandboxHandle;
 let org: string;
 const d: Record<string, any[]> = {};
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 1, size: 'medium' });
+  sb = await borrowSandbox({ seed: 1, size: 'medium' });
   org = sb.orgs[0].name;
   for (const r of ['clientes', 'faturas', 'nfse', 'cobrancas', 'transacoes', 'assinaturas'] as const) d[r] = await sb.dump(org, r);
 });

@@ -1,13 +1,13 @@
 /** POST /v2/faturamento/nfse/emitir: shapes and every 400 condition. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
 import { api } from './helpers.js';
 
 let sb: SandboxHandle;
 let candidates: any[];
 let nfse: any[];
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 6 });
+  sb = await borrowSandbox({ seed: 6 });
 });
 beforeEach(async () => {
   await sb.reset();

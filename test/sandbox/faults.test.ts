@@ -1,12 +1,12 @@
 /** Fault injection: latency, 429, 500/503 at a rate, hang, reset, commit-then-fail. */
 import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
 import { api } from './helpers.js';
 
 let sb: SandboxHandle;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 8 });
+  sb = await borrowSandbox({ seed: 8 });
 });
 afterEach(async () => {
   await sb.reset();

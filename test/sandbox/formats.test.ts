@@ -1,11 +1,11 @@
 /** Strict query formats: a wrong value is a 400 whose message names the parameter. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
 import { api } from './helpers.js';
 
 let sb: SandboxHandle;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 5 });
+  sb = await borrowSandbox({ seed: 5 });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -1,6 +1,6 @@
-/** Harness lifecycle: separate children on free ports, idempotent stop, 405/404 routing. */
+/** Harness lifecycle: separate children on free ports, idempotent stop, 405/404 routing, a borrowed sandbox restarted as new. */
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, startSandbox } from '../../dev/sandbox/harness.js';
 import { api } from './helpers.js';
 
 describe('startSandbox', () => {
@@ -31,6 +31,33 @@ describe('startSandbox', () => {
       expect(n.body).toMatchObject({ status: '404', data: [] });
     } finally {
       await sb.stop();
+    }
+  });
+});
+
+describe('borrowSandbox', () => {
+  it('hands a sandbox given back to the next borrower as if just started with its options', async () => {
+    const first = await borrowSandbox({ seed: 1, config: { pageBase: 0 } });
+    await first.configure({ faults: [{ kind: 'status', status: 503 }] });
+    expect((await api(first, '/v2/clientes', { query: { page: 0 } })).status).toBe(503);
+    await first.stop();
+
+    const second = await borrowSandbox({ seed: 2 });
+    const fresh = await startSandbox({ seed: 2 });
+    try {
+      expect(second.baseUrl).toBe(first.baseUrl);
+      expect(await second.requestLog()).toEqual([]);
+      expect((await api(second, '/v2/clientes', { query: { page: 0 } })).status).toBe(400);
+      expect((await second.requestLog()).map((e) => e.seq)).toEqual([1]);
+      const org = second.orgs[0].name;
+      expect(await second.dump(org, 'faturas')).toEqual(await fresh.dump(org, 'faturas'));
+      // Its start options are the borrower's: a reset returns to them.
+      await second.configure({ pageBase: 0 });
+      await second.reset();
+      expect((await api(second, '/v2/clientes', { query: { page: 0 } })).status).toBe(400);
+    } finally {
+      await second.stop();
+      await fresh.stop();
     }
   });
 });

@@ -3,7 +3,7 @@
  * dump; combined filters are ANDed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
 import { api, listAll } from './helpers.js';
 
 let sb: SandboxHandle;
@@ -15,7 +15,7 @@ const toQueryDatetime = (dt: string) => `${toQueryDate(dt.slice(0, 10))} ${dt.sl
 const ids = (rows: any[], key: string) => rows.map((r) => r[key]).sort((a, b) => a - b);
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 11 });
+  sb = await borrowSandbox({ seed: 11 });
   org = sb.orgs[0].name;
   for (const r of ['clientes', 'faturas', 'nfse', 'cobrancas', 'transacoes', 'assinaturas'] as const) dump[r] = await sb.dump(org, r);
 });

@@ -1,11 +1,11 @@
 /** The request log: fields, filters, in-flight counts. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
 import { api } from './helpers.js';
 
 let sb: SandboxHandle;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 12 });
+  sb = await borrowSandbox({ seed: 12 });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -1,11 +1,11 @@
 /** isListar* flags decide whether nested arrays are filled. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
 import { api, listAll } from './helpers.js';
 
 let sb: SandboxHandle;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 4 });
+  sb = await borrowSandbox({ seed: 4 });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -1,12 +1,12 @@
 /** Page bases, paging objects, pagina, pageSize and the ignorePage fault. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
 import { api } from './helpers.js';
 
 let sb: SandboxHandle;
 const dump: Record<string, any[]> = {};
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 2 });
+  sb = await borrowSandbox({ seed: 2 });
   for (const r of ['clientes', 'faturas', 'nfse', 'transacoes', 'assinaturas'] as const) dump[r] = await sb.dump(sb.orgs[0].name, r);
 });
 afterEach(async () => {

@@ -1,6 +1,6 @@
 /** Subscription creation and update: computed values, validation, 404, duplicates. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness.js';
 import { api } from './helpers.js';
 
 let sb: SandboxHandle;
@@ -12,7 +12,7 @@ let fixo: any;
 let produto: any;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 9 });
+  sb = await borrowSandbox({ seed: 9 });
   org = sb.orgs[0].name;
 });
 beforeEach(async () => {

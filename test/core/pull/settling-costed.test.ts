@@ -11,7 +11,7 @@ import { WORST_ROUND_TRIP_MS } from '../../../src/api/http';
 import { listing } from '../../../src/api/operations';
 import type { Transport } from '../../../src/api/transport';
 import { nodeTransport } from '../../../dev/http/node-transport';
-import { type SandboxHandle, startSandbox } from '../../../dev/sandbox/harness';
+import { type SandboxHandle, borrowSandbox } from '../../../dev/sandbox/harness';
 import { CALL_MS, CELL_READ_MS, CELL_WRITE_MS, writeCostMs } from '../../../src/core/deadline';
 import { startImport } from '../../../src/core/pull/start';
 import { FINISH_CALLS, type ImportDeps, type ImportState } from '../../../src/core/pull/state';
@@ -25,7 +25,7 @@ import { StrictBook, type StrictSheet } from './strict-book';
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 16, size: 'small' });
+  sb = await borrowSandbox({ seed: 16, size: 'small' });
   await sb.reset({ size: { faturas: 1_500, clientes: 40, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
 });
 afterAll(async () => {
