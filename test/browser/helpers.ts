@@ -124,6 +124,8 @@ export async function clickMenu(page: Page, ...path: string[]): Promise<void> {
     scope = page.getByRole('menu', { name: caption, exact: true });
   }
   await scope.getByRole('menuitem', { name: full[full.length - 1], exact: true }).click();
+  // The item runs on the server: until the page has redrawn, a sidebar it opens has not replaced the old one yet.
+  await page.locator('body:not([data-acting])').waitFor();
 }
 
 /** The add-on's sidebar iframe (re-resolved on every use: a new sidebar replaces the old). */

@@ -48,4 +48,14 @@ describe('the add-on menu', () => {
     const about = await sidebarFrame(t.page);
     await expect.poll(() => about.locator('#about').textContent()).toMatch(/versão \d+\.\d+\.\d+/);
   });
+
+  it('a click on an item comes back once its sidebar has replaced the one open, so what is typed next lands in it', async () => {
+    await clickMenu(t.page, 'Conexões');
+    expect(await sidebarTitle(t.page).textContent()).toBe(t.pg.emulator.ui.dialogs.at(-1)!.title);
+    for (const item of ['Importar dados…', 'Relatórios', 'Conexões']) {
+      await clickMenu(t.page, item);
+      const shown = t.pg.emulator.ui.dialogs.at(-1)!;
+      expect(await sidebarTitle(t.page).textContent(), item).toBe(shown.title);
+    }
+  });
 });

@@ -45,10 +45,24 @@ function refresh(): Promise<void> {
   return refreshing;
 }
 
+let inFlight = 0;
+
+/** The page says when none of its actions is still running, so a test (or a tool) can wait for what a click did. */
+function markInFlight(delta: number): void {
+  inFlight += delta;
+  if (inFlight > 0) document.body.dataset.acting = String(inFlight);
+  else delete document.body.dataset.acting;
+}
+
 async function act(path: string, body: unknown): Promise<ActionReply> {
-  const reply = await post(path, body);
-  await refresh();
-  return reply;
+  markInFlight(1);
+  try {
+    const reply = await post(path, body);
+    await refresh();
+    return reply;
+  } finally {
+    markInFlight(-1);
+  }
 }
 
 initMenus((functionName) => {
