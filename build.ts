@@ -98,10 +98,15 @@ export function whitelistFrom(baseUrls: string[]): string[] {
   return [...out];
 }
 
-function writeManifest(): void {
+/** dist/appsscript.json: the project's manifest with the allow-list this build configures. */
+export function builtManifest(): { oauthScopes: string[]; urlFetchWhitelist: string[] } & Record<string, unknown> {
   const manifest = JSON.parse(readFileSync(join(root, 'appsscript.json'), 'utf8'));
   manifest.urlFetchWhitelist = whitelistFrom(configuredBaseUrls());
-  writeFileSync(join(dist, 'appsscript.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+function writeManifest(): void {
+  writeFileSync(join(dist, 'appsscript.json'), `${JSON.stringify(builtManifest(), null, 2)}\n`);
 }
 
 /**

@@ -4,7 +4,8 @@
  * uses them: a chart is its type, data ranges, options and position, which is
  * what tests assert and the playground draws. Like Sheets, a built chart has no
  * id until it is inserted, a chart changes only when updateChart is given the
- * rebuilt chart, and a chart with no type is refused.
+ * rebuilt chart, and a chart with no type is refused. getCharts() answers in
+ * an order Google does not promise (newest first).
  */
 import { type ChartModel, type ChartSpec, CHART_TYPES, type ChartTypeName } from './embedded-model';
 import { GasObject } from './instrument';
@@ -230,7 +231,9 @@ export class SheetCharts {
     this.sheet.charts.splice(at, 1);
   }
 
+  /** Google documents no order for getCharts(): the emulator answers newest first, so code that takes the last as the newest fails here. */
   getCharts(): GChart[] {
-    return this.env.newArray(this.sheet.charts.map((m: ChartModel) => new EmbeddedChartImpl(this.env, copySpec(m), m.id) as unknown as GChart));
+    const newestFirst = this.sheet.charts.slice().reverse();
+    return this.env.newArray(newestFirst.map((m: ChartModel) => new EmbeddedChartImpl(this.env, copySpec(m), m.id) as unknown as GChart));
   }
 }

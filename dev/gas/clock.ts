@@ -84,7 +84,8 @@ export const URL_FETCH_DEADLINE_MS = 60_000;
  * fetchAll's concurrency is not documented (no cap is published, and Google
  * throttles per user). The emulator assumes the harsh reading: at most this
  * many requests in flight, the rest queued in groups, one group after
- * another. The Diagnóstico menu measures the real figure on a deployment.
+ * another. On a deployment the Diagnóstico times a fetchAll of 10 beside one
+ * fetch, which shows whether the 10 went out together.
  */
 export const FETCH_ALL_CONCURRENCY = 10;
 

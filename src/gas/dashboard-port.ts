@@ -22,6 +22,16 @@ function chartBuilder(sheet: Sheet, existing: GoogleAppsScript.Spreadsheet.Embed
   return b.build();
 }
 
+/** The id of the chart just inserted: getCharts() has no documented order, so it is the one chart that was not there before. */
+function insertedId(sheet: Sheet, before: Set<number | null>): number {
+  return (
+    sheet
+      .getCharts()
+      .find((c) => !before.has(c.getChartId()))
+      ?.getChartId() ?? -1
+  );
+}
+
 function dashboardSheetPort(ss: Spreadsheet, sheet: Sheet): DashboardSheetPort {
   return {
     ...sheetPort(sheet),
@@ -39,9 +49,9 @@ function dashboardSheetPort(ss: Spreadsheet, sheet: Sheet): DashboardSheetPort {
         sheet.updateChart(chart);
         return id;
       }
+      const before = new Set(sheet.getCharts().map((c) => c.getChartId()));
       sheet.insertChart(chart);
-      const charts = sheet.getCharts();
-      return charts[charts.length - 1].getChartId() ?? -1;
+      return insertedId(sheet, before);
     },
     removeChart(id) {
       const chart = sheet.getCharts().find((c) => c.getChartId() === id);

@@ -4,26 +4,23 @@
  * "Diagnóstico" sheet (assumption, observed, verdict). docs/deploy.md says
  * when to run it.
  */
+import { bulkJobStore } from '../core/bulk/stored-job';
 import { checkConnection } from '../core/connection-check';
-import { hostProblem } from '../core/connections';
+import { type ConnectionView, hostProblem } from '../core/connections';
+import { ownWork, storedWork, wantsDispatcher } from '../core/dispatch';
+import { readOnce } from '../core/ports';
+import { pullJobStore } from '../core/report-runs';
 import { DAILY_QUOTA } from '../core/usage';
-import { DISPATCHER } from './dispatcher';
+import { reportStore } from './deps';
+import { fetchCosts, openCost, writeCosts } from './diagnostic-measures';
+import { attempt, HEADER, type Row } from './diagnostic-row';
+import { DISPATCHER_HANDLERS } from './dispatcher';
 import { executionStarted } from './execution-limit';
 import { type HourlyRunSeen, LAST_RUN_KEY } from './run-seen';
-import { allowedBaseUrls, clientFor, connectionStore, spreadsheetTimeZone, userStore } from './services';
+import { allowedBaseUrls, clientFor, connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone, userStore } from './services';
 import { usageStore } from './usage';
 
 export const DIAGNOSTICS_SHEET = 'Diagnóstico';
-
-type Verdict = 'OK' | 'FALHA' | 'VERIFICAR';
-type Row = [assumption: string, observed: string, verdict: Verdict];
-function attempt(assumption: string, check: () => [string, Verdict]): Row {
-  try {
-    return [assumption, ...check()];
-  } catch (err) {
-    return [assumption, `Erro: ${String((err as Error).message).slice(0, 300)}`, 'FALHA'];
-  }
-}
 
 function textStaysText(sheet: GoogleAppsScript.Spreadsheet.Sheet): Row {
   return attempt('Uma célula com formato de texto (@) guarda "=1+1" e "01234567000189" como texto', () => {
@@ -54,31 +51,53 @@ function dateInZone(sheet: GoogleAppsScript.Spreadsheet.Sheet): Row {
   });
 }
 
+/** What the last hourly run saw of the document: reported as seen, since the add-on works either way (it opens each document by id). */
 function lastHourlyRun(): Row {
-  return attempt('A execução de hora em hora vê a planilha ativa, as propriedades do documento e o bloqueio do documento', () => {
+  return attempt('O que a última execução de hora em hora viu do documento (planilha ativa, propriedades do documento, bloqueio do documento)', () => {
     const raw = userStore().get(LAST_RUN_KEY);
-    if (!raw) return ['nenhuma execução de hora em hora registrada ainda: agende um relatório, espere uma hora e rode o diagnóstico de novo', 'VERIFICAR'];
+    if (!raw)
+      return [
+        'nenhuma execução de hora em hora registrada para você ainda (uma implantação de teste nunca executa gatilhos): agende um relatório num complemento instalado, espere uma hora e rode o diagnóstico de novo',
+        'VERIFICAR',
+      ];
     const seen = JSON.parse(raw) as HourlyRunSeen;
-    const ok = seen.activeSpreadsheet && seen.documentProperties && seen.documentLock;
     const yes = (b: boolean) => (b ? 'sim' : 'não');
     return [
-      `em ${Utilities.formatDate(new Date(seen.at), spreadsheetTimeZone(), 'dd/MM/yyyy HH:mm')}: planilha ativa ${yes(seen.activeSpreadsheet)}, propriedades do documento ${yes(seen.documentProperties)}, bloqueio ${yes(seen.documentLock)}`,
-      ok ? 'OK' : 'FALHA',
+      `em ${Utilities.formatDate(new Date(seen.at), spreadsheetTimeZone(), 'dd/MM/yyyy HH:mm')}: planilha ativa ${yes(seen.activeSpreadsheet)}, propriedades do documento ${yes(seen.documentProperties)}, bloqueio do documento ${yes(seen.documentLock)}`,
+      'INFO',
     ];
   });
 }
 
-function hostsReachable(): Row[] {
-  const rows: Row[] = [];
-  const allowed = allowedBaseUrls();
-  rows.push(['Endereços permitidos nesta publicação (urlFetchWhitelist)', (allowed ?? []).join(', ') || 'nenhum', allowed?.length ? 'OK' : 'FALHA']);
-  let connections: ReturnType<ReturnType<typeof connectionStore>['list']> = [];
+/** Local addresses pass the connection form (for the sandbox), but Google's servers cannot reach them: outside the manifest's list. */
+const isLocal = (url: string) => hostProblem(url, []) === null;
+const outsideAllowList = (url: string, allowed: readonly string[] | null) => isLocal(url) || hostProblem(url, allowed ?? []) !== null;
+
+/** The manifest's allow-list, judged by the connections it has to serve: each one outside it is named. */
+function allowList(allowed: readonly string[] | null, connections: readonly ConnectionView[]): Row {
+  const assumption = 'As conexões estão na lista de endereços permitidos desta publicação (urlFetchWhitelist)';
+  const listed = `permitidos: ${(allowed ?? []).join(', ') || 'nenhum'}`;
+  if (connections.length === 0) return [assumption, `${listed}; nenhuma conexão para conferir: adicione uma em Conexões`, 'VERIFICAR'];
+  const outside = connections.filter((c) => outsideAllowList(c.baseUrl, allowed));
+  if (outside.length === 0) return [assumption, `${listed}; todas as ${connections.length} conexões estão na lista`, 'OK'];
+  const named = outside.map((c) => `"${c.name}" (${c.baseUrl}${isLocal(c.baseUrl) ? ', endereço local que o Google não alcança' : ''})`).join(', ');
+  return [
+    assumption,
+    `${listed}; fora da lista: ${named}. O Google recusa pedidos a esses endereços: troque o endereço da conexão em Conexões ou peça ao administrador que o inclua na publicação (addon.config.json)`,
+    outside.length === connections.length ? 'FALHA' : 'AVISO',
+  ];
+}
+
+function listConnections(): ConnectionView[] {
   try {
-    connections = connectionStore().list();
+    return connectionStore().list();
   } catch {
-    connections = [];
+    return [];
   }
-  if (connections.length === 0) rows.push(['O serviço permitido responde', 'nenhuma conexão configurada: adicione uma em Conexões', 'VERIFICAR']);
+}
+
+function hostsReachable(allowed: readonly string[] | null, connections: readonly ConnectionView[]): Row[] {
+  const rows: Row[] = [allowList(allowed, connections)];
   for (const c of connections) {
     rows.push(
       attempt(`A conexão "${c.name}" (${c.baseUrl}) responde`, () => {
@@ -90,6 +109,28 @@ function hostsReachable(): Row[] {
     );
   }
   return rows;
+}
+
+/** Where the fetches are timed: the first connection the add-on would call, else the first host the manifest allows. */
+function measuredHost(allowed: readonly string[] | null, connections: readonly ConnectionView[]): string | null {
+  return connections.find((c) => hostProblem(c.baseUrl, allowed) === null)?.baseUrl ?? allowed?.[0] ?? null;
+}
+
+/** The running user's hourly trigger here, against the work they own here: a schedule with no trigger never runs. */
+function ownTrigger(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Row {
+  return attempt('Você tem um gatilho de hora em hora nesta planilha enquanto tem agendamentos ou execuções inacabadas aqui, e só um', () => {
+    const owners = ownerStore();
+    const doc = readOnce(documentStore(ss));
+    const work = ownWork(storedWork(reportStore(doc), pullJobStore(doc), bulkJobStore(doc)), owners.checker(currentUser(owners), ss.getId()));
+    const wanted = wantsDispatcher(work);
+    const triggers = ScriptApp.getUserTriggers(ss).filter((t) => DISPATCHER_HANDLERS.includes(t.getHandlerFunction())).length;
+    const unfinished = work.pulls.filter((j) => j.state.status === 'running').length + work.bulk.filter((j) => j.status === 'running').length;
+    const seen = `${triggers} gatilho(s); seus aqui: ${work.reports.filter((r) => r.schedule).length} relatório(s) agendado(s), ${unfinished} execução(ões) inacabada(s)`;
+    if (triggers > 1) return [`${seen}: sobra gatilho; abra Relatórios e salve um agendamento para o complemento refazê-lo`, 'FALHA'];
+    if (wanted && triggers === 0)
+      return [`${seen}: sem gatilho, nada disso anda sozinho; abra Relatórios e salve o agendamento de novo para o complemento criá-lo`, 'FALHA'];
+    return [seen, 'OK'];
+  });
 }
 
 function quotas(): Row[] {
@@ -104,22 +145,18 @@ function quotas(): Row[] {
       const left = MailApp.getRemainingDailyQuota();
       return [`${left}`, left > 0 ? 'OK' : 'FALHA'];
     }),
-    attempt('Um só gatilho de hora em hora por usuário nesta planilha', () => {
-      const mine = ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet()).filter((t) => t.getHandlerFunction() === DISPATCHER);
-      return [`${mine.length} gatilho(s)`, mine.length <= 1 ? 'OK' : 'FALHA'];
-    }),
   ];
 }
 
 const NOT_HERE: Row[] = [
   [
     'Uma chamada sem resposta termina em cerca de 60 s, com o erro "Timeout"',
-    'não pode ser provocado daqui sem um serviço que trave; o complemento planeja com 60 s por chamada',
+    'não observado: provocar exige um serviço que trave; o complemento planeja com 60 s por chamada',
     'VERIFICAR',
   ],
   [
     'Gravações não salvas sobrevivem a uma execução interrompida aos 6 minutos',
-    'o complemento grava um ponto de retomada depois de cada bloco e nunca depende disso',
+    'não observado: provocar exige interromper uma execução; o complemento grava um ponto de retomada depois de cada bloco e nunca depende disso',
     'VERIFICAR',
   ],
 ];
@@ -129,20 +166,28 @@ export function runDiagnostics(): void {
   const ss = SpreadsheetApp.getActiveSpreadsheet();
   const sheet = ss.getSheetByName(DIAGNOSTICS_SHEET) ?? ss.insertSheet(DIAGNOSTICS_SHEET);
   sheet.clear();
+  const allowed = allowedBaseUrls();
+  const connections = listConnections();
   const rows: Row[] = [
     textStaysText(sheet),
     dateInZone(sheet),
     lastHourlyRun(),
-    ...hostsReachable(),
+    ownTrigger(ss),
+    ...hostsReachable(allowed, connections),
     ...quotas(),
-    ['Tempo desde o início desta execução até aqui', `${Date.now() - executionStarted()} ms`, 'OK'],
+    ...writeCosts(sheet),
+    openCost(ss.getId()),
+    ...fetchCosts(measuredHost(allowed, connections)),
+    ['Tempo desde o início desta execução até aqui', `${Date.now() - executionStarted()} ms`, 'INFO'],
     // Reaching this line proves it: this file is one of the chunks the bundle keeps as text (dev/build/lazy-chunks.ts).
     ['O código que o pacote guarda como texto é compilado quando usado (new Function)', 'sim: este diagnóstico é uma dessas partes', 'OK'],
     ...NOT_HERE,
   ];
-  const out = [['Suposição', 'Observado', 'Veredito'], ...rows];
-  sheet.getRange(1, 1, out.length, 3).setNumberFormat('@').setValues(out);
+  const out = [HEADER, ...rows.map((r) => [...r, '', '', ''].slice(0, HEADER.length))];
+  sheet.getRange(1, 1, out.length, 3).setNumberFormat('@');
+  sheet.getRange(2, 4, out.length - 1, 3).setNumberFormat('0.0');
+  sheet.getRange(1, 1, out.length, HEADER.length).setValues(out);
   sheet.setFrozenRows(1);
-  sheet.getRange(1, 1, 1, 3).setFontWeight('bold');
+  sheet.getRange(1, 1, 1, HEADER.length).setFontWeight('bold');
   sheet.activate();
 }

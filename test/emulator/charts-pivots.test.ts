@@ -35,6 +35,11 @@ function modify() {
   return [after.length, after[0].getChartId() === id, String(after[0].modify().getChartType()), after[0].getRanges()[0].getA1Notation(), after[0].getOptions().get('title')];
 }
 function removeChart() { var s = sheet(); s.removeChart(s.getCharts()[0]); return s.getCharts().length; }
+function order() {
+  var s = sheet();
+  ['first', 'second'].forEach(function (t) { s.insertChart(s.newChart().setChartType(Charts.ChartType.BAR).addRange(s.getRange('A1:C7')).setOption('title', t).build()); });
+  return s.getCharts().map(function (c) { return c.getOptions().get('title'); });
+}
 function noType() { var s = sheet(); s.insertChart(s.newChart().addRange(s.getRange('A1:B2')).build()); }
 function pivot() {
   var s = sheet();
@@ -64,6 +69,12 @@ describe('embedded charts', () => {
     expect(emu.run('modify')).toEqual([1, true, 'PIE', 'B1:C7', 'Outro']);
     expect(emu.run('removeChart')).toBe(0);
     expect(() => emu.run('noType')).toThrow(/Chart type/);
+  });
+
+  it('come back from getCharts() in an order Google does not promise: the newest is not last', () => {
+    const emu = fixture(CODE);
+    emu.run('fill');
+    expect(emu.run('order')).toEqual(['second', 'first']);
   });
 });
 
