@@ -44,7 +44,7 @@ function clients(zone: Zone): (connectionId: string) => BillingClient {
  * identify) one wave of its customers, kept on the connection so it is asked once. A connection that cannot
  * be told (no answer, a refused key) is undefined: its own run says what failed.
  */
-function organizationOf(zone: Zone): (connectionId: string, identify: boolean) => Organization | undefined {
+export function organizationOf(zone: Zone): (connectionId: string, identify: boolean) => Organization | undefined {
   return (id, identify) => {
     const store = connectionStore();
     const connection = store.list().find((c) => c.id === id);
