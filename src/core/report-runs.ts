@@ -8,6 +8,7 @@ import type { BillingClient } from '../api/client';
 import type { ApiRecord } from '../api/envelopes';
 import { editableListing, type SnapshotStore } from './bulk/snapshot';
 import { intlZone, type Zone } from '../api/calendar';
+import { bounded, MESSAGE_MAX } from './bounds';
 import { appendHistory } from './history';
 import { canMerge } from './pull/layout';
 import { startImport } from './pull/start';
@@ -244,12 +245,27 @@ const MAX_BACKOFF_MS = 24 * 3_600_000;
 /**
  * A schedule that keeps failing the same way backs off: after the second
  * failure in a row it waits 2, 4, 8… hours (at most a day) before trying again,
- * instead of spending trigger time and an e-mail every hour forever.
+ * instead of spending trigger time and an e-mail every hour forever. A failure
+ * that trying again cannot fix (a refused key, a bad filter, a connection that
+ * is gone) pauses the schedule at once, until a run of the report succeeds:
+ * one e-mail, not one every few hours.
  */
-function backoff(report: Report, result: RunSummary['result'], origin: RunOrigin, now: number): Pick<Report, 'failedRuns' | 'pausedUntil'> & { note?: string } {
+function backoff(
+  report: Report,
+  result: RunSummary['result'],
+  origin: RunOrigin,
+  now: number,
+  retryable: boolean,
+): Pick<Report, 'failedRuns' | 'pausedUntil'> & { note?: string } {
   if (result === 'ok') return { failedRuns: 0, pausedUntil: undefined };
   if (result !== 'erro' || origin !== 'agendado') return { failedRuns: report.failedRuns, pausedUntil: report.pausedUntil };
   const failedRuns = (report.failedRuns ?? 0) + 1;
+  if (!retryable)
+    return {
+      failedRuns,
+      pausedUntil: Number.MAX_SAFE_INTEGER,
+      note: 'O agendamento foi pausado, pois tentar de novo não resolve este erro: corrija-o e clique em "Atualizar" em Relatórios; depois de uma atualização bem-sucedida, o agendamento volta a valer.',
+    };
   if (failedRuns < FAILURES_BEFORE_BACKOFF) return { failedRuns, pausedUntil: undefined };
   const wait = Math.min(MAX_BACKOFF_MS, 2 ** (failedRuns - 1) * 3_600_000);
   return {
@@ -263,7 +279,7 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   const { state } = job;
   const now = deps.now();
   const result = runResult(state.status, Boolean(state.partial));
-  const { note, ...pause } = backoff(report, result, job.origin, now);
+  const { note, ...pause } = backoff(report, result, job.origin, now, Boolean(state.retryable));
   const summary: RunSummary = {
     startedAt: state.startedAt,
     finishedAt: now,
@@ -271,7 +287,8 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     rows: importedRows(state),
     durationMs: now - state.startedAt,
     result,
-    message: state.message && note ? `${state.message} ${note}` : (state.message ?? note),
+    // The note on the schedule is kept whole: the failure's own text gives way to it.
+    message: state.message && note ? `${bounded(state.message, MESSAGE_MAX - note.length - 1)} ${note}` : (state.message ?? note),
     warnings: state.warnings.length ? state.warnings : undefined,
     incremental: state.spec.mode === 'merge',
   };
