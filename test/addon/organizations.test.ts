@@ -101,4 +101,33 @@ describe('connections that reach one organization', () => {
     emu.run('testConnection', [{ id: second, apiKey: aurora.apiKey }]);
     expect((emu.run('listConnections') as Rec[]).find((c) => c.id === second)!.keyProblem).toBe('Chave recusada');
   });
+
+  it('Assumir with a connection of another company names it (before: Aurora, after: Ipê) and asks; the old owner’s panel drops Aurora’s numbers', () => {
+    const emu = emulator();
+    const [aurora, ipe] = sb.orgs;
+    const mine = save(emu, 'Aurora', aurora.apiKey);
+    emu.run('testConnection', [{ id: mine }]);
+    const started = ok<Progress>(
+      emu.run('startImportRun', [{ connection: mine, listing: 'cobrancas', filters: {}, sheetName: 'Cobranças', name: 'Cobranças' }]),
+    );
+    expect(finishRun(emu, started.reportId).status).toBe('done');
+    const panel = ok<Rec>(emu.run('createDashboard', [{ kind: 'vencimentos', reportId: started.reportId }]));
+    expect(values(emu, panel.sheetName).some((r) => r[0] === 'Total')).toBe(true);
+
+    const ANA = { user: 'ana@escritorio.com.br' };
+    expect((emu.run('saveConnection', [{ name: 'Ipê', baseUrl: sb.baseUrl, apiKey: ipe.apiKey }], ANA) as Rec).ok).toBe(true);
+    const anaConnection = (emu.run('listConnections', [], ANA) as Rec[])[0].id;
+    const asked = emu.run('takeOverReport', [started.reportId, anaConnection], ANA) as Rec;
+    expect(asked).toMatchObject({ ok: false, field: 'empresa' });
+    expect(asked.message).toMatch(/muda de empresa: antes "Aurora Contabilidade Ltda" \(CNPJ 11\.444\.777\/0001-61\), depois "Ipê Assessoria Contábil S\/S"/);
+    // Nothing changed hands while unconfirmed.
+    expect((emu.run('listReports') as Rec[])[0].mine).toBe(true);
+    const taken = emu.run('takeOverReport', [started.reportId, anaConnection, true], ANA) as Rec;
+    expect(taken.ok).toBe(true);
+    const after = values(emu, panel.sheetName);
+    expect(after.some((r) => r[0] === 'Total')).toBe(false);
+    expect(after.flat().join(' ')).toMatch(
+      /mudou de empresa ao ser assumido por ana@escritorio\.com\.br \(antes Aurora Contabilidade Ltda, agora Ipê Assessoria Contábil S\/S\)/,
+    );
+  });
 });

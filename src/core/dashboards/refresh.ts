@@ -228,6 +228,25 @@ export function reportDeleted(deps: DashboardDeps, reportId: string): void {
 }
 
 /**
+ * A report now reads another company (taken over with another organization's connection): each dashboard on it,
+ * whoever's, drops the old company's figures and charts and says why, until it is refreshed over the new data.
+ */
+export function reportChangedCompany(deps: DashboardDeps, reportId: string, message: string): void {
+  for (const d of deps.dashboards.list()) {
+    if (d.reportId !== reportId && d.secondReportId !== reportId) continue;
+    const tag = dashboardTag(d.id);
+    const sheet = deps.book.tagged(SHEET_TAG).find((t) => t.value === tag)?.sheet;
+    if (!sheet) continue;
+    sheet.removePivots();
+    for (const id of sheet.chartIds()) sheet.removeChart(id);
+    sheet.reset();
+    sheet.ensureSize(6, 1);
+    sheet.write(1, 1, [[KINDS[d.kind].title]]);
+    notRefreshed(deps, { ...d, chartIds: [] }, sheet, message);
+  }
+}
+
+/**
  * A source report whose last run was partial (a company failed): the figures
  * hold that company's last good rows, and the dashboard says so.
  */

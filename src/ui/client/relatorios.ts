@@ -89,13 +89,21 @@ function takeOverForm(r: ReportView, result: HTMLElement): HTMLElement {
     connection.replaceChildren(...list.map((c) => h('option', { value: c.id, selected: c.isDefault }, c.name)));
     if (list.length === 0) error.textContent = 'Você ainda não tem conexões: adicione uma em Faturamento › Conexões.';
   });
+  // A connection of another company is said, before and after, and taken only when confirmed.
+  let companyConfirmed = false;
+  connection.addEventListener('change', () => {
+    companyConfirmed = false;
+    confirm.textContent = 'Assumir com esta conexão';
+  });
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void busy(confirm, async () => {
       try {
-        const out = await server.takeOverReport(r.id, connection.value);
+        const out = await server.takeOverReport(r.id, connection.value, companyConfirmed);
         if (!out.ok) {
           error.textContent = out.message;
+          companyConfirmed = out.field === 'empresa';
+          if (companyConfirmed) confirm.textContent = 'Confirmar a troca de empresa';
           return;
         }
         await load();
@@ -120,7 +128,7 @@ function ownerLine(r: ReportView): HTMLElement {
     'div',
     { class: 'meta owner' },
     r.owner
-      ? `De ${r.owner}: atualizado e agendado só por quem o criou, com a conexão dessa pessoa.`
+      ? `De ${r.owner}: só essa pessoa o atualiza e agenda, com a conexão dela.`
       : 'Sem dono (salvo antes de os relatórios terem dono): não é atualizado por ninguém.',
   );
 }
