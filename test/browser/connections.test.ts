@@ -105,6 +105,8 @@ describe('Conexões in the browser', () => {
   it('names local addresses in the allow-list hint, since the form saves them too', async () => {
     const sb = sidebar(t.page);
     await sb.getByRole('button', { name: 'Adicionar conexão' }).click();
-    await expect.poll(() => sb.locator('#allowed-hint').textContent()).toMatch(/e endereços locais para testes \(localhost, 127\.0\.0\.1, \[::1\], com http ou https\)/);
+    await expect
+      .poll(() => sb.locator('#allowed-hint').textContent())
+      .toMatch(/e endereços locais para testes \(localhost, 127\.0\.0\.1, \[::1\], com http ou https\)/);
   });
 });
