@@ -29,7 +29,10 @@ const port = await sandbox.listen(Number(values.port), values.host);
 console.log(`Billing API v2 sandbox (seed ${values.seed}, size ${size}) ready in ${Math.round(performance.now() - started)} ms`);
 console.log(`Base URL: http://${values.host}:${port}   (API paths start with /v2; controls under /__sandbox/)`);
 console.log('Organizations (header x-api-key):');
-for (const o of ORG_DEFS) console.log(`  ${o.name.padEnd(32)} ${o.apiKey}${o.hasCityHallIntegration ? '' : '   (no city-hall integration)'}`);
+for (const o of ORG_DEFS) {
+  console.log(`  ${o.name.padEnd(32)} ${o.apiKey}${o.hasCityHallIntegration ? '' : '   (no city-hall integration)'}`);
+  for (const key of o.otherKeys ?? []) console.log(`  ${''.padEnd(32)} ${key}   (a second key of the same organization)`);
+}
 const shutdown = () => void sandbox.close().finally(() => process.exit(0));
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

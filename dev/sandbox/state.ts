@@ -3,7 +3,7 @@ import { applyPatch, defaultConfig } from './config.js';
 import { generateOrg, resolveSize, type OrgData } from './generate.js';
 import { LateCommits } from './late-commits.js';
 import { RequestLog } from './log.js';
-import { ORG_DEFS, type OrgDef } from './orgs.js';
+import { hasKey, ORG_DEFS, type OrgDef } from './orgs.js';
 import { Rng } from './rng.js';
 import type { ConfigPatch, ResetOptions, SandboxConfig, SandboxOptions, SandboxSize } from './types.js';
 
@@ -34,12 +34,12 @@ export class SandboxState {
   }
 
   orgByKey(key: string | undefined): OrgDef | undefined {
-    return key === undefined ? undefined : ORG_DEFS.find((o) => o.apiKey === key);
+    return key === undefined ? undefined : ORG_DEFS.find((o) => hasKey(o, key));
   }
 
   /** By name or by key. */
   orgByRef(ref: string): OrgDef | undefined {
-    return ORG_DEFS.find((o) => o.name === ref || o.apiKey === ref);
+    return ORG_DEFS.find((o) => o.name === ref || hasKey(o, ref));
   }
 
   /** Generated on first use; each organization has its own seeded stream, so order does not matter. */

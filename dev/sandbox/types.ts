@@ -111,6 +111,8 @@ export interface SandboxOptions {
 export interface OrgInfo {
   name: string;
   apiKey: string;
+  /** Further keys of the same organization: the same data, answered alike. */
+  otherKeys?: string[];
   hasCityHallIntegration: boolean;
 }
 

@@ -4,6 +4,7 @@
  */
 import type { BillingClient } from '../api/client';
 import { BillingError, NetworkError, NotFoundError, UnauthorizedError, UnexpectedResponseError } from '../api/errors';
+import { describeOrganization, type Organization, organizationFrom } from './organizations';
 
 export type CheckCode = 'ok' | 'slow' | 'unauthorized' | 'unreachable' | 'timeout' | 'wrong-url' | 'error';
 
@@ -12,6 +13,8 @@ export interface CheckResult {
   code: CheckCode;
   message: string;
   customers?: number;
+  /** The organization the key reaches, when it has customers to tell it by. */
+  organization?: Organization;
   elapsedMs: number;
 }
 
@@ -24,8 +27,14 @@ export function checkConnection(client: BillingClient, now: () => number): Check
     const pager = client.pager('clientes', {}, { maxPages: COUNT_PAGE_LIMIT });
     let count = 0;
     let total: number | undefined;
+    let organization: Organization | undefined;
+    let first = true;
     while (!pager.done) {
-      for (const page of pager.nextWave()) {
+      const wave = pager.nextWave();
+      // The first wave, as a consolidated run reads it to tell the organization (organizations.ts).
+      if (first) organization = organizationFrom(wave.flatMap((page) => page.records));
+      first = false;
+      for (const page of wave) {
         count += page.records.length;
         if (page.paging.totalRows !== undefined) total = page.paging.totalRows;
       }
@@ -37,16 +46,19 @@ export function checkConnection(client: BillingClient, now: () => number): Check
     const counted = limited
       ? `mais de ${customers.toLocaleString('pt-BR')} clientes`
       : `${customers.toLocaleString('pt-BR')} ${customers === 1 ? 'cliente' : 'clientes'}`;
+    const known = organization?.name ? { organization } : {};
+    const where = known.organization ? ` na organização ${describeOrganization(known.organization)}` : ' na organização';
     if (elapsedMs > SLOW_MS) {
       return {
         ok: true,
         code: 'slow',
         customers,
+        ...known,
         elapsedMs,
-        message: `Conectado (${counted}), mas o serviço demorou ${(elapsedMs / 1000).toFixed(1).replace('.', ',')} s para responder.`,
+        message: `Conectado (${counted}${known.organization ? where : ''}), mas o serviço demorou ${(elapsedMs / 1000).toFixed(1).replace('.', ',')} s para responder.`,
       };
     }
-    return { ok: true, code: 'ok', customers, elapsedMs, message: `Conexão funcionando: ${counted} na organização.` };
+    return { ok: true, code: 'ok', customers, ...known, elapsedMs, message: `Conexão funcionando: ${counted}${where}.` };
   } catch (err) {
     const elapsedMs = now() - started;
     if (err instanceof UnauthorizedError)

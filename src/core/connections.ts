@@ -7,6 +7,7 @@
 import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
 import { UserError } from '../api/user-error';
+import { describeOrganization, type Organization } from './organizations';
 
 export interface Connection {
   id: string;
@@ -15,6 +16,10 @@ export interface Connection {
   isDefault: boolean;
   /** The zone the service reads and writes date-times in, when not America/Sao_Paulo. */
   timeZone?: string;
+  /** The organization its key reached when last tested (see organizations.ts). */
+  organization?: Organization;
+  /** Why the last test of its saved key failed, in words; none once it works. */
+  keyProblem?: string;
 }
 
 /** What the sidebar may see: everything but the key. */
@@ -43,6 +48,9 @@ export class ConnectionError extends UserError {
 
 const LIST = 'faturamento.conexoes';
 const keyProp = (id: string) => `faturamento.conexao.${id}.chave`;
+
+/** Hosts of this machine, always allowed and the only ones allowed plain http: a sandbox of the service. */
+export const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 /** Local hosts may use plain http: that is the sandbox; anything else must be https. */
 export function normaliseBaseUrl(raw: string): string {
@@ -111,7 +119,11 @@ export class ConnectionStore {
   /** A connection of this user by its id: reports and runs never find one by name. */
   byId(id: string): Connection {
     const found = id ? this.all().find((c) => c.id === id) : undefined;
-    if (!found) throw new ConnectionError('id', 'A conexão escolhida para isto não existe mais nas suas Conexões: clique em "Assumir" e escolha outra.');
+    if (!found)
+      throw new ConnectionError(
+        'id',
+        'A conexão escolhida para isto não existe mais nas suas Conexões: clique em "Trocar conexão" no relatório e escolha outra.',
+      );
     return found;
   }
 
@@ -152,8 +164,36 @@ export class ConnectionStore {
     if (!existing) list.push(conn);
     if (input.isDefault) for (const c of list) c.isDefault = c.id === conn.id;
     if (key) this.user.set(keyProp(conn.id), key);
+    // Another key or address may reach another organization: the next test tells.
+    if (key || baseUrl !== existing?.baseUrl) {
+      delete conn.organization;
+      delete conn.keyProblem;
+    }
     this.save(list);
     return { ...conn, hasKey: Boolean(this.user.get(keyProp(conn.id))) };
+  }
+
+  /** What a test of the connection's saved key and address found: the organization it reaches, or why it failed. */
+  recordCheck(id: string, found: { organization?: Organization; keyProblem?: string }): void {
+    const list = this.all();
+    const conn = list.find((c) => c.id === id);
+    if (!conn) return;
+    if (found.keyProblem) conn.keyProblem = found.keyProblem;
+    else delete conn.keyProblem;
+    if (found.organization) conn.organization = found.organization;
+    else if (!found.keyProblem) delete conn.organization;
+    this.save(list);
+  }
+
+  /** Why saving `id` deserves a warning: another connection of this user reaches the same organization. */
+  sameOrganization(id: string): string | undefined {
+    const list = this.all();
+    const conn = list.find((c) => c.id === id);
+    const org = conn?.organization;
+    if (!conn || !org) return undefined;
+    const others = list.filter((c) => c.id !== id && c.organization?.key === org.key).map((c) => `"${c.name}"`);
+    if (!others.length) return undefined;
+    return `A conexão "${conn.name}" chega à mesma organização que ${others.join(', ')}: ${describeOrganization(org)}. Um relatório consolidado conta essa empresa uma vez só, pela primeira conexão da lista; remova a repetida se ela não for necessária.`;
   }
 
   remove(id: string): void {

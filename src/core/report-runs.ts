@@ -8,6 +8,7 @@ import type { BillingClient } from '../api/client';
 import type { ApiRecord } from '../api/envelopes';
 import { editableListing, type SnapshotStore } from './bulk/snapshot';
 import { intlZone, type Zone } from '../api/calendar';
+import { bounded, MESSAGE_MAX } from './bounds';
 import { appendHistory } from './history';
 import { canMerge } from './pull/layout';
 import { startImport } from './pull/start';
@@ -30,6 +31,7 @@ import { resolveSheetFilters } from './sheet-filters';
 import { tableSpec } from './table';
 import { listing } from '../api/operations';
 import { endedStatus, runResult, type RunStatus } from './run-state';
+import { describeOrganization, distinctOrganizations, type Organization } from './organizations';
 
 export interface RunDeps {
   reports: ReportStore;
@@ -44,6 +46,11 @@ export interface RunDeps {
   clientFor: (connectionId: string) => BillingClient;
   /** The running user's connections now (ids and names): what "todas as minhas conexões" means at a run. */
   connections?: () => Array<{ id: string; name: string }>;
+  /**
+   * The organization a connection of the running user reaches: as its last test found it, or, when `identify`
+   * and none is known, asked of the service once (one wave of customers); undefined when it cannot be told.
+   */
+  organizationOf?: (connectionId: string, identify: boolean) => Organization | undefined;
   /** Epoch ms this execution must never pass (see StepOptions.limit). */
   limit?: number;
   /** Whether someone asked to cancel `reportId`'s run while a step runs (read between waves). */
@@ -133,7 +140,8 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
   const incremental = incrementalFilters(report, base, serviceZone);
   // Merging needs every column of ours where its metadata says; otherwise a full pull rebuilds them.
   const intact = canMerge(deps.book, report.listing, report.sheetId, { consolidated: Boolean(report.companies), cardData: report.cardData });
-  const companies = report.companies ? companySpecs(deps, report, base, intact) : undefined;
+  const chosen = report.companies ? companySpecs(deps, report, base, intact) : undefined;
+  const companies = chosen?.specs;
   const merge = companies ? companies.every((c) => c.mode === 'merge') : incremental.merge && intact;
   const filters = merge && !companies ? incremental.filters : base;
   const sheetFilters = resolveSheetFilters(report.sheetFilters, tableSpec(listing(report.listing)).columns, new Date(now), deps.zone);
@@ -151,10 +159,13 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
     },
     importDeps(deps, report),
   );
+  if (chosen) state.warnings.push(...chosen.notes);
+  const organizations = chosen ? chosen.organizations : known([deps.organizationOf?.(report.connectionId ?? '', false)]);
   const started: PullJob = { reportId: report.id, origin, state };
   deps.jobs.put(report.id, started);
   const saved = deps.reports.save({
     ...report,
+    organizations,
     // The sheet is the report's by id from now on; its name only follows what the user calls it.
     sheetId: state.sheetId,
     sheetName: state.spec.sheetName,
@@ -163,20 +174,40 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
   return { report: saved, job: started, progress: progress(saved, state), started: true };
 }
 
+/** The organizations, when every one is known; undefined when any is not (nothing can be compared then). */
+function known(list: ReadonlyArray<Organization | undefined>): Organization[] | undefined {
+  return list.length > 0 && list.every((o) => o !== undefined) ? (list as Organization[]) : undefined;
+}
+
 /**
  * A consolidated run's companies: the owner's connections the report names
- * (all of them now, for "todas"), each incremental from its own last good pull
- * when the report is and the sheet is intact, else in full.
+ * (all of them now, for "todas"), each organization once (two connections
+ * that reach one are read once, by the first, and the run says so), each
+ * incremental from its own last good pull when the report is and the sheet is
+ * intact, else in full.
  */
-function companySpecs(deps: RunDeps, report: Report, base: ImportState['spec']['filters'], intact: boolean): CompanySpec[] {
+function companySpecs(
+  deps: RunDeps,
+  report: Report,
+  base: ImportState['spec']['filters'],
+  intact: boolean,
+): { specs: CompanySpec[]; notes: string[]; organizations?: Organization[] } {
   const own = deps.connections?.() ?? [];
-  return resolveCompanies(report.companies ?? { all: false, ids: [] }, own).map((c) => {
+  const resolved = resolveCompanies(report.companies ?? { all: false, ids: [] }, own);
+  const identify = resolved.length > 1;
+  const { kept, skipped } = distinctOrganizations(resolved.map((c) => ({ ...c, organization: deps.organizationOf?.(c.id, identify) })));
+  const notes = skipped.map(
+    ({ left, used }) =>
+      `As conexões "${used.name}" e "${left.name}" chegam à mesma organização (${describeOrganization(used.organization as Organization)}): ela foi contada uma vez só, pela conexão "${used.name}".`,
+  );
+  const specs = kept.map((c): CompanySpec => {
     const since = report.companyStamps?.[c.id];
     const serviceZone = deps.serviceZone?.(c.name) ?? intlZone(SERVICE_TIME_ZONE);
     const incremental = incrementalFilters({ ...report, lastSuccessStart: since }, base, serviceZone);
     const merge = incremental.merge && intact;
     return { id: c.id, name: c.name, filters: merge ? incremental.filters : base, mode: merge ? 'merge' : 'replace' };
   });
+  return { specs, notes, organizations: known(kept.map((c) => c.organization)) };
 }
 
 export function startRun(deps: RunDeps, reportId: string, origin: RunOrigin): RunProgress {
@@ -214,12 +245,27 @@ const MAX_BACKOFF_MS = 24 * 3_600_000;
 /**
  * A schedule that keeps failing the same way backs off: after the second
  * failure in a row it waits 2, 4, 8… hours (at most a day) before trying again,
- * instead of spending trigger time and an e-mail every hour forever.
+ * instead of spending trigger time and an e-mail every hour forever. A failure
+ * that trying again cannot fix (a refused key, a bad filter, a connection that
+ * is gone) pauses the schedule at once, until a run of the report succeeds:
+ * one e-mail, not one every few hours.
  */
-function backoff(report: Report, result: RunSummary['result'], origin: RunOrigin, now: number): Pick<Report, 'failedRuns' | 'pausedUntil'> & { note?: string } {
+function backoff(
+  report: Report,
+  result: RunSummary['result'],
+  origin: RunOrigin,
+  now: number,
+  retryable: boolean,
+): Pick<Report, 'failedRuns' | 'pausedUntil'> & { note?: string } {
   if (result === 'ok') return { failedRuns: 0, pausedUntil: undefined };
   if (result !== 'erro' || origin !== 'agendado') return { failedRuns: report.failedRuns, pausedUntil: report.pausedUntil };
   const failedRuns = (report.failedRuns ?? 0) + 1;
+  if (!retryable)
+    return {
+      failedRuns,
+      pausedUntil: Number.MAX_SAFE_INTEGER,
+      note: 'O agendamento foi pausado, pois tentar de novo não resolve este erro: corrija-o e clique em "Atualizar" em Relatórios; depois de uma atualização bem-sucedida, o agendamento volta a valer.',
+    };
   if (failedRuns < FAILURES_BEFORE_BACKOFF) return { failedRuns, pausedUntil: undefined };
   const wait = Math.min(MAX_BACKOFF_MS, 2 ** (failedRuns - 1) * 3_600_000);
   return {
@@ -233,7 +279,7 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   const { state } = job;
   const now = deps.now();
   const result = runResult(state.status, Boolean(state.partial));
-  const { note, ...pause } = backoff(report, result, job.origin, now);
+  const { note, ...pause } = backoff(report, result, job.origin, now, Boolean(state.retryable));
   const summary: RunSummary = {
     startedAt: state.startedAt,
     finishedAt: now,
@@ -241,7 +287,8 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     rows: importedRows(state),
     durationMs: now - state.startedAt,
     result,
-    message: state.message && note ? `${state.message} ${note}` : (state.message ?? note),
+    // The note on the schedule is kept whole: the failure's own text gives way to it.
+    message: state.message && note ? `${bounded(state.message, MESSAGE_MAX - note.length - 1)} ${note}` : (state.message ?? note),
     warnings: state.warnings.length ? state.warnings : undefined,
     incremental: state.spec.mode === 'merge',
   };

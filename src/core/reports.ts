@@ -14,6 +14,7 @@ import type { Owner } from './owners';
 import type { RunResult } from './run-state';
 import type { Schedule } from './schedule';
 import type { SheetFilter } from './sheet-filters';
+import type { Organization } from './organizations';
 
 export type RelativeValue =
   /** A date filter: today plus `dias` (negative for the past). */
@@ -53,6 +54,8 @@ export interface Report {
   companies?: Companies;
   /** Per company (connection id): start of its last successful pull, the lower bound of its next incremental one. */
   companyStamps?: Record<string, number>;
+  /** The organizations its last run read, when each was known (see organizations.ts): panels never compare two reports of different ones. */
+  organizations?: Organization[];
   /** Who runs it, set on the server from the running user. Absent in reports saved before owners: nobody runs those until someone takes them over. */
   owner?: Owner;
   filters: Record<string, SavedFilterValue>;
@@ -74,7 +77,7 @@ export interface Report {
   lastSuccessStart?: number;
   /** Scheduled runs that failed in a row: each more waits longer before the schedule tries again. */
   failedRuns?: number;
-  /** Epoch ms before which the schedule does not start the report again (the back-off after repeated failures). */
+  /** Epoch ms before which the schedule does not start the report again (the back-off after repeated failures, or for good after one that retrying cannot fix). */
   pausedUntil?: number;
   createdAt: number;
 }

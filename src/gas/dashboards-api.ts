@@ -5,12 +5,14 @@
  * sidebar then opens it).
  */
 import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
-import { type DashboardDeps, invoicesToIssue, refreshDashboard } from '../core/dashboards/refresh';
+import { crossOrganization, type DashboardDeps, invoicesToIssue, refreshDashboard } from '../core/dashboards/refresh';
 import { type Dashboard, dashboardTag } from '../core/dashboards/store';
 import { listing } from '../api/operations';
 import { UserError } from '../api/user-error';
 import { COLUMN_TAG, SHEET_TAG } from '../core/sheet-layout';
+import type { Report } from '../core/reports';
 import { dashboardDeps } from './dashboard-port';
+import { organizationOf } from './deps';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
 import { currentUser, spreadsheetTimeZone } from './services';
@@ -107,6 +109,14 @@ export function createDashboard(form: DashboardForm): FormOutcome<DashboardView>
       if (report.sheetId === undefined || !deps.book.byId(report.sheetId))
         return { ok: false, field: 'reportId', message: `O relatório "${report.name}" ainda não tem aba: atualize-o em Relatórios e crie o painel depois.` };
       const me = currentUser();
+      // A report whose run did not know its organization: the creator's own connection is asked once.
+      const ask = organizationOf(deps.zone);
+      const organizationsOf = (r: Report) => {
+        const asked = !r.organizations && !r.companies && r.owner?.id === me.id && r.connectionId ? ask(r.connectionId, true) : undefined;
+        return r.organizations ?? (asked ? [asked] : undefined);
+      };
+      const across = second ? crossOrganization(report, second, organizationsOf) : undefined;
+      if (across) return { ok: false, field: 'secondReportId', message: across };
       const made = deps.dashboards.create(
         { kind: form.kind, reportId: report.id, ...(second ? { secondReportId: second.id } : {}), owner: { id: me.id, email: me.email }, sheetName: '' },
         Date.now(),

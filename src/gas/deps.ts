@@ -12,6 +12,7 @@ import { bulkJobStore } from '../core/bulk/stored-job';
 import { SnapshotStore } from '../core/bulk/snapshot';
 import type { Identity } from '../core/owners';
 import type { KeyValueStore } from '../core/ports';
+import { identifyOrganization, type Organization } from '../core/organizations';
 import { redact } from '../core/redact';
 import { pullJobStore, type RunDeps } from '../core/report-runs';
 import { ReportStore } from '../core/reports';
@@ -38,6 +39,26 @@ function clients(zone: Zone): (connectionId: string) => BillingClient {
   };
 }
 
+/**
+ * The organization a connection of the running user reaches: what its last test found, else (when asked to
+ * identify) one wave of its customers, kept on the connection so it is asked once. A connection that cannot
+ * be told (no answer, a refused key) is undefined: its own run says what failed.
+ */
+export function organizationOf(zone: Zone): (connectionId: string, identify: boolean) => Organization | undefined {
+  return (id, identify) => {
+    const store = connectionStore();
+    const connection = store.list().find((c) => c.id === id);
+    if (!connection || connection.organization || !identify || connection.keyProblem) return connection?.organization;
+    try {
+      const organization = identifyOrganization(clientFor(connection, { zone, retries: 0, timeoutMs: 15_000 }).withLimit(executionLimit()));
+      if (organization) store.recordCheck(id, { organization });
+      return organization;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
 export function reportStore(doc: KeyValueStore = documentStore()): ReportStore {
   return new ReportStore(doc, () => Utilities.getUuid());
 }
@@ -61,6 +82,7 @@ export function runDeps(
       connectionStore()
         .list()
         .map((c) => ({ id: c.id, name: c.name })),
+    organizationOf: organizationOf(zone),
     cancelRequested: cancelRequested,
     snapshots: new SnapshotStore(doc),
     afterReportRun: refreshAfterRun(doc, zone, ss, executionLimit()),

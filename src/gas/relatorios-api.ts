@@ -14,9 +14,10 @@ import { childSheetName } from '../core/sheet-names';
 import { IDLE_MS } from '../core/dispatch';
 import { notYours, type OwnershipCheck } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
-import { reportStore, runDeps } from './deps';
+import { organizationOf, reportStore, runDeps } from './deps';
+import { describeOrganization } from '../core/organizations';
 import { dashboardDeps } from './dashboard-port';
-import { reportDeleted } from '../core/dashboards/refresh';
+import { reportChangedCompany, reportDeleted } from '../core/dashboards/refresh';
 import { SnapshotStore } from '../core/bulk/snapshot';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
@@ -184,7 +185,7 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
  * one of their own connections from now on. Nothing changes hands any other
  * way. Not while a run of it is going: that run carries the old owner's key.
  */
-export function takeOverReport(reportId: string, connectionId: string): FormOutcome<ReportView> {
+export function takeOverReport(reportId: string, connectionId: string, companyConfirmed = false): FormOutcome<ReportView> {
   const taken = formOutcome(() => {
     const w = who();
     return withDocumentLock((): FormOutcome<ReportView> => {
@@ -200,6 +201,16 @@ export function takeOverReport(reportId: string, connectionId: string): FormOutc
       const found = outcome(() => connectionStore().byId(String(connectionId ?? '')));
       if (!found.ok) return { ...found, field: 'connection' };
       const connection = found.value;
+      // Another company behind the new connection: said, before and after, and asked (the field 'empresa' asks the sidebar to confirm).
+      const before = current.companies ? undefined : current.organizations;
+      const after = before ? organizationOf(gasZone(spreadsheetTimeZone()))(connection.id, true) : undefined;
+      if (!companyConfirmed && before && after && !before.some((o) => o.key === after.key)) {
+        return {
+          ok: false,
+          field: 'empresa',
+          message: `Com a conexão "${connection.name}", o relatório "${current.name}" muda de empresa: antes ${before.map(describeOrganization).join(', ')}, depois ${describeOrganization(after)}. A aba do relatório passará a ter os dados da nova empresa na próxima atualização, e os painéis feitos sobre ela deixam de mostrar os números de antes. Clique em "Confirmar a troca de empresa" para assumir assim.`,
+        };
+      }
       // An unfinished pull holds rows of the old owner's organization: the next run starts over with the new connection.
       if (job && !w.check.report(current)) jobs.delete(reportId);
       // Chosen companies were the old owner's connections: the report goes on with the new owner's one ("todas" stays "todas", now theirs).
@@ -213,6 +224,13 @@ export function takeOverReport(reportId: string, connectionId: string): FormOutc
         companyStamps: undefined,
       });
       w.owners.vouchReport(w.me, w.documentId, report);
+      // The panels on the report, whoever's, no longer show the other company's numbers over a sheet about to change.
+      if (before && after && !before.some((o) => o.key === after.key))
+        reportChangedCompany(
+          dashboardDeps(doc),
+          reportId,
+          `O relatório "${current.name}" mudou de empresa ao ser assumido por ${w.me.email || 'outro editor'} (antes ${before.map((o) => o.name).join(', ')}, agora ${after.name}): os números de antes foram retirados. Clique em Atualizar agora depois da próxima atualização do relatório.`,
+        );
       return { ok: true, value: viewer(doc, w.owners.checker(w.me, w.documentId))(report) };
     });
   });

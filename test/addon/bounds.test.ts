@@ -82,11 +82,12 @@ describe('an error of 12 KB', () => {
     expect(emu.displayValues('Histórico').at(-1)![5]).toBe('ERRO');
     expect(emu.mail).toHaveLength(1);
     expect(emu.mail[0].body.length).toBeLessThan(3_000);
-    // The next hours: a new run each time it is due, but the schedule backs off after the second failure.
+    // A refusal (HTTP 400) is not passing: the schedule pauses at once, so the next hours send nothing and no e-mail.
+    expect(report.lastRun.message).toMatch(/O agendamento foi pausado/);
     await sb.clearLog();
     for (let h = 12; h < 18; h++) emu.runDueTriggers(SP(`2026-11-22T${h}:05:00`));
-    expect(emu.mail).toHaveLength(3);
-    expect((emu.run('listReports') as Rec[])[0].lastRun.message).toMatch(/Falhou 3 vezes seguidas/);
+    expect(emu.mail).toHaveLength(1);
+    expect(await sb.requestLog({ pathPrefix: '/v2/clientes' })).toEqual([]);
   });
 });
 

@@ -118,7 +118,8 @@ describe('scheduled refreshes in a shared document', () => {
     const emu = emulator();
     editors(emu, [ANA, BRUNO]);
     scheduledPulls(emu, [ANA, BRUNO]);
-    await sb.configure({ faults: [{ kind: 'status', status: 400 }] });
+    // A passing failure (a refusal would pause the schedule after its first notice).
+    await sb.configure({ faults: [{ kind: 'status', status: 503 }] });
     for (const documentContext of [true, false]) {
       emu.mail.length = 0;
       fireInOrder(emu, [BRUNO, ANA], new Date(emu.now + 3_600_000), documentContext);

@@ -43,7 +43,8 @@ describe('Conexões in the browser', () => {
     const result = sb.locator('#test-result');
 
     await sb.getByRole('button', { name: 'Testar conexão' }).click();
-    await expect.poll(() => result.textContent()).toBe(`Conexão funcionando: ${customers} clientes na organização.`);
+    // Every demo key has 60 customers: Testar says which company the key belongs to.
+    await expect.poll(() => result.textContent()).toBe(`Conexão funcionando: ${customers} clientes na organização "${other.name}" (CNPJ 04.252.011/0001-10).`);
     expect(await result.getAttribute('class')).toContain('ok');
     await screenshot(t.page, 'conexoes-teste-ok');
 
@@ -95,5 +96,17 @@ describe('Conexões in the browser', () => {
     await sb.getByRole('button', { name: 'Salvar' }).click();
     await expect.poll(() => sb.locator('#status').textContent()).toMatch(/^Conexão "Padaria Teste" salva, mas o teste falhou: Chave de API recusada/);
     expect(await sb.locator('#status').getAttribute('class')).toContain('error');
+    // The card shows the refused key as a badge, never "Chave salva".
+    const card = sb.locator('[data-connection="Padaria Teste"]');
+    await expect.poll(() => card.locator('.badge.error').textContent()).toBe('Chave recusada');
+    expect(await card.textContent()).not.toContain('Chave salva');
+  });
+
+  it('names local addresses in the allow-list hint, since the form saves them too', async () => {
+    const sb = sidebar(t.page);
+    await sb.getByRole('button', { name: 'Adicionar conexão' }).click();
+    await expect
+      .poll(() => sb.locator('#allowed-hint').textContent())
+      .toMatch(/e endereços locais para testes \(localhost, 127\.0\.0\.1, \[::1\], com http ou https\)/);
   });
 });

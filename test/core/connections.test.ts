@@ -142,7 +142,10 @@ describe('ConnectionStore', () => {
     expect(connections.get('c1').name).toBe('A');
     expect(refusal(() => connections.get('C'))).toEqual({ field: 'id', message: 'A conexão "C" não existe mais: escolha outra em Faturamento › Conexões.' });
     expect(connections.byId('c2').name).toBe('B');
-    const gone = { field: 'id', message: 'A conexão escolhida para isto não existe mais nas suas Conexões: clique em "Assumir" e escolha outra.' };
+    const gone = {
+      field: 'id',
+      message: 'A conexão escolhida para isto não existe mais nas suas Conexões: clique em "Trocar conexão" no relatório e escolha outra.',
+    };
     expect(refusal(() => connections.byId('A'))).toEqual(gone);
     expect(refusal(() => connections.byId(''))).toEqual(gone);
   });

@@ -204,7 +204,7 @@ describe('Faturas sem NFS-e', () => {
     );
     expect(f).toEqual({
       table: {
-        title: '2 faturas sem NFS-e · valor total 11,75',
+        title: '2 faturas sem NFS-e · valor total R$ 11,75',
         header: ['ID da fatura', 'Número', 'Cliente', 'Competência', 'Valor total'],
         rows: [
           [1, 10, 'Ana', '11/2026', 10.5],
@@ -243,7 +243,7 @@ describe('Faturas sem NFS-e', () => {
     const f = invoicesWithoutNfse(invoices, sheet([{ idFatura: 999_999 }]));
     expect(f.table.rows).toHaveLength(2_000);
     expect(f.counted).toBe(2_001);
-    expect(f.table.title).toBe('2001 faturas sem NFS-e · valor total 2001,00');
+    expect(f.table.title).toBe('2001 faturas sem NFS-e · valor total R$ 2.001,00');
     expect(f.notes).toContain('São 2001 faturas sem NFS-e; a lista mostra as 2000 primeiras (a emissão em lote considera todas).');
   });
 });

@@ -447,6 +447,29 @@ describe('refreshing, other kinds and sources', () => {
     expect(() => invoicesToIssue(deps, dashboard)).toThrow('Só o painel "Faturas sem NFS-e" prepara a emissão de notas.');
   });
 
+  it('reports of two organizations are never compared: the refresh and the issue refuse, naming both; the same organization (or an unknown one) is compared', () => {
+    const { deps, book, report, source } = world();
+    source.columnsByKey.set('idFatura', 1);
+    source.write(2, 1, [[11], [12]]);
+    const notes = book.sheet('Notas', ['ID da fatura'], [[12]]) as DashSheet;
+    notes.columnsByKey.set('idFatura', 1);
+    const aurora = { key: '10001003:11444777000161', name: 'Aurora Contabilidade Ltda', document: '11444777000161', own: true };
+    const ipe = { key: '20001002:04252011000110', name: 'Ipê Assessoria Contábil S/S', document: '04252011000110', own: true };
+    deps.reports.save({ ...report, organizations: [aurora] });
+    const nfse = deps.reports.save({ ...report, id: 'nf', name: 'Notas', listing: 'nfse', sheetId: notes.id, organizations: [ipe] } as Report);
+    const d = deps.dashboards.create({ kind: 'sem-nfse', reportId: report.id, secondReportId: nfse.id, owner, sheetName: '' }, 1);
+    const refused = refreshDashboard(deps, d).lastRefresh;
+    expect(refused).toMatchObject({ ok: false, counted: 0 });
+    expect(refused?.message).toBe(
+      'Os dois relatórios são de organizações diferentes: as faturas de "Faturas do mês" vêm de "Aurora Contabilidade Ltda" (CNPJ 11.444.777/0001-61) e as NFS-e de "Notas" vêm de "Ipê Assessoria Contábil S/S" (CNPJ 04.252.011/0001-10). Compará-los diria que nenhuma fatura tem nota: escolha um relatório de NFS-e da mesma empresa das faturas.',
+    );
+    expect(() => invoicesToIssue(deps, d)).toThrow(/organizações diferentes/);
+    deps.reports.save({ ...nfse, organizations: [{ ...aurora, name: 'outro nome do mesmo cadastro' }] });
+    expect(invoicesToIssue(deps, d).ids.map((i) => i.id)).toEqual([11]);
+    deps.reports.save({ ...nfse, organizations: undefined });
+    expect(refreshDashboard(deps, d).lastRefresh?.ok).toBe(true);
+  });
+
   it('after a run of the NFS-e report, the dashboards comparing with it are refreshed too', () => {
     const { deps, report } = world();
     const nfse = deps.reports.save({ ...report, id: 'nf', name: 'Notas', listing: 'nfse' } as Report);

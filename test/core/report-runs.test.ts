@@ -100,6 +100,28 @@ describe('a run that fails', () => {
     expect(w.notified).toEqual([]);
   });
 
+  it('a scheduled run that fails in a way retrying cannot fix (a refused key) pauses the schedule at once: one e-mail, until a run succeeds', () => {
+    const w = world({});
+    const r = w.report({ schedule: { kind: 'hourly' } });
+    const begun = beginRun(w.deps, w.reports.get(r.id), 'agendado', null);
+    stepRun(w.deps, begun.report, begun.job, w.now() + 600_000);
+    const paused = w.reports.get(r.id);
+    expect(paused.lastRun?.result).toBe('erro');
+    expect(paused.pausedUntil).toBe(Number.MAX_SAFE_INTEGER);
+    expect(paused.lastRun?.message).toMatch(
+      / O agendamento foi pausado, pois tentar de novo não resolve este erro: corrija-o e clique em "Atualizar" em Relatórios/,
+    );
+    expect(w.notified).toHaveLength(1);
+    // The key is put right and the report updated by hand: the schedule counts again.
+    w.service.companies.k1 = customers(1, 2);
+    const manual = beginRun(w.deps, w.reports.get(r.id), 'manual', null);
+    stepRun(w.deps, manual.report, manual.job, w.now() + 600_000);
+    const resumed = w.reports.get(r.id);
+    expect(resumed.lastRun?.result).toBe('ok');
+    expect(resumed.failedRuns).toBe(0);
+    expect(resumed.pausedUntil).toBeUndefined();
+  });
+
   it('a server error can be continued, and continuing resumes the same job to its end', () => {
     const w = world({ k1: customers(1, 7) });
     w.service.fault = () => refused(500, 'Erro interno');
@@ -114,7 +136,9 @@ describe('a run that fails', () => {
   });
 
   it('a scheduled run that fails tells the owner; after the second in a row the schedule waits 2 h, then 4 h, never more than a day', () => {
-    const w = world({});
+    // A service error: trying again may well work.
+    const w = world({ k1: customers(1, 2) });
+    w.service.fault = () => refused(500, 'Erro interno');
     const r = w.report({ schedule: { kind: 'hourly' } });
     const fail = () => {
       const begun = beginRun(w.deps, w.reports.get(r.id), 'agendado', null);
@@ -140,7 +164,7 @@ describe('a run that fails', () => {
     expect(tenth.pausedUntil).toBe(w.now() + 24 * HOUR);
     expect(tenth.lastRun?.message).toMatch(/espera 24 h/);
     // A manual failure leaves the count and the pause as they were; a success clears both.
-    w.service.companies.k1 = customers(1, 2);
+    w.service.fault = () => undefined;
     const begun = beginRun(w.deps, w.reports.get(r.id), 'manual', null);
     stepRun(w.deps, begun.report, begun.job, w.now() + 600_000);
     const ok = w.reports.get(r.id);

@@ -64,6 +64,19 @@ describe('API keys', () => {
     expect(cross.body.data).toEqual([]);
   });
 
+  it('answers a second key of the same organization with the same data, logged under the same organization', async () => {
+    const [aurora] = sb.orgs;
+    expect(aurora.otherKeys?.length).toBe(1);
+    const second = (aurora.otherKeys as string[])[0];
+    const first = await api(sb, '/v2/clientes', { key: aurora.apiKey });
+    await sb.clearLog();
+    const again = await api(sb, '/v2/clientes', { key: second });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(first.body.data);
+    expect((await sb.requestLog({ pathPrefix: '/v2/clientes' })).map((e) => e.org)).toEqual([aurora.name]);
+    expect(await sb.dump(second, 'clientes')).toEqual(await sb.dump(aurora.name, 'clientes'));
+  });
+
   it('logs the organization name, never the key', async () => {
     await sb.clearLog();
     await api(sb, '/v2/clientes', { key: sb.orgs[1].apiKey });

@@ -100,6 +100,12 @@ function dayOf(value: CellValue | undefined, zone: Zone): number | null {
 
 const cents = (v: CellValue | undefined): number => (Number.isFinite(v) ? Math.round((v as number) * 100) : 0);
 const money = (c: number): number => c / 100;
+
+/** An amount in cents as money is written in Brazil, in text: "R$ 1.234,56", "-R$ 0,50". */
+export function moneyText(c: number): string {
+  const whole = String(Math.floor(Math.abs(c) / 100)).replace(/\B(?=(\d{3})+$)/g, '.');
+  return `${c < 0 ? '-' : ''}R$ ${whole},${String(Math.abs(c) % 100).padStart(2, '0')}`;
+}
 const text = (v: CellValue | undefined): string => (v === undefined || v === null ? '' : v instanceof Date ? v.toISOString() : String(v)).trim();
 /** A checkbox's true, or the Sim of a yes/no column. */
 const isTrue = (v: CellValue | undefined): boolean => ['sim', 'true'].includes(text(v).toLowerCase());
@@ -321,7 +327,7 @@ export function invoicesWithoutNfse(invoices: SourceTable, nfse: SourceTable, la
   if (list.length > LIST_MAX) said.push(`São ${list.length} faturas sem NFS-e; a lista mostra as ${LIST_MAX} primeiras (a emissão em lote considera todas).`);
   return {
     table: {
-      title: `${list.length} faturas sem NFS-e · valor total ${money(owed).toFixed(2).replace('.', ',')}`,
+      title: `${list.length} faturas sem NFS-e · valor total ${moneyText(owed)}`,
       header: ['ID da fatura', 'Número', 'Cliente', 'Competência', 'Valor total', ...(inv.consolidated ? ['Empresa'] : [])],
       rows,
       formats: [INTEGER, INTEGER, TEXT, TEXT, MONEY, ...(inv.consolidated ? [TEXT] : [])],

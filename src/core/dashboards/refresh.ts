@@ -30,6 +30,7 @@ import {
   type Today,
 } from './figures';
 import { KINDS } from './kinds';
+import { describeOrganization, type Organization } from '../organizations';
 import type { DashboardBookPort, DashboardSheetPort } from './port';
 import { type Dashboard, type DashboardStore, dashboardTag } from './store';
 
@@ -103,6 +104,25 @@ function reportOf(deps: DashboardDeps, id: string | undefined, role: string): Re
   return report;
 }
 
+/**
+ * Why two reports cannot be compared: they read different organizations (an invoice of one never has its note
+ * in the other, so every invoice would look unissued). Undefined when they read the same, or either is unknown.
+ * `organizationsOf` tells a report's organizations (its last run's, by default).
+ */
+export function crossOrganization(
+  invoices: Report,
+  notes: Report,
+  organizationsOf: (r: Report) => Organization[] | undefined = (r) => r.organizations,
+): string | undefined {
+  const a = organizationsOf(invoices);
+  const b = organizationsOf(notes);
+  if (!a || !b) return undefined;
+  const keys = (list: Organization[]) => [...new Set(list.map((o) => o.key))].sort().join('\u0000');
+  if (keys(a) === keys(b)) return undefined;
+  const names = (list: Organization[]) => list.map(describeOrganization).join(', ');
+  return `Os dois relatórios são de organizações diferentes: as faturas de "${invoices.name}" vêm de ${names(a)} e as NFS-e de "${notes.name}" vêm de ${names(b)}. Compará-los diria que nenhuma fatura tem nota: escolha um relatório de NFS-e da mesma empresa das faturas.`;
+}
+
 /** Everything a dashboard's figures come from, read once. */
 function compute(deps: DashboardDeps, d: Dashboard): { figures: Figures; sources: Array<{ report: Report; sheet: SheetPort }> } {
   const def = KINDS[d.kind];
@@ -123,6 +143,8 @@ function compute(deps: DashboardDeps, d: Dashboard): { figures: Figures; sources
       return { figures: overdueByClient(main, today, labels), sources };
     case 'sem-nfse': {
       const second = reportOf(deps, d.secondReportId, 'de NFS-e');
+      const across = crossOrganization(report, second);
+      if (across) throw new UserError(across);
       const nfseSheet = sourceSheet(deps, second, 'de NFS-e');
       sources.push({ report: second, sheet: nfseSheet });
       return { figures: invoicesWithoutNfse(main, readSource(nfseSheet, needs.second!), labels), sources };
@@ -202,6 +224,25 @@ export function reportDeleted(deps: DashboardDeps, reportId: string): void {
     const message = deletedText(role);
     if (sheet) notRefreshed(deps, d, sheet, message);
     else deps.dashboards.save({ ...d, lastRefresh: { at: deps.now(), ok: false, counted: 0, message } });
+  }
+}
+
+/**
+ * A report now reads another company (taken over with another organization's connection): each dashboard on it,
+ * whoever's, drops the old company's figures and charts and says why, until it is refreshed over the new data.
+ */
+export function reportChangedCompany(deps: DashboardDeps, reportId: string, message: string): void {
+  for (const d of deps.dashboards.list()) {
+    if (d.reportId !== reportId && d.secondReportId !== reportId) continue;
+    const tag = dashboardTag(d.id);
+    const sheet = deps.book.tagged(SHEET_TAG).find((t) => t.value === tag)?.sheet;
+    if (!sheet) continue;
+    sheet.removePivots();
+    for (const id of sheet.chartIds()) sheet.removeChart(id);
+    sheet.reset();
+    sheet.ensureSize(6, 1);
+    sheet.write(1, 1, [[KINDS[d.kind].title]]);
+    notRefreshed(deps, { ...d, chartIds: [] }, sheet, message);
   }
 }
 

@@ -27,7 +27,14 @@ function render(connections: ConnectionView[]): void {
         clearNotice(result);
         try {
           const r = await server.testConnection({ id: c.id });
-          notice(result, r.ok ? (r.code === 'slow' ? 'warn' : 'ok') : 'error', r.message);
+          // What the test found (the organization, a refused key) shows on the cards.
+          render(await server.listConnections());
+          const shown = list.querySelector(`[data-connection="${CSS.escape(c.name)}"] .notice`) ?? result;
+          notice(
+            shown as HTMLElement,
+            r.ok ? (r.code === 'slow' || 'warning' in r ? 'warn' : 'ok') : 'error',
+            'warning' in r && r.warning ? `${r.message} ${r.warning}` : r.message,
+          );
         } catch (err) {
           notice(result, 'error', errorText(err));
         }
@@ -54,12 +61,24 @@ function render(connections: ConnectionView[]): void {
         { class: 'card', 'data-connection': c.name },
         h('div', { class: 'title' }, h('span', {}, c.name), c.isDefault ? h('span', { class: 'badge' }, 'padrão') : null),
         h('div', { class: 'meta' }, c.baseUrl),
-        h('div', { class: 'meta' }, c.hasKey ? 'Chave salva' : 'Sem chave'),
+        keyLine(c),
+        c.organization?.name ? h('div', { class: 'meta' }, `Organização: ${c.organization.name}`) : null,
         h('div', { class: 'actions' }, testBtn, editBtn, removeBtn),
         result,
       ),
     );
   }
+}
+
+/** A key the last test refused is a badge, never "Chave salva". */
+function keyLine(c: ConnectionView): HTMLElement {
+  if (c.hasKey && c.keyProblem)
+    return h(
+      'div',
+      { class: 'meta' },
+      h('span', { class: 'badge error', title: 'O último teste desta chave falhou: edite a conexão e substitua a chave.' }, c.keyProblem),
+    );
+  return h('div', { class: 'meta' }, c.hasKey ? 'Chave salva' : 'Sem chave');
 }
 
 function showKeyInput(show: boolean): void {
@@ -120,10 +139,14 @@ form.addEventListener('submit', (ev) => {
       notice(status, 'info', `Conexão "${r.connection.name}" salva. Testando…`);
       // Saved as typed, then tried at once: a key the service refuses is said now, not at the first import.
       const check = await server.testConnection({ id: r.connection.id });
+      render(await server.listConnections());
+      const warning = 'warning' in check && check.warning ? ` ${check.warning}` : '';
       notice(
         status,
-        check.ok ? (check.code === 'slow' ? 'warn' : 'ok') : 'error',
-        check.ok ? `Conexão "${r.connection.name}" salva. ${check.message}` : `Conexão "${r.connection.name}" salva, mas o teste falhou: ${check.message}`,
+        check.ok ? (check.code === 'slow' || warning ? 'warn' : 'ok') : 'error',
+        check.ok
+          ? `Conexão "${r.connection.name}" salva. ${check.message}${warning}`
+          : `Conexão "${r.connection.name}" salva, mas o teste falhou: ${check.message}`,
       );
     } catch (err) {
       notice(status, 'error', errorText(err));
@@ -150,10 +173,11 @@ byId('test').addEventListener('click', () => {
 /** The addresses this publication of the add-on may reach, offered in the form. */
 server
   .getConnectionOptions()
-  .then(({ baseUrls }) => {
+  .then(({ baseUrls, localHosts }) => {
     byId('allowed-urls').replaceChildren(...baseUrls.map((url) => h('option', { value: url })));
+    // The form also saves this machine's addresses (a test sandbox, http allowed): the hint says so.
     byId('allowed-hint').textContent = baseUrls.length
-      ? `Endereços permitidos nesta publicação: ${baseUrls.join(', ')}. Outro endereço precisa ser incluído pelo administrador do complemento.`
+      ? `Endereços permitidos nesta publicação: ${baseUrls.join(', ')}, e endereços locais para testes (${localHosts.join(', ')}, com http ou https). Outro endereço precisa ser incluído pelo administrador do complemento.`
       : '';
   })
   .catch((err) => notice(status, 'error', errorText(err)));

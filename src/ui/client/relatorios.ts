@@ -89,13 +89,21 @@ function takeOverForm(r: ReportView, result: HTMLElement): HTMLElement {
     connection.replaceChildren(...list.map((c) => h('option', { value: c.id, selected: c.isDefault }, c.name)));
     if (list.length === 0) error.textContent = 'Você ainda não tem conexões: adicione uma em Faturamento › Conexões.';
   });
+  // A connection of another company is said, before and after, and taken only when confirmed.
+  let companyConfirmed = false;
+  connection.addEventListener('change', () => {
+    companyConfirmed = false;
+    confirm.textContent = 'Assumir com esta conexão';
+  });
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void busy(confirm, async () => {
       try {
-        const out = await server.takeOverReport(r.id, connection.value);
+        const out = await server.takeOverReport(r.id, connection.value, companyConfirmed);
         if (!out.ok) {
           error.textContent = out.message;
+          companyConfirmed = out.field === 'empresa';
+          if (companyConfirmed) confirm.textContent = 'Confirmar a troca de empresa';
           return;
         }
         await load();
@@ -120,7 +128,7 @@ function ownerLine(r: ReportView): HTMLElement {
     'div',
     { class: 'meta owner' },
     r.owner
-      ? `De ${r.owner}: atualizado e agendado só por quem o criou, com a conexão dessa pessoa.`
+      ? `De ${r.owner}: só essa pessoa o atualiza e agenda, com a conexão dela.`
       : 'Sem dono (salvo antes de os relatórios terem dono): não é atualizado por ninguém.',
   );
 }
@@ -264,29 +272,53 @@ async function load(clear = true): Promise<void> {
   await showUsage();
 }
 
+/** What "Atualizar todos" did, honestly: a partial run is not "atualizado", and none is not "todos". */
+function refreshAllText(ok: number, partial: string[], failed: string[]): { kind: 'ok' | 'warn' | 'error'; text: string } {
+  const parts = [
+    `${ok} ${ok === 1 ? 'atualizado' : 'atualizados'}`,
+    ...(partial.length ? [`parcialmente (alguma empresa falhou, veja o cartão): ${partial.map((n) => `"${n}"`).join(', ')}`] : []),
+    ...(failed.length ? [`falharam: ${failed.join(', ')}`] : []),
+  ];
+  if (failed.length) return { kind: 'error', text: `${parts.join('; ')}.` };
+  if (partial.length) return { kind: 'warn', text: `${parts.join('; ')}.` };
+  return { kind: 'ok', text: ok === 1 ? 'O relatório foi atualizado.' : `Todos os ${ok} relatórios atualizados.` };
+}
+
 const allBtn = byId<HTMLButtonElement>('refresh-all');
 allBtn.addEventListener('click', () =>
   busy(allBtn, async () => {
     let ok = 0;
     const failed: string[] = [];
+    const done: string[] = [];
     // Only the user's own reports: the others run with their owners' connections.
     const mine = reports.filter((r) => r.mine);
+    if (mine.length === 0) {
+      notice(
+        status,
+        'info',
+        reports.length
+          ? 'Nenhum destes relatórios é seu: cada um é atualizado por quem o criou. Para atualizar um deles com uma conexão sua, clique em "Assumir" no cartão dele.'
+          : 'Você ainda não tem relatórios para atualizar: crie um em "Nova importação".',
+      );
+      return;
+    }
     for (const r of mine) {
       notice(status, 'info', `Atualizando "${r.name}" (${ok + failed.length + 1} de ${mine.length})…`);
       try {
         const p = await refresh(r, status);
-        if (p.status === 'done') ok++;
-        else failed.push(r.name);
+        if (p.status === 'done') {
+          ok++;
+          done.push(r.id);
+        } else failed.push(r.name);
       } catch (err) {
         failed.push(`${r.name} (${errorText(err)})`);
       }
     }
     await load(false);
-    notice(
-      status,
-      failed.length ? 'error' : 'ok',
-      failed.length ? `${ok} atualizados; falharam: ${failed.join(', ')}.` : `Todos os ${ok} relatórios atualizados.`,
-    );
+    // A consolidated run in which a company failed ends done, and PARCIAL on its card.
+    const partial = reports.filter((r) => done.includes(r.id) && r.lastRun?.result === 'parcial').map((r) => r.name);
+    const said = refreshAllText(ok - partial.length, partial, failed);
+    notice(status, said.kind, said.text);
   }),
 );
 byId('new').addEventListener('click', () => void server.showImport());
