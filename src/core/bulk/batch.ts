@@ -38,6 +38,8 @@ export interface Item {
   since?: number;
   /** The status a 'recheck' row had (OK or JÁ EMITIDA): it keeps it. */
   was?: string;
+  /** The row changed since its owner confirmed it (what to tell): settled by a lookup, never sent again. */
+  changed?: string;
 }
 
 /**
@@ -233,6 +235,12 @@ class Chunk {
     if (record && item.built.issues.length === 0 && holdsUpdate(this.op, item.built.body, record))
       this.settle(item, subscriptionOk(this.op, record, ', confirmada por consulta depois de uma resposta incerta'));
     else if (item.built.issues.length > 0) this.settle(item, error(issueText(item.built.issues)));
+    else this.resend(item);
+  }
+
+  /** A row whose lookup found nothing goes out again, unless it changed since its owner confirmed it. */
+  private resend(item: Item): void {
+    if (item.changed) this.settle(item, error(item.changed));
     else item.mode = 'send';
   }
 
@@ -249,7 +257,7 @@ class Chunk {
     ) {
       // Nothing found yet proves nothing this soon: never resent in this execution; a later one looks again.
       item.attempts = this.maxAttempts;
-    } else item.mode = 'send';
+    } else this.resend(item);
   }
 
   /** One wave of sends; the wait a 429 asked for. */

@@ -44,6 +44,8 @@ export interface OperationKind {
   ownsResult(ctx: Context, row: readonly CellValue[]): boolean;
   /** After a batch's results are written: the rows it sent OK and those it found done. */
   settle(ctx: Context, sent: readonly SentRow[], done: readonly ReadRow[]): void;
+  /** What a row changed since the owner confirmed it is told (after "Linha N: "). */
+  readonly changedSince: string;
 }
 
 export interface Context {
@@ -117,6 +119,7 @@ const sheetRows: OperationKind = {
   // Only NFS-e rows say which invoice their result is for: an imported Faturas sheet pulled again since may hold another invoice there.
   ownsResult: (ctx, row) => String(cellAt(row, ctx.layout.results.chave)) === String(cellAt(row, ctx.layout.inputs.idFatura)),
   settle: () => {},
+  changedSince: 'mudou depois de "Confirmar envio" e não foi enviada. Confira a linha, clique em Validar e depois em Executar para confirmar o envio de novo.',
 };
 
 export function sheetContext(deps: BulkDeps, op: BulkOperation, sheet: MarkupSheetPort): Context {

@@ -68,6 +68,7 @@ function editKind(plan: EditPlan, store: SnapshotStore, sheetId: number, since: 
       }
       if (changed) store.save(sheetId, plan.snapshot);
     },
+    changedSince: 'mudou depois de "Ver alterações" e não foi enviada. Clique em Ver alterações de novo, confira e envie.',
   };
 }
 

@@ -13,6 +13,7 @@ import { expandRuns, runsOf, writeColumn } from './sheet-io';
 import { type Context, scopeRows, sheetContext, sheetOf } from './context';
 import { editPush } from './edit-push';
 import { giveKey, keyAt } from './row-plan';
+import { confirmRows } from './confirmed';
 import { type Prepared, validateRows } from './validate';
 import { step } from './job';
 import {
@@ -21,6 +22,7 @@ import {
   type BulkJob,
   type BulkProgress,
   type BulkRequest,
+  type Confirmed,
   DEFAULT_BATCH,
   emptyCounts,
   MAX_BATCH,
@@ -104,10 +106,14 @@ function launch(
   ranges: Array<[number, number]>,
   deadline: number,
   startedAt = deps.now(),
+  previewed?: Confirmed,
 ): BulkProgress {
   const { summary, prepared } = validateRows(deps, ctx, ranges);
   generateKeys(deps, ctx, prepared);
-  const rowKeys = expandRuns(ranges).map((r) => keyAt(ctx, prepared.values[r - prepared.first]));
+  const rows = expandRuns(ranges);
+  // What the owner confirmed: this send (Confirmar envio), or the preview they saw.
+  const confirmed = previewed ?? confirmRows(ctx, rows, prepared);
+  const rowKeys = rows.map((r) => keyAt(ctx, prepared.values[r - prepared.first]));
   const keys = rowKeys.reduce((n, k) => n + k.length + 3, 0) <= MAX_KEYS_CHARS ? rowKeys : undefined;
   if (!keys)
     summary.warnings = [
@@ -127,6 +133,7 @@ function launch(
     retry: [],
     keys,
     retryKeys: keys ? [] : undefined,
+    confirmed,
     pass: 0,
     cursor: 0,
     total: summary.total,
