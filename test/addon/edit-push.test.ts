@@ -87,8 +87,13 @@ function rowsById(emu: GasEmulator): Map<number, number> {
   );
 }
 
+/** Ver alterações, then Enviar with the token of that preview, as the sidebar does. */
+function seen(emu: GasEmulator): string {
+  return ok(emu.run('previewSheetEdits', [SHEET])).token;
+}
+
 function push(emu: GasEmulator): Rec {
-  return bulkToEnd(emu, ok(emu.run('startEditPushRun', [SHEET])));
+  return bulkToEnd(emu, ok(emu.run('startEditPushRun', [SHEET, seen(emu)])));
 }
 
 describe('edits pushed from an imported subscriptions sheet', () => {
@@ -144,7 +149,7 @@ describe('edits pushed from an imported subscriptions sheet', () => {
     }
 
     await sb.clearLog();
-    const again = ok(emu.run('startEditPushRun', [SHEET]));
+    const again = ok(emu.run('startEditPushRun', [SHEET, seen(emu)]));
     expect(again).toMatchObject({ done: true, total: 0 });
     expect(again.message).toMatch(/Nenhuma alteração para enviar/);
     expect(await sb.requestLog()).toHaveLength(0);
@@ -238,14 +243,17 @@ describe('edits pushed from an imported subscriptions sheet', () => {
       sh.getRange(2, col.valorUnitario + 1, n, 1).setValues(old.map(([v]) => [Math.round((v as number) * 110) / 100]));
     });
     await sb.clearLog();
-    // Each wave of requests costs 7 minutes of the execution's time: the kill comes at the first call after the first batch went out.
-    const killed = emu.execute('startEditPushRun', [SHEET], { costs: { urlFetchCallMs: 7 * 60_000 } });
+    // Each wave of requests costs 3.5 minutes of the execution's time: the first batch's records are read, its PUTs go out,
+    // and the kill comes at the first call after.
+    const killed = emu.execute('startEditPushRun', [SHEET, seen(emu)], { costs: { urlFetchCallMs: 3.5 * 60_000 } });
     expect(killed.status).toBe('killed');
     const sentBeforeKill = (await sb.requestLog({ method: 'PUT' })).length;
     expect(sentBeforeKill).toBeGreaterThan(0);
     const form = emu.run('getBulkForm') as Rec;
     expect(form.jobs).toHaveLength(1);
     expect(form.jobs[0].label).toBe('Enviar alterações da planilha');
+    // Rows caught in flight are PENDENTE: read back, and sent again only once a late write of the service could no longer land.
+    emu.now += 11 * 60_000;
     const end = bulkToEnd(emu, ok(emu.run('continueBulkRun', [form.jobs[0].jobId])));
     expect(end.counts).toMatchObject({ ok: 25, failed: 0, pending: 0 });
     const puts = (await sb.requestLog({ method: 'PUT' })).map((p) => p.path);
@@ -255,7 +263,7 @@ describe('edits pushed from an imported subscriptions sheet', () => {
     const values = emu.values(SHEET);
     for (const [id, row] of rowsById(emu)) expect(after.get(id)?.valorUnitario).toBe(values[row - 1][col.valorUnitario]);
     await sb.clearLog();
-    expect(ok(emu.run('startEditPushRun', [SHEET])).message).toMatch(/Nenhuma alteração/);
+    expect(ok(emu.run('startEditPushRun', [SHEET, seen(emu)])).message).toMatch(/Nenhuma alteração/);
     expect(await sb.requestLog()).toHaveLength(0);
   });
 });
@@ -276,6 +284,6 @@ describe('a deleted report', () => {
     expect(stored(emu, 'faturamento.edicao.').length).toBeGreaterThan(0);
     emu.run('deleteReport', [reportId]);
     expect(stored(emu, 'faturamento.edicao.')).toEqual([]);
-    expect(emu.run('startEditPushRun', [SHEET])).toMatchObject({ ok: false, message: expect.stringMatching(/base de comparação/) });
+    expect(emu.run('startEditPushRun', [SHEET, ''])).toMatchObject({ ok: false, message: expect.stringMatching(/base de comparação/) });
   });
 });

@@ -42,9 +42,8 @@ export function confirmRows(
 
 /** Whether a row about to be sent holds the values it was confirmed with (a run from before confirmations: always). */
 export function asConfirmed(confirmed: Confirmed | undefined, ctx: Context, row: readonly CellValue[], made: RowRequest): boolean {
-  if (!confirmed) return true;
-  const key = keyAt(ctx, row);
-  return Object.hasOwn(confirmed, key) && confirmed[key] === rowDigest(made);
+  // A digest is hex: no key inherited by a plain object ever equals one.
+  return !confirmed || confirmed[keyAt(ctx, row)] === rowDigest(made);
 }
 
 /** The problem of a row changed since it was confirmed, in the words of its kind of run. */

@@ -12,6 +12,7 @@ import type { BulkOperation } from './definitions';
 import { loadDiscounts } from './discounts';
 import { ensureLayout, type Layout } from './headers';
 import type { CustomerFound } from './customers';
+import type { Merge } from './reconcile';
 import { type BuiltRow, buildRow, type Discounts } from './rows';
 import { expandRuns, runsOf } from './sheet-io';
 import { type BulkDeps, BulkError, type BulkJob, type BulkRequest, MAX_RUNS } from './state';
@@ -21,6 +22,8 @@ import { EXAMPLE_TAG } from './template';
 export interface RowRequest {
   op: BulkOperation;
   built: BuiltRow;
+  /** An edit pushed from an imported sheet: read the record first, and send what this makes of it. */
+  merge?: Merge;
 }
 
 /** A row of a batch as read: its number and its cells. */

@@ -8,7 +8,7 @@ import type { Owner } from '../owners';
 import type { MarkupSheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { bulkOperation } from './definitions';
-import { EDIT_LABEL, NO_EDITS } from './edits';
+import { EDIT_LABEL } from './edits';
 import { expandRuns, runsOf, writeColumn } from './sheet-io';
 import { type Context, scopeRows, sheetContext, sheetOf } from './context';
 import { editPush } from './edit-push';
@@ -55,15 +55,20 @@ function running(deps: BulkDeps, sheet: MarkupSheetPort): BulkProgress | null {
 /**
  * Sends the rows of an imported sheet that differ from what was last pulled,
  * as updates, with the bulk run's validation, statuses beside the rows,
- * lookups of uncertain outcomes and resumption (edit-push.ts).
+ * lookups of uncertain outcomes and resumption (edit-push.ts): exactly the
+ * rows and values of the preview the owner saw (`preview`, its token).
  */
-export function startEditPush(deps: BulkDeps, request: { sheetName: string; owner?: Owner; batchSize?: number }, deadline: number): BulkProgress {
+export function startEditPush(
+  deps: BulkDeps,
+  request: { sheetName: string; owner?: Owner; batchSize?: number; preview?: string },
+  deadline: number,
+): BulkProgress {
   const sheet = sheetOf(deps, request.sheetName);
   const busy = running(deps, sheet);
   if (busy) return busy;
   const now = deps.now();
-  const { ctx, changed, connectionId } = editPush(deps, sheet, request.owner, now);
-  if (changed.length === 0) {
+  const { ctx, rows, confirmed, connectionId, nothing } = editPush(deps, sheet, request.owner, now, request.preview);
+  if (nothing !== undefined) {
     return {
       jobId: '',
       owner: request.owner?.email ?? null,
@@ -75,11 +80,11 @@ export function startEditPush(deps: BulkDeps, request: { sheetName: string; owne
       total: 0,
       processed: 0,
       counts: emptyCounts(),
-      message: NO_EDITS,
+      message: nothing,
       warnings: [],
     };
   }
-  return launch(deps, { connection: '', connectionId, owner: request.owner, batchSize: request.batchSize }, ctx, runsOf(changed), deadline, now);
+  return launch(deps, { connection: '', connectionId, owner: request.owner, batchSize: request.batchSize }, ctx, runsOf(rows), deadline, now, confirmed);
 }
 
 /** Every valid row without a key gets one now, in one write: from here on each row is known by its key. */

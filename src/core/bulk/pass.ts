@@ -128,7 +128,9 @@ function take({ deps, job, ctx }: Pass, batch: Batch, { r, row }: ReadRow, plan:
   } else if (plan.is === 'lookup') {
     const item: Planned = { row: r, built: plan.built, op: plan.op, mode: 'lookup', reason: plan.reason, attempts: 0, since: plan.since, was: plan.was };
     if (changed && plan.reason !== 'recheck') item.changed = changedIssue(ctx, r).message;
-    batch.items.push(item);
+    batch.items.push({ ...item, merge: plan.merge });
+  } else if (plan.merge) {
+    batch.items.push({ row: r, built: plan.built, op: plan.op, mode: 'lookup', reason: 'base', attempts: 0, merge: plan.merge });
   } else {
     if (plan.built.needsKey) {
       giveKey(plan.built, deps.newId());
