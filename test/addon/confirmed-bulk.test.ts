@@ -43,7 +43,9 @@ describe('a bulk run sends each row as it was confirmed', () => {
     );
     expect(first.done).toBe(false);
     const rows = () => rowsByHeader(emu, sheet).slice(1);
-    const waiting = rows().findLastIndex((r) => r.Status === '');
+    const waiting = rows()
+      .map((r) => r.Status)
+      .lastIndexOf('');
     expect(waiting).toBeGreaterThan(0);
     const edited = rows()[waiting];
     const sheetRow = waiting + 3;
