@@ -47,7 +47,9 @@ describe('Enviar alterações: edited cells it will not send', () => {
       .toEqual([
         `Linha ${row} · ID ${target.idAssinaturaContrato}: Valor unitário ${before} → 1,00 — não será enviada: numa assinatura de plano o serviço altera só Quantidade e Descrição.`,
       ]);
-    await expect.poll(() => sb().locator('#result').textContent()).toMatch(/^Nenhuma alteração que o serviço aceite: 1 linha tem células editadas que não serão enviadas/);
+    await expect
+      .poll(() => sb().locator('#result').textContent())
+      .toMatch(/^Nenhuma alteração que o serviço aceite: 1 linha tem células editadas que não serão enviadas/);
     expect(await sb().locator('#result').textContent()).not.toMatch(/a aba está igual/);
     expect(await sb().locator('#send').isHidden()).toBe(true);
     expect(await t.pg.sandbox.requestLog({ method: 'PUT' })).toEqual([]);
