@@ -179,8 +179,9 @@ export class HttpClient {
     const rateLimited = error instanceof RateLimitedError;
     const transient = rateLimited || error instanceof NetworkError || this.policy.statuses.some((s) => s === error.status);
     if (!transient) return undefined;
-    // A POST whose fate is unknown (5xx, dropped, timed out) may have been applied: never repeat it blindly.
-    if (spec.method === 'POST' && !rateLimited) return undefined;
+    // A write whose fate is unknown (5xx, dropped, timed out) may have been applied, or be applied late: never repeat it blindly.
+    // An update too: the caller reads the record back, since a late PUT repeated could land over a newer one.
+    if (spec.method !== 'GET' && !rateLimited) return undefined;
     let delay: number;
     if (rateLimited && error.retryAfterMs !== undefined) {
       if (error.retryAfterMs > this.policy.maxRetryAfterMs) return undefined;

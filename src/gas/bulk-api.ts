@@ -203,12 +203,13 @@ export function previewSheetEdits(sheetName: string): Outcome<EditPreview> {
   });
 }
 
-/** Sends the changed rows as updates (continued by continueBulkRun, like any bulk run). */
-export function startEditPushRun(sheetName: string, stepSeconds?: number): Outcome<BulkProgress> {
+/** Sends the rows of the preview the owner saw (`preview`: its token) as updates (continued by continueBulkRun, like any bulk run). */
+export function startEditPushRun(sheetName: string, preview: string, stepSeconds?: number): Outcome<BulkProgress> {
   const started = outcome(() =>
     withDocumentLock(() => {
       const { deps, me } = ownDeps();
-      return startEditPush(deps, { sheetName: String(sheetName ?? ''), owner: { id: me.id, email: me.email } }, stepDeadline(stepSeconds));
+      const request = { sheetName: String(sheetName ?? ''), owner: { id: me.id, email: me.email }, preview: String(preview ?? '') };
+      return startEditPush(deps, request, stepDeadline(stepSeconds));
     }),
   );
   recordUsage();

@@ -8,12 +8,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import { catalog, type Rec } from '../bulk/fixtures';
+import type { Rec } from '../bulk/fixtures';
 import { bulkToEnd, columnsOf, connect, emulator, importAll, ok } from './helpers';
 import type { GasEmulator } from '../../dev/gas/runner';
+import { letter, onSheet, push, records as recordsOf, rowsById, SHEET, seed as seedIn, seen } from './edit-helpers';
 
 let sb: SandboxHandle;
-const SHEET = 'Assinaturas';
+const seed = (custom: number, plans: number) => seedIn(sb, custom, plans);
+const records = () => recordsOf(sb);
 
 beforeAll(async () => {
   sb = await borrowSandbox({ seed: 47, size: { assinaturas: 0 } });
@@ -24,72 +26,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await sb.reset({ seed: 47, size: { assinaturas: 0 } });
 });
-
-/** Subscriptions created through the service's own interface: `custom` personalizadas then `plans` de plano, all active. */
-async function seed(custom: number, plans: number): Promise<void> {
-  const cat = await catalog(sb);
-  const post = (path: string, body: Rec) =>
-    fetch(`${sb.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { 'x-api-key': sb.orgs[0].apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  const common = (i: number) => ({
-    idCliente: cat.clientes[i % cat.clientes.length],
-    dataAdesao: '2026-10-05',
-    competenciaInicial: '11/2026',
-    formaFaturamentoAssinatura: 'AGRUPADA',
-    diaVencimentoCobranca: 10,
-  });
-  const requests = [
-    ...Array.from({ length: custom }, (_, i) =>
-      post('/v2/assinaturascontratos/personalizado', {
-        ...common(i),
-        idIntegracao: `P-${i}`,
-        periodicidade: 'MENSAL',
-        idProduto: cat.produtos[i % cat.produtos.length],
-        descricaoAssinaturaContrato: `Honorários ${i}`,
-        // Cents that exercise rounding: x.x5 after the adjustment for many of them.
-        valor: (10_000 + i * 137) / 100,
-      }),
-    ),
-    ...Array.from({ length: plans }, (_, i) =>
-      post('/v2/assinaturascontratos/plano', {
-        ...common(i),
-        idIntegracao: `L-${i}`,
-        idPlano: cat.planos[i % cat.planos.length],
-        quantidade: 1 + (i % 3),
-        descontos: [],
-      }),
-    ),
-  ];
-  for (const r of await Promise.all(requests)) if (!r.ok) throw new Error(`seed: ${r.status} ${await r.text()}`);
-}
-
-const records = async () => new Map((await sb.dump<Rec>(sb.orgs[0].name, 'assinaturas')).map((a) => [a.idAssinaturaContrato as number, a]));
-
-function letter(column0: number): string {
-  let s = '';
-  for (let n = column0 + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
-
-/** Runs a script body against the sheet (the user at the keyboard). */
-function onSheet<T>(emu: GasEmulator, work: (sh: GoogleAppsScript.Spreadsheet.Sheet) => T): T {
-  return emu.withServices((s) => work(s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(SHEET)!));
-}
-
-/** 1-based row of each record id, as the sheet is now. */
-function rowsById(emu: GasEmulator): Map<number, number> {
-  const col = columnsOf(emu, SHEET);
-  return new Map(
-    emu.values(SHEET).flatMap((r, i) => (typeof r[col.idAssinaturaContrato] === 'number' ? [[r[col.idAssinaturaContrato] as number, i + 1]] : [])),
-  );
-}
-
-function push(emu: GasEmulator): Rec {
-  return bulkToEnd(emu, ok(emu.run('startEditPushRun', [SHEET])));
-}
 
 describe('edits pushed from an imported subscriptions sheet', () => {
   it('a 4.62% adjustment typed as a formula over 300 subscriptions is previewed with its totals, pushed once, and a re-run sends nothing', async () => {
@@ -144,7 +80,7 @@ describe('edits pushed from an imported subscriptions sheet', () => {
     }
 
     await sb.clearLog();
-    const again = ok(emu.run('startEditPushRun', [SHEET]));
+    const again = ok(emu.run('startEditPushRun', [SHEET, seen(emu)]));
     expect(again).toMatchObject({ done: true, total: 0 });
     expect(again.message).toMatch(/Nenhuma alteração para enviar/);
     expect(await sb.requestLog()).toHaveLength(0);
@@ -238,14 +174,17 @@ describe('edits pushed from an imported subscriptions sheet', () => {
       sh.getRange(2, col.valorUnitario + 1, n, 1).setValues(old.map(([v]) => [Math.round((v as number) * 110) / 100]));
     });
     await sb.clearLog();
-    // Each wave of requests costs 7 minutes of the execution's time: the kill comes at the first call after the first batch went out.
-    const killed = emu.execute('startEditPushRun', [SHEET], { costs: { urlFetchCallMs: 7 * 60_000 } });
+    // Each wave of requests costs 3.5 minutes of the execution's time: the first batch's records are read, its PUTs go out,
+    // and the kill comes at the first call after.
+    const killed = emu.execute('startEditPushRun', [SHEET, seen(emu)], { costs: { urlFetchCallMs: 3.5 * 60_000 } });
     expect(killed.status).toBe('killed');
     const sentBeforeKill = (await sb.requestLog({ method: 'PUT' })).length;
     expect(sentBeforeKill).toBeGreaterThan(0);
     const form = emu.run('getBulkForm') as Rec;
     expect(form.jobs).toHaveLength(1);
     expect(form.jobs[0].label).toBe('Enviar alterações da planilha');
+    // Rows caught in flight are PENDENTE: read back, and sent again only once a late write of the service could no longer land.
+    emu.now += 11 * 60_000;
     const end = bulkToEnd(emu, ok(emu.run('continueBulkRun', [form.jobs[0].jobId])));
     expect(end.counts).toMatchObject({ ok: 25, failed: 0, pending: 0 });
     const puts = (await sb.requestLog({ method: 'PUT' })).map((p) => p.path);
@@ -255,7 +194,7 @@ describe('edits pushed from an imported subscriptions sheet', () => {
     const values = emu.values(SHEET);
     for (const [id, row] of rowsById(emu)) expect(after.get(id)?.valorUnitario).toBe(values[row - 1][col.valorUnitario]);
     await sb.clearLog();
-    expect(ok(emu.run('startEditPushRun', [SHEET])).message).toMatch(/Nenhuma alteração/);
+    expect(ok(emu.run('startEditPushRun', [SHEET, seen(emu)])).message).toMatch(/Nenhuma alteração/);
     expect(await sb.requestLog()).toHaveLength(0);
   });
 });
@@ -276,6 +215,6 @@ describe('a deleted report', () => {
     expect(stored(emu, 'faturamento.edicao.').length).toBeGreaterThan(0);
     emu.run('deleteReport', [reportId]);
     expect(stored(emu, 'faturamento.edicao.')).toEqual([]);
-    expect(emu.run('startEditPushRun', [SHEET])).toMatchObject({ ok: false, message: expect.stringMatching(/base de comparação/) });
+    expect(emu.run('startEditPushRun', [SHEET, ''])).toMatchObject({ ok: false, message: expect.stringMatching(/base de comparação/) });
   });
 });

@@ -168,7 +168,7 @@ describe('retries', () => {
   it('caps the back-off at the policy maximum and spreads it with the random draw', () => {
     const answers = [json(503, {}), json(503, {}), json(200, {})];
     const { http, sleeps } = client(answers, { random: () => 1, retry: { baseDelayMs: 1000, maxDelayMs: 1500 } });
-    expect(http.send({ method: 'PUT', path: '/v2/x' }).ok).toBe(true);
+    expect(http.send({ method: 'GET', path: '/v2/x' }).ok).toBe(true);
     expect(sleeps).toEqual([1000, 1500]);
     const low = client([json(503, {}), json(200, {})], { random: () => 0 });
     low.http.send({ method: 'GET', path: '/v2/x' });

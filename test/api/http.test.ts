@@ -19,7 +19,7 @@ describe('HttpClient', () => {
     expect(sent).toHaveLength(2);
   });
 
-  it('backs off exponentially on 5xx and network errors for GET and PUT, then gives up with a typed error', () => {
+  it('backs off exponentially on 5xx and network errors for a GET, then gives up with a typed error', () => {
     const { http, sleeps } = client([
       json(503, {}),
       { kind: 'network-error', message: 'reset' },
@@ -27,19 +27,23 @@ describe('HttpClient', () => {
       json(502, {}),
       json(500, { status: '500', message: ['falhou'] }),
     ]);
-    const outcome = http.send({ method: 'PUT', path: '/v2/assinaturascontratos/plano/1', body: {} });
+    const outcome = http.send({ method: 'GET', path: '/v2/assinaturascontratos' });
     expect(outcome.ok).toBe(false);
     expect(!outcome.ok && outcome.error).toBeInstanceOf(ServerError);
     expect(sleeps).toEqual([375, 750, 1500, 3000]);
   });
 
-  it('never retries a POST whose outcome is unknown', () => {
-    for (const answer of [json(500, {}), { kind: 'network-error' as const, message: 'socket hang up' }]) {
-      const { http, sent } = client([answer, json(200, {})]);
-      const outcome = http.send({ method: 'POST', path: '/v2/assinaturascontratos/personalizado', body: {} });
-      expect(outcome.ok).toBe(false);
-      expect(sent).toHaveLength(1);
-    }
+  it('never retries a POST or a PUT whose outcome is unknown (a late PUT repeated could land over a newer one)', () => {
+    for (const answer of [json(500, {}), { kind: 'network-error' as const, message: 'socket hang up' }])
+      for (const [method, path] of [
+        ['POST', '/v2/assinaturascontratos/personalizado'],
+        ['PUT', '/v2/assinaturascontratos/plano/1'],
+      ] as const) {
+        const { http, sent } = client([answer, json(200, {})]);
+        const outcome = http.send({ method, path, body: {} });
+        expect(outcome.ok).toBe(false);
+        expect(sent).toHaveLength(1);
+      }
   });
 
   it('retries a POST after a 429, which says it was not processed', () => {

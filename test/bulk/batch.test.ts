@@ -177,3 +177,86 @@ describe('a batch in chunks of `width` rows', () => {
     expect(out.unsent).toEqual([3, 4]);
   });
 });
+
+describe('an edit pushed from an imported sheet (its record read before the PUT)', () => {
+  const sent: Array<Record<string, unknown>> = [];
+  /** What the edit makes of its record: holds when the service has valor 10, a conflict when it has 12, else the service's description kept. */
+  const edit = (row: number, reason: Item['reason'], extra: Partial<Item> = {}): Item => ({
+    ...item(row),
+    mode: 'lookup',
+    reason,
+    merge: (record) => {
+      const valor = record?.valorUnitario;
+      if (valor === 10) return { holds: true, body: {} };
+      if (valor === 12) return { holds: false, conflict: 'conflito', body: {} };
+      return { holds: false, body: { valor: 10, descricaoAssinaturaContrato: `do serviço ${String(record?.descricaoAssinaturaContrato)}` } };
+    },
+    ...extra,
+  });
+  const recorded = (client: BillingClient) =>
+    ({
+      ...client,
+      writeMany: (key: string, items: Array<{ body: Record<string, unknown> }>) => {
+        sent.push(...items.map((i) => i.body));
+        return (client.writeMany as (k: string, i: unknown[]) => unknown)(key, items);
+      },
+    }) as unknown as BillingClient;
+  const options = (clock: { t: number }) => ({ now: () => clock.t, sleep: () => {}, deadline: 600_000, safeResendMs: 600_000 });
+
+  it('reads first and sends the merged body; a record that holds it already, or a conflict, sends nothing', () => {
+    for (const [stored, puts, status] of [
+      [9, 1, 'OK'],
+      [10, 0, 'OK'],
+      [12, 0, 'ERRO'],
+    ] as const) {
+      sent.length = 0;
+      const clock = { t: 0 };
+      const { client, lookups } = scripted(['ok'], clock, 1_000, stored);
+      const out = runBatch(recorded(client), op, [edit(2, 'base')], options(clock));
+      expect(lookups).toEqual([1]);
+      expect(sent).toHaveLength(puts);
+      expect(out.results.get(2)?.status).toBe(status);
+      if (puts) expect(sent[0]).toEqual({ valor: 10, descricaoAssinaturaContrato: 'do serviço x' });
+      if (status === 'ERRO') expect(out.results.get(2)?.mensagem).toBe('conflito');
+    }
+  });
+
+  it('a lost answer is read back and, not found applied, left PENDENTE: never sent again in the same step', () => {
+    sent.length = 0;
+    const clock = { t: 0 };
+    const { client, lookups } = scripted([new ServerError(PUT, 500)], clock, 1_000, 9);
+    const out = runBatch(recorded(client), op, [edit(2, 'base')], options(clock));
+    expect(sent).toHaveLength(1);
+    expect(lookups).toEqual([1, 1]);
+    expect(out.pending).toEqual([2]);
+    expect(out.results.get(2)).toMatchObject({ status: 'PENDENTE', mensagem: expect.stringMatching(/relê a assinatura/) });
+  });
+
+  it('a PENDENTE edit is resent only after the safe delay, and never when its row changed since it was confirmed', () => {
+    for (const [since, changed, puts, status] of [
+      [-1_000, undefined, 0, 'PENDENTE'],
+      [-700_000, undefined, 1, 'OK'],
+      [-700_000, 'mudou', 0, 'ERRO'],
+    ] as const) {
+      sent.length = 0;
+      const clock = { t: 0 };
+      const { client } = scripted(['ok'], clock, 1_000, 9);
+      const out = runBatch(recorded(client), op, [edit(2, 'pendente', { since, changed })], options(clock));
+      expect(sent).toHaveLength(puts);
+      expect(out.results.get(2)?.status).toBe(status);
+      if (changed) expect(out.results.get(2)?.mensagem).toBe('mudou');
+    }
+  });
+});
+
+describe('a creation left PENDENTE whose row changed since it was confirmed', () => {
+  it('is looked up and, with nothing found after the safe delay, told instead of sent', () => {
+    const clock = { t: 0 };
+    const { client, calls, lookups } = scripted(['ok'], clock);
+    const creation: Item = { ...item(2), mode: 'lookup', reason: 'pendente', since: -700_000, changed: 'mudou', built: { ...item(2).built, key: 'K-2' } };
+    const out = runBatch(client, bulkOperations.criarAssinaturaPersonalizada, [creation], { now: () => clock.t, sleep: () => {}, deadline: 600_000 });
+    expect(lookups).toEqual([1]);
+    expect(calls).toEqual([]);
+    expect(out.results.get(2)).toMatchObject({ status: 'ERRO', mensagem: 'mudou' });
+  });
+});

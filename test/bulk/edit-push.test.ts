@@ -85,6 +85,8 @@ function setUp(records: Rec[], opts: { snapshots?: boolean; refusedKey?: boolean
 }
 
 const at = (field: string) => FIELDS.indexOf(field) + 2;
+/** What Enviar carries: the token of the preview the owner just saw. */
+const seen = (deps: BulkDeps, who: typeof owner | undefined = owner) => previewEditPush(deps, 'Assinaturas', who).token;
 
 describe('pushing edits of an imported sheet', () => {
   it('sends each changed row as the update of its own type, with the import’s connection, then nothing more', () => {
@@ -94,7 +96,7 @@ describe('pushing edits of an imported sheet', () => {
     const preview = previewEditPush(deps, 'Assinaturas', owner);
     expect(preview).toMatchObject({ sheetName: 'Assinaturas', count: 2, invalid: 0 });
     expect(preview).not.toHaveProperty('changed');
-    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far());
     expect(p).toMatchObject({ status: 'done', label: 'Enviar alterações da planilha', total: 2, counts: { ok: 2, failed: 0 } });
     expect(p.warnings).toEqual([]);
     expect(puts.map((l) => l.split(' ')[0]).sort()).toEqual(['/v2/assinaturascontratos/personalizado/1', '/v2/assinaturascontratos/plano/2']);
@@ -110,11 +112,11 @@ describe('pushing edits of an imported sheet', () => {
     expect(connections.every((c) => c === 'c1')).toBe(true);
     expect(sheet.records().map((r) => r.Status)).toEqual(['OK', 'OK', '']);
     // The snapshot took what was sent: nothing is left to push.
-    const again = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    const again = startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far());
     expect(again).toMatchObject({ status: 'done', done: true, jobId: '', total: 0, message: NO_EDITS, owner: 'dona@example.com', warnings: [] });
     expect(again.warnings).toEqual([]);
     // Where there are no owners (runs started before them), nobody's name.
-    expect(startEditPush(deps, { sheetName: 'Assinaturas' }, far()).owner).toBeNull();
+    expect(startEditPush(deps, { sheetName: 'Assinaturas', preview: seen(deps, undefined) }, far()).owner).toBeNull();
     expect(puts).toHaveLength(2);
   });
 
@@ -122,7 +124,7 @@ describe('pushing edits of an imported sheet', () => {
     const { sheet, deps, puts, far } = setUp([custom(1, 100), custom(2, 100)]);
     sheet.write(2, at('valorUnitario'), [[110]]);
     sheet.write(3, at('valorUnitario'), [[130]]);
-    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner }, Date.UTC(2000, 0, 1));
+    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, Date.UTC(2000, 0, 1));
     expect(started.status).toBe('running');
     expect(puts).toEqual([]);
     const done = continueBulk(deps, started.jobId, far());
@@ -134,7 +136,7 @@ describe('pushing edits of an imported sheet', () => {
     const { sheet, deps, puts, far } = setUp([custom(1, 100), custom(2, 100)]);
     sheet.write(2, at('valorUnitario'), [['caro']]);
     sheet.write(3, at('valorUnitario'), [[90]]);
-    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far());
     expect(p.counts).toMatchObject({ ok: 1, failed: 1 });
     expect(puts).toHaveLength(1);
     expect(String(sheet.records()[0].Mensagem)).toMatch(/^Linha 2, coluna /);
@@ -156,10 +158,10 @@ describe('pushing edits of an imported sheet', () => {
     const { sheet, deps, puts, far } = setUp([custom(1, 100), custom(2, 100)]);
     sheet.write(2, at('valorUnitario'), [[110]]);
     sheet.write(3, at('valorUnitario'), [[120]]);
-    startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far());
     expect(puts).toHaveLength(2);
     sheet.write(2, at('valorUnitario'), [[115]]);
-    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far());
     expect(p).toMatchObject({ status: 'done', total: 1, counts: { ok: 1, skipped: 0 } });
     expect(puts).toHaveLength(3);
     expect(JSON.parse(puts[2].split(' ').slice(1).join(' '))).toMatchObject({ valor: 115 });
@@ -170,7 +172,7 @@ describe('pushing edits of an imported sheet', () => {
     const { sheet, deps, puts, far } = setUp([custom(1, 100)]);
     foreignDates(sheet);
     sheet.write(2, at('valorUnitario'), [[110]]);
-    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far() - 700_000);
+    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far() - 700_000);
     expect(started.status).toBe('running');
     // Another execution wrote the row OK (its answer came back) but died before the snapshot took it.
     const header = sheet.grid[0].map(String);
@@ -180,14 +182,14 @@ describe('pushing edits of an imported sheet', () => {
     expect(done).toMatchObject({ status: 'done', counts: { ok: 1 } });
     expect(puts).toEqual([]);
     // The snapshot now holds it: nothing left to push.
-    expect(startEditPush(deps, { sheetName: 'Assinaturas', owner }, far()).message).toBe(NO_EDITS);
+    expect(startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far()).message).toBe(NO_EDITS);
   });
 
   it('a refused key stops the whole push: the other type’s rows are not sent and go back to how they were', () => {
     const { sheet, deps, puts, far } = setUp([custom(1, 100), plan(2, 1)], { refusedKey: true });
     sheet.write(2, at('valorUnitario'), [[120]]);
     sheet.write(3, at('quantidade'), [[3]]);
-    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    const p = startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far());
     expect(p.status).toBe('failed');
     expect(p.message).toContain('A chave de API foi recusada');
     expect(puts).toHaveLength(1);
@@ -205,7 +207,7 @@ describe('pushing edits of an imported sheet', () => {
       Array.from({ length: 20_001 }, (_, i) => custom(10 + i, 1)),
       2_000,
     );
-    expect(() => startEditPush(deps, { sheetName: 'Assinaturas', owner }, far())).toThrow(
+    expect(() => startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far())).toThrow(
       'A aba tem assinaturas demais para comparar as alterações (mais de 20.000): filtre a importação.',
     );
   });
@@ -213,8 +215,8 @@ describe('pushing edits of an imported sheet', () => {
   it('a second push while one is running goes on with it instead of starting another', () => {
     const { sheet, deps, puts, far } = setUp([custom(1, 100)]);
     sheet.write(2, at('valorUnitario'), [[110]]);
-    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner }, Date.UTC(2000, 0, 1));
-    const again = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, Date.UTC(2000, 0, 1));
+    const again = startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far());
     expect(again).toMatchObject({ jobId: started.jobId, status: 'running' });
     expect(again.message).toMatch(/^Já há um lote em andamento nesta aba/);
     expect(puts).toEqual([]);
@@ -224,8 +226,8 @@ describe('pushing edits of an imported sheet', () => {
     const { sheet, deps, puts, far } = setUp([custom(1, 100), custom(2, 100)], { refuse: 1 });
     sheet.write(2, at('valorUnitario'), [[110]]);
     sheet.write(3, at('valorUnitario'), [[120]]);
-    expect(startEditPush(deps, { sheetName: 'Assinaturas', owner }, far()).counts).toMatchObject({ ok: 1, failed: 1 });
-    const again = startEditPush(deps, { sheetName: 'Assinaturas', owner }, far());
+    expect(startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far()).counts).toMatchObject({ ok: 1, failed: 1 });
+    const again = startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, far());
     expect(again).toMatchObject({ total: 1, counts: { failed: 1 } });
     expect(puts.map((l) => l.split(' ')[0])).toEqual([
       '/v2/assinaturascontratos/personalizado/1',
@@ -238,7 +240,7 @@ describe('pushing edits of an imported sheet', () => {
     const { sheet, deps, puts, far, snapshots } = setUp([custom(1, 100), custom(2, 100)]);
     sheet.write(2, at('valorUnitario'), [[110]]);
     sheet.write(3, at('valorUnitario'), [[120]]);
-    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner }, Date.UTC(2000, 0, 1));
+    const started = startEditPush(deps, { sheetName: 'Assinaturas', owner, preview: seen(deps) }, Date.UTC(2000, 0, 1));
     // The owner pulls the sheet again with another connection: the snapshot starts over, without subscription 1.
     snapshots.pulled(sheet.id, owner, 'c2', [custom(2, 100)], 2_000);
     const done = continueBulk(deps, started.jobId, far());

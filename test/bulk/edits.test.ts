@@ -129,13 +129,21 @@ describe('telling edits from the snapshot', () => {
     const { sheet, store } = imported([custom(1, 100), custom(2, 200), plan(3, 2)]);
     sheet.write(3, at('valorUnitario'), [[209.24]]);
     sheet.write(4, at('quantidade'), [[5]]);
-    // A plan's price is not something the service lets the user update: not an edit.
+    // A plan's price is not something the service lets the user update: not an edit, but listed with why.
     sheet.write(4, at('valorUnitario'), [[1]]);
     // Nor does typing "PLANO" over a custom contract's type change what it is.
     sheet.write(2, at('tipoContrato'), [['PLANO']]);
     const p = planOf(sheet, store);
     const preview = previewEdits(sheet, p);
-    expect(preview.changed).toEqual([3, 4]);
+    expect(preview.changed.map((c) => c.r)).toEqual([3, 4]);
+    expect(preview.unsent).toEqual([
+      {
+        row: 4,
+        id: '3',
+        fields: [{ field: 'valorUnitario', label: 'Valor unitário', before: '80,00', after: '1,00' }],
+        why: 'numa assinatura de plano o serviço altera só Quantidade e Descrição',
+      },
+    ]);
     expect(preview.rows.map((r) => [r.id, r.operation, r.fields.map((f) => `${f.label}: ${f.before} → ${f.after}`)])).toEqual([
       ['2', 'atualizarAssinaturaPersonalizada', ['Valor unitário: 200,00 → 209,24']],
       ['3', 'atualizarAssinaturaPlano', ['Quantidade: 2 → 5']],
@@ -265,7 +273,17 @@ describe('edits at their edges', () => {
     sheet.write(2, at('idAssinaturaContrato'), [[' 1 ']]);
     sheet.write(2, at('valorUnitario'), [[101]]);
     const p = planOf(sheet, store);
-    expect(previewEdits(sheet, p).changed).toEqual([2]);
+    const preview = previewEdits(sheet, p);
+    expect(preview.changed.map((c) => c.r)).toEqual([2]);
+    // The edit of a record no update applies to is told, never sent.
+    expect(preview.unsent).toEqual([
+      {
+        row: 3,
+        id: '2',
+        fields: [{ field: 'valorUnitario', label: 'Valor unitário', before: '100,00', after: '300,00' }],
+        why: 'o serviço não altera assinaturas do tipo "AVULSO" por aqui',
+      },
+    ]);
     expect(p.build(sheet.read(4, 1, 1, 8)[0], 4)).toBeNull();
   });
 
@@ -312,10 +330,12 @@ describe('edits at their edges', () => {
       rows: [],
       more: 0,
       totals: { before: 0, after: 0, difference: 0 },
+      unsent: [],
+      unsentMore: 0,
       changed: [],
     });
     sheet.write(2, at('valorUnitario'), [[120]]);
-    expect(previewEdits(sheet, planOf(sheet, store)).changed).toEqual([2]);
+    expect(previewEdits(sheet, planOf(sheet, store)).changed.map((c) => c.r)).toEqual([2]);
   });
 
   it('an optional field blank when pulled and still blank is no change', () => {

@@ -10,7 +10,7 @@ import type { BillingClient, EmissionResult, SubscriptionResult } from '../../ap
 import type { Nfse, Subscription } from '../../api/writes';
 import { BadRequestError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../api/errors';
 import { type BulkOperation, STATUS } from './definitions';
-import { type Existing, holdsUpdate, lookupMany } from './reconcile';
+import { type Existing, holdsUpdate, lookupMany, type Merge } from './reconcile';
 import { type BuiltRow, issueText } from './rows';
 import type { RowResult } from './sheet-io';
 
@@ -25,6 +25,8 @@ export type ItemReason =
   | 'rejected'
   /** A note done earlier without its number yet (EMITIDA): looked up again until the number exists; never sent. */
   | 'recheck'
+  /** An edit from an imported sheet: its record is read first, and what the service holds now decides what goes. */
+  | 'base'
   | 'new';
 
 export interface Item {
@@ -38,6 +40,12 @@ export interface Item {
   since?: number;
   /** The status a 'recheck' row had (OK or JÁ EMITIDA): it keeps it. */
   was?: string;
+  /** The row changed since its owner confirmed it (what to tell): settled by a lookup, never sent again. */
+  changed?: string;
+  /** An edit from an imported sheet: what it makes of its record as read (reconcile.ts). */
+  merge?: Merge;
+  /** What goes out instead of the built body: the edit merged with the record as read. */
+  sendBody?: Record<string, unknown>;
 }
 
 /**
@@ -230,26 +238,59 @@ class Chunk {
   /** An update read back: done if the record already holds it, sent (again: a PUT may be repeated) otherwise. */
   private readBack(item: Item, existing: Existing | null): void {
     const record = existing?.record as Subscription | undefined;
-    if (record && item.built.issues.length === 0 && holdsUpdate(this.op, item.built.body, record))
+    if (item.merge && item.built.issues.length === 0) this.reconcile(item, item.merge(record ?? null));
+    else if (record && item.built.issues.length === 0 && holdsUpdate(this.op, item.built.body, record))
       this.settle(item, subscriptionOk(this.op, record, ', confirmada por consulta depois de uma resposta incerta'));
     else if (item.built.issues.length > 0) this.settle(item, error(issueText(item.built.issues)));
+    else this.resend(item);
+  }
+
+  /**
+   * An edit read before it is sent, or after its answer was lost: done when the
+   * record holds it; never sent again in the execution whose answer was lost,
+   * nor before the service's late writes have had their time; a conflict with
+   * a change made in the service is told, never sent.
+   */
+  private reconcile(item: Item, merged: ReturnType<Merge>): void {
+    const fresh = item.reason === 'base';
+    if (merged.holds)
+      this.settle(
+        item,
+        subscriptionOk(
+          this.op,
+          null,
+          fresh ? ': o serviço já tinha estes valores, nada foi enviado' : ', confirmada por consulta depois de uma resposta incerta',
+        ),
+      );
+    else if (item.reason === 'unknown' || (item.reason === 'pendente' && !this.safeToResend(item))) item.attempts = this.maxAttempts;
+    else if (merged.conflict) this.settle(item, error(merged.conflict));
+    else {
+      item.sendBody = merged.body;
+      this.resend(item);
+    }
+  }
+
+  /** Whether an unknown outcome is old enough that a write the service still has not made will not come. */
+  private safeToResend(item: Item): boolean {
+    return item.since === undefined || this.options.now() - item.since >= (this.options.safeResendMs ?? SAFE_RESEND_MS);
+  }
+
+  /** A row whose lookup found nothing goes out again, unless it changed since its owner confirmed it. */
+  private resend(item: Item): void {
+    if (item.changed) this.settle(item, error(item.changed));
     else item.mode = 'send';
   }
 
   /** A creation or an emission looked up by its key. */
   private found(item: Item, existing: Existing | null): void {
-    const { options } = this;
     if (existing) this.settle(item, foundResult(this.op, item, existing));
     else if (item.reason === 'rejected')
       this.settle(item, refused(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
     else if (item.built.issues.length > 0) this.settle(item, error(issueText(item.built.issues)));
-    else if (
-      item.reason === 'unknown' ||
-      (item.reason === 'pendente' && item.since !== undefined && options.now() - item.since < (options.safeResendMs ?? SAFE_RESEND_MS))
-    ) {
+    else if (item.reason === 'unknown' || (item.reason === 'pendente' && !this.safeToResend(item))) {
       // Nothing found yet proves nothing this soon: never resent in this execution; a later one looks again.
       item.attempts = this.maxAttempts;
-    } else item.mode = 'send';
+    } else this.resend(item);
   }
 
   /** One wave of sends; the wait a 429 asked for. */
@@ -259,7 +300,7 @@ class Chunk {
     this.out.waves++;
     const outcomes = this.client.writeMany(
       this.op.key,
-      sends.map((i) => ({ body: i.built.body, id: i.built.pathId })),
+      sends.map((i) => ({ body: i.sendBody ?? i.built.body, id: i.built.pathId })),
     );
     let wait = 0;
     sends.forEach((item, k) => {
@@ -302,9 +343,11 @@ class Chunk {
     for (const item of this.items) {
       if (out.results.has(item.row) || item.reason === 'recheck') continue;
       const mayExist = item.reason === 'unknown' || item.reason === 'pendente';
-      if (out.fatal && !(mayExist && op.identity !== 'idempotent')) {
+      // An edit whose answer was lost is read back before any resend: a late write must not be repeated over a newer one.
+      const settledLater = mayExist && (op.identity !== 'idempotent' || item.merge !== undefined);
+      if (out.fatal && !settledLater) {
         out.results.set(item.row, error(`Não enviada: ${out.fatal}`));
-      } else if (op.identity === 'idempotent') {
+      } else if (op.identity === 'idempotent' && !settledLater) {
         out.results.set(item.row, error('O serviço não respondeu depois de várias tentativas. Execute de novo: a alteração pode ser repetida sem risco.'));
       } else {
         out.pending.push(item.row);
@@ -313,7 +356,9 @@ class Chunk {
           mensagem:
             op.identity === 'idFatura'
               ? 'Resultado incerto: antes de qualquer nova emissão o complemento confere se a fatura já tem NFS-e.'
-              : 'Resultado incerto: antes de qualquer reenvio o complemento confere se a assinatura já existe pelo ID de integração.',
+              : op.identity === 'idempotent'
+                ? 'Resultado incerto: antes de qualquer reenvio o complemento relê a assinatura e compara com o que foi enviado.'
+                : 'Resultado incerto: antes de qualquer reenvio o complemento confere se a assinatura já existe pelo ID de integração.',
         });
       }
     }

@@ -12,6 +12,7 @@ import type { BulkOperation } from './definitions';
 import { loadDiscounts } from './discounts';
 import { ensureLayout, type Layout } from './headers';
 import type { CustomerFound } from './customers';
+import type { Merge } from './reconcile';
 import { type BuiltRow, buildRow, type Discounts } from './rows';
 import { expandRuns, runsOf } from './sheet-io';
 import { type BulkDeps, BulkError, type BulkJob, type BulkRequest, MAX_RUNS } from './state';
@@ -21,6 +22,8 @@ import { EXAMPLE_TAG } from './template';
 export interface RowRequest {
   op: BulkOperation;
   built: BuiltRow;
+  /** An edit pushed from an imported sheet: read the record first, and send what this makes of it. */
+  merge?: Merge;
 }
 
 /** A row of a batch as read: its number and its cells. */
@@ -44,6 +47,8 @@ export interface OperationKind {
   ownsResult(ctx: Context, row: readonly CellValue[]): boolean;
   /** After a batch's results are written: the rows it sent OK and those it found done. */
   settle(ctx: Context, sent: readonly SentRow[], done: readonly ReadRow[]): void;
+  /** What a row changed since the owner confirmed it is told (after "Linha N: "). */
+  readonly changedSince: string;
 }
 
 export interface Context {
@@ -117,6 +122,7 @@ const sheetRows: OperationKind = {
   // Only NFS-e rows say which invoice their result is for: an imported Faturas sheet pulled again since may hold another invoice there.
   ownsResult: (ctx, row) => String(cellAt(row, ctx.layout.results.chave)) === String(cellAt(row, ctx.layout.inputs.idFatura)),
   settle: () => {},
+  changedSince: 'mudou depois de "Confirmar envio" e não foi enviada. Confira a linha, clique em Validar e depois em Executar para confirmar o envio de novo.',
 };
 
 export function sheetContext(deps: BulkDeps, op: BulkOperation, sheet: MarkupSheetPort): Context {

@@ -12,11 +12,12 @@ import type { Owner } from '../owners';
 import type { MarkupSheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { type BulkOperation, bulkOperation } from './definitions';
-import { EditPlan, editColumns, previewEdits } from './edits';
+import { type ChangedRow, EditPlan, type EditPreview, editColumns, nothingToSend, previewEdits } from './edits';
+import { rowDigest } from './confirmed';
 import { ensureLayout } from './headers';
 import { cellIssue } from './rows';
 import type { SnapshotStore } from './snapshot';
-import { type BulkDeps, BulkError } from './state';
+import { type BulkDeps, BulkError, type Confirmed } from './state';
 import { type Context, cellAt, type OperationKind, sheetOf, writtenSince } from './context';
 
 /** The edit plan of an imported sheet: its columns by metadata, the snapshot its owner's last pull left. */
@@ -68,6 +69,7 @@ function editKind(plan: EditPlan, store: SnapshotStore, sheetId: number, since: 
       }
       if (changed) store.save(sheetId, plan.snapshot);
     },
+    changedSince: 'mudou depois de "Ver alterações" e não foi enviada. Clique em Ver alterações de novo, confira e envie.',
   };
 }
 
@@ -87,16 +89,50 @@ export function editContext(deps: BulkDeps, sheet: MarkupSheetPort, owner: Owner
   return contextOf(deps, sheet, owner, since).ctx;
 }
 
-/** A push about to start: its context, the rows that changed, and the connection the pull used. */
-export function editPush(deps: BulkDeps, sheet: MarkupSheetPort, owner: Owner | undefined, since: number) {
-  const { ctx, plan } = contextOf(deps, sheet, owner, since);
-  return { ctx, changed: previewEdits(sheet, plan).changed, connectionId: plan.snapshot.connectionId };
+/** What Enviar may send: the sheet, then each changed row's record id and the digest of its values (a row with problems is told again, never sent). */
+function tokenOf(sheetId: number, changed: readonly ChangedRow[]): string {
+  return `${sheetId}:${changed.map((c) => `${c.id}=${rowDigest(c.made)}`).join(',')}`;
 }
 
-/** What edits of an imported sheet would send, read only: the sidebar's preview. */
-export function previewEditPush(deps: BulkDeps, sheetName: string, owner?: Owner) {
+/** The rows of the preview the owner saw, by record id, each with the digest of its values. */
+function previewedRows(token: string | undefined, sheetId: number): Confirmed {
+  if (!token) throw new BulkError('Clique em "Ver alterações" e confira o que será enviado antes de enviar.');
+  const [sheet, rows = ''] = String(token).split(':');
+  if (sheet !== String(sheetId)) throw new BulkError('Esta prévia é de outra aba: clique em "Ver alterações" de novo.');
+  return Object.fromEntries(rows.split(',').flatMap((e) => (e.includes('=') ? [e.split('=', 2) as [string, string]] : [])));
+}
+
+const rowList = (rows: readonly number[]): string => `linha${rows.length > 1 ? 's' : ''} ${rows.slice(0, 10).join(', ')}${rows.length > 10 ? '…' : ''}`;
+
+/**
+ * A push about to start: its context, the connection the pull used, and the
+ * rows of the preview the owner saw (`token`) that still differ from the
+ * snapshot, each with the digest it was previewed with; a row changed only
+ * after the preview is left out and told. `nothing`: why nothing is sent.
+ */
+export function editPush(deps: BulkDeps, sheet: MarkupSheetPort, owner: Owner | undefined, since: number, token: string | undefined) {
+  const { ctx, plan } = contextOf(deps, sheet, owner, since);
+  const previewed = previewedRows(token, sheet.id);
+  const { changed, unsent } = previewEdits(sheet, plan);
+  const seen = new Set(Object.keys(previewed));
+  const rows = changed.filter((c) => seen.has(c.id));
+  const late = changed.filter((c) => !seen.has(c.id)).map((c) => c.r);
+  if (late.length)
+    ctx.warnings.push(`Alterações feitas depois de "Ver alterações" não foram enviadas (${rowList(late)}): clique em Ver alterações, confira e envie de novo.`);
+  for (const c of rows) seen.delete(c.id);
+  if (seen.size)
+    ctx.warnings.push(
+      `${seen.size === 1 ? 'Uma linha da prévia não tem' : `${seen.size} linhas da prévia não têm`} mais alteração (desfeita depois de "Ver alterações") e não ${seen.size === 1 ? 'foi enviada' : 'foram enviadas'}.`,
+    );
+  const confirmed = Object.fromEntries(rows.map((c) => [c.id, previewed[c.id]]));
+  const nothing = rows.length ? undefined : [ctx.warnings.length ? '' : nothingToSend(unsent.length), ...ctx.warnings].filter(Boolean).join(' ');
+  return { ctx, rows: rows.map((c) => c.r), confirmed, connectionId: plan.snapshot.connectionId, nothing };
+}
+
+/** What edits of an imported sheet would send, read only: the sidebar's preview, with the token Enviar carries. */
+export function previewEditPush(deps: BulkDeps, sheetName: string, owner?: Owner): EditPreview {
   const sheet = sheetOf(deps, sheetName);
   const { plan } = editPlan(deps, sheet, owner);
-  const { changed: _rows, ...preview } = previewEdits(sheet, plan);
-  return preview;
+  const { changed, ...preview } = previewEdits(sheet, plan);
+  return { ...preview, token: tokenOf(sheet.id, changed) };
 }

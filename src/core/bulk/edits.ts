@@ -13,9 +13,10 @@ import type { SheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { readCell } from './cells';
 import { type BulkOperation, bulkOperation, type InputColumn } from './definitions';
-import { buildRow, type BuiltRow, issueText } from './rows';
+import { buildRow, type BuiltRow, cellIssue, issueText } from './rows';
 import { editableFields, editOperations, encode, shownPart, type Snapshot, type SnapshotEntry } from './snapshot';
 import { UserError } from '../../api/user-error';
+import type { Merge, Merged } from './reconcile';
 
 export const EDIT_LABEL = 'Enviar alterações da planilha';
 export const NO_EDITS = 'Nenhuma alteração para enviar: a aba está igual ao que foi importado por último.';
@@ -57,6 +58,19 @@ function recordFields(op: BulkOperation): Array<{ col: InputColumn; record: stri
   // Stryker disable next-line all: editableFields() leaves these columns out already
   const columns = op.columns.filter((c) => c.in === undefined && c.kind !== 'boolean');
   return columns.map((col) => ({ col, record: col.record ?? col.field }));
+}
+
+/** How the preview names a record's type. */
+const KIND_NAMES: Record<string, string> = { PLANO: 'de plano', PERSONALIZADO: 'personalizada' };
+
+/** The column of some edit operation that sets a record field: how a cell of that field is read. */
+function editColumn(record: string): InputColumn {
+  for (const op of editOperations().map((w) => bulkOperation(w.key))) {
+    const found = recordFields(op).find((f) => f.record === record);
+    if (found) return found.col;
+  }
+  // Stryker disable next-line all: every editable field is some edit operation's
+  throw new Error(`campo sem operação: ${record}`);
 }
 
 /** The flag a text depends on (isAtualizaDiscriminacaoNfse for discriminacaoNfse): set when that text changed. */
@@ -156,18 +170,93 @@ export class EditPlan {
   }
 
   /** The update a changed row becomes (or its problems), with the same checks and messages as Lançamentos em lote. */
-  build(row: readonly CellValue[], rowNumber: number): { op: BulkOperation; built: BuiltRow } | null {
+  build(row: readonly CellValue[], rowNumber: number): { op: BulkOperation; built: BuiltRow; merge: Merge } | null {
     const changed = this.changes(row);
     const entry = changed?.entry ?? this.entryOf(row);
     const op = changed?.op ?? (entry ? this.operationFor(entry) : null);
-    if (!op) return null;
+    if (!op || !entry) return null;
     const flagged = flagOf(op);
     const flag = Boolean(flagged && changed?.fields.some((f) => f.field === flagged.of));
     const variant = this.variant(op, flag);
-    return {
-      op: variant,
-      built: buildRow(variant, { inputs: this.inputs, results: {} as never, lastColumn: this.columns.lastColumn }, row, rowNumber, this.sheetName, this.zone),
-    };
+    const built = buildRow(
+      variant,
+      { inputs: this.inputs, results: {} as never, lastColumn: this.columns.lastColumn },
+      row,
+      rowNumber,
+      this.sheetName,
+      this.zone,
+    );
+    const mine = new Set((changed?.fields ?? []).map((f) => f.field));
+    return { op: variant, built, merge: (record) => this.merge(entry, variant, mine, built.body, record, rowNumber) };
+  }
+
+  /**
+   * A row's update against its record as the service holds it now: the fields
+   * the owner changed go as typed, the others as the service has them (never
+   * reverted to what was imported); a field changed on both sides since the
+   * import is a conflict, told as imported → sheet → service.
+   */
+  private merge(
+    entry: SnapshotEntry,
+    op: BulkOperation,
+    mine: ReadonlySet<string>,
+    body: Readonly<Record<string, unknown>>,
+    record: Readonly<Record<string, unknown>> | null,
+    rowNumber: number,
+  ): Merged {
+    const out: Record<string, unknown> = { ...body };
+    if (!record) return { holds: false, body: out };
+    const conflicts: string[] = [];
+    let holds = true;
+    for (const { col, record: field } of recordFields(op)) {
+      if (!(col.field in body)) continue;
+      const base = entry.values[editableFields().indexOf(field)] ?? '';
+      const now = encode(record[field]);
+      if (mine.has(col.field)) {
+        if (now === encode(body[col.field])) continue;
+        holds = false;
+        const label = this.columns.labels[field] ?? col.label;
+        const detail = `mudou também no serviço desde a importação (importado ${shown(col, shownPart(base)) || '(vazio)'} → planilha ${shown(col, body[col.field]) || '(vazio)'} → serviço ${shown(col, record[field]) || '(vazio)'}).`;
+        if (now !== base) conflicts.push(cellIssue(this.sheetName, rowNumber, this.inputs[col.field], label, detail).message);
+        // A text sent only under its flag is left alone unless the owner changed it.
+      } else if (now !== base && !col.sentWhen) out[col.field] = record[field] ?? col.blank ?? '';
+    }
+    if (conflicts.length)
+      return {
+        holds: false,
+        body: out,
+        conflict: `${conflicts.join(' ')} Nada foi enviado nesta linha: atualize o relatório para trazer o que o serviço tem e refaça a alteração, se ainda quiser.`,
+      };
+    return { holds, body: out };
+  }
+
+  /** Cells of a row edited where its record's update takes nothing (a plan's price): not sent, and why. */
+  unsendable(row: readonly CellValue[]): FieldChange[] {
+    const entry = this.entryOf(row);
+    if (!entry) return [];
+    const op = this.operationFor(entry);
+    const takes = new Set(op ? recordFields(op).map((f) => f.record) : []);
+    const out: FieldChange[] = [];
+    for (const [field, at] of Object.entries(this.columns.fields)) {
+      if (takes.has(field)) continue;
+      const col = editColumn(field);
+      const before = entry.values[editableFields().indexOf(field)] ?? '';
+      const read = readCell(col, row[at - 1], this.zone);
+      if (read.ok && ('value' in read ? encode(read.value) : '') === before) continue;
+      out.push({ field, label: this.columns.labels[field] ?? col.label, before: shown(col, shownPart(before)), after: shown(col, row[at - 1]) });
+    }
+    return out;
+  }
+
+  /** Why a record's edited cells of `unsendable` are not sent. */
+  whyNot(entry: SnapshotEntry): string {
+    const op = this.operationFor(entry);
+    if (!op) return `o serviço não altera assinaturas do tipo "${entry.type}" por aqui`;
+    const kind = KIND_NAMES[entry.type] ?? `do tipo "${entry.type}"`;
+    const takes = recordFields(op)
+      .filter((f) => this.columns.fields[f.record] !== undefined)
+      .map((f) => this.columns.labels[f.record] ?? f.col.label);
+    return `numa assinatura ${kind} o serviço altera só ${takes.length > 1 ? `${takes.slice(0, -1).join(', ')} e ${takes[takes.length - 1]}` : (takes[0] ?? 'outros campos')}`;
   }
 
   /** What the service now holds for a row just updated: the snapshot takes the values sent. */
@@ -193,21 +282,42 @@ export interface EditPreview {
   more: number;
   /** Valor of the changed personalizado rows, before and after (rows whose new valor is not a number count as before). */
   totals: { before: number; after: number; difference: number };
+  /** Edited cells no update takes (a plan's price), each with why: never sent. */
+  unsent: Array<{ row: number; id: string; fields: FieldChange[]; why: string }>;
+  /** Rows with such cells beyond `unsent`. */
+  unsentMore: number;
+  /** What Enviar sends: each valid changed row and a digest of its values (edit-push.ts). */
+  token: string;
+}
+
+/** A changed row as the preview read it: its number, its record's id, and its update. */
+export interface ChangedRow {
+  r: number;
+  id: string;
+  made: NonNullable<ReturnType<EditPlan['build']>>;
 }
 
 const PREVIEW_ROWS = 300;
 const cents = (n: number) => Math.round(n * 100);
 
+/** The message of a preview (or a push) with nothing to send. */
+export function nothingToSend(unsent: number): string {
+  if (unsent === 0) return NO_EDITS;
+  return `Nenhuma alteração que o serviço aceite: ${unsent === 1 ? 'uma linha tem células editadas' : `${unsent} linhas têm células editadas`} que não serão enviadas (veja por quê na lista). A aba continua diferente do que foi importado.`;
+}
+
 /** Every changed row of the sheet, read once: the preview shows it, the push sends it. */
-export function previewEdits(sheet: SheetPort, plan: EditPlan): EditPreview & { changed: number[] } {
+export function previewEdits(sheet: SheetPort, plan: EditPlan): Omit<EditPreview, 'token'> & { changed: ChangedRow[] } {
   const last = sheet.lastRow();
-  const out: EditPreview & { changed: number[] } = {
+  const out: Omit<EditPreview, 'token'> & { changed: ChangedRow[] } = {
     sheetName: sheet.name(),
     count: 0,
     invalid: 0,
     rows: [],
     more: 0,
     totals: { before: 0, after: 0, difference: 0 },
+    unsent: [],
+    unsentMore: 0,
     changed: [],
   };
   if (last < 2) return out;
@@ -216,12 +326,18 @@ export function previewEdits(sheet: SheetPort, plan: EditPlan): EditPreview & { 
   let after = 0;
   values.forEach((row, i) => {
     const r = i + 2;
+    const id = String(row[plan.columns.id - 1]).trim();
+    const unsendable = plan.unsendable(row);
+    if (unsendable.length) {
+      if (out.unsent.length < PREVIEW_ROWS) out.unsent.push({ row: r, id, fields: unsendable, why: plan.whyNot(plan.entryOf(row) as SnapshotEntry) });
+      else out.unsentMore++;
+    }
     const changed = plan.changes(row);
     if (!changed) return;
     out.count++;
-    out.changed.push(r);
     // A changed row has an operation, so it always becomes a request.
-    const made = plan.build(row, r) as NonNullable<ReturnType<EditPlan['build']>>;
+    const made = plan.build(row, r) as ChangedRow['made'];
+    out.changed.push({ r, id, made });
     const problem = made.built.issues.length ? issueText(made.built.issues) : undefined;
     if (problem) out.invalid++;
     const valorAt = editableFields().indexOf('valorUnitario');
@@ -229,7 +345,7 @@ export function previewEdits(sheet: SheetPort, plan: EditPlan): EditPreview & { 
     let valor: RowChange['valor'];
     if (sets) {
       const old = Number(changed.entry.values[valorAt]);
-      const now = made && !problem ? (made.built.body.valor as number) : null;
+      const now = !problem ? (made.built.body.valor as number) : null;
       valor = { before: old, after: now };
       before += cents(old);
       after += cents(now ?? old);

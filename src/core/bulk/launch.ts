@@ -8,11 +8,12 @@ import type { Owner } from '../owners';
 import type { MarkupSheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { bulkOperation } from './definitions';
-import { EDIT_LABEL, NO_EDITS } from './edits';
+import { EDIT_LABEL } from './edits';
 import { expandRuns, runsOf, writeColumn } from './sheet-io';
 import { type Context, scopeRows, sheetContext, sheetOf } from './context';
 import { editPush } from './edit-push';
 import { giveKey, keyAt } from './row-plan';
+import { confirmRows } from './confirmed';
 import { type Prepared, validateRows } from './validate';
 import { step } from './job';
 import {
@@ -21,6 +22,7 @@ import {
   type BulkJob,
   type BulkProgress,
   type BulkRequest,
+  type Confirmed,
   DEFAULT_BATCH,
   emptyCounts,
   MAX_BATCH,
@@ -53,15 +55,20 @@ function running(deps: BulkDeps, sheet: MarkupSheetPort): BulkProgress | null {
 /**
  * Sends the rows of an imported sheet that differ from what was last pulled,
  * as updates, with the bulk run's validation, statuses beside the rows,
- * lookups of uncertain outcomes and resumption (edit-push.ts).
+ * lookups of uncertain outcomes and resumption (edit-push.ts): exactly the
+ * rows and values of the preview the owner saw (`preview`, its token).
  */
-export function startEditPush(deps: BulkDeps, request: { sheetName: string; owner?: Owner; batchSize?: number }, deadline: number): BulkProgress {
+export function startEditPush(
+  deps: BulkDeps,
+  request: { sheetName: string; owner?: Owner; batchSize?: number; preview?: string },
+  deadline: number,
+): BulkProgress {
   const sheet = sheetOf(deps, request.sheetName);
   const busy = running(deps, sheet);
   if (busy) return busy;
   const now = deps.now();
-  const { ctx, changed, connectionId } = editPush(deps, sheet, request.owner, now);
-  if (changed.length === 0) {
+  const { ctx, rows, confirmed, connectionId, nothing } = editPush(deps, sheet, request.owner, now, request.preview);
+  if (nothing !== undefined) {
     return {
       jobId: '',
       owner: request.owner?.email ?? null,
@@ -73,11 +80,11 @@ export function startEditPush(deps: BulkDeps, request: { sheetName: string; owne
       total: 0,
       processed: 0,
       counts: emptyCounts(),
-      message: NO_EDITS,
+      message: nothing,
       warnings: [],
     };
   }
-  return launch(deps, { connection: '', connectionId, owner: request.owner, batchSize: request.batchSize }, ctx, runsOf(changed), deadline, now);
+  return launch(deps, { connection: '', connectionId, owner: request.owner, batchSize: request.batchSize }, ctx, runsOf(rows), deadline, now, confirmed);
 }
 
 /** Every valid row without a key gets one now, in one write: from here on each row is known by its key. */
@@ -104,10 +111,14 @@ function launch(
   ranges: Array<[number, number]>,
   deadline: number,
   startedAt = deps.now(),
+  previewed?: Confirmed,
 ): BulkProgress {
   const { summary, prepared } = validateRows(deps, ctx, ranges);
   generateKeys(deps, ctx, prepared);
-  const rowKeys = expandRuns(ranges).map((r) => keyAt(ctx, prepared.values[r - prepared.first]));
+  const rows = expandRuns(ranges);
+  // What the owner confirmed: this send (Confirmar envio), or the preview they saw.
+  const confirmed = previewed ?? confirmRows(ctx, rows, prepared);
+  const rowKeys = rows.map((r) => keyAt(ctx, prepared.values[r - prepared.first]));
   const keys = rowKeys.reduce((n, k) => n + k.length + 3, 0) <= MAX_KEYS_CHARS ? rowKeys : undefined;
   if (!keys)
     summary.warnings = [
@@ -127,6 +138,7 @@ function launch(
     retry: [],
     keys,
     retryKeys: keys ? [] : undefined,
+    confirmed,
     pass: 0,
     cursor: 0,
     total: summary.total,

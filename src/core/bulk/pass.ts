@@ -18,6 +18,7 @@ import { expandRuns, highlight, refusalIssues, type RowResult, runsOf, writeColu
 import { type Context, cellAt, type ReadRow, type RowRequest, type SentRow, writtenSince } from './context';
 import { cellsOf, classifyRow, giveKey, keyAt, type RowPlan, readSpan, type Span, sheetDuplicates } from './row-plan';
 import { rememberCustomers, resolveCustomers } from './row-customers';
+import { asConfirmed, changedIssue } from './confirmed';
 import type { Prepared } from './validate';
 import { type BulkDeps, type BulkJob, MAX_WINDOW, saveJob } from './state';
 
@@ -115,14 +116,21 @@ function classify(pass: Pass, size: number, reserve: number): Batch {
 }
 
 /** A row into the batch by what it is: counted once the batch ends, refused now, or a request (a blank key gets one). */
-function take({ deps }: Pass, batch: Batch, { r, row }: ReadRow, plan: RowPlan): void {
+function take({ deps, job, ctx }: Pass, batch: Batch, { r, row }: ReadRow, plan: RowPlan): void {
   if (plan.is === 'blank') return;
+  // A row about to be sent that differs from what its owner confirmed is not sent; one sent before is still settled, never sent again.
+  const changed = plan.is !== 'done' && plan.is !== 'invalid' && !asConfirmed(job.confirmed, ctx, row, plan);
   if (plan.is === 'done') batch.done.push({ index: batch.end, r, row });
-  else if (plan.is === 'invalid') {
-    batch.invalid.set(r, { status: STATUS.erro, mensagem: issueText(plan.built.issues), processadoEm: new Date(deps.now()) });
-    batch.faults.push(...plan.built.issues);
+  else if (plan.is === 'invalid' || (changed && (plan.is === 'send' || plan.reason === 'precheck'))) {
+    const issues = changed ? [changedIssue(ctx, r)] : plan.built.issues;
+    batch.invalid.set(r, { status: STATUS.erro, mensagem: issueText(issues), processadoEm: new Date(deps.now()) });
+    batch.faults.push(...issues);
   } else if (plan.is === 'lookup') {
-    batch.items.push({ row: r, built: plan.built, op: plan.op, mode: 'lookup', reason: plan.reason, attempts: 0, since: plan.since, was: plan.was });
+    const item: Planned = { row: r, built: plan.built, op: plan.op, mode: 'lookup', reason: plan.reason, attempts: 0, since: plan.since, was: plan.was };
+    if (changed && plan.reason !== 'recheck') item.changed = changedIssue(ctx, r).message;
+    batch.items.push({ ...item, merge: plan.merge });
+  } else if (plan.merge) {
+    batch.items.push({ row: r, built: plan.built, op: plan.op, mode: 'lookup', reason: 'base', attempts: 0, merge: plan.merge });
   } else {
     if (plan.built.needsKey) {
       giveKey(plan.built, deps.newId());

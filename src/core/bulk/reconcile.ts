@@ -13,6 +13,20 @@ export type Existing = { kind: 'note'; record: Nfse } | { kind: 'subscription'; 
 
 export type Found = { ok: true; existing: Existing | null } | { ok: false; error: Error };
 
+/**
+ * An edit pushed from an imported sheet, against the record as the service
+ * holds it now: whether the record already holds it, the changes that clash
+ * with one made in the service since the import (what to tell), and the body
+ * to send (the service's current values in the fields the owner left alone).
+ */
+export interface Merged {
+  holds: boolean;
+  conflict?: string;
+  body: Record<string, unknown>;
+}
+
+export type Merge = (record: Readonly<Record<string, unknown>> | null) => Merged;
+
 export function lookupMany(client: BillingClient, op: BulkOperation, keys: ReadonlyArray<string | number>): Found[] {
   if (keys.length === 0) return [];
   if (op.identity === 'idempotent' && !op.pathId) throw new Error(`${op.label}: nada a conferir, a operação pode ser repetida`);

@@ -12,6 +12,7 @@
 import { type WriteOperation, writes } from '../../api/writes';
 import type { Owner } from '../owners';
 import type { KeyValueStore } from '../ports';
+import { hash } from './digest';
 
 export const SNAPSHOT_PREFIX = 'faturamento.edicao.';
 /** Characters per part: well under a cell's 50,000. */
@@ -67,16 +68,6 @@ interface Head {
   overflow?: boolean;
   gen: number;
   parts: number;
-}
-
-/** 32-bit FNV-1a, as hex: tells two long texts apart without keeping them. */
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
 }
 
 /** A value as the snapshot keeps it: numbers as digits, text trimmed (long or multi-line text as its start, length and hash). */

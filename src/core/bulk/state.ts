@@ -102,9 +102,18 @@ export interface BulkJob {
   startedAt: number;
   updatedAt: number;
   steps: number;
+  /**
+   * Each row's key → a digest of the values the owner confirmed it with
+   * (confirmed.ts): a row that differs when its turn comes is not sent.
+   * Absent in runs started before confirmations were kept.
+   */
+  confirmed?: Confirmed;
   /** Customers found by CPF/CNPJ in earlier steps of this run (digits → idCliente): each value is looked up once per run. */
   customers?: Record<string, number>;
 }
+
+/** Row key → digest of the values it was confirmed with. */
+export type Confirmed = Record<string, string>;
 
 export interface BulkProgress {
   jobId: string;

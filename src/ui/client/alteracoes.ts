@@ -9,6 +9,10 @@ const result = byId('result');
 const send = byId<HTMLButtonElement>('send');
 const money = (n: number) => n.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('pt-BR')} ${n === 1 ? one : many}`;
+/** The preview the owner sees: Enviar sends exactly its rows and values. */
+let previewed: EditPreview | null = null;
+const cellChanges = (fields: EditPreview['rows'][number]['fields']) =>
+  fields.map((f) => `${f.label} ${f.before || '(vazio)'} → ${f.after || '(vazio)'}`).join('; ');
 
 function showPreview(p: EditPreview): void {
   byId('preview-box').hidden = false;
@@ -23,17 +27,24 @@ function showPreview(p: EditPreview): void {
   );
   byId('changes').replaceChildren(
     ...p.rows.map((r) =>
-      h(
-        'li',
-        { className: r.problem ? 'invalid' : '' },
-        `Linha ${r.row} · ID ${r.id}: ${r.fields.map((f) => `${f.label} ${f.before || '(vazio)'} → ${f.after || '(vazio)'}`).join('; ')}${r.problem ? ` — ${r.problem}` : ''}`,
-      ),
+      h('li', { className: r.problem ? 'invalid' : '' }, `Linha ${r.row} · ID ${r.id}: ${cellChanges(r.fields)}${r.problem ? ` — ${r.problem}` : ''}`),
     ),
     ...(p.more ? [h('li', {}, `…e mais ${plural(p.more, 'linha', 'linhas')}.`)] : []),
   );
+  byId('unsent-box').hidden = p.unsent.length === 0;
+  byId('unsent').replaceChildren(
+    ...p.unsent.map((u) => h('li', { className: 'invalid' }, `Linha ${u.row} · ID ${u.id}: ${cellChanges(u.fields)} — não será enviada: ${u.why}.`)),
+    ...(p.unsentMore ? [h('li', {}, `…e mais ${plural(p.unsentMore, 'linha', 'linhas')}.`)] : []),
+  );
   send.hidden = valid === 0;
   send.textContent = `Enviar ${plural(valid, 'alteração', 'alterações')}`;
-  if (p.count === 0) notice(result, 'ok', 'Nenhuma alteração para enviar: a aba está igual ao que foi importado por último.');
+  if (p.count === 0 && p.unsent.length === 0) notice(result, 'ok', 'Nenhuma alteração para enviar: a aba está igual ao que foi importado por último.');
+  else if (p.count === 0)
+    notice(
+      result,
+      'warn',
+      `Nenhuma alteração que o serviço aceite: ${plural(p.unsent.length + p.unsentMore, 'linha tem', 'linhas têm')} células editadas que não serão enviadas (veja por quê acima).`,
+    );
 }
 
 function showProgress(p: BulkProgress): void {
@@ -77,11 +88,20 @@ form.addEventListener('submit', (ev) => {
       byId('preview-box').hidden = true;
       return notice(result, 'error', r.message);
     }
+    previewed = r.value;
     showPreview(r.value);
   });
 });
 
-send.addEventListener('click', () => void guarded(send, async () => drive(await server.startEditPushRun(sheet.value))));
+send.addEventListener('click', () => {
+  const seen = previewed;
+  if (seen) void guarded(send, async () => drive(await server.startEditPushRun(seen.sheetName, seen.token)));
+});
+// A preview is of one sheet as it was: another sheet needs its own.
+sheet.addEventListener('change', () => {
+  previewed = null;
+  byId('preview-box').hidden = true;
+});
 
 void (async () => {
   try {
