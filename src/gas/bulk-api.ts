@@ -94,7 +94,7 @@ function ownDeps() {
   const owners = ownerStore();
   const me = currentUser(owners);
   const ss = SpreadsheetApp.getActiveSpreadsheet();
-  const deps = bulkDeps(documentStore(ss), gasZone(spreadsheetTimeZone(ss)), ss, me);
+  const deps = bulkDeps(documentStore(ss), gasZone(spreadsheetTimeZone(ss)), ss);
   /** A run may be stepped only by its owner, and only as they vouched for it. */
   const own = (jobId: string) => {
     const job = deps.jobs.get(jobId);
@@ -174,7 +174,6 @@ export function takeOverBulkRun(jobId: string, connectionId: string): Outcome<Bu
       const connection = connectionStore().byId(String(connectionId ?? ''));
       const next = { ...job, owner: { id: me.id, email: me.email }, connectionId: connection.id, connection: connection.name };
       deps.jobs.put(jobId, next);
-      owners.vouchBulk(me, ss.getId(), next);
       return progressOf(next);
     }),
   );

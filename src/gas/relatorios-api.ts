@@ -21,7 +21,7 @@ import { SnapshotStore } from '../core/bulk/snapshot';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, outcome } from './outcome';
-import { ownReport, who, withWarning } from './report-runs-api';
+import { ownJob, ownReport, who, withWarning } from './report-runs-api';
 import { connectionStore, documentStore, spreadsheetTimeZone } from './services';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
@@ -37,7 +37,7 @@ export function runReport(reportId: string): RunProgress {
   const w = who();
   const started = withDocumentLock(() => {
     const deps = runDeps();
-    return beginRun(deps, ownReport(w, deps.reports.get(reportId)), 'manual', deps.jobs.get(reportId)).progress;
+    return beginRun(deps, ownReport(w, deps.reports.get(reportId)), 'manual', ownJob(w, deps, reportId)).progress;
   });
   return withWarning(started, syncDispatcher());
 }
@@ -171,7 +171,6 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
       const current = store.get(reportId);
       if (!w.check.report(current)) return { ok: false, field: 'schedule', message: notYours(`O relatório "${current.name}"`, current.owner) };
       const report = store.save({ ...current, schedule, notifyByEmail: Boolean(notifyByEmail), scheduleSince: Date.now() });
-      w.owners.vouchReport(w.me, w.documentId, report);
       const warning = syncDispatcher({ doc });
       const check = w.owners.checker(w.me, w.documentId);
       return { ok: true, value: { ...viewer(doc, check)(report), ...(warning ? { warning } : {}) } };
@@ -212,7 +211,6 @@ export function takeOverReport(reportId: string, connectionId: string): FormOutc
         companies,
         companyStamps: undefined,
       });
-      w.owners.vouchReport(w.me, w.documentId, report);
       return { ok: true, value: viewer(doc, w.owners.checker(w.me, w.documentId))(report) };
     });
   });
