@@ -64,6 +64,8 @@ const IDENTITY = 'faturamento.usuario';
 const LEDGER_PREFIX = 'faturamento.meus.';
 /** One property per value the user saved in a document: `faturamento.selo.<document>|<key>` → its signature. */
 const SEAL_PREFIX = 'faturamento.selo.';
+/** Per document and key, the alteration last told to the owner: `faturamento.aviso.<document>|<key>`. */
+const NOTICE_PREFIX = 'faturamento.aviso.';
 const REPORT_KEY = 'faturamento.relatorio.';
 const BULK_KEY = 'faturamento.lote.';
 
@@ -141,6 +143,15 @@ export class OwnerStore {
       },
       verify: (key, value) => load().get(key) === signature(key, value),
     };
+  }
+
+  /** Whether `text`, found altered under `key`, is news to the user: remembered, so the same alteration is told once. */
+  firstNotice(me: Identity, documentId: string, key: string, text: string): boolean {
+    const property = `${NOTICE_PREFIX}${documentId}|${key}`;
+    const mark = this.sign(text, me.secret);
+    if (this.user.get(property) === mark) return false;
+    this.user.set(property, mark);
+    return true;
   }
 
   /** The ledger of an owner from before items were signed whole (empty once nothing is left to accept from it). */

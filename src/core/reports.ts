@@ -199,7 +199,7 @@ export interface ReportView {
   owner: string | null;
   /** The user looking at the list owns it (and vouched for it): they can run, edit and schedule it. */
   mine: boolean;
-  /** It names the user looking as its owner, but they never vouched for it as it is: someone else wrote or changed it. */
+  /** It names the user looking as its owner, but is not as they saved it: someone else wrote or changed it (shown as altered, never run). */
   disowned: boolean;
   /** The action succeeded but the trigger upkeep did not: what to do about it. */
   warning?: string;

@@ -20,6 +20,7 @@ import { gasZone } from './zone';
 import { quotaStop, triggerBudgetMs } from '../core/usage';
 import { recordUsage, usageStore } from './usage';
 import { recordHourlyRunSeen } from './run-seen';
+import { tellAlteredWork } from './altered-notice';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -84,6 +85,7 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
       const check = owners.checker(me, ss.getId());
       const work = readWork(doc);
       owners.forgetMissing(ss.getId(), new Set(doc.keys()));
+      tellAlteredWork(ss, doc, work, owners, me, check);
       dispatch({ runs: runDeps(doc, zone, ss), bulk: bulkDeps(doc, zone, ss) }, ownWork(work, check), deadline);
       // Nothing left to do here: the trigger goes away (the next schedule or run creates it again).
       syncDispatcher({ mayCreate: false, doc, ss });

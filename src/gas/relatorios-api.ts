@@ -78,7 +78,7 @@ function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => Repor
       companies: r.companies ? companyNames(r, connections) : null,
       owner: r.owner?.email ?? null,
       mine: check.report(r),
-      disowned: r.owner?.id === check.me && !check.report(r),
+      disowned: check.altered(r),
       sheetName: (r.sheetId !== undefined && names.get(r.sheetId)) || r.sheetName,
       childSheets: tableSpec(op).children.map((c) => childSheetName(r.sheetName, c)),
       filters: r.filters,
@@ -210,6 +210,8 @@ export function takeOverReport(reportId: string, connectionId: string): FormOutc
         connection: companies ? ALL_COMPANIES_LABEL : connection.name,
         companies,
         companyStamps: undefined,
+        // Re-saving one someone altered: its incremental base may be theirs too, so the next run is a full one.
+        ...(w.check.altered(current) ? { lastSuccessStart: undefined } : {}),
       });
       return { ok: true, value: viewer(doc, w.owners.checker(w.me, w.documentId))(report) };
     });
