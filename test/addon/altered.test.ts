@@ -149,3 +149,40 @@ describe('an item altered in the hidden sheet', () => {
     });
   }
 });
+
+describe('the hidden sheet', () => {
+  it('asks a person before an edit by hand (warning-only protection)', () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Clientes' });
+    const found = emu.withServices((s) => {
+      const sheet = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(WORK_SHEET)!;
+      return sheet.getProtections(s.SpreadsheetApp.ProtectionType.SHEET).map((p) => [p.isWarningOnly(), p.getDescription()]);
+    });
+    expect(found).toEqual([[true, expect.stringMatching(/deixar de executar o item alterado/)]]);
+  });
+
+  it('near the cell limit, a save to it is refused in Portuguese before anything is sent, and what was saved stays', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Clientes' });
+    const cat = await catalog(sb);
+    const sheet = subscriptionSheet(emu, cat, 3, 'Limite');
+    const before = [...stored(emu)];
+    // Another tab fills the spreadsheet up to a few cells short of 10 million: the run's new row in the hidden sheet does not fit.
+    emu.withServices((s) => {
+      const ss = s.SpreadsheetApp.getActiveSpreadsheet();
+      const used = ss.getSheets().reduce((n, sh) => n + sh.getMaxRows() * sh.getMaxColumns(), 0);
+      const big = ss.insertSheet('Grande');
+      big.deleteColumns(2, big.getMaxColumns() - 1);
+      big.insertRowsAfter(big.getMaxRows(), 10_000_000 - used - big.getMaxRows() - 1);
+    });
+    await sb.clearLog();
+    const r = emu.run('startBulkRun', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, connection: 'Demo', scope: 'all' }]) as Rec;
+    expect(r.ok).toBe(false);
+    expect(r.message).toMatch(/não foi gravado: a planilha chegou ao limite de células do Google, e o que já estava salvo continua igual/);
+    expect(String(r.message)).not.toMatch(/cells|workbook|limit of/i);
+    expect((await sb.requestLog()).filter((e) => e.method !== 'GET')).toEqual([]);
+    expect([...stored(emu)]).toEqual(before);
+  });
+});
