@@ -115,8 +115,12 @@ export class OwnerStore {
         .map(([k, v]) => [k.slice(prefix.length), v]),
     );
     this.signed.set(documentId, found);
+    this.legacy.set(documentId, all[LEDGER_PREFIX + documentId] ?? null);
     return found;
   }
+
+  /** Per document, the old ledger's text as read with the signatures (null: none): no second read. */
+  private readonly legacy = new Map<string, string | null>();
 
   /** The running user's signatures in one document, read once: what the document's work store signs with and checks against. */
   seal(me: Identity, documentId: string): Seal {
@@ -135,7 +139,10 @@ export class OwnerStore {
     return {
       sign: (key, value) => {
         const before = load().get(key);
-        put(key, signature(key, value));
+        const after = signature(key, value);
+        // The same value saved again keeps its signature: no write.
+        if (after === before) return () => undefined;
+        put(key, after);
         return () => put(key, before);
       },
       forget: (key) => {
@@ -156,7 +163,13 @@ export class OwnerStore {
 
   /** The ledger of an owner from before items were signed whole (empty once nothing is left to accept from it). */
   ledger(documentId: string): Ledger {
-    const l = readJson<Partial<Ledger>>(this.user, LEDGER_PREFIX + documentId, {});
+    const known = this.legacy.get(documentId);
+    let l: Partial<Ledger> = {};
+    try {
+      l = known === undefined ? readJson<Partial<Ledger>>(this.user, LEDGER_PREFIX + documentId, {}) : known ? (JSON.parse(known) as Partial<Ledger>) : {};
+    } catch {
+      l = {};
+    }
     return { reports: { ...l.reports }, bulk: { ...l.bulk } };
   }
 
@@ -189,6 +202,7 @@ export class OwnerStore {
     for (const id of Object.keys(ledger.bulk)) if (bulk.has(id)) changed = delete ledger.bulk[id];
     // Forgetting what the ledger does not hold writes nothing.
     if (!changed) return;
+    this.legacy.delete(documentId);
     if (Object.keys(ledger.reports).length === 0 && Object.keys(ledger.bulk).length === 0) this.user.delete(LEDGER_PREFIX + documentId);
     else writeJson(this.user, LEDGER_PREFIX + documentId, ledger);
   }
