@@ -7,6 +7,7 @@ import { pivotTablesOf } from './pivot';
 import { RangeImpl } from './range';
 import type { SheetsEnv } from './sheets-env';
 import { addMetadata, DeveloperMetadataFinderImpl, metadataOf } from './developer-metadata';
+import { protect } from './protection';
 import { CELL_LIMIT_MESSAGE, MAX_CELLS, type SheetModel, sortRange } from './spreadsheet-model';
 
 type GSheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -65,7 +66,9 @@ type Implemented =
   | 'removeChart'
   | 'getCharts'
   | 'getPivotTables'
-  | 'getRangeList';
+  | 'getRangeList'
+  | 'protect'
+  | 'getProtections';
 
 export const DEFAULT_COLUMN_WIDTH = 100;
 
@@ -198,6 +201,15 @@ export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
 
   getDataRange(): GRange {
     return new RangeImpl(this.env, this.model, 1, 1, Math.max(1, this.model.lastRow()), Math.max(1, this.model.lastColumn())) as unknown as GRange;
+  }
+
+  protect(): GoogleAppsScript.Spreadsheet.Protection {
+    return protect(this.model) as unknown as GoogleAppsScript.Spreadsheet.Protection;
+  }
+
+  getProtections(type: GoogleAppsScript.Spreadsheet.ProtectionType): GoogleAppsScript.Spreadsheet.Protection[] {
+    if (String(type) !== 'SHEET') return [];
+    return this.model.protections.length ? [protect(this.model) as unknown as GoogleAppsScript.Spreadsheet.Protection] : [];
   }
 
   appendRow(rowContents: any[]): GSheet {

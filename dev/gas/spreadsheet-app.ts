@@ -304,6 +304,7 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   readonly DataValidationCriteria = { VALUE_IN_LIST: 'VALUE_IN_LIST' };
   readonly DeveloperMetadataLocationType = LOCATION_TYPES;
   readonly DeveloperMetadataVisibility = VISIBILITIES;
+  readonly ProtectionType = { RANGE: 'RANGE', SHEET: 'SHEET' };
   readonly PivotTableSummarizeFunction = SUMMARIZE_ENUM;
 
   constructor(

@@ -2,6 +2,7 @@
  * The persistent state of a spreadsheet: what survives between executions.
  * Service objects handed to scripts are rebuilt per execution on top of it.
  */
+import type { ProtectionModel } from './protection';
 import type { ChartModel, PivotModel } from './embedded-model';
 import { type FilterModel, moveFilter } from './filter-model';
 import { computedValue, followMove, shiftRelative } from './formula';
@@ -73,6 +74,8 @@ export class SheetModel {
   /** Embedded charts and pivot tables anchored on this sheet (see charts.ts, pivot.ts). */
   charts: ChartModel[] = [];
   pivots: PivotModel[] = [];
+  /** Sheet protection (see protection.ts): at most one. */
+  protections: ProtectionModel[] = [];
 
   constructor(
     readonly id: number,

@@ -7,7 +7,7 @@
 import { continueBulkJob } from './bulk/job';
 import type { BulkDeps, BulkJob } from './bulk/state';
 import type { JobStore } from './job-store';
-import type { Ledger, OwnershipCheck } from './owners';
+import type { OwnershipCheck } from './owners';
 import { beginRun, type PullJob, type RunDeps, stepRun } from './report-runs';
 import type { Report, ReportStore } from './reports';
 import { isDue } from './schedule';
@@ -28,27 +28,14 @@ export function storedWork(reports: ReportStore, pulls: JobStore<PullJob>, bulk:
  * owners.ts): a trigger runs nothing else. A pull belongs to its report, and
  * goes on only while it still pulls the listing into the sheet its report says.
  */
-export function ownWork(work: StoredWork, check: Pick<OwnershipCheck, 'report' | 'bulk'>): StoredWork {
+export function ownWork(work: StoredWork, check: Pick<OwnershipCheck, 'report' | 'bulk' | 'sealed'>): StoredWork {
   const reports = work.reports.filter((r) => check.report(r));
   const byId = new Map(reports.map((r) => [r.id, r]));
   const pulls = work.pulls.filter((j) => {
     const r = byId.get(j.reportId);
-    return r !== undefined && j.state.spec.listing === r.listing && j.state.spec.sheetName === r.sheetName;
+    return r !== undefined && check.sealed(j) && j.state.spec.listing === r.listing && j.state.spec.sheetName === r.sheetName;
   });
   return { reports, pulls, bulk: work.bulk.filter((j) => check.bulk(j)) };
-}
-
-/** Ledger entries whose item is gone, belongs to someone else now, or (bulk) has ended: the owner need not vouch for them any longer. */
-export function staleVouchers(work: StoredWork, ledger: Ledger, ownerId: string): { reports: string[]; bulk: string[] } {
-  const reports = new Map(work.reports.map((r) => [r.id, r]));
-  const bulk = new Map(work.bulk.map((j) => [j.id, j]));
-  return {
-    reports: Object.keys(ledger.reports).filter((id) => reports.get(id)?.owner?.id !== ownerId),
-    bulk: Object.keys(ledger.bulk).filter((id) => {
-      const j = bulk.get(id);
-      return j?.owner?.id !== ownerId || j.status === 'done' || j.status === 'cancelled';
-    }),
-  };
 }
 
 /** The trigger exists exactly while some report is scheduled or some pull or bulk run is unfinished. */

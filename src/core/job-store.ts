@@ -13,8 +13,12 @@
  *
  * A record that fits stays plain JSON under its key, which is how every job
  * was stored before records could be split.
+ *
+ * A record read is sealed (seal.ts) only when its key and every part are as
+ * the running user saved them.
  */
 import type { KeyValueStore } from './ports';
+import { markSealed, verified } from './seal';
 
 /** Apps Script's limit per property value, in UTF-8 bytes. */
 export const MAX_VALUE_BYTES = 9 * 1024;
@@ -136,6 +140,7 @@ export class JobStore<T> {
       this.seen.set(key, split);
     }
     if (before) this.dropParts(key, before);
+    markSealed(value, true);
   }
 
   delete(id: string): void {
@@ -173,16 +178,19 @@ export class JobStore<T> {
     }
     const split = asSplit(parsed);
     this.seen.set(key, split);
-    if (!split) return (parsed ?? null) as T | null;
+    let sealed = raw !== null && verified(this.store, key, raw);
+    if (!split) return markSealed((parsed ?? null) as T | null, sealed);
     const tag = `${split.gen}:`;
     let text = '';
     for (let i = 0; i < split.$parts; i++) {
-      const part = this.store.get(partKey(key, split.slot, i));
+      const name = partKey(key, split.slot, i);
+      const part = this.store.get(name);
       if (part === null || !part.startsWith(tag)) return null;
+      sealed &&= verified(this.store, name, part);
       text += part.slice(tag.length);
     }
     try {
-      return JSON.parse(text) as T;
+      return markSealed(JSON.parse(text) as T, sealed);
     } catch {
       return null;
     }

@@ -5,18 +5,20 @@
  * where no one else can read or write. Reports and bulk runs stored in the
  * document name their owner and their owner's connection id, but anything in
  * the document can be written by any editor (a sheet, or any add-on function
- * called with any arguments). So the owner's UserProperties keep a ledger per
- * document: for each item they own, a signature of what they agreed to run
- * (connection, listing, filters, sheet, schedule…) made with their secret. A
- * trigger runs an item only when the item names the trigger's user as owner
- * and that user's ledger holds a matching signature: a report claiming to be
- * someone else's, or someone's report changed behind their back, runs nothing.
+ * called with any arguments). So every value an editor's executions save in
+ * the document's work store is signed whole with their secret, and the latest
+ * signature of each is kept in their UserProperties (seal.ts): a trigger runs
+ * an item only when the item names the trigger's user as owner and was read
+ * exactly as that user last saved it. A report claiming to be someone else's,
+ * someone's report changed behind their back, or an older copy of it put
+ * back, runs nothing.
  *
- * The ledger's list of documents is also how an owner's trigger finds its
+ * The signatures' list of documents is also how an owner's trigger finds its
  * work without the document being open (each is opened by id).
  */
 import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
+import { isSealed, type Seal } from './seal';
 
 export interface Owner {
   id: string;
@@ -24,7 +26,7 @@ export interface Owner {
   email: string;
 }
 
-/** What a report's signature covers (see reportTerms): any item of this shape, whatever else it holds. */
+/** What a report's signature covered before items were signed whole: read only to accept what was vouched for then. */
 export interface ReportTerms {
   id: string;
   owner?: Owner;
@@ -38,7 +40,7 @@ export interface ReportTerms {
   companies?: unknown;
 }
 
-/** What a bulk run's signature covers (see bulkTerms). */
+/** What a bulk run's signature covered before items were signed whole. */
 export interface BulkTerms {
   id: string;
   owner?: Owner;
@@ -52,7 +54,7 @@ export interface Identity extends Owner {
   secret: string;
 }
 
-/** What one owner vouches for in one document: item id → signature. */
+/** What an owner vouched for in one document before items were signed whole: item id → signature of its terms. */
 export interface Ledger {
   reports: Record<string, string>;
   bulk: Record<string, string>;
@@ -60,6 +62,12 @@ export interface Ledger {
 
 const IDENTITY = 'faturamento.usuario';
 const LEDGER_PREFIX = 'faturamento.meus.';
+/** One property per value the user saved in a document: `faturamento.selo.<document>|<key>` → its signature. */
+const SEAL_PREFIX = 'faturamento.selo.';
+/** Per document and key, the alteration last told to the owner: `faturamento.aviso.<document>|<key>`. */
+const NOTICE_PREFIX = 'faturamento.aviso.';
+const REPORT_KEY = 'faturamento.relatorio.';
+const BULK_KEY = 'faturamento.lote.';
 
 /** Signs text with the owner's secret (HMAC-SHA256 in Apps Script). */
 export type Signer = (text: string, secret: string) => string;
@@ -85,36 +93,106 @@ export class OwnerStore {
 
   /** Documents in which this user owns something. */
   documents(): string[] {
-    return this.user
-      .keys()
-      .filter((k) => k.startsWith(LEDGER_PREFIX))
-      .map((k) => k.slice(LEDGER_PREFIX.length));
+    const ids = new Set<string>();
+    for (const k of this.user.keys()) {
+      if (k.startsWith(SEAL_PREFIX)) ids.add(k.slice(SEAL_PREFIX.length, k.indexOf('|')));
+      else if (k.startsWith(LEDGER_PREFIX)) ids.add(k.slice(LEDGER_PREFIX.length));
+    }
+    return [...ids];
   }
 
+  /** Per document, the keys of its work store this user saved last, with their signatures: read once, kept as they are written. */
+  private readonly signed = new Map<string, Map<string, string>>();
+
+  private seals(documentId: string): Map<string, string> {
+    let found = this.signed.get(documentId);
+    if (found) return found;
+    const prefix = `${SEAL_PREFIX}${documentId}|`;
+    const all = this.user.all ? this.user.all() : Object.fromEntries(this.user.keys().map((k) => [k, this.user.get(k) ?? '']));
+    found = new Map(
+      Object.entries(all)
+        .filter(([k]) => k.startsWith(prefix))
+        .map(([k, v]) => [k.slice(prefix.length), v]),
+    );
+    this.signed.set(documentId, found);
+    this.legacy.set(documentId, all[LEDGER_PREFIX + documentId] ?? null);
+    return found;
+  }
+
+  /** Per document, the old ledger's text as read with the signatures (null: none): no second read. */
+  private readonly legacy = new Map<string, string | null>();
+
+  /** The running user's signatures in one document, read once: what the document's work store signs with and checks against. */
+  seal(me: Identity, documentId: string): Seal {
+    const load = () => this.seals(documentId);
+    const property = (key: string) => `${SEAL_PREFIX}${documentId}|${key}`;
+    const signature = (key: string, value: string) => this.sign(JSON.stringify(['selo', documentId, key, value]), me.secret);
+    const put = (key: string, sig: string | undefined) => {
+      if (sig === undefined) {
+        this.user.delete(property(key));
+        load().delete(key);
+      } else {
+        this.user.set(property(key), sig);
+        load().set(key, sig);
+      }
+    };
+    return {
+      sign: (key, value) => {
+        const before = load().get(key);
+        const after = signature(key, value);
+        // The same value saved again keeps its signature: no write.
+        if (after === before) return () => undefined;
+        put(key, after);
+        return () => put(key, before);
+      },
+      forget: (key) => {
+        if (load().has(key)) put(key, undefined);
+      },
+      verify: (key, value) => load().get(key) === signature(key, value),
+    };
+  }
+
+  /** Whether `text`, found altered under `key`, is news to the user: remembered, so the same alteration is told once. */
+  firstNotice(me: Identity, documentId: string, key: string, text: string): boolean {
+    const property = `${NOTICE_PREFIX}${documentId}|${key}`;
+    const mark = this.sign(text, me.secret);
+    if (this.user.get(property) === mark) return false;
+    this.user.set(property, mark);
+    return true;
+  }
+
+  /** The ledger of an owner from before items were signed whole (empty once nothing is left to accept from it). */
   ledger(documentId: string): Ledger {
-    const l = readJson<Partial<Ledger>>(this.user, LEDGER_PREFIX + documentId, {});
+    const known = this.legacy.get(documentId);
+    let l: Partial<Ledger> = {};
+    try {
+      l = known === undefined ? readJson<Partial<Ledger>>(this.user, LEDGER_PREFIX + documentId, {}) : known ? (JSON.parse(known) as Partial<Ledger>) : {};
+    } catch {
+      l = {};
+    }
     return { reports: { ...l.reports }, bulk: { ...l.bulk } };
   }
 
-  private saveLedger(documentId: string, ledger: Ledger): void {
-    if (Object.keys(ledger.reports).length === 0 && Object.keys(ledger.bulk).length === 0) this.user.delete(LEDGER_PREFIX + documentId);
-    else writeJson(this.user, LEDGER_PREFIX + documentId, ledger);
-  }
-
-  /** Records that `me` agrees to run the report as it is now. */
-  vouchReport(me: Identity, documentId: string, report: ReportTerms): void {
+  /**
+   * Drops the signatures of stored keys that are gone (another editor deleted
+   * the item) and what the old ledger vouched for that has been signed whole
+   * since, or is gone.
+   */
+  forgetMissing(documentId: string, stored: ReadonlySet<string>): void {
+    const seals = this.seals(documentId);
+    for (const key of [...seals.keys()])
+      if (!stored.has(key)) {
+        this.user.delete(`${SEAL_PREFIX}${documentId}|${key}`);
+        seals.delete(key);
+      }
     const ledger = this.ledger(documentId);
-    ledger.reports[report.id] = this.sign(reportTerms(report), me.secret);
-    this.saveLedger(documentId, ledger);
+    const keep = (prefix: string) => (id: string) => stored.has(prefix + id) && !seals.has(prefix + id);
+    const reports = Object.keys(ledger.reports).filter((id) => !keep(REPORT_KEY)(id));
+    const bulk = Object.keys(ledger.bulk).filter((id) => !keep(BULK_KEY)(id));
+    if (reports.length || bulk.length) this.forget(documentId, { reports, bulk });
   }
 
-  vouchBulk(me: Identity, documentId: string, job: BulkTerms): void {
-    const ledger = this.ledger(documentId);
-    ledger.bulk[job.id] = this.sign(bulkTerms(job), me.secret);
-    this.saveLedger(documentId, ledger);
-  }
-
-  /** Drops items from the ledger (deleted, taken over by someone else, finished). */
+  /** Drops items from the old ledger (deleted, taken over by someone else, finished). */
   forget(documentId: string, items: { reports?: string[]; bulk?: string[] }): void {
     const ledger = this.ledger(documentId);
     const reports = new Set(items.reports);
@@ -123,17 +201,28 @@ export class OwnerStore {
     for (const id of Object.keys(ledger.reports)) if (reports.has(id)) changed = delete ledger.reports[id];
     for (const id of Object.keys(ledger.bulk)) if (bulk.has(id)) changed = delete ledger.bulk[id];
     // Forgetting what the ledger does not hold writes nothing.
-    if (changed) this.saveLedger(documentId, ledger);
+    if (!changed) return;
+    this.legacy.delete(documentId);
+    if (Object.keys(ledger.reports).length === 0 && Object.keys(ledger.bulk).length === 0) this.user.delete(LEDGER_PREFIX + documentId);
+    else writeJson(this.user, LEDGER_PREFIX + documentId, ledger);
   }
 
-  /** A checker of items against this user's ledger for one document, read once. */
+  /** A checker of items read from this document's work store, for the running user. */
   checker(me: Identity, documentId: string): OwnershipCheck {
     const ledger = this.ledger(documentId);
+    const seals = this.seals(documentId);
+    // Vouched for before items were signed whole, and never saved by this user since: accepted as it was then, until the next save signs it.
+    const legacy = (key: string, vouched: string | undefined, terms: string) =>
+      !seals.has(key) && vouched !== undefined && vouched === this.sign(terms, me.secret);
+    const report = (r: ReportTerms) => isSealed(r) || legacy(REPORT_KEY + r.id, ledger.reports[r.id], reportTerms(r));
+    const bulk = (j: BulkTerms) => isSealed(j) || legacy(BULK_KEY + j.id, ledger.bulk[j.id], bulkTerms(j));
     return {
       me: me.id,
-      report: (r) => r.owner?.id === me.id && Boolean(r.connectionId) && ledger.reports[r.id] === this.sign(reportTerms(r), me.secret),
-      bulk: (j) => j.owner?.id === me.id && Boolean(j.connectionId) && ledger.bulk[j.id] === this.sign(bulkTerms(j), me.secret),
-      ledger,
+      report: (r) => r.owner?.id === me.id && Boolean(r.connectionId) && report(r),
+      bulk: (j) => j.owner?.id === me.id && Boolean(j.connectionId) && bulk(j),
+      sealed: (item) => isSealed(item),
+      altered: (item) =>
+        item.owner?.id === me.id && !isSealed(item) && !('listing' in item ? report(item as ReportTerms) : 'operation' in item && bulk(item as BulkTerms)),
     };
   }
 }
@@ -141,25 +230,25 @@ export class OwnerStore {
 export interface OwnershipCheck {
   /** The running user's id. */
   me: string;
-  /** The report is the user's and they vouched for it as it is. */
+  /** The report is the user's and was read exactly as they saved it. */
   report<R extends ReportTerms>(r: R): boolean;
   bulk<J extends BulkTerms>(j: J): boolean;
-  ledger: Ledger;
+  /** Any other item (an unfinished pull, a dashboard, a snapshot) was read exactly as the user saved it. */
+  sealed(item: object): boolean;
+  /** The item names the user as its owner, but they did not save it as it is: someone changed it (or put back an older copy). */
+  altered(item: { owner?: Owner }): boolean;
 }
 
 /**
- * What an owner agrees to when they save or schedule a report: anything that decides what is pulled, with whose key,
- * and when. Not the tab: it lands in this document whichever tab it is, the tab is found by its id and its name
- * follows the person's renames.
+ * What an owner agreed to, before items were signed whole, when they saved or scheduled a report. Card data and a
+ * consolidated report's companies join the terms only when present, as they did then.
  */
 function reportTerms(r: ReportTerms): string {
-  // Card data and a consolidated report's companies join the terms only when present, so reports vouched for before
-  // stay vouched for.
   const terms = ['r', r.id, r.owner?.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail];
   return JSON.stringify([...terms, ...(r.cardData ? ['cartao'] : []), ...(r.companies ? [r.companies] : [])]);
 }
 
-/** What an owner agrees to when they start a bulk run: which rows go where, with whose key. */
+/** What an owner agreed to, before items were signed whole, when they started a bulk run. */
 function bulkTerms(j: BulkTerms): string {
   return JSON.stringify(['b', j.id, j.owner?.id, j.connectionId, j.operation, j.sheetId, j.startedAt]);
 }

@@ -14,6 +14,8 @@ export interface KeyValueStore {
   keys(): string[];
   /** Every key and value in one call (getProperties, or the sheet read whole); without it a store is read key by key. */
   all?(): Record<string, string>;
+  /** The document's work store only: whether `value` is exactly what the running user last saved under `key` (see seal.ts). */
+  verify?(key: string, value: string): boolean;
 }
 
 /**
@@ -45,6 +47,7 @@ export function readOnce(store: KeyValueStore): KeyValueStore {
     },
     keys: () => [...load().keys()],
     all: () => Object.fromEntries(load()),
+    ...(store.verify ? { verify: (key: string, value: string) => (store.verify as NonNullable<KeyValueStore['verify']>)(key, value) } : {}),
   };
 }
 

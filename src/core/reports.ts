@@ -1,15 +1,16 @@
 /**
  * Saved reports: which listing, through which connection (by name, never the
  * key), with which filters, into which sheet, on which schedule. They live in
- * the document's properties because they belong to the spreadsheet; relative
- * filters keep a saved report meaningful as time passes.
+ * the document's work store because they belong to the spreadsheet, signed
+ * whole (seal.ts); relative filters keep a saved report meaningful as time passes.
  */
 import type { FilterValues } from '../api/filters';
 import { UserError } from '../api/user-error';
 import { type ListingKey, listing } from '../api/operations';
 import { addDays, addMonths, brDateTime, competencia, isoDate, type Zone } from '../api/calendar';
 import type { KeyValueStore } from './ports';
-import { readJson, writeJson } from './ports';
+import { writeJson } from './ports';
+import { markSealed, readSealed } from './seal';
 import type { Owner } from './owners';
 import type { RunResult } from './run-state';
 import type { Schedule } from './schedule';
@@ -110,24 +111,24 @@ export class ReportStore {
     return this.doc
       .keys()
       .filter((k) => k.startsWith(PREFIX))
-      .map((k) => readJson<Report | null>(this.doc, k, null))
+      .map((k) => readSealed<Report>(this.doc, k))
       .filter((r): r is Report => r !== null)
       .sort((a, b) => a.createdAt - b.createdAt);
   }
 
   get(id: string): Report {
-    const r = readJson<Report | null>(this.doc, PREFIX + id, null);
+    const r = readSealed<Report>(this.doc, PREFIX + id);
     if (!r) throw new UserError('Este relatório não existe mais. Atualize a lista de relatórios.');
     return r;
   }
 
   find(id: string): Report | null {
-    return readJson<Report | null>(this.doc, PREFIX + id, null);
+    return readSealed<Report>(this.doc, PREFIX + id);
   }
 
   save(report: Report): Report {
     writeJson(this.doc, PREFIX + report.id, report);
-    return report;
+    return markSealed(report, true);
   }
 
   /** A new report with its id, not saved yet: its first run saves it together with the run's start. */
@@ -201,7 +202,7 @@ export interface ReportView {
   owner: string | null;
   /** The user looking at the list owns it (and vouched for it): they can run, edit and schedule it. */
   mine: boolean;
-  /** It names the user looking as its owner, but they never vouched for it as it is: someone else wrote or changed it. */
+  /** It names the user looking as its owner, but is not as they saved it: someone else wrote or changed it (shown as altered, never run). */
   disowned: boolean;
   /** The action succeeded but the trigger upkeep did not: what to do about it. */
   warning?: string;

@@ -53,6 +53,9 @@ export interface BookPort {
 }
 
 export const CELL_LIMIT = 10_000_000;
+/** What to do at the limit, said by every write that meets it. */
+export const CELL_LIMIT_TEXT =
+  'O Google Planilhas aceita no máximo 10 milhões de células por planilha. Use filtros (por exemplo, uma competência ou um período), apague abas que não usa ou importe em outra planilha.';
 
 /** What bulk writes add to a sheet: highlighted cells and dropdowns. */
 export interface MarkupSheetPort extends SheetPort {

@@ -13,6 +13,7 @@ import { type ValidationSummary, validateSheet } from '../core/bulk/validate';
 import { createTemplate, type TemplateResult } from '../core/bulk/template';
 import { IDLE_MS } from '../core/dispatch';
 import { notYours } from '../core/owners';
+import { ALTERED_WHY, FIX } from '../core/altered';
 import { bulkDeps } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
@@ -66,7 +67,7 @@ export function getBulkForm() {
     jobs: deps.jobs
       .list()
       .filter((j) => j.status === 'running' || j.status === 'failed')
-      .map((j) => ({ ...progressOf(j), mine: check.bulk(j) })),
+      .map((j) => ({ ...progressOf(j), mine: check.bulk(j), altered: check.altered(j) })),
   };
 }
 
@@ -94,11 +95,14 @@ function ownDeps() {
   const owners = ownerStore();
   const me = currentUser(owners);
   const ss = SpreadsheetApp.getActiveSpreadsheet();
-  const deps = bulkDeps(documentStore(ss), gasZone(spreadsheetTimeZone(ss)), ss, me);
-  /** A run may be stepped only by its owner, and only as they vouched for it. */
-  const own = (jobId: string) => {
+  const deps = bulkDeps(documentStore(ss), gasZone(spreadsheetTimeZone(ss)), ss);
+  /** A run may be stepped only by its owner, and only as they saved it; `cancelling`: its owner may stop one someone altered. */
+  const own = (jobId: string, cancelling = false) => {
     const job = deps.jobs.get(jobId);
-    if (job && !owners.checker(me, ss.getId()).bulk(job)) throw new BulkError(notYours('Este lote', job.owner).replace('"Assumir"', '"Assumir o lote"'));
+    const check = owners.checker(me, ss.getId());
+    if (!job || check.bulk(job)) return;
+    if (check.altered(job) && !cancelling) throw new BulkError(`Este lote ${ALTERED_WHY}. ${FIX.bulk}`);
+    if (!check.altered(job)) throw new BulkError(notYours('Este lote', job.owner).replace('"Assumir"', '"Assumir o lote"'));
   };
   return { deps, me, owners, ss, own };
 }
@@ -149,7 +153,7 @@ export function cancelBulkRun(jobId: string): Outcome<BulkProgress> {
     outcome(() =>
       withDocumentLock(() => {
         const { deps, own } = ownDeps();
-        own(jobId);
+        own(jobId, true);
         return cancelBulk(deps, jobId);
       }),
     ),
@@ -174,7 +178,6 @@ export function takeOverBulkRun(jobId: string, connectionId: string): Outcome<Bu
       const connection = connectionStore().byId(String(connectionId ?? ''));
       const next = { ...job, owner: { id: me.id, email: me.email }, connectionId: connection.id, connection: connection.name };
       deps.jobs.put(jobId, next);
-      owners.vouchBulk(me, ss.getId(), next);
       return progressOf(next);
     }),
   );

@@ -4,6 +4,7 @@
  * the invoices report's sheet, for Lançamentos em lote to issue them (the
  * sidebar then opens it).
  */
+import { isSealed } from '../core/seal';
 import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
 import { crossOrganization, type DashboardDeps, invoicesToIssue, refreshDashboard } from '../core/dashboards/refresh';
 import { type Dashboard, dashboardTag } from '../core/dashboards/store';
@@ -93,6 +94,15 @@ function ownDashboard(d: Dashboard): Dashboard {
   return d;
 }
 
+/** Refreshed only as its owner saved it: one changed in the hidden sheet could name any sheet to draw on. */
+function sealedDashboard(d: Dashboard): Dashboard {
+  if (!isSealed(d))
+    throw new UserError(
+      'Este painel foi alterado fora do complemento (alguém editou a aba oculta "Faturamento · dados") e não é atualizado. Exclua-o e crie-o de novo.',
+    );
+  return d;
+}
+
 /** Builds a dashboard now (its owner is the running user) and shows its sheet. */
 export function createDashboard(form: DashboardForm): FormOutcome<DashboardView> {
   const def = KINDS[form.kind];
@@ -133,7 +143,7 @@ export function refreshDashboardNow(id: string): Outcome<DashboardView> {
   return outcome(() =>
     withDocumentLock(() => {
       const deps = dashboardDeps();
-      const d = refreshDashboard(deps, ownDashboard(deps.dashboards.get(id)));
+      const d = refreshDashboard(deps, sealedDashboard(ownDashboard(deps.dashboards.get(id))));
       return views(deps).find((v) => v.id === d.id)!;
     }),
   );

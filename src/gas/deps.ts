@@ -10,13 +10,12 @@ import type { Zone } from '../api/calendar';
 import type { BulkDeps } from '../core/bulk/state';
 import { bulkJobStore } from '../core/bulk/stored-job';
 import { SnapshotStore } from '../core/bulk/snapshot';
-import type { Identity } from '../core/owners';
 import type { KeyValueStore } from '../core/ports';
 import { identifyOrganization, type Organization } from '../core/organizations';
 import { redact } from '../core/redact';
 import { pullJobStore, type RunDeps } from '../core/report-runs';
 import { ReportStore } from '../core/reports';
-import { clientFor, connectionStore, documentStore, ownerStore, serviceTimeZone, spreadsheetTimeZone } from './services';
+import { clientFor, connectionStore, documentStore, serviceTimeZone, spreadsheetTimeZone } from './services';
 import { executionLimit } from './execution-limit';
 import { bookPort, selectionBookPort } from './sheet-port';
 import { gasZone } from './zone';
@@ -127,7 +126,6 @@ export function bulkDeps(
   doc: KeyValueStore = documentStore(),
   zone: Zone = gasZone(spreadsheetTimeZone()),
   ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
-  owner?: Identity,
 ): BulkDeps {
   // One UUID per execution and a counter: unique keys without a Utilities call for every row.
   let prefix: string | undefined;
@@ -143,7 +141,6 @@ export function bulkDeps(
       return `${prefix}-${++issued}`;
     },
     clientFor: clients(zone),
-    vouch: owner ? (job) => ownerStore().vouchBulk(owner, ss.getId(), job) : undefined,
     limit: executionLimit(),
     snapshots: new SnapshotStore(doc),
   };

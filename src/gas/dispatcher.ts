@@ -8,7 +8,7 @@
  * exactly while its owner has a schedule or an unfinished run in the document.
  */
 import { bulkJobStore } from '../core/bulk/stored-job';
-import { dispatch, ownWork, type StoredWork, staleVouchers, storedWork, wantsDispatcher } from '../core/dispatch';
+import { dispatch, ownWork, type StoredWork, storedWork, wantsDispatcher } from '../core/dispatch';
 import type { Identity, OwnerStore } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
 import { redact } from '../core/redact';
@@ -20,6 +20,7 @@ import { gasZone } from './zone';
 import { quotaStop, triggerBudgetMs } from '../core/usage';
 import { recordUsage, usageStore } from './usage';
 import { recordHourlyRunSeen } from './run-seen';
+import { tellAlteredWork } from './altered-notice';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -83,8 +84,8 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
       const zone = gasZone(spreadsheetTimeZone(ss));
       const check = owners.checker(me, ss.getId());
       const work = readWork(doc);
-      const stale = staleVouchers(work, check.ledger, me.id);
-      if (stale.reports.length || stale.bulk.length) owners.forget(ss.getId(), stale);
+      owners.forgetMissing(ss.getId(), new Set(doc.keys()));
+      tellAlteredWork(ss, doc, work, owners, me, check);
       dispatch({ runs: runDeps(doc, zone, ss), bulk: bulkDeps(doc, zone, ss) }, ownWork(work, check), deadline);
       // Nothing left to do here: the trigger goes away (the next schedule or run creates it again).
       syncDispatcher({ mayCreate: false, doc, ss });

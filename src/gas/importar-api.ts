@@ -18,7 +18,7 @@ import { reportStore, runDeps, setCancelRequest } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, outcome } from './outcome';
-import { who, withWarning } from './report-runs-api';
+import { ownJob, who, withWarning } from './report-runs-api';
 import { connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
 import { bookPort } from './sheet-port';
 import { WORK_SHEET } from './work-store';
@@ -231,9 +231,8 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
       const report = editing
         ? { ...editing, ...checked.value, owner }
         : deps.reports.draft({ ...checked.value, owner, schedule: null, notifyByEmail: false }, Date.now());
-      w.owners.vouchReport(w.me, w.documentId, report);
       if (editing) setCancelRequest(editing.id, false);
-      const run = beginRun(deps, report, 'manual', editing ? deps.jobs.get(report.id) : null);
+      const run = beginRun(deps, report, 'manual', editing ? ownJob(w, deps, report.id) : null);
       // A run still going keeps its own settings; the edited ones are for the next run.
       if (!run.started) deps.reports.save(report);
       return { ok: true, value: run.progress };

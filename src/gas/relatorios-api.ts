@@ -22,7 +22,7 @@ import { SnapshotStore } from '../core/bulk/snapshot';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, outcome } from './outcome';
-import { ownReport, who, withWarning } from './report-runs-api';
+import { ownJob, ownReport, who, withWarning } from './report-runs-api';
 import { connectionStore, documentStore, spreadsheetTimeZone } from './services';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
@@ -38,7 +38,7 @@ export function runReport(reportId: string): RunProgress {
   const w = who();
   const started = withDocumentLock(() => {
     const deps = runDeps();
-    return beginRun(deps, ownReport(w, deps.reports.get(reportId)), 'manual', deps.jobs.get(reportId)).progress;
+    return beginRun(deps, ownReport(w, deps.reports.get(reportId)), 'manual', ownJob(w, deps, reportId)).progress;
   });
   return withWarning(started, syncDispatcher());
 }
@@ -79,7 +79,7 @@ function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => Repor
       companies: r.companies ? companyNames(r, connections) : null,
       owner: r.owner?.email ?? null,
       mine: check.report(r),
-      disowned: r.owner?.id === check.me && !check.report(r),
+      disowned: check.altered(r),
       sheetName: (r.sheetId !== undefined && names.get(r.sheetId)) || r.sheetName,
       childSheets: tableSpec(op).children.map((c) => childSheetName(r.sheetName, c)),
       filters: r.filters,
@@ -172,7 +172,6 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
       const current = store.get(reportId);
       if (!w.check.report(current)) return { ok: false, field: 'schedule', message: notYours(`O relatório "${current.name}"`, current.owner) };
       const report = store.save({ ...current, schedule, notifyByEmail: Boolean(notifyByEmail), scheduleSince: Date.now() });
-      w.owners.vouchReport(w.me, w.documentId, report);
       const warning = syncDispatcher({ doc });
       const check = w.owners.checker(w.me, w.documentId);
       return { ok: true, value: { ...viewer(doc, check)(report), ...(warning ? { warning } : {}) } };
@@ -222,8 +221,9 @@ export function takeOverReport(reportId: string, connectionId: string, companyCo
         connection: companies ? ALL_COMPANIES_LABEL : connection.name,
         companies,
         companyStamps: undefined,
+        // Re-saving one someone altered: its incremental base may be theirs too, so the next run is a full one.
+        ...(w.check.altered(current) ? { lastSuccessStart: undefined } : {}),
       });
-      w.owners.vouchReport(w.me, w.documentId, report);
       // The panels on the report, whoever's, no longer show the other company's numbers over a sheet about to change.
       if (before && after && !before.some((o) => o.key === after.key))
         reportChangedCompany(

@@ -5,7 +5,7 @@
  * like the dispatcher's runs, so a run that read its report once never writes
  * back a stale copy.
  */
-import { cancelRun, continueRun, type RunDeps, type RunProgress } from '../core/report-runs';
+import { cancelRun, continueRun, type PullJob, type RunDeps, type RunProgress } from '../core/report-runs';
 import type { Report } from '../core/reports';
 import { type Identity, notYours, type OwnershipCheck, type OwnerStore } from '../core/owners';
 import { UserError } from '../api/user-error';
@@ -42,6 +42,15 @@ export function ownReport(w: Who, report: Report): Report {
   return report;
 }
 
+/**
+ * The report's unfinished pull, only as the running user saved it: a checkpoint someone changed in the hidden sheet is
+ * not continued (a new run starts over from the report instead).
+ */
+export function ownJob(w: Who, deps: RunDeps, reportId: string): PullJob | null {
+  const job = deps.jobs.get(reportId);
+  return job && w.check.sealed(job) ? job : null;
+}
+
 /** A warning from the trigger upkeep goes with the progress; the action itself succeeded. */
 export function withWarning(progress: RunProgress, warning: string | undefined): RunProgress {
   return warning ? { ...progress, warnings: [...progress.warnings, warning] } : progress;
@@ -56,6 +65,10 @@ function onOwnRun(reportId: string, act: (deps: RunDeps) => RunProgress): RunPro
   const progress = withDocumentLock(() => {
     const deps = runDeps();
     ownReport(w, deps.reports.get(reportId));
+    if (deps.jobs.has(reportId) && !ownJob(w, deps, reportId))
+      throw new UserError(
+        'O ponto de parada desta atualização foi alterado fora do complemento (alguém editou a aba oculta "Faturamento · dados") e não será usado. Clique em "Atualizar" para recomeçar a atualização do início.',
+      );
     return act(deps);
   });
   recordUsage();

@@ -7,6 +7,7 @@ import { type Identity, OwnerStore } from '../core/owners';
 import { SERVICE_TIME_ZONE } from '../core/reports';
 import { scrubbingTransport, urlFetchTransport } from './urlfetch-transport';
 import { workStore } from './work-store';
+import { lazySeal, type Seal, sealedStore } from '../core/seal';
 import type { Zone } from '../api/calendar';
 import { gasZone } from './zone';
 
@@ -47,15 +48,36 @@ export function propertyStore(props: GoogleAppsScript.Properties.Properties): Ke
 }
 
 export const userStore = (): KeyValueStore => propertyStore(PropertiesService.getUserProperties());
-/** The document's stored work (a hidden sheet: see work-store.ts), of the active document unless another is given. */
-export const documentStore = (ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): KeyValueStore => workStore(ss);
+/**
+ * The document's stored work (a hidden sheet: see work-store.ts), of the active document unless another is given.
+ * Every value saved there is signed as the running user's, and can be checked against their signatures (core/seal.ts).
+ */
+export function documentStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): KeyValueStore {
+  const id = ss.getId();
+  let seal = seals.get(id);
+  if (!seal) {
+    seal = lazySeal(() => {
+      const owners = ownerStore();
+      return owners.seal(currentUser(owners), id);
+    });
+    seals.set(id, seal);
+  }
+  return sealedStore(workStore(ss), seal);
+}
+
+/** One seal per document for the whole execution: a store made later sees the signatures an earlier one wrote. */
+const seals = new Map<string, Seal>();
+
+/** One per execution: the running user's signatures are read once, and every store of the execution sees the ones it writes. */
+let owners: OwnerStore | undefined;
 
 export function ownerStore(): OwnerStore {
-  return new OwnerStore(
+  owners ??= new OwnerStore(
     userStore(),
     () => Utilities.getUuid(),
     (text, secret) => Utilities.base64Encode(Utilities.computeHmacSha256Signature(text, secret)),
   );
+  return owners;
 }
 
 /** The running user (a trigger's owner in a trigger run), with their stable id. */

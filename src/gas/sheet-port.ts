@@ -2,6 +2,7 @@
 import type { BookPort, MarkupSheetPort, SelectionBookPort, SheetPort } from '../core/sheet-port';
 import type { CellValue } from '../core/table';
 import { WORK_SHEET } from './work-store';
+import { withinCellLimit } from './cell-limit';
 
 export function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort {
   return {
@@ -12,9 +13,9 @@ export function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort 
     maxColumns: () => sheet.getMaxColumns(),
     ensureSize(rows, columns) {
       const maxRows = sheet.getMaxRows();
-      if (maxRows < rows) sheet.insertRowsAfter(maxRows, rows - maxRows);
+      if (maxRows < rows) withinCellLimit(`A aba "${sheet.getName()}"`, () => sheet.insertRowsAfter(maxRows, rows - maxRows));
       const maxCols = sheet.getMaxColumns();
-      if (maxCols < columns) sheet.insertColumnsAfter(maxCols, columns - maxCols);
+      if (maxCols < columns) withinCellLimit(`A aba "${sheet.getName()}"`, () => sheet.insertColumnsAfter(maxCols, columns - maxCols));
     },
     read: (row, column, numRows, numColumns) => sheet.getRange(row, column, numRows, numColumns).getValues() as CellValue[][],
     readNotes: (row, column, numColumns) => sheet.getRange(row, column, 1, numColumns).getNotes()[0],
@@ -108,7 +109,7 @@ export function bookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = Spreadsh
       return sheet ? sheetPort(sheet) : null;
     },
     create(name, columns) {
-      const sheet = ss.insertSheet(name, ss.getSheets().length);
+      const sheet = withinCellLimit(`A aba "${name}"`, () => ss.insertSheet(name, ss.getSheets().length));
       const extra = columns === undefined ? 0 : sheet.getMaxColumns() - Math.max(1, columns);
       if (extra > 0) sheet.deleteColumns(sheet.getMaxColumns() - extra + 1, extra);
       return sheetPort(sheet);

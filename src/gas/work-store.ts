@@ -11,11 +11,19 @@
  * appendRow, which Sheets applies atomically, so two owners' runs adding keys
  * at the same time do not overwrite each other's rows. Anyone can edit this
  * sheet: nothing in it is trusted to decide whose key runs what (see
- * core/owners.ts), and no key is ever written here.
+ * core/owners.ts and core/seal.ts), and no key is ever written here. Its
+ * warning-only protection makes Sheets ask a person "are you sure?" before
+ * an edit by hand; the add-on's own writes go through.
  */
 import type { KeyValueStore } from '../core/ports';
+import { checkRoom, withinCellLimit } from './cell-limit';
 
 export const WORK_SHEET = 'Faturamento · dados';
+const PROTECTION =
+  'Dados do complemento Faturamento (relatórios, lotes, painéis). Editar estas células faz o complemento deixar de executar o item alterado até o dono salvá-lo de novo.';
+/** What a refused write of the store says it did not save. */
+const WHAT = 'O dado do complemento (relatório, lote ou painel)';
+
 /** A1 of the sheet, to find it again if someone renames it. */
 const MARK = 'faturamento:dados';
 /** Keys moved here from DocumentProperties, where they were kept before. */
@@ -44,7 +52,9 @@ function legacyKeys(): number {
 function createSheet(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sheet {
   // insertSheet makes the new sheet active: the person keeps looking at the sheet they were on.
   const before = ss.getActiveSheet();
-  const made = ss.insertSheet(WORK_SHEET, ss.getSheets().length);
+  // A new sheet comes with 1,000 rows of 26 columns before it is cut down.
+  checkRoom(ss, 1000 * 26, WHAT);
+  const made = withinCellLimit(WHAT, () => ss.insertSheet(WORK_SHEET, ss.getSheets().length));
   // Two columns and only the rows it uses: its cells count against the document's 10 million.
   if (made.getMaxColumns() > 2) made.deleteColumns(3, made.getMaxColumns() - 2);
   if (made.getMaxRows() > 2) made.deleteRows(3, made.getMaxRows() - 2);
@@ -52,6 +62,7 @@ function createSheet(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sheet {
   made.getRange(1, 1, 1, 2).setValues([[MARK, 'Dados do complemento Faturamento: não edite.']]);
   if (before) ss.setActiveSheet(before);
   made.hideSheet();
+  warnBeforeEdits(made);
   // Reports and jobs saved before this sheet existed come along (they have no owner: see core/owners.ts).
   const legacy = legacyEntries();
   if (legacy.length) {
@@ -60,6 +71,11 @@ function createSheet(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sheet {
     for (const [k] of legacy) doc?.deleteProperty(k);
   }
   return made;
+}
+
+/** Sheets asks a person "are you sure?" before they edit the sheet by hand; scripts write as before. */
+function warnBeforeEdits(sheet: Sheet): void {
+  if (sheet.getProtections(SpreadsheetApp.ProtectionType.SHEET).length === 0) sheet.protect().setDescription(PROTECTION).setWarningOnly(true);
 }
 
 /** The row of a key this store appended: found by reading the keys again. */
@@ -71,6 +87,8 @@ function locate(sheet: Sheet, key: string): number {
 
 class WorkSheetStore implements KeyValueStore {
   private sheet: Sheet | null | undefined;
+  /** Its protection was checked in this execution (a sheet made before the store had one gets it at the next write). */
+  private warned = false;
   /** key → row; 0: appended by this store, row not known yet. */
   private readonly rows = new Map<string, number>();
   private readonly values = new Map<string, string>();
@@ -99,13 +117,18 @@ class WorkSheetStore implements KeyValueStore {
   private write(key: string, value: string): void {
     this.load();
     if (!this.sheet) this.sheet = createSheet(this.ss);
+    if (!this.warned) warnBeforeEdits(this.sheet);
+    this.warned = true;
     let row = this.rows.get(key);
     if (row === 0) row = locate(this.sheet, key);
     if (row) {
       this.sheet.getRange(row, 2).setValue(value);
       this.rows.set(key, row);
     } else {
-      this.sheet.appendRow([key, value]);
+      const sheet = this.sheet;
+      // A new row grows the sheet by its two cells when it is full, as this store keeps it.
+      if (sheet.getLastRow() >= sheet.getMaxRows()) checkRoom(this.ss, sheet.getMaxColumns(), WHAT);
+      withinCellLimit(WHAT, () => sheet.appendRow([key, value]));
       this.rows.set(key, 0);
     }
   }

@@ -87,9 +87,9 @@ describe('one hourly run', () => {
 
       const doc = countDocumentReads(emu);
       const calls = new Map<string, number>();
-      // A slow service: every wave of requests costs 20 s, so the pull alone could fill the whole run.
+      // A slow service: every wave of requests costs 19 s, so the pull alone could fill the whole run.
       const [run] = emu.runDueTriggers(SP('2026-11-22T11:05:00'), {
-        costs: { urlFetchCallMs: 20_000 },
+        costs: { urlFetchCallMs: 19_000 },
         onServiceCall: (c) => calls.set(`${c.object}.${c.method}`, (calls.get(`${c.object}.${c.method}`) ?? 0) + 1),
       });
       expect(run.status).toBe('ok');

@@ -7,18 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BulkDeps, BulkJob } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
-import {
-  bulkToContinue,
-  dispatch,
-  dueReports,
-  IDLE_MS,
-  ownWork,
-  pullsToContinue,
-  type StoredWork,
-  staleVouchers,
-  storedWork,
-  wantsDispatcher,
-} from '../../src/core/dispatch';
+import { bulkToContinue, dispatch, dueReports, IDLE_MS, ownWork, pullsToContinue, type StoredWork, storedWork, wantsDispatcher } from '../../src/core/dispatch';
 import { beginRun, type PullJob } from '../../src/core/report-runs';
 import type { Report } from '../../src/core/reports';
 import { MemoryStore } from '../bulk/fixtures';
@@ -139,7 +128,7 @@ describe('whose work a trigger runs', () => {
       pulls: [pull('mine'), pull('theirs'), pull('moved'), pull('gone')],
       bulk: [bulkJob('b1', { owner: me }), bulkJob('b2', { owner: other })],
     };
-    const own = ownWork(work, { report: (r) => r.owner?.id === me.id, bulk: (j) => j.owner?.id === me.id });
+    const own = ownWork(work, { report: (r) => r.owner?.id === me.id, bulk: (j) => j.owner?.id === me.id, sealed: () => true });
     expect(own.reports.map((r) => r.id)).toEqual(['mine', 'moved']);
     expect(own.pulls.map((p) => p.reportId)).toEqual(['mine']);
     expect(own.bulk.map((j) => j.id)).toEqual(['b1']);
@@ -148,32 +137,10 @@ describe('whose work a trigger runs', () => {
       {
         report: () => true,
         bulk: () => true,
+        sealed: () => true,
       },
     );
     expect(otherListing.pulls).toEqual([]);
-  });
-
-  it("vouchers of work that is gone, someone else's now, or (bulk) ended are no longer needed", () => {
-    const work: StoredWork = {
-      reports: [report('mine', { owner: me }), report('taken', { owner: other }), report('unowned')],
-      pulls: [],
-      bulk: [
-        bulkJob('run', { owner: me }),
-        bulkJob('done', { owner: me, status: 'done' }),
-        bulkJob('cancelled', { owner: me, status: 'cancelled' }),
-        bulkJob('failed', { owner: me, status: 'failed' }),
-        bulkJob('theirs', { owner: other }),
-        bulkJob('before owners'),
-      ],
-    };
-    const ledger = {
-      reports: { mine: 's', taken: 's', unowned: 's', deleted: 's' },
-      bulk: { run: 's', done: 's', cancelled: 's', failed: 's', theirs: 's', 'before owners': 's', deleted: 's' },
-    };
-    expect(staleVouchers(work, ledger, me.id)).toEqual({
-      reports: ['taken', 'unowned', 'deleted'],
-      bulk: ['done', 'cancelled', 'theirs', 'before owners', 'deleted'],
-    });
   });
 
   it('reads the stored work in one go', () => {

@@ -6,8 +6,11 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BulkJob } from '../../src/core/bulk/state';
-import { notYours, OwnerStore } from '../../src/core/owners';
-import type { Report } from '../../src/core/reports';
+import { bulkJobStore } from '../../src/core/bulk/stored-job';
+import { JobStore } from '../../src/core/job-store';
+import { type Identity, notYours, OwnerStore } from '../../src/core/owners';
+import { type Report, ReportStore } from '../../src/core/reports';
+import { isSealed, sealedStore } from '../../src/core/seal';
 import { MemoryStore } from '../bulk/fixtures';
 
 const hmac = (text: string, secret: string) => createHmac('sha256', secret).update(text).digest('hex');
@@ -69,113 +72,125 @@ describe('OwnerStore identity', () => {
   });
 });
 
-describe('OwnerStore ledger', () => {
-  it('runs a report only for its owner, as they vouched for it', () => {
+/** The document's work store as one user's executions see it: every write signed with their seal. */
+function docAs(store: OwnerStore, me: Identity, doc = new MemoryStore(), documentId = DOC) {
+  return { doc, view: sealedStore(doc, store.seal(me, documentId)) };
+}
+
+describe('OwnerStore seals', () => {
+  it('runs a report only for its owner, read exactly as they saved it, whichever field changes', () => {
     const { store } = owners();
     const me = store.identity('ana@exemplo.com');
-    const mine = report(me.id);
-    expect(store.checker(me, DOC).report(mine)).toBe(false);
-    store.vouchReport(me, DOC, mine);
+    const { doc, view } = docAs(store, me);
+    const reports = new ReportStore(view, () => 'x');
+    reports.save(report(me.id));
     const check = store.checker(me, DOC);
     expect(check.me).toBe(me.id);
-    expect(check.report(mine)).toBe(true);
-    // Anything that decides what is pulled, with whose key and when, breaks the signature.
-    for (const changed of [
-      { filters: { competencia: '12/2026' } },
-      { connectionId: 'c2' },
-      { listing: 'cobrancas' as const },
-      { incremental: true },
-      { schedule: { every: 'day' } as unknown as Report['schedule'] },
-      { notifyByEmail: true },
-      { cardData: true },
-      { companies: ['c1', 'c2'] as unknown as Report['companies'] },
-      { id: 'r2' },
-    ])
-      expect(check.report({ ...mine, ...changed })).toBe(false);
-    // The tab and the name are not part of the terms.
-    expect(check.report({ ...mine, sheetName: 'Outra', sheetId: 9, name: 'Novo nome' })).toBe(true);
-    expect(check.report({ ...mine, owner: { id: 'outro', email: 'ana@exemplo.com' } })).toBe(false);
-    expect(check.report({ ...mine, owner: undefined })).toBe(false);
-    expect(check.report({ ...mine, connectionId: '' })).toBe(false);
+    expect(check.report(reports.get('r1'))).toBe(true);
+    expect(check.altered(reports.get('r1'))).toBe(false);
+    // A copy changed after the read is not what was read.
+    expect(check.report({ ...reports.get('r1'), filters: {} })).toBe(false);
+    const saved = doc.get('faturamento.relatorio.r1') as string;
+    // Any field, those no list of "terms" named included (the tab, the incremental stamp, the name), breaks the seal.
+    for (const changed of [{ sheetId: 9 }, { lastSuccessStart: 99 }, { name: 'Outro' }, { filters: { competencia: '12/2026' } }, { extra: 1 }]) {
+      doc.set('faturamento.relatorio.r1', JSON.stringify({ ...JSON.parse(saved), ...changed }));
+      const read = reports.get('r1');
+      expect(check.report(read), JSON.stringify(changed)).toBe(false);
+      expect(check.altered(read)).toBe(true);
+    }
+    // An older copy of the same report, put back by hand, is not the latest the owner saved.
+    reports.save({ ...JSON.parse(saved), name: 'Novo nome' });
+    doc.set('faturamento.relatorio.r1', saved);
+    expect(check.report(reports.get('r1'))).toBe(false);
+    doc.set('faturamento.relatorio.r1', JSON.stringify({ ...JSON.parse(saved), name: 'Novo nome' }));
+    expect(check.report(reports.get('r1'))).toBe(true);
   });
 
-  it('a report vouched for with card data or companies stays vouched for as it is', () => {
+  it('signs every kind of item and every part of a split one, through the store', () => {
+    const { store, user } = owners();
+    const me = store.identity('a');
+    const { doc, view } = docAs(store, me);
+    const jobs = new JobStore<{ id: string; text: string }>(view, 'faturamento.job.');
+    jobs.put('j1', { id: 'j1', text: 'x'.repeat(30_000) });
+    expect(doc.keys().filter((k) => k.startsWith('faturamento.job.j1#')).length).toBeGreaterThan(1);
+    for (const key of doc.keys()) expect(user.get(`faturamento.selo.${DOC}|${key}`), key).toEqual(expect.any(String));
+    const check = store.checker(me, DOC);
+    expect(check.sealed(jobs.get('j1') as object)).toBe(true);
+    const part = doc.keys().find((k) => k.endsWith('#a1')) as string;
+    doc.set(part, `${doc.get(part)?.slice(0, -1)}y`);
+    expect(check.sealed(jobs.get('j1') as object)).toBe(false);
+    // Deleting through the store drops the signatures it no longer needs.
+    jobs.delete('j1');
+    expect(user.keys().filter((k) => k.startsWith('faturamento.selo.'))).toEqual(doc.keys().map((k) => `faturamento.selo.${DOC}|${k}`));
+  });
+
+  it('a refused write leaves the signature of what was saved before', () => {
     const { store } = owners();
     const me = store.identity('a');
-    const withCard = report(me.id, { cardData: true, companies: ['c1', 'c2'] as unknown as Report['companies'] });
-    store.vouchReport(me, DOC, withCard);
-    const check = store.checker(me, DOC);
-    expect(check.report(withCard)).toBe(true);
-    expect(check.report({ ...withCard, cardData: false })).toBe(false);
-    expect(check.report({ ...withCard, companies: ['c1'] as unknown as Report['companies'] })).toBe(false);
+    const { doc, view } = docAs(store, me);
+    const reports = new ReportStore(view, () => 'x');
+    reports.save(report(me.id));
+    doc.frozen = true;
+    expect(() => reports.save({ ...report(me.id), name: 'Outro' })).toThrow();
+    doc.frozen = false;
+    expect(store.checker(me, DOC).report(reports.get('r1'))).toBe(true);
   });
 
-  it('another editor, or another secret, cannot pass for the owner', () => {
+  it('another editor, another secret or another document cannot pass for the owner', () => {
     const ana = owners();
     const me = ana.store.identity('ana');
-    const mine = report(me.id);
-    ana.store.vouchReport(me, DOC, mine);
+    const { doc, view } = docAs(ana.store, me);
+    new ReportStore(view, () => 'x').save(report(me.id));
     const bia = owners('bia');
     const other = bia.store.identity('bia');
-    bia.store.vouchReport(other, DOC, mine);
-    expect(bia.store.checker(other, DOC).report(mine)).toBe(false);
-    expect(ana.store.checker({ ...me, secret: 'adivinhado' }, DOC).report(mine)).toBe(false);
-    expect(ana.store.checker(me, 'doc-2').report(mine)).toBe(false);
+    // Bia saves Ana's report changed: signed by Bia, it is no longer as Ana saved it.
+    const asBia = new ReportStore(sealedStore(doc, bia.store.seal(other, DOC)), () => 'x');
+    expect(bia.store.checker(other, DOC).report(asBia.get('r1'))).toBe(false);
+    asBia.save({ ...asBia.get('r1'), sheetId: 3 });
+    expect(bia.store.checker(other, DOC).report(asBia.get('r1'))).toBe(false);
+    const asAna = new ReportStore(sealedStore(doc, ana.store.seal(me, DOC)), () => 'x');
+    expect(ana.store.checker(me, DOC).altered(asAna.get('r1'))).toBe(true);
+    const guessed = owners('id', ana.user);
+    const elsewhere = new ReportStore(sealedStore(doc, guessed.store.seal({ ...me, secret: 'adivinhado' }, DOC)), () => 'x');
+    expect(elsewhere.find('r1') && isSealed(elsewhere.find('r1'))).toBe(false);
+    const otherDoc = new ReportStore(sealedStore(doc, owners('id', ana.user).store.seal(me, 'doc-2')), () => 'x');
+    expect(isSealed(otherDoc.find('r1'))).toBe(false);
   });
 
-  it('runs a bulk job only for its owner, as started', () => {
+  it('runs a bulk job only for its owner, with a connection', () => {
     const { store } = owners();
     const me = store.identity('a');
-    const mine = job(me.id);
-    store.vouchBulk(me, DOC, mine);
+    const { view } = docAs(store, me);
+    const jobs = bulkJobStore(view);
+    jobs.put('b1', job(me.id, { keys: ['lote-1', 'lote-2'] } as Partial<BulkJob>));
     const check = store.checker(me, DOC);
-    expect(check.bulk(mine)).toBe(true);
-    for (const changed of [{ operation: 'criarAssinaturaPlano' as const }, { sheetId: 8 }, { startedAt: 6 }, { connectionId: 'c2' }, { id: 'b2' }])
-      expect(check.bulk({ ...mine, ...changed })).toBe(false);
-    expect(check.bulk({ ...mine, owner: { id: 'outro', email: '' } })).toBe(false);
-    expect(check.bulk({ ...mine, owner: undefined })).toBe(false);
-    expect(check.bulk({ ...mine, connectionId: undefined })).toBe(false);
-    expect(check.report(report(me.id, { id: 'b1' }))).toBe(false);
+    expect(check.bulk(jobs.get('b1') as BulkJob)).toBe(true);
+    jobs.put('b2', job(me.id, { id: 'b2', connectionId: undefined }));
+    jobs.put('b3', job('outro', { id: 'b3' }));
+    expect(check.bulk(jobs.get('b2') as BulkJob)).toBe(false);
+    expect(check.bulk(jobs.get('b3') as BulkJob)).toBe(false);
+    expect(check.altered(jobs.get('b3') as BulkJob)).toBe(false);
   });
 
-  it('lists the documents where the user owns something, and forgets items one by one', () => {
+  it('lists the documents where the user saved something, and forgets signatures of keys that are gone', () => {
     const { user, store } = owners();
     const me = store.identity('a');
     expect(store.documents()).toEqual([]);
-    store.vouchReport(me, DOC, report(me.id));
-    store.vouchBulk(me, DOC, job(me.id));
-    store.vouchBulk(me, 'doc-2', job(me.id));
+    const one = docAs(store, me);
+    const two = docAs(store, me, new MemoryStore(), 'doc-2');
+    new ReportStore(one.view, () => 'x').save(report(me.id));
+    new ReportStore(one.view, () => 'x').save(report(me.id, { id: 'r2' }));
+    new ReportStore(two.view, () => 'x').save(report(me.id));
     expect(store.documents().sort()).toEqual([DOC, 'doc-2']);
-    expect(Object.keys(store.ledger(DOC).reports)).toEqual(['r1']);
-    expect(Object.keys(store.ledger(DOC).bulk)).toEqual(['b1']);
-
-    store.forget(DOC, { reports: ['r1'] });
-    expect(store.ledger(DOC)).toEqual({ reports: {}, bulk: { b1: expect.any(String) } });
-    expect(store.checker(me, DOC).bulk(job(me.id))).toBe(true);
-    store.forget(DOC, { bulk: ['b1'] });
-    expect(store.documents()).toEqual(['doc-2']);
-    expect(user.get('faturamento.meus.doc-1')).toBeNull();
-    expect(store.ledger(DOC)).toEqual({ reports: {}, bulk: {} });
-
-    // Forgetting what is not there writes nothing.
-    user.frozen = true;
-    store.forget('doc-2', { reports: ['b1'], bulk: ['zz'] });
-    store.forget('doc-2', {});
-    user.frozen = false;
-    expect(store.documents()).toEqual(['doc-2']);
-  });
-
-  it('forgets items of both kinds in one call', () => {
-    const { store } = owners();
-    const me = store.identity('a');
-    store.vouchReport(me, DOC, report(me.id));
-    store.vouchReport(me, DOC, report(me.id, { id: 'r2' }));
-    store.vouchBulk(me, DOC, job(me.id));
-    store.forget(DOC, { reports: ['r1', 'nenhum'], bulk: ['nenhum'] });
-    expect(Object.keys(store.ledger(DOC).reports)).toEqual(['r2']);
-    store.forget(DOC, { reports: ['nenhum'], bulk: ['b1'] });
-    expect(store.ledger(DOC).bulk).toEqual({});
-    expect(store.documents()).toEqual([DOC]);
+    // Another editor deleted r1.
+    one.doc.delete('faturamento.relatorio.r1');
+    store.forgetMissing(DOC, new Set(one.doc.keys()));
+    expect(
+      user
+        .keys()
+        .filter((k) => k.startsWith('faturamento.selo.'))
+        .sort(),
+    ).toEqual([`faturamento.selo.${DOC}|faturamento.relatorio.r2`, 'faturamento.selo.doc-2|faturamento.relatorio.r1']);
   });
 });
 
@@ -204,24 +219,20 @@ describe('OwnerStore ledgers kept from earlier versions', () => {
     expect(store.checker(me, DOC).report(r)).toBe(true);
   });
 
-  it("vouching for someone else's item, or one without a connection or an owner, makes it runnable by nobody", () => {
-    const { store } = owners();
+  it('an item saved whole since is no longer accepted by its old terms', () => {
+    const { user, store } = owners();
     const me = store.identity('a');
-    const theirs = report('outro');
-    const theirJob = job('outro');
-    store.vouchReport(me, DOC, theirs);
-    store.vouchBulk(me, DOC, theirJob);
-    const unconnected = report(me.id, { id: 'r2', connectionId: undefined });
-    const unconnectedJob = job(me.id, { id: 'b2', connectionId: '' });
-    store.vouchReport(me, DOC, unconnected);
-    store.vouchBulk(me, DOC, unconnectedJob);
-    const ownerless = report(me.id, { id: 'r3', owner: undefined });
-    const ownerlessJob = job(me.id, { id: 'b3', owner: undefined });
-    store.vouchReport(me, DOC, ownerless);
-    store.vouchBulk(me, DOC, ownerlessJob);
-    const check = store.checker(me, DOC);
-    for (const r of [theirs, unconnected, ownerless]) expect(check.report(r), r.id).toBe(false);
-    for (const j of [theirJob, unconnectedJob, ownerlessJob]) expect(check.bulk(j), j.id).toBe(false);
+    const r = report(me.id);
+    const terms = JSON.stringify(['r', r.id, me.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail]);
+    user.set(`faturamento.meus.${DOC}`, JSON.stringify({ reports: { r1: hmac(terms, me.secret) }, bulk: {} }));
+    const { doc, view } = docAs(store, me);
+    const reports = new ReportStore(view, () => 'x');
+    reports.save(r);
+    doc.set('faturamento.relatorio.r1', JSON.stringify({ ...r, lastSuccessStart: 5 }));
+    expect(owners('id', user).store.checker(me, DOC).report(reports.get('r1'))).toBe(false);
+    // Once signed whole, the old voucher goes.
+    store.forgetMissing(DOC, new Set(doc.keys()));
+    expect(store.ledger(DOC)).toEqual({ reports: {}, bulk: {} });
   });
 });
 

@@ -9,6 +9,7 @@
  * so a re-run sends nothing.
  */
 import type { Owner } from '../owners';
+import { isSealed } from '../seal';
 import type { MarkupSheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { type BulkOperation, bulkOperation } from './definitions';
@@ -19,6 +20,9 @@ import { cellIssue } from './rows';
 import type { SnapshotStore } from './snapshot';
 import { type BulkDeps, BulkError, type Confirmed } from './state';
 import { type Context, cellAt, type OperationKind, sheetOf, writtenSince } from './context';
+
+const ALTERED_BASE =
+  'A base de comparação desta aba foi alterada fora do complemento (alguém editou a aba oculta "Faturamento · dados"), então nada foi enviado. Atualize o relatório da aba (Relatórios › Atualizar) para refazê-la e envie as alterações de novo.';
 
 /** The edit plan of an imported sheet: its columns by metadata, the snapshot its owner's last pull left. */
 function editPlan(deps: BulkDeps, sheet: MarkupSheetPort, owner: Owner | undefined): { plan: EditPlan; store: SnapshotStore } {
@@ -35,6 +39,7 @@ function editPlan(deps: BulkDeps, sheet: MarkupSheetPort, owner: Owner | undefin
     throw new BulkError(
       `Estas assinaturas foram importadas por ${snapshot.owner.email || 'outro editor'}: só quem importou envia as alterações, com a conexão usada na importação. Para enviar com uma conexão sua, assuma o relatório e atualize-o.`,
     );
+  if (owner && !isSealed(snapshot)) throw new BulkError(ALTERED_BASE);
   return { plan: new EditPlan(columns, snapshot, sheet.name(), deps.zone), store };
 }
 

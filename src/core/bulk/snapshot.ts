@@ -12,6 +12,7 @@
 import { type WriteOperation, writes } from '../../api/writes';
 import type { Owner } from '../owners';
 import type { KeyValueStore } from '../ports';
+import { isSealed, markSealed, verified } from '../seal';
 import { hash } from './digest';
 
 export const SNAPSHOT_PREFIX = 'faturamento.edicao.';
@@ -101,16 +102,18 @@ export class SnapshotStore {
       return null;
     }
     const records = new Map<string, SnapshotEntry>();
+    let sealed = verified(this.store, headKey(sheetId), raw);
     for (let n = 0; n < head.parts; n++) {
       const part = this.store.get(partKey(sheetId, head.gen, n));
       if (part === null) return null;
+      sealed &&= verified(this.store, partKey(sheetId, head.gen, n), part);
       for (const line of part.split('\n')) {
         if (!line) continue;
         const [id, type, ...values] = line.split('\t');
         records.set(id, { type, values });
       }
     }
-    return { owner: head.owner, connectionId: head.connectionId, at: head.at, overflow: head.overflow, records };
+    return markSealed({ owner: head.owner, connectionId: head.connectionId, at: head.at, overflow: head.overflow, records }, sealed);
   }
 
   save(sheetId: number, snapshot: Snapshot): void {
@@ -132,6 +135,7 @@ export class SnapshotStore {
     const head: Head = { owner: snapshot.owner, connectionId: snapshot.connectionId, at: snapshot.at, gen, parts: parts.length };
     if (snapshot.overflow) head.overflow = true;
     this.store.set(headKey(sheetId), JSON.stringify(head));
+    markSealed(snapshot, true);
   }
 
   /** Forgets a sheet's snapshot (its report was deleted): the head and the parts of both slots. */
@@ -147,7 +151,8 @@ export class SnapshotStore {
    */
   pulled(sheetId: number, owner: Owner | undefined, connectionId: string | undefined, records: ReadonlyArray<Record<string, unknown>>, now: number): void {
     const before = this.get(sheetId);
-    const same = before && before.owner?.id === owner?.id && before.connectionId === connectionId;
+    // A base someone else wrote or changed is never carried on: the pull starts it again from what it read.
+    const same = before && isSealed(before) && before.owner?.id === owner?.id && before.connectionId === connectionId;
     const snapshot: Snapshot = same ? before : { owner, connectionId, at: now, records: new Map() };
     snapshot.at = now;
     for (const r of records) {

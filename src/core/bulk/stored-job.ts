@@ -8,6 +8,7 @@
  */
 import { JobStore } from '../job-store';
 import type { KeyValueStore } from '../ports';
+import { isSealed, markSealed } from '../seal';
 import type { BulkJob } from './state';
 
 type Stored = BulkJob & { keyCoding?: 'front' };
@@ -51,7 +52,8 @@ function pack(job: BulkJob): Stored {
 function unpack(stored: Stored): BulkJob {
   if (stored.keyCoding !== 'front') return stored;
   const { keyCoding: _, ...job } = stored;
-  return { ...job, keys: job.keys && frontDecode(job.keys), retryKeys: job.retryKeys && frontDecode(job.retryKeys) };
+  // Decoded from what was read: sealed exactly when what was read is.
+  return markSealed({ ...job, keys: job.keys && frontDecode(job.keys), retryKeys: job.retryKeys && frontDecode(job.retryKeys) }, isSealed(stored));
 }
 
 export class BulkJobStore extends JobStore<BulkJob> {
@@ -71,6 +73,7 @@ export class BulkJobStore extends JobStore<BulkJob> {
 
   override put(id: string, job: BulkJob): void {
     super.put(id, pack(job));
+    markSealed(job, true);
   }
 }
 

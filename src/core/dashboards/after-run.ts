@@ -4,6 +4,7 @@
  * that feeds a dashboard loads the refresh code (a lazy chunk of the bundle,
  * dev/build/lazy-chunks.ts).
  */
+import { isSealed } from '../seal';
 import { type DashboardDeps, refreshDashboard } from './refresh';
 
 /** Time a dashboard refresh is given at least: 50,000 charges take about 35 s at the pessimistic cost model (npm run bench). */
@@ -18,7 +19,8 @@ export const REFRESH_RESERVE_MS = 60_000;
  */
 export function afterReportRun(deps: DashboardDeps, reportId: string, ownerId: string, until = Number.POSITIVE_INFINITY): void {
   for (const d of deps.dashboards.list()) {
-    if (d.owner?.id !== ownerId || (d.reportId !== reportId && d.secondReportId !== reportId)) continue;
+    // Only as its owner saved it: one changed in the hidden sheet could name any sheet to draw on.
+    if (d.owner?.id !== ownerId || !isSealed(d) || (d.reportId !== reportId && d.secondReportId !== reportId)) continue;
     if (deps.now() > until) {
       const message =
         'Não deu tempo de atualizar este painel no fim da execução do relatório (limite de 6 minutos do Google): ele é atualizado na próxima execução, ou clique em Atualizar agora.';

@@ -6,7 +6,8 @@
 import { UserError } from '../../api/user-error';
 import type { Owner } from '../owners';
 import type { KeyValueStore } from '../ports';
-import { readJson, writeJson } from '../ports';
+import { writeJson } from '../ports';
+import { markSealed, readSealed } from '../seal';
 import type { DashboardKind } from './kinds';
 
 export interface DashboardRefresh {
@@ -47,13 +48,13 @@ export class DashboardStore {
     return this.doc
       .keys()
       .filter((k) => k.startsWith(PREFIX))
-      .map((k) => readJson<Dashboard | null>(this.doc, k, null))
+      .map((k) => readSealed<Dashboard>(this.doc, k))
       .filter((d): d is Dashboard => d !== null && typeof d.id === 'string')
       .sort((a, b) => a.createdAt - b.createdAt);
   }
 
   find(id: string): Dashboard | null {
-    return readJson<Dashboard | null>(this.doc, PREFIX + id, null);
+    return readSealed<Dashboard>(this.doc, PREFIX + id);
   }
 
   get(id: string): Dashboard {
@@ -64,7 +65,7 @@ export class DashboardStore {
 
   save(d: Dashboard): Dashboard {
     writeJson(this.doc, PREFIX + d.id, d);
-    return d;
+    return markSealed(d, true);
   }
 
   create(fields: Omit<Dashboard, 'id' | 'createdAt'>, now: number): Dashboard {

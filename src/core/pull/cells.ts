@@ -5,7 +5,7 @@
  * meeting the limit half-way.
  */
 import { bounded } from '../bounds';
-import { CELL_LIMIT, type SheetPort } from '../sheet-port';
+import { CELL_LIMIT, CELL_LIMIT_TEXT, type SheetPort } from '../sheet-port';
 import { ImportError } from './state';
 
 /** A sheet that grows to `rows` rows of data (below its header) with `columns` of ours; `sheet` null: one still to be made. */
@@ -19,8 +19,7 @@ export interface Growth {
 export const NEW_SHEET_ROWS = 1_000;
 export const NEW_SHEET_COLUMNS = 26;
 
-export const CELL_LIMIT_TEXT =
-  'O Google Planilhas aceita no máximo 10 milhões de células por planilha. Use filtros (por exemplo, uma competência ou um período), apague abas que não usa ou importe em outra planilha.';
+export { CELL_LIMIT_TEXT };
 
 /**
  * Refuses when the sheets of a write (the report's and its child sheets)

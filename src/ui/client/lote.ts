@@ -249,7 +249,24 @@ server
     if (f.connections.length === 0)
       notice(status, 'warn', 'Nenhuma conexão configurada: abra Faturamento › Conexões antes de executar (Validar funciona sem conexão).');
     const open = f.jobs[0];
-    if (open && !open.mine) {
+    if (open?.altered) {
+      // Its owner's own run, changed by someone in the hidden sheet: never continued; cancelling keeps it, stopped.
+      showProgress(open);
+      byId('continue').hidden = true;
+      byId('stop').hidden = false;
+      notice(
+        status,
+        'error',
+        `O lote da aba "${open.sheetName}" foi alterado fora do complemento (alguém editou a aba oculta "Faturamento · dados") e não é executado. Só você pode corrigi-lo: clique em "Parar" (ele fica guardado como cancelado), confira a aba e execute de novo.`,
+      );
+      byId('stop').addEventListener(
+        'click',
+        () => void server.cancelBulkRun(open.jobId).then((r) => (r.ok ? showProgress(r.value) : notice(status, 'error', r.message))),
+        {
+          once: true,
+        },
+      );
+    } else if (open && !open.mine) {
       // Someone else's run goes on only with their key, unless this user takes it over with a connection of their own.
       showProgress(open);
       byId('continue').hidden = true;

@@ -122,7 +122,7 @@ function ownerLine(r: ReportView): HTMLElement {
     return h(
       'div',
       { class: 'notice warn owner' },
-      'Diz ser seu, mas não foi você quem o salvou assim (outra pessoa o gravou ou alterou): não é executado. Confira os filtros e a aba antes de assumi-lo, ou exclua-o.',
+      'Alterado: diz ser seu, mas não está como você o salvou (alguém o gravou ou editou na aba oculta "Faturamento · dados"), então não é executado. Só você pode corrigi-lo: confira os filtros e a aba e clique em "Assumir" para salvá-lo de novo, ou exclua-o.',
     );
   return h(
     'div',

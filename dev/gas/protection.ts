@@ -1,0 +1,70 @@
+/**
+ * Protection of a whole sheet, as Sheet.protect() gives it. Only what the
+ * add-on uses: a description, and warning-only protection, where Sheets asks a
+ * person "are you sure?" before an edit by hand and lets scripts write as
+ * before. A protection that is not warning-only would limit editors, which the
+ * emulator's documents (every user an editor) do not model.
+ */
+import { GasObject } from './instrument';
+import type { SheetModel } from './spreadsheet-model';
+
+type GProtection = GoogleAppsScript.Spreadsheet.Protection;
+
+export interface ProtectionModel {
+  description: string;
+  warningOnly: boolean;
+}
+
+type Implemented = 'setWarningOnly' | 'isWarningOnly' | 'setDescription' | 'getDescription' | 'getProtectionType' | 'remove';
+
+export class ProtectionImpl extends GasObject implements Pick<GProtection, Implemented> {
+  readonly gasName = 'Protection';
+
+  constructor(
+    private readonly sheet: SheetModel,
+    private readonly model: ProtectionModel,
+  ) {
+    super();
+  }
+
+  private self(): GProtection {
+    return this as unknown as GProtection;
+  }
+
+  setWarningOnly(warningOnly: boolean): GProtection {
+    this.model.warningOnly = Boolean(warningOnly);
+    return this.self();
+  }
+
+  isWarningOnly(): boolean {
+    return this.model.warningOnly;
+  }
+
+  setDescription(description: string): GProtection {
+    this.model.description = String(description);
+    return this.self();
+  }
+
+  getDescription(): string {
+    return this.model.description;
+  }
+
+  getProtectionType(): GoogleAppsScript.Spreadsheet.ProtectionType {
+    return 'SHEET' as unknown as GoogleAppsScript.Spreadsheet.ProtectionType;
+  }
+
+  remove(): void {
+    this.sheet.protections = this.sheet.protections.filter((p) => p !== this.model);
+  }
+}
+
+/** A sheet's protection: one per sheet, as in Sheets (protect() on a protected sheet returns the one it has). */
+export function protect(sheet: SheetModel): ProtectionImpl {
+  let model = sheet.protections[0];
+  if (!model) {
+    // Sheets' default: a full protection (only the owner edits) until made warning-only.
+    model = { description: '', warningOnly: false };
+    sheet.protections.push(model);
+  }
+  return new ProtectionImpl(sheet, model);
+}
