@@ -28,6 +28,7 @@ import {
 import type { BookPort } from './sheet-port';
 import { resolveSheetFilters } from './sheet-filters';
 import { tableSpec } from './table';
+import { runTargetProblem, startTargetProblem } from './targets';
 import { listing } from '../api/operations';
 import { endedStatus, runResult, type RunStatus } from './run-state';
 
@@ -113,6 +114,11 @@ function progress(report: Report, state: ImportState, now = state.updatedAt): Ru
   };
 }
 
+/** Where a run begins: `form` only for the owner's own Importar form, after it checked the target sheet (core/targets.ts). */
+export interface BeginFrom {
+  form?: boolean;
+}
+
 /** A run's report and job as one execution holds them: read once, written back at the start and at the end. */
 export interface Run {
   report: Report;
@@ -125,8 +131,11 @@ export interface Run {
  * instead. The report is saved once, with the run's start (and whatever the
  * caller changed in it, such as the next scheduled start).
  */
-export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: PullJob | null): Run & { started: boolean } {
+export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: PullJob | null, from: BeginFrom = {}): Run & { started: boolean } {
   if (job && job.state.status === 'running') return { report, job, progress: progress(report, job.state), started: false };
+  // Only the owner's form, which checked the sheet, may point a report at a sheet that does not name it yet.
+  const refused = from.form ? null : startTargetProblem(deps.book, report);
+  if (refused) return { ...refuse(deps, report, origin, refused), started: false };
   const now = deps.now();
   const base = resolveFilters(report, new Date(now), deps.zone);
   const serviceZone = deps.serviceZone?.(report.connection) ?? intlZone(SERVICE_TIME_ZONE);
@@ -229,6 +238,46 @@ function backoff(report: Report, result: RunSummary['result'], origin: RunOrigin
   };
 }
 
+/**
+ * A run refused before it wrote anything (its sheet is not the report's): the
+ * owner is told on the card, in Histórico and, when scheduled, by e-mail.
+ */
+function refuse(deps: RunDeps, report: Report, origin: RunOrigin, message: string): Run {
+  const now = deps.now();
+  const summary: RunSummary = { startedAt: now, finishedAt: now, origin, rows: 0, durationMs: 0, result: 'erro', message, incremental: false };
+  const saved = deps.reports.save({ ...report, lastRun: summary });
+  told(deps, saved, summary);
+  if (deps.jobs.has(report.id)) deps.jobs.delete(report.id);
+  const spec = { listing: report.listing, filters: {}, sheetName: report.sheetName, mode: 'replace' as const };
+  const state: ImportState = {
+    spec,
+    sheetId: report.sheetId ?? -1,
+    pager: null,
+    rows: 0,
+    merged: 0,
+    children: {},
+    pages: 0,
+    warnings: [],
+    steps: 0,
+    startedAt: now,
+    updatedAt: now,
+    status: 'failed',
+    message,
+    retryable: false,
+  };
+  return { report: saved, job: { reportId: report.id, origin, state }, progress: progress(saved, state) };
+}
+
+/** Histórico's row of a finished run, and the owner's e-mail when a scheduled one failed. */
+function told(deps: RunDeps, report: Report, summary: RunSummary): void {
+  try {
+    appendHistory(deps.book, report.name, summary);
+  } catch {
+    // A spreadsheet at the cell limit has no room for Histórico's row: the report's card still says how the run went.
+  }
+  if ((summary.result === 'erro' || summary.result === 'parcial') && summary.origin === 'agendado') deps.notifyFailure?.(report, summary);
+}
+
 function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   const { state } = job;
   const now = deps.now();
@@ -252,15 +301,10 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     ...(result === 'ok' || result === 'parcial' ? { lastSuccessStart: state.startedAt } : {}),
     ...(state.companies ? { companyStamps: companyStamps(report, state) } : {}),
   });
-  try {
-    appendHistory(deps.book, report.name, summary);
-  } catch {
-    // A spreadsheet at the cell limit has no room for Histórico's row: the report's card still says how the run went.
-  }
   // A failed job stays so that "Continuar" resumes from its last written page.
   if (result === 'erro') deps.jobs.put(report.id, job);
   else deps.jobs.delete(report.id);
-  if ((result === 'erro' || result === 'parcial') && job.origin === 'agendado') deps.notifyFailure?.(saved, summary);
+  told(deps, saved, summary);
   if (result !== 'erro' && result !== 'cancelado') deps.afterReportRun?.(saved);
   return saved;
 }
@@ -280,8 +324,18 @@ function companyStamps(report: Report, state: ImportState): Record<string, numbe
 
 /** One step of a run until `deadline` (epoch ms), on the report and job the caller read. */
 export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: number): Run {
+  // A failure that continuing cannot get past stays as it ended (told once).
+  if (job.state.status === 'failed' && !job.state.retryable) return { report, job, progress: progress(report, job.state) };
   const current = job.state.status === 'failed' ? { ...job, state: retryImport(job.state) } : job;
   const { reportId, origin } = current;
+  // Whatever the stored pull says, it writes only the sheet that names this report (a deleted one is said by the step).
+  const sheet = deps.book.byId(current.state.sheetId);
+  const refused = sheet && current.state.status === 'running' ? runTargetProblem(sheet, report) : null;
+  if (refused) {
+    const failed: PullJob = { ...current, state: { ...current.state, status: 'failed', retryable: false, message: refused, updatedAt: deps.now() } };
+    const saved = finish(deps, report, failed);
+    return { report: saved, job: failed, progress: progress(saved, failed.state) };
+  }
   const state = stepImport(
     current.state,
     importDeps(deps, report, (s) => deps.jobs.put(reportId, { reportId, origin, state: s })),

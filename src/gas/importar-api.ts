@@ -13,7 +13,7 @@ import { ALL_COMPANIES_LABEL, type Report, resolveFilters, type SavedFilterValue
 import { sheetNameProblem } from '../core/sheet-names';
 import { notYours } from '../core/owners';
 import { readOnce } from '../core/ports';
-import { targetNames, targetProblem } from '../core/targets';
+import { ownSheetIds, targetNames, targetProblem } from '../core/targets';
 import { reportStore, runDeps, setCancelRequest } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
@@ -46,6 +46,9 @@ export interface ListingForm {
 
 const EDITING = 'faturamento.editarRelatorio';
 
+/** Sheets of the add-on known by name only (the hidden store, the Diagnóstico, which runDiagnostics finds by this name). */
+const RESERVED_SHEETS = [WORK_SHEET, 'Diagnóstico'];
+
 /** Opens the import sidebar on a saved report (the sidebar asks getImportForm which one). */
 export function editReport(reportId: string): void {
   userStore().set(EDITING, reportId);
@@ -74,7 +77,7 @@ export function getImportForm() {
       .map((c) => ({ id: c.id, name: c.name, isDefault: c.isDefault })),
     listings: forms,
     // Only sheets a report may write: never Histórico, a bulk template or another report's sheet.
-    sheets: targetNames(bookPort(ss), reportStore().list(), editing?.id),
+    sheets: targetNames(bookPort(ss), reportStore().list(), editing?.id, RESERVED_SHEETS),
     timeZone: spreadsheetTimeZone(),
     editing: editing
       ? {
@@ -174,9 +177,10 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
   if (form.newSheet && !ownSheet && target) {
     return { ok: false, field: 'sheetName', message: `Já existe uma aba "${sheetName}". Escolha outro nome ou, em Aba, a opção de substituí-la.` };
   }
+  // Even the sheet the edited report names: a stored report is no proof that a sheet is its own.
+  const refused = target ? targetProblem(target, reportStore().list(), editing?.id, RESERVED_SHEETS) : null;
+  if (refused) return { ok: false, field: 'sheetName', message: refused };
   if (target && !ownSheet) {
-    const refused = targetProblem(target, reportStore().list(), editing?.id);
-    if (refused) return { ok: false, field: 'sheetName', message: refused };
     if (target.lastRow() > 0 && form.confirmReplace !== sheetName) {
       return {
         ok: false,
@@ -233,7 +237,7 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
         : deps.reports.draft({ ...checked.value, owner, schedule: null, notifyByEmail: false }, Date.now());
       w.owners.vouchReport(w.me, w.documentId, report);
       if (editing) setCancelRequest(editing.id, false);
-      const run = beginRun(deps, report, 'manual', editing ? deps.jobs.get(report.id) : null);
+      const run = beginRun(deps, report, 'manual', editing ? deps.jobs.get(report.id) : null, { form: true });
       // A run still going keeps its own settings; the edited ones are for the next run.
       if (!run.started) deps.reports.save(report);
       return { ok: true, value: run.progress };
@@ -262,7 +266,7 @@ export function discardFailedImport(reportId: string): boolean {
     if (!report || !job || !w.check.report(report) || report.lastSuccessStart !== undefined || !job.state.createdSheet || job.state.status !== 'failed')
       return false;
     const ss = SpreadsheetApp.getActiveSpreadsheet();
-    const ids = new Set([job.state.sheetId, ...Object.values(job.state.children).map((c) => c.sheetId)]);
+    const ids = new Set(ownSheetIds(bookPort(ss), report, job.state));
     const doomed = ss.getSheets().filter((s) => ids.has(s.getSheetId()));
     // A spreadsheet must keep one sheet.
     if (doomed.length < ss.getSheets().length) for (const sheet of doomed) ss.deleteSheet(sheet);
