@@ -47,8 +47,8 @@ export interface RunDeps {
   connections?: () => Array<{ id: string; name: string }>;
   /** Epoch ms this execution must never pass (see StepOptions.limit). */
   limit?: number;
-  /** Whether someone asked to cancel `reportId`'s run while a step runs (read between waves). */
-  cancelRequested?: (reportId: string) => boolean;
+  /** Whether someone asked to cancel the run `runId` of `reportId` while a step runs (read between waves): never another run's. */
+  cancelRequested?: (reportId: string, runId: string) => boolean;
   /** Told about scheduled runs that failed (e-mail). */
   notifyFailure?: (report: Report, run: RunSummary) => void;
   /** Keeps what pulls of subscriptions wrote, the base for edits pushed back (core/bulk/snapshot.ts). */
@@ -65,6 +65,8 @@ export interface PullJob {
 
 export interface RunProgress {
   reportId: string;
+  /** Which run of the report this is: a cancel names it, so it never ends the next one. */
+  runId: string;
   reportName: string;
   sheetName: string;
   status: RunStatus;
@@ -74,8 +76,10 @@ export interface RunProgress {
   incremental: boolean;
   message?: string;
   warnings: string[];
-  /** A failed run that "Continuar" can resume (network, 5xx, 429, a killed step); otherwise the message says what to fix. */
+  /** A failed run that "Continuar" can resume (network, 5xx, 429, a killed step), or a cancelled one; otherwise the message says what to fix. */
   canContinue: boolean;
+  /** A cancel asked for a run that had already ended: the run's own outcome stands, and the sidebar says the cancel came too late. */
+  cancelLate?: boolean;
   /** Rows the listing holds, once the service said. */
   totalRows?: number;
   /** Seconds left at the pace so far, once the total is known. */
@@ -89,6 +93,11 @@ export function pullJobStore(store: KeyValueStore): JobStore<PullJob> {
   return new JobStore<PullJob>(store, 'faturamento.job.');
 }
 
+/** A run is told apart from the report's other runs by when it started. */
+export function runIdOf(state: Pick<ImportState, 'startedAt'>): string {
+  return String(state.startedAt);
+}
+
 function eta(state: ImportState, now: number): number | undefined {
   if (state.status !== 'running' || !state.totalRows || state.rows === 0) return undefined;
   const left = Math.max(0, state.totalRows - state.rows);
@@ -98,6 +107,7 @@ function eta(state: ImportState, now: number): number | undefined {
 function progress(report: Report, state: ImportState, now = state.updatedAt): RunProgress {
   return {
     reportId: report.id,
+    runId: runIdOf(state),
     reportName: report.name,
     sheetName: state.spec.sheetName,
     status: state.status,
@@ -107,7 +117,7 @@ function progress(report: Report, state: ImportState, now = state.updatedAt): Ru
     incremental: state.spec.mode === 'merge',
     message: state.message,
     warnings: state.warnings,
-    canContinue: state.status === 'failed' && Boolean(state.retryable),
+    canContinue: (state.status === 'failed' && Boolean(state.retryable)) || state.status === 'cancelled',
     totalRows: state.spec.mode === 'replace' ? state.totalRows : undefined,
     etaSeconds: eta(state, now),
     firstRun: Boolean(state.createdSheet) && report.lastSuccessStart === undefined,
@@ -192,13 +202,13 @@ export function startRun(deps: RunDeps, reportId: string, origin: RunOrigin): Ru
   return beginRun(deps, deps.reports.get(reportId), origin, deps.jobs.get(reportId)).progress;
 }
 
-function importDeps(deps: RunDeps, report: Report, checkpoint?: (state: ImportState) => void) {
+function importDeps(deps: RunDeps, report: Report, run?: { runId: string; checkpoint: (state: ImportState) => void }) {
   // The client is built lazily: starting a run must not need the network or the key.
   let client: BillingClient | undefined;
   const asked = deps.cancelRequested;
   return {
-    checkpoint,
-    cancelRequested: asked ? () => asked(report.id) : undefined,
+    checkpoint: run?.checkpoint,
+    cancelRequested: asked && run ? () => asked(report.id, run.runId) : undefined,
     clientFor: deps.clientFor,
     get client() {
       client ??= deps.clientFor(report.connectionId ?? '');
@@ -301,8 +311,8 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     ...(result === 'ok' || result === 'parcial' ? { lastSuccessStart: state.startedAt } : {}),
     ...(state.companies ? { companyStamps: companyStamps(report, state) } : {}),
   });
-  // A failed job stays so that "Continuar" resumes from its last written page.
-  if (result === 'erro') deps.jobs.put(report.id, job);
+  // A failed or cancelled job stays so that "Continuar" resumes from its last written page.
+  if (result === 'erro' || result === 'cancelado') deps.jobs.put(report.id, job);
   else deps.jobs.delete(report.id);
   told(deps, saved, summary);
   if (result !== 'erro' && result !== 'cancelado') deps.afterReportRun?.(saved);
@@ -326,7 +336,7 @@ function companyStamps(report: Report, state: ImportState): Record<string, numbe
 export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: number): Run {
   // A failure that continuing cannot get past stays as it ended (told once).
   if (job.state.status === 'failed' && !job.state.retryable) return { report, job, progress: progress(report, job.state) };
-  const current = job.state.status === 'failed' ? { ...job, state: retryImport(job.state) } : job;
+  const current = job.state.status === 'failed' || job.state.status === 'cancelled' ? { ...job, state: retryImport(job.state) } : job;
   const { reportId, origin } = current;
   // Whatever the stored pull says, it writes only the sheet that names this report (a deleted one is said by the step).
   const sheet = deps.book.byId(current.state.sheetId);
@@ -338,7 +348,7 @@ export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: n
   }
   const state = stepImport(
     current.state,
-    importDeps(deps, report, (s) => deps.jobs.put(reportId, { reportId, origin, state: s })),
+    importDeps(deps, report, { runId: runIdOf(current.state), checkpoint: (s) => deps.jobs.put(reportId, { reportId, origin, state: s }) }),
     { deadline, limit: deps.limit },
   );
   const next: PullJob = { ...current, state };
@@ -355,6 +365,7 @@ function settledProgress(report: Report): RunProgress {
   const last = report.lastRun;
   return {
     reportId: report.id,
+    runId: String(last?.startedAt ?? ''),
     reportName: report.name,
     sheetName: report.sheetName,
     status: endedStatus(last?.result),
@@ -376,10 +387,18 @@ export function continueRun(deps: RunDeps, reportId: string, deadline: number): 
   return job ? stepRun(deps, report, job, deadline).progress : settledProgress(report);
 }
 
-export function cancelRun(deps: RunDeps, reportId: string): RunProgress {
+/**
+ * Cancels the run `runId` of the report (the one the person watched), and no
+ * other: when it has already ended, or another run has begun since, nothing
+ * changes and the progress says the cancel came too late.
+ */
+export function cancelRun(deps: RunDeps, reportId: string, runId: string): RunProgress {
   const report = deps.reports.get(reportId);
-  const job = deps.jobs.get(reportId);
-  if (!job) return settledProgress(report);
+  const job = deps.jobs.has(reportId) ? deps.jobs.get(reportId) : null;
+  if (job?.state.status !== 'running' || runIdOf(job.state) !== runId) {
+    const ended = job && runIdOf(job.state) === runId ? progress(report, job.state) : settledProgress(report);
+    return { ...ended, cancelLate: ended.status !== 'cancelled' };
+  }
   const next = { ...job, state: cancelImport(job.state) };
   const saved = finish(deps, report, next);
   return progress(saved, next.state);

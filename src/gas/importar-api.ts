@@ -14,7 +14,7 @@ import { sheetNameProblem } from '../core/sheet-names';
 import { notYours } from '../core/owners';
 import { readOnce } from '../core/ports';
 import { ownSheetIds, targetNames, targetProblem } from '../core/targets';
-import { reportStore, runDeps, setCancelRequest } from './deps';
+import { reportStore, runDeps } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, outcome } from './outcome';
@@ -222,7 +222,9 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
 }
 
 /** Saves the form as a report (every pull is a report) and starts its first run: one read and one write of the report. */
-export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
+export function startImportRun(form: ReportForm): FormOutcome<RunProgress & { returnTo?: number }> {
+  // The tab the person is on: a first import that fails and is discarded brings them back to it.
+  const returnTo = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet()?.getSheetId();
   const started = formOutcome(() => {
     const w = who();
     return withDocumentLock((): FormOutcome<RunProgress> => {
@@ -236,7 +238,6 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
         ? { ...editing, ...checked.value, owner }
         : deps.reports.draft({ ...checked.value, owner, schedule: null, notifyByEmail: false }, Date.now());
       w.owners.vouchReport(w.me, w.documentId, report);
-      if (editing) setCancelRequest(editing.id, false);
       const run = beginRun(deps, report, 'manual', editing ? deps.jobs.get(report.id) : null, { form: true });
       // A run still going keeps its own settings; the edited ones are for the next run.
       if (!run.started) deps.reports.save(report);
@@ -245,7 +246,7 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
   });
   // If the sidebar is closed before the end, the hourly dispatcher finishes the pull.
   recordUsage();
-  if (started.ok) return { ok: true, value: withWarning(started.value, syncDispatcher()) };
+  if (started.ok) return { ok: true, value: { ...withWarning(started.value, syncDispatcher()), returnTo } };
   return started;
 }
 
@@ -255,7 +256,7 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
  * finished a run, or a sheet that was there before, is never touched; only
  * its owner discards it.
  */
-export function discardFailedImport(reportId: string): boolean {
+export function discardFailedImport(reportId: string, returnTo?: number): boolean {
   const w = who();
   return withDocumentLock(() => {
     const doc = readOnce(documentStore());
@@ -270,6 +271,9 @@ export function discardFailedImport(reportId: string): boolean {
     const doomed = ss.getSheets().filter((s) => ids.has(s.getSheetId()));
     // A spreadsheet must keep one sheet.
     if (doomed.length < ss.getSheets().length) for (const sheet of doomed) ss.deleteSheet(sheet);
+    ss.getSheets()
+      .find((s) => s.getSheetId() === Number(returnTo))
+      ?.activate();
     jobs.delete(reportId);
     reports.delete(reportId);
     syncDispatcher({ doc, mayCreate: false });
