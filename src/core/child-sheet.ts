@@ -10,6 +10,7 @@
  * plus its position among its parent's items (the rows of one parent are then
  * matched in the order they stand in the sheet).
  */
+import { SHEET_TAG } from './sheet-layout';
 import type { BookPort, SheetPort } from './sheet-port';
 import type { CellValue, Column } from './table';
 
@@ -25,9 +26,9 @@ export function findChildSheet(book: BookPort, parentSheetId: number, field: str
   const value = childTagValue(parentSheetId, field);
   const tagged = book.tagged(CHILD_TAG).find((t) => t.value === value);
   if (tagged) return tagged.sheet;
-  // A sheet an earlier version made (no metadata yet) is adopted once by its name.
+  // A sheet an earlier version made (no metadata yet) is adopted once by its name; never a sheet that is something else of ours.
   const legacy = book.byName(legacyName);
-  if (legacy && legacy.sheetTag(CHILD_TAG) === null) {
+  if (legacy && legacy.sheetTag(CHILD_TAG) === null && legacy.sheetTag(SHEET_TAG) === null) {
     legacy.setSheetTag(CHILD_TAG, value);
     return legacy;
   }

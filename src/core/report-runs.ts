@@ -29,6 +29,7 @@ import {
 import type { BookPort } from './sheet-port';
 import { resolveSheetFilters } from './sheet-filters';
 import { tableSpec } from './table';
+import { runTargetProblem, startTargetProblem } from './targets';
 import { listing } from '../api/operations';
 import { endedStatus, runResult, type RunStatus } from './run-state';
 import { describeOrganization, distinctOrganizations, type Organization } from './organizations';
@@ -53,8 +54,8 @@ export interface RunDeps {
   organizationOf?: (connectionId: string, identify: boolean) => Organization | undefined;
   /** Epoch ms this execution must never pass (see StepOptions.limit). */
   limit?: number;
-  /** Whether someone asked to cancel `reportId`'s run while a step runs (read between waves). */
-  cancelRequested?: (reportId: string) => boolean;
+  /** Whether someone asked to cancel the run `runId` of `reportId` while a step runs (read between waves): never another run's. */
+  cancelRequested?: (reportId: string, runId: string) => boolean;
   /** Told about scheduled runs that failed (e-mail). */
   notifyFailure?: (report: Report, run: RunSummary) => void;
   /** Keeps what pulls of subscriptions wrote, the base for edits pushed back (core/bulk/snapshot.ts). */
@@ -71,6 +72,8 @@ export interface PullJob {
 
 export interface RunProgress {
   reportId: string;
+  /** Which run of the report this is: a cancel names it, so it never ends the next one. */
+  runId: string;
   reportName: string;
   sheetName: string;
   status: RunStatus;
@@ -80,8 +83,10 @@ export interface RunProgress {
   incremental: boolean;
   message?: string;
   warnings: string[];
-  /** A failed run that "Continuar" can resume (network, 5xx, 429, a killed step); otherwise the message says what to fix. */
+  /** A failed run that "Continuar" can resume (network, 5xx, 429, a killed step), or a cancelled one; otherwise the message says what to fix. */
   canContinue: boolean;
+  /** A cancel asked for a run that had already ended: the run's own outcome stands, and the sidebar says the cancel came too late. */
+  cancelLate?: boolean;
   /** Rows the listing holds, once the service said. */
   totalRows?: number;
   /** Seconds left at the pace so far, once the total is known. */
@@ -95,6 +100,11 @@ export function pullJobStore(store: KeyValueStore): JobStore<PullJob> {
   return new JobStore<PullJob>(store, 'faturamento.job.');
 }
 
+/** A run is told apart from the report's other runs by when it started. */
+export function runIdOf(state: Pick<ImportState, 'startedAt'>): string {
+  return String(state.startedAt);
+}
+
 function eta(state: ImportState, now: number): number | undefined {
   if (state.status !== 'running' || !state.totalRows || state.rows === 0) return undefined;
   const left = Math.max(0, state.totalRows - state.rows);
@@ -104,6 +114,7 @@ function eta(state: ImportState, now: number): number | undefined {
 function progress(report: Report, state: ImportState, now = state.updatedAt): RunProgress {
   return {
     reportId: report.id,
+    runId: runIdOf(state),
     reportName: report.name,
     sheetName: state.spec.sheetName,
     status: state.status,
@@ -113,11 +124,16 @@ function progress(report: Report, state: ImportState, now = state.updatedAt): Ru
     incremental: state.spec.mode === 'merge',
     message: state.message,
     warnings: state.warnings,
-    canContinue: state.status === 'failed' && Boolean(state.retryable),
+    canContinue: (state.status === 'failed' && Boolean(state.retryable)) || state.status === 'cancelled',
     totalRows: state.spec.mode === 'replace' ? state.totalRows : undefined,
     etaSeconds: eta(state, now),
     firstRun: Boolean(state.createdSheet) && report.lastSuccessStart === undefined,
   };
+}
+
+/** Where a run begins: `form` only for the owner's own Importar form, after it checked the target sheet (core/targets.ts). */
+export interface BeginFrom {
+  form?: boolean;
 }
 
 /** A run's report and job as one execution holds them: read once, written back at the start and at the end. */
@@ -132,8 +148,11 @@ export interface Run {
  * instead. The report is saved once, with the run's start (and whatever the
  * caller changed in it, such as the next scheduled start).
  */
-export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: PullJob | null): Run & { started: boolean } {
+export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: PullJob | null, from: BeginFrom = {}): Run & { started: boolean } {
   if (job && job.state.status === 'running') return { report, job, progress: progress(report, job.state), started: false };
+  // Only the owner's form, which checked the sheet, may point a report at a sheet that does not name it yet.
+  const refused = from.form ? null : startTargetProblem(deps.book, report);
+  if (refused) return { ...refuse(deps, report, origin, refused), started: false };
   const now = deps.now();
   const base = resolveFilters(report, new Date(now), deps.zone);
   const serviceZone = deps.serviceZone?.(report.connection) ?? intlZone(SERVICE_TIME_ZONE);
@@ -214,13 +233,13 @@ export function startRun(deps: RunDeps, reportId: string, origin: RunOrigin): Ru
   return beginRun(deps, deps.reports.get(reportId), origin, deps.jobs.get(reportId)).progress;
 }
 
-function importDeps(deps: RunDeps, report: Report, checkpoint?: (state: ImportState) => void) {
+function importDeps(deps: RunDeps, report: Report, run?: { runId: string; checkpoint: (state: ImportState) => void }) {
   // The client is built lazily: starting a run must not need the network or the key.
   let client: BillingClient | undefined;
   const asked = deps.cancelRequested;
   return {
-    checkpoint,
-    cancelRequested: asked ? () => asked(report.id) : undefined,
+    checkpoint: run?.checkpoint,
+    cancelRequested: asked && run ? () => asked(report.id, run.runId) : undefined,
     clientFor: deps.clientFor,
     get client() {
       client ??= deps.clientFor(report.connectionId ?? '');
@@ -275,6 +294,46 @@ function backoff(
   };
 }
 
+/**
+ * A run refused before it wrote anything (its sheet is not the report's): the
+ * owner is told on the card, in Histórico and, when scheduled, by e-mail.
+ */
+function refuse(deps: RunDeps, report: Report, origin: RunOrigin, message: string): Run {
+  const now = deps.now();
+  const summary: RunSummary = { startedAt: now, finishedAt: now, origin, rows: 0, durationMs: 0, result: 'erro', message, incremental: false };
+  const saved = deps.reports.save({ ...report, lastRun: summary });
+  told(deps, saved, summary);
+  if (deps.jobs.has(report.id)) deps.jobs.delete(report.id);
+  const spec = { listing: report.listing, filters: {}, sheetName: report.sheetName, mode: 'replace' as const };
+  const state: ImportState = {
+    spec,
+    sheetId: report.sheetId ?? -1,
+    pager: null,
+    rows: 0,
+    merged: 0,
+    children: {},
+    pages: 0,
+    warnings: [],
+    steps: 0,
+    startedAt: now,
+    updatedAt: now,
+    status: 'failed',
+    message,
+    retryable: false,
+  };
+  return { report: saved, job: { reportId: report.id, origin, state }, progress: progress(saved, state) };
+}
+
+/** Histórico's row of a finished run, and the owner's e-mail when a scheduled one failed. */
+function told(deps: RunDeps, report: Report, summary: RunSummary): void {
+  try {
+    appendHistory(deps.book, report.name, summary);
+  } catch {
+    // A spreadsheet at the cell limit has no room for Histórico's row: the report's card still says how the run went.
+  }
+  if ((summary.result === 'erro' || summary.result === 'parcial') && summary.origin === 'agendado') deps.notifyFailure?.(report, summary);
+}
+
 function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   const { state } = job;
   const now = deps.now();
@@ -299,15 +358,10 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     ...(result === 'ok' || result === 'parcial' ? { lastSuccessStart: state.startedAt } : {}),
     ...(state.companies ? { companyStamps: companyStamps(report, state) } : {}),
   });
-  try {
-    appendHistory(deps.book, report.name, summary);
-  } catch {
-    // A spreadsheet at the cell limit has no room for Histórico's row: the report's card still says how the run went.
-  }
-  // A failed job stays so that "Continuar" resumes from its last written page.
-  if (result === 'erro') deps.jobs.put(report.id, job);
+  // A failed or cancelled job stays so that "Continuar" resumes from its last written page.
+  if (result === 'erro' || result === 'cancelado') deps.jobs.put(report.id, job);
   else deps.jobs.delete(report.id);
-  if ((result === 'erro' || result === 'parcial') && job.origin === 'agendado') deps.notifyFailure?.(saved, summary);
+  told(deps, saved, summary);
   if (result !== 'erro' && result !== 'cancelado') deps.afterReportRun?.(saved);
   return saved;
 }
@@ -327,11 +381,21 @@ function companyStamps(report: Report, state: ImportState): Record<string, numbe
 
 /** One step of a run until `deadline` (epoch ms), on the report and job the caller read. */
 export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: number): Run {
-  const current = job.state.status === 'failed' ? { ...job, state: retryImport(job.state) } : job;
+  // A failure that continuing cannot get past stays as it ended (told once).
+  if (job.state.status === 'failed' && !job.state.retryable) return { report, job, progress: progress(report, job.state) };
+  const current = job.state.status === 'failed' || job.state.status === 'cancelled' ? { ...job, state: retryImport(job.state) } : job;
   const { reportId, origin } = current;
+  // Whatever the stored pull says, it writes only the sheet that names this report (a deleted one is said by the step).
+  const sheet = deps.book.byId(current.state.sheetId);
+  const refused = sheet && current.state.status === 'running' ? runTargetProblem(sheet, report) : null;
+  if (refused) {
+    const failed: PullJob = { ...current, state: { ...current.state, status: 'failed', retryable: false, message: refused, updatedAt: deps.now() } };
+    const saved = finish(deps, report, failed);
+    return { report: saved, job: failed, progress: progress(saved, failed.state) };
+  }
   const state = stepImport(
     current.state,
-    importDeps(deps, report, (s) => deps.jobs.put(reportId, { reportId, origin, state: s })),
+    importDeps(deps, report, { runId: runIdOf(current.state), checkpoint: (s) => deps.jobs.put(reportId, { reportId, origin, state: s }) }),
     { deadline, limit: deps.limit },
   );
   const next: PullJob = { ...current, state };
@@ -348,6 +412,7 @@ function settledProgress(report: Report): RunProgress {
   const last = report.lastRun;
   return {
     reportId: report.id,
+    runId: String(last?.startedAt ?? ''),
     reportName: report.name,
     sheetName: report.sheetName,
     status: endedStatus(last?.result),
@@ -369,10 +434,18 @@ export function continueRun(deps: RunDeps, reportId: string, deadline: number): 
   return job ? stepRun(deps, report, job, deadline).progress : settledProgress(report);
 }
 
-export function cancelRun(deps: RunDeps, reportId: string): RunProgress {
+/**
+ * Cancels the run `runId` of the report (the one the person watched), and no
+ * other: when it has already ended, or another run has begun since, nothing
+ * changes and the progress says the cancel came too late.
+ */
+export function cancelRun(deps: RunDeps, reportId: string, runId: string): RunProgress {
   const report = deps.reports.get(reportId);
-  const job = deps.jobs.get(reportId);
-  if (!job) return settledProgress(report);
+  const job = deps.jobs.has(reportId) ? deps.jobs.get(reportId) : null;
+  if (job?.state.status !== 'running' || runIdOf(job.state) !== runId) {
+    const ended = job && runIdOf(job.state) === runId ? progress(report, job.state) : settledProgress(report);
+    return { ...ended, cancelLate: ended.status !== 'cancelled' };
+  }
   const next = { ...job, state: cancelImport(job.state) };
   const saved = finish(deps, report, next);
   return progress(saved, next.state);

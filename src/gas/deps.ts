@@ -82,7 +82,7 @@ export function runDeps(
         .list()
         .map((c) => ({ id: c.id, name: c.name })),
     organizationOf: organizationOf(zone),
-    cancelRequested: cancelRequested,
+    cancelRequested: cancelRequested(ss.getId()),
     snapshots: new SnapshotStore(doc),
     afterReportRun: refreshAfterRun(doc, zone, ss, executionLimit()),
     notifyFailure: (report, run) => {
@@ -100,26 +100,32 @@ export function runDeps(
 }
 
 const CANCEL = 'faturamento.cancelar.';
+/** Six hours, the longest a cache keeps a value: a request names one run, so one kept long ends nothing else. */
+const CANCEL_SECONDS = 21_600;
 
 /**
- * Cancel requests go through the cache, not the properties or the lock: the
- * sidebar asks while a step holds the document lock, and the step reads the
- * request between waves. The document's cache when there is one, so the editor
- * who asks need not be the one whose step runs.
+ * Cancel requests go through the script's cache, not the properties or the
+ * lock: the sidebar asks while a step holds the document lock, and the step
+ * reads the request between waves. Not the document's cache: a run the hourly
+ * trigger steps without the document as its active spreadsheet has none, and
+ * never saw the request. The key names the document and the report, the value
+ * the run, so a request ends that run only, never the next one.
  */
-function cancelCache(): GoogleAppsScript.Cache.Cache | null {
-  return CacheService.getDocumentCache() ?? CacheService.getUserCache();
+function cancelKey(documentId: string, reportId: string): string {
+  return `${CANCEL}${documentId}.${reportId}`;
 }
 
-function cancelRequested(reportId: string): boolean {
-  return cancelCache()?.get(CANCEL + reportId) === '1';
+function cancelRequested(documentId: string): (reportId: string, runId: string) => boolean {
+  return (reportId, runId) => CacheService.getScriptCache()?.get(cancelKey(documentId, reportId)) === runId;
 }
 
-export function setCancelRequest(reportId: string, asked: boolean): void {
-  const cache = cancelCache();
+/** Asks to cancel the run `runId` of a report (null: forgets any request). */
+export function setCancelRequest(documentId: string, reportId: string, runId: string | null): void {
+  const cache = CacheService.getScriptCache();
   if (!cache) return;
-  if (asked) cache.put(CANCEL + reportId, '1', 600);
-  else cache.remove(CANCEL + reportId);
+  // As long as the cache keeps anything: the hourly run may take the pull up an hour after the sidebar closed.
+  if (runId) cache.put(cancelKey(documentId, reportId), runId, CANCEL_SECONDS);
+  else cache.remove(cancelKey(documentId, reportId));
 }
 
 export function bulkDeps(

@@ -13,8 +13,8 @@ import { ALL_COMPANIES_LABEL, type Report, resolveFilters, type SavedFilterValue
 import { sheetNameProblem } from '../core/sheet-names';
 import { notYours } from '../core/owners';
 import { readOnce } from '../core/ports';
-import { targetNames, targetProblem } from '../core/targets';
-import { reportStore, runDeps, setCancelRequest } from './deps';
+import { ownSheetIds, targetNames, targetProblem } from '../core/targets';
+import { reportStore, runDeps } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, outcome } from './outcome';
@@ -46,6 +46,9 @@ export interface ListingForm {
 
 const EDITING = 'faturamento.editarRelatorio';
 
+/** Sheets of the add-on known by name only (the hidden store, the Diagnóstico, which runDiagnostics finds by this name). */
+const RESERVED_SHEETS = [WORK_SHEET, 'Diagnóstico'];
+
 /** Opens the import sidebar on a saved report (the sidebar asks getImportForm which one). */
 export function editReport(reportId: string): void {
   userStore().set(EDITING, reportId);
@@ -74,7 +77,7 @@ export function getImportForm() {
       .map((c) => ({ id: c.id, name: c.name, isDefault: c.isDefault })),
     listings: forms,
     // Only sheets a report may write: never Histórico, a bulk template or another report's sheet.
-    sheets: targetNames(bookPort(ss), reportStore().list(), editing?.id),
+    sheets: targetNames(bookPort(ss), reportStore().list(), editing?.id, RESERVED_SHEETS),
     timeZone: spreadsheetTimeZone(),
     editing: editing
       ? {
@@ -174,9 +177,10 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
   if (form.newSheet && !ownSheet && target) {
     return { ok: false, field: 'sheetName', message: `Já existe uma aba "${sheetName}". Escolha outro nome ou, em Aba, a opção de substituí-la.` };
   }
+  // Even the sheet the edited report names: a stored report is no proof that a sheet is its own.
+  const refused = target ? targetProblem(target, reportStore().list(), editing?.id, RESERVED_SHEETS) : null;
+  if (refused) return { ok: false, field: 'sheetName', message: refused };
   if (target && !ownSheet) {
-    const refused = targetProblem(target, reportStore().list(), editing?.id);
-    if (refused) return { ok: false, field: 'sheetName', message: refused };
     if (target.lastRow() > 0 && form.confirmReplace !== sheetName) {
       return {
         ok: false,
@@ -218,7 +222,9 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
 }
 
 /** Saves the form as a report (every pull is a report) and starts its first run: one read and one write of the report. */
-export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
+export function startImportRun(form: ReportForm): FormOutcome<RunProgress & { returnTo?: number }> {
+  // The tab the person is on: a first import that fails and is discarded brings them back to it.
+  const returnTo = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet()?.getSheetId();
   const started = formOutcome(() => {
     const w = who();
     return withDocumentLock((): FormOutcome<RunProgress> => {
@@ -231,8 +237,7 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
       const report = editing
         ? { ...editing, ...checked.value, owner }
         : deps.reports.draft({ ...checked.value, owner, schedule: null, notifyByEmail: false }, Date.now());
-      if (editing) setCancelRequest(editing.id, false);
-      const run = beginRun(deps, report, 'manual', editing ? ownJob(w, deps, report.id) : null);
+      const run = beginRun(deps, report, 'manual', editing ? ownJob(w, deps, report.id) : null, { form: true });
       // A run still going keeps its own settings; the edited ones are for the next run.
       if (!run.started) deps.reports.save(report);
       return { ok: true, value: run.progress };
@@ -240,7 +245,7 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
   });
   // If the sidebar is closed before the end, the hourly dispatcher finishes the pull.
   recordUsage();
-  if (started.ok) return { ok: true, value: withWarning(started.value, syncDispatcher()) };
+  if (started.ok) return { ok: true, value: { ...withWarning(started.value, syncDispatcher()), returnTo } };
   return started;
 }
 
@@ -250,7 +255,7 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress> {
  * finished a run, or a sheet that was there before, is never touched; only
  * its owner discards it.
  */
-export function discardFailedImport(reportId: string): boolean {
+export function discardFailedImport(reportId: string, returnTo?: number): boolean {
   const w = who();
   return withDocumentLock(() => {
     const doc = readOnce(documentStore());
@@ -261,10 +266,13 @@ export function discardFailedImport(reportId: string): boolean {
     if (!report || !job || !w.check.report(report) || report.lastSuccessStart !== undefined || !job.state.createdSheet || job.state.status !== 'failed')
       return false;
     const ss = SpreadsheetApp.getActiveSpreadsheet();
-    const ids = new Set([job.state.sheetId, ...Object.values(job.state.children).map((c) => c.sheetId)]);
+    const ids = new Set(ownSheetIds(bookPort(ss), report, job.state));
     const doomed = ss.getSheets().filter((s) => ids.has(s.getSheetId()));
     // A spreadsheet must keep one sheet.
     if (doomed.length < ss.getSheets().length) for (const sheet of doomed) ss.deleteSheet(sheet);
+    ss.getSheets()
+      .find((s) => s.getSheetId() === Number(returnTo))
+      ?.activate();
     jobs.delete(reportId);
     reports.delete(reportId);
     syncDispatcher({ doc, mayCreate: false });

@@ -91,8 +91,10 @@ function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => Repor
       notifyByEmail: r.notifyByEmail,
       orphaned: !r.companies && !connections.some((c) => c.name === r.connection),
       connections: connections.map((c) => c.name),
-      // A failure that continuing cannot get past (a refused key, a bad filter) is not offered "Continuar".
-      canContinue: ((job) => Boolean(job && (job.state.status === 'running' || job.state.retryable)))(jobs.has(r.id) ? jobs.get(r.id) : null),
+      // A failure that continuing cannot get past (a refused key, a bad filter) is not offered "Continuar"; a cancelled run is.
+      canContinue: ((job) => Boolean(job && (job.state.status === 'running' || job.state.status === 'cancelled' || job.state.retryable)))(
+        jobs.has(r.id) ? jobs.get(r.id) : null,
+      ),
       lastRun: r.lastRun
         ? {
             at: formatWhen(r.lastRun.finishedAt ?? r.lastRun.startedAt),

@@ -75,21 +75,29 @@ function onOwnRun(reportId: string, act: (deps: RunDeps) => RunProgress): RunPro
   return progress.done ? withWarning(progress, syncDispatcher({ mayCreate: false })) : progress;
 }
 
+/** The user watched this pull: it ends on its sheet, not on Histórico or a child sheet that was written last. */
+function showSheet(p: RunProgress): RunProgress {
+  if (p.status === 'done' || p.status === 'cancelled') SpreadsheetApp.getActiveSpreadsheet().getSheetByName(p.sheetName)?.activate();
+  return p;
+}
+
 export function continueReportRun(reportId: string): RunProgress {
-  const p = onOwnRun(reportId, (deps) => continueRun(deps, reportId, Date.now() + STEP_MS));
-  // The user watched this pull: end on its sheet, not on Histórico or a child sheet that was written last.
-  if (p.status === 'done') SpreadsheetApp.getActiveSpreadsheet().getSheetByName(p.sheetName)?.activate();
-  if (p.done) setCancelRequest(reportId, false);
-  return p;
+  return showSheet(
+    onOwnRun(reportId, (deps) => {
+      // "Continuar" after a cancel: the request that ended this run is spent.
+      const job = deps.jobs.has(reportId) ? deps.jobs.get(reportId) : null;
+      if (job?.state.status === 'cancelled') setCancelRequest(SpreadsheetApp.getActiveSpreadsheet().getId(), reportId, null);
+      return continueRun(deps, reportId, Date.now() + STEP_MS);
+    }),
+  );
 }
 
-/** Asked while a step may hold the lock: no lock here, the running step reads it between waves. */
-export function requestCancelReportRun(reportId: string): void {
-  setCancelRequest(reportId, true);
+/** Asked while a step may hold the lock: no lock here, the running step reads it between waves. It names the run the person watched. */
+export function requestCancelReportRun(reportId: string, runId: string): void {
+  setCancelRequest(SpreadsheetApp.getActiveSpreadsheet().getId(), String(reportId), String(runId));
 }
 
-export function cancelReportRun(reportId: string): RunProgress {
-  const p = onOwnRun(reportId, (deps) => cancelRun(deps, reportId));
-  setCancelRequest(reportId, false);
-  return p;
+/** Cancels the run `runId` for good, or says it had already ended; a later run of the report is never touched. */
+export function cancelReportRun(reportId: string, runId: string): RunProgress {
+  return showSheet(onOwnRun(reportId, (deps) => cancelRun(deps, reportId, String(runId))));
 }

@@ -26,7 +26,7 @@ function setKey(emu: ReturnType<typeof emulator>, apiKey: string): void {
   expect(r.ok).toBe(true);
 }
 
-type Run = Progress & { canContinue: boolean; firstRun: boolean; totalRows?: number; etaSeconds?: number; sheetName: string };
+type Run = Progress & { runId: string; canContinue: boolean; firstRun: boolean; totalRows?: number; etaSeconds?: number; sheetName: string };
 
 describe('a failed import', () => {
   it('a refused key: no "Continuar", and the first import leaves no sheet and no report behind', () => {
@@ -90,8 +90,8 @@ describe('a long import', () => {
     expect(first.status).toBe('running');
     expect(first.totalRows).toBe(6_000);
     expect(first.etaSeconds).toBeGreaterThan(0);
-    // Asked from another execution (the sidebar's Cancelar) while the next step runs: that step stops after its wave.
-    emu.run('requestCancelReportRun', [id]);
+    // Asked from another execution (the sidebar's Cancelar, naming the run it watched) while the next step runs: that step stops after its wave.
+    emu.run('requestCancelReportRun', [id, first.runId]);
     const stopped = emu.run('continueReportRun', [id], { costs: { urlFetchCallMs: 1000 } }) as Run;
     expect(stopped.status).toBe('cancelled');
     expect(stopped.message).toMatch(/cancelada com [\d.]+ linhas gravadas/);

@@ -197,31 +197,77 @@ describe('a run that fails', () => {
 });
 
 describe('cancelling a run', () => {
-  it('ends it cancelled: the job goes, the dashboards are not refreshed, Histórico says so', () => {
+  it('ends it cancelled: the job stays for "Continuar", the dashboards are not refreshed, Histórico says so', () => {
     const w = world({ k1: customers(1, 40) });
     const r = w.report();
     const begun = beginRun(w.deps, r, 'manual', null);
     stepRun(w.deps, begun.report, begun.job, w.now() + 1_500);
-    const p = cancelRun(w.deps, r.id);
-    expect(p).toMatchObject({ status: 'cancelled', done: true, rows: 6 });
+    const p = cancelRun(w.deps, r.id, begun.progress.runId);
+    expect(p).toMatchObject({ status: 'cancelled', done: true, rows: 6, canContinue: true });
     expect(p.message).toMatch(/^Importação cancelada com 6 linhas gravadas/);
-    expect(w.deps.jobs.get(r.id)).toBeNull();
+    expect(w.deps.jobs.get(r.id)?.state.status).toBe('cancelled');
     expect(w.reports.get(r.id).lastRun?.result).toBe('cancelado');
     expect(w.reports.get(r.id).lastSuccessStart).toBeUndefined();
     expect(w.history()[0]).toMatchObject({ Resultado: 'CANCELADO' });
     expect(w.after).toEqual([]);
-    // Nothing left to cancel: the report says how the last run went.
-    expect(cancelRun(w.deps, r.id)).toMatchObject({ status: 'cancelled', done: true, rows: 6, canContinue: false });
+    // Nothing left to cancel: the report says how the last run went, once in Histórico.
+    expect(cancelRun(w.deps, r.id, begun.progress.runId)).toMatchObject({ status: 'cancelled', done: true, rows: 6, cancelLate: false });
+    expect(w.history()).toHaveLength(1);
   });
 
   it('a cancel asked while a step runs stops it between waves', () => {
     const w = world({ k1: customers(1, 40) });
     const r = w.report();
-    w.deps.cancelRequested = (id) => id === r.id && w.service.trips > 0;
+    w.deps.cancelRequested = (id, run) => id === r.id && run === String(T0) && w.service.trips > 0;
     startRun(w.deps, r.id, 'manual');
     const p = continueRun(w.deps, r.id, w.now() + 600_000);
     expect(p.status).toBe('cancelled');
     expect(w.service.trips).toBe(1);
+  });
+
+  it('a cancel ends its own run only: a refresh after it starts clean and runs to the end', () => {
+    const w = world({ k1: customers(1, 40) });
+    const r = w.report();
+    const asked = new Set<string>();
+    w.deps.cancelRequested = (id, run) => id === r.id && asked.has(run);
+    const first = startRun(w.deps, r.id, 'manual');
+    asked.add(first.runId);
+    expect(continueRun(w.deps, r.id, w.now() + 600_000)).toMatchObject({ status: 'cancelled', runId: first.runId });
+    // The request for the first run is still there (a cache keeps it minutes): the next two runs do not see it.
+    for (const round of [1, 2]) {
+      w.tick(1_000);
+      const next = startRun(w.deps, r.id, 'manual');
+      expect(next.runId, `run ${round}`).not.toBe(first.runId);
+      expect(runToEnd(w, r.id), `run ${round}`).toMatchObject({ status: 'done', rows: 40 });
+    }
+  });
+
+  it('a cancel that comes after the run ended changes nothing and says it came too late', () => {
+    const w = world({ k1: customers(1, 7) });
+    const r = w.report();
+    const begun = startRun(w.deps, r.id, 'manual');
+    expect(runToEnd(w, r.id).status).toBe('done');
+    expect(cancelRun(w.deps, r.id, begun.runId)).toMatchObject({ status: 'done', rows: 7, cancelLate: true });
+    // Nor does a cancel of an older run touch the one going now.
+    const now = startRun(w.deps, r.id, 'manual');
+    expect(cancelRun(w.deps, r.id, begun.runId)).toMatchObject({ cancelLate: true });
+    expect(w.deps.jobs.get(r.id)?.state.status).toBe('running');
+    expect(runToEnd(w, r.id)).toMatchObject({ status: 'done', runId: now.runId, rows: 7 });
+    expect(w.history().map((h) => h.Resultado)).toEqual(['OK', 'OK']);
+  });
+
+  it('"Continuar" after a cancel goes on from where it stopped; "Atualizar" starts over', () => {
+    const w = world({ k1: customers(1, 40) });
+    const r = w.report();
+    const begun = beginRun(w.deps, r, 'manual', null);
+    stepRun(w.deps, begun.report, begun.job, w.now() + 1_500);
+    cancelRun(w.deps, r.id, begun.progress.runId);
+    const asked = w.service.asked.length;
+    expect(runToEnd(w, r.id)).toMatchObject({ status: 'done', rows: 40, runId: begun.progress.runId });
+    // Only the pages not written before the cancel were asked again.
+    expect(w.service.asked.length - asked).toBeLessThan(Math.ceil(40 / 3));
+    const again = beginRun(w.deps, w.reports.get(r.id), 'manual', w.deps.jobs.get(r.id));
+    expect(again.started).toBe(true);
   });
 
   it('a failed run with no job any more reads as failed, and a report never run as done with nothing', () => {
@@ -290,7 +336,7 @@ describe('a consolidated report', () => {
     const r = w.report({ companies: { all: false, ids: ['k1', 'k2'] }, companyStamps: { k1: T0 - HOUR } });
     const begun = beginRun(w.deps, r, 'manual', null);
     stepRun(w.deps, begun.report, begun.job, w.now() + 1_500);
-    cancelRun(w.deps, r.id);
+    cancelRun(w.deps, r.id, begun.progress.runId);
     expect(w.reports.get(r.id).companyStamps).toEqual({ k1: T0 - HOUR });
   });
 

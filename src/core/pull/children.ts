@@ -7,6 +7,7 @@
 import type { ApiRecord } from '../../api/envelopes';
 import { listing } from '../../api/operations';
 import { CHILD_TAG, childTagValue, findChildSheet, placeChildRows } from '../child-sheet';
+import { isChildSheet } from '../targets';
 import { noteKey } from '../sheet-layout';
 import { childSheetName } from '../sheet-names';
 import type { SheetPort } from '../sheet-port';
@@ -70,11 +71,16 @@ export class ChildSheets {
     this.tables = tableSpec(listing(state.spec.listing)).children;
   }
 
+  /** The sheet the job says holds `child`, only when its own metadata says it is that child of this report's sheet. */
+  private byEntry(child: ChildTable): SheetPort | null {
+    const entry = this.state.children[child.field];
+    const sheet = entry ? this.deps.book.byId(entry.sheetId) : null;
+    return sheet && isChildSheet(sheet, childTagValue(this.state.sheetId, child.field)) ? sheet : null;
+  }
+
   /** The child sheet an earlier run of this report wrote, by its metadata; null when there is none. */
   existing(child: ChildTable): SheetPort | null {
-    const entry = this.state.children[child.field];
-    const byEntry = entry ? this.deps.book.byId(entry.sheetId) : null;
-    return byEntry ?? findChildSheet(this.deps.book, this.state.sheetId, child.field, childSheetName(this.state.spec.sheetName, child));
+    return this.byEntry(child) ?? findChildSheet(this.deps.book, this.state.sheetId, child.field, childSheetName(this.state.spec.sheetName, child));
   }
 
   /** A child's columns as `sheet` holds them: after the lead columns, an open child's as this run or an earlier one laid them out. */
@@ -94,7 +100,7 @@ export class ChildSheets {
 
   private made(child: ChildTable): { sheet: SheetPort; entry: ChildEntry } {
     let entry = this.state.children[child.field];
-    let sheet = entry ? this.deps.book.byId(entry.sheetId) : null;
+    let sheet = this.byEntry(child);
     if (!sheet) {
       const existing = this.existing(child);
       sheet = existing ?? this.create(child);

@@ -111,14 +111,13 @@ function orphanParts(state: ImportState, { report, children, companies }: Sheets
 }
 
 /** Company names brought up to date, and (unless some company failed) the incomplete marks lifted everywhere. */
-function marksPart(state: ImportState, deps: ImportDeps, { report, children, companies }: Sheets): SettlingPart {
+function marksPart(state: ImportState, { report, children, companies }: Sheets): SettlingPart {
   const renaming = companies.renaming(report, () => children.tables.flatMap((child) => children.existing(child) ?? []));
   const lift = () => {
     // Some company failed: its rows keep their last good values, and the sheets stay marked incomplete.
     if (state.partial) return;
     for (const child of children.tables) {
-      const entry = state.children[child.field];
-      const sheet = entry ? deps.book.byId(entry.sheetId) : children.existing(child);
+      const sheet = children.existing(child);
       if (sheet) markDone(sheet, children.laidOut(child, sheet));
     }
   };
@@ -141,7 +140,7 @@ function settlingParts(state: ImportState, deps: ImportDeps, sheets: Sheets, set
   const sweepCost = rows * (companies.keyColumns + 1) * CELL_READ_MS + FINISH_CALLS * CALL_MS;
   return [
     ...(sweeping ? [{ name: 'sweep', costMs: sweepCost, run: () => sweep(state, deps, report, companies) }, ...orphanParts(state, sheets, rows)] : []),
-    marksPart(state, deps, sheets),
+    marksPart(state, sheets),
   ];
 }
 

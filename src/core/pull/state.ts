@@ -167,9 +167,9 @@ export function transient(err: unknown): err is NetworkError | RateLimitedError 
   return (err instanceof NetworkError && err.timedOut) || err instanceof RateLimitedError;
 }
 
-/** A failed job continues from its last written page (a consolidated one, each failed company from its own). */
+/** A failed or cancelled job continues from its last written page (a consolidated one, each failed company from its own). */
 export function retryImport(state: ImportState): ImportState {
-  if (state.status !== 'failed') return state;
+  if (state.status !== 'failed' && state.status !== 'cancelled') return state;
   const companies = state.companies?.map((c) => (c.status === 'failed' ? { ...c, status: 'running' as const, message: undefined, retryable: undefined } : c));
   return { ...state, status: 'running', message: undefined, retryable: undefined, ...(companies ? { companies } : {}) };
 }

@@ -1,5 +1,5 @@
 import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
-import { driveRun, progressText, type RunControl, type RunProgress, whatToFix } from './runs';
+import { CANCELLING, cancelRun, driveRun, progressText, type RunControl, type RunProgress, whatToFix } from './runs';
 import { type Args, type FormOutcome, type Reply, server } from './rpc';
 import { filterField, formValue, readFilters, setFormField } from './filter-fields';
 import { SheetFilters } from './sheet-filters';
@@ -37,8 +37,10 @@ let control: RunControl | null = null;
 let resumable: string | null = null;
 /** A failed first import the user may throw away (its sheet and report). */
 let discardable: string | null = null;
-/** The report whose run is in flight, for Cancelar. */
+/** The report whose run is in flight: a step that died can be continued. */
 let runningId: string | null = null;
+/** The tab the person was on when the import began: where a discarded first import leaves them. */
+let returnTo: number | undefined;
 
 const byName = (name: string) => form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
 const current = () => data.listings.find((l) => l.key === listingSelect.value)!;
@@ -146,8 +148,8 @@ function resetAfterFailure(): void {
   runBtn.textContent = idleLabel();
 }
 
-function showProgress(p: RunProgress): void {
-  const text = progressText(p);
+function showProgress(p: RunProgress, waited?: number): void {
+  const text = progressText(p, waited);
   if (p.status === 'running') {
     progressText_.textContent = text;
     if (p.totalRows) {
@@ -155,7 +157,8 @@ function showProgress(p: RunProgress): void {
       progressBar.value = Math.min(p.rows, p.totalRows);
     } else progressBar.removeAttribute('value');
   }
-  notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? (p.message ? 'warn' : 'ok') : 'error', text);
+  const ok = p.status === 'done' && !p.message && !p.cancelLate;
+  notice(result, p.status === 'running' ? 'info' : ok ? 'ok' : p.status === 'failed' ? 'error' : 'warn', text);
 }
 
 form.addEventListener('submit', (ev) => {
@@ -190,7 +193,9 @@ form.addEventListener('submit', (ev) => {
   runBtn.textContent = idleLabel();
   void (async () => {
     try {
-      const started: FormOutcome<RunProgress> = resuming ? { ok: true, value: await server.continueReportRun(resuming) } : await server.startImportRun(payload);
+      const started: FormOutcome<RunProgress & { returnTo?: number }> = resuming
+        ? { ok: true, value: await server.continueReportRun(resuming) }
+        : await server.startImportRun(payload);
       if (!started.ok) {
         confirmedReplace = started.field === 'confirmReplace' ? payload.sheetName : undefined;
         if (started.field === 'confirmReplace') {
@@ -206,7 +211,12 @@ form.addEventListener('submit', (ev) => {
       if (!data.sheets.includes(started.value.sheetName)) data.sheets.push(started.value.sheetName);
       const final = await driveRun(started.value, showProgress, control!);
       if (final.warnings.length) notice(status, 'warn', final.warnings.join(' '));
+      if (started.value.returnTo !== undefined) returnTo = started.value.returnTo;
       if (final.status === 'failed') await afterFailure(final);
+      if (final.status === 'cancelled') {
+        resumable = final.reportId;
+        runBtn.textContent = 'Continuar';
+      }
     } catch (err) {
       // A step that died (killed, quota) left the job where it was: continuing works.
       notice(result, 'error', `${errorText(err)} ${runningId ? 'Use "Continuar" para retomar de onde parou.' : ''}`.trim());
@@ -233,7 +243,7 @@ async function afterFailure(final: RunProgress): Promise<void> {
     return;
   }
   // Nothing to continue: a first import that cannot work leaves nothing behind.
-  if (final.firstRun && (await server.discardFailedImport(final.reportId))) {
+  if (final.firstRun && (await server.discardFailedImport(final.reportId, returnTo))) {
     editingId = editMode ? editingId : undefined;
     data.sheets = data.sheets.filter((s) => s !== final.sheetName);
     notice(
@@ -249,7 +259,7 @@ discardBtn.addEventListener('click', () =>
     if (!discardable) return;
     const id = discardable;
     try {
-      if (await server.discardFailedImport(id)) {
+      if (await server.discardFailedImport(id, returnTo)) {
         notice(result, 'ok', 'A aba e o relatório da importação que falhou foram descartados.');
         if (!editMode) editingId = undefined;
       }
@@ -262,12 +272,10 @@ discardBtn.addEventListener('click', () =>
 
 cancelBtn.addEventListener('click', () => {
   if (!control) return;
-  control.cancelled = true;
+  cancelRun(control);
   cancelBtn.disabled = true;
-  // Read by the running step between waves; the sidebar cancels for good as soon as that step returns.
-  if (runningId) void server.requestCancelReportRun(runningId).catch(() => undefined);
-  progressText_.textContent = 'Cancelando: a importação para em alguns segundos…';
-  notice(result, 'warn', 'Cancelando: a importação para em alguns segundos…');
+  progressText_.textContent = CANCELLING;
+  notice(result, 'warn', CANCELLING);
 });
 
 // A new pull after a finished one is a new report, unless the sidebar edits a saved one.

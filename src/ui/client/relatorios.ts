@@ -1,5 +1,5 @@
 import { busy, byId, errorText, h, notice } from './dom';
-import { driveRun, progressText, type RunProgress, whatToFix } from './runs';
+import { CANCELLING, cancelRun, driveRun, progressText, type RunControl, type RunProgress, whatToFix } from './runs';
 import type { ReportView } from '../../core/reports';
 import { server } from './rpc';
 import { scheduleFields } from './schedule-fields';
@@ -8,6 +8,19 @@ const list = byId('list');
 const status = byId('status');
 const usage = byId('usage');
 let reports: ReportView[] = [];
+/** What each card last said about a run: the list is drawn again after the run, and the outcome must stay in sight. */
+const said = new Map<string, { kind: 'info' | 'ok' | 'warn' | 'error'; text: string }>();
+
+function say(r: ReportView, el: HTMLElement, kind: 'info' | 'ok' | 'warn' | 'error', text: string): void {
+  said.set(r.id, { kind, text });
+  notice(el, kind, text);
+}
+
+function kindOf(p: RunProgress): 'info' | 'ok' | 'warn' | 'error' {
+  if (p.status === 'running') return 'info';
+  if (p.status === 'cancelled' || p.cancelLate) return 'warn';
+  return p.status === 'done' ? 'ok' : 'error';
+}
 
 /** Where the report pulls from: its connection, or a consolidated report's companies. */
 function source(r: ReportView): string {
@@ -61,11 +74,9 @@ function scheduleForm(r: ReportView, result: HTMLElement): HTMLElement {
   return form;
 }
 
-async function refresh(r: ReportView, result: HTMLElement, resume = false): Promise<RunProgress> {
+async function refresh(r: ReportView, result: HTMLElement, resume = false, control: RunControl = { cancelled: false }): Promise<RunProgress> {
   const first = await (resume ? server.continueReportRun(r.id) : server.runReport(r.id));
-  return driveRun(first, (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', `${r.name}: ${progressText(p)}`), {
-    cancelled: false,
-  });
+  return driveRun(first, (p, waited) => say(r, result, kindOf(p), `${r.name}: ${progressText(p, waited)}`), control);
 }
 
 /** Taking a report over: the user picks one of their own connections, and the report is theirs from then on. */
@@ -156,31 +167,37 @@ function card(r: ReportView): HTMLElement {
     return el;
   }
   const refreshBtn = h('button', { type: 'button', class: 'primary' }, 'Atualizar');
-  refreshBtn.addEventListener('click', () =>
-    busy(refreshBtn, async () => {
-      try {
-        await refresh(r, result);
-      } catch (err) {
-        notice(result, 'error', errorText(err));
-      }
-      await load(false);
-    }),
-  );
   const continueBtn = r.canContinue ? h('button', { type: 'button' }, 'Continuar') : null;
-  continueBtn?.addEventListener('click', () =>
-    busy(continueBtn, async () => {
-      try {
-        await refresh(r, result, true);
-      } catch (err) {
-        notice(result, 'error', errorText(err));
-      }
-      await load(false);
-    }),
-  );
+  const cancelBtn = h('button', { type: 'button', hidden: true }, 'Cancelar');
+  const deleteBtn = h('button', { type: 'button', class: 'danger' }, 'Excluir');
+  let control: RunControl | null = null;
+  // While a run goes on: Cancelar instead of a second start, and the report cannot be deleted under it.
+  const running = (resume: boolean) => async () => {
+    control = { cancelled: false };
+    cancelBtn.hidden = false;
+    cancelBtn.disabled = false;
+    deleteBtn.disabled = true;
+    for (const b of [refreshBtn, continueBtn]) if (b) b.disabled = true;
+    try {
+      await refresh(r, result, resume, control);
+    } catch (err) {
+      say(r, result, 'error', errorText(err));
+    } finally {
+      control = null;
+    }
+    await load(false);
+  };
+  refreshBtn.addEventListener('click', () => busy(refreshBtn, running(false)));
+  continueBtn?.addEventListener('click', () => busy(continueBtn, running(true)));
+  cancelBtn.addEventListener('click', () => {
+    if (!control) return;
+    cancelRun(control);
+    cancelBtn.disabled = true;
+    say(r, result, 'warn', `${r.name}: ${CANCELLING}`);
+  });
   const editBtn = h('button', { type: 'button' }, 'Editar');
   editBtn.addEventListener('click', () => busy(editBtn, () => server.editReport(r.id)));
   const scheduleBtn = h('button', { type: 'button' }, 'Agendar');
-  const deleteBtn = h('button', { type: 'button', class: 'danger' }, 'Excluir');
   deleteBtn.addEventListener('click', () =>
     busy(deleteBtn, async () => {
       if (deleteBtn.dataset.armed !== 'true') {
@@ -204,9 +221,11 @@ function card(r: ReportView): HTMLElement {
     r.sheetFilters.length ? h('div', { class: 'meta' }, `Filtros na planilha (aplicados pelo complemento): ${r.sheetFilters.join('; ')}`) : null,
     h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
     lastRunLine(r),
-    h('div', { class: 'actions' }, refreshBtn, continueBtn, editBtn, scheduleBtn, deleteBtn),
+    h('div', { class: 'actions' }, refreshBtn, continueBtn, cancelBtn, editBtn, scheduleBtn, deleteBtn),
     result,
   );
+  const last = said.get(r.id);
+  if (last) notice(result, last.kind, last.text);
   scheduleBtn.addEventListener('click', () => {
     const existing = el.querySelector('form.schedule');
     if (existing) existing.remove();

@@ -6,22 +6,56 @@ export type { RunProgress };
 
 export interface RunControl {
   cancelled: boolean;
+  /** The run's progress as last shown: a cancel names its run. */
+  current?: RunProgress;
 }
 
-export async function driveRun(first: RunProgress, onProgress: (p: RunProgress) => void, control: RunControl): Promise<RunProgress> {
+/** Seconds a step may keep the line still before it says it waits for the service, every second. */
+const QUIET_SECONDS = 1;
+
+/**
+ * Steps the run to its end. While a step is out (a slow service), the line
+ * still moves: after a couple of seconds it says how long it has waited.
+ */
+export async function driveRun(first: RunProgress, onProgress: (p: RunProgress, waited?: number) => void, control: RunControl): Promise<RunProgress> {
   let p = first;
-  onProgress(p);
-  while (!p.done) {
-    if (control.cancelled) {
-      p = await server.cancelReportRun(p.reportId);
-      break;
+  let since = Date.now();
+  const show = (next: RunProgress) => {
+    p = control.current = next;
+    since = Date.now();
+    onProgress(next);
+  };
+  const heartbeat = setInterval(() => {
+    const waited = Math.round((Date.now() - since) / 1000);
+    if (!p.done && !control.cancelled && waited > QUIET_SECONDS) onProgress(p, waited);
+  }, 1000);
+  try {
+    show(first);
+    while (!p.done) {
+      if (control.cancelled) {
+        p = await server.cancelReportRun(p.reportId, p.runId);
+        break;
+      }
+      show(await server.continueReportRun(p.reportId));
     }
-    p = await server.continueReportRun(p.reportId);
-    onProgress(p);
+  } finally {
+    clearInterval(heartbeat);
   }
-  onProgress(p);
+  // A cancel that came after the run's last step: the run's own outcome stands, said as too late.
+  if (control.cancelled && p.status !== 'cancelled') p = { ...p, cancelLate: true };
+  show(p);
   return p;
 }
+
+/** Cancelar: the running step reads the request between waves; the sidebar cancels for good as soon as that step returns. */
+export function cancelRun(control: RunControl): void {
+  control.cancelled = true;
+  const p = control.current;
+  if (p && !p.done) void server.requestCancelReportRun(p.reportId, p.runId).catch(() => undefined);
+}
+
+/** What a cancel says while the run stops. */
+export const CANCELLING = 'Cancelando: a importação para em alguns segundos…';
 
 /** What to do after a failure that continuing cannot get past, from the service's words. */
 export function whatToFix(message: string): string {
@@ -37,26 +71,29 @@ function seconds(s: number): string {
   return `${m} min ${String(s % 60).padStart(2, '0')} s`;
 }
 
-export function progressText(p: RunProgress): string {
+/** The progress line; `waited`: seconds the current step has been out, shown once the service is slow to answer. */
+export function progressText(p: RunProgress, waited?: number): string {
   const rows = p.rows.toLocaleString('pt-BR');
+  const late = p.cancelLate ? 'O cancelamento chegou tarde: a importação já tinha terminado. ' : '';
   switch (p.status) {
     case 'running': {
       const pages = `${p.pages.toLocaleString('pt-BR')} ${p.pages === 1 ? 'página' : 'páginas'}`;
       const of = p.totalRows !== undefined ? ` de ${p.totalRows.toLocaleString('pt-BR')}` : '';
       const left = p.etaSeconds !== undefined ? `; faltam cerca de ${seconds(p.etaSeconds)}` : '';
-      return `Importando… ${pages}, ${rows}${of} linhas${left}.`;
+      const waiting = waited ? ` Aguardando o serviço há ${seconds(waited)}…` : '';
+      return `Importando… ${pages}, ${rows}${of} linhas${left}.${waiting}`;
     }
     case 'done': {
       const done = p.incremental
         ? `Pronto: ${rows} registros novos ou alterados mesclados em "${p.sheetName}".`
         : `Pronto: ${rows} linhas em "${p.sheetName}".`;
       // A consolidated run in which some company failed says which and why.
-      return p.message ? `${done} ${p.message}` : done;
+      return late + (p.message ? `${done} ${p.message}` : done);
     }
     case 'cancelled':
-      return `Cancelado com ${rows} linhas gravadas; a aba "${p.sheetName}" ficou marcada como incompleta.`;
+      return `Cancelado com ${rows} linhas gravadas; a aba "${p.sheetName}" ficou marcada como incompleta. Use "Continuar" para retomar de onde parou.`;
     case 'failed': {
-      const why = `Falhou depois de ${rows} linhas: ${p.message ?? 'erro desconhecido'}.`;
+      const why = `${late}Falhou depois de ${rows} linhas: ${p.message ?? 'erro desconhecido'}.`;
       return p.canContinue ? `${why} A falha parece passageira: use "Continuar" para retomar de onde parou.` : `${why} ${whatToFix(p.message ?? '')}`;
     }
   }
