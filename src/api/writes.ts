@@ -131,7 +131,7 @@ const cpfCnpjCliente = input('cpfCnpj', {
   required: false,
   in: 'sheet',
   finds: 'idCliente',
-  note: 'CPF ou CNPJ do cliente, no lugar do ID do cliente: o complemento procura o cliente em Clientes e usa o ID dele. Só números ou com pontuação (a coluna é texto para manter os zeros à esquerda). Preencha esta coluna ou "ID do cliente"; se preencher as duas, precisam ser do mesmo cliente. O cliente precisa estar ativo e ser o único com esse CPF/CNPJ.',
+  note: 'CPF ou CNPJ do cliente, no lugar do ID do cliente: o complemento procura o cliente em Clientes e usa o ID dele. Só números ou com pontuação (a coluna é texto para manter os zeros à esquerda). O cliente precisa estar ativo e ser o único com esse CPF/CNPJ.',
   example: '',
 });
 const dataAdesao = input('date', { label: 'Data de adesão', required: true, note: 'Data de adesão no formato dd/mm/aaaa.', example: '2026-11-01' });

@@ -21,6 +21,8 @@ export interface ResultColumn {
   label: string;
   format: string;
   note: string;
+  /** Pixels, where Sheets' default 100 is too narrow to read the column. */
+  width?: number;
 }
 
 export interface BulkOperation {
@@ -55,7 +57,14 @@ const status: ResultColumn = {
   format: '@',
   note: 'Preenchido pelo complemento: OK, ERRO, JÁ EXISTE / JÁ EMITIDA, PENDENTE (resultado ainda sendo conferido). Linhas OK são puladas quando você executa de novo; linhas EXEMPLO são sempre ignoradas.',
 };
-const mensagem: ResultColumn = { key: 'mensagem', label: 'Mensagem', format: '@', note: 'O que aconteceu com a linha e, se houve erro, o que corrigir.' };
+// Sentences (what went wrong and what to do): wide enough to read without opening the cell.
+const mensagem: ResultColumn = {
+  key: 'mensagem',
+  label: 'Mensagem',
+  format: '@',
+  note: 'O que aconteceu com a linha e, se houve erro, o que corrigir.',
+  width: 420,
+};
 const processadoEm: ResultColumn = {
   key: 'processadoEm',
   label: 'Processado em',
