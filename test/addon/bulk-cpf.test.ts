@@ -128,8 +128,9 @@ describe('subscriptions by CPF/CNPJ', () => {
     const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all', connection: 'Demo' }]));
     expect(v).toMatchObject({ total: 5, valid: 1, invalid: 4 });
     const checked = byHeader(emu, sheet);
-    expect(checked.map((r) => r.Status)).toEqual(['EXEMPLO', '', 'ERRO', 'ERRO', 'ERRO', 'ERRO']);
-    expect(checked[2].Mensagem).toMatch(/^Linha 4, coluna "CPF\/CNPJ do cliente" \(K\): nenhum cliente tem o CPF\/CNPJ 11\.222\.333\/0001-81/);
+    // Validar alone marks no row ERRO: the problems are in Mensagem.
+    expect(checked.map((r) => r.Status)).toEqual(['EXEMPLO', '', '', '', '', '']);
+    expect(checked[2].Mensagem).toMatch(/^A corrigir: Linha 4, coluna "CPF\/CNPJ do cliente" \(K\): nenhum cliente tem o CPF\/CNPJ 11\.222\.333\/0001-81/);
     expect(checked[3].Mensagem).toMatch(new RegExp(`\\(ID ${inactive.idCliente}\\) está inativo`));
     expect(checked[4].Mensagem).toMatch(new RegExp(`é do cliente ID ${a.idCliente}, mas a coluna "ID do cliente" diz ${b.idCliente}`));
     // One lookup per distinct value (a's CNPJ is on two rows), and nothing written to the service.

@@ -42,6 +42,9 @@ export interface BulkOperation {
   discounts?: string;
 }
 
+/** Starts the Mensagem of a row Validar found a problem in: it is not a run's ERRO, but it is what "Ir para as linhas com erro" goes to. */
+export const TO_FIX = 'A corrigir: ';
+
 export const STATUS = {
   ok: 'OK',
   erro: 'ERRO',
