@@ -12,7 +12,7 @@ export class MemorySheet implements MarkupSheetPort {
   backgrounds: (string | null)[][] = [];
   formats = new Map<string, string>();
   dropdowns: Array<{ column: number; choices: readonly string[] }> = [];
-  widths = new Map<number, number>();
+  columnWidths = new Map<number, number>();
   writes = 0;
   calls = 0;
   /** Set when a simulated kill has happened: nothing more reaches the sheet. */
@@ -112,9 +112,13 @@ export class MemorySheet implements MarkupSheetPort {
     this.calls++;
     this.dropdowns.push({ column, choices });
   }
+  setNotesDown(row: number, column: number, notes: readonly string[]) {
+    this.calls++;
+    notes.forEach((n, i) => this.setNote(row + i, column, n));
+  }
   setColumnWidth(column: number, width: number) {
     this.calls++;
-    this.widths.set(column, width);
+    this.columnWidths.set(column, width);
   }
   /** Rows as the user sees them, by header label. */
   records(): Array<Record<string, CellValue>> {

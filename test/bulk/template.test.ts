@@ -27,7 +27,7 @@ describe('createTemplate', () => {
     );
     expect(sheet.notes[0][10]).toMatch(/^cpfCnpjCliente — .* Preencha esta coluna ou "ID do cliente" \(coluna B\): uma das duas basta;/);
     // Mensagem (column N) is wide enough to read its sentences; other columns keep the default.
-    expect([...sheet.widths]).toEqual([[14, 420]]);
+    expect([...sheet.columnWidths]).toEqual([[14, 420]]);
     expect(sheet.notes[0][11]).toMatch(new RegExp(`^${RESULT_NOTE} Preenchido pelo complemento`));
     // Titles as text; below them text where digits must survive, dates and money as such.
     expect(labels.map((_, i) => sheet.formats.get(`1:${i + 1}`))).toEqual(labels.map(() => '@'));

@@ -13,7 +13,7 @@ import { expandRuns, runsOf, writeColumn } from './sheet-io';
 import { type Context, scopeRows, sheetContext, sheetOf } from './context';
 import { editPush } from './edit-push';
 import { giveKey, keyAt } from './row-plan';
-import { type Prepared, validateRows } from './validate';
+import { customerLookup, type Prepared, validateRows } from './validate';
 import { step } from './job';
 import {
   type BulkDeps,
@@ -105,7 +105,7 @@ function launch(
   deadline: number,
   startedAt = deps.now(),
 ): BulkProgress {
-  const { summary, prepared } = validateRows(deps, ctx, ranges);
+  const { summary, prepared } = validateRows(deps, ctx, ranges, customerLookup(deps, ctx, request.connectionId ?? ''));
   generateKeys(deps, ctx, prepared);
   const rowKeys = expandRuns(ranges).map((r) => keyAt(ctx, prepared.values[r - prepared.first]));
   const keys = rowKeys.reduce((n, k) => n + k.length + 3, 0) <= MAX_KEYS_CHARS ? rowKeys : undefined;

@@ -72,6 +72,15 @@ export function writeColumn(sheet: SheetPort, column: number, values: ReadonlyMa
   }
 }
 
+/** Notes down one column, one call per block of consecutive rows. */
+export function writeColumnNotes(sheet: MarkupSheetPort, column: number, notes: ReadonlyMap<number, string>): void {
+  for (const [first, last] of runsOf(notes.keys())) {
+    const block: string[] = [];
+    for (let row = first; row <= last; row++) block.push(notes.get(row) as string);
+    sheet.setNotesDown(first, column, block);
+  }
+}
+
 export const FAULT_COLOR = '#f4c7c3';
 
 /**

@@ -10,7 +10,7 @@ import { issueText, type RowIssue, statusOf } from './rows';
 import { expandRuns, highlight, type RowResult, writeResults } from './sheet-io';
 import { type Context, cellAt, firstFive, type RowRequest, scopeRows, sheetContext, sheetOf } from './context';
 import { cellsOf, normKey, readSpan, type Span, sheetDuplicates, standing } from './row-plan';
-import { checkCustomers } from './row-customers';
+import { checkCustomers, fillCustomers } from './row-customers';
 import type { BulkDeps, BulkRequest } from './state';
 
 export interface ValidationSummary {
@@ -65,7 +65,7 @@ function verdicts(
     const duplicate = duplicates.get(r);
     if (duplicate) one.issues.push(duplicate);
     const row = span.values[r - span.first];
-    const kept = when.run ? { processadoEm: when.now } : cellsOf(ctx, row);
+    const kept: RowResult = when.run ? { status: '', mensagem: '', processadoEm: when.now } : cellsOf(ctx, row);
     if (one.issues.length) {
       summary.invalid++;
       issues.push(...one.issues);
@@ -106,13 +106,16 @@ export function validateRows(
   const now = new Date(deps.now());
   const { built, keys } = buildRows(ctx, rows, span, summary);
   const duplicates = sheetDuplicates(ctx);
-  if (lookup)
-    checkCustomers(
-      lookup,
-      ctx,
-      [...built].map(([row, made]) => ({ row, built: made.built })),
-    );
+  const found = lookup
+    ? checkCustomers(
+        lookup,
+        ctx,
+        [...built].map(([row, made]) => ({ row, built: made.built })),
+      )
+    : new Map<number, number>();
   const { results, issues } = verdicts(ctx, span, built, duplicates, { now, run }, summary);
+  // A run records in each row the customer its CPF/CNPJ found; Validar changes no cell the user typed in.
+  if (run) fillCustomers(ctx, span, found);
   summary.warnings = [...summary.warnings, ...orphanDiscounts(ctx, ranges, keys)];
   writeResults(ctx.sheet, ctx.layout, ctx.op, results);
   // What was just written is what the sheet now holds: the first step reads its statuses from here.
@@ -134,9 +137,14 @@ export function validateSheet(deps: BulkDeps, request: Omit<BulkRequest, 'connec
   const op = bulkOperation(request.operation);
   const sheet = sheetOf(deps, request.sheetName);
   const ctx = sheetContext(deps, op, sheet);
-  let lookup: BillingClient | undefined;
-  if (op.columns.some((c) => c.finds) && request.connectionId) {
-    lookup = deps.clientFor(request.connectionId).withLimit(deps.limit);
-  }
+  const lookup = request.connectionId ? customerLookup(deps, ctx, request.connectionId) : undefined;
   return validateRows(deps, ctx, scopeRows(deps, sheet, request.scope), lookup, false).summary;
+}
+
+/**
+ * The client that finds customers named by CPF/CNPJ, for a sheet that can name them: Validar's with the chosen connection,
+ * a run's with its own (so a row whose customer is not found fails at the start, before it is given a key).
+ */
+export function customerLookup(deps: BulkDeps, ctx: Context, connectionId: string): BillingClient | undefined {
+  return ctx.op.columns.some((c) => c.finds) ? deps.clientFor(connectionId).withLimit(deps.limit) : undefined;
 }
