@@ -11,6 +11,7 @@ import * as z from 'zod/mini';
 import { COMPETENCIA_PATTERN, monthIndex, parseIsoDate } from './calendar';
 import type { RecordOf } from './fields';
 import type * as records from './records';
+import { plural } from './words';
 
 export type WriteKey = 'criarAssinaturaPlano' | 'atualizarAssinaturaPlano' | 'criarAssinaturaPersonalizada' | 'atualizarAssinaturaPersonalizada' | 'emitirNfse';
 
@@ -407,11 +408,11 @@ function fieldSchema(field: InputField): z.ZodMiniType {
       return z.enum(field.choices as [string, ...string[]], `escolha um de ${(field.choices ?? []).join(', ')}`);
     case 'key': {
       const s = z.string().check(z.minLength(1, 'informe o ID de integração'), z.regex(/^\S*$/, 'não use espaços no ID de integração'));
-      return field.maxLength !== undefined ? s.check(z.maxLength(field.maxLength, `use no máximo ${field.maxLength} caracteres`)) : s;
+      return field.maxLength !== undefined ? s.check(z.maxLength(field.maxLength, `use no máximo ${plural(field.maxLength, 'caractere', 'caracteres')}`)) : s;
     }
     default: {
       const s = z.string();
-      return field.maxLength !== undefined ? s.check(z.maxLength(field.maxLength, `use no máximo ${field.maxLength} caracteres`)) : s;
+      return field.maxLength !== undefined ? s.check(z.maxLength(field.maxLength, `use no máximo ${plural(field.maxLength, 'caractere', 'caracteres')}`)) : s;
     }
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { BillingClient } from '../api/client';
 import { BillingError, NetworkError, NotFoundError, UnauthorizedError, UnexpectedResponseError } from '../api/errors';
+import { plural } from '../api/words';
 
 export type CheckCode = 'ok' | 'slow' | 'unauthorized' | 'unreachable' | 'timeout' | 'wrong-url' | 'error';
 
@@ -34,9 +35,7 @@ export function checkConnection(client: BillingClient, now: () => number): Check
     const limited = total === undefined && pager.warnings.some((w) => w.startsWith('Limite'));
     const customers = total ?? count;
     const elapsedMs = now() - started;
-    const counted = limited
-      ? `mais de ${customers.toLocaleString('pt-BR')} clientes`
-      : `${customers.toLocaleString('pt-BR')} ${customers === 1 ? 'cliente' : 'clientes'}`;
+    const counted = limited ? `mais de ${plural(customers, 'cliente', 'clientes')}` : plural(customers, 'cliente', 'clientes');
     if (elapsedMs > SLOW_MS) {
       return {
         ok: true,

@@ -30,6 +30,7 @@ import { resolveSheetFilters } from './sheet-filters';
 import { tableSpec } from './table';
 import { listing } from '../api/operations';
 import { endedStatus, runResult, type RunStatus } from './run-state';
+import { plural } from '../api/words';
 
 export interface RunDeps {
   reports: ReportStore;
@@ -225,7 +226,7 @@ function backoff(report: Report, result: RunSummary['result'], origin: RunOrigin
   return {
     failedRuns,
     pausedUntil: now + wait,
-    note: `Falhou ${failedRuns} vezes seguidas: a atualização agendada espera ${Math.round(wait / 3_600_000)} h antes de tentar de novo (ou atualize agora pela barra lateral).`,
+    note: `Falhou ${plural(failedRuns, 'vez', 'vezes seguidas')}: a atualização agendada espera ${Math.round(wait / 3_600_000)} h antes de tentar de novo (ou atualize agora pela barra lateral).`,
   };
 }
 

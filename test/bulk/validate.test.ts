@@ -35,14 +35,22 @@ describe('validateSheet', () => {
     const at = new Date(2026, 10, 3, 9, 30);
     const sheet = book.sheet('Notas', [...NFSE_HEADER, 'Status', 'Mensagem', 'Processado em'], [['x', 'ERRO', 'HTTP 400 do serviço', at]]);
     validateSheet(deps, { operation: 'emitirNfse', sheetName: 'Notas', scope: 'all' });
-    expect(sheet.records()[0]).toMatchObject({ Status: 'ERRO', 'Processado em': at, Mensagem: expect.stringMatching(/^A corrigir: Linha 2, coluna "ID da fatura"/) });
+    expect(sheet.records()[0]).toMatchObject({
+      Status: 'ERRO',
+      'Processado em': at,
+      Mensagem: expect.stringMatching(/^A corrigir: Linha 2, coluna "ID da fatura"/),
+    });
   });
 
   it('Executar marks the same row ERRO with its time: that is a run', () => {
     const { book, deps } = setUp();
     const sheet = book.sheet('Notas', [...NFSE_HEADER, 'Status', 'Mensagem', 'Processado em'], [['x']]);
     startBulk(deps, { operation: 'emitirNfse', sheetName: 'Notas', scope: 'all', connection: 'Empresa' }, FAR());
-    expect(sheet.records()[0]).toMatchObject({ Status: 'ERRO', 'Processado em': expect.any(Date), Mensagem: expect.stringMatching(/^Linha 2, coluna "ID da fatura"/) });
+    expect(sheet.records()[0]).toMatchObject({
+      Status: 'ERRO',
+      'Processado em': expect.any(Date),
+      Mensagem: expect.stringMatching(/^Linha 2, coluna "ID da fatura"/),
+    });
   });
 
   it('at most five problems are listed for the sidebar', () => {

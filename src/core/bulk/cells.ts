@@ -7,6 +7,7 @@
 import { competencia as formatCompetencia, isDate, isoDate, parseCompetencia, parseDay, type Zone } from '../../api/calendar';
 import { cpfCnpjDigits } from '../../api/filters';
 import type { InputColumn } from './definitions';
+import { plural } from '../../api/words';
 
 export type Read = { ok: true; value: string | number | boolean } | { ok: true; blank: true } | { ok: false; message: string };
 
@@ -107,7 +108,8 @@ function boolean(cell: unknown): Read {
 function text(col: InputColumn, cell: unknown): Read {
   if (typeof cell !== 'string' && typeof cell !== 'number') return fail(`esperava um texto, veio ${describe(cell)}`);
   const s = String(cell).trim();
-  if (col.maxLength !== undefined && s.length > col.maxLength) return fail(`use no máximo ${col.maxLength} caracteres (a célula tem ${s.length})`);
+  if (col.maxLength !== undefined && s.length > col.maxLength)
+    return fail(`use no máximo ${plural(col.maxLength, 'caractere', 'caracteres')} (a célula tem ${s.length})`);
   return value(s);
 }
 

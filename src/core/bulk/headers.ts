@@ -104,7 +104,12 @@ export function matchColumns(
  * appends what the run itself fills (`tagged`: the input columns, already found by metadata): the result columns and, for creates, the
  * ID de integração column that receives generated ids.
  */
-export function ensureLayout(sheet: SheetPort & Partial<Pick<MarkupSheetPort, 'setColumnWidth'>>, op: BulkOperation, columns: readonly InputColumn[] = op.columns, tagged?: Record<string, number>): Layout {
+export function ensureLayout(
+  sheet: SheetPort & Partial<Pick<MarkupSheetPort, 'setColumnWidth'>>,
+  op: BulkOperation,
+  columns: readonly InputColumn[] = op.columns,
+  tagged?: Record<string, number>,
+): Layout {
   const lastColumn = Math.max(sheet.lastColumn(), 1);
   const labels = sheet.read(1, 1, 1, lastColumn)[0].map((v) => String(v ?? ''));
   const notes = sheet.readNotes(1, 1, lastColumn);

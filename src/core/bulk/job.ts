@@ -18,6 +18,7 @@ import { knownCustomers } from './row-customers';
 import { runPass } from './pass';
 import type { Prepared } from './validate';
 import { type BulkDeps, BulkError, type BulkJob, type BulkProgress, MAX_PASSES, progressOf, saveJob } from './state';
+import { plural } from '../../api/words';
 
 /** One step of a job, until `deadline` (epoch ms). A failed job continues from where it stopped ("Continuar"). */
 export function continueBulk(deps: BulkDeps, jobId: string, deadline: number): BulkProgress {
@@ -131,7 +132,7 @@ function relocate(job: BulkJob, ctx: Context): void {
 function lostRows(ctx: Context, field: string, lost: readonly string[]): string {
   const label = labelOf(ctx.op, field);
   const one = lost.length === 1;
-  return `${one ? 'Uma linha saiu' : `${lost.length} linhas saíram`} da aba durante o lote e não ${one ? 'foi processada' : 'foram processadas'} (${label} ${firstFive(lost)}).`;
+  return `${one ? 'Uma linha saiu' : `${plural(lost.length, 'linha saiu', 'linhas saíram')}`} da aba durante o lote e não ${one ? 'foi processada' : 'foram processadas'} (${label} ${firstFive(lost)}).`;
 }
 
 function finishMessage(job: BulkJob): string {

@@ -28,6 +28,7 @@ import {
   progressOf,
   saveJob,
 } from './state';
+import { plural } from '../../api/words';
 
 /** Validates every row, writes the problems, then starts sending the valid ones. */
 export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number): BulkProgress {
@@ -46,7 +47,7 @@ function running(deps: BulkDeps, sheet: MarkupSheetPort): BulkProgress | null {
   if (existing?.status !== 'running') return null;
   return {
     ...progressOf(existing),
-    message: `Já há um lote em andamento nesta aba (${existing.counts.ok + existing.counts.existing + existing.counts.skipped + existing.counts.failed} de ${existing.total} linhas). Ele continua de onde parou; espere terminar para começar outro.`,
+    message: `Já há um lote em andamento nesta aba (${existing.counts.ok + existing.counts.existing + existing.counts.skipped + existing.counts.failed} de ${plural(existing.total, 'linha', 'linhas')}). Ele continua de onde parou; espere terminar para começar outro.`,
   };
 }
 

@@ -9,6 +9,7 @@ import type { CellValue } from '../table';
 import type { BulkOperation, ResultKey } from './definitions';
 import { columnLetter, type Layout } from './headers';
 import type { RowIssue } from './rows';
+import { plural } from '../../api/words';
 
 export interface RowResult {
   status: string;
@@ -45,7 +46,7 @@ const ROW_MESSAGE_MAX = 5_000;
 function resultCell(result: RowResult, key: ResultKey): CellValue {
   const v = result[key];
   if (typeof v === 'string' && v.length > ROW_MESSAGE_MAX)
-    return bounded(v, ROW_MESSAGE_MAX, `mensagem do serviço cortada: tinha ${v.length.toLocaleString('pt-BR')} caracteres`);
+    return bounded(v, ROW_MESSAGE_MAX, `mensagem do serviço cortada: tinha ${plural(v.length, 'caractere', 'caracteres')}`);
   return v === undefined || v === null ? '' : v;
 }
 

@@ -1,6 +1,7 @@
 import { busy, byId, clearNotice, errorText, h, notice } from './dom';
 import type { BulkProgress } from '../../core/bulk/state';
 import { type Args, type Outcome, server } from './rpc';
+import { plural } from '../../api/words';
 
 // The server's own types: the sidebar shows exactly what the bundle returns.
 type Progress = BulkProgress;
@@ -33,15 +34,13 @@ function values(): BulkForm {
   };
 }
 
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('pt-BR')} ${n === 1 ? one : many}`;
-
 function showProgress(p: Progress): void {
   current = p;
   byId('progress-box').hidden = false;
   const bar = byId<HTMLProgressElement>('progress');
   bar.max = Math.max(p.total, 1);
   bar.value = p.processed;
-  byId('progress-text').textContent = `${p.processed.toLocaleString('pt-BR')} de ${plural(p.total, 'linha', 'linhas')} processadas`;
+  byId('progress-text').textContent = `${p.processed.toLocaleString('pt-BR')} de ${plural(p.total, 'linha processada', 'linhas processadas')}`;
   const c = p.counts;
   summary.hidden = false;
   const lines = [
@@ -122,7 +121,7 @@ function askConfirmation(form: BulkForm, v: { valid: number; invalid: number; un
   pending = form;
   const rest = [
     v.invalid ? `${plural(v.invalid, 'linha com problema será pulada', 'linhas com problemas serão puladas')} (veja a coluna Mensagem).` : '',
-    v.untouched ? `${plural(v.untouched, 'linha já processada fica', 'linhas já processadas ficam')} como está.` : '',
+    v.untouched ? `${plural(v.untouched, 'linha já processada fica como está', 'linhas já processadas ficam como estão')}.` : '',
   ].filter(Boolean);
   byId('confirm-text').textContent = [consequence(v.valid), ...rest].join(' ');
   byId('confirm').hidden = false;
