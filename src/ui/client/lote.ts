@@ -91,6 +91,12 @@ async function drive(first: Outcome<Progress>): Promise<void> {
   }
 }
 
+/** A new check or preview is not the last run: its progress and counts go, so no "2 de 2 linhas processadas" sits under it. */
+function clearLastRun(): void {
+  byId('progress-box').hidden = true;
+  summary.hidden = true;
+}
+
 function lock(on: boolean): void {
   for (const b of buttons) b.disabled = on;
 }
@@ -137,6 +143,7 @@ function closeConfirmation(): void {
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
   closeConfirmation();
+  clearLastRun();
   const v = values();
   void guarded(byId<HTMLButtonElement>('run'), async () => {
     notice(result, 'info', 'Validando as linhas…');
@@ -183,7 +190,7 @@ byId('validate').addEventListener('click', () => {
     const r = await server.validateBulk(values());
     if (!r.ok) return notice(result, 'error', r.message);
     const v = r.value;
-    summary.hidden = true;
+    clearLastRun();
     byId('failures').hidden = v.invalid === 0;
     const head = v.invalid
       ? `${plural(v.invalid, 'linha com problema', 'linhas com problemas')} (veja a coluna Mensagem e as células em vermelho). ${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar.`
