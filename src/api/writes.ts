@@ -57,6 +57,11 @@ export interface InputField<K extends InputKind = InputKind> {
   finds?: 'idCliente';
   /** The field of the listed record this body field sets, when named differently (valor → valorUnitario). */
   record?: string;
+  /**
+   * An id picked from a reference tab the add-on fills from the imported subscriptions (there is no listing of
+   * products or plans): the template's column offers "id — descrição", and a cell holding such a choice sends its id.
+   */
+  catalog?: 'produtos' | 'planos';
 }
 
 /** A list of records in the body, filled from a linked sheet rather than from columns of the row. */
@@ -271,7 +276,14 @@ export const writes = table(() => ({
         note: 'Periodicidade da cobrança: MENSAL, BIMESTRAL, TRIMESTRAL, SEMESTRAL ou ANUAL.',
         example: 'MENSAL',
       }),
-      idProduto: input('integer', { label: 'ID do produto', required: true, min: 1, note: 'ID do produto ou serviço cobrado (número inteiro).', example: 789 }),
+      idProduto: input('integer', {
+        label: 'ID do produto',
+        required: true,
+        min: 1,
+        catalog: 'produtos',
+        note: 'ID do produto ou serviço cobrado (número inteiro). Escolha na lista pelo nome ("789 — Honorários contábeis": a linha envia 789) ou digite o ID. A lista vem da aba Produtos, que o complemento preenche com os produtos das abas importadas de Assinaturas e contratos e atualiza a cada atualização desses relatórios.',
+        example: 789,
+      }),
       descricaoAssinaturaContrato: descricao('Honorários contábeis mensais'),
       valor,
       formaFaturamentoAssinatura: forma,
@@ -337,7 +349,14 @@ export const writes = table(() => ({
       idCliente,
       dataAdesao,
       competenciaInicial,
-      idPlano: input('integer', { label: 'ID do plano', required: true, min: 1, note: 'ID do plano contratado (número inteiro).', example: 12 }),
+      idPlano: input('integer', {
+        label: 'ID do plano',
+        required: true,
+        min: 1,
+        catalog: 'planos',
+        note: 'ID do plano contratado (número inteiro). Escolha na lista pelo nome ("12 — Plano contábil": a linha envia 12) ou digite o ID. A lista vem da aba Planos, que o complemento preenche com os planos das abas importadas de Assinaturas e contratos e atualiza a cada atualização desses relatórios.',
+        example: 12,
+      }),
       quantidade,
       formaFaturamentoAssinatura: forma,
       diaVencimentoCobranca: diaVencimento,

@@ -16,7 +16,7 @@ describe('createTemplate', () => {
     const op = bulkOperation('criarAssinaturaPersonalizada');
     const made = createTemplate(book, op, zone);
     const sheet = book.byId(made.sheetId)!;
-    expect(made).toEqual({ sheetId: sheet.id, sheetName: 'Lote · Assinaturas personalizadas' });
+    expect(made).toEqual({ sheetId: sheet.id, sheetName: 'Lote · Assinaturas personalizadas', catalogSheets: ['Produtos'] });
     expect(sheet.tags.get(SHEET_TAG)).toBe('modelo:criarAssinaturaPersonalizada');
     const labels = [...op.columns.map((c) => c.label), 'Status', 'ID da assinatura criada', 'Mensagem', 'Processado em'];
     expect(sheet.grid[0]).toEqual(labels);
@@ -139,6 +139,8 @@ describe('what a template asks of the sheet', () => {
     expect(sizes).toEqual([
       [TEMPLATE_ROWS + 1, plano.columns.length + plano.results.length],
       [TEMPLATE_ROWS + 1, discountColumns.length],
+      // The Planos tab its ID do plano picks from: a header and the line that says how it fills.
+      [2, 4],
     ]);
     expect(helps).toEqual(['Escolha: AGRUPADA, INDIVIDUAL.', 'Escolha: PERCENTUAL, VALOR.']);
     // The Descontos example row is its columns' examples, nothing after them.

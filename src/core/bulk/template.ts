@@ -9,10 +9,10 @@ import { SHEET_TAG } from '../sheet-layout';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { columnLetter } from './headers';
-import { type BulkOperation, DISCOUNT_SHEET, discountColumns, type InputColumn, RESULT_NOTE, type ResultColumn, STATUS } from './definitions';
+import { catalogsOf, refreshCatalogs } from './catalog';
+import { type BulkOperation, DISCOUNT_SHEET, TEMPLATE_ROWS, discountColumns, type InputColumn, RESULT_NOTE, type ResultColumn, STATUS } from './definitions';
 
-/** Rows that get formats and dropdowns up front; rows typed below still work, only without the dropdown. */
-export const TEMPLATE_ROWS = 500;
+export { TEMPLATE_ROWS } from './definitions';
 
 const FORMATS: Record<InputColumn['kind'], string> = {
   text: '@',
@@ -91,6 +91,8 @@ export interface TemplateResult {
   sheetName: string;
   /** Also created, for plan subscriptions: the linked Descontos sheet. */
   discountSheet?: string;
+  /** The reference tabs its ID columns pick from (Produtos, Planos), filled from the imported subscriptions. */
+  catalogSheets?: string[];
 }
 
 export function createTemplate(book: SelectionBookPort, op: BulkOperation, zone: Zone): TemplateResult {
@@ -115,6 +117,8 @@ export function createTemplate(book: SelectionBookPort, op: BulkOperation, zone:
     layOut(discounts, discountColumns, [], [], zone);
     out.discountSheet = DISCOUNT_SHEET;
   }
+  const catalogs = catalogsOf(op.columns);
+  if (catalogs.length) out.catalogSheets = refreshCatalogs(book, catalogs);
   book.activate(sheet.id, ['A2']);
   return out;
 }

@@ -210,7 +210,13 @@ byId('template').addEventListener('click', () => {
       [...sheets, r.value.sheetName].map((s) => ({ value: s, label: s })),
       r.value.sheetName,
     );
-    const extra = r.value.discountSheet ? ` Os descontos vão na aba "${r.value.discountSheet}", ligados pelo ID de integração da assinatura.` : '';
+    const catalogs = (r.value.catalogSheets ?? []).map((s) => `"${s}"`).join(' e ');
+    const extra = [
+      r.value.discountSheet ? ` Os descontos vão na aba "${r.value.discountSheet}", ligados pelo ID de integração da assinatura.` : '',
+      catalogs
+        ? ` Escolha o ID pelo nome na lista da coluna: ela vem da aba ${catalogs}, preenchida com as assinaturas importadas e atualizada a cada atualização delas.`
+        : '',
+    ].join('');
     notice(
       result,
       'ok',
