@@ -142,12 +142,12 @@ describe('a product picked from the list', () => {
     imported(book, 'Assinaturas', [['', '', '', 789, 'Honorários contábeis']]);
     const rows: number[] = [];
     const create = book.create.bind(book);
-    book.create = (name: string, columns?: number) => {
-      const sheet = create(name, columns);
+    book.create = (name: string) => {
+      const sheet = create(name);
       const dropdown = sheet.setDropdown.bind(sheet);
-      sheet.setDropdown = (row: number, column: number, n: number, choices: readonly string[], help: string) => {
+      sheet.setDropdown = (row: number, column: number, n: number, choices: readonly string[]) => {
         if (column === productColumn && name !== 'Produtos') rows.push(row, n);
-        dropdown(row, column, n, choices, help);
+        dropdown(row, column, n, choices);
       };
       return sheet;
     };
