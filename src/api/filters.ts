@@ -19,6 +19,7 @@ import {
   type Zone,
 } from './calendar';
 import { UserError } from './user-error';
+import { plural } from './words';
 
 export type FilterKind =
   | 'integer'
@@ -151,7 +152,7 @@ const formatters: Record<FilterKind, Formatter> = {
     // A number cell drops leading zeros: 10 digits was a CPF, 12-13 a CNPJ.
     if (digits.length === 9 || digits.length === 10) return digits.padStart(11, '0');
     if (digits.length === 12 || digits.length === 13) return digits.padStart(14, '0');
-    if (digits.length !== 11 && digits.length !== 14) return fail(`"${raw}" tem ${digits.length} dígitos; CPF tem 11 e CNPJ tem 14`);
+    if (digits.length !== 11 && digits.length !== 14) return fail(`"${raw}" tem ${plural(digits.length, 'dígito', 'dígitos')}; CPF tem 11 e CNPJ tem 14`);
     return digits;
   },
   sortOrder(value) {

@@ -9,6 +9,7 @@
  */
 import type { ApiRecord, DecodedList, Paging } from './envelopes';
 import type { BillingError } from './errors';
+import { plural } from './words';
 
 export interface PagerState {
   /** Undefined until the first wave tells which numbering the server uses. */
@@ -164,7 +165,9 @@ export class Pager<R extends ApiRecord = ApiRecord> {
   private finish(): void {
     this.s.done = true;
     if (this.s.totalRows !== undefined && this.s.totalRows !== this.s.fetchedRecords) {
-      this.warn(`O serviço anunciou ${this.s.totalRows} registros e chegaram ${this.s.fetchedRecords}: os dados mudaram durante a leitura.`);
+      this.warn(
+        `O serviço anunciou ${plural(this.s.totalRows, 'registro', 'registros')} e chegaram ${this.s.fetchedRecords}: os dados mudaram durante a leitura.`,
+      );
     }
   }
 

@@ -11,6 +11,7 @@ import * as z from 'zod/mini';
 import { COMPETENCIA_PATTERN, monthIndex, parseIsoDate } from './calendar';
 import type { RecordOf } from './fields';
 import type * as records from './records';
+import { plural } from './words';
 
 export type WriteKey = 'criarAssinaturaPlano' | 'atualizarAssinaturaPlano' | 'criarAssinaturaPersonalizada' | 'atualizarAssinaturaPersonalizada' | 'emitirNfse';
 
@@ -56,6 +57,11 @@ export interface InputField<K extends InputKind = InputKind> {
   finds?: 'idCliente';
   /** The field of the listed record this body field sets, when named differently (valor → valorUnitario). */
   record?: string;
+  /**
+   * An id picked from a reference tab the add-on fills from the imported subscriptions (there is no listing of
+   * products or plans): the template's column offers "id — descrição", and a cell holding such a choice sends its id.
+   */
+  catalog?: 'produtos' | 'planos';
 }
 
 /** A list of records in the body, filled from a linked sheet rather than from columns of the row. */
@@ -131,7 +137,7 @@ const cpfCnpjCliente = input('cpfCnpj', {
   required: false,
   in: 'sheet',
   finds: 'idCliente',
-  note: 'CPF ou CNPJ do cliente, no lugar do ID do cliente: o complemento procura o cliente em Clientes e usa o ID dele. Só números ou com pontuação (a coluna é texto para manter os zeros à esquerda). Preencha esta coluna ou "ID do cliente"; se preencher as duas, precisam ser do mesmo cliente. O cliente precisa estar ativo e ser o único com esse CPF/CNPJ.',
+  note: 'CPF ou CNPJ do cliente, no lugar do ID do cliente: o complemento procura o cliente em Clientes e usa o ID dele. Só números ou com pontuação (a coluna é texto para manter os zeros à esquerda). O cliente precisa estar ativo e ser o único com esse CPF/CNPJ.',
   example: '',
 });
 const dataAdesao = input('date', { label: 'Data de adesão', required: true, note: 'Data de adesão no formato dd/mm/aaaa.', example: '2026-11-01' });
@@ -270,7 +276,14 @@ export const writes = table(() => ({
         note: 'Periodicidade da cobrança: MENSAL, BIMESTRAL, TRIMESTRAL, SEMESTRAL ou ANUAL.',
         example: 'MENSAL',
       }),
-      idProduto: input('integer', { label: 'ID do produto', required: true, min: 1, note: 'ID do produto ou serviço cobrado (número inteiro).', example: 789 }),
+      idProduto: input('integer', {
+        label: 'ID do produto',
+        required: true,
+        min: 1,
+        catalog: 'produtos',
+        note: 'ID do produto ou serviço cobrado (número inteiro). Escolha na lista pelo nome ("789 — Honorários contábeis": a linha envia 789) ou digite o ID. A lista vem da aba Produtos, que o complemento preenche com os produtos das abas importadas de Assinaturas e contratos e atualiza a cada atualização desses relatórios.',
+        example: 789,
+      }),
       descricaoAssinaturaContrato: descricao('Honorários contábeis mensais'),
       valor,
       formaFaturamentoAssinatura: forma,
@@ -336,7 +349,14 @@ export const writes = table(() => ({
       idCliente,
       dataAdesao,
       competenciaInicial,
-      idPlano: input('integer', { label: 'ID do plano', required: true, min: 1, note: 'ID do plano contratado (número inteiro).', example: 12 }),
+      idPlano: input('integer', {
+        label: 'ID do plano',
+        required: true,
+        min: 1,
+        catalog: 'planos',
+        note: 'ID do plano contratado (número inteiro). Escolha na lista pelo nome ("12 — Plano contábil": a linha envia 12) ou digite o ID. A lista vem da aba Planos, que o complemento preenche com os planos das abas importadas de Assinaturas e contratos e atualiza a cada atualização desses relatórios.',
+        example: 12,
+      }),
       quantidade,
       formaFaturamentoAssinatura: forma,
       diaVencimentoCobranca: diaVencimento,
@@ -407,11 +427,11 @@ function fieldSchema(field: InputField): z.ZodMiniType {
       return z.enum(field.choices as [string, ...string[]], `escolha um de ${(field.choices ?? []).join(', ')}`);
     case 'key': {
       const s = z.string().check(z.minLength(1, 'informe o ID de integração'), z.regex(/^\S*$/, 'não use espaços no ID de integração'));
-      return field.maxLength !== undefined ? s.check(z.maxLength(field.maxLength, `use no máximo ${field.maxLength} caracteres`)) : s;
+      return field.maxLength !== undefined ? s.check(z.maxLength(field.maxLength, `use no máximo ${plural(field.maxLength, 'caractere', 'caracteres')}`)) : s;
     }
     default: {
       const s = z.string();
-      return field.maxLength !== undefined ? s.check(z.maxLength(field.maxLength, `use no máximo ${field.maxLength} caracteres`)) : s;
+      return field.maxLength !== undefined ? s.check(z.maxLength(field.maxLength, `use no máximo ${plural(field.maxLength, 'caractere', 'caracteres')}`)) : s;
     }
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { BillingClient } from '../api/client';
 import { BillingError, NetworkError, NotFoundError, UnauthorizedError, UnexpectedResponseError } from '../api/errors';
+import { plural } from '../api/words';
 import { describeOrganization, type Organization, organizationFrom } from './organizations';
 
 export type CheckCode = 'ok' | 'slow' | 'unauthorized' | 'unreachable' | 'timeout' | 'wrong-url' | 'error';
@@ -43,9 +44,7 @@ export function checkConnection(client: BillingClient, now: () => number): Check
     const limited = total === undefined && pager.warnings.some((w) => w.startsWith('Limite'));
     const customers = total ?? count;
     const elapsedMs = now() - started;
-    const counted = limited
-      ? `mais de ${customers.toLocaleString('pt-BR')} clientes`
-      : `${customers.toLocaleString('pt-BR')} ${customers === 1 ? 'cliente' : 'clientes'}`;
+    const counted = limited ? `mais de ${plural(customers, 'cliente', 'clientes')}` : plural(customers, 'cliente', 'clientes');
     const known = organization?.name ? { organization } : {};
     const where = known.organization ? ` na organização ${describeOrganization(known.organization)}` : ' na organização';
     if (elapsedMs > SLOW_MS) {

@@ -33,6 +33,7 @@ import { runTargetProblem, startTargetProblem } from './targets';
 import { listing } from '../api/operations';
 import { endedStatus, runResult, type RunStatus } from './run-state';
 import { describeOrganization, distinctOrganizations, type Organization } from './organizations';
+import { plural } from '../api/words';
 
 export interface RunDeps {
   reports: ReportStore;
@@ -290,7 +291,7 @@ function backoff(
   return {
     failedRuns,
     pausedUntil: now + wait,
-    note: `Falhou ${failedRuns} vezes seguidas: a atualização agendada espera ${Math.round(wait / 3_600_000)} h antes de tentar de novo (ou atualize agora pela barra lateral).`,
+    note: `Falhou ${plural(failedRuns, 'vez', 'vezes seguidas')}: a atualização agendada espera ${Math.round(wait / 3_600_000)} h antes de tentar de novo (ou atualize agora pela barra lateral).`,
   };
 }
 

@@ -4,6 +4,7 @@
  * not triggers: one hourly dispatcher asks `isDue` for every report.
  */
 import { addDays, type Day, type Zone } from '../api/calendar';
+import { plural } from '../api/words';
 
 export type Schedule =
   | { kind: 'hourly' }
@@ -20,7 +21,7 @@ export function describeSchedule(s: Schedule): string {
     case 'hourly':
       return 'a cada hora';
     case 'everyHours':
-      return `a cada ${s.hours} horas`;
+      return `a cada ${plural(s.hours, 'hora', 'horas')}`;
     case 'daily':
       return `todo dia ${at(s.hour)}`;
     case 'weekly':

@@ -64,6 +64,10 @@ export interface MarkupSheetPort extends SheetPort {
   setBackgrounds(row: number, column: number, colors: Array<Array<string | null>>): void;
   /** A dropdown of `choices` on numRows cells of one column; other values are warned about, not refused. */
   setDropdown(row: number, column: number, numRows: number, choices: readonly string[], help: string): void;
+  /** Notes on consecutive cells of one column, from (row, column) down. */
+  setNotesDown(row: number, column: number, notes: readonly string[]): void;
+  /** One column's width in pixels. */
+  setColumnWidth(column: number, width: number): void;
 }
 
 /** The spreadsheet as the bulk sidebar sees it: its selection, and what a user is shown. */

@@ -9,6 +9,7 @@ import type { ApiRecord } from '../api/envelopes';
 import type { CellKind, FieldMap } from '../api/fields';
 import type { ListOperation } from '../api/operations';
 import { DATE_PATTERN, DATETIME_PATTERN, parseIsoDate, parseIsoDateTime, type Zone } from '../api/calendar';
+import { plural } from '../api/words';
 
 export type CellValue = string | number | boolean | Date;
 
@@ -116,7 +117,7 @@ export class CellConverter {
     if (typeof value !== 'string' || value.length <= CELL_TEXT_MAX) return value;
     const text = value;
     this.cuts.push(
-      `${where()} tinha ${text.length.toLocaleString('pt-BR')} caracteres: a célula mostra os primeiros ${(CELL_TEXT_MAX - 1).toLocaleString('pt-BR')} (limite do Google Planilhas), seguidos de "…".`,
+      `${where()} tinha ${plural(text.length, 'caractere', 'caracteres')}: a célula mostra os primeiros ${(CELL_TEXT_MAX - 1).toLocaleString('pt-BR')} (limite do Google Planilhas), seguidos de "…".`,
     );
     return bounded(text, CELL_TEXT_MAX);
   }

@@ -14,7 +14,8 @@ import type { KeyValueStore } from '../core/ports';
 import { identifyOrganization, type Organization } from '../core/organizations';
 import { redact } from '../core/redact';
 import { pullJobStore, type RunDeps } from '../core/report-runs';
-import { ReportStore } from '../core/reports';
+import { type Report, ReportStore } from '../core/reports';
+import { refreshCatalogs } from '../core/bulk/catalog';
 import { clientFor, connectionStore, documentStore, serviceTimeZone, spreadsheetTimeZone } from './services';
 import { executionLimit } from './execution-limit';
 import { bookPort, selectionBookPort } from './sheet-port';
@@ -62,6 +63,14 @@ export function reportStore(doc: KeyValueStore = documentStore()): ReportStore {
   return new ReportStore(doc, () => Utilities.getUuid());
 }
 
+/** After a run with data: the dashboards, then, for subscriptions, the Produtos and Planos tabs the templates pick from. */
+function afterRun(dashboards: (report: Report) => void, ss: Spreadsheet): (report: Report) => void {
+  return (report) => {
+    dashboards(report);
+    if (report.listing === 'assinaturas') refreshCatalogs(selectionBookPort(ss));
+  };
+}
+
 export function runDeps(
   doc: KeyValueStore = documentStore(),
   zone: Zone = gasZone(spreadsheetTimeZone()),
@@ -84,7 +93,7 @@ export function runDeps(
     organizationOf: organizationOf(zone),
     cancelRequested: cancelRequested(ss.getId()),
     snapshots: new SnapshotStore(doc),
-    afterReportRun: refreshAfterRun(doc, zone, ss, executionLimit()),
+    afterReportRun: afterRun(refreshAfterRun(doc, zone, ss, executionLimit()), ss),
     notifyFailure: (report, run) => {
       // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
       const to = Session.getEffectiveUser().getEmail();

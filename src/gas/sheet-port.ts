@@ -130,6 +130,12 @@ function markupSheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): MarkupSheet
       const rule = SpreadsheetApp.newDataValidation().requireValueInList(choices.slice(), true).setAllowInvalid(true).setHelpText(help).build();
       sheet.getRange(row, column, numRows, 1).setDataValidation(rule);
     },
+    setNotesDown(row, column, notes) {
+      sheet.getRange(row, column, notes.length, 1).setNotes(notes.map((n) => [n]));
+    },
+    setColumnWidth: (column, width) => {
+      sheet.setColumnWidth(column, width);
+    },
   };
 }
 

@@ -128,8 +128,9 @@ describe('subscriptions by CPF/CNPJ', () => {
     const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all', connection: 'Demo' }]));
     expect(v).toMatchObject({ total: 5, valid: 1, invalid: 4 });
     const checked = byHeader(emu, sheet);
-    expect(checked.map((r) => r.Status)).toEqual(['EXEMPLO', '', 'ERRO', 'ERRO', 'ERRO', 'ERRO']);
-    expect(checked[2].Mensagem).toMatch(/^Linha 4, coluna "CPF\/CNPJ do cliente" \(K\): nenhum cliente tem o CPF\/CNPJ 11\.222\.333\/0001-81/);
+    // Validar alone marks no row ERRO: the problems are in Mensagem.
+    expect(checked.map((r) => r.Status)).toEqual(['EXEMPLO', '', '', '', '', '']);
+    expect(checked[2].Mensagem).toMatch(/^A corrigir: Linha 4, coluna "CPF\/CNPJ do cliente" \(K\): nenhum cliente tem o CPF\/CNPJ 11\.222\.333\/0001-81/);
     expect(checked[3].Mensagem).toMatch(new RegExp(`\\(ID ${inactive.idCliente}\\) está inativo`));
     expect(checked[4].Mensagem).toMatch(new RegExp(`é do cliente ID ${a.idCliente}, mas a coluna "ID do cliente" diz ${b.idCliente}`));
     // One lookup per distinct value (a's CNPJ is on two rows), and nothing written to the service.
@@ -146,6 +147,10 @@ describe('subscriptions by CPF/CNPJ', () => {
     expect(p).toMatchObject({ status: 'done', counts: { ok: 1, failed: 4 } });
     const rows = byHeader(emu, sheet);
     expect(rows.map((r) => r.Status)).toEqual(['EXEMPLO', 'OK', 'ERRO', 'ERRO', 'ERRO', 'ERRO']);
+    // The customer its CPF/CNPJ found is written into "ID do cliente", with a note saying so; rows that failed keep theirs.
+    expect(rows.slice(1).map((r) => r['ID do cliente'])).toEqual([a.idCliente, '', '', b.idCliente, '']);
+    const note = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange('B3').getNote());
+    expect(note).toMatch(/^Preenchido pelo complemento: cliente achado pelo CPF\/CNPJ .* \(coluna K, "CPF\/CNPJ do cliente"\)\.$/);
     expect(rows[2].Mensagem).toMatch(/^Linha 4, coluna "CPF\/CNPJ do cliente" \(K\): nenhum cliente tem o CPF\/CNPJ 11\.222\.333\/0001-81/);
     expect(rows[3].Mensagem).toMatch(new RegExp(`^Linha 5, coluna "CPF/CNPJ do cliente" \\(K\\): .*\\(ID ${inactive.idCliente}\\) está inativo`));
     expect(rows[4].Mensagem).toMatch(

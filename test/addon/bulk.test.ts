@@ -101,8 +101,10 @@ describe('custom subscriptions through the bundle', () => {
     expect(v).toMatchObject({ total: 3, valid: 2, invalid: 1 });
     expect(await sb.requestLog()).toEqual([]);
     const bad = byHeader(emu, sheet)[3];
-    expect(bad.Status).toBe('ERRO');
-    expect(bad.Mensagem).toMatch(/Linha 5, coluna "ID do cliente" \(B\)/);
+    // Validar alone claims no run: no ERRO, no time, the problem in Mensagem.
+    expect(bad.Status).toBe('');
+    expect(bad['Processado em']).toBe('');
+    expect(bad.Mensagem).toMatch(/^A corrigir: Linha 5, coluna "ID do cliente" \(B\)/);
     expect(bad.Mensagem).toMatch(/Linha 5, coluna "Dia de vencimento" \(J\): o valor máximo é 28/);
     const colors = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet)!.getRange('B5:D5').getBackgrounds()[0]);
     expect(colors.map((c) => c.toLowerCase())).toEqual(['#f4c7c3', '#f4c7c3', '#f4c7c3']);

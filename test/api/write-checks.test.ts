@@ -106,7 +106,7 @@ describe('checkBody', () => {
     expect(bad('idIntegracao', ' CLI1')).toEqual([{ field: 'idIntegracao', message: 'não use espaços no ID de integração' }]);
     expect(bad('idIntegracao', 'x'.repeat(61))).toEqual([{ field: 'idIntegracao', message: 'use no máximo 60 caracteres' }]);
     const update = { valor: 1, descricaoAssinaturaContrato: 'x', isAtualizaDiscriminacaoNfse: true, discriminacaoNfse: 'n'.repeat(2001) };
-    expect(issues('atualizarAssinaturaPersonalizada', update)).toEqual([{ field: 'discriminacaoNfse', message: 'use no máximo 2000 caracteres' }]);
+    expect(issues('atualizarAssinaturaPersonalizada', update)).toEqual([{ field: 'discriminacaoNfse', message: 'use no máximo 2.000 caracteres' }]);
   });
 
   it('applies the rules across fields of each discount and of the NFS-e text', () => {

@@ -144,9 +144,10 @@ describe('Lançamentos em lote: custom subscriptions', () => {
       );
     expect(await sb().locator('#result').getAttribute('class')).toContain('warn');
 
-    await expect.poll(() => readGrid(t.page, 'L5')).toEqual([['ERRO']]);
-    const [[status3, , message3], [status4, , message4], [, , message5]] = await readGrid(t.page, 'L3:N5');
-    expect(message5).toMatch(/^Linha 5, coluna "Competência inicial" \(D\)/);
+    // Validar alone claims no run: the problem is in Mensagem, with neither ERRO nor a time.
+    await expect.poll(async () => (await readGrid(t.page, 'N5'))[0][0]).toMatch(/^A corrigir: Linha 5, coluna "Competência inicial" \(D\)/);
+    const [[status3, , message3], [status4, , message4], [status5, , message5, time5]] = await readGrid(t.page, 'L3:O5');
+    expect([status5, time5]).toEqual(['', '']);
     expect(message5).not.toMatch(/coluna "(ID do cliente|Data de adesão|Valor|Dia de vencimento)"/);
     expect([status3, message3, status4, message4]).toEqual(['', '', '', '']);
     // The cell at fault is red; its neighbours are not.

@@ -124,6 +124,8 @@ describe('ensureLayout', () => {
     expect([10, 11, 12, 13, 14].map((c) => sheet.formats.get(`1:${c}`))).toEqual(['@', '@', '@', '@', '@']);
     expect([10, 11, 12, 13, 14].map((c) => sheet.formats.get(`2:${c}`))).toEqual(['@', '@', '0', '@', 'dd/MM/yyyy HH:mm:ss']);
     expect(sheet.formats.has('3:10')).toBe(false);
+    // The appended Mensagem is wide enough to read.
+    expect([...sheet.columnWidths]).toEqual([[13, 420]]);
   });
 
   it('formats every row that exists, however many', () => {

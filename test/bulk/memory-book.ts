@@ -12,6 +12,7 @@ export class MemorySheet implements MarkupSheetPort {
   backgrounds: (string | null)[][] = [];
   formats = new Map<string, string>();
   dropdowns: Array<{ column: number; choices: readonly string[] }> = [];
+  columnWidths = new Map<number, number>();
   writes = 0;
   calls = 0;
   /** Set when a simulated kill has happened: nothing more reaches the sheet. */
@@ -110,6 +111,14 @@ export class MemorySheet implements MarkupSheetPort {
   setDropdown(_row: number, column: number, _numRows: number, choices: readonly string[]) {
     this.calls++;
     this.dropdowns.push({ column, choices });
+  }
+  setNotesDown(row: number, column: number, notes: readonly string[]) {
+    this.calls++;
+    notes.forEach((n, i) => this.setNote(row + i, column, n));
+  }
+  setColumnWidth(column: number, width: number) {
+    this.calls++;
+    this.columnWidths.set(column, width);
   }
   /** Rows as the user sees them, by header label. */
   records(): Array<Record<string, CellValue>> {

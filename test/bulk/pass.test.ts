@@ -281,7 +281,8 @@ describe('a run over several steps', () => {
       clock.t + 100_000,
     );
     expect(first.status).toBe('running');
-    expect(deps.jobs.get(first.jobId)?.customers).toEqual({ '12345678909': 321 });
+    // The start looks every CPF/CNPJ of the scope up (a row whose customer is not found fails before it gets a key).
+    expect(deps.jobs.get(first.jobId)?.customers).toEqual({ '12345678909': 321, '98765432100': 654 });
     let p = first;
     for (let i = 0; i < 60 && !p.done; i++) p = continueBulk(deps, first.jobId, clock.t + 100_000);
     expect(p).toMatchObject({ status: 'done', counts: { ok: 25 } });

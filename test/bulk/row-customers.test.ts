@@ -54,6 +54,25 @@ describe('customers by CPF/CNPJ in a run', () => {
     expect(sheet.backgrounds[2][10]).toBe(FAULT_COLOR);
   });
 
+  it('a row whose customer is not found fails before sending and gets no integration id; the customer found is written back with a note', () => {
+    const { book, deps, service } = setUp(fakeService({ customers }));
+    const sheet = book.sheet('Lote', header, [row('', '', '111.444.777-35'), row('', '', '123.456.789-09'), row('', 321, '12345678909')]);
+    // Validar changes no cell the user typed in.
+    validateSheet(deps, { operation: op, sheetName: 'Lote', scope: 'all', connectionId: 'c1' });
+    expect(sheet.records().map((r) => r['ID do cliente'])).toEqual(['', '', 321]);
+    const p = startBulk(deps, { operation: op, sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR());
+    expect(p.counts).toMatchObject({ ok: 2, failed: 1 });
+    const rows = sheet.records();
+    expect(statuses(sheet)).toEqual(['ERRO', 'OK', 'OK']);
+    expect(rows.map((r) => r['ID de integração'])).toEqual(['', expect.stringMatching(/.+/), expect.stringMatching(/.+/)]);
+    expect(service.posted).toHaveLength(2);
+    // The customer its CPF/CNPJ found is in "ID do cliente" (B), said so in its note; a typed ID keeps its cell as it was.
+    expect(rows.map((r) => r['ID do cliente'])).toEqual(['', 321, 321]);
+    expect(sheet.notes[2]?.[1]).toBe('Preenchido pelo complemento: cliente achado pelo CPF/CNPJ 123.456.789-09 (coluna K, "CPF/CNPJ do cliente").');
+    expect(sheet.notes[1]?.[1] ?? '').toBe('');
+    expect(sheet.notes[3]?.[1] ?? '').toBe('');
+  });
+
   it('Validar looks the customers up with the chosen connection, and only then', () => {
     const { book, deps, service } = setUp(fakeService({ customers }));
     book.sheet('Lote', header, [row('A', '', '111.444.777-35')]);

@@ -16,12 +16,18 @@ describe('createTemplate', () => {
     const op = bulkOperation('criarAssinaturaPersonalizada');
     const made = createTemplate(book, op, zone);
     const sheet = book.byId(made.sheetId)!;
-    expect(made).toEqual({ sheetId: sheet.id, sheetName: 'Lote · Assinaturas personalizadas' });
+    expect(made).toEqual({ sheetId: sheet.id, sheetName: 'Lote · Assinaturas personalizadas', catalogSheets: ['Produtos'] });
     expect(sheet.tags.get(SHEET_TAG)).toBe('modelo:criarAssinaturaPersonalizada');
     const labels = [...op.columns.map((c) => c.label), 'Status', 'ID da assinatura criada', 'Mensagem', 'Processado em'];
     expect(sheet.grid[0]).toEqual(labels);
     expect(sheet.notes[0][0]).toBe(`idIntegracao — ${op.columns[0].note} Opcional.`);
-    expect(sheet.notes[0][1]).toBe(`idCliente — ${op.columns[1].note} Obrigatório.`);
+    // ID do cliente and CPF/CNPJ do cliente: either one will do, and each note says where the other is.
+    expect(sheet.notes[0][1]).toBe(
+      `idCliente — ${op.columns[1].note} Preencha esta coluna ou "CPF/CNPJ do cliente" (coluna K): uma das duas basta; se preencher as duas, precisam ser do mesmo cliente.`,
+    );
+    expect(sheet.notes[0][10]).toMatch(/^cpfCnpjCliente — .* Preencha esta coluna ou "ID do cliente" \(coluna B\): uma das duas basta;/);
+    // Mensagem (column N) is wide enough to read its sentences; other columns keep the default.
+    expect([...sheet.columnWidths]).toEqual([[14, 420]]);
     expect(sheet.notes[0][11]).toMatch(new RegExp(`^${RESULT_NOTE} Preenchido pelo complemento`));
     // Titles as text; below them text where digits must survive, dates and money as such.
     expect(labels.map((_, i) => sheet.formats.get(`1:${i + 1}`))).toEqual(labels.map(() => '@'));
@@ -133,6 +139,8 @@ describe('what a template asks of the sheet', () => {
     expect(sizes).toEqual([
       [TEMPLATE_ROWS + 1, plano.columns.length + plano.results.length],
       [TEMPLATE_ROWS + 1, discountColumns.length],
+      // The Planos tab its ID do plano picks from: a header and the line that says how it fills.
+      [2, 4],
     ]);
     expect(helps).toEqual(['Escolha: AGRUPADA, INDIVIDUAL.', 'Escolha: PERCENTUAL, VALOR.']);
     // The Descontos example row is its columns' examples, nothing after them.

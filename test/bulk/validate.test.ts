@@ -19,12 +19,38 @@ describe('validateSheet', () => {
     expect(summary.problems).toEqual([expect.stringMatching(/^Linha 3, coluna "ID da fatura" \(A\): /)]);
     expect(service.log).toEqual([]);
     const read = sheet.records();
-    expect(read.map((r) => r.Status)).toEqual(['', 'ERRO', 'OK', '', 'PENDENTE', '', '']);
+    // Validar alone claims no run: the invalid row's problem is in Mensagem, its Status and Processado em stay empty.
+    expect(read.map((r) => r.Status)).toEqual(['', '', 'OK', '', 'PENDENTE', '', '']);
+    expect(read[1].Mensagem).toMatch(/^A corrigir: Linha 3, coluna "ID da fatura" \(A\): /);
+    expect(read.map((r) => r['Processado em'])).toEqual(['', '', '', '', '', '', '']);
     expect(read[6].Mensagem).toBe('Linha válida: pronta para enviar.');
     expect(read[0].Mensagem).toBe('Linha válida: pronta para enviar.');
     expect(read[3].Mensagem).toBe('');
     expect(read[5].Mensagem).toBe('Linha válida: pronta para enviar.');
     expect(sheet.backgrounds[2][0]).toBe(FAULT_COLOR);
+  });
+
+  it('Validar keeps what a run wrote: an ERRO of the service and its time stay, the problem found now goes in Mensagem', () => {
+    const { book, deps } = setUp();
+    const at = new Date(2026, 10, 3, 9, 30);
+    const sheet = book.sheet('Notas', [...NFSE_HEADER, 'Status', 'Mensagem', 'Processado em'], [['x', 'ERRO', 'HTTP 400 do serviço', at]]);
+    validateSheet(deps, { operation: 'emitirNfse', sheetName: 'Notas', scope: 'all' });
+    expect(sheet.records()[0]).toMatchObject({
+      Status: 'ERRO',
+      'Processado em': at,
+      Mensagem: expect.stringMatching(/^A corrigir: Linha 2, coluna "ID da fatura"/),
+    });
+  });
+
+  it('Executar marks the same row ERRO with its time: that is a run', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', [...NFSE_HEADER, 'Status', 'Mensagem', 'Processado em'], [['x']]);
+    startBulk(deps, { operation: 'emitirNfse', sheetName: 'Notas', scope: 'all', connection: 'Empresa' }, FAR());
+    expect(sheet.records()[0]).toMatchObject({
+      Status: 'ERRO',
+      'Processado em': expect.any(Date),
+      Mensagem: expect.stringMatching(/^Linha 2, coluna "ID da fatura"/),
+    });
   });
 
   it('at most five problems are listed for the sidebar', () => {

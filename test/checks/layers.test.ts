@@ -175,6 +175,9 @@ describe('layer check', () => {
         `import '../../gas/ui';`,
         `export const later = () => import('../../api/filters');`,
         `export const n = (s: ImportSpec, st: ImportState) => childSheetName(s, st);`,
+        // The shared wording imports nothing: the one value a sidebar may take from outside src/ui.
+        `import { plural } from '../../api/words';`,
+        `export const w = plural(1, 'linha', 'linhas');`,
       ].join('\n'),
     });
     const rule = 'src/ui/client imports only types from outside src/ui (a value import drags server code into the sidebar); use `import type`';

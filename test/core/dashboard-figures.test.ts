@@ -243,8 +243,8 @@ describe('Faturas sem NFS-e', () => {
     const f = invoicesWithoutNfse(invoices, sheet([{ idFatura: 999_999 }]));
     expect(f.table.rows).toHaveLength(2_000);
     expect(f.counted).toBe(2_001);
-    expect(f.table.title).toBe('2001 faturas sem NFS-e · valor total R$ 2.001,00');
-    expect(f.notes).toContain('São 2001 faturas sem NFS-e; a lista mostra as 2000 primeiras (a emissão em lote considera todas).');
+    expect(f.table.title).toBe('2.001 faturas sem NFS-e · valor total R$ 2.001,00');
+    expect(f.notes).toContain('São 2.001 faturas sem NFS-e; a lista mostra as 2000 primeiras (a emissão em lote considera todas).');
   });
 });
 

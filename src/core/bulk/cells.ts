@@ -7,6 +7,8 @@
 import { competencia as formatCompetencia, isDate, isoDate, parseCompetencia, parseDay, type Zone } from '../../api/calendar';
 import { cpfCnpjDigits } from '../../api/filters';
 import type { InputColumn } from './definitions';
+import { pickedId } from './catalog';
+import { plural } from '../../api/words';
 
 export type Read = { ok: true; value: string | number | boolean } | { ok: true; blank: true } | { ok: false; message: string };
 
@@ -30,6 +32,7 @@ function integer(col: InputColumn, cell: unknown): Read {
   let n: number;
   if (typeof cell === 'number') n = cell;
   else if (typeof cell === 'string' && /^\s*\d+\s*$/.test(cell)) n = Number(cell);
+  else if (col.catalog && typeof cell === 'string' && pickedId(cell) !== null) n = pickedId(cell) as number;
   else return fail(`esperava um número inteiro, veio ${describe(cell)}`);
   if (!Number.isSafeInteger(n)) return fail(`esperava um número inteiro, veio ${String(cell)}`);
   if (col.min !== undefined && n < col.min) return fail(`o valor mínimo é ${col.min}, veio ${n}`);
@@ -107,7 +110,8 @@ function boolean(cell: unknown): Read {
 function text(col: InputColumn, cell: unknown): Read {
   if (typeof cell !== 'string' && typeof cell !== 'number') return fail(`esperava um texto, veio ${describe(cell)}`);
   const s = String(cell).trim();
-  if (col.maxLength !== undefined && s.length > col.maxLength) return fail(`use no máximo ${col.maxLength} caracteres (a célula tem ${s.length})`);
+  if (col.maxLength !== undefined && s.length > col.maxLength)
+    return fail(`use no máximo ${plural(col.maxLength, 'caractere', 'caracteres')} (a célula tem ${s.length})`);
   return value(s);
 }
 

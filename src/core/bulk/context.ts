@@ -17,6 +17,7 @@ import { type BuiltRow, buildRow, type Discounts } from './rows';
 import { expandRuns, runsOf } from './sheet-io';
 import { type BulkDeps, BulkError, type BulkJob, type BulkRequest, MAX_RUNS } from './state';
 import { EXAMPLE_TAG } from './template';
+import { plural } from '../../api/words';
 
 /** A row as its request, and the operation it goes under (edits: the update of its record's type). */
 export interface RowRequest {
@@ -101,7 +102,9 @@ export function scopeRows(deps: BulkDeps, sheet: MarkupSheetPort, scope: BulkReq
   if (rows.length === 0) throw new BulkError('Nenhuma linha de dados selecionada: selecione as linhas (abaixo do cabeçalho) e tente de novo.');
   const runs = runsOf(rows);
   if (runs.length > MAX_RUNS)
-    throw new BulkError(`A seleção tem ${runs.length} intervalos separados; use no máximo ${MAX_RUNS} (ou ordene as linhas para juntá-las).`);
+    throw new BulkError(
+      `A seleção tem ${plural(runs.length, 'intervalo separado', 'intervalos separados')}; use no máximo ${MAX_RUNS} (ou ordene as linhas para juntá-las).`,
+    );
   return runs;
 }
 

@@ -8,6 +8,7 @@
 import type { BillingClient } from '../../api/client';
 import { SchemaError, UnauthorizedError } from '../../api/errors';
 import { bounded, MESSAGE_MAX } from '../bounds';
+import { plural } from '../../api/words';
 
 export type CustomerFound = { ok: true; id: number } | { ok: false; message: string };
 
@@ -49,7 +50,7 @@ export function findCustomers(client: BillingClient, values: Iterable<string>, k
         const ids = matches.slice(0, 5).map((r) => r.idCliente);
         known.set(value, {
           ok: false,
-          message: `${matches.length} clientes têm o CPF/CNPJ ${shown} (IDs ${ids.join(', ')}${matches.length > 5 ? '…' : ''}): escreva na coluna "ID do cliente" qual deles`,
+          message: `${plural(matches.length, 'cliente tem', 'clientes têm')} o CPF/CNPJ ${shown} (IDs ${ids.join(', ')}${matches.length > 5 ? '…' : ''}): escreva na coluna "ID do cliente" qual deles`,
         });
       } else if (matches[0].isAtivo === false) {
         known.set(value, {

@@ -11,6 +11,9 @@ export interface InputColumn extends InputField {
   field: string;
 }
 
+/** Rows of a template that get formats and dropdowns up front; rows typed below still work, only without the dropdown. */
+export const TEMPLATE_ROWS = 500;
+
 /** Starts the note of every result column: a column titled "Status" that holds a record's own status (an imported sheet) is never taken for ours. */
 export const RESULT_NOTE = 'Resultado do lançamento em lote, preenchido pelo complemento.';
 
@@ -21,6 +24,8 @@ export interface ResultColumn {
   label: string;
   format: string;
   note: string;
+  /** Pixels, where Sheets' default 100 is too narrow to read the column. */
+  width?: number;
 }
 
 export interface BulkOperation {
@@ -40,6 +45,9 @@ export interface BulkOperation {
   discounts?: string;
 }
 
+/** Starts the Mensagem of a row Validar found a problem in: it is not a run's ERRO, but it is what "Ir para as linhas com erro" goes to. */
+export const TO_FIX = 'A corrigir: ';
+
 export const STATUS = {
   ok: 'OK',
   erro: 'ERRO',
@@ -55,7 +63,14 @@ const status: ResultColumn = {
   format: '@',
   note: 'Preenchido pelo complemento: OK, ERRO, JÁ EXISTE / JÁ EMITIDA, PENDENTE (resultado ainda sendo conferido). Linhas OK são puladas quando você executa de novo; linhas EXEMPLO são sempre ignoradas.',
 };
-const mensagem: ResultColumn = { key: 'mensagem', label: 'Mensagem', format: '@', note: 'O que aconteceu com a linha e, se houve erro, o que corrigir.' };
+// Sentences (what went wrong and what to do): wide enough to read without opening the cell.
+const mensagem: ResultColumn = {
+  key: 'mensagem',
+  label: 'Mensagem',
+  format: '@',
+  note: 'O que aconteceu com a linha e, se houve erro, o que corrigir.',
+  width: 420,
+};
 const processadoEm: ResultColumn = {
   key: 'processadoEm',
   label: 'Processado em',

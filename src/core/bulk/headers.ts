@@ -5,7 +5,7 @@
  * note (how imported sheets and templates keep them machine-readable).
  */
 import { PARTIAL_MARK } from '../sheet-names';
-import type { SheetPort } from '../sheet-port';
+import type { MarkupSheetPort, SheetPort } from '../sheet-port';
 import type { WriteKey } from '../../api/writes';
 import { type BulkOperation, bulkOperations, type InputColumn, RESULT_NOTE, type ResultColumn, type ResultKey } from './definitions';
 import { UserError } from '../../api/user-error';
@@ -104,7 +104,12 @@ export function matchColumns(
  * appends what the run itself fills (`tagged`: the input columns, already found by metadata): the result columns and, for creates, the
  * ID de integração column that receives generated ids.
  */
-export function ensureLayout(sheet: SheetPort, op: BulkOperation, columns: readonly InputColumn[] = op.columns, tagged?: Record<string, number>): Layout {
+export function ensureLayout(
+  sheet: SheetPort & Partial<Pick<MarkupSheetPort, 'setColumnWidth'>>,
+  op: BulkOperation,
+  columns: readonly InputColumn[] = op.columns,
+  tagged?: Record<string, number>,
+): Layout {
   const lastColumn = Math.max(sheet.lastColumn(), 1);
   const labels = sheet.read(1, 1, 1, lastColumn)[0].map((v) => String(v ?? ''));
   const notes = sheet.readNotes(1, 1, lastColumn);
@@ -112,7 +117,7 @@ export function ensureLayout(sheet: SheetPort, op: BulkOperation, columns: reado
   // An imported sheet's inputs are its columns by developer metadata (found by the caller), not by title.
   if (tagged) matched.inputs = { ...tagged };
   if (matched.problems.length) throw new LayoutError(matched.problems.join(' '));
-  const append: Array<{ label: string; note: string; format: string; assign: (column: number) => void }> = [];
+  const append: Array<{ label: string; note: string; format: string; width?: number; assign: (column: number) => void }> = [];
   if (op.identity === 'idIntegracao' && matched.inputs.idIntegracao === undefined) {
     const col = columns.find((c) => c.field === 'idIntegracao')!;
     append.push({ label: col.label, note: `idIntegracao — ${col.note}`, format: '@', assign: (c) => (matched.inputs.idIntegracao = c) });
@@ -124,6 +129,7 @@ export function ensureLayout(sheet: SheetPort, op: BulkOperation, columns: reado
         label: taken.has(normalizeHeader(r.label)) ? ownLabel(r.label) : r.label,
         note: `${RESULT_NOTE} ${r.note}`,
         format: r.format,
+        width: r.width,
         assign: (c) => (matched.results[r.key] = c),
       });
   }
@@ -152,7 +158,10 @@ export function ensureLayout(sheet: SheetPort, op: BulkOperation, columns: reado
       first,
       append.map((a) => a.note),
     );
-    append.forEach((a, i) => a.assign(first + i));
+    append.forEach((a, i) => {
+      a.assign(first + i);
+      if (a.width) sheet.setColumnWidth?.(first + i, a.width);
+    });
     last = first + append.length - 1;
     sheet.setHeaderStyle(last);
   }

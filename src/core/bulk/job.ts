@@ -7,7 +7,7 @@
  */
 import { bounded, MESSAGE_MAX } from '../bounds';
 import type { WriteKey } from '../../api/writes';
-import { bulkOperation, STATUS } from './definitions';
+import { bulkOperation, STATUS, TO_FIX } from './definitions';
 import { ensureLayout } from './headers';
 import { statusOf } from './rows';
 import { rowRangesA1, runsOf } from './sheet-io';
@@ -18,6 +18,7 @@ import { knownCustomers } from './row-customers';
 import { runPass } from './pass';
 import type { Prepared } from './validate';
 import { type BulkDeps, BulkError, type BulkJob, type BulkProgress, MAX_PASSES, progressOf, saveJob } from './state';
+import { plural } from '../../api/words';
 
 /** One step of a job, until `deadline` (epoch ms). A failed job continues from where it stopped ("Continuar"). */
 export function continueBulk(deps: BulkDeps, jobId: string, deadline: number): BulkProgress {
@@ -131,7 +132,7 @@ function relocate(job: BulkJob, ctx: Context): void {
 function lostRows(ctx: Context, field: string, lost: readonly string[]): string {
   const label = labelOf(ctx.op, field);
   const one = lost.length === 1;
-  return `${one ? 'Uma linha saiu' : `${lost.length} linhas saíram`} da aba durante o lote e não ${one ? 'foi processada' : 'foram processadas'} (${label} ${firstFive(lost)}).`;
+  return `${one ? 'Uma linha saiu' : `${plural(lost.length, 'linha saiu', 'linhas saíram')}`} da aba durante o lote e não ${one ? 'foi processada' : 'foram processadas'} (${label} ${firstFive(lost)}).`;
 }
 
 function finishMessage(job: BulkJob): string {
@@ -156,7 +157,7 @@ export function cancelBulk(deps: BulkDeps, jobId: string): BulkProgress {
   return progressOf(job);
 }
 
-/** Rows whose Status is ERRO or PENDENTE, as A1 ranges to select ("ir para as linhas com erro"). */
+/** Rows whose Status is ERRO or PENDENTE, or whose problem Validar wrote, as A1 ranges to select ("ir para as linhas com erro"). */
 export function failedRanges(deps: BulkDeps, operation: WriteKey, sheetName: string): { sheetId: number; ranges: string[]; rows: number } {
   const op = bulkOperation(operation);
   const sheet = sheetOf(deps, sheetName);
@@ -164,10 +165,11 @@ export function failedRanges(deps: BulkDeps, operation: WriteKey, sheetName: str
   const last = sheet.lastRow();
   if (last < 2) return { sheetId: sheet.id, ranges: [], rows: 0 };
   const statuses = sheet.read(2, layout.results.status, last - 1, 1);
+  const messages = sheet.read(2, layout.results.mensagem, last - 1, 1);
   const rows: number[] = [];
   statuses.forEach(([s], i) => {
     const status = statusOf(s);
-    if (status === STATUS.erro || status === STATUS.pendente) rows.push(i + 2);
+    if (status === STATUS.erro || status === STATUS.pendente || String(messages[i][0]).startsWith(TO_FIX)) rows.push(i + 2);
   });
   return { sheetId: sheet.id, ranges: rowRangesA1(rows, layout.lastColumn), rows: rows.length };
 }

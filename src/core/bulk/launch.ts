@@ -14,7 +14,7 @@ import { type Context, scopeRows, sheetContext, sheetOf } from './context';
 import { editPush } from './edit-push';
 import { giveKey, keyAt } from './row-plan';
 import { confirmRows } from './confirmed';
-import { type Prepared, validateRows } from './validate';
+import { customerLookup, type Prepared, validateRows } from './validate';
 import { step } from './job';
 import {
   type BulkDeps,
@@ -30,6 +30,7 @@ import {
   progressOf,
   saveJob,
 } from './state';
+import { plural } from '../../api/words';
 
 /** Validates every row, writes the problems, then starts sending the valid ones. */
 export function startBulk(deps: BulkDeps, request: BulkRequest, deadline: number): BulkProgress {
@@ -48,7 +49,7 @@ function running(deps: BulkDeps, sheet: MarkupSheetPort): BulkProgress | null {
   if (existing?.status !== 'running') return null;
   return {
     ...progressOf(existing),
-    message: `Já há um lote em andamento nesta aba (${existing.counts.ok + existing.counts.existing + existing.counts.skipped + existing.counts.failed} de ${existing.total} linhas). Ele continua de onde parou; espere terminar para começar outro.`,
+    message: `Já há um lote em andamento nesta aba (${existing.counts.ok + existing.counts.existing + existing.counts.skipped + existing.counts.failed} de ${plural(existing.total, 'linha', 'linhas')}). Ele continua de onde parou; espere terminar para começar outro.`,
   };
 }
 
@@ -113,7 +114,7 @@ function launch(
   startedAt = deps.now(),
   previewed?: Confirmed,
 ): BulkProgress {
-  const { summary, prepared } = validateRows(deps, ctx, ranges);
+  const { summary, prepared } = validateRows(deps, ctx, ranges, customerLookup(deps, ctx, request.connectionId ?? ''));
   generateKeys(deps, ctx, prepared);
   const rows = expandRuns(ranges);
   // What the owner confirmed: this send (Confirmar envio), or the preview they saw.

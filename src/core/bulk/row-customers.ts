@@ -8,7 +8,9 @@ import type { BillingClient } from '../../api/client';
 import { STATUS } from './definitions';
 import { type CustomerFound, findCustomers, formatCpfCnpj } from './customers';
 import { type BuiltRow, cellIssue, issueText, type RowIssue } from './rows';
-import type { RowResult } from './sheet-io';
+import { type RowResult, writeColumn, writeColumnNotes } from './sheet-io';
+import { columnLetter } from './headers';
+import type { Span } from './row-plan';
 import type { Item } from './batch';
 import type { Context } from './context';
 import type { BulkJob } from './state';
@@ -60,9 +62,37 @@ export function knownCustomers(job: BulkJob): Map<string, CustomerFound> {
   return new Map(Object.entries(job.customers ?? {}).map(([value, id]): [string, CustomerFound] => [value, { ok: true, id }]));
 }
 
-/** At Validar: a customer not found, not alone, inactive or not the typed ID is the row's issue, like any other. */
-export function checkCustomers(client: BillingClient, ctx: Context, rows: ReadonlyArray<{ row: number; built: BuiltRow }>): void {
-  for (const { item, issue } of customerIssues(client, ctx, rows)) if (issue) item.built.issues.push(issue);
+/**
+ * At Validar and at a run's start: a customer not found, not alone, inactive or not the typed ID is the row's issue, like any other.
+ * Gives the customer found for each row whose "ID do cliente" is blank, by row.
+ */
+export function checkCustomers(client: BillingClient, ctx: Context, rows: ReadonlyArray<{ row: number; built: BuiltRow }>): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const { item, issue, id } of customerIssues(client, ctx, rows)) {
+    if (issue) item.built.issues.push(issue);
+    else if (item.built.body[(item.built.find as NonNullable<BuiltRow['find']>).field] === undefined) found.set(item.row, id as number);
+  }
+  return found;
+}
+
+/**
+ * Writes each customer found by CPF/CNPJ into its row's "ID do cliente" cell, with a note saying where it came from,
+ * so the sheet shows which customer each row went to (a sheet without that column keeps only the CPF/CNPJ).
+ */
+export function fillCustomers(ctx: Context, span: Span, found: ReadonlyMap<number, number>): void {
+  const column = ctx.layout.inputs.idCliente;
+  const cpf = ctx.op.columns.find((c) => c.finds === 'idCliente');
+  if (column === undefined || cpf === undefined || found.size === 0) return;
+  const where = columnLetter(ctx.layout.inputs[cpf.field]);
+  const notes = new Map<number, string>();
+  for (const [r, id] of found) {
+    const row = span.values[r - span.first];
+    row[column - 1] = id;
+    const value = String(row[ctx.layout.inputs[cpf.field] - 1] ?? '').replace(/\D/g, '');
+    notes.set(r, `Preenchido pelo complemento: cliente achado pelo CPF/CNPJ ${formatCpfCnpj(value)} (coluna ${where}, "${cpf.label}").`);
+  }
+  writeColumn(ctx.sheet, column, found);
+  writeColumnNotes(ctx.sheet, column, notes);
 }
 
 /** Looks up each distinct CPF/CNPJ of `items` once in this execution; what each row's lookup says (null: the customer is found and agrees). */

@@ -9,6 +9,7 @@ import type { CellValue } from '../table';
 import type { BulkOperation, ResultKey } from './definitions';
 import { columnLetter, type Layout } from './headers';
 import type { RowIssue } from './rows';
+import { plural } from '../../api/words';
 
 export interface RowResult {
   status: string;
@@ -45,7 +46,7 @@ const ROW_MESSAGE_MAX = 5_000;
 function resultCell(result: RowResult, key: ResultKey): CellValue {
   const v = result[key];
   if (typeof v === 'string' && v.length > ROW_MESSAGE_MAX)
-    return bounded(v, ROW_MESSAGE_MAX, `mensagem do serviço cortada: tinha ${v.length.toLocaleString('pt-BR')} caracteres`);
+    return bounded(v, ROW_MESSAGE_MAX, `mensagem do serviço cortada: tinha ${plural(v.length, 'caractere', 'caracteres')}`);
   return v === undefined || v === null ? '' : v;
 }
 
@@ -69,6 +70,15 @@ export function writeColumn(sheet: SheetPort, column: number, values: ReadonlyMa
     const block: CellValue[][] = [];
     for (let row = first; row <= last; row++) block.push([values.get(row)!]);
     sheet.write(first, column, block);
+  }
+}
+
+/** Notes down one column, one call per block of consecutive rows. */
+export function writeColumnNotes(sheet: MarkupSheetPort, column: number, notes: ReadonlyMap<number, string>): void {
+  for (const [first, last] of runsOf(notes.keys())) {
+    const block: string[] = [];
+    for (let row = first; row <= last; row++) block.push(notes.get(row) as string);
+    sheet.setNotesDown(first, column, block);
   }
 }
 

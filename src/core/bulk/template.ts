@@ -8,10 +8,11 @@ import { parseIsoDate, type Zone } from '../../api/calendar';
 import { SHEET_TAG } from '../sheet-layout';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
-import { type BulkOperation, DISCOUNT_SHEET, discountColumns, type InputColumn, RESULT_NOTE, type ResultColumn, STATUS } from './definitions';
+import { columnLetter } from './headers';
+import { catalogsOf, refreshCatalogs } from './catalog';
+import { type BulkOperation, DISCOUNT_SHEET, TEMPLATE_ROWS, discountColumns, type InputColumn, RESULT_NOTE, type ResultColumn, STATUS } from './definitions';
 
-/** Rows that get formats and dropdowns up front; rows typed below still work, only without the dropdown. */
-export const TEMPLATE_ROWS = 500;
+export { TEMPLATE_ROWS } from './definitions';
 
 const FORMATS: Record<InputColumn['kind'], string> = {
   text: '@',
@@ -25,7 +26,18 @@ const FORMATS: Record<InputColumn['kind'], string> = {
   cpfCnpj: '@',
 };
 
-function headerNote(col: InputColumn): string {
+/** The column that stands in for `col` or that `col` stands in for (ID do cliente ↔ CPF/CNPJ do cliente), if the template has one. */
+function partnerOf(col: InputColumn, inputs: readonly InputColumn[]): InputColumn | undefined {
+  return inputs.find((c) => (c.finds !== undefined && c.finds === col.field) || (col.finds !== undefined && col.finds === c.field));
+}
+
+/** A column's note: the field, what it holds, and whether it must be filled, naming the other column where either one will do. */
+function headerNote(col: InputColumn, inputs: readonly InputColumn[]): string {
+  const partner = partnerOf(col, inputs);
+  if (partner) {
+    const where = columnLetter(inputs.indexOf(partner) + 1);
+    return `${col.field} — ${col.note} Preencha esta coluna ou "${partner.label}" (coluna ${where}): uma das duas basta; se preencher as duas, precisam ser do mesmo cliente.`;
+  }
   return `${col.field} — ${col.note} ${col.required ? 'Obrigatório.' : 'Opcional.'}`;
 }
 
@@ -62,7 +74,7 @@ function layOut(sheet: MarkupSheetPort, inputs: readonly InputColumn[], results:
     Array.from({ length: width }, () => '@'),
   );
   sheet.write(1, 1, [[...inputs.map((c) => c.label), ...results.map((r) => r.label)]]);
-  sheet.setNotes(1, 1, [...inputs.map(headerNote), ...results.map((r) => `${RESULT_NOTE} ${r.note}`)]);
+  sheet.setNotes(1, 1, [...inputs.map((c) => headerNote(c, inputs)), ...results.map((r) => `${RESULT_NOTE} ${r.note}`)]);
   sheet.setFormats(2, 1, TEMPLATE_ROWS, [...inputs.map((c) => FORMATS[c.kind]), ...results.map((r) => r.format)]);
   inputs.forEach((c, i) => {
     const choices = c.kind === 'boolean' ? ['Sim', 'Não'] : c.choices;
@@ -71,6 +83,7 @@ function layOut(sheet: MarkupSheetPort, inputs: readonly InputColumn[], results:
   sheet.write(2, 1, [[...inputs.map((c) => exampleCell(c, zone)), ...example]]);
   sheet.freezeRows(1);
   sheet.setHeaderStyle(width);
+  results.forEach((r, i) => r.width && sheet.setColumnWidth(inputs.length + i + 1, r.width));
 }
 
 export interface TemplateResult {
@@ -78,6 +91,8 @@ export interface TemplateResult {
   sheetName: string;
   /** Also created, for plan subscriptions: the linked Descontos sheet. */
   discountSheet?: string;
+  /** The reference tabs its ID columns pick from (Produtos, Planos), filled from the imported subscriptions. */
+  catalogSheets?: string[];
 }
 
 export function createTemplate(book: SelectionBookPort, op: BulkOperation, zone: Zone): TemplateResult {
@@ -102,6 +117,8 @@ export function createTemplate(book: SelectionBookPort, op: BulkOperation, zone:
     layOut(discounts, discountColumns, [], [], zone);
     out.discountSheet = DISCOUNT_SHEET;
   }
+  const catalogs = catalogsOf(op.columns);
+  if (catalogs.length) out.catalogSheets = refreshCatalogs(book, catalogs);
   book.activate(sheet.id, ['A2']);
   return out;
 }

@@ -5,12 +5,12 @@
  * step instead of reading and building it again.
  */
 import type { BillingClient } from '../../api/client';
-import { bulkOperation, STATUS } from './definitions';
+import { bulkOperation, STATUS, TO_FIX } from './definitions';
 import { issueText, type RowIssue, statusOf } from './rows';
 import { expandRuns, highlight, type RowResult, writeResults } from './sheet-io';
 import { type Context, cellAt, firstFive, type RowRequest, scopeRows, sheetContext, sheetOf } from './context';
-import { normKey, readSpan, type Span, sheetDuplicates, standing } from './row-plan';
-import { checkCustomers } from './row-customers';
+import { cellsOf, normKey, readSpan, type Span, sheetDuplicates, standing } from './row-plan';
+import { checkCustomers, fillCustomers } from './row-customers';
 import type { BulkDeps, BulkRequest } from './state';
 
 export interface ValidationSummary {
@@ -46,13 +46,17 @@ function buildRows(ctx: Context, rows: readonly number[], span: Span, summary: V
   return { built, keys };
 }
 
-/** Each built row's verdict: its problems, or that it is ready (said only where the row said something else). */
+/**
+ * Each built row's verdict: its problems, or that it is ready (said only where the row said something else).
+ * `run`: a run is starting, and its ERRO rows get their Status and time; Validar alone
+ * claims no run happened, so it speaks only in Mensagem (and the red cells) and leaves Status and Processado em as they were.
+ */
 function verdicts(
   ctx: Context,
   span: Span,
   built: ReadonlyMap<number, RowRequest>,
   duplicates: ReadonlyMap<number, RowIssue>,
-  now: Date,
+  when: { now: Date; run: boolean },
   summary: ValidationSummary,
 ) {
   const results = new Map<number, RowResult>();
@@ -61,15 +65,17 @@ function verdicts(
     const duplicate = duplicates.get(r);
     if (duplicate) one.issues.push(duplicate);
     const row = span.values[r - span.first];
+    const kept: RowResult = when.run ? { status: '', mensagem: '', processadoEm: when.now } : cellsOf(ctx, row);
     if (one.issues.length) {
       summary.invalid++;
       issues.push(...one.issues);
       if (summary.problems.length < 5) summary.problems.push(one.issues[0].message);
-      results.set(r, { status: STATUS.erro, mensagem: issueText(one.issues), processadoEm: now });
+      const mensagem = issueText(one.issues);
+      results.set(r, when.run ? { status: STATUS.erro, mensagem, processadoEm: when.now } : { ...kept, mensagem: `${TO_FIX}${mensagem}` });
     } else {
       summary.valid++;
       if (statusOf(cellAt(row, ctx.layout.results.status)) !== '' || String(cellAt(row, ctx.layout.results.mensagem)) !== '')
-        results.set(r, { status: '', mensagem: 'Linha válida: pronta para enviar.', processadoEm: now });
+        results.set(r, { ...kept, status: '', mensagem: 'Linha válida: pronta para enviar.' });
     }
   }
   return { results, issues };
@@ -83,12 +89,16 @@ function orphanDiscounts(ctx: Context, ranges: ReadonlyArray<[number, number]>, 
   return [`Aba "Descontos": nenhuma linha desta aba tem o ID de integração ${firstFive(orphans)}; esses descontos não serão enviados.`];
 }
 
-/** Checks every row of the scope, writes each problem beside its row and colours the cells at fault; sends nothing. */
+/**
+ * Checks every row of the scope, writes each problem beside its row and colours the cells at fault; sends nothing.
+ * `run`: false for Validar alone, which marks no row ERRO and stamps no Processado em (see verdicts).
+ */
 export function validateRows(
   deps: BulkDeps,
   ctx: Context,
   ranges: Array<[number, number]>,
   lookup?: BillingClient,
+  run = true,
 ): { summary: ValidationSummary; prepared: Prepared } {
   const rows = expandRuns(ranges);
   const span = readSpan(ctx.sheet, ctx.layout, rows);
@@ -96,13 +106,16 @@ export function validateRows(
   const now = new Date(deps.now());
   const { built, keys } = buildRows(ctx, rows, span, summary);
   const duplicates = sheetDuplicates(ctx);
-  if (lookup)
-    checkCustomers(
-      lookup,
-      ctx,
-      [...built].map(([row, made]) => ({ row, built: made.built })),
-    );
-  const { results, issues } = verdicts(ctx, span, built, duplicates, now, summary);
+  const found = lookup
+    ? checkCustomers(
+        lookup,
+        ctx,
+        [...built].map(([row, made]) => ({ row, built: made.built })),
+      )
+    : new Map<number, number>();
+  const { results, issues } = verdicts(ctx, span, built, duplicates, { now, run }, summary);
+  // A run records in each row the customer its CPF/CNPJ found; Validar changes no cell the user typed in.
+  if (run) fillCustomers(ctx, span, found);
   summary.warnings = [...summary.warnings, ...orphanDiscounts(ctx, ranges, keys)];
   writeResults(ctx.sheet, ctx.layout, ctx.op, results);
   // What was just written is what the sheet now holds: the first step reads its statuses from here.
@@ -124,9 +137,14 @@ export function validateSheet(deps: BulkDeps, request: Omit<BulkRequest, 'connec
   const op = bulkOperation(request.operation);
   const sheet = sheetOf(deps, request.sheetName);
   const ctx = sheetContext(deps, op, sheet);
-  let lookup: BillingClient | undefined;
-  if (op.columns.some((c) => c.finds) && request.connectionId) {
-    lookup = deps.clientFor(request.connectionId).withLimit(deps.limit);
-  }
-  return validateRows(deps, ctx, scopeRows(deps, sheet, request.scope), lookup).summary;
+  const lookup = request.connectionId ? customerLookup(deps, ctx, request.connectionId) : undefined;
+  return validateRows(deps, ctx, scopeRows(deps, sheet, request.scope), lookup, false).summary;
+}
+
+/**
+ * The client that finds customers named by CPF/CNPJ, for a sheet that can name them: Validar's with the chosen connection,
+ * a run's with its own (so a row whose customer is not found fails at the start, before it is given a key).
+ */
+export function customerLookup(deps: BulkDeps, ctx: Context, connectionId: string): BillingClient | undefined {
+  return ctx.op.columns.some((c) => c.finds) ? deps.clientFor(connectionId).withLimit(deps.limit) : undefined;
 }

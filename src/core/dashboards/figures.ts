@@ -7,6 +7,7 @@
 import { addMonths, competencia, type Day, type Month, type Zone } from '../../api/calendar';
 import type { CellValue } from '../table';
 import type { DashboardKind } from './kinds';
+import { plural } from '../../api/words';
 
 /** The company column of a consolidated report: each row's company, by its connection's name. */
 export const EMPRESA = 'empresa';
@@ -272,7 +273,8 @@ export function overdueByClient(src: SourceTable, today: Today, labels: Record<s
   const top = [...byClient.values()].sort((a, b) => b.cents - a.cents || a.name.localeCompare(b.name, 'pt-BR')).slice(0, TOP_DEBTORS);
   const rows: CellValue[][] = top.map((c) => [c.name, money(c.cents), c.count, c.worst, ...(consolidated ? [c.empresa] : [])]);
   const notes = missing(src, ['idCliente', 'valor', 'dataVencimento', 'isQuitado', 'situacao'], labels);
-  if (byClient.size > TOP_DEBTORS) notes.push(`${byClient.size} clientes têm valores vencidos; aqui estão os ${TOP_DEBTORS} maiores.`);
+  if (byClient.size > TOP_DEBTORS)
+    notes.push(`${plural(byClient.size, 'cliente tem valores vencidos', 'clientes têm valores vencidos')}; aqui estão os ${TOP_DEBTORS} maiores.`);
   return {
     table: {
       title: `Os ${TOP_DEBTORS} maiores valores vencidos`,
@@ -324,10 +326,11 @@ export function invoicesWithoutNfse(invoices: SourceTable, nfse: SourceTable, la
       rows.push([id, numero[r] ?? '', text(client[r]), text(comp[r]), money(cents(total[r])), ...(inv.consolidated ? [empresa] : [])]);
   }
   const said = [...missing(invoices, NEEDS['sem-nfse'].main, labels), ...missing(nfse, ['idFatura'], labels)];
-  if (list.length > LIST_MAX) said.push(`São ${list.length} faturas sem NFS-e; a lista mostra as ${LIST_MAX} primeiras (a emissão em lote considera todas).`);
+  if (list.length > LIST_MAX)
+    said.push(`São ${plural(list.length, 'fatura', 'faturas')} sem NFS-e; a lista mostra as ${LIST_MAX} primeiras (a emissão em lote considera todas).`);
   return {
     table: {
-      title: `${list.length} faturas sem NFS-e · valor total ${moneyText(owed)}`,
+      title: `${plural(list.length, 'fatura', 'faturas')} sem NFS-e · valor total ${moneyText(owed)}`,
       header: ['ID da fatura', 'Número', 'Cliente', 'Competência', 'Valor total', ...(inv.consolidated ? ['Empresa'] : [])],
       rows,
       formats: [INTEGER, INTEGER, TEXT, TEXT, MONEY, ...(inv.consolidated ? [TEXT] : [])],

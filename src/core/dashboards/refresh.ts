@@ -33,6 +33,7 @@ import { KINDS } from './kinds';
 import { describeOrganization, type Organization } from '../organizations';
 import type { DashboardBookPort, DashboardSheetPort } from './port';
 import { type Dashboard, type DashboardStore, dashboardTag } from './store';
+import { plural } from '../../api/words';
 
 export interface DashboardDeps {
   dashboards: DashboardStore;
@@ -71,7 +72,7 @@ function describeValue(v: SavedFilterValue): string {
   if (Array.isArray(v)) return v.join(', ');
   if (typeof v === 'boolean') return v ? 'Sim' : 'Não';
   if (typeof v === 'object' && v !== null) {
-    if (v.rel === 'hoje') return v.dias === 0 ? 'hoje' : `hoje ${v.dias > 0 ? '+' : '−'} ${Math.abs(v.dias)} dias`;
+    if (v.rel === 'hoje') return v.dias === 0 ? 'hoje' : `hoje ${v.dias > 0 ? '+' : '−'} ${plural(Math.abs(v.dias), 'dia', 'dias')}`;
     return v.meses === 0 ? 'mês atual' : `mês atual ${v.meses > 0 ? '+' : '−'} ${Math.abs(v.meses)}`;
   }
   return String(v);
@@ -283,7 +284,9 @@ export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
     [def.title],
     [`Fonte: ${from}`],
     [`Filtros do relatório: ${describeFilters(sources[0].report)}. O painel conta: ${def.counts}.`],
-    [`Atualizado em ${stamp(deps, at)} · ${figures.counted} registros considerados · atualiza sozinho a cada atualização do relatório.`],
+    [
+      `Atualizado em ${stamp(deps, at)} · ${plural(figures.counted, 'registro considerado', 'registros considerados')} · atualiza sozinho a cada atualização do relatório.`,
+    ],
     [[...partial, ...figures.notes].join(' ')],
   ];
   sheet.ensureSize(TABLE_ROW + 2, 1);

@@ -7,6 +7,7 @@
 import { bounded } from '../bounds';
 import { CELL_LIMIT, CELL_LIMIT_TEXT, type SheetPort } from '../sheet-port';
 import { ImportError } from './state';
+import { plural } from '../../api/words';
 
 /** A sheet that grows to `rows` rows of data (below its header) with `columns` of ours; `sheet` null: one still to be made. */
 export interface Growth {
@@ -39,7 +40,7 @@ export function checkCells(total: number, growths: readonly Growth[]): void {
   }
   if (projected > CELL_LIMIT) {
     const children = growths.length > 1 ? ' (com as abas de itens)' : '';
-    throw new ImportError(`Esta importação${children} levaria a planilha a ${projected.toLocaleString('pt-BR')} células. ${CELL_LIMIT_TEXT}`);
+    throw new ImportError(`Esta importação${children} levaria a planilha a ${plural(projected, 'célula', 'células')}. ${CELL_LIMIT_TEXT}`);
   }
 }
 

@@ -27,6 +27,7 @@ import { type Growth, NEW_SHEET_COLUMNS } from './cells';
 import type { Companies, Writing } from './companies';
 import { freeName, prepareSheet } from './layout';
 import type { ChildEntry, ImportDeps, ImportState } from './state';
+import { plural } from '../../api/words';
 
 /** Empty columns a new child sheet keeps beside its own, for the user's notes on the items. */
 export const CHILD_SPARE_COLUMNS = 4;
@@ -131,7 +132,7 @@ export class ChildSheets {
     const before = entry.columns ?? child.columns;
     const { columns, dropped } = discoverColumns(child, records, before);
     if (dropped > 0) {
-      const w = `${child.label}: só as primeiras ${columns.length} colunas foram importadas.`;
+      const w = `${child.label}: só as primeiras ${plural(columns.length, 'coluna foi importada', 'colunas foram importadas')}.`;
       if (!this.state.warnings.includes(w)) this.state.warnings.push(w);
     }
     if (columns.length !== before.length || columns.some((c, i) => c.cell !== before[i].cell)) {

@@ -13,6 +13,7 @@ import type { SheetPort } from '../sheet-port';
 import type { CellValue, Column } from '../table';
 import { failureMessage } from './cells';
 import { type CompanySpec, type CompanyState, type ImportDeps, type ImportState, transient } from './state';
+import { plural } from '../../api/words';
 
 /** The report sheet as the companies read it: the sheet, and where each of its columns is (lead columns first). */
 export interface LeadSheet {
@@ -131,7 +132,7 @@ export function oneCompany(state: ImportState, deps: ImportDeps): Companies {
     },
     failure: (err, failures, text) =>
       transient(err)
-        ? `O serviço não respondeu em ${failures} tentativas seguidas (${text}). A importação parou depois da última página gravada; use Continuar quando o serviço voltar.`
+        ? `O serviço não respondeu em ${plural(failures, 'tentativa', 'tentativas seguidas')} (${text}). A importação parou depois da última página gravada; use Continuar quando o serviço voltar.`
         : failureMessage(err),
     warning: (_walker, text) => text,
     waiting: ([walker]) => walker.place.message,

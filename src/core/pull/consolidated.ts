@@ -15,12 +15,13 @@ import type { CellValue } from '../table';
 import { type Companies, type LeadSheet, oneCompany, type Walker } from './companies';
 import { blocks, LEAD_COLUMNS } from './layout';
 import { type CompanySpec, type CompanyState, type ImportDeps, type ImportState, transient } from './state';
+import { plural } from '../../api/words';
 
 /** What failed, company by company, in words for Histórico and the report's card. */
 export function failureText(names: ReadonlyArray<{ name: string; message?: string }>): string {
   const parts = names.map((c) => `"${c.name}": ${bounded(c.message ?? 'falhou', 300).replace(/\.+$/, '')}`);
   return bounded(
-    `${names.length === 1 ? 'Uma empresa falhou' : `${names.length} empresas falharam`} — ${parts.join('; ')}. As linhas dessas empresas ficaram com os valores da última atualização boa, e a aba ficou marcada como incompleta.`,
+    `${names.length === 1 ? 'Uma empresa falhou' : plural(names.length, 'empresa falhou', 'empresas falharam')} — ${parts.join('; ')}. As linhas dessas empresas ficaram com os valores da última atualização boa, e a aba ficou marcada como incompleta.`,
     1500,
   );
 }
@@ -107,7 +108,7 @@ function consolidated(state: ImportState, deps: ImportDeps, specs: readonly Comp
           ? 'O serviço pediu uma pausa. A empresa continua na próxima etapa, de onde parou.'
           : `O serviço não respondeu a tempo (${text}). A empresa tenta de novo na próxima etapa, de onde parou.`;
     },
-    failure: (err, failures, text) => (transient(err) ? `O serviço não respondeu em ${failures} tentativas seguidas (${text}).` : text),
+    failure: (err, failures, text) => (transient(err) ? `O serviço não respondeu em ${plural(failures, 'tentativa', 'tentativas seguidas')} (${text}).` : text),
     warning: (walker, text) => `${(walker.company as CompanySpec).name}: ${text}`,
     waiting: (running) => {
       const waiting = running.flatMap((w) => (w.place.message ? [`${(w.company as CompanySpec).name}: ${w.place.message}`] : []));

@@ -16,6 +16,7 @@ import type { RunStatus } from '../run-state';
 import type { SheetCondition } from '../sheet-filters';
 import type { BookPort } from '../sheet-port';
 import type { Column } from '../table';
+import { plural } from '../../api/words';
 
 export interface ImportSpec {
   listing: ListingKey;
@@ -176,8 +177,12 @@ export function retryImport(state: ImportState): ImportState {
 
 export function cancelImport(state: ImportState): ImportState {
   if (state.status !== 'running') return state;
-  const rows = importedRows(state).toLocaleString('pt-BR');
-  return { ...state, status: 'cancelled', message: `Importação cancelada com ${rows} linhas gravadas: a aba ficou marcada como incompleta.` };
+  const rows = importedRows(state);
+  return {
+    ...state,
+    status: 'cancelled',
+    message: `Importação cancelada com ${plural(rows, 'linha gravada', 'linhas gravadas')}: a aba ficou marcada como incompleta.`,
+  };
 }
 
 /** Rows the sheet holds after the job (replace) or rows updated/added (merge). */

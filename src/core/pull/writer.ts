@@ -16,6 +16,7 @@ import { companiesOf } from './consolidated';
 import { blocks, eachRun } from './layout';
 import { ReportSheet } from './report-sheet';
 import type { CompanySpec, ImportDeps, ImportState } from './state';
+import { plural } from '../../api/words';
 
 /** Rows written as one block when the records between them span at most this many cells: the cells written stay close to the cells changed. */
 const GAP_CELLS = 30;
@@ -113,7 +114,7 @@ export class Writer {
     // A count line exists only after five named cuts: then `more` is all of this write's cuts.
     const at = warnings.findIndex((w) => w.startsWith(MORE_CUTS));
     const previous = at === -1 ? 0 : Number.parseInt(warnings[at].slice(MORE_CUTS.length), 10);
-    const line = `${MORE_CUTS}${previous + more} campos também passaram de 50.000 caracteres e foram cortados.`;
+    const line = `${MORE_CUTS}${plural(previous + more, 'campo também passou', 'campos também passaram')} de 50.000 caracteres e ${previous + more === 1 ? 'foi cortado' : 'foram cortados'}.`;
     if (at === -1) warnings.push(line);
     else warnings[at] = line;
   }

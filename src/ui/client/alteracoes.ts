@@ -2,13 +2,13 @@ import type { BulkProgress } from '../../core/bulk/state';
 import type { EditPreview } from '../../core/bulk/edits';
 import { busy, byId, clearNotice, errorText, h, notice } from './dom';
 import { type Outcome, server } from './rpc';
+import { plural } from '../../api/words';
 
 const form = byId<HTMLFormElement>('form');
 const sheet = form.elements.namedItem('sheetName') as HTMLSelectElement;
 const result = byId('result');
 const send = byId<HTMLButtonElement>('send');
 const money = (n: number) => n.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('pt-BR')} ${n === 1 ? one : many}`;
 /** The preview the owner sees: Enviar sends exactly its rows and values. */
 let previewed: EditPreview | null = null;
 const cellChanges = (fields: EditPreview['rows'][number]['fields']) =>
@@ -52,7 +52,7 @@ function showProgress(p: BulkProgress): void {
   const bar = byId<HTMLProgressElement>('progress');
   bar.max = Math.max(p.total, 1);
   bar.value = p.processed;
-  byId('progress-text').textContent = `${p.processed.toLocaleString('pt-BR')} de ${plural(p.total, 'linha', 'linhas')} processadas`;
+  byId('progress-text').textContent = `${p.processed.toLocaleString('pt-BR')} de ${plural(p.total, 'linha processada', 'linhas processadas')}`;
   const kind = p.status === 'done' ? (p.counts.failed + p.counts.pending ? 'warn' : 'ok') : p.status === 'running' ? 'info' : 'error';
   notice(result, kind, [p.status === 'running' ? 'Enviando…' : (p.message ?? ''), ...p.warnings].join(' '));
 }

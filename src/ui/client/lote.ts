@@ -1,6 +1,7 @@
 import { busy, byId, clearNotice, errorText, h, notice } from './dom';
 import type { BulkProgress } from '../../core/bulk/state';
 import { type Args, type Outcome, server } from './rpc';
+import { plural } from '../../api/words';
 
 // The server's own types: the sidebar shows exactly what the bundle returns.
 type Progress = BulkProgress;
@@ -33,15 +34,13 @@ function values(): BulkForm {
   };
 }
 
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('pt-BR')} ${n === 1 ? one : many}`;
-
 function showProgress(p: Progress): void {
   current = p;
   byId('progress-box').hidden = false;
   const bar = byId<HTMLProgressElement>('progress');
   bar.max = Math.max(p.total, 1);
   bar.value = p.processed;
-  byId('progress-text').textContent = `${p.processed.toLocaleString('pt-BR')} de ${plural(p.total, 'linha', 'linhas')} processadas`;
+  byId('progress-text').textContent = `${p.processed.toLocaleString('pt-BR')} de ${plural(p.total, 'linha processada', 'linhas processadas')}`;
   const c = p.counts;
   summary.hidden = false;
   const lines = [
@@ -92,6 +91,12 @@ async function drive(first: Outcome<Progress>): Promise<void> {
   }
 }
 
+/** A new check or preview is not the last run: its progress and counts go, so no "2 de 2 linhas processadas" sits under it. */
+function clearLastRun(): void {
+  byId('progress-box').hidden = true;
+  summary.hidden = true;
+}
+
 function lock(on: boolean): void {
   for (const b of buttons) b.disabled = on;
 }
@@ -122,7 +127,7 @@ function askConfirmation(form: BulkForm, v: { valid: number; invalid: number; un
   pending = form;
   const rest = [
     v.invalid ? `${plural(v.invalid, 'linha com problema será pulada', 'linhas com problemas serão puladas')} (veja a coluna Mensagem).` : '',
-    v.untouched ? `${plural(v.untouched, 'linha já processada fica', 'linhas já processadas ficam')} como está.` : '',
+    v.untouched ? `${plural(v.untouched, 'linha já processada fica como está', 'linhas já processadas ficam como estão')}.` : '',
   ].filter(Boolean);
   byId('confirm-text').textContent = [consequence(v.valid), ...rest].join(' ');
   byId('confirm').hidden = false;
@@ -138,6 +143,7 @@ function closeConfirmation(): void {
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
   closeConfirmation();
+  clearLastRun();
   const v = values();
   void guarded(byId<HTMLButtonElement>('run'), async () => {
     notice(result, 'info', 'Validando as linhas…');
@@ -184,7 +190,7 @@ byId('validate').addEventListener('click', () => {
     const r = await server.validateBulk(values());
     if (!r.ok) return notice(result, 'error', r.message);
     const v = r.value;
-    summary.hidden = true;
+    clearLastRun();
     byId('failures').hidden = v.invalid === 0;
     const head = v.invalid
       ? `${plural(v.invalid, 'linha com problema', 'linhas com problemas')} (veja a coluna Mensagem e as células em vermelho). ${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar.`
@@ -204,7 +210,13 @@ byId('template').addEventListener('click', () => {
       [...sheets, r.value.sheetName].map((s) => ({ value: s, label: s })),
       r.value.sheetName,
     );
-    const extra = r.value.discountSheet ? ` Os descontos vão na aba "${r.value.discountSheet}", ligados pelo ID de integração da assinatura.` : '';
+    const catalogs = (r.value.catalogSheets ?? []).map((s) => `"${s}"`).join(' e ');
+    const extra = [
+      r.value.discountSheet ? ` Os descontos vão na aba "${r.value.discountSheet}", ligados pelo ID de integração da assinatura.` : '',
+      catalogs
+        ? ` Escolha o ID pelo nome na lista da coluna: ela vem da aba ${catalogs}, preenchida com as assinaturas importadas e atualizada a cada atualização delas.`
+        : '',
+    ].join('');
     notice(
       result,
       'ok',

@@ -1,6 +1,7 @@
 /** The Painéis sidebar: build a dashboard from a saved report, refresh or delete it, issue the NFS-e a dashboard found missing. */
 import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
 import { type Reply, server } from './rpc';
+import { plural } from '../../api/words';
 
 type State = Awaited<Reply<'getDashboards'>>;
 type View = State['dashboards'][number];
@@ -71,7 +72,7 @@ function card(d: View): HTMLElement {
       notice(
         result,
         'ok',
-        `${r.value.invoices} faturas selecionadas na aba "${r.value.sheetName}". Em Lançamentos em lote, escolha "Emitir NFS-e" e "Só as selecionadas".`,
+        `${plural(r.value.invoices, 'fatura selecionada', 'faturas selecionadas')} na aba "${r.value.sheetName}". Em Lançamentos em lote, escolha "Emitir NFS-e" e "Só as selecionadas".`,
       );
     }),
   );
@@ -82,7 +83,7 @@ function card(d: View): HTMLElement {
     h('div', { class: 'title' }, h('span', {}, d.title), last && !last.ok ? h('span', { class: 'badge' }, 'não atualizado') : null),
     h('div', { class: 'meta' }, `Aba: ${d.sheetName}`),
     h('div', { class: 'meta' }, `Fonte: ${d.reportName}${d.secondReportName ? ` × ${d.secondReportName}` : ''}`),
-    h('div', { class: 'meta' }, last ? `Atualizado em ${last.at} · ${last.counted} registros` : 'Ainda não atualizado'),
+    h('div', { class: 'meta' }, last ? `Atualizado em ${last.at} · ${plural(last.counted, 'registro', 'registros')}` : 'Ainda não atualizado'),
     last && !last.ok ? h('div', { class: 'notice warn' }, last.message) : null,
     d.mine ? null : h('div', { class: 'meta' }, `De ${d.owner}`),
     d.mine ? h('div', { class: 'actions' }, issue, refresh, remove) : null,

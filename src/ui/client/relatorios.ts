@@ -3,6 +3,7 @@ import { CANCELLING, cancelRun, driveRun, progressText, type RunControl, type Ru
 import type { ReportView } from '../../core/reports';
 import { server } from './rpc';
 import { scheduleFields } from './schedule-fields';
+import { plural } from '../../api/words';
 
 const list = byId('list');
 const status = byId('status');
@@ -34,7 +35,7 @@ function lastRunLine(r: ReportView): HTMLElement {
   const text =
     l.result === 'em andamento'
       ? `Em andamento desde ${l.at} (${origin}).`
-      : `Última execução ${origin}: ${l.at} · ${l.rows.toLocaleString('pt-BR')} linhas · ${l.seconds.toLocaleString('pt-BR')} s · ${l.label}`;
+      : `Última execução ${origin}: ${l.at} · ${plural(l.rows, 'linha', 'linhas')} · ${l.seconds.toLocaleString('pt-BR')} s · ${l.label}`;
   const line = h('div', { class: 'meta' }, text);
   if (l.result === 'erro') return h('div', {}, line, h('div', { class: 'notice error', role: 'alert' }, l.message || 'Falhou.'));
   if (l.message) return h('div', {}, line, h('div', { class: 'notice warn' }, l.message));
@@ -240,7 +241,7 @@ function renderFailures(): void {
   const failed = reports.filter((r) => r.lastRun?.result === 'erro');
   box.hidden = failed.length === 0;
   box.replaceChildren(
-    h('div', { class: 'title' }, failed.length === 1 ? '1 relatório com falha' : `${failed.length} relatórios com falha`),
+    h('div', { class: 'title' }, plural(failed.length, 'relatório com falha', 'relatórios com falha')),
     ...failed.map((r) =>
       h(
         'div',
@@ -280,7 +281,7 @@ function render(): void {
 async function showUsage(): Promise<void> {
   const u = await server.getUsage();
   const n = (v: number) => v.toLocaleString('pt-BR');
-  usage.textContent = `Hoje, por você: ${n(u.fetches)} de ${n(u.fetchLimit)} chamadas ao serviço e ${u.triggerMinutes} de ${u.triggerLimit} min de atualização automática (limites diários do Google).`;
+  usage.textContent = `Hoje, por você: ${n(u.fetches)} de ${plural(u.fetchLimit, 'chamada', 'chamadas')} ao serviço e ${u.triggerMinutes} de ${u.triggerLimit} min de atualização automática (limites diários do Google).`;
   if (u.stopped) notice(status, 'error', u.stopped);
 }
 
@@ -294,13 +295,13 @@ async function load(clear = true): Promise<void> {
 /** What "Atualizar todos" did, honestly: a partial run is not "atualizado", and none is not "todos". */
 function refreshAllText(ok: number, partial: string[], failed: string[]): { kind: 'ok' | 'warn' | 'error'; text: string } {
   const parts = [
-    `${ok} ${ok === 1 ? 'atualizado' : 'atualizados'}`,
+    plural(ok, 'atualizado', 'atualizados'),
     ...(partial.length ? [`parcialmente (alguma empresa falhou, veja o cartão): ${partial.map((n) => `"${n}"`).join(', ')}`] : []),
     ...(failed.length ? [`falharam: ${failed.join(', ')}`] : []),
   ];
   if (failed.length) return { kind: 'error', text: `${parts.join('; ')}.` };
   if (partial.length) return { kind: 'warn', text: `${parts.join('; ')}.` };
-  return { kind: 'ok', text: ok === 1 ? 'O relatório foi atualizado.' : `Todos os ${ok} relatórios atualizados.` };
+  return { kind: 'ok', text: ok === 1 ? 'O relatório foi atualizado.' : `Todos os ${plural(ok, 'relatório atualizado', 'relatórios atualizados')}.` };
 }
 
 const allBtn = byId<HTMLButtonElement>('refresh-all');

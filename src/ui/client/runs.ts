@@ -1,6 +1,7 @@
 /** Drives a report run from a sidebar: short server steps until done, with progress and cancel. */
 import type { RunProgress } from '../../core/report-runs';
 import { server } from './rpc';
+import { plural } from '../../api/words';
 
 export type { RunProgress };
 
@@ -73,27 +74,27 @@ function seconds(s: number): string {
 
 /** The progress line; `waited`: seconds the current step has been out, shown once the service is slow to answer. */
 export function progressText(p: RunProgress, waited?: number): string {
-  const rows = p.rows.toLocaleString('pt-BR');
+  const rows = plural(p.rows, 'linha', 'linhas');
   const late = p.cancelLate ? 'O cancelamento chegou tarde: a importação já tinha terminado. ' : '';
   switch (p.status) {
     case 'running': {
-      const pages = `${p.pages.toLocaleString('pt-BR')} ${p.pages === 1 ? 'página' : 'páginas'}`;
-      const of = p.totalRows !== undefined ? ` de ${p.totalRows.toLocaleString('pt-BR')}` : '';
+      const pages = plural(p.pages, 'página', 'páginas');
+      const read = p.totalRows !== undefined ? `${p.rows.toLocaleString('pt-BR')} de ${plural(p.totalRows, 'linha', 'linhas')}` : rows;
       const left = p.etaSeconds !== undefined ? `; faltam cerca de ${seconds(p.etaSeconds)}` : '';
       const waiting = waited ? ` Aguardando o serviço há ${seconds(waited)}…` : '';
-      return `Importando… ${pages}, ${rows}${of} linhas${left}.${waiting}`;
+      return `Importando… ${pages}, ${read}${left}.${waiting}`;
     }
     case 'done': {
       const done = p.incremental
-        ? `Pronto: ${rows} registros novos ou alterados mesclados em "${p.sheetName}".`
-        : `Pronto: ${rows} linhas em "${p.sheetName}".`;
+        ? `Pronto: ${plural(p.rows, 'registro novo ou alterado mesclado', 'registros novos ou alterados mesclados')} em "${p.sheetName}".`
+        : `Pronto: ${rows} em "${p.sheetName}".`;
       // A consolidated run in which some company failed says which and why.
       return late + (p.message ? `${done} ${p.message}` : done);
     }
     case 'cancelled':
-      return `Cancelado com ${rows} linhas gravadas; a aba "${p.sheetName}" ficou marcada como incompleta. Use "Continuar" para retomar de onde parou.`;
+      return `Cancelado com ${plural(p.rows, 'linha gravada', 'linhas gravadas')}; a aba "${p.sheetName}" ficou marcada como incompleta. Use "Continuar" para retomar de onde parou.`;
     case 'failed': {
-      const why = `${late}Falhou depois de ${rows} linhas: ${p.message ?? 'erro desconhecido'}.`;
+      const why = `${late}Falhou depois de ${rows}: ${p.message ?? 'erro desconhecido'}.`;
       return p.canContinue ? `${why} A falha parece passageira: use "Continuar" para retomar de onde parou.` : `${why} ${whatToFix(p.message ?? '')}`;
     }
   }

@@ -22,7 +22,10 @@ const named = (name: string) => (c: Record<string, unknown>) => ({ ...c, razaoSo
 const long = (n: number, from = 1) => customers(from, n).map(named('x'.repeat(60_000)));
 const cutWarnings = (warnings: string[]) => warnings.filter((w) => w.startsWith('O campo "'));
 const moreWarnings = (warnings: string[]) => warnings.filter((w) => w.startsWith('Além desses, '));
-const more = (n: number) => `Além desses, ${n} campos também passaram de 50.000 caracteres e foram cortados.`;
+const more = (n: number) =>
+  n === 1
+    ? 'Além desses, 1 campo também passou de 50.000 caracteres e foi cortado.'
+    : `Além desses, ${n.toLocaleString('pt-BR')} campos também passaram de 50.000 caracteres e foram cortados.`;
 
 describe('"Filtros na planilha" on a write', () => {
   const onlyAtivos = [{ field: 'razaoSocial', op: 'igual' as const, values: ['Ativo'] }];
@@ -365,7 +368,7 @@ describe('texts over the cell limit', () => {
     const named = done.warnings.filter((w) => w.startsWith('O campo "'));
     expect(named).toHaveLength(5);
     expect(done.warnings.filter((w) => w.startsWith('Além desses, '))).toEqual([
-      `Além desses, ${5 * PAGE_ROWS - 5} campos também passaram de 50.000 caracteres e foram cortados.`,
+      `Além desses, ${(5 * PAGE_ROWS - 5).toLocaleString('pt-BR')} campos também passaram de 50.000 caracteres e foram cortados.`,
     ]);
   });
 });
