@@ -3,6 +3,7 @@
  * many cells, a flush, an openById, a fetchAll of 10 against the allowed
  * host), timed on the real platform and written beside the model's figures.
  */
+import { plural } from '../api/words';
 import { COST_FIGURES, type CostFigures } from './cost-model';
 import { attempt, type Figures, type Row, type Verdict } from './diagnostic-row';
 
@@ -19,7 +20,6 @@ function timed(action: () => unknown): number {
 }
 
 const ms = (n: number) => `${String(Math.round(n * 10) / 10).replace('.', ',')} ms`;
-const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, '.');
 
 /** The measured figure beside the model's: above its pessimistic end is an AVISO, the add-on's deadlines assume less. */
 function besideModel(observed: string, measured: number, model: (c: CostFigures) => number): [string, Verdict, ...Figures] {
@@ -38,7 +38,7 @@ export function writeCosts(sheet: GoogleAppsScript.Spreadsheet.Sheet): Row[] {
   const range = sheet.getRange(1, SCRATCH_COLUMN, ROWS, COLUMNS);
   const values = Array.from({ length: ROWS }, (_, r) => Array.from({ length: COLUMNS }, (_, c) => r * COLUMNS + c));
   const rows = [
-    attempt(`Gravar ${thousands(cells)} células com um setValues`, () => {
+    attempt(`Gravar ${plural(cells, 'célula', 'células')} com um setValues`, () => {
       const took = timed(() => range.setValues(values));
       return besideModel(`${ms(took)} (o Google pode deixar parte do trabalho para o flush)`, took, (c) => c.spreadsheetCallMs + cells * c.cellWriteMs);
     }),
@@ -93,7 +93,7 @@ export function fetchCosts(url: string | null): Row[] {
         ];
       const inSequence = took / single;
       const together = inSequence <= 2;
-      const observed = `${ms(took)}; um pedido sozinho levou ${ms(single)}: equivale a ${inSequence.toFixed(1).replace('.', ',')} pedidos em sequência`;
+      const observed = `${ms(took)}: ${inSequence.toFixed(1).replace('.', ',')} × o tempo de um pedido sozinho (${ms(single)})`;
       const verdict: Verdict = together ? 'OK' : 'AVISO';
       const note = together
         ? 'saíram juntos, como o modelo supõe'

@@ -151,7 +151,7 @@ describe('Diagnóstico', () => {
     expect(row('Um pedido ao serviço permitido').slice(0, 3)).toMatchObject([expect.any(String), expect.stringContaining(sb.baseUrl), 'INFO']);
     const all = row('10 pedidos de uma vez');
     expect(all.slice(2)).toEqual(['OK', expect.any(Number), o.urlFetchCallMs, p.urlFetchCallMs]);
-    expect(all[1]).toMatch(/equivale a 1,\d pedidos em sequência; saíram juntos/);
+    expect(all[1]).toMatch(/: 1,\d × o tempo de um pedido sozinho \([^)]+\); saíram juntos/);
   });
 
   it('says AVISO where the platform is slower than the pessimistic model, or fetchAll sends one request at a time', () => {
@@ -161,7 +161,7 @@ describe('Diagnóstico', () => {
     expect(row('SpreadsheetApp.flush()').slice(0, 3)).toMatchObject([expect.any(String), expect.stringMatching(/acima do modelo pessimista/), 'AVISO']);
     expect(row('10 pedidos de uma vez').slice(0, 3)).toMatchObject([
       expect.any(String),
-      expect.stringMatching(/equivale a (9|10),\d pedidos em sequência; não saíram juntos/),
+      expect.stringMatching(/: (9|10),\d × o tempo de um pedido sozinho \([^)]+\); não saíram juntos/),
       'AVISO',
     ]);
     expect(row('Gravar 1.000 células')[2]).toBe('OK');

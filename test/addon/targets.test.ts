@@ -134,6 +134,10 @@ describe('a tab belongs to one report, and the add-on keeps its own', () => {
     expect((emu.run('runReport', [faturas.id]) as Progress).status).toBe('running');
     const before = JSON.stringify(emu.values('Clientes'));
     rewrite(`faturamento.job.${faturas.id}`, (j) => ({ ...j, state: { ...j.state, children: { itens: { sheetId: sheetId('Clientes'), rows: 0 } } } }));
+    // The checkpoint so changed is not the one its owner saved: never stepped, and Atualizar starts over.
+    expect(() => emu.run('continueReportRun', [faturas.id])).toThrow(/alterado fora do complemento/);
+    expect(JSON.stringify(emu.values('Clientes'))).toBe(before);
+    expect((emu.run('runReport', [faturas.id]) as Progress).status).toBe('running');
     expect(finishRun(emu, faturas.id).status).toBe('done');
     expect(JSON.stringify(emu.values('Clientes'))).toBe(before);
     expect(emu.values('Faturas · Itens')).toHaveLength(items);

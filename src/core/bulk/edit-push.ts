@@ -8,6 +8,7 @@
  * past it: a push killed in between finds those rows OK and settles them then,
  * so a re-run sends nothing.
  */
+import { plural } from '../../api/words';
 import type { Owner } from '../owners';
 import { isSealed } from '../seal';
 import type { MarkupSheetPort } from '../sheet-port';
@@ -127,7 +128,7 @@ export function editPush(deps: BulkDeps, sheet: MarkupSheetPort, owner: Owner | 
   for (const c of rows) seen.delete(c.id);
   if (seen.size)
     ctx.warnings.push(
-      `${seen.size === 1 ? 'Uma linha da prévia não tem' : `${seen.size} linhas da prévia não têm`} mais alteração (desfeita depois de "Ver alterações") e não ${seen.size === 1 ? 'foi enviada' : 'foram enviadas'}.`,
+      `${plural(seen.size, 'linha da prévia não tem mais alteração (desfeita depois de "Ver alterações") e não foi enviada', 'linhas da prévia não têm mais alteração (desfeita depois de "Ver alterações") e não foram enviadas')}.`,
     );
   const confirmed = Object.fromEntries(rows.map((c) => [c.id, previewed[c.id]]));
   const nothing = rows.length ? undefined : [ctx.warnings.length ? '' : nothingToSend(unsent.length), ...ctx.warnings].filter(Boolean).join(' ');

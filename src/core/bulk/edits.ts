@@ -6,6 +6,7 @@
  * columns changes nothing. Each record's type (plano or personalizado) comes
  * from the record as pulled, never from a cell the user could change.
  */
+import { plural } from '../../api/words';
 import type { Zone } from '../../api/calendar';
 import { bounded } from '../bounds';
 import { COLUMN_TAG } from '../sheet-layout';
@@ -303,7 +304,7 @@ const cents = (n: number) => Math.round(n * 100);
 /** The message of a preview (or a push) with nothing to send. */
 export function nothingToSend(unsent: number): string {
   if (unsent === 0) return NO_EDITS;
-  return `Nenhuma alteração que o serviço aceite: ${unsent === 1 ? 'uma linha tem células editadas' : `${unsent} linhas têm células editadas`} que não serão enviadas (veja por quê na lista). A aba continua diferente do que foi importado.`;
+  return `Nenhuma alteração que o serviço aceite: ${plural(unsent, 'linha tem células editadas', 'linhas têm células editadas')} que não serão enviadas (veja por quê na lista). A aba continua diferente do que foi importado.`;
 }
 
 /** Every changed row of the sheet, read once: the preview shows it, the push sends it. */

@@ -43,7 +43,7 @@ function showPreview(p: EditPreview): void {
     notice(
       result,
       'warn',
-      `Nenhuma alteração que o serviço aceite: ${plural(p.unsent.length + p.unsentMore, 'linha tem', 'linhas têm')} células editadas que não serão enviadas (veja por quê acima).`,
+      `Nenhuma alteração que o serviço aceite: ${plural(p.unsent.length + p.unsentMore, 'linha tem células editadas que não serão enviadas', 'linhas têm células editadas que não serão enviadas')} (veja por quê acima).`,
     );
 }
 
