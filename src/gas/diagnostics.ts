@@ -80,7 +80,12 @@ function allowList(allowed: readonly string[] | null, connections: readonly Conn
   const listed = `permitidos: ${(allowed ?? []).join(', ') || 'nenhum'}`;
   if (connections.length === 0) return [assumption, `${listed}; nenhuma conexão para conferir: adicione uma em Conexões`, 'VERIFICAR'];
   const outside = connections.filter((c) => outsideAllowList(c.baseUrl, allowed));
-  if (outside.length === 0) return [assumption, `${listed}; ${connections.length === 1 ? 'a conexão está' : `todas as ${plural(connections.length, 'conexão', 'conexões')} estão`} na lista`, 'OK'];
+  if (outside.length === 0)
+    return [
+      assumption,
+      `${listed}; ${connections.length === 1 ? 'a conexão está' : `todas as ${plural(connections.length, 'conexão', 'conexões')} estão`} na lista`,
+      'OK',
+    ];
   const named = outside.map((c) => `"${c.name}" (${c.baseUrl}${isLocal(c.baseUrl) ? ', endereço local que o Google não alcança' : ''})`).join(', ');
   return [
     assumption,
