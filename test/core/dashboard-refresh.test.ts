@@ -129,7 +129,7 @@ describe('refreshing a dashboard', () => {
     expect([1, 2, 3, 4, 5].map((r) => sheet.text(r))).toEqual([
       'Faturamento por competência',
       'Fonte: relatório "Faturas do mês" (aba "Minhas faturas")',
-      'Filtros do relatório: Competência: 11/2026; Incluir itens: Sim. O painel conta: valor total das faturas não canceladas, nas últimas 12 competências (a atual inclusive).',
+      'Filtros do relatório: Competência: 11/2026. O painel conta: valor total das faturas não canceladas, nas últimas 12 competências (a atual inclusive).',
       'Atualizado em 22/11/2026 14:30 · 2 registros considerados · atualiza sozinho a cada atualização do relatório.',
       '',
     ]);
@@ -217,11 +217,11 @@ describe('refreshing a dashboard', () => {
 });
 
 describe('refreshing, more cases', () => {
-  it('says each kind of filter in words, an unknown one by its name', () => {
+  it('says each kind of filter in words, an unknown one by its name; an option (Incluir itens) is no filter', () => {
     const { deps, book, report, dashboard } = world();
     deps.reports.save({ ...report, filters: { competencia: { rel: 'mes', meses: -1 }, idCliente: [1, 2], isListarItens: false, antigo: 7 } } as never);
     const sheet = dashSheet(book, refreshDashboard(deps, dashboard));
-    expect(sheet.text(3)).toMatch(/^Filtros do relatório: Competência: mês atual − 1; ID do cliente: 1, 2; Incluir itens: Não; antigo: 7\. O painel conta:/);
+    expect(sheet.text(3)).toMatch(/^Filtros do relatório: Competência: mês atual − 1; ID do cliente: 1, 2; antigo: 7\. O painel conta:/);
   });
 
   it('each dashboard keeps its own sheet, and a third one takes the next free name', () => {
