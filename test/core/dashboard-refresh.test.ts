@@ -368,7 +368,7 @@ describe('refreshing, other kinds and sources', () => {
     expect(saved.lastRefresh).toMatchObject({ ok: true, counted: 2 });
     const sheet = dashSheet(book, saved);
     const texts = sheet.grid.map((r) => String(r?.[0] ?? ''));
-    const at = texts.indexOf('Por plano de contas (mesmos 12 meses)') + 1;
+    const at = texts.indexOf('Por plano de contas (mesmos meses)') + 1;
     expect(at).toBeGreaterThan(TABLE_ROW);
     expect(sheet.read(at + 2, 1, 3, 4)).toEqual([
       ['Aluguel', 0, 40, -40],
@@ -382,13 +382,13 @@ describe('refreshing, other kinds and sources', () => {
     const { deps, book, d } = cashWorld(null);
     const sheet = dashSheet(book, refreshDashboard(deps, d));
     expect(sheet.text(5)).toMatch(/A aba de planos de conta das transações não foi encontrada/);
-    expect(sheet.grid.some((r) => r?.[0] === 'Por plano de contas (mesmos 12 meses)')).toBe(false);
+    expect(sheet.grid.some((r) => r?.[0] === 'Por plano de contas (mesmos meses)')).toBe(false);
   });
 
   it('a child sheet of notes where one key repeats keeps its first column', () => {
     const { deps, book, d } = cashWorld(['idTransacao', 'planoConta', 'planoConta', 'valor', 'tipoOperacao']);
     const sheet = dashSheet(book, refreshDashboard(deps, d));
-    const at = sheet.grid.findIndex((r) => r?.[0] === 'Por plano de contas (mesmos 12 meses)') + 1;
+    const at = sheet.grid.findIndex((r) => r?.[0] === 'Por plano de contas (mesmos meses)') + 1;
     // Column 2 holds the user's notes, not plans: every plan reads as that text.
     expect(sheet.read(at + 2, 1, 1, 1)[0][0]).toBe('(sem plano de contas)');
   });
