@@ -253,7 +253,7 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     ...(state.companies ? { companyStamps: companyStamps(report, state) } : {}),
   });
   try {
-    appendHistory(deps.book, report.name, summary);
+    appendHistory(deps.book, report.name, summary, report.owner?.email);
   } catch {
     // A spreadsheet at the cell limit has no room for Histórico's row: the report's card still says how the run went.
   }
