@@ -125,15 +125,17 @@ export interface Run {
  * instead. The report is saved once, with the run's start (and whatever the
  * caller changed in it, such as the next scheduled start).
  */
-export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: PullJob | null): Run & { started: boolean } {
+/** `full`: an incremental report pulled whole this once ("Atualização completa"), staying incremental after. */
+export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: PullJob | null, full = false): Run & { started: boolean } {
   if (job && job.state.status === 'running') return { report, job, progress: progress(report, job.state), started: false };
   const now = deps.now();
   const base = resolveFilters(report, new Date(now), deps.zone);
   const serviceZone = deps.serviceZone?.(report.connection) ?? intlZone(SERVICE_TIME_ZONE);
-  const incremental = incrementalFilters(report, base, serviceZone);
+  const asked = full ? { ...report, incremental: false } : report;
+  const incremental = incrementalFilters(asked, base, serviceZone);
   // Merging needs every column of ours where its metadata says; otherwise a full pull rebuilds them.
   const intact = canMerge(deps.book, report.listing, report.sheetId, { consolidated: Boolean(report.companies), cardData: report.cardData });
-  const companies = report.companies ? companySpecs(deps, report, base, intact) : undefined;
+  const companies = report.companies ? companySpecs(deps, asked, base, intact) : undefined;
   const merge = companies ? companies.every((c) => c.mode === 'merge') : incremental.merge && intact;
   const filters = merge && !companies ? incremental.filters : base;
   const sheetFilters = resolveSheetFilters(report.sheetFilters, tableSpec(listing(report.listing)).columns, new Date(now), deps.zone);

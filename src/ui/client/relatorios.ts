@@ -61,8 +61,8 @@ function scheduleForm(r: ReportView, result: HTMLElement): HTMLElement {
   return form;
 }
 
-async function refresh(r: ReportView, result: HTMLElement, resume = false): Promise<RunProgress> {
-  const first = await (resume ? server.continueReportRun(r.id) : server.runReport(r.id));
+async function refresh(r: ReportView, result: HTMLElement, resume = false, full = false): Promise<RunProgress> {
+  const first = await (resume ? server.continueReportRun(r.id) : server.runReport(r.id, full));
   return driveRun(first, (p) => notice(result, p.status === 'running' ? 'info' : p.status === 'done' ? 'ok' : 'error', `${r.name}: ${progressText(p)}`), {
     cancelled: false,
   });
@@ -169,6 +169,20 @@ function card(r: ReportView): HTMLElement {
       await load(false);
     }),
   );
+  // An incremental report pulled whole once (records the service dropped or changed silently), and incremental after.
+  const fullBtn = r.incremental
+    ? h('button', { type: 'button', title: 'Busca tudo de novo desta vez; as próximas continuam incrementais.' }, 'Atualização completa')
+    : null;
+  fullBtn?.addEventListener('click', () =>
+    busy(fullBtn, async () => {
+      try {
+        await refresh(r, result, false, true);
+      } catch (err) {
+        notice(result, 'error', errorText(err));
+      }
+      await load(false);
+    }),
+  );
   const editBtn = h('button', { type: 'button' }, 'Editar');
   editBtn.addEventListener('click', () => busy(editBtn, () => server.editReport(r.id)));
   const scheduleBtn = h('button', { type: 'button' }, 'Agendar');
@@ -196,7 +210,7 @@ function card(r: ReportView): HTMLElement {
     r.sheetFilters.length ? h('div', { class: 'meta' }, `Filtros na planilha (aplicados pelo complemento): ${r.sheetFilters.join('; ')}`) : null,
     h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
     lastRunLine(r),
-    h('div', { class: 'actions' }, refreshBtn, continueBtn, editBtn, scheduleBtn, deleteBtn),
+    h('div', { class: 'actions' }, refreshBtn, continueBtn, fullBtn, editBtn, scheduleBtn, deleteBtn),
     result,
   );
   scheduleBtn.addEventListener('click', () => {
