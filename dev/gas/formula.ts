@@ -329,7 +329,8 @@ function call(name: string, args: Node[], ev: (n: Node) => Value): Value {
   switch (name) {
     case 'ROUND':
     case 'ROUNDUP':
-    case 'ROUNDDOWN': {
+    case 'ROUNDDOWN':
+    case 'TRUNC': {
       const bad = arity(1, 2);
       if (bad) return bad;
       const x = toNumber(ev(args[0]));
@@ -351,15 +352,6 @@ function call(name: string, args: Node[], ev: (n: Node) => Value): Value {
       const ns = numbersOf(args.map(ev));
       if (isError(ns)) return ns;
       return ns.length === 0 ? new FormulaError('#DIV/0!') : ns.reduce((s, n) => s + n, 0) / ns.length;
-    }
-    case 'TRUNC': {
-      const bad = arity(1, 2);
-      if (bad) return bad;
-      const x = toNumber(ev(args[0]));
-      const d = args[1] ? toNumber(ev(args[1])) : 0;
-      if (isError(x)) return x;
-      if (isError(d)) return d;
-      return roundTo(x, d, 'down');
     }
     case 'IFERROR': {
       const bad = arity(1, 2);
