@@ -15,31 +15,6 @@ const OTHER = ' Outros valores podem aparecer: a especificação lista só os qu
 const NATUREZA = `Natureza: C = crédito (entra na conta); D = débito (sai da conta).${OTHER}`;
 const FORMA_FATURAMENTO = 'AGRUPADA = uma fatura reúne as assinaturas do cliente; INDIVIDUAL = uma fatura por assinatura.';
 
-/**
- * Headers of the keys the service's lists carry without a schema in the spec
- * (telefones, tags, itens, centros de custo): their child sheets find columns
- * as the data brings them, and name the ones known here in Portuguese.
- */
-export const ITEM_LABELS: Readonly<Record<string, string>> = {
-  idTelefone: 'ID do telefone',
-  tipo: 'Tipo',
-  ddi: 'DDI',
-  ddd: 'DDD',
-  numero: 'Número',
-  ramal: 'Ramal',
-  isPrincipal: 'Principal',
-  idTag: 'ID da tag',
-  descricao: 'Descrição',
-  idItemFatura: 'ID do item da fatura',
-  idProduto: 'ID do produto',
-  descricaoProduto: 'Descrição do produto',
-  quantidade: 'Quantidade',
-  valorUnitario: 'Valor unitário',
-  valorTotal: 'Valor total',
-  idCentroCusto: 'ID do centro de custo',
-  centroCusto: 'Centro de custo',
-};
-
 const cartaoCredito = once(
   () =>
     ({

@@ -8,7 +8,7 @@ import { bounded, CELL_TEXT_MAX } from './bounds';
 import type { ApiRecord } from '../api/envelopes';
 import type { CellKind, FieldMap } from '../api/fields';
 import type { ListOperation } from '../api/operations';
-import { ITEM_LABELS } from '../api/records';
+import { ITEM_LABELS } from '../api/item-labels';
 import { DATE_PATTERN, DATETIME_PATTERN, parseIsoDate, parseIsoDateTime, type Zone } from '../api/calendar';
 
 export type CellValue = string | number | boolean | Date;

@@ -386,7 +386,7 @@ describe('refreshing', () => {
     connect(emu, sb);
     importAll(emu, { listing: 'nfse', sheetName: 'NFS-e', filters: {}, name: 'Notas' });
     const history = emu.values('Histórico');
-    expect(history[0]).toEqual(['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem']);
+    expect(history[0]).toEqual(['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem', 'Quem']);
     expect(history[1].slice(1, 3)).toEqual(['Notas', 'Manual']);
     expect(history[1][5]).toBe('OK');
   });

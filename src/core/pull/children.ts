@@ -6,7 +6,7 @@
  */
 import type { ApiRecord } from '../../api/envelopes';
 import { listing } from '../../api/operations';
-import { ITEM_LABELS } from '../../api/records';
+import { ITEM_LABELS } from '../../api/item-labels';
 import { CHILD_TAG, childTagValue, findChildSheet, placeChildRows } from '../child-sheet';
 import { noteKey } from '../sheet-layout';
 import { childSheetName } from '../sheet-names';
