@@ -62,16 +62,17 @@ describe('an editable grid', () => {
 describe("formulas in the spreadsheet's own language", () => {
   it('a pt_BR sheet takes =Q2*1,0462, =ARRED(Q3*1,0462;2) and =ROUND(Q4*1.0462,2), and the editor shows the formula', async () => {
     await tab(t.page, 'Página1').click();
-    await cell(t.page, 'Q2').click();
-    for (const typed of ['100', '100', '100']) {
-      await t.page.keyboard.type(typed);
-      await t.page.keyboard.press('Enter');
-    }
-    await cell(t.page, 'R2').click();
-    for (const typed of ['=Q2*1,0462', '=ARRED(Q3*1,0462;2)', '=ROUND(Q4*1.0462,2)']) {
-      await t.page.keyboard.type(typed);
-      await t.page.keyboard.press('Enter');
-    }
+    // One cell at a time, each seen in the emulator before the next is typed.
+    const typeDown = async (column: string, texts: string[]) => {
+      for (const [i, typed] of texts.entries()) {
+        await cell(t.page, `${column}${i + 2}`).click();
+        await t.page.keyboard.type(typed);
+        await t.page.keyboard.press('Enter');
+        await expect.poll(() => t.pg.emulator.values('Página1', `${column}${i + 2}`)[0][0]).not.toBe('');
+      }
+    };
+    await typeDown('Q', ['100', '100', '100']);
+    await typeDown('R', ['=Q2*1,0462', '=ARRED(Q3*1,0462;2)', '=ROUND(Q4*1.0462,2)']);
     await expect.poll(() => readGrid(t.page, 'R2:R4')).toEqual([['104,62'], ['104,62'], ['104,62']]);
     expect(t.pg.emulator.formulas('Página1', 'R2:R4')).toEqual([['=Q2*1.0462'], ['=ROUND(Q3*1.0462,2)'], ['=ROUND(Q4*1.0462,2)']]);
 
