@@ -8,7 +8,8 @@
  * Covered: numbers, "text", TRUE/FALSE, + - * / ^ & and comparisons, unary
  * minus and plus (tighter than ^, as in Sheets: =-2^2 is 4), postfix %,
  * parentheses, same-sheet A1 references and ranges (relative or absolute),
- * ROUND, ROUNDUP, ROUNDDOWN, SUM, IF, MIN, MAX, ABS. Errors as Sheets shows
+ * ROUND, ROUNDUP, ROUNDDOWN, TRUNC, SUM, AVERAGE, IF, IFERROR, MIN, MAX, ABS
+ * (and their pt_BR names when typed: formula-locale.ts). Errors as Sheets shows
  * them: #REF! (outside the grid, a deleted row or column, a circular
  * dependency), #DIV/0!, #NAME? (an unknown function or name), #VALUE! (text
  * where a number is needed), #ERROR! (a formula that does not parse), #N/A.
@@ -44,7 +45,7 @@ const isRange = (v: Value): v is RangeValue => typeof v === 'object' && v !== nu
 
 // ---------------------------------------------------------------- tokens
 
-type Token =
+export type Token =
   | { t: 'num'; v: number; s: string }
   | { t: 'str'; v: string; s: string }
   | { t: 'ref'; s: string; row: number; col: number; absRow: boolean; absCol: boolean }
@@ -52,9 +53,18 @@ type Token =
   | { t: 'op'; v: string; s: string }
   | { t: 'ws'; s: string };
 
-const REF = /^(\$?)([A-Za-z]{1,3})(\$?)(\d+)(?![A-Za-z0-9_(.])/;
-const NAME = /^[A-Za-z_][A-Za-z0-9_.]*/;
-const NUMBER = /^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/;
+const REF = /^(\$?)([A-Za-z]{1,3})(\$?)(\d+)(?![\p{L}0-9_(.])/u;
+// Letters beyond ASCII: the names a pt_BR sheet offers (MÉDIA, MÍNIMO) are words like any other.
+const NAME = /^[\p{L}_][\p{L}0-9_.]*/u;
+
+/** How a formula is written: Apps Script's English syntax, or as typed in a comma-decimal locale. */
+export interface FormulaSyntax {
+  decimal: '.' | ',';
+  separator: ',' | ';';
+}
+export const SCRIPT_SYNTAX: FormulaSyntax = { decimal: '.', separator: ',' };
+
+const NUMBERS = { '.': /^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/, ',': /^(\d+,?\d*|,\d+)([eE][+-]?\d+)?/ };
 
 function columnNumber(letters: string): number {
   let n = 0;
@@ -63,7 +73,9 @@ function columnNumber(letters: string): number {
 }
 
 /** Null when the text cannot be read as a formula at all (Sheets: "Formula parse error"). */
-function tokenize(body: string): Token[] | null {
+export function tokenize(body: string, syntax: FormulaSyntax = SCRIPT_SYNTAX): Token[] | null {
+  const NUMBER = NUMBERS[syntax.decimal];
+  const OP = syntax.separator === ';' ? /^(<>|<=|>=|[-+*/^&=<>%();:])/ : /^(<>|<=|>=|[-+*/^&=<>%(),:])/;
   const out: Token[] = [];
   let i = 0;
   while (i < body.length) {
@@ -97,12 +109,12 @@ function tokenize(body: string): Token[] | null {
       out.push({ t: 'ref', s: m[0], absCol: m[1] === '$', col: columnNumber(m[2]), absRow: m[3] === '$', row: Number(m[4]) });
       i += m[0].length;
     } else if ((m = NUMBER.exec(rest))) {
-      out.push({ t: 'num', v: Number(m[0]), s: m[0] });
+      out.push({ t: 'num', v: Number(m[0].replace(',', '.')), s: m[0] });
       i += m[0].length;
     } else if ((m = NAME.exec(rest))) {
       out.push({ t: 'name', v: m[0].toUpperCase(), s: m[0] });
       i += m[0].length;
-    } else if ((m = /^(<>|<=|>=|[-+*/^&=<>%(),:])/.exec(rest))) {
+    } else if ((m = OP.exec(rest))) {
       out.push({ t: 'op', v: m[0], s: m[0] });
       i += m[0].length;
     } else if (rest.startsWith('#REF!')) {
@@ -126,6 +138,17 @@ type Node =
   | { k: 'call'; name: string; args: Node[] };
 
 class ParseError extends Error {}
+
+/** Whether English-syntax tokens make a formula (Sheets would not refuse it as a parse error). */
+export function parses(tokens: Token[]): boolean {
+  try {
+    parse(tokens);
+    return true;
+  } catch (err) {
+    if (err instanceof ParseError) return false;
+    throw err;
+  }
+}
 
 function parse(tokens: Token[]): Node {
   const ts = tokens.filter((t) => t.t !== 'ws');
@@ -306,7 +329,8 @@ function call(name: string, args: Node[], ev: (n: Node) => Value): Value {
   switch (name) {
     case 'ROUND':
     case 'ROUNDUP':
-    case 'ROUNDDOWN': {
+    case 'ROUNDDOWN':
+    case 'TRUNC': {
       const bad = arity(1, 2);
       if (bad) return bad;
       const x = toNumber(ev(args[0]));
@@ -323,6 +347,18 @@ function call(name: string, args: Node[], ev: (n: Node) => Value): Value {
       if (name === 'SUM') return ns.reduce((s, n) => s + n, 0);
       if (ns.length === 0) return 0;
       return name === 'MIN' ? Math.min(...ns) : Math.max(...ns);
+    }
+    case 'AVERAGE': {
+      const ns = numbersOf(args.map(ev));
+      if (isError(ns)) return ns;
+      return ns.length === 0 ? new FormulaError('#DIV/0!') : ns.reduce((s, n) => s + n, 0) / ns.length;
+    }
+    case 'IFERROR': {
+      const bad = arity(1, 2);
+      if (bad) return bad;
+      const v = single(ev(args[0]));
+      if (!isError(v)) return v;
+      return args[1] ? single(ev(args[1])) : '';
     }
     case 'ABS': {
       const bad = arity(1, 1);

@@ -4,6 +4,7 @@
  * and never throws for something the bundle did.
  */
 import { columnLetters } from '../gas/a1';
+import { typeInto } from '../gas/formula-locale';
 import type { ExecutionReport, GasEmulator } from '../gas/runner';
 import { callableFunctions, injectBridge, parseRpcRequest, runScriptCall } from './rpc';
 import { buildView } from './state';
@@ -115,7 +116,7 @@ export class Session {
   /**
    * The user's edits in the grid, all through this one entry point and the
    * emulator's own Range API: typed text is parsed as Sheets parses typed input
-   * (numbers, dates, formulas) unless the cells are formatted as text, and
+   * (numbers, dates, formulas in the spreadsheet's locale) unless the cells are formatted as text, and
    * Delete clears contents only, as in Sheets.
    */
   edit(body: { sheet?: unknown; at?: unknown; rows?: unknown; clear?: unknown }): ActionReply {
@@ -127,17 +128,13 @@ export class Session {
       const at = String(body.at ?? '').toUpperCase();
       if (rows && !A1_RANGE.test(at)) throw new Error(`Célula inválida: ${at}`);
       if (rows && (rows.length === 0 || rows.length > 5000)) throw new Error('Cole de 1 a 5.000 linhas.');
-      this.emulator.withServices((s) => {
-        const sheet = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
-        if (!sheet) throw new Error(`Aba "${name}" não existe`);
-        if (clear) for (const a1 of clear) sheet.getRange(a1).clearContent();
-        if (rows) {
-          const width = Math.max(...rows.map((r) => r.length));
-          const block = rows.map((r) => [...r, ...Array<string>(width - r.length).fill('')]);
-          const start = sheet.getRange(at);
-          sheet.getRange(start.getRow(), start.getColumn(), block.length, width).setValues(block);
-        }
-      });
+      if (clear)
+        this.emulator.withServices((s) => {
+          const sheet = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
+          if (!sheet) throw new Error(`Aba "${name}" não existe`);
+          for (const a1 of clear) sheet.getRange(a1).clearContent();
+        });
+      if (rows) typeInto(this.emulator, name, at, rows);
       return { ok: true, version: this.changed() };
     } catch (err) {
       return this.fail(err);

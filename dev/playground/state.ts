@@ -1,8 +1,10 @@
 /** The emulator's state as the page draws it (PlaygroundView): plain JSON, display values only. */
 import { columnLetters, parseA1, toA1 } from '../gas/a1';
 import type { ExecutionReport, GasEmulator } from '../gas/runner';
+import { shownFormula } from '../gas/formula-locale';
 import { DEFAULT_COLUMN_WIDTH } from '../gas/sheet';
 import type { SheetModel } from '../gas/spreadsheet-model';
+import { isFormula } from '../gas/values';
 import { embeddedOf } from './embedded';
 import { describeSpec, formatInZone, formatShort } from './time';
 import type { Surfaces } from './surfaces';
@@ -37,6 +39,7 @@ function gridOf(emulator: GasEmulator, sheet: SheetModel): GridView {
       const cell = sheet.cell(r + 1, c + 1);
       const view: CellView = { t };
       if (!cell) return view;
+      if (isFormula(cell.value)) view.f = shownFormula(cell.value.formula, emulator.spreadsheet.locale);
       if (typeof cell.value === 'number') view.a = 'r';
       else if (typeof cell.value === 'boolean') view.a = 'c';
       if (cell.note) view.n = cell.note;

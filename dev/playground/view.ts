@@ -9,6 +9,8 @@ export type { MenuEntry };
 export interface CellView {
   /** Display value, number format applied (emulator.displayValues). */
   t: string;
+  /** A formula, as the formula bar of the spreadsheet's locale shows it. */
+  f?: string;
   /** Horizontal alignment Sheets gives the value: r(ight) for numbers and dates, c(entre) for booleans. */
   a?: 'r' | 'c';
   /** Note (header notes hold the API field names). */

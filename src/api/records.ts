@@ -166,7 +166,10 @@ export const charge = once(
       linhaDigitavel: f.code('Linha digitável'),
       pixCopiaCola: f.code('PIX copia e cola').orNull(),
       codigoCheckout: f.code('Código de checkout').orNull(),
-      metodoPagamento: f.enumeration('Método de pagamento', `BOLETO = boleto bancário.${OTHER}`),
+      metodoPagamento: f.enumeration(
+        'Método de pagamento',
+        `Como o cliente paga esta cobrança: BOLETO = boleto bancário (veja a linha digitável); PIX = Pix (veja o Pix copia e cola); CARTAO_CREDITO = cartão de crédito.${OTHER}`,
+      ),
       statusTitulo: f.enumeration('Status do título', `PENDENTE = ainda não pago.${OTHER}`),
       situacao: f.enumeration('Situação', `EMITIDA = a cobrança foi emitida.${OTHER}`),
       dataHoraCancelamento: f.datetime('Cancelada em').orNull(),

@@ -6,10 +6,13 @@ import { SHEET_TAG } from './sheet-layout';
 import type { BookPort } from './sheet-port';
 
 export const HISTORY_SHEET = 'Histórico';
-const HEADER = ['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem'];
-const FORMATS = ['dd/MM/yyyy HH:mm:ss', '@', '@', '0', '0.0', '@', '@'];
+// "Quem" came last, after sheets already held the first seven: a Histórico made before it keeps its rows in place.
+const HEADER = ['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem', 'Quem'];
+const FORMATS = ['dd/MM/yyyy HH:mm:ss', '@', '@', '0', '0.0', '@', '@', '@'];
+const WHO = HEADER.length;
 
-export function appendHistory(book: BookPort, reportName: string, run: RunSummary): void {
+/** One row for a finished run; `who` is the e-mail of the person whose run it was (in a shared sheet, one of several). */
+export function appendHistory(book: BookPort, reportName: string, run: RunSummary, who = ''): void {
   // By its metadata first: a renamed Histórico stays the one.
   let sheet = book.tagged(SHEET_TAG).find((t) => t.value === 'historico')?.sheet ?? book.byName(HISTORY_SHEET);
   if (!sheet) {
@@ -25,6 +28,10 @@ export function appendHistory(book: BookPort, reportName: string, run: RunSummar
     sheet.write(1, 1, [HEADER]);
     sheet.freezeRows(1);
     sheet.setHeaderStyle(HEADER.length);
+  } else if (sheet.lastColumn() < WHO) {
+    sheet.ensureSize(1, WHO);
+    sheet.setFormats(1, WHO, 1, ['@']);
+    sheet.write(1, WHO, [[HEADER[WHO - 1]]]);
   }
   const row = Math.max(sheet.lastRow(), 1) + 1;
   const message = bounded([run.message, ...(run.warnings ?? [])].filter(Boolean).join(' '), CELL_TEXT_MAX);
@@ -39,6 +46,7 @@ export function appendHistory(book: BookPort, reportName: string, run: RunSummar
       Math.round(run.durationMs / 100) / 10,
       RESULT_LABEL[run.result],
       message,
+      who,
     ],
   ]);
 }

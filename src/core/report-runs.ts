@@ -135,6 +135,8 @@ function progress(report: Report, state: ImportState, now = state.updatedAt): Ru
 /** Where a run begins: `form` only for the owner's own Importar form, after it checked the target sheet (core/targets.ts). */
 export interface BeginFrom {
   form?: boolean;
+  /** An incremental report pulled whole this once ("Atualização completa"), staying incremental after. */
+  full?: boolean;
 }
 
 /** A run's report and job as one execution holds them: read once, written back at the start and at the end. */
@@ -157,10 +159,11 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
   const now = deps.now();
   const base = resolveFilters(report, new Date(now), deps.zone);
   const serviceZone = deps.serviceZone?.(report.connection) ?? intlZone(SERVICE_TIME_ZONE);
-  const incremental = incrementalFilters(report, base, serviceZone);
+  const asked = from.full ? { ...report, incremental: false } : report;
+  const incremental = incrementalFilters(asked, base, serviceZone);
   // Merging needs every column of ours where its metadata says; otherwise a full pull rebuilds them.
   const intact = canMerge(deps.book, report.listing, report.sheetId, { consolidated: Boolean(report.companies), cardData: report.cardData });
-  const chosen = report.companies ? companySpecs(deps, report, base, intact) : undefined;
+  const chosen = report.companies ? companySpecs(deps, asked, base, intact) : undefined;
   const companies = chosen?.specs;
   const merge = companies ? companies.every((c) => c.mode === 'merge') : incremental.merge && intact;
   const filters = merge && !companies ? incremental.filters : base;
@@ -290,7 +293,7 @@ function refuse(deps: RunDeps, report: Report, origin: RunOrigin, message: strin
 /** Histórico's row of a finished run, and the owner's e-mail when a scheduled one failed. */
 function told(deps: RunDeps, report: Report, summary: RunSummary): void {
   try {
-    appendHistory(deps.book, report.name, summary);
+    appendHistory(deps.book, report.name, summary, report.owner?.email);
   } catch {
     // A spreadsheet at the cell limit has no room for Histórico's row: the report's card still says how the run went.
   }

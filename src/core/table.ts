@@ -8,6 +8,7 @@ import { bounded, CELL_TEXT_MAX } from './bounds';
 import type { ApiRecord } from '../api/envelopes';
 import type { CellKind, FieldMap } from '../api/fields';
 import type { ListOperation } from '../api/operations';
+import { ITEM_LABELS } from '../api/item-labels';
 import { DATE_PATTERN, DATETIME_PATTERN, parseIsoDate, parseIsoDateTime, type Zone } from '../api/calendar';
 import { plural } from '../api/words';
 
@@ -90,7 +91,8 @@ export function tableSpec(op: ListOperation): TableSpec {
     field,
     label,
     parentKey: op.idField,
-    columns: [{ key: op.idField, label: parentLabel, cell: 'integer' }, ...(item ? flatten(item).columns : [])],
+    // An item that repeats its parent's id (a discount's idAssinaturaContrato) shows it once, in the first column.
+    columns: [{ key: op.idField, label: parentLabel, cell: 'integer' }, ...(item ? flatten(item).columns.filter((c) => c.key !== op.idField) : [])],
     open: !item,
   }));
   const spec = { columns, children, idField: op.idField };
@@ -276,7 +278,7 @@ export function discoverColumns(child: ChildTable, records: readonly ApiRecord[]
         dropped++;
         return;
       }
-      col = { key, label: key === SCALAR_ITEM ? child.label : labelOf(key), cell: 'text', typed: false };
+      col = { key, label: key === SCALAR_ITEM ? child.label : (ITEM_LABELS[key] ?? labelOf(key)), cell: 'text', typed: false };
       columns.push(col);
       byKey.set(key, col);
     }

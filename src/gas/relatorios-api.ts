@@ -34,11 +34,11 @@ import { RESULT_LABEL } from '../core/run-state';
 export function showReports(): void {
   showSidebar('Relatorios', 'Relatórios');
 }
-export function runReport(reportId: string): RunProgress {
+export function runReport(reportId: string, full = false): RunProgress {
   const w = who();
   const started = withDocumentLock(() => {
     const deps = runDeps();
-    return beginRun(deps, ownReport(w, deps.reports.get(reportId)), 'manual', ownJob(w, deps, reportId)).progress;
+    return beginRun(deps, ownReport(w, deps.reports.get(reportId)), 'manual', ownJob(w, deps, reportId), { full: full === true }).progress;
   });
   return withWarning(started, syncDispatcher());
 }

@@ -128,3 +128,32 @@ describe('child sheets by id and rows by key', () => {
     expect(marked).toBe(annotatedOthers);
   });
 });
+
+describe('child-sheet headers', () => {
+  it('are Portuguese labels, never raw keys, and a discount shows its subscription id once', () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'clientes', sheetName: 'Clientes', filters: { isListarTelefones: true } });
+    importAll(emu, { listing: 'faturas', sheetName: 'Faturas', filters: { isListarItens: true } });
+    importAll(emu, { listing: 'assinaturas', sheetName: 'Assinaturas', filters: { isListarDescontos: true } });
+    const header = (name: string) => {
+      const sheet = emu.spreadsheet.byName(name);
+      if (!sheet) throw new Error(`no sheet ${name} among ${emu.sheetNames().join(', ')}`);
+      return emu.displayValues(name, `A1:${String.fromCharCode(64 + sheet.lastColumn())}1`)[0];
+    };
+    expect(header('Clientes · Telefones')).toEqual(['ID do cliente', 'ID do telefone', 'Tipo', 'DDI', 'DDD', 'Número', 'Ramal', 'Principal']);
+    expect(header('Faturas · Itens')).toEqual([
+      'ID da fatura',
+      'ID do item da fatura',
+      'ID do produto',
+      'Descrição do produto',
+      'Descrição',
+      'Quantidade',
+      'Valor unitário',
+      'Valor total',
+    ]);
+    const descontos = header('Assinaturas · Descontos');
+    expect(descontos.filter((h) => h === 'ID da assinatura')).toHaveLength(1);
+    expect(descontos[0]).toBe('ID da assinatura');
+  });
+});

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import type { Rec } from '../bulk/fixtures';
 import { bulkToEnd, columnsOf, connect, emulator, importAll, ok } from './helpers';
+import { typeInto } from '../../dev/gas/formula-locale';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { letter, onSheet, push, records as recordsOf, rowsById, SHEET, seed as seedIn, seen } from './edit-helpers';
 
@@ -85,6 +86,23 @@ describe('edits pushed from an imported subscriptions sheet', () => {
     expect(again.message).toMatch(/Nenhuma alteração para enviar/);
     expect(await sb.requestLog()).toHaveLength(0);
     expect(ok(emu.run('previewSheetEdits', [SHEET])).count).toBe(0);
+  });
+
+  it('formulas typed as a Brazilian types them (ARRED, ;, decimal comma) or in English are pushed as their results', async () => {
+    await seed(3, 0);
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'assinaturas', sheetName: SHEET, filters: {} });
+    const valor = letter(columnsOf(emu, SHEET).valorUnitario);
+    const ids = [...rowsById(emu)].sort((a, b) => a[1] - b[1]).map(([id]) => id);
+    typeInto(emu, SHEET, `${valor}2`, [['=ARRED(100*1,0462;2)'], ['=ROUND(200*1.0462,2)'], ['=300*1,0462']]);
+    expect(emu.values(SHEET, `${valor}2:${valor}4`)).toEqual([[104.62], [209.24], [313.86]]);
+
+    await sb.clearLog();
+    expect(push(emu)).toMatchObject({ status: 'done', counts: { ok: 3, failed: 0 } });
+    expect(await sb.requestLog({ method: 'PUT' })).toHaveLength(3);
+    const after = await records();
+    expect(ids.map((id) => after.get(id)?.valorUnitario)).toEqual([104.62, 209.24, 313.86]);
   });
 
   it('after the user sorted the sheet and inserted rows of their own, each edit goes to its own record, plano or personalizado', async () => {

@@ -386,7 +386,7 @@ describe('refreshing', () => {
     connect(emu, sb);
     importAll(emu, { listing: 'nfse', sheetName: 'NFS-e', filters: {}, name: 'Notas' });
     const history = emu.values('Histórico');
-    expect(history[0]).toEqual(['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem']);
+    expect(history[0]).toEqual(['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem', 'Quem']);
     expect(history[1].slice(1, 3)).toEqual(['Notas', 'Manual']);
     expect(history[1][5]).toBe('OK');
   });
@@ -440,5 +440,33 @@ describe('limits', () => {
     expect(p.message).toMatch(/10 milhões de células/);
     expect(emu.values('Faturas').length).toBe(1);
     expect(String(emu.values('Faturas')[0][0])).toMatch(/^⚠ INCOMPLETO/);
+  });
+});
+
+describe('Atualização completa', () => {
+  it('pulls an incremental report whole once, and the next refresh is incremental again', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const first = importAll(emu, { listing: 'faturas', sheetName: 'Faturas', filters: {}, incremental: true });
+    const refresh = (full?: boolean) => {
+      const started = emu.run('runReport', full === undefined ? [first.reportId] : [first.reportId, full]) as { reportId: string };
+      return finishRun(emu, started.reportId);
+    };
+    const asked = async () =>
+      (await sb.requestLog({ pathPrefix: '/v2/faturamento/faturas' })).map((e: Record<string, any>) => e.query.dataHoraAtualizacaoInicial);
+
+    await sb.clearLog();
+    expect(refresh()).toMatchObject({ status: 'done', incremental: true });
+    expect((await asked()).every((since) => typeof since === 'string')).toBe(true);
+
+    await sb.clearLog();
+    const whole = refresh(true);
+    expect(whole).toMatchObject({ status: 'done', incremental: false, rows: first.rows });
+    expect(await asked()).toEqual(expect.arrayContaining([undefined]));
+    expect((await asked()).some((since) => since !== undefined)).toBe(false);
+
+    await sb.clearLog();
+    expect(refresh()).toMatchObject({ status: 'done', incremental: true });
+    expect((await asked()).every((since) => typeof since === 'string')).toBe(true);
   });
 });

@@ -105,6 +105,9 @@ describe('scheduled refreshes in a shared document', () => {
             .map((r) => r[1])
             .sort(),
         ).toEqual(['Clientes ana', 'Clientes bru', 'Clientes car']);
+        // Histórico's "Quem" names whose run each row was.
+        const quem = emu.displayValues('Histórico')[0].indexOf('Quem');
+        expect(scheduledRows(emu).map((r) => [r[1], r[quem]])).toEqual(order.map((u) => [`Clientes ${u.slice(0, 3)}`, u]));
         for (const user of [ANA, BRUNO, CARLA]) expect(pulledIds(emu, `Clientes ${user.slice(0, 3)}`)).toEqual(await customerIds(user));
         // And the sandbox saw each organization asked only by its owner's run, in the order the triggers fired.
         const log = await sb.requestLog({ pathPrefix: '/v2' });

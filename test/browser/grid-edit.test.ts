@@ -4,7 +4,7 @@
  * it through the emulator, so the add-on sees typed input parsed as Sheets does.
  */
 import { describe, expect, it } from 'vitest';
-import { cell, readGrid, tab, usePlaygroundPage } from './helpers';
+import { cell, clickMenu, readGrid, sidebar, sidebarTitle, tab, usePlaygroundPage } from './helpers';
 
 const t = usePlaygroundPage();
 
@@ -56,5 +56,44 @@ describe('an editable grid', () => {
         ['', '', '10'],
         ['', '', '15'],
       ]);
+  });
+});
+
+describe("formulas in the spreadsheet's own language", () => {
+  it('a pt_BR sheet takes =Q2*1,0462, =ARRED(Q3*1,0462;2) and =ROUND(Q4*1.0462,2), and the editor shows the formula', async () => {
+    await tab(t.page, 'Página1').click();
+    // One cell at a time, each seen in the emulator before the next is typed.
+    const typeDown = async (column: string, texts: string[]) => {
+      for (const [i, typed] of texts.entries()) {
+        await cell(t.page, `${column}${i + 2}`).click();
+        await t.page.keyboard.type(typed);
+        await t.page.keyboard.press('Enter');
+        await expect.poll(() => t.pg.emulator.values('Página1', `${column}${i + 2}`)[0][0]).not.toBe('');
+      }
+    };
+    await typeDown('Q', ['100', '100', '100']);
+    await typeDown('R', ['=Q2*1,0462', '=ARRED(Q3*1,0462;2)', '=ROUND(Q4*1.0462,2)']);
+    await expect.poll(() => readGrid(t.page, 'R2:R4')).toEqual([['104,62'], ['104,62'], ['104,62']]);
+    expect(t.pg.emulator.formulas('Página1', 'R2:R4')).toEqual([['=Q2*1.0462'], ['=ROUND(Q3*1.0462,2)'], ['=ROUND(Q4*1.0462,2)']]);
+
+    await cell(t.page, 'R3').dblclick();
+    expect(await t.page.getByLabel('Editar R3').inputValue()).toBe('=ARRED(Q3*1,0462;2)');
+    await t.page.keyboard.press('Escape');
+  });
+});
+
+describe('the keys follow the click', () => {
+  it('a single click on a cell after using the sidebar sends the typing to the grid', async () => {
+    await clickMenu(t.page, 'Importar dados…');
+    await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Importar dados');
+    const field = sidebar(t.page).getByLabel('O que importar');
+    await field.focus();
+    await t.page.keyboard.press('ArrowDown');
+    await tab(t.page, 'Página1').click();
+    await field.focus();
+    await cell(t.page, 'H9').click();
+    await t.page.keyboard.type('Depois do painel');
+    await t.page.keyboard.press('Enter');
+    await expect.poll(() => t.pg.emulator.values('Página1', 'H9')[0][0]).toBe('Depois do painel');
   });
 });

@@ -268,11 +268,12 @@ describe('Fluxo de caixa', () => {
     tx(7, 'c', 10.5, '2026-11-06'),
   ]);
 
-  it('sums paid receipts and payments by month of payment over twelve months, leaving out transfers, unpaid and older ones', () => {
+  it('sums paid receipts and payments by month of payment over the months the report covers, leaving out transfers, unpaid and older ones', () => {
     const f = cashFlow(transactions, null, today);
-    const rows = MONTHS.map((m) => [m, 0, 0, 0]);
-    rows[10] = ['10/2026', 0, 40, -40];
-    rows[11] = ['11/2026', 110.5, 0, 110.5];
+    const rows = [
+      ['10/2026', 0, 40, -40],
+      ['11/2026', 110.5, 0, 110.5],
+    ];
     expect(f).toEqual({
       table: {
         title: 'Recebimentos e pagamentos por mês',
@@ -280,10 +281,26 @@ describe('Fluxo de caixa', () => {
         rows: [...rows, ['Total', 110.5, 40, 70.5]],
         formats: ['@', '#,##0.00', '#,##0.00', '#,##0.00'],
       },
-      chart: { type: 'COLUMN', title: 'Fluxo de caixa por mês (recebimentos e pagamentos)', rows: 12, columns: 3, options: { 'legend.position': 'bottom' } },
+      chart: { type: 'COLUMN', title: 'Fluxo de caixa por mês (recebimentos e pagamentos)', rows: 2, columns: 3, options: { 'legend.position': 'bottom' } },
       counted: 3,
       notes: ['A aba de planos de conta das transações não foi encontrada: o detalhe por plano de contas aparece depois de uma importação com ela.'],
     });
+  });
+
+  it('a report of the last 90 days shows its months, a month without payments inside them as 0,00, not twelve months of zeros', () => {
+    const f = cashFlow(sheet([tx(1, 'C', 100, '2026-08-25'), tx(2, 'D', 30, '2026-11-02'), tx(3, 'C', 5, '2026-01-10', { isQuitado: false })]), null, today);
+    expect(f.table.rows).toEqual([
+      ['08/2026', 100, 0, 100],
+      ['09/2026', 0, 0, 0],
+      ['10/2026', 0, 0, 0],
+      ['11/2026', 0, 30, -30],
+      ['Total', 100, 30, 70],
+    ]);
+    expect(f.chart.rows).toBe(4);
+    expect(cashFlow(sheet([tx(1, 'C', 100, '2024-01-01')]), null, today).table.rows).toEqual([
+      ['11/2026', 0, 0, 0],
+      ['Total', 0, 0, 0],
+    ]);
   });
 
   it('splits the same transactions by plano de contas, in alphabetical order', () => {
@@ -298,7 +315,7 @@ describe('Fluxo de caixa', () => {
     const f = cashFlow(transactions, plans, today);
     expect(f.notes).toEqual([]);
     expect(f.detail).toEqual({
-      title: 'Por plano de contas (mesmos 12 meses)',
+      title: 'Por plano de contas (mesmos meses)',
       header: ['Plano de contas', 'Recebimentos', 'Pagamentos', 'Saldo'],
       rows: [
         ['(sem plano de contas)', 10.5, 0, 10.5],

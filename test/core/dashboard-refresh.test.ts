@@ -129,7 +129,7 @@ describe('refreshing a dashboard', () => {
     expect([1, 2, 3, 4, 5].map((r) => sheet.text(r))).toEqual([
       'Faturamento por competência',
       'Fonte: relatório "Faturas do mês" (aba "Minhas faturas")',
-      'Filtros do relatório: Competência: 11/2026; Incluir itens: Sim. O painel conta: valor total das faturas não canceladas, nas últimas 12 competências (a atual inclusive).',
+      'Filtros do relatório: Competência: 11/2026. O painel conta: valor total das faturas não canceladas, nas últimas 12 competências (a atual inclusive).',
       'Atualizado em 22/11/2026 14:30 · 2 registros considerados · atualiza sozinho a cada atualização do relatório.',
       '',
     ]);
@@ -217,11 +217,11 @@ describe('refreshing a dashboard', () => {
 });
 
 describe('refreshing, more cases', () => {
-  it('says each kind of filter in words, an unknown one by its name', () => {
+  it('says each kind of filter in words, an unknown one by its name; an option (Incluir itens) is no filter', () => {
     const { deps, book, report, dashboard } = world();
     deps.reports.save({ ...report, filters: { competencia: { rel: 'mes', meses: -1 }, idCliente: [1, 2], isListarItens: false, antigo: 7 } } as never);
     const sheet = dashSheet(book, refreshDashboard(deps, dashboard));
-    expect(sheet.text(3)).toMatch(/^Filtros do relatório: Competência: mês atual − 1; ID do cliente: 1, 2; Incluir itens: Não; antigo: 7\. O painel conta:/);
+    expect(sheet.text(3)).toMatch(/^Filtros do relatório: Competência: mês atual − 1; ID do cliente: 1, 2; antigo: 7\. O painel conta:/);
   });
 
   it('each dashboard keeps its own sheet, and a third one takes the next free name', () => {
@@ -368,7 +368,7 @@ describe('refreshing, other kinds and sources', () => {
     expect(saved.lastRefresh).toMatchObject({ ok: true, counted: 2 });
     const sheet = dashSheet(book, saved);
     const texts = sheet.grid.map((r) => String(r?.[0] ?? ''));
-    const at = texts.indexOf('Por plano de contas (mesmos 12 meses)') + 1;
+    const at = texts.indexOf('Por plano de contas (mesmos meses)') + 1;
     expect(at).toBeGreaterThan(TABLE_ROW);
     expect(sheet.read(at + 2, 1, 3, 4)).toEqual([
       ['Aluguel', 0, 40, -40],
@@ -382,13 +382,13 @@ describe('refreshing, other kinds and sources', () => {
     const { deps, book, d } = cashWorld(null);
     const sheet = dashSheet(book, refreshDashboard(deps, d));
     expect(sheet.text(5)).toMatch(/A aba de planos de conta das transações não foi encontrada/);
-    expect(sheet.grid.some((r) => r?.[0] === 'Por plano de contas (mesmos 12 meses)')).toBe(false);
+    expect(sheet.grid.some((r) => r?.[0] === 'Por plano de contas (mesmos meses)')).toBe(false);
   });
 
   it('a child sheet of notes where one key repeats keeps its first column', () => {
     const { deps, book, d } = cashWorld(['idTransacao', 'planoConta', 'planoConta', 'valor', 'tipoOperacao']);
     const sheet = dashSheet(book, refreshDashboard(deps, d));
-    const at = sheet.grid.findIndex((r) => r?.[0] === 'Por plano de contas (mesmos 12 meses)') + 1;
+    const at = sheet.grid.findIndex((r) => r?.[0] === 'Por plano de contas (mesmos meses)') + 1;
     // Column 2 holds the user's notes, not plans: every plan reads as that text.
     expect(sheet.read(at + 2, 1, 1, 1)[0][0]).toBe('(sem plano de contas)');
   });

@@ -11,24 +11,24 @@ import { SHEET_TAG } from '../../src/core/sheet-layout';
 import { targetNames, targetProblem } from '../../src/core/targets';
 import { MemoryBook } from '../bulk/memory-book';
 
-const HEADER = ['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem'];
+const HEADER = ['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem', 'Quem'];
 const run = (extra: Partial<RunSummary> = {}): RunSummary => ({ startedAt: 1_000, origin: 'manual', rows: 12, durationMs: 1_234, result: 'ok', ...extra });
 
 describe('appendHistory', () => {
   it('creates the Histórico sheet with a frozen text header and adds a row per run', () => {
     const book = new MemoryBook();
-    appendHistory(book, 'Faturas', run({ finishedAt: 5_000, message: 'Tudo certo.', warnings: ['Aviso 1', '', 'Aviso 2'] }));
-    appendHistory(book, 'Clientes', run({ origin: 'agendado', result: 'parcial', durationMs: 1_250, rows: 0 }));
+    appendHistory(book, 'Faturas', run({ finishedAt: 5_000, message: 'Tudo certo.', warnings: ['Aviso 1', '', 'Aviso 2'] }), 'ana@escritorio.com.br');
+    appendHistory(book, 'Clientes', run({ origin: 'agendado', result: 'parcial', durationMs: 1_250, rows: 0 }), 'bruno@escritorio.com.br');
     const sheet = book.byName(HISTORY_SHEET);
     expect(sheet?.tags.get(SHEET_TAG)).toBe('historico');
     expect(sheet?.frozen).toBe(1);
     expect(sheet?.grid).toEqual([
       HEADER,
-      [new Date(5_000), 'Faturas', 'Manual', 12, 1.2, 'OK', 'Tudo certo. Aviso 1 Aviso 2'],
-      [new Date(1_000), 'Clientes', 'Agendado', 0, 1.3, 'PARCIAL', ''],
+      [new Date(5_000), 'Faturas', 'Manual', 12, 1.2, 'OK', 'Tudo certo. Aviso 1 Aviso 2', 'ana@escritorio.com.br'],
+      [new Date(1_000), 'Clientes', 'Agendado', 0, 1.3, 'PARCIAL', '', 'bruno@escritorio.com.br'],
     ]);
     expect(HEADER.map((_, c) => sheet?.formats.get(`1:${c + 1}`))).toEqual(HEADER.map(() => '@'));
-    expect(HEADER.map((_, c) => sheet?.formats.get(`3:${c + 1}`))).toEqual(['dd/MM/yyyy HH:mm:ss', '@', '@', '0', '0.0', '@', '@']);
+    expect(HEADER.map((_, c) => sheet?.formats.get(`3:${c + 1}`))).toEqual(['dd/MM/yyyy HH:mm:ss', '@', '@', '0', '0.0', '@', '@', '@']);
   });
 
   it('says each result in capitals', () => {
@@ -56,10 +56,21 @@ describe('appendHistory', () => {
 
   it('adopts an untagged sheet named Histórico (made before sheets had metadata), under its last row', () => {
     const book = new MemoryBook();
-    const old = book.sheet(HISTORY_SHEET, HEADER, [[new Date(1), 'Antigo', 'Manual', 1, 0.1, 'OK', '']]);
+    const old = book.sheet(HISTORY_SHEET, HEADER, [[new Date(1), 'Antigo', 'Manual', 1, 0.1, 'OK', '', '']]);
     appendHistory(book, 'Novo', run());
     expect(book.sheets).toEqual([old]);
     expect(old.records().map((r) => r.Relatório)).toEqual(['Antigo', 'Novo']);
+  });
+
+  it('a Histórico made before "Quem" gets the column after Mensagem; its rows stay where they were', () => {
+    const book = new MemoryBook();
+    const old = book.sheet(HISTORY_SHEET, HEADER.slice(0, 7), [[new Date(1), 'Antigo', 'Manual', 1, 0.1, 'OK', 'velho']]);
+    appendHistory(book, 'Novo', run(), 'ana@escritorio.com.br');
+    expect(old.grid[0]).toEqual(HEADER);
+    expect(old.records().map((r) => [r.Relatório, r.Mensagem, r.Quem])).toEqual([
+      ['Antigo', 'velho', ''],
+      ['Novo', '', 'ana@escritorio.com.br'],
+    ]);
   });
 
   it("never writes into another of the add-on's sheets that carries sheet metadata", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { shownFormula, typeInto } from '../../dev/gas/formula-locale';
 import { fixture } from './helpers';
 
 const SCRIPT = `
@@ -150,5 +151,49 @@ describe('formulas are evaluated on read, as Sheets returns them', () => {
       [2, -2],
       [1, -1],
     ]);
+  });
+});
+
+describe("formulas typed in the spreadsheet's locale", () => {
+  /** What a person types into A1 of a sheet in `locale`, with B1:D1 = 10, 20, 30: the value shown and the formula Apps Script reads. */
+  function typed(text: string, locale = 'pt_BR'): { value: unknown; formula: string } {
+    const emu = fixture(SCRIPT, { spreadsheet: { locale } });
+    emu.run('put', ['B1:D1', [[10, 20, 30]]]);
+    typeInto(emu, 'Página1', 'A1', [[text]]);
+    return { value: emu.values('Página1', 'A1')[0][0], formula: emu.formulas('Página1', 'A1')[0][0] };
+  }
+
+  it.each([
+    ['=B1*1,0462', 10.462, '=B1*1.0462'],
+    ['=ARRED(B1*1,0462;2)', 10.46, '=ROUND(B1*1.0462,2)'],
+    ['=arred(B1*1,0462; 2)', 10.46, '=ROUND(B1*1.0462, 2)'],
+    ['=ROUND(B1*1.0462,2)', 10.46, '=ROUND(B1*1.0462,2)'],
+    ['=ROUND(B1*1,0462;2)', 10.46, '=ROUND(B1*1.0462,2)'],
+    ['=ARREDONDAR.PARA.CIMA(B1*1,0001;1)', 10.1, '=ROUNDUP(B1*1.0001,1)'],
+    ['=ARREDONDAR.PARA.BAIXO(C1/3;1)', 6.6, '=ROUNDDOWN(C1/3,1)'],
+    ['=SOMA(B1:D1;0,5)', 60.5, '=SUM(B1:D1,0.5)'],
+    ['=MÉDIA(B1:D1)', 20, '=AVERAGE(B1:D1)'],
+    ['=MÍNIMO(B1:D1)+MÁXIMO(B1:D1)', 40, '=MIN(B1:D1)+MAX(B1:D1)'],
+    ['=SE(B1>5;"caro";"barato")', 'caro', '=IF(B1>5,"caro","barato")'],
+    ['=SEERRO(B1/0;0)', 0, '=IFERROR(B1/0,0)'],
+    ['=TRUNCAR(-C1/3;1)', -6.6, '=TRUNC(-C1/3,1)'],
+    ['=SE(VERDADEIRO;"1,5";2)', '1,5', '=IF(TRUE,"1,5",2)'],
+  ])('pt_BR: %s shows %s and is kept as %s', (text, value, formula) => {
+    expect(typed(text)).toEqual({ value, formula });
+  });
+
+  it('en_US reads commas and English names only, as before', () => {
+    expect(typed('=ROUND(B1*1.0462,2)', 'en_US')).toEqual({ value: 10.46, formula: '=ROUND(B1*1.0462,2)' });
+    expect(typed('=ARRED(B1*1,0462;2)', 'en_US').value).toBe('#ERROR!');
+    expect(typed('=SOMA(B1:D1)', 'en_US').value).toBe('#NAME?');
+  });
+
+  it('a formula that reads in neither syntax is a parse error, kept as typed', () => {
+    expect(typed('=ARRED(B1*1,0462,2')).toEqual({ value: '#ERROR!', formula: '=ARRED(B1*1,0462,2' });
+  });
+
+  it("the formula bar shows the stored formula in the locale's syntax", () => {
+    expect(shownFormula('=ROUND(B1*1.0462,2)+SUM(C1:D1)', 'pt_BR')).toBe('=ARRED(B1*1,0462;2)+SOMA(C1:D1)');
+    expect(shownFormula('=ROUND(B1*1.0462,2)', 'en_US')).toBe('=ROUND(B1*1.0462,2)');
   });
 });

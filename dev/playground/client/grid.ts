@@ -132,7 +132,7 @@ function drawSelection(): void {
   place(rangeBox, active && (active.numRows > 1 || active.numColumns > 1) ? active : null);
   place(activeBox, active ? { row: active.row, column: active.column, numRows: 1, numColumns: 1 } : null);
   nameBox.textContent = active ? a1(active.row, active.column, active.numRows, active.numColumns) : '';
-  cellContent.textContent = active ? (grid?.rows[active.row - 1]?.[active.column - 1]?.t ?? '') : '';
+  cellContent.textContent = active ? contentOf({ r: active.row, c: active.column }) : '';
 }
 
 function commit(): void {
@@ -153,6 +153,12 @@ function showNote(ev: MouseEvent): void {
   notePop.style.left = `${box.right + 2}px`;
   notePop.style.top = `${box.top}px`;
   document.body.append(notePop);
+}
+
+/** What the formula bar and the cell editor show: a formula as typed, else the value. */
+function contentOf(cell: Cell): string {
+  const view = grid?.rows[cell.r - 1]?.[cell.c - 1];
+  return view?.f ?? view?.t ?? '';
 }
 
 function activeCell(): Cell | null {
@@ -215,6 +221,12 @@ function gridHasKeys(ev: Event): boolean {
   return !!grid && ranges.length > 0 && !editor && !(target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) && !target?.isContentEditable;
 }
 
+function takeKeys(): void {
+  const focused = document.activeElement;
+  if (focused instanceof HTMLElement && focused !== document.body) focused.blur();
+  if (!document.hasFocus()) window.focus();
+}
+
 export function initGrid(select: (sheet: string, ranges: string[]) => void, edit: (e: GridEdit) => void): void {
   onSelect = select;
   onEdit = edit;
@@ -222,7 +234,7 @@ export function initGrid(select: (sheet: string, ranges: string[]) => void, edit
     const cell = cellAt(ev.target);
     if (!cell || !grid) return;
     moveTo(cell);
-    openEditor(grid.rows[cell.r - 1]?.[cell.c - 1]?.t ?? '');
+    openEditor(contentOf(cell));
   });
   document.addEventListener('keydown', (ev) => {
     if (!gridHasKeys(ev) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
@@ -232,14 +244,14 @@ export function initGrid(select: (sheet: string, ranges: string[]) => void, edit
       onEdit({ sheet: grid!.name, clear: ranges.map((r) => a1(r.row, r.column, r.numRows, r.numColumns)) });
     } else if (ev.key === 'Enter' || ev.key === 'F2') {
       ev.preventDefault();
-      openEditor(grid!.rows[cell.r - 1]?.[cell.c - 1]?.t ?? '');
+      openEditor(contentOf(cell));
     } else if (ev.key.startsWith('Arrow')) {
       ev.preventDefault();
       const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key] ?? [0, 0];
       moveTo({ r: Math.max(1, cell.r + d[0]), c: Math.max(1, cell.c + d[1]) });
     } else if (ev.key.length === 1) {
       ev.preventDefault();
-      openEditor(ev.key, grid!.rows[cell.r - 1]?.[cell.c - 1]?.t ?? '');
+      openEditor(ev.key, contentOf(cell));
     }
   });
   // A block copied from a spreadsheet or a text editor: lines and tabs become rows and columns from the active cell.
@@ -260,6 +272,9 @@ export function initGrid(select: (sheet: string, ranges: string[]) => void, edit
     const cell = cellAt(ev.target);
     if (!cell || ev.button !== 0) return;
     ev.preventDefault();
+    // preventDefault (no text selection while dragging) also keeps the focus where it was, often
+    // in the sidebar; a click on the grid takes the keys, as in Sheets.
+    takeKeys();
     if (ev.shiftKey && anchor) {
       ranges[ranges.length - 1] = rectOf(anchor, cell);
     } else if (ev.ctrlKey || ev.metaKey) {

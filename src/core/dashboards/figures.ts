@@ -342,9 +342,17 @@ export function invoicesWithoutNfse(invoices: SourceTable, nfse: SourceTable, la
   };
 }
 
-/** 5. Fluxo de caixa: receipts and payments of paid transactions by month of payment (last 12), and by plano de contas. */
+/** The months from the first to the last that hold a payment (the current one when none does): the span the report covers. */
+function coveredMonths(months: string[], has: (m: string) => boolean): string[] {
+  const first = months.findIndex(has);
+  if (first < 0) return months.slice(-1);
+  const last = months.length - 1 - [...months].reverse().findIndex(has);
+  return months.slice(first, last + 1);
+}
+
+/** 5. Fluxo de caixa: receipts and payments of paid transactions by month of payment (of the last 12, those the report covers), and by plano de contas. */
 export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Today, labels: Record<string, string> = {}): Figures {
-  const months = lastTwelve(today.day);
+  const twelve = lastTwelve(today.day);
   const id = col(src, 'idTransacao');
   const kind = col(src, 'tipoTransacao');
   const op = col(src, 'tipoOperacao');
@@ -352,8 +360,9 @@ export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Tod
   const paidOn = col(src, 'dataPagamento');
   const paid = col(src, 'isQuitado');
   const { of } = companies(src);
-  const inC = new Map(months.map((m) => [m, 0]));
-  const outC = new Map(months.map((m) => [m, 0]));
+  const inC = new Map(twelve.map((m) => [m, 0]));
+  const outC = new Map(twelve.map((m) => [m, 0]));
+  const paidIn = new Set<string>();
   /** Transaction (by company and id) → month of payment, for the plano de contas split. */
   const monthOf = new Map<string, string>();
   let counted = 0;
@@ -367,8 +376,10 @@ export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Tod
     const credit = text(op[r]).toUpperCase() === 'C';
     (credit ? inC : outC).set(m, ((credit ? inC : outC).get(m) ?? 0) + cents(valor[r]));
     monthOf.set(`${of(r)}\u0000${text(id[r])}`, m);
+    paidIn.add(m);
     counted += 1;
   }
+  const months = coveredMonths(twelve, (m) => paidIn.has(m));
   const rows: CellValue[][] = months.map((m) => [m, money(inC.get(m) ?? 0), money(outC.get(m) ?? 0), money((inC.get(m) ?? 0) - (outC.get(m) ?? 0))]);
   const sum = (map: Map<string, number>) => [...map.values()].reduce((a, x) => a + x, 0);
   rows.push(['Total', money(sum(inC)), money(sum(outC)), money(sum(inC) - sum(outC))]);
@@ -407,7 +418,7 @@ export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Tod
     .sort((a, b) => a[0].localeCompare(b[0], 'pt-BR'))
     .map(([name, p]) => [name, money(p.in), money(p.out), money(p.in - p.out)]);
   figures.detail = {
-    title: 'Por plano de contas (mesmos 12 meses)',
+    title: 'Por plano de contas (mesmos meses)',
     header: ['Plano de contas', 'Recebimentos', 'Pagamentos', 'Saldo'],
     rows: planRows,
     formats: [TEXT, MONEY, MONEY, MONEY],

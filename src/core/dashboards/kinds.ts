@@ -47,7 +47,8 @@ export const KINDS: Record<DashboardKind, KindDef> = {
     kind: 'fluxo-caixa',
     title: 'Fluxo de caixa por plano de contas',
     listing: 'transacoes',
-    counts: 'transações quitadas (sem transferências entre contas), pelo mês do pagamento, nos últimos 12 meses',
+    counts:
+      'transações quitadas (sem transferências entre contas), pelo mês do pagamento, nos meses que o relatório traz (do primeiro ao último com pagamento, dentro dos últimos 12)',
   },
 };
 

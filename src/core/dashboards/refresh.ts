@@ -78,10 +78,13 @@ function describeValue(v: SavedFilterValue): string {
   return String(v);
 }
 
-/** The report's filters in words: the service's, then "Filtros na planilha". */
+/** The report's filters in words: the service's, then "Filtros na planilha". Options (Incluir itens…) choose what comes, not which records: not filters. */
 export function describeFilters(report: Report): string {
   const op = listing(report.listing);
-  const service = Object.entries(report.filters).map(([name, value]) => `${op.filters.find((f) => f.name === name)?.label ?? name}: ${describeValue(value)}`);
+  const service = Object.entries(report.filters)
+    .map(([name, value]) => ({ def: op.filters.find((f) => f.name === name), name, value }))
+    .filter(({ def }) => !def?.option)
+    .map(({ def, name, value }) => `${def?.label ?? name}: ${describeValue(value)}`);
   const sheet = (report.sheetFilters ?? []).map((f) => describeSheetFilter(f, tableSpec(op).columns));
   const all = [...service, ...sheet];
   return all.length ? all.join('; ') : 'nenhum';

@@ -6,6 +6,7 @@
  */
 import type { ApiRecord } from '../../api/envelopes';
 import { listing } from '../../api/operations';
+import { ITEM_LABELS } from '../../api/item-labels';
 import { CHILD_TAG, childTagValue, findChildSheet, placeChildRows } from '../child-sheet';
 import { isChildSheet } from '../targets';
 import { noteKey } from '../sheet-layout';
@@ -55,7 +56,7 @@ export function columnsFromHeader(sheet: SheetPort, child: ChildTable, lead = 0)
   const end = after.indexOf('');
   // The incomplete mark is only ever on a sheet's first header cell, left of these.
   const found = (end === -1 ? after : after.slice(0, end)).map(
-    (key, i): Column => ({ key, label: String(labels[lead + 1 + i]) || key, cell: 'text', typed: false }),
+    (key, i): Column => ({ key, label: ITEM_LABELS[key] ?? (String(labels[lead + 1 + i]) || key), cell: 'text', typed: false }),
   );
   return [child.columns[0], ...found];
 }

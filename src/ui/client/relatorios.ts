@@ -75,8 +75,8 @@ function scheduleForm(r: ReportView, result: HTMLElement): HTMLElement {
   return form;
 }
 
-async function refresh(r: ReportView, result: HTMLElement, resume = false, control: RunControl = { cancelled: false }): Promise<RunProgress> {
-  const first = await (resume ? server.continueReportRun(r.id) : server.runReport(r.id));
+async function refresh(r: ReportView, result: HTMLElement, resume = false, control: RunControl = { cancelled: false }, full = false): Promise<RunProgress> {
+  const first = await (resume ? server.continueReportRun(r.id) : server.runReport(r.id, full));
   return driveRun(first, (p, waited) => say(r, result, kindOf(p), `${r.name}: ${progressText(p, waited)}`), control);
 }
 
@@ -171,25 +171,32 @@ function card(r: ReportView): HTMLElement {
   const continueBtn = r.canContinue ? h('button', { type: 'button' }, 'Continuar') : null;
   const cancelBtn = h('button', { type: 'button', hidden: true }, 'Cancelar');
   const deleteBtn = h('button', { type: 'button', class: 'danger' }, 'Excluir');
+  // An incremental report pulled whole once (records the service dropped or changed silently), and incremental after.
+  const fullBtn = r.incremental
+    ? h('button', { type: 'button', title: 'Busca tudo de novo desta vez; as próximas continuam incrementais.' }, 'Atualização completa')
+    : null;
   let control: RunControl | null = null;
   // While a run goes on: Cancelar instead of a second start, and the report cannot be deleted under it.
-  const running = (resume: boolean) => async () => {
-    control = { cancelled: false };
-    cancelBtn.hidden = false;
-    cancelBtn.disabled = false;
-    deleteBtn.disabled = true;
-    for (const b of [refreshBtn, continueBtn]) if (b) b.disabled = true;
-    try {
-      await refresh(r, result, resume, control);
-    } catch (err) {
-      say(r, result, 'error', errorText(err));
-    } finally {
-      control = null;
-    }
-    await load(false);
-  };
+  const running =
+    (resume: boolean, full = false) =>
+    async () => {
+      control = { cancelled: false };
+      cancelBtn.hidden = false;
+      cancelBtn.disabled = false;
+      deleteBtn.disabled = true;
+      for (const b of [refreshBtn, continueBtn, fullBtn]) if (b) b.disabled = true;
+      try {
+        await refresh(r, result, resume, control, full);
+      } catch (err) {
+        say(r, result, 'error', errorText(err));
+      } finally {
+        control = null;
+      }
+      await load(false);
+    };
   refreshBtn.addEventListener('click', () => busy(refreshBtn, running(false)));
   continueBtn?.addEventListener('click', () => busy(continueBtn, running(true)));
+  fullBtn?.addEventListener('click', () => busy(fullBtn, running(false, true)));
   cancelBtn.addEventListener('click', () => {
     if (!control) return;
     cancelRun(control);
@@ -222,7 +229,7 @@ function card(r: ReportView): HTMLElement {
     r.sheetFilters.length ? h('div', { class: 'meta' }, `Filtros na planilha (aplicados pelo complemento): ${r.sheetFilters.join('; ')}`) : null,
     h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
     lastRunLine(r),
-    h('div', { class: 'actions' }, refreshBtn, continueBtn, cancelBtn, editBtn, scheduleBtn, deleteBtn),
+    h('div', { class: 'actions' }, refreshBtn, continueBtn, fullBtn, cancelBtn, editBtn, scheduleBtn, deleteBtn),
     result,
   );
   const last = said.get(r.id);

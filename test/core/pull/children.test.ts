@@ -83,7 +83,7 @@ describe('an open child sheet', () => {
     writer.write(customers(5, 1).map((c) => ({ ...c, telefones: [{ numero: '3', tipo: 'fixo' }] })));
     expect(child.styled.length).toBe(laidOut + 1);
     expect(child.tab).toBe('#f9ab00');
-    expect(child.header().slice(0, 3)).toEqual([`${PARTIAL_MARK}ID do cliente`, 'Numero', 'Tipo']);
+    expect(child.header().slice(0, 3)).toEqual([`${PARTIAL_MARK}ID do cliente`, 'Número', 'Tipo']);
     expect(pull.state.warnings).toEqual([]);
   });
 });
@@ -337,7 +337,7 @@ describe.each([
     expect(sheet.lastRow()).toBe(2);
     expect(sheet.grid[1][width]).toBe('ligar de manhã');
     expect(sheet.notes[1]?.[0]).toMatch(STALE_NOTE);
-    expect(header(sheet)).toEqual([...laidOut.slice(0, -1), 'tipo', 'Observação']);
+    expect(header(sheet)).toEqual([...laidOut.slice(0, -1), 'Tipo', 'Observação']);
   });
 
   it('a later run keeps the columns laid out, in their order, whatever order the keys come in', () => {
@@ -387,7 +387,7 @@ describe('an open child sheet, more cases', () => {
     const sheet = w.phones();
     for (const line of [...sheet.grid, ...sheet.notes]) line?.splice(0, 1);
     w.run();
-    expect(header(sheet).slice(0, 3)).toEqual(['ID do cliente', 'Numero', 'Tipo']);
+    expect(header(sheet).slice(0, 3)).toEqual(['ID do cliente', 'Número', 'Tipo']);
   });
 
   it('a column an earlier run laid out that this run brings no value for is still written as text', () => {

@@ -129,7 +129,7 @@ describe('a consolidated sheet', () => {
       companies[1],
     );
     const child = c.book.watched(c.state.children.telefones.sheetId);
-    expect(child.header().slice(0, 4)).toEqual([`${PARTIAL_MARK}Empresa`, 'ID da conexão', 'ID do cliente', 'Numero']);
+    expect(child.header().slice(0, 4)).toEqual([`${PARTIAL_MARK}Empresa`, 'ID da conexão', 'ID do cliente', 'Número']);
     expect(child.grid[1].slice(0, 4)).toEqual(['Beta', 'k2', 1, '11']);
     expect(child.notes[0].slice(0, 3)).toEqual(['empresa', '$conexao', 'idCliente']);
   });

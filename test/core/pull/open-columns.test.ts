@@ -31,7 +31,9 @@ describe('open child tables', () => {
       ['valorTotal', 'money'],
     ]);
     expect(columns.map((c) => c.label)).toEqual(
-      ['ID da fatura', 'Id item fatura', 'Descricao produto', 'Quantidade', 'Valor unitario', 'Valor total'].map((l, i) => (i === 0 ? columns[0].label : l)),
+      ['ID da fatura', 'ID do item da fatura', 'Descrição do produto', 'Quantidade', 'Valor unitário', 'Valor total'].map((l, i) =>
+        i === 0 ? columns[0].label : l,
+      ),
     );
     const rows = childRows(itens, records, conv(), columns);
     expect(rows).toEqual([
