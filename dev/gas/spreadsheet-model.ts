@@ -183,9 +183,8 @@ export class SpreadsheetModel {
   selection: SelectionState | null = null;
   /** Developer metadata on the spreadsheet itself. */
   meta: MetaModel[] = [];
-  private nextSheetId = 0;
-  private nextMetaId = 1;
-  private nextObjectId = 1_204_517_331;
+  /** Ids handed out so far; an execution's copy of the document shares them, so two executions never hand out the same id. */
+  readonly ids = { sheet: 0, meta: 1, object: 1_204_517_331 };
 
   constructor(
     readonly id: string,
@@ -206,22 +205,22 @@ export class SpreadsheetModel {
 
   addSheet(name: string, index = this.sheets.length, rows = 1000, columns = 26): SheetModel {
     if (this.totalCells() + rows * columns > MAX_CELLS) throw new Error(CELL_LIMIT_MESSAGE);
-    const sheet = new SheetModel(this.nextSheetId, name, rows, columns);
-    this.nextSheetId += this.nextSheetId === 0 ? 1_000_001 : 7_919;
+    const sheet = new SheetModel(this.ids.sheet, name, rows, columns);
+    this.ids.sheet += this.ids.sheet === 0 ? 1_000_001 : 7_919;
     this.sheets.splice(index, 0, sheet);
     return sheet;
   }
 
   newMeta(key: string, value: string | null, visibility: MetaModel['visibility']): MetaModel {
-    const id = this.nextMetaId;
-    this.nextMetaId += 1 + (id % 7);
+    const id = this.ids.meta;
+    this.ids.meta += 1 + (id % 7);
     return { id, key, value, visibility };
   }
 
   /** Ids of charts and pivot tables: large, unique across the spreadsheet, never reused. */
   newObjectId(): number {
-    this.nextObjectId += 104_729;
-    return this.nextObjectId;
+    this.ids.object += 104_729;
+    return this.ids.object;
   }
 
   byName(name: string): SheetModel | undefined {
