@@ -40,9 +40,77 @@ function copy<T>(v: T): T {
   return out as T;
 }
 
+/** Cells are most of a document: copied field by field, not through the generic walk. */
+const copyCell = (c: Cell): Cell => {
+  const out = { ...c };
+  if (c.value !== null && typeof c.value === 'object') out.value = { ...c.value };
+  if (c.validation) out.validation = { ...c.validation, values: [...c.validation.values] };
+  return out;
+};
+
+function copyRows(rows: SheetModel['rows']): SheetModel['rows'] {
+  const out: SheetModel['rows'] = new Map();
+  for (const [r, cols] of rows) {
+    const row = new Map<number, Cell>();
+    for (const [c, cell] of cols) row.set(c, copyCell(cell));
+    out.set(r, row);
+  }
+  return out;
+}
+
 function copySheet(s: SheetModel): SheetModel {
   const out = Object.create(SheetModel.prototype) as SheetModel;
-  for (const [k, x] of Object.entries(s)) (out as unknown as Record<string, unknown>)[k] = copy(x);
+  for (const [k, x] of Object.entries(s)) (out as unknown as Record<string, unknown>)[k] = k === 'rows' ? copyRows(x as SheetModel['rows']) : copy(x);
+  out.beforeWrite = null;
+  return out;
+}
+
+/** What an execution's copy of a sheet has done: rows it wrote (null: rows moved, any may differ), row maps still the document's. */
+interface SheetWrites {
+  changed: Set<number> | null;
+  shared: Set<Map<number, Cell>>;
+}
+
+const writesOf = new WeakMap<SheetModel, SheetWrites>();
+
+/**
+ * Watches an execution's copy of a sheet: a row still shared with the
+ * document is copied before its first write, and every written row is
+ * remembered, so a commit compares only those.
+ */
+function watch(sheet: SheetModel, writes: SheetWrites): void {
+  writesOf.set(sheet, writes);
+  const own = (row: number) => {
+    const r = sheet.rows.get(row);
+    if (!r || !writes.shared.has(r)) return;
+    writes.shared.delete(r);
+    sheet.rows.set(row, new Map([...r].map(([c, cell]) => [c, copyCell(cell)])));
+  };
+  sheet.beforeWrite = (row) => {
+    if (row !== null) {
+      writes.changed?.add(row);
+      own(row);
+      return;
+    }
+    writes.changed = null;
+    for (const r of [...sheet.rows.keys()]) own(r);
+  };
+}
+
+/** An execution's copy of a document: every part its own, except the rows, shared until written. */
+function workingCopy(m: SpreadsheetModel): SpreadsheetModel {
+  const out = Object.create(SpreadsheetModel.prototype) as SpreadsheetModel;
+  for (const [k, x] of Object.entries(m)) {
+    if (SHARED_FIELDS.has(k)) (out as unknown as Record<string, unknown>)[k] = x;
+    else if (k !== 'sheets') (out as unknown as Record<string, unknown>)[k] = copy(x);
+  }
+  out.sheets = m.sheets.map((s) => {
+    const sheet = Object.create(SheetModel.prototype) as SheetModel;
+    for (const [k, x] of Object.entries(s)) (sheet as unknown as Record<string, unknown>)[k] = k === 'rows' ? new Map(s.rows) : copy(x);
+    watch(sheet, { changed: new Set(), shared: new Set(s.rows.values()) });
+    return sheet;
+  });
+  relink(out);
   return out;
 }
 
@@ -83,7 +151,16 @@ function text(v: unknown): string {
   });
 }
 
-const sameCell = (a: Cell | undefined, b: Cell | undefined): boolean => a === b || (a !== undefined && b !== undefined && text(a) === text(b));
+const sameValue = (a: Cell['value'], b: Cell['value']): boolean =>
+  a === b || (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && text(a) === text(b));
+
+function sameCell(a: Cell | undefined, b: Cell | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  if (!sameValue(a.value, b.value) || Object.keys(a).length !== Object.keys(b).length) return false;
+  for (const k of Object.keys(a) as (keyof Cell)[]) if (k !== 'value' && a[k] !== b[k] && text(a[k]) !== text(b[k])) return false;
+  return true;
+}
 
 const SHEET_SCALARS = ['name', 'hidden', 'tabColor', 'frozenRows', 'frozenColumns', 'maxRows', 'maxColumns'] as const;
 const SHEET_WHOLES = ['sheetMeta', 'filter', 'charts', 'pivots'] as const;
@@ -101,7 +178,10 @@ function mergeMap<T>(target: Map<number, T>, base: Map<number, T>, changed: Map<
 }
 
 function mergeCells(target: SheetModel, base: SheetModel, changed: SheetModel): void {
-  for (const r of new Set([...base.rows.keys(), ...changed.rows.keys()])) {
+  // Only rows the execution wrote can differ, unless rows moved.
+  const written = writesOf.get(changed);
+  const rows = written?.changed ?? new Set([...base.rows.keys(), ...changed.rows.keys()]);
+  for (const r of [...rows]) {
     const [b, c] = [base.rows.get(r), changed.rows.get(r)];
     for (const col of new Set([...(b?.keys() ?? []), ...(c?.keys() ?? [])])) {
       const cell = c?.get(col);
@@ -109,7 +189,7 @@ function mergeCells(target: SheetModel, base: SheetModel, changed: SheetModel): 
       if (cell) target.ensure(r, col);
       const row = target.rows.get(r);
       if (!row) continue;
-      if (cell) row.set(col, copy(cell));
+      if (cell) row.set(col, copyCell(cell));
       else row.delete(col);
     }
   }
@@ -128,7 +208,8 @@ function mergeSheet(target: SheetModel, base: SheetModel, changed: SheetModel): 
 
 /** Applies to `target` what `changed` did since `base`: sheets added, deleted, moved and edited, the document's own fields. */
 export function mergeInto(target: SpreadsheetModel, base: SpreadsheetModel, changed: SpreadsheetModel): void {
-  for (const k of ['name', 'timeZone', 'locale', 'activeSheetId'] as const) if (changed[k] !== base[k]) (target as unknown as Record<string, unknown>)[k] = changed[k];
+  for (const k of ['name', 'timeZone', 'locale', 'activeSheetId'] as const)
+    if (changed[k] !== base[k]) (target as unknown as Record<string, unknown>)[k] = changed[k];
   for (const k of ['selection', 'meta'] as const) if (text(changed[k]) !== text(base[k])) (target as unknown as Record<string, unknown>)[k] = copy(changed[k]);
   const inBase = new Set(base.sheets.map((s) => s.id));
   const inChanged = new Set(changed.sheets.map((s) => s.id));
@@ -191,7 +272,7 @@ export class Office {
     if (!s) {
       const committed = this.documents.get(id);
       if (!committed) throw new Error(`emulator: no document ${id}`);
-      s = { exec, documentId: id, work: copySpreadsheet(committed), base: null, version: this.versions.get(id) ?? 0 };
+      s = { exec, documentId: id, work: workingCopy(committed), base: null, version: this.versions.get(id) ?? 0 };
       mine.set(id, s);
     }
     return s.work;
@@ -204,7 +285,10 @@ export class Office {
       if (!committed || s.version === this.versions.get(s.documentId)) continue;
       const fresh = copySpreadsheet(committed);
       if (s.base) mergeInto(fresh, s.base, s.work);
+      const changed = new Map(s.work.sheets.map((sheet) => [sheet.id, writesOf.get(sheet)?.changed ?? null]));
       transplant(s.work, fresh);
+      // Its own writes are still pending: the rows they touched stay the ones a commit compares.
+      for (const sheet of s.work.sheets) watch(sheet, { changed: changed.has(sheet.id) ? (changed.get(sheet.id) ?? null) : null, shared: new Set() });
       s.base = null;
       s.version = this.versions.get(s.documentId) ?? 0;
     }
@@ -223,6 +307,7 @@ export class Office {
       }
       // The committed document is its own base here: each part is compared before it is written.
       mergeInto(committed, committed, s.work);
+      for (const sheet of s.work.sheets) watch(sheet, { changed: new Set(), shared: new Set() });
       const version = (this.versions.get(s.documentId) ?? 0) + 1;
       this.versions.set(s.documentId, version);
       s.version = version;

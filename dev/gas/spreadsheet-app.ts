@@ -354,9 +354,7 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   }
   openById(id: string): GSpreadsheet {
     if (!this.document.openById) {
-      throw this.exec.error(
-        'You do not have permission to call SpreadsheetApp.openById. Required permissions: https://www.googleapis.com/auth/spreadsheets',
-      );
+      throw this.exec.error('You do not have permission to call SpreadsheetApp.openById. Required permissions: https://www.googleapis.com/auth/spreadsheets');
     }
     const refusal = this.document.refusal(String(id));
     if (refusal) throw this.exec.error(refusal);

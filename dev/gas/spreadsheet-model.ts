@@ -73,6 +73,8 @@ export class SheetModel {
   /** Embedded charts and pivot tables anchored on this sheet (see charts.ts, pivot.ts). */
   charts: ChartModel[] = [];
   pivots: PivotModel[] = [];
+  /** Told before cells change: their row, or null when rows or columns move (office.ts copies what an execution writes). */
+  beforeWrite: ((row: number | null) => void) | null = null;
 
   constructor(
     readonly id: number,
@@ -90,6 +92,7 @@ export class SheetModel {
   }
 
   ensure(row: number, column: number): Cell {
+    this.beforeWrite?.(row);
     let r = this.rows.get(row);
     if (!r) this.rows.set(row, (r = new Map()));
     let c = r.get(column);
@@ -130,6 +133,7 @@ export class SheetModel {
 
   /** Moves whole rows (cells, metadata, hidden state); `to` gives each row's new position or null when it is deleted. */
   moveRowsBy(to: (row: number) => number | null): void {
+    this.beforeWrite?.(null);
     this.rows = remap(this.rows, to);
     this.moveReferences(to, (c) => c);
     this.rowMeta = remap(this.rowMeta, to);
@@ -140,6 +144,7 @@ export class SheetModel {
   }
 
   moveColumnsBy(to: (column: number) => number | null): void {
+    this.beforeWrite?.(null);
     for (const [r, cols] of this.rows) this.rows.set(r, remap(cols, to));
     this.moveReferences((r) => r, to);
     this.columnMeta = remap(this.columnMeta, to);
@@ -266,6 +271,7 @@ export function compareStored(a: Stored, b: Stored): number {
  * rows' metadata stay where they are. Blanks sort last either way; ties keep order.
  */
 export function sortRange(sheet: SheetModel, first: number, last: number, firstColumn: number, lastColumn: number, specs: readonly SortSpec[]): void {
+  sheet.beforeWrite?.(null);
   const rows = Array.from({ length: last - first + 1 }, (_, i) => first + i);
   // A formula sorts by its result, read before anything moves.
   const value = (r: number, c: number): Stored => {
