@@ -168,7 +168,7 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
     return;
   }
   const usage = usageStore().get();
-  const stop = quotaStop(usage, MIN_RUN_MS);
+  const stop = quotaStop(usage, MIN_RUN_MS, Date.now());
   if (stop) {
     // Before a daily quota is gone, scheduled work waits for tomorrow and says so in Relatórios.
     recordUsage({ trigger: true, stopped: stop });
