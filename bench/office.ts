@@ -146,12 +146,11 @@ function day(emu: GasEmulator, from: Date, documentContext: boolean): Day {
 const minutes = (ms: number) => ms / 60_000;
 const pct = (x: number) => `${x.toFixed(1)}%`;
 
-export async function benchOffice(quick = false): Promise<void> {
-  const sizes = quick ? [3] : [30, 100];
+export async function benchOffice(quick = false, sizes = quick ? [3] : [30, 100]): Promise<void> {
   const sb = await startSandbox({ seed: 5, size: 'small' });
-  const rows: Array<Array<string | number>> = [];
   try {
     for (const documents of sizes) {
+      const rows: Array<Array<string | number>> = [];
       await sb.reset({ size: { faturas: 10, clientes: 12, cobrancas: 5, transacoes: 5, assinaturas: 5 } });
       const start = new Date('2026-03-02T08:00:00-03:00');
       const emu = await office(sb, documents, start);
@@ -174,10 +173,14 @@ export async function benchOffice(quick = false): Promise<void> {
           `${d.idle.executions} × ${(idleMs / 1000).toFixed(2)} s, ${d.idle.cellsRead} células lidas`,
         ]);
       }
+      print(rows);
     }
   } finally {
     await sb.stop();
   }
+}
+
+function print(rows: Array<Array<string | number>>): void {
   console.log(
     `\n== Escritório: um dia de execuções de hora em hora (modelo pessimista, ${LATENCY_MS} ms por ida e volta; ${REPORTS_PER_DOCUMENT} relatórios por planilha, 1 agendado, ${UNFINISHED_BULK} lotes inacabados)`,
   );
@@ -198,7 +201,8 @@ export async function benchOffice(quick = false): Promise<void> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  benchOffice(process.argv.includes('--quick')).catch((err) => {
+  const only = process.argv.indexOf('--documentos');
+  benchOffice(process.argv.includes('--quick'), only > 0 ? [Number(process.argv[only + 1])] : undefined).catch((err) => {
     console.error(err);
     process.exit(1);
   });

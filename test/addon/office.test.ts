@@ -136,8 +136,9 @@ describe('locks and what was written under them', () => {
     };
     const before = first.lastRun as Rec;
     emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall });
-    expect(seen?.lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
-    expect((seen?.lastRun as Rec).at).not.toBe(before.at);
+    const lastRun = (seen?.lastRun ?? {}) as Rec;
+    expect(lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+    expect(lastRun.at).not.toBe(before.at);
   });
 });
 
