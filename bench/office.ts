@@ -16,6 +16,7 @@ import { COST_MODELS } from '../dev/gas/clock';
 import type { ServiceCall } from '../dev/gas/execution';
 import { GasEmulator } from '../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../dev/sandbox/harness';
+import { typeRows } from '../test/addon/helpers';
 import { catalog } from '../test/bulk/fixtures';
 import { printTable } from './table';
 
@@ -88,15 +89,7 @@ async function office(sb: SandboxHandle, documents: number, startAt: Date): Prom
         'AGRUPADA',
         10,
       ]);
-      emu.withServices(
-        (s) => {
-          s.SpreadsheetApp.getActiveSpreadsheet()
-            .getSheetByName(sheet)!
-            .getRange(3, 1, rows.length, rows[0].length)
-            .setValues(rows as never);
-        },
-        { documentId: id },
-      );
+      typeRows(emu, sheet, 3, rows, { documentId: id });
       const first = ok<{ done: boolean }>(
         emu.run(
           'startBulkRun',

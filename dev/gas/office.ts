@@ -307,7 +307,8 @@ export class Office {
       }
       // The committed document is its own base here: each part is compared before it is written.
       mergeInto(committed, committed, s.work);
-      for (const sheet of s.work.sheets) watch(sheet, { changed: new Set(), shared: new Set() });
+      // Rows it never wrote are still the document's own maps: they stay shared, copied before a write.
+      for (const sheet of s.work.sheets) watch(sheet, { changed: new Set(), shared: writesOf.get(sheet)?.shared ?? new Set() });
       const version = (this.versions.get(s.documentId) ?? 0) + 1;
       this.versions.set(s.documentId, version);
       s.version = version;

@@ -62,13 +62,13 @@ export function ok<T = Rec>(outcome: unknown): T {
 }
 
 /** Types rows as a person would, from `firstRow`: strings parsed by the Planilhas unless the cell is text. */
-export function typeRows(emu: GasEmulator, sheet: string, firstRow: number, rows: unknown[][]): void {
+export function typeRows(emu: GasEmulator, sheet: string, firstRow: number, rows: unknown[][], opts: RunOptions = {}): void {
   emu.withServices((s) => {
     s.SpreadsheetApp.getActiveSpreadsheet()
       .getSheetByName(sheet)!
       .getRange(firstRow, 1, rows.length, rows[0].length)
       .setValues(rows as never);
-  });
+  }, opts);
 }
 
 /** A "Criar assinaturas personalizadas" template with `n` valid rows typed below its example: the sheet's name. */

@@ -27,6 +27,21 @@ function tick() {
   var ss = SpreadsheetApp.getActiveSpreadsheet();
   PropertiesService.getUserProperties().setProperty('ticked:' + (ss ? ss.getId() : 'none'), 'yes');
 }
+function seed() { SpreadsheetApp.getActiveSheet().getRange('A1:B3').setValues([[3, 'c'], [1, 'a'], [2, 'b']]); }
+function flushThenSort() {
+  var sheet = SpreadsheetApp.getActiveSheet();
+  sheet.getRange('D3').setValue('x');
+  SpreadsheetApp.flush();
+  sheet.getRange('A1:B3').sort(1);
+  sheet.deleteRow(1);
+}
+function flushThenKilled() {
+  var sheet = SpreadsheetApp.getActiveSheet();
+  sheet.getRange('D1').setValue('x');
+  SpreadsheetApp.flush();
+  sheet.getRange('A2').setValue('never flushed');
+  while (true) sheet.getRange('A1').getValue();
+}
 function fetchOnce(url) { return UrlFetchApp.fetch(url).getResponseCode(); }
 `;
 
@@ -94,6 +109,26 @@ describe('writes buffered per execution', () => {
     const flushed = during(() => emu.run('readActive', ['B3']), 'flush');
     emu.run('writeActive', ['B3', 'flushed', true], { onServiceCall: flushed.onServiceCall });
     expect(flushed.seen()).toBe('flushed');
+  });
+
+  it('rows moved after a flush move once: the document ends as the execution left it', () => {
+    const emu = fixture(CODE);
+    emu.run('seed');
+    emu.run('flushThenSort');
+    expect(emu.values('Página1', 'A1:B3')).toEqual([
+      [2, 'b'],
+      [3, 'c'],
+      ['', ''],
+    ]);
+    expect(emu.values('Página1', 'D1:D3')).toEqual([[''], ['x'], ['']]);
+  });
+
+  it('after a flush, later writes are buffered again: a kill loses them, and only them', () => {
+    const emu = fixture(CODE, { budgetMs: 60_000 });
+    emu.run('seed');
+    expect(emu.execute('flushThenKilled').status).toBe('killed');
+    expect(emu.values('Página1', 'A1:A3')).toEqual([[3], [1], [2]]);
+    expect(emu.values('Página1', 'D1')).toEqual([['x']]);
   });
 
   it('two executions writing different cells of one sheet both keep theirs', () => {
