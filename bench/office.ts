@@ -16,7 +16,7 @@ import { COST_MODELS } from '../dev/gas/clock';
 import type { ServiceCall } from '../dev/gas/execution';
 import { GasEmulator } from '../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../dev/sandbox/harness';
-import { typeRows } from '../test/addon/helpers';
+import { subscriptionSheet } from '../test/addon/helpers';
 import { catalog } from '../test/bulk/fixtures';
 import { printTable } from './table';
 
@@ -76,20 +76,7 @@ async function office(sb: SandboxHandle, documents: number, startAt: Date): Prom
     ok(emu.run('setReportSchedule', [ids[0], scheduleOf(d), false], { documentId: id }));
     if (d < UNFINISHED_BULK) {
       // A bulk run left after one step: the sidebar was closed.
-      const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'], { documentId: id })).sheetName as string;
-      const rows = Array.from({ length: 40 }, (_, i) => [
-        '',
-        cat.clientes[i % cat.clientes.length],
-        '05/11/2026',
-        '11/2026',
-        'MENSAL',
-        cat.produtos[0],
-        `O${d}-${i}`,
-        50,
-        'AGRUPADA',
-        10,
-      ]);
-      typeRows(emu, sheet, 3, rows, { documentId: id });
+      const sheet = subscriptionSheet(emu, cat, 40, `Escritório ${d}`, 50, { documentId: id });
       const first = ok<{ done: boolean }>(
         emu.run(
           'startBulkRun',

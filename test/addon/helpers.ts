@@ -72,8 +72,15 @@ export function typeRows(emu: GasEmulator, sheet: string, firstRow: number, rows
 }
 
 /** A "Criar assinaturas personalizadas" template with `n` valid rows typed below its example: the sheet's name. */
-export function subscriptionSheet(emu: GasEmulator, cat: { clientes: number[]; produtos: number[] }, n: number, label: string, value = 50): string {
-  const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
+export function subscriptionSheet(
+  emu: GasEmulator,
+  cat: { clientes: number[]; produtos: number[] },
+  n: number,
+  label: string,
+  value = 50,
+  opts: RunOptions = {},
+): string {
+  const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'], opts)).sheetName as string;
   const rows = Array.from({ length: n }, (_, i) => [
     '',
     cat.clientes[i % cat.clientes.length],
@@ -86,7 +93,7 @@ export function subscriptionSheet(emu: GasEmulator, cat: { clientes: number[]; p
     'AGRUPADA',
     10,
   ]);
-  typeRows(emu, sheet, 3, rows);
+  typeRows(emu, sheet, 3, rows, opts);
   return sheet;
 }
 
