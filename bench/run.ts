@@ -7,6 +7,7 @@ import { benchDashboards } from './dashboards';
 import { benchImport, benchTransactions } from './import';
 import { benchIncremental } from './incremental';
 import { benchConsolidated } from './consolidated';
+import { benchOffice } from './office';
 
 const quick = process.argv.includes('--quick');
 
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   await benchIncremental(quick ? 1_000 : 50_000);
   await benchConsolidated(quick ? 300 : 3_000);
   await benchDashboards(quick ? 1_000 : 50_000);
+  await benchOffice(quick);
   try {
     const bulk = (await import('./bulk')) as { benchBulk?: (options?: { quick?: boolean }) => Promise<void> };
     if (bulk.benchBulk) await bulk.benchBulk({ quick });

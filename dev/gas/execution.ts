@@ -106,6 +106,8 @@ export class Execution {
   readonly costs: CallCosts;
   readonly counters = emptyCounters();
   killed = false;
+  /** Before each Spreadsheet call: brings in what other executions committed meanwhile (office.ts). */
+  onSpreadsheetCall?: () => void;
   private calls = 0;
   private readonly onServiceCall?: (call: ServiceCall) => void;
 
@@ -153,5 +155,6 @@ export class Execution {
       this.clock.advance(this.costs.otherCallMs);
     }
     this.onServiceCall?.({ object, method, index: this.calls, execution: this });
+    if (SPREADSHEET_OBJECTS.has(object)) this.onSpreadsheetCall?.();
   }
 }

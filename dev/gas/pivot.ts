@@ -184,8 +184,9 @@ export function computePivot(p: PivotModel, locale: string): OutCell[][] {
 export function renderPivot(model: SpreadsheetModel, sheet: SheetModel, p: PivotModel): void {
   for (let r = 0; r < p.footprint.numRows; r++) {
     for (let c = 0; c < p.footprint.numColumns; c++) {
-      const cell = sheet.cell(p.row + r, p.column + c);
-      if (cell) {
+      if (sheet.cell(p.row + r, p.column + c)) {
+        // Through ensure: an execution's copy of the sheet must know the row changed.
+        const cell = sheet.ensure(p.row + r, p.column + c);
         cell.value = null;
         cell.format = undefined;
       }

@@ -30,6 +30,7 @@ import { SessionImpl } from './session';
 import { serializeForScriptRun } from './serialization';
 import { SpreadsheetAppImpl } from './spreadsheet-app';
 import { SpreadsheetModel } from './spreadsheet-model';
+import { Office } from './office';
 import { wallClock } from './tz';
 import { UiState } from './ui';
 import { UrlFetchAppImpl } from './url-fetch';
@@ -111,6 +112,22 @@ export interface EmulatorOptions {
    * document lock. runDueTriggers can override it per call.
    */
   triggerDocumentContext?: boolean;
+  /**
+   * 'installed' (default): the add-on as a user installs it. 'test': a test
+   * deployment, in which Google runs no installable trigger (they can be
+   * created, and never fire).
+   */
+  deployment?: 'installed' | 'test';
+}
+
+/** A further spreadsheet of the office (EmulatorOptions.spreadsheet is the first). */
+export interface SpreadsheetOptions {
+  id: string;
+  name?: string;
+  timeZone?: string;
+  locale?: string;
+  /** Who may open it; default anyone (the first document's rule). */
+  editors?: string[];
 }
 
 export interface RunOptions {
@@ -131,6 +148,8 @@ export interface RunOptions {
    * the manifest grants the `spreadsheets` scope.
    */
   documentContext?: boolean;
+  /** The active document's id (default: the first spreadsheet). */
+  documentId?: string;
   /** Called at every service call, before the call runs: lets a test start an overlapping run. */
   onServiceCall?: (call: ServiceCall) => void;
   /**
@@ -252,7 +271,10 @@ export function ownMinute(seed: number, triggerId: string): number {
 
 export class GasEmulator {
   readonly options: EmulatorOptions;
+  /** The first spreadsheet: the one every execution has active unless told otherwise. */
   readonly spreadsheet: SpreadsheetModel;
+  /** Every spreadsheet, with its editors and what executions have not flushed yet. */
+  readonly office = new Office();
   readonly properties = new PropertyStores();
   readonly cache = new CacheStores();
   readonly locks = new LockTable();
@@ -289,11 +311,13 @@ export class GasEmulator {
     // Fixtures have no manifest: they may open by id.
     this.canOpenById = !manifest?.oauthScopes || manifest.oauthScopes.includes(FULL_SPREADSHEETS_SCOPE);
     const ss = options.spreadsheet ?? {};
-    this.spreadsheet = new SpreadsheetModel(
-      ss.id ?? '1EmuLaToRsPrEaDsHeEtIdAbCdEfGhIjKlMnOpQrStUv',
-      ss.name ?? 'Faturamento (emulador)',
-      ss.timeZone ?? 'America/Sao_Paulo',
-      ss.locale ?? 'pt_BR',
+    this.spreadsheet = this.office.add(
+      new SpreadsheetModel(
+        ss.id ?? '1EmuLaToRsPrEaDsHeEtIdAbCdEfGhIjKlMnOpQrStUv',
+        ss.name ?? 'Faturamento (emulador)',
+        ss.timeZone ?? 'America/Sao_Paulo',
+        ss.locale ?? 'pt_BR',
+      ),
     );
     this.ui = new UiState(options.addonName ?? 'Faturamento');
     this.now = (options.startAt ?? new Date('2026-03-02T09:00:00-03:00')).getTime();
@@ -320,6 +344,16 @@ export class GasEmulator {
         : undefined;
     if (!listed && extra.length === 0) return null;
     return [...(listed ?? []), ...extra];
+  }
+
+  /**
+   * What the user's other scripts spent: quotas are per user across all their
+   * scripts, so this add-on's runs can meet a quota it did not spend itself.
+   */
+  otherScripts(user: string, use: { urlFetch?: number; triggerMinutes?: number; properties?: number }): void {
+    if (use.urlFetch) this.urlQuota.record(user, this.now, use.urlFetch);
+    if (use.triggerMinutes) this.triggerQuota.record(user, this.now, use.triggerMinutes * 60_000);
+    if (use.properties) this.propertyQuota.record(user, this.now, use.properties);
   }
 
   /** Trigger runtime `user` has spent today, in virtual ms. */
@@ -358,11 +392,19 @@ export class GasEmulator {
     };
   }
 
-  private services(exec: Execution, documentContext: boolean): Services {
-    const documentId = documentContext ? this.spreadsheet.id : null;
+  private services(exec: Execution, documentContext: boolean, activeId = this.spreadsheet.id): Services {
+    const documentId = documentContext ? activeId : null;
     const propertyOp = this.wrapQuota(exec, this.propertyQuota);
+    const office = this.office;
+    exec.onSpreadsheetCall = () => office.catchUp(exec);
     const raw = {
-      SpreadsheetApp: new SpreadsheetAppImpl(exec, this.spreadsheet, this.ui, { active: documentContext, openById: this.canOpenById }),
+      SpreadsheetApp: new SpreadsheetAppImpl(exec, this.ui, {
+        activeId: documentId,
+        openById: this.canOpenById,
+        refusal: (id) => office.refusal(id, exec.user),
+        working: (id) => office.working(exec, id),
+        flush: () => office.commit(exec),
+      }),
       UrlFetchApp: new UrlFetchAppImpl(
         {
           transport: this.options.transport ?? nodeTransport,
@@ -407,7 +449,7 @@ export class GasEmulator {
   private prepareContext(opts: RunOptions): { context: vm.Context; exec: Execution; services: Services } {
     const context = vm.createContext({});
     const exec = this.createExecution(context, opts);
-    const services = this.services(exec, opts.documentContext ?? true);
+    const services = this.services(exec, opts.documentContext ?? true, opts.documentId);
     for (const name of SERVICE_NAMES) context[name] = services[name];
     // Under mutation testing the bundle is built from instrumented src/: it must see the runner's active mutant.
     const stryker = (globalThis as { __stryker__?: unknown }).__stryker__;
@@ -482,6 +524,8 @@ export class GasEmulator {
       error = { name: e?.name ?? 'Error', message: e?.message ?? String(err), stack: e?.stack };
     } finally {
       delete (context as Record<PropertyKey, unknown>)[CALL];
+      // Unflushed writes reach the document when the execution ends, and die with it when it is killed.
+      this.office.end(exec, exec.killed);
       this.locks.releaseAll(exec.id);
     }
     if (exec.killed) {
@@ -554,6 +598,11 @@ export class GasEmulator {
   runDueTriggers(at: Date, opts: Omit<RunOptions, 'at' | 'user' | 'authMode' | 'kind'> = {}): ExecutionReport[] {
     const limit = at.getTime();
     const reports: ExecutionReport[] = [];
+    // "Installable triggers aren't supported when testing": a test deployment's triggers never fire.
+    if (this.options.deployment === 'test') {
+      this.now = Math.max(this.now, limit);
+      return reports;
+    }
     const due = this.triggers.triggers.filter((t) => this.placed(t).nextRun <= limit).sort((a, b) => a.nextRun - b.nextRun);
     const documentContext = opts.documentContext ?? this.options.triggerDocumentContext ?? true;
     for (const t of due) {
@@ -565,7 +614,15 @@ export class GasEmulator {
         if (this.triggerQuota.remaining(t.owner, exec.clock.now()) <= 0) throw exec.error(TRIGGER_QUOTA_MESSAGE);
         return this.triggerEvent(t, exec);
       };
-      const report = this.execute(t.handler, [], { ...opts, documentContext, at, user: t.owner, authMode: 'FULL', kind: 'trigger' }, event);
+      // A trigger runs in its own document; one whose owner can no longer open it runs without one.
+      const own = t.documentId ?? this.spreadsheet.id;
+      const inDocument = documentContext && this.office.refusal(own, t.owner) === null;
+      const report = this.execute(
+        t.handler,
+        [],
+        { ...opts, documentContext: inDocument, documentId: own, at, user: t.owner, authMode: 'FULL', kind: 'trigger' },
+        event,
+      );
       this.triggerQuota.record(t.owner, at.getTime(), report.counters.virtualMs);
       reports.push(report);
     }
@@ -619,6 +676,7 @@ export class GasEmulator {
       try {
         return fn(services, exec);
       } finally {
+        this.office.end(exec, exec.killed);
         this.locks.releaseAll(exec.id);
         exec.counters.virtualMs = exec.clock.elapsed();
         this.now = Math.max(this.now, exec.clock.now());
@@ -641,21 +699,49 @@ export class GasEmulator {
     this.ui.answers.push(...answers);
   }
 
+  /** Adds a spreadsheet to the office. */
+  addSpreadsheet(options: SpreadsheetOptions): SpreadsheetModel {
+    if (this.office.documents.has(options.id)) throw new Error(`emulator: document ${options.id} exists`);
+    const model = new SpreadsheetModel(options.id, options.name ?? options.id, options.timeZone ?? 'America/Sao_Paulo', options.locale ?? 'pt_BR');
+    return this.office.add(model, options.editors ?? null);
+  }
+
+  /** A spreadsheet of the office by id (committed state). */
+  document(id: string): SpreadsheetModel {
+    const model = this.office.documents.get(id);
+    if (!model) throw new Error(`emulator: no document ${id}`);
+    return model;
+  }
+
+  /** Shares a document with `user`, or (false) takes it away from them, as its owner would. */
+  share(id: string, user: string, shared = true): void {
+    this.document(id);
+    const editors = this.office.editors.get(id) ?? new Set<string>();
+    if (shared) editors.add(user);
+    else editors.delete(user);
+    this.office.editors.set(id, editors);
+  }
+
+  /** The document is deleted: opening it by id fails from now on. */
+  deleteSpreadsheet(id: string): void {
+    this.office.documents.delete(id);
+  }
+
   /** A simulated other execution holds a lock until virtual time `until`. */
-  holdLock(kind: LockKind, until: Date, opts: { user?: string; label?: string } = {}): void {
+  holdLock(kind: LockKind, until: Date, opts: { user?: string; label?: string; documentId?: string } = {}): void {
     const key =
       kind === 'script'
         ? lockKey.script()
         : kind === 'document'
-          ? lockKey.document(this.spreadsheet.id)
+          ? lockKey.document(opts.documentId ?? this.spreadsheet.id)
           : lockKey.user(opts.user ?? this.options.user ?? 'contador@example.com.br');
     this.locks.holdForOther(key, until.getTime(), opts.label);
   }
 
   // ---- reading state (host values) -------------------------------------
 
-  private sheetModel(name: string) {
-    const sheet = this.spreadsheet.byName(name);
+  private sheetModel(name: string, documentId = this.spreadsheet.id) {
+    const sheet = this.document(documentId).byName(name);
     if (!sheet) throw new Error(`emulator: no sheet named ${name}`);
     return sheet;
   }
@@ -664,8 +750,9 @@ export class GasEmulator {
     sheetName: string,
     a1: string | undefined,
     fn: (cell: ReturnType<SpreadsheetModel['sheets'][number]['cell']>, shown: () => Stored) => T,
+    documentId?: string,
   ): T[][] {
-    const sheet = this.sheetModel(sheetName);
+    const sheet = this.sheetModel(sheetName, documentId);
     const ref = a1
       ? parseA1(
           a1,
@@ -687,14 +774,20 @@ export class GasEmulator {
     return out;
   }
 
-  /** What getValues() would return, as host values (data range by default). */
-  values(sheetName: string, a1?: string): unknown[][] {
-    return this.grid(sheetName, a1, (cell, shown) => {
-      const v = shown();
-      if (!cell || v === null) return '';
-      if (typeof v === 'number' && isDateFormat(cell.format)) return new Date(serialToMs(v, this.spreadsheet.timeZone));
-      return v;
-    });
+  /** What getValues() would return, as host values (data range by default), of the first spreadsheet or the one named. */
+  values(sheetName: string, a1?: string, documentId = this.spreadsheet.id): unknown[][] {
+    const zone = this.document(documentId).timeZone;
+    return this.grid(
+      sheetName,
+      a1,
+      (cell, shown) => {
+        const v = shown();
+        if (!cell || v === null) return '';
+        if (typeof v === 'number' && isDateFormat(cell.format)) return new Date(serialToMs(v, zone));
+        return v;
+      },
+      documentId,
+    );
   }
 
   displayValues(sheetName: string, a1?: string): string[][] {
@@ -709,8 +802,8 @@ export class GasEmulator {
     return this.grid(sheetName, a1, (cell) => cell?.format ?? 'General');
   }
 
-  sheetNames(): string[] {
-    return this.spreadsheet.sheets.map((s) => s.name);
+  sheetNames(documentId = this.spreadsheet.id): string[] {
+    return this.document(documentId).sheets.map((s) => s.name);
   }
 
   /** Every menu item, flattened, with its path of captions. */

@@ -48,6 +48,8 @@ export interface TriggerRecord {
 
 export class TriggerStore {
   triggers: TriggerRecord[] = [];
+  /** Users who must authorize the script again (after a scope change): getAuthorizationInfo says REQUIRED for them. */
+  readonly authorizationRequired = new Set<string>();
   private seq = 0;
   nextId(): string {
     this.seq += 1;
@@ -252,15 +254,30 @@ class TriggerBuilderImpl extends GasObject implements Pick<GTriggerBuilder, 'tim
   }
 }
 
+class AuthorizationInfoImpl extends GasObject {
+  readonly gasName = 'AuthorizationInfo';
+  constructor(private readonly required: boolean) {
+    super();
+  }
+  getAuthorizationStatus(): string {
+    return this.required ? 'REQUIRED' : 'NOT_REQUIRED';
+  }
+  getAuthorizationUrl(): string | null {
+    return this.required ? 'https://script.google.com/macros/d/emulated-script-id/authorize' : null;
+  }
+}
+
 export class ScriptAppImpl
   extends GasObject
-  implements Pick<GoogleAppsScript.Script.ScriptApp, 'deleteTrigger' | 'getProjectTriggers' | 'getUserTriggers' | 'newTrigger' | 'getScriptId'>
+  implements
+    Pick<GoogleAppsScript.Script.ScriptApp, 'deleteTrigger' | 'getProjectTriggers' | 'getUserTriggers' | 'newTrigger' | 'getScriptId' | 'getAuthorizationInfo'>
 {
   readonly gasName = 'ScriptApp';
   readonly AuthMode = AUTH_MODE;
   readonly WeekDay = Object.fromEntries(WEEK_DAYS.map((d) => [d, d]));
   readonly TriggerSource = { CLOCK: 'CLOCK', SPREADSHEETS: 'SPREADSHEETS' };
   readonly EventType = { CLOCK: 'CLOCK', ON_OPEN: 'ON_OPEN', ON_EDIT: 'ON_EDIT' };
+  readonly AuthorizationStatus = { REQUIRED: 'REQUIRED', NOT_REQUIRED: 'NOT_REQUIRED' };
 
   constructor(
     private readonly store: TriggerStore,
@@ -273,6 +290,10 @@ export class ScriptAppImpl
 
   getScriptId(): string {
     return this.scriptId;
+  }
+
+  getAuthorizationInfo(_authMode: GoogleAppsScript.Script.AuthMode): GoogleAppsScript.Script.AuthorizationInfo {
+    return new AuthorizationInfoImpl(this.store.authorizationRequired.has(this.exec.user)) as unknown as GoogleAppsScript.Script.AuthorizationInfo;
   }
 
   newTrigger(functionName: string): GTriggerBuilder {

@@ -279,11 +279,13 @@ export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
   }
 
   clear(): GSheet {
+    this.model.beforeWrite?.(null);
     this.model.rows.clear();
     return this.self();
   }
 
   clearContents(): GSheet {
+    this.model.beforeWrite?.(null);
     for (const cols of this.model.rows.values()) for (const c of cols.values()) c.value = null;
     return this.self();
   }

@@ -1,4 +1,4 @@
-/** SpreadsheetApp and Spreadsheet for the one document the add-on is opened in (spreadsheets.currentonly). */
+/** SpreadsheetApp and Spreadsheet: the document the add-on is opened in, and others by id (see office.ts). */
 import { parseA1 } from './a1';
 import { DataValidationBuilderImpl } from './data-validation';
 import type { Execution } from './execution';
@@ -287,20 +287,26 @@ type AppMethods =
   | 'setActiveSheet';
 
 /**
- * Which document an execution can reach: the active one (menus, sidebars, a
+ * Which documents an execution can reach: the active one (menus, sidebars, a
  * trigger run in the document's context) and others by id, which needs the
  * full `spreadsheets` scope in the manifest (`spreadsheets.currentonly` does
- * not allow it).
+ * not allow it) and the document shared with the user.
  */
 export interface DocumentAccess {
-  active: boolean;
+  /** The active document's id; null in an execution without a document. */
+  activeId: string | null;
   openById: boolean;
+  /** Null when the running user may open the document, else Apps Script's message. */
+  refusal(id: string): string | null;
+  /** The execution's own copy of a document (see office.ts). */
+  working(id: string): SpreadsheetModel;
+  /** Makes the execution's writes everyone's. */
+  flush(): void;
 }
 
 export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMethods> {
   readonly gasName = 'SpreadsheetApp';
-  private readonly env: SheetsEnv;
-  private readonly spreadsheet: SpreadsheetImpl;
+  private readonly opened = new Map<string, { env: SheetsEnv; spreadsheet: SpreadsheetImpl }>();
   readonly DataValidationCriteria = { VALUE_IN_LIST: 'VALUE_IN_LIST' };
   readonly DeveloperMetadataLocationType = LOCATION_TYPES;
   readonly DeveloperMetadataVisibility = VISIBILITIES;
@@ -308,75 +314,86 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   readonly PivotTableSummarizeFunction = SUMMARIZE_ENUM;
 
   constructor(
-    exec: Execution,
-    model: SpreadsheetModel,
+    private readonly exec: Execution,
     private readonly ui: UiState,
-    private readonly document: DocumentAccess = { active: true, openById: true },
+    private readonly document: DocumentAccess,
   ) {
     super();
+  }
+
+  /** One Spreadsheet object per document per execution, so `===` works in scripts. */
+  private documentObject(id: string): { env: SheetsEnv; spreadsheet: SpreadsheetImpl } {
+    const known = this.opened.get(id);
+    if (known) return known;
+    const exec = this.exec;
     const sheets = new Map<SheetModel, SheetImpl>();
     const env: SheetsEnv = {
       exec,
-      model,
+      model: this.document.working(id),
       newArray: (items) => exec.realm.array(items),
       sheetObject: (sheet) => {
         let s = sheets.get(sheet);
         if (!s) sheets.set(sheet, (s = new SheetImpl(env, sheet)));
         return s;
       },
-      spreadsheetObject: () => this.spreadsheet,
+      spreadsheetObject: () => spreadsheet,
       range: (sheet, row, column, numRows, numColumns) => new RangeImpl(env, sheet, row, column, numRows, numColumns),
       rangeList: (ranges) => new RangeListImpl(ranges as RangeImpl[], env),
     };
-    this.env = env;
-    this.spreadsheet = new SpreadsheetImpl(env);
+    const spreadsheet = new SpreadsheetImpl(env);
+    this.opened.set(id, { env, spreadsheet });
+    return { env, spreadsheet };
+  }
+
+  private get active(): SpreadsheetImpl | null {
+    return this.document.activeId === null ? null : this.documentObject(this.document.activeId).spreadsheet;
   }
 
   getActiveSpreadsheet(): GSpreadsheet {
     // Typed non-null, but null in an execution without a document (a script's time-driven trigger).
-    return (this.document.active ? this.spreadsheet : null) as unknown as GSpreadsheet;
+    return this.active as unknown as GSpreadsheet;
   }
   openById(id: string): GSpreadsheet {
     if (!this.document.openById) {
-      throw this.env.exec.error(
-        'You do not have permission to call SpreadsheetApp.openById. Required permissions: https://www.googleapis.com/auth/spreadsheets',
-      );
+      throw this.exec.error('You do not have permission to call SpreadsheetApp.openById. Required permissions: https://www.googleapis.com/auth/spreadsheets');
     }
-    if (String(id) !== this.env.model.id) throw this.env.exec.error(`Unexpected error while getting the method or property openById on object SpreadsheetApp.`);
-    return this.spreadsheet as unknown as GSpreadsheet;
+    const refusal = this.document.refusal(String(id));
+    if (refusal) throw this.exec.error(refusal);
+    return this.documentObject(String(id)).spreadsheet as unknown as GSpreadsheet;
   }
   getActive(): GSpreadsheet {
     return this.getActiveSpreadsheet();
   }
   getActiveSheet(): GSheet {
-    if (!this.document.active) return null as unknown as GSheet;
-    return this.spreadsheet.getActiveSheet();
+    return (this.active?.getActiveSheet() ?? null) as unknown as GSheet;
   }
   setActiveSheet(sheet: GSheet, restoreSelection?: boolean): GSheet {
-    return this.spreadsheet.setActiveSheet(sheet, restoreSelection);
+    if (!this.active) throw this.exec.error('Invalid argument: sheet');
+    return this.active.setActiveSheet(sheet, restoreSelection);
   }
   // Typed non-null in @types, but null in triggers, where nobody has a selection.
   getActiveRange(): GRange {
-    return this.spreadsheet.getActiveRange() as GRange;
+    return (this.active?.getActiveRange() ?? null) as GRange;
   }
   getActiveRangeList(): GRangeList {
-    return this.spreadsheet.getActiveRangeList() as GRangeList;
+    return (this.active?.getActiveRangeList() ?? null) as GRangeList;
   }
   getSelection(): GSelection {
-    return this.spreadsheet.getSelection();
+    return (this.active?.getSelection() ?? null) as GSelection;
   }
   flush(): void {
-    this.env.exec.charge(this.env.exec.costs.flushMs);
+    this.exec.charge(this.exec.costs.flushMs);
+    this.document.flush();
   }
   newDataValidation(): GoogleAppsScript.Spreadsheet.DataValidationBuilder {
-    return new DataValidationBuilderImpl((items) => this.env.exec.realm.array(items)) as unknown as GoogleAppsScript.Spreadsheet.DataValidationBuilder;
+    return new DataValidationBuilderImpl((items) => this.exec.realm.array(items)) as unknown as GoogleAppsScript.Spreadsheet.DataValidationBuilder;
   }
   newFilterCriteria(): GoogleAppsScript.Spreadsheet.FilterCriteriaBuilder {
-    return new FilterCriteriaBuilderImpl((items) => this.env.exec.realm.array(items)) as unknown as GoogleAppsScript.Spreadsheet.FilterCriteriaBuilder;
+    return new FilterCriteriaBuilderImpl((items) => this.exec.realm.array(items)) as unknown as GoogleAppsScript.Spreadsheet.FilterCriteriaBuilder;
   }
   getUi(): GoogleAppsScript.Base.Ui {
     // Time-driven triggers have no user interface to talk to.
-    if (this.env.exec.kind === 'trigger') throw this.env.exec.error('Cannot call SpreadsheetApp.getUi() from this context.');
-    return new UiImpl(this.ui, this.env.exec) as unknown as GoogleAppsScript.Base.Ui;
+    if (this.exec.kind === 'trigger') throw this.exec.error('Cannot call SpreadsheetApp.getUi() from this context.');
+    return new UiImpl(this.ui, this.exec) as unknown as GoogleAppsScript.Base.Ui;
   }
 }

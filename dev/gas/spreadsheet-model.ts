@@ -76,6 +76,8 @@ export class SheetModel {
   pivots: PivotModel[] = [];
   /** Sheet protection (see protection.ts): at most one. */
   protections: ProtectionModel[] = [];
+  /** Told before cells change: their row, or null when rows or columns move (office.ts copies what an execution writes). */
+  beforeWrite: ((row: number | null) => void) | null = null;
 
   constructor(
     readonly id: number,
@@ -93,6 +95,7 @@ export class SheetModel {
   }
 
   ensure(row: number, column: number): Cell {
+    this.beforeWrite?.(row);
     let r = this.rows.get(row);
     if (!r) this.rows.set(row, (r = new Map()));
     let c = r.get(column);
@@ -133,6 +136,7 @@ export class SheetModel {
 
   /** Moves whole rows (cells, metadata, hidden state); `to` gives each row's new position or null when it is deleted. */
   moveRowsBy(to: (row: number) => number | null): void {
+    this.beforeWrite?.(null);
     this.rows = remap(this.rows, to);
     this.moveReferences(to, (c) => c);
     this.rowMeta = remap(this.rowMeta, to);
@@ -143,6 +147,7 @@ export class SheetModel {
   }
 
   moveColumnsBy(to: (column: number) => number | null): void {
+    this.beforeWrite?.(null);
     for (const [r, cols] of this.rows) this.rows.set(r, remap(cols, to));
     this.moveReferences((r) => r, to);
     this.columnMeta = remap(this.columnMeta, to);
@@ -186,9 +191,8 @@ export class SpreadsheetModel {
   selection: SelectionState | null = null;
   /** Developer metadata on the spreadsheet itself. */
   meta: MetaModel[] = [];
-  private nextSheetId = 0;
-  private nextMetaId = 1;
-  private nextObjectId = 1_204_517_331;
+  /** Ids handed out so far; an execution's copy of the document shares them, so two executions never hand out the same id. */
+  readonly ids = { sheet: 0, meta: 1, object: 1_204_517_331 };
 
   constructor(
     readonly id: string,
@@ -209,22 +213,22 @@ export class SpreadsheetModel {
 
   addSheet(name: string, index = this.sheets.length, rows = 1000, columns = 26): SheetModel {
     if (this.totalCells() + rows * columns > MAX_CELLS) throw new Error(CELL_LIMIT_MESSAGE);
-    const sheet = new SheetModel(this.nextSheetId, name, rows, columns);
-    this.nextSheetId += this.nextSheetId === 0 ? 1_000_001 : 7_919;
+    const sheet = new SheetModel(this.ids.sheet, name, rows, columns);
+    this.ids.sheet += this.ids.sheet === 0 ? 1_000_001 : 7_919;
     this.sheets.splice(index, 0, sheet);
     return sheet;
   }
 
   newMeta(key: string, value: string | null, visibility: MetaModel['visibility']): MetaModel {
-    const id = this.nextMetaId;
-    this.nextMetaId += 1 + (id % 7);
+    const id = this.ids.meta;
+    this.ids.meta += 1 + (id % 7);
     return { id, key, value, visibility };
   }
 
   /** Ids of charts and pivot tables: large, unique across the spreadsheet, never reused. */
   newObjectId(): number {
-    this.nextObjectId += 104_729;
-    return this.nextObjectId;
+    this.ids.object += 104_729;
+    return this.ids.object;
   }
 
   byName(name: string): SheetModel | undefined {
@@ -270,6 +274,7 @@ export function compareStored(a: Stored, b: Stored): number {
  * rows' metadata stay where they are. Blanks sort last either way; ties keep order.
  */
 export function sortRange(sheet: SheetModel, first: number, last: number, firstColumn: number, lastColumn: number, specs: readonly SortSpec[]): void {
+  sheet.beforeWrite?.(null);
   const rows = Array.from({ length: last - first + 1 }, (_, i) => first + i);
   // A formula sorts by its result, read before anything moves.
   const value = (r: number, c: number): Stored => {

@@ -10,7 +10,7 @@ import type { JobStore } from './job-store';
 import type { OwnershipCheck } from './owners';
 import { beginRun, type PullJob, type RunDeps, stepRun } from './report-runs';
 import type { Report, ReportStore } from './reports';
-import { isDue } from './schedule';
+import { isDue, nextRun } from './schedule';
 
 /** Everything the document keeps for the dispatcher, read in one go. */
 export interface StoredWork {
@@ -67,6 +67,28 @@ export function dueReports(work: StoredWork, at: Date, zone: RunDeps['zone']): R
   return work.reports.filter(
     (r) => r.schedule && !running.has(r.id) && (r.pausedUntil ?? 0) <= at.getTime() && isDue(r.schedule, new Date(r.scheduleSince ?? r.createdAt), at, zone),
   );
+}
+
+/**
+ * When the hourly run next has something to do in this work: the earliest of
+ * each schedule's next start, each unfinished pull's and bulk run's turn (the
+ * same rules as dueReports, pullsToContinue and bulkToContinue); null when it
+ * never has (no schedule, nothing unfinished).
+ */
+export function nextDueAt(work: StoredWork, zone: RunDeps['zone'], idleMs = IDLE_MS): number | null {
+  const times: number[] = [];
+  const running = new Set<string>();
+  for (const j of work.pulls) {
+    if (j.state.status !== 'running') continue;
+    running.add(j.reportId);
+    times.push(Math.max(j.state.notBefore ?? 0, j.origin === 'agendado' ? 0 : j.state.updatedAt + idleMs));
+  }
+  for (const j of work.bulk) if (j.status === 'running') times.push(j.updatedAt + idleMs);
+  for (const r of work.reports) {
+    if (!r.schedule || running.has(r.id)) continue;
+    times.push(Math.max(r.pausedUntil ?? 0, nextRun(r.schedule, new Date(r.scheduleSince ?? r.createdAt), zone).getTime()));
+  }
+  return times.length ? Math.min(...times) : null;
 }
 
 export interface DispatchDeps {

@@ -362,7 +362,14 @@ export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: n
   }
   const state = stepImport(
     current.state,
-    importDeps(deps, report, { runId: runIdOf(current.state), checkpoint: (s) => deps.jobs.put(reportId, { reportId, origin, state: s }) }),
+    importDeps(deps, report, {
+      runId: runIdOf(current.state),
+      checkpoint: (s) => {
+        deps.jobs.put(reportId, { reportId, origin, state: s });
+        // Sheets keeps writes until a flush: the block and its checkpoint reach the document together, and a kill after this loses neither.
+        deps.book.flush();
+      },
+    }),
     { deadline, limit: deps.limit },
   );
   const next: PullJob = { ...current, state };

@@ -50,6 +50,8 @@ export interface BookPort {
   create(name: string, columns?: number): SheetPort;
   /** Cells in use across the whole spreadsheet (the 10-million limit counts them all). */
   totalCells(): number;
+  /** Applies pending writes now: a run killed later must not lose them. */
+  flush(): void;
 }
 
 export const CELL_LIMIT = 10_000_000;
@@ -79,6 +81,4 @@ export interface SelectionBookPort extends BookPort {
   selection(): { sheetId: number; sheetName: string; rows: Array<[number, number]> };
   /** Selects A1 ranges of one sheet (and shows that sheet). */
   activate(sheetId: number, a1: readonly string[]): void;
-  /** Applies pending writes now: a run killed later must not lose them. */
-  flush(): void;
 }

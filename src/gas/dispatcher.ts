@@ -2,20 +2,23 @@
  * The time-driven trigger and its upkeep. Editor add-ons get one time-driven
  * trigger per user per document, at most hourly. Each editor's trigger runs
  * as that editor and does only that editor's work: the scheduled reports and
- * unfinished runs they own and vouched for (see core/owners.ts), in every
- * document their ledger lists, each opened by id. So it works whether or not
- * Google runs it with the document as its active spreadsheet. It exists
- * exactly while its owner has a schedule or an unfinished run in the document.
+ * unfinished runs they own and vouched for (see core/owners.ts). With the
+ * document as its active spreadsheet it serves that document; without one it
+ * opens by id only the documents the owner's agenda (core/agenda.ts) says have
+ * something due, so an hour with nothing due opens nothing. It exists exactly
+ * while its owner has a schedule or an unfinished run in the document.
  */
+import { AgendaStore, dueDocuments } from '../core/agenda';
 import { bulkJobStore } from '../core/bulk/stored-job';
-import { dispatch, ownWork, type StoredWork, storedWork, wantsDispatcher } from '../core/dispatch';
+import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, wantsDispatcher } from '../core/dispatch';
 import type { Identity, OwnerStore } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
 import { redact } from '../core/redact';
 import { pullJobStore } from '../core/report-runs';
 import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, withDocumentLock } from './lock';
-import { connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone } from './services';
+import { connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone, userStore } from './services';
+import { workStore } from './work-store';
 import { gasZone } from './zone';
 import { quotaStop, triggerBudgetMs } from '../core/usage';
 import { recordUsage, usageStore } from './usage';
@@ -32,6 +35,12 @@ export const DISPATCHER_HANDLERS: readonly string[] = [DISPATCHER];
 const DISPATCH_MS = 4.5 * 60_000;
 /** Less trigger time than this left today: not worth starting (one wave at its worst, and the writes). */
 const MIN_RUN_MS = 2 * 60_000;
+
+/** What Relatórios shows while the owner's authorization is needed again. */
+export const REAUTHORIZE =
+  'As atualizações agendadas e os lotes inacabados estão parados: o complemento precisa da sua autorização de novo (as permissões dele mudaram). Abra Extensões › Faturamento › Relatórios nesta planilha e aceite as permissões pedidas; até lá nada é atualizado nem enviado.';
+
+const agenda = (): AgendaStore => new AgendaStore(userStore());
 
 /** Reports and both kinds of jobs, from one read of the document's work store. */
 function readWork(doc: KeyValueStore): StoredWork {
@@ -55,8 +64,9 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: KeyValueSto
     const ss = options.ss ?? SpreadsheetApp.getActiveSpreadsheet();
     const owners = ownerStore();
     const me = currentUser(owners);
-    const work = readWork(options.doc ?? readOnce(documentStore(ss)));
-    const wanted = wantsDispatcher(ownWork(work, owners.checker(me, ss.getId())));
+    const work = ownWork(readWork(options.doc ?? readOnce(documentStore(ss))), owners.checker(me, ss.getId()));
+    const wanted = wantsDispatcher(work);
+    agenda().set(ss.getId(), nextDueAt(work, gasZone(spreadsheetTimeZone(ss))));
     const existing = ours(ss);
     const keep = wanted ? existing.find((t) => t.getHandlerFunction() === DISPATCHER) : undefined;
     for (const t of existing) if (t !== keep) ScriptApp.deleteTrigger(t);
@@ -76,18 +86,65 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: KeyValueSto
   }
 }
 
+/** A save refused because the item changed since the run read it: the run leaves this document to the next hour. */
+class ChangedMeanwhile extends Error {
+  override name = 'ChangedMeanwhile';
+}
+
+/** The owner a stored item names (`owner.id`), if any. */
+function ownerOf(raw: string): string | undefined {
+  try {
+    return (JSON.parse(raw) as { owner?: { id?: string } } | null)?.owner?.id;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The run read the stored work once, and saves items minutes later, in a
+ * document opened by id whose lock it cannot take. So each save re-reads the
+ * item first: one a colleague deleted meanwhile is not brought back, and one
+ * taken over (Assumir) keeps its new owner.
+ */
+function rereadBeforeSave(doc: KeyValueStore, ss: Spreadsheet): KeyValueStore {
+  const read = new Set(doc.keys());
+  return {
+    get: (key) => doc.get(key),
+    keys: () => doc.keys(),
+    all: () => doc.all?.() ?? {},
+    delete(key) {
+      read.delete(key);
+      doc.delete(key);
+    },
+    set(key, value) {
+      const now = workStore(ss).get(key);
+      if (now === null ? read.has(key) : ownerOf(now) !== ownerOf(value)) throw new ChangedMeanwhile(key);
+      read.add(key);
+      doc.set(key, value);
+    },
+  };
+}
+
 /** This user's work in one document: what is theirs, continued or started until the deadline. */
 function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: Identity, deadline: number): void {
   withDocumentLock(
     () => {
-      const doc = readOnce(documentStore(ss));
+      const read = readOnce(documentStore(ss));
+      const doc = active ? read : rereadBeforeSave(read, ss);
       const zone = gasZone(spreadsheetTimeZone(ss));
       const check = owners.checker(me, ss.getId());
       const work = readWork(doc);
       owners.forgetMissing(ss.getId(), new Set(doc.keys()));
       tellAlteredWork(ss, doc, work, owners, me, check);
-      dispatch({ runs: runDeps(doc, zone, ss), bulk: bulkDeps(doc, zone, ss) }, ownWork(work, check), deadline);
-      // Nothing left to do here: the trigger goes away (the next schedule or run creates it again).
+      try {
+        dispatch({ runs: runDeps(doc, zone, ss), bulk: bulkDeps(doc, zone, ss) }, ownWork(work, check), deadline);
+      } catch (err) {
+        if (!(err instanceof ChangedMeanwhile)) throw err;
+        // Someone changed what this run was saving: the next hour starts from what is stored now.
+        agenda().set(ss.getId(), Date.now());
+        return;
+      }
+      // Nothing left to do here: the trigger goes away (the next schedule or run creates it again). The agenda follows.
       syncDispatcher({ mayCreate: false, doc, ss });
     },
     60_000,
@@ -95,14 +152,24 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
   );
 }
 
+/** Whether Google asks the owner to authorize the add-on again (a scope changed): then the run must do nothing. */
+function needsAuthorization(): boolean {
+  return ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL).getAuthorizationStatus() === ScriptApp.AuthorizationStatus.REQUIRED;
+}
+
 /**
- * The hourly run, as the trigger's owner: every document in which they own
- * work, the active one first when there is one, under their user lock (and
- * the document's lock when the document is open), until the deadline.
+ * The hourly run, as the trigger's owner: the active document when Google
+ * gives one, else every document whose work is due, under their user lock
+ * (and the document's lock when the document is open), until the deadline.
  */
 export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): void {
+  if (needsAuthorization()) {
+    // Nothing is read, pulled or sent until the owner authorizes again; Relatórios says so.
+    recordUsage({ trigger: true, stopped: REAUTHORIZE });
+    return;
+  }
   const usage = usageStore().get();
-  const stop = quotaStop(usage, MIN_RUN_MS);
+  const stop = quotaStop(usage, MIN_RUN_MS, Date.now());
   if (stop) {
     // Before a daily quota is gone, scheduled work waits for tomorrow and says so in Relatórios.
     recordUsage({ trigger: true, stopped: stop });
@@ -117,24 +184,47 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
   }
 }
 
-/** Every document in which the running user owns work, the active one first. */
+/**
+ * The documents to visit: the active one (its own trigger fired), or those
+ * the agenda says are due. An owner whose agenda was never kept (an earlier
+ * version) has every document of their ledger visited once, which writes it.
+ */
+function documentsToVisit(owners: OwnerStore, active: Spreadsheet | null): string[] {
+  if (active) {
+    const entry = agenda().read()?.[active.getId()];
+    // Its own trigger fired with nothing due in it: nothing to open, nothing to read.
+    return entry && entry.at > Date.now() ? [] : [active.getId()];
+  }
+  const known = agenda().read();
+  return known ? dueDocuments(known, Date.now()) : owners.documents();
+}
+
+/** A document that could not be opened: after a few hourly runs in a row it leaves the agenda, and its owner is told. */
+function unreachable(id: string): void {
+  if (!agenda().missed(id)) return;
+  const to = Session.getEffectiveUser().getEmail();
+  if (!to) return;
+  MailApp.sendEmail(
+    to,
+    'Planilha fora do alcance das atualizações agendadas',
+    `A execução automática do complemento Faturamento não conseguiu abrir esta planilha em várias horas seguidas: ela foi excluída ou não está mais compartilhada com você.\n\nhttps://docs.google.com/spreadsheets/d/${id}/edit\n\nOs agendamentos e lotes inacabados dela pararam. Se voltar a ter acesso, abra a planilha, vá a Extensões › Faturamento › Relatórios e salve o agendamento de novo.`,
+  );
+}
+
 function runOwnDocuments(deadline: number): void {
   const owners = ownerStore();
   const me = currentUser(owners);
   const active = SpreadsheetApp.getActiveSpreadsheet();
-  const ids = owners.documents();
-  if (active) ids.sort((a, b) => Number(b === active.getId()) - Number(a === active.getId()));
-  // The active document's trigger may have outlived its work there: it is tidied even if nothing of ours is left.
-  if (active && !ids.includes(active.getId())) ids.unshift(active.getId());
   let failure: unknown;
-  for (const id of ids) {
+  for (const id of documentsToVisit(owners, active)) {
     if (Date.now() >= deadline) break;
     const isActive = active !== null && active.getId() === id;
     let ss: Spreadsheet;
     try {
       ss = isActive ? active : SpreadsheetApp.openById(id);
     } catch {
-      // No longer shared with this user, or deleted: its work is out of their reach, and the ledger keeps it in case access returns.
+      // Deleted, or no longer shared with this user: tried again next hour, then dropped with a line to the owner.
+      unreachable(id);
       continue;
     }
     try {

@@ -5,7 +5,8 @@
  * trigger when it runs without the document (there is no document lock then).
  * Two owners' trigger runs without the document do not exclude each other:
  * each only writes what it owns (its own reports' sheets, its own keys in the
- * work store, new keys appended atomically).
+ * work store, new keys appended atomically). What a holder wrote is flushed
+ * before its locks go.
  */
 import { UserError } from '../api/user-error';
 
@@ -35,6 +36,8 @@ export function withDocumentLock<T>(work: () => T, waitMs = 30_000, inDocument =
     try {
       return work();
     } finally {
+      // Sheets keeps writes until a flush: the next holder of the lock must read what this one wrote.
+      SpreadsheetApp.flush();
       userLock.releaseLock();
     }
   } finally {

@@ -115,6 +115,7 @@ export function bookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = Spreadsh
       return sheetPort(sheet);
     },
     totalCells: () => ss.getSheets().reduce((n, s) => n + s.getMaxRows() * s.getMaxColumns(), 0),
+    flush: () => SpreadsheetApp.flush(),
   };
 }
 

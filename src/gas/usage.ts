@@ -6,11 +6,10 @@
 import { type DailyUsage, UsageStore } from '../core/usage';
 import { executionStarted } from './execution-limit';
 import { takeFetches } from './fetch-count';
-import { spreadsheetTimeZone, userStore } from './services';
+import { userStore } from './services';
 
 export function usageStore(): UsageStore {
-  const zone = spreadsheetTimeZone();
-  return new UsageStore(userStore(), () => Utilities.formatDate(new Date(), zone, 'yyyy-MM-dd'));
+  return new UsageStore(userStore(), () => Date.now());
 }
 
 /** Adds what this execution spent; `trigger` counts its runtime too (the hourly run). */

@@ -62,18 +62,25 @@ export function ok<T = Rec>(outcome: unknown): T {
 }
 
 /** Types rows as a person would, from `firstRow`: strings parsed by the Planilhas unless the cell is text. */
-export function typeRows(emu: GasEmulator, sheet: string, firstRow: number, rows: unknown[][]): void {
+export function typeRows(emu: GasEmulator, sheet: string, firstRow: number, rows: unknown[][], opts: RunOptions = {}): void {
   emu.withServices((s) => {
     s.SpreadsheetApp.getActiveSpreadsheet()
       .getSheetByName(sheet)!
       .getRange(firstRow, 1, rows.length, rows[0].length)
       .setValues(rows as never);
-  });
+  }, opts);
 }
 
 /** A "Criar assinaturas personalizadas" template with `n` valid rows typed below its example: the sheet's name. */
-export function subscriptionSheet(emu: GasEmulator, cat: { clientes: number[]; produtos: number[] }, n: number, label: string, value = 50): string {
-  const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
+export function subscriptionSheet(
+  emu: GasEmulator,
+  cat: { clientes: number[]; produtos: number[] },
+  n: number,
+  label: string,
+  value = 50,
+  opts: RunOptions = {},
+): string {
+  const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'], opts)).sheetName as string;
   const rows = Array.from({ length: n }, (_, i) => [
     '',
     cat.clientes[i % cat.clientes.length],
@@ -86,7 +93,7 @@ export function subscriptionSheet(emu: GasEmulator, cat: { clientes: number[]; p
     'AGRUPADA',
     10,
   ]);
-  typeRows(emu, sheet, 3, rows);
+  typeRows(emu, sheet, 3, rows, opts);
   return sheet;
 }
 

@@ -65,7 +65,9 @@ describe('the day’s quota use', () => {
     importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Clientes' });
     const id = (emu.run('listReports') as Rec[])[0].id as string;
     emu.run('setReportSchedule', [id, { kind: 'hourly' }, false]);
-    emu.withServices((s) => s.PropertiesService.getUserProperties().setProperty('faturamento.uso', JSON.stringify({ day: '2026-11-22', ...spent })));
+    emu.withServices((s) =>
+      s.PropertiesService.getUserProperties().setProperty('faturamento.uso', JSON.stringify({ since: SP('2026-11-22T09:00:00').getTime(), ...spent })),
+    );
     await sb.clearLog();
     const [run] = emu.runDueTriggers(SP('2026-11-22T11:05:00'));
     expect(run.status).toBe('ok');
@@ -73,10 +75,15 @@ describe('the day’s quota use', () => {
     const usage = emu.run('getUsage') as Usage;
     expect(usage.stopped).toMatch(/As atualizações agendadas pararam hoje/);
     expect(usage.stopped).toMatch(text);
-    // The next day starts afresh (the slot missed on the 22nd fires first, still on the 22nd's account).
+    // The quota day began at 9h on the 22nd: past midnight it is still spent, and the message says when it ends.
+    expect(usage.stopped).toMatch(/24 horas depois da primeira chamada do dia/);
     emu.runDueTriggers(SP('2026-11-23T00:30:00'));
     await sb.clearLog();
-    const [next] = emu.runDueTriggers(SP('2026-11-23T08:05:00'));
+    const [stillSpent] = emu.runDueTriggers(SP('2026-11-23T08:05:00'));
+    expect(stillSpent.status).toBe('ok');
+    expect(await sb.requestLog()).toHaveLength(0);
+    // From 9h on the 23rd a new quota day starts afresh.
+    const [next] = emu.runDueTriggers(SP('2026-11-23T10:05:00'));
     expect(next.status).toBe('ok');
     expect((await sb.requestLog()).length).toBeGreaterThan(0);
     expect((emu.run('getUsage') as Usage).stopped).toBeUndefined();

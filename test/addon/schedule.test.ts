@@ -118,7 +118,7 @@ for (const documentContext of [true, false]) {
       // tested is the kill, not the write's price.
       const killed = emu.execute('continueReportRun', [id], {
         budgetMs: 3_000,
-        costs: { urlFetchCallMs: 100, cellWriteMs: 0, cellReadMs: 0, formatCellMs: 0 },
+        costs: { urlFetchCallMs: 100, cellWriteMs: 0, cellReadMs: 0, formatCellMs: 0, flushMs: 0 },
       });
       expect(killed.status).toBe('killed');
       const written = emu.values('Faturas').length - 1;

@@ -18,6 +18,13 @@ function swallowKill() {
   PropertiesService.getScriptProperties().setProperty('after', 'kill');
   return 'finished';
 }
+function flushedJob() {
+  var sheet = SpreadsheetApp.getActiveSheet();
+  for (var i = 1; i <= 100; i++) {
+    sheet.getRange(i, 1).setValue(i);
+    SpreadsheetApp.flush();
+  }
+}
 function sleeper() { for (var i = 0; i < 10; i++) { Utilities.sleep(60000); PropertiesService.getScriptProperties().setProperty('slept', String(i + 1)); } }
 function selfStopping() {
   var start = Date.now();
@@ -32,16 +39,23 @@ describe('the 6-minute kill at a deterministic virtual time', () => {
   // Each spreadsheet call costs 100 virtual ms, so a 1 s budget dies at a known call.
   const options = { costs: { spreadsheetCallMs: 100, cellWriteMs: 0, otherCallMs: 0 }, budgetMs: 1000 };
 
-  it('kills at the first service call after the deadline and keeps what was written before', () => {
+  it('kills at the first service call after the deadline, and what it had not flushed is lost', () => {
     const emu = fixture(CODE, options);
     const report = emu.execute('longJob');
     expect(report.status).toBe('killed');
     expect(report.error?.message).toBe('Exceeded maximum execution time');
-    // getActiveSheet at 0, then getRange/setValue pairs from 100: the 4th setValue ends at 900,
-    // the 5th getRange at 900 is allowed, and the 5th setValue, at 1000, is killed.
+    // getActiveSheet at 0, then getRange/setValue pairs from 100: 4 values were set by 900 and
+    // the 5th setValue, at 1000, is killed; none was flushed, so the sheet never got them.
     const written = emu.values('Página1', 'A1:A10').map((r) => r[0]);
-    expect(written).toEqual([1, 2, 3, 4, '', '', '', '', '', '']);
+    expect(written).toEqual(Array(10).fill(''));
     expect(report.counters.virtualMs).toBe(1000);
+  });
+
+  it('keeps what was flushed before the kill', () => {
+    const emu = fixture(CODE, { ...options, costs: { ...options.costs, flushMs: 0 } });
+    expect(emu.execute('flushedJob').status).toBe('killed');
+    // Each round costs getRange, setValue and flush (100 ms each): 3 rounds end at 900.
+    expect(emu.values('Página1', 'A1:A5').map((r) => r[0])).toEqual([1, 2, 3, '', '']);
   });
 
   it('is the same on every run', () => {

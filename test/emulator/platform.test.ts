@@ -127,7 +127,7 @@ describe('what Sheets calls cost', () => {
 });
 
 describe('trigger runtime per day', () => {
-  it('after 90 minutes of trigger runs in a day, the next run fails until the next day', () => {
+  it('after 90 minutes of trigger runs in a quota day, the next run fails until 24 hours after that day’s first request (not midnight)', () => {
     const emu = fixture(CODE, { startAt: new Date('2026-03-02T00:10:00Z') });
     emu.run('install');
     const statuses: string[] = [];
@@ -137,9 +137,11 @@ describe('trigger runtime per day', () => {
     }
     expect(statuses.slice(0, 18)).toEqual(Array(18).fill('ok'));
     expect(statuses[18]).toBe(TRIGGER_QUOTA_MESSAGE);
-    // The slot missed on the 2nd fires once, still on the 2nd's account; the next one is on the 3rd.
+    // The quota day began with the first run, at 01:10 UTC: past midnight UTC it is still spent.
     emu.runDueTriggers(new Date(Date.UTC(2026, 2, 3, 0, 5)));
-    const [nextDay] = emu.runDueTriggers(new Date(Date.UTC(2026, 2, 3, 2, 0)));
+    const [pastMidnight] = emu.runDueTriggers(new Date(Date.UTC(2026, 2, 3, 1, 6)));
+    expect(pastMidnight.error?.message).toBe(TRIGGER_QUOTA_MESSAGE);
+    const [nextDay] = emu.runDueTriggers(new Date(Date.UTC(2026, 2, 3, 2, 10)));
     expect(nextDay.error?.message).toBeUndefined();
   });
 });

@@ -145,38 +145,17 @@ function ownerLine(r: ReportView): HTMLElement {
   );
 }
 
-function card(r: ReportView): HTMLElement {
-  const result = h('div', { class: 'notice', 'aria-live': 'polite' });
-  if (!r.mine) {
-    const takeBtn = h('button', { type: 'button' }, 'Assumir');
-    const el = h(
-      'div',
-      { class: 'card', 'data-report': r.name, 'data-owner': r.owner ?? '' },
-      h('div', { class: 'title' }, h('span', {}, r.name), h('span', { class: 'badge' }, r.listingLabel)),
-      ownerLine(r),
-      h('div', { class: 'meta' }, `Aba "${r.sheetName}" · ${source(r)}${r.incremental ? ' · incremental' : ''}`),
-      h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
-      lastRunLine(r),
-      h('div', { class: 'actions' }, takeBtn),
-      result,
-    );
-    takeBtn.addEventListener('click', () => {
-      const existing = el.querySelector('form.take-over');
-      if (existing) existing.remove();
-      else el.insertBefore(takeOverForm(r, result), result);
-    });
-    return el;
-  }
+/** Atualizar, Continuar, Atualização completa and Cancelar of a card: while a run goes on, the report cannot be deleted under it. */
+function runControls(r: ReportView, result: HTMLElement, deleteBtn: HTMLButtonElement): HTMLButtonElement[] {
   const refreshBtn = h('button', { type: 'button', class: 'primary' }, 'Atualizar');
   const continueBtn = r.canContinue ? h('button', { type: 'button' }, 'Continuar') : null;
   const cancelBtn = h('button', { type: 'button', hidden: true }, 'Cancelar');
-  const deleteBtn = h('button', { type: 'button', class: 'danger' }, 'Excluir');
   // An incremental report pulled whole once (records the service dropped or changed silently), and incremental after.
   const fullBtn = r.incremental
     ? h('button', { type: 'button', title: 'Busca tudo de novo desta vez; as próximas continuam incrementais.' }, 'Atualização completa')
     : null;
   let control: RunControl | null = null;
-  // While a run goes on: Cancelar instead of a second start, and the report cannot be deleted under it.
+  // Cancelar instead of a second start.
   const running =
     (resume: boolean, full = false) =>
     async () => {
@@ -203,6 +182,33 @@ function card(r: ReportView): HTMLElement {
     cancelBtn.disabled = true;
     say(r, result, 'warn', `${r.name}: ${CANCELLING}`);
   });
+  return [refreshBtn, continueBtn, fullBtn, cancelBtn].filter((b): b is HTMLButtonElement => b !== null);
+}
+
+function card(r: ReportView): HTMLElement {
+  const result = h('div', { class: 'notice', 'aria-live': 'polite' });
+  if (!r.mine) {
+    const takeBtn = h('button', { type: 'button' }, 'Assumir');
+    const el = h(
+      'div',
+      { class: 'card', 'data-report': r.name, 'data-owner': r.owner ?? '' },
+      h('div', { class: 'title' }, h('span', {}, r.name), h('span', { class: 'badge' }, r.listingLabel)),
+      ownerLine(r),
+      h('div', { class: 'meta' }, `Aba "${r.sheetName}" · ${source(r)}${r.incremental ? ' · incremental' : ''}`),
+      h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
+      lastRunLine(r),
+      h('div', { class: 'actions' }, takeBtn),
+      result,
+    );
+    takeBtn.addEventListener('click', () => {
+      const existing = el.querySelector('form.take-over');
+      if (existing) existing.remove();
+      else el.insertBefore(takeOverForm(r, result), result);
+    });
+    return el;
+  }
+  const deleteBtn = h('button', { type: 'button', class: 'danger' }, 'Excluir');
+  const runButtons = runControls(r, result, deleteBtn);
   const editBtn = h('button', { type: 'button' }, 'Editar');
   editBtn.addEventListener('click', () => busy(editBtn, () => server.editReport(r.id)));
   const scheduleBtn = h('button', { type: 'button' }, 'Agendar');
@@ -229,7 +235,7 @@ function card(r: ReportView): HTMLElement {
     r.sheetFilters.length ? h('div', { class: 'meta' }, `Filtros na planilha (aplicados pelo complemento): ${r.sheetFilters.join('; ')}`) : null,
     h('div', { class: 'meta' }, r.schedule ? `Agendado ${r.scheduleText}${r.nextRunAt ? ` · próxima: ${r.nextRunAt}` : ''}` : 'Sem agendamento'),
     lastRunLine(r),
-    h('div', { class: 'actions' }, refreshBtn, continueBtn, fullBtn, cancelBtn, editBtn, scheduleBtn, deleteBtn),
+    h('div', { class: 'actions' }, ...runButtons, editBtn, scheduleBtn, deleteBtn),
     result,
   );
   const last = said.get(r.id);

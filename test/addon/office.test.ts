@@ -1,0 +1,209 @@
+/**
+ * The hourly run in an office of spreadsheets: it opens only documents with
+ * something due, drops one it can no longer open with a line to its owner,
+ * flushes before it lets a lock go, never undoes a colleague's Excluir or
+ * Assumir made while it ran, and does nothing while the owner must authorize
+ * the add-on again.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ServiceCall } from '../../dev/gas/execution';
+import type { GasEmulator } from '../../dev/gas/runner';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
+import type { Rec } from '../bulk/fixtures';
+import { emulator, importAll, ok, SP } from './helpers';
+
+let sb: SandboxHandle;
+
+beforeAll(async () => {
+  sb = await borrowSandbox({ seed: 23, size: 'small' });
+});
+afterAll(async () => {
+  await sb?.stop();
+});
+beforeEach(async () => {
+  await sb.reset({ size: { faturas: 10, clientes: 30, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
+});
+
+const ANA = 'ana@escritorio.com.br';
+const BRUNO = 'bruno@escritorio.com.br';
+const as = (user: string, documentId?: string) => ({ user, ...(documentId ? { documentId } : {}) });
+const HOUR = 3_600_000;
+
+function connect(emu: GasEmulator, user: string, org: number): void {
+  ok(emu.run('saveConnection', [{ name: 'Empresa', baseUrl: sb.baseUrl, apiKey: sb.orgs[org].apiKey, isDefault: true }], as(user)));
+}
+
+function reportIn(emu: GasEmulator, name: string, user: string, documentId?: string): Rec {
+  const found = (emu.run('listReports', [], as(user, documentId)) as Rec[]).find((r) => r.name === name);
+  if (!found) throw new Error(`no report ${name}`);
+  return found;
+}
+
+/** A report pulled into `documentId` by `user`, scheduled when `schedule` is given. */
+function pulled(emu: GasEmulator, user: string, documentId: string | undefined, name: string, schedule?: Rec): Rec {
+  importAll(emu, { listing: 'clientes', sheetName: name, name, connection: 'Empresa' }, as(user, documentId));
+  const report = reportIn(emu, name, user, documentId);
+  if (schedule) ok(emu.run('setReportSchedule', [report.id, schedule, true], as(user, documentId)));
+  return report;
+}
+
+/** Counts what each execution opened by id. */
+function opens(): { onServiceCall: (c: ServiceCall) => void; count: () => number } {
+  let n = 0;
+  return {
+    onServiceCall: (c) => {
+      if (c.object === 'SpreadsheetApp' && c.method === 'openById') n++;
+    },
+    count: () => n,
+  };
+}
+
+describe('an hour with nothing due', () => {
+  it('opens no document that has nothing due, however many hold reports; the due one is opened when its time comes', () => {
+    const emu = emulator({ startAt: SP('2026-11-22T10:00:00') });
+    connect(emu, ANA, 0);
+    // Five client spreadsheets with reports nobody scheduled, and one with a report due every day at 15h.
+    for (let i = 1; i <= 5; i++) {
+      emu.addSpreadsheet({ id: `cliente-${i}`, name: `Cliente ${i}` });
+      pulled(emu, ANA, `cliente-${i}`, `Clientes ${i}`);
+    }
+    emu.addSpreadsheet({ id: 'cliente-diario', name: 'Cliente diário' });
+    pulled(emu, ANA, 'cliente-diario', 'Diário', { kind: 'daily', hour: 15 });
+    expect(emu.triggers.triggers.map((t) => t.documentId)).toEqual(['cliente-diario']);
+
+    // Nothing due from 11h to 14h (triggers without the document) and from 16h to 19h (with it).
+    for (const [documentContext, hours] of [
+      [false, [11, 12, 13, 14]],
+      [true, [16, 17, 18, 19]],
+    ] as const) {
+      const counted = opens();
+      let sheetCalls = 0;
+      const onServiceCall = (c: ServiceCall) => {
+        counted.onServiceCall(c);
+        if (c.object === 'Sheet' || c.object === 'Range') sheetCalls++;
+      };
+      for (const h of hours) {
+        const reports = emu.runDueTriggers(SP(`2026-11-22T${h}:59:00`), { documentContext, onServiceCall });
+        expect(reports.map((r) => r.status)).toEqual(['ok']);
+      }
+      expect(counted.count()).toBe(0);
+      // No sheet was read either: the run read the owner's agenda, one property, and stopped.
+      expect(sheetCalls).toBe(0);
+      if (!documentContext) {
+        // 15h: the daily report's document, and only it.
+        emu.runDueTriggers(SP('2026-11-22T15:59:00'), { documentContext, onServiceCall: counted.onServiceCall });
+        expect(counted.count()).toBe(1);
+        expect(reportIn(emu, 'Diário', ANA, 'cliente-diario').lastRun).toMatchObject({ origin: 'agendado' });
+      }
+    }
+  });
+});
+
+describe('a document the owner can no longer open', () => {
+  it('is tried for a few hours, then dropped with one e-mail to its owner; the other documents go on', () => {
+    const emu = emulator();
+    connect(emu, ANA, 0);
+    emu.addSpreadsheet({ id: 'cliente-a', name: 'Cliente A', editors: [ANA] });
+    emu.addSpreadsheet({ id: 'cliente-b', name: 'Cliente B', editors: [ANA] });
+    pulled(emu, ANA, 'cliente-a', 'A', { kind: 'hourly' });
+    pulled(emu, ANA, 'cliente-b', 'B', { kind: 'hourly' });
+    emu.share('cliente-a', ANA, false);
+    const counted = opens();
+    for (let h = 0; h < 5; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall: counted.onServiceCall });
+    const toAna = emu.mail.filter((m) => m.to === ANA && /fora do alcance/.test(m.subject));
+    expect(toAna).toHaveLength(1);
+    expect(toAna[0].body).toContain('cliente-a');
+    expect(toAna[0].body).toMatch(/não está mais compartilhada/);
+    // Three tries of A, then only B: five runs of B.
+    expect(counted.count()).toBe(3 + 5);
+    expect(reportIn(emu, 'B', ANA, 'cliente-b').lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+  });
+});
+
+describe('locks and what was written under them', () => {
+  it('the next holder of a lock reads what the last one wrote: an hourly run flushes before it moves to the next document', () => {
+    const emu = emulator();
+    connect(emu, ANA, 0);
+    emu.addSpreadsheet({ id: 'cliente-b', name: 'Cliente B' });
+    const first = pulled(emu, ANA, undefined, 'Primeiro', { kind: 'hourly' });
+    pulled(emu, ANA, 'cliente-b', 'Segundo', { kind: 'hourly' });
+    let seen: Rec | undefined;
+    let opened = 0;
+    // While the run works in the second document, Ana opens Relatórios in the first.
+    const onServiceCall = (c: ServiceCall) => {
+      if (c.object === 'SpreadsheetApp' && c.method === 'openById') opened++;
+      if (opened === 2 && seen === undefined && c.object === 'Range') seen = reportIn(emu, 'Primeiro', ANA);
+    };
+    const before = first.lastRun as Rec;
+    emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall });
+    const lastRun = (seen?.lastRun ?? {}) as Rec;
+    expect(lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+    expect(lastRun.at).not.toBe(before.at);
+  });
+});
+
+describe('what a colleague did while the run was going', () => {
+  /** Runs `act` once, right after the run read the stored work (its first sheet read of a document opened by id). */
+  function whileRunning(act: () => void): (c: ServiceCall) => void {
+    let opened = false;
+    let read = false;
+    let done = false;
+    return (c) => {
+      // A call is seen before it runs: the read is over at the call after it.
+      if (read && !done) {
+        done = true;
+        act();
+      }
+      if (c.object === 'SpreadsheetApp' && c.method === 'openById') opened = true;
+      else if (opened && c.object === 'Range' && c.method === 'getValues') read = true;
+    };
+  }
+
+  it('a report deleted by a colleague stays deleted', () => {
+    const emu = emulator();
+    connect(emu, ANA, 0);
+    connect(emu, BRUNO, 1);
+    const report = pulled(emu, ANA, undefined, 'Clientes', { kind: 'hourly' });
+    const onServiceCall = whileRunning(() => emu.run('deleteReport', [report.id], as(BRUNO)));
+    const [run] = emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall });
+    expect(run.status).toBe('ok');
+    expect((emu.run('listReports', [], as(ANA)) as Rec[]).map((r) => r.name)).toEqual([]);
+  });
+
+  it('a report a colleague took over (Assumir) keeps its new owner, and the old owner’s run pulls nothing into it', async () => {
+    const emu = emulator();
+    connect(emu, ANA, 0);
+    connect(emu, BRUNO, 1);
+    const report = pulled(emu, ANA, undefined, 'Clientes', { kind: 'hourly' });
+    const bruno = (emu.run('listConnections', [], as(BRUNO)) as Rec[])[0];
+    const onServiceCall = whileRunning(() => ok(emu.run('takeOverReport', [report.id, bruno.id], as(BRUNO))));
+    await sb.clearLog();
+    const [run] = emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall });
+    expect(run.status).toBe('ok');
+    expect(reportIn(emu, 'Clientes', ANA)).toMatchObject({ owner: BRUNO, mine: false });
+    expect((await sb.requestLog()).filter((e) => e.org === sb.orgs[0].name)).toEqual([]);
+  });
+});
+
+describe('a run that needs the owner to authorize again', () => {
+  it('reads nothing, sends nothing, and Relatórios says what to do', async () => {
+    const emu = emulator();
+    connect(emu, ANA, 0);
+    pulled(emu, ANA, undefined, 'Clientes', { kind: 'hourly' });
+    emu.triggers.authorizationRequired.add(ANA);
+    await sb.clearLog();
+    const mails = emu.mail.length;
+    for (const documentContext of [true, false]) {
+      const counted = opens();
+      const [run] = emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext, onServiceCall: counted.onServiceCall });
+      expect(run.status).toBe('ok');
+      expect(run.counters.urlFetchRequests).toBe(0);
+      expect(counted.count()).toBe(0);
+    }
+    expect(await sb.requestLog()).toEqual([]);
+    expect(emu.mail).toHaveLength(mails);
+    const usage = emu.run('getUsage', [], as(ANA)) as Rec;
+    expect(usage.stopped).toMatch(/autorização/);
+    expect(usage.stopped).toMatch(/Extensões › Faturamento › Relatórios/);
+  });
+});
