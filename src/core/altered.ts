@@ -75,6 +75,8 @@ export interface TellDeps {
   firstTime: (a: Altered) => boolean;
   /** E-mails the owner (a scheduled run's notice: nobody is watching a sidebar). */
   mail?: (subject: string, body: string) => void;
+  /** The owner's e-mail, for Histórico's Quem: the line is theirs, whoever altered the item. */
+  who?: string;
 }
 
 /** Tells the owner of each new alteration: a Histórico line, and an e-mail when `mail` is given. */
@@ -84,7 +86,7 @@ export function tellAltered(deps: TellDeps, altered: readonly Altered[]): number
     if (!deps.firstTime(a)) continue;
     const message = `${a.what} ${ALTERED_WHY}. ${a.fix}`;
     const at = deps.now();
-    appendHistory(deps.book, a.name, { startedAt: at, finishedAt: at, origin: 'agendado', rows: 0, durationMs: 0, result: 'erro', message });
+    appendHistory(deps.book, a.name, { startedAt: at, finishedAt: at, origin: 'agendado', rows: 0, durationMs: 0, result: 'erro', message }, deps.who);
     deps.mail?.(`${a.what} foi alterado por outra pessoa`, message);
     told++;
   }

@@ -29,6 +29,7 @@ export function tellAlteredWork(ss: Spreadsheet, doc: KeyValueStore, work: Store
     {
       book: bookPort(ss),
       now: () => Date.now(),
+      who: me.email,
       firstTime: (a) => owners.firstNotice(me, ss.getId(), a.key, a.text),
       mail: (subject, body) => {
         if (me.email) MailApp.sendEmail(me.email, subject, `${body}\n\nPlanilha "${ss.getName()}": ${ss.getUrl()}`);

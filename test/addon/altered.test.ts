@@ -142,9 +142,10 @@ describe('an item altered in the hidden sheet', () => {
 
       expect((await sb.requestLog()).filter((e) => c.paths.test(e.path))).toEqual([]);
       expect(stored(emu).get(key)?.[1]).toBe(altered);
-      const told = (emu.values('Histórico') as unknown[][]).filter((r) => /alterad[oa] fora do complemento/.test(String(r.at(-1))));
+      const told = (emu.values('Histórico') as unknown[][]).filter((r) => /alterad[oa] fora do complemento/.test(String(r[6])));
       expect(told).toHaveLength(1);
-      expect(String(told[0].at(-1))).toMatch(/Só você pode corrigi/);
+      expect(String(told[0][6])).toMatch(/Só você pode corrigi/);
+      expect(told[0][7]).toBe(OWNER);
       expect(emu.mail.filter((m) => /alterad/.test(m.subject))).toEqual([expect.objectContaining({ to: OWNER, user: OWNER })]);
     });
   }

@@ -203,7 +203,7 @@ describe('forged edits of the hidden sheet', () => {
         const notices = emu.mail.filter((m) => /alterad/.test(m.subject));
         expect(notices.every((m) => m.to === ANA && m.user === ANA)).toBe(true);
         expect(new Set(notices.map((m) => m.subject)).size).toBe(notices.length);
-        const told = (emu.values('Histórico') as unknown[][]).filter((r) => /alterad[oa] fora do complemento/.test(String(r.at(-1))));
+        const told = (emu.values('Histórico') as unknown[][]).filter((r) => /alterad[oa] fora do complemento/.test(String(r[6])));
         expect(told.length).toBe(notices.length);
         const namesAna = (key: string) => {
           const cell = after.find(([k]) => k === key)?.[1];
