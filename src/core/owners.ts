@@ -122,33 +122,61 @@ export class OwnerStore {
   /** Per document, the old ledger's text as read with the signatures (null: none): no second read. */
   private readonly legacy = new Map<string, string | null>();
 
-  /** The running user's signatures in one document, read once: what the document's work store signs with and checks against. */
+  /**
+   * The running user's signatures in one document, read once: what the document's work store signs with and checks against.
+   * A key's property holds its signature, then, while a save of this execution may not have reached the document, the new
+   * one after a space.
+   */
   seal(me: Identity, documentId: string): Seal {
     const load = () => this.seals(documentId);
     const property = (key: string) => `${SEAL_PREFIX}${documentId}|${key}`;
     const signature = (key: string, value: string) => this.sign(JSON.stringify(['selo', documentId, key, value]), me.secret);
-    const put = (key: string, sig: string | undefined) => {
-      if (sig === undefined) {
+    const entry = (key: string) => {
+      const [landed = '', pending = ''] = (load().get(key) ?? '').split(' ');
+      return { landed, pending };
+    };
+    const put = (key: string, text: string | undefined) => {
+      if (text === undefined) {
         this.user.delete(property(key));
         load().delete(key);
       } else {
-        this.user.set(property(key), sig);
-        load().set(key, sig);
+        this.user.set(property(key), text);
+        load().set(key, text);
       }
     };
+    /** Keys signed by this execution whose value may still wait for a flush. */
+    const unsettled = new Set<string>();
     return {
       sign: (key, value) => {
         const before = load().get(key);
+        const { landed } = entry(key);
         const after = signature(key, value);
+        const text = `${landed} ${after}`;
         // The same value saved again keeps its signature: no write.
-        if (after === before) return () => undefined;
-        put(key, after);
+        if (before === text || (after === landed && !entry(key).pending)) return () => undefined;
+        put(key, text);
+        unsettled.add(key);
         return () => put(key, before);
       },
       forget: (key) => {
+        unsettled.delete(key);
         if (load().has(key)) put(key, undefined);
       },
-      verify: (key, value) => load().get(key) === signature(key, value),
+      verify: (key, value) => {
+        const { landed, pending } = entry(key);
+        const sig = signature(key, value);
+        if (sig !== landed && sig !== pending) return false;
+        // A save another execution left unsettled (killed before its flush): what the document holds now settles it.
+        if (pending && !unsettled.has(key)) put(key, sig);
+        return true;
+      },
+      commit: () => {
+        for (const key of unsettled) {
+          const { pending } = entry(key);
+          if (pending) put(key, pending);
+        }
+        unsettled.clear();
+      },
     };
   }
 

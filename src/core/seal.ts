@@ -6,6 +6,9 @@
  * no field can be left out. The signature covers the key and the value's whole
  * text, and only the latest one is kept in the user's own properties: an older
  * value of the same item put back by hand fails as surely as an edited one.
+ * Sheets keeps an execution's writes until a flush while a signature lands at
+ * once, so until the flush the value being replaced stays valid beside the new
+ * one: an execution killed in between leaves its item as it was, not altered.
  *
  * Reading does not trust: each item read is checked against the running
  * user's signatures and, when it matches, remembered as sealed (the object
@@ -21,8 +24,10 @@ export interface Seal {
   sign(key: string, value: string): () => void;
   /** The user no longer keeps anything under `key`. */
   forget(key: string): void;
-  /** Whether `value` is exactly what the running user last saved under `key`. */
+  /** Whether `value` is exactly what the running user last saved under `key`, or the value it replaces while that save may not have landed. */
   verify(key: string, value: string): boolean;
+  /** What was signed has reached the document (a flush): the values it replaced are no longer accepted. */
+  commit(): void;
 }
 
 /** A store whose every write is signed by `seal`, and whose values can be checked against it. */
@@ -57,6 +62,7 @@ export function lazySeal(make: () => Seal): Seal {
     sign: (key, value) => get().sign(key, value),
     forget: (key) => get().forget(key),
     verify: (key, value) => get().verify(key, value),
+    commit: () => seal?.commit(),
   };
 }
 

@@ -9,6 +9,7 @@
  * before its locks go.
  */
 import { UserError } from '../api/user-error';
+import { flushWrites } from './services';
 
 export class BusyError extends UserError {
   override name = 'BusyError';
@@ -37,7 +38,7 @@ export function withDocumentLock<T>(work: () => T, waitMs = 30_000, inDocument =
       return work();
     } finally {
       // Sheets keeps writes until a flush: the next holder of the lock must read what this one wrote.
-      SpreadsheetApp.flush();
+      flushWrites();
       userLock.releaseLock();
     }
   } finally {

@@ -68,6 +68,16 @@ export function documentStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = Spr
 /** One seal per document for the whole execution: a store made later sees the signatures an earlier one wrote. */
 const seals = new Map<string, Seal>();
 
+/**
+ * Applies this execution's pending writes to every spreadsheet (Sheets keeps
+ * them until a flush), then drops the signatures of the values they replaced:
+ * only once the new values are in the document may the old ones stop counting.
+ */
+export function flushWrites(): void {
+  SpreadsheetApp.flush();
+  for (const seal of seals.values()) seal.commit();
+}
+
 /** One per execution: the running user's signatures are read once, and every store of the execution sees the ones it writes. */
 let owners: OwnerStore | undefined;
 

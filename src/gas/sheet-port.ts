@@ -2,6 +2,7 @@
 import type { BookPort, MarkupSheetPort, SelectionBookPort, SheetPort } from '../core/sheet-port';
 import type { CellValue } from '../core/table';
 import { WORK_SHEET } from './work-store';
+import { flushWrites } from './services';
 import { withinCellLimit } from './cell-limit';
 
 export function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort {
@@ -115,7 +116,7 @@ export function bookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = Spreadsh
       return sheetPort(sheet);
     },
     totalCells: () => ss.getSheets().reduce((n, s) => n + s.getMaxRows() * s.getMaxColumns(), 0),
-    flush: () => SpreadsheetApp.flush(),
+    flush: flushWrites,
   };
 }
 
@@ -167,6 +168,6 @@ export function selectionBookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet =
       if (a1.length === 1) sheet.getRange(a1[0]).activate();
       else if (a1.length > 1) sheet.getRangeList(a1.slice()).activate();
     },
-    flush: () => SpreadsheetApp.flush(),
+    flush: flushWrites,
   };
 }

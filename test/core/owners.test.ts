@@ -74,16 +74,18 @@ describe('OwnerStore identity', () => {
 
 /** The document's work store as one user's executions see it: every write signed with their seal. */
 function docAs(store: OwnerStore, me: Identity, doc = new MemoryStore(), documentId = DOC) {
-  return { doc, view: sealedStore(doc, store.seal(me, documentId)) };
+  const seal = store.seal(me, documentId);
+  return { doc, seal, view: sealedStore(doc, seal) };
 }
 
 describe('OwnerStore seals', () => {
   it('runs a report only for its owner, read exactly as they saved it, whichever field changes', () => {
     const { store } = owners();
     const me = store.identity('ana@exemplo.com');
-    const { doc, view } = docAs(store, me);
+    const { doc, seal, view } = docAs(store, me);
     const reports = new ReportStore(view, () => 'x');
     reports.save(report(me.id));
+    seal.commit();
     const check = store.checker(me, DOC);
     expect(check.me).toBe(me.id);
     expect(check.report(reports.get('r1'))).toBe(true);
@@ -100,10 +102,49 @@ describe('OwnerStore seals', () => {
     }
     // An older copy of the same report, put back by hand, is not the latest the owner saved.
     reports.save({ ...JSON.parse(saved), name: 'Novo nome' });
+    seal.commit();
     doc.set('faturamento.relatorio.r1', saved);
     expect(check.report(reports.get('r1'))).toBe(false);
     doc.set('faturamento.relatorio.r1', JSON.stringify({ ...JSON.parse(saved), name: 'Novo nome' }));
     expect(check.report(reports.get('r1'))).toBe(true);
+  });
+
+  it('an execution killed between a save and its flush leaves the item as it was, not altered; after the flush the old value no longer counts', () => {
+    const { store, user } = owners();
+    const me = store.identity('ana@exemplo.com');
+    const { doc, seal, view } = docAs(store, me);
+    const reports = new ReportStore(view, () => 'x');
+    reports.save(report(me.id));
+    seal.commit();
+    const landed = doc.get('faturamento.relatorio.r1') as string;
+    // The save signs at once; the sheet keeps its write until a flush, which the kill prevents: the old value stays.
+    reports.save({ ...JSON.parse(landed), name: 'Novo nome' });
+    doc.set('faturamento.relatorio.r1', landed);
+    // The next execution (a new OwnerStore reads the properties again) finds the item as it was, and acts on it.
+    const next = owners('id', user).store;
+    const { view: nextView } = docAs(next, me, doc);
+    const again = new ReportStore(nextView, () => 'x');
+    expect(next.checker(me, DOC).report(again.get('r1'))).toBe(true);
+    // What it read settles the signature: the save that never landed is not accepted later.
+    doc.set('faturamento.relatorio.r1', JSON.stringify({ ...JSON.parse(landed), name: 'Novo nome' }));
+    expect(next.checker(me, DOC).report(again.get('r1'))).toBe(false);
+  });
+
+  it('a save that reached the document by its flush leaves no way back to the value it replaced', () => {
+    const { store } = owners();
+    const me = store.identity('ana@exemplo.com');
+    const { doc, seal, view } = docAs(store, me);
+    const reports = new ReportStore(view, () => 'x');
+    reports.save(report(me.id));
+    seal.commit();
+    const old = doc.get('faturamento.relatorio.r1') as string;
+    reports.save({ ...JSON.parse(old), name: 'Novo nome' });
+    const check = store.checker(me, DOC);
+    // Before the flush both count: the sheet may still hold either.
+    doc.set('faturamento.relatorio.r1', old);
+    expect(check.report(reports.get('r1'))).toBe(true);
+    seal.commit();
+    expect(check.report(reports.get('r1'))).toBe(false);
   });
 
   it('signs every kind of item and every part of a split one, through the store', () => {
