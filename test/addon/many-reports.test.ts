@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COST_MODELS } from '../../dev/gas/clock';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import { connect, emulator, ok, type Progress } from './helpers';
+import type { ServiceCall } from '../../dev/gas/execution';
+import { connect, emulator, ok, type Progress, SP } from './helpers';
 
 let sb: SandboxHandle;
 
@@ -33,5 +34,27 @@ describe('a spreadsheet with many reports', () => {
       expect({ report: r, done: p.done, rows: p.rows, message: p.message }).toEqual({ report: r, done: true, rows: 12, message: undefined });
       expect(emu.values(`Clientes ${r}`)).toHaveLength(13);
     }
+  });
+
+  it("a scheduled pull reads the sheets' metadata once: each sheet's tags, and its own columns", () => {
+    const emu = emulator({ costs: COST_MODELS.pessimistic });
+    connect(emu, sb);
+    const ids = [1, 2, 3, 4].map((r) => {
+      let p = ok<Progress>(
+        emu.run('startImportRun', [{ connection: 'Demo', listing: 'clientes', sheetName: `Clientes ${r}`, name: `Clientes ${r}`, filters: {} }]),
+      );
+      while (!p.done) p = emu.run('continueReportRun', [p.reportId]) as Progress;
+      return p.reportId;
+    });
+    ok(emu.run('setReportSchedule', [ids[0], { kind: 'hourly' }, false]));
+    const calls = new Map<string, number>();
+    const onServiceCall = (c: ServiceCall) => calls.set(`${c.object}.${c.method}`, (calls.get(`${c.object}.${c.method}`) ?? 0) + 1);
+    const [run] = emu.runDueTriggers(SP('2026-11-22T11:59:00'), { onServiceCall });
+    expect(run.counters.urlFetchRequests).toBeGreaterThan(0);
+    // Seven sheets (the first, four reports, Histórico, the work sheet), each sheet's tags read once, and the two tags the run sets.
+    expect(calls.get('Sheet.getDeveloperMetadata')).toBe(7 + 2);
+    expect(calls.get('Spreadsheet.getSheets')).toBeLessThanOrEqual(2);
+    expect(calls.get('Sheet.createDeveloperMetadataFinder')).toBe(1);
+    expect(emu.values('Clientes 1')).toHaveLength(13);
   });
 });
