@@ -42,6 +42,7 @@ export interface StepTimes {
  */
 export class StepBudget {
   private slowest = 0;
+  private started = false;
 
   constructor(
     private readonly now: () => number,
@@ -59,16 +60,20 @@ export class StepBudget {
   /**
    * Whether a wave may start now: `reserveMs` is what must follow it at its
    * worst (writing what it brings), `trips` the round trips it may wait on.
-   * Returns the time it started, or null when it must not.
+   * Returns the time it started, or null when it must not. A step's first
+   * wave starts even past the soft deadline (when it fits the limit): finding
+   * the sheets of a spreadsheet with many may take a sidebar's whole step, and
+   * a step that fetches nothing would leave the run where it was forever.
    */
   startWave(reserveMs: number, trips = 1): number | null {
     const began = this.now();
-    if (began + this.slowest * 2 > this.times.deadline) return null;
+    if (this.started && began + this.slowest * 2 > this.times.deadline) return null;
     return this.fits(trips * WORST_ROUND_TRIP_MS + reserveMs, began) ? began : null;
   }
 
   /** A wave started at `began` has ended: the next one is planned as slow as the slowest. */
   waveEnded(began: number): void {
+    this.started = true;
     this.slowest = Math.max(this.slowest, this.now() - began);
   }
 

@@ -7,7 +7,7 @@ import { DashboardStore } from '../core/dashboards/store';
 import type { KeyValueStore } from '../core/ports';
 import { ReportStore } from '../core/reports';
 import { documentStore, spreadsheetTimeZone } from './services';
-import { bookPort, sheetPort } from './sheet-port';
+import { bookPort, type SheetMemo, sheetPort, sheetsOf } from './sheet-port';
 import { gasZone } from './zone';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -32,9 +32,9 @@ function insertedId(sheet: Sheet, before: Set<number | null>): number {
   );
 }
 
-function dashboardSheetPort(ss: Spreadsheet, sheet: Sheet): DashboardSheetPort {
+function dashboardSheetPort(ss: Spreadsheet, sheet: Sheet, memo?: SheetMemo, id?: number): DashboardSheetPort {
   return {
-    ...sheetPort(sheet),
+    ...sheetPort(sheet, memo, id),
     reset: () => {
       sheet.clear();
     },
@@ -75,27 +75,17 @@ function dashboardSheetPort(ss: Spreadsheet, sheet: Sheet): DashboardSheetPort {
 
 export function dashboardBookPort(ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): DashboardBookPort {
   const book = bookPort(ss);
-  const byId = (id: number) => ss.getSheets().find((s) => s.getSheetId() === id) ?? null;
+  const sheets = sheetsOf(ss, (sheet, memo, id) => dashboardSheetPort(ss, sheet, memo, id));
   return {
     ...book,
-    tagged(key) {
-      const out: Array<{ sheet: DashboardSheetPort; value: string }> = [];
-      for (const sheet of ss.getSheets()) {
-        const found = sheet.getDeveloperMetadata().find((m) => m.getKey() === key);
-        if (found) out.push({ sheet: dashboardSheetPort(ss, sheet), value: found.getValue() ?? '' });
-      }
-      return out;
-    },
-    byId(id) {
-      const sheet = byId(id);
-      return sheet ? dashboardSheetPort(ss, sheet) : null;
-    },
+    tagged: sheets.tagged,
+    byId: sheets.byId,
     create(name) {
       // insertSheet activates the new sheet: the person keeps looking at theirs until they open the dashboard.
       const before = ss.getActiveSheet();
       const sheet = ss.insertSheet(name, ss.getSheets().length);
       if (before) ss.setActiveSheet(before);
-      return dashboardSheetPort(ss, sheet);
+      return sheets.added(sheet);
     },
   };
 }

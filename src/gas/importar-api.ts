@@ -20,7 +20,7 @@ import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, outcome } from './outcome';
 import { ownJob, who, withWarning } from './report-runs-api';
 import { connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
-import { bookPort } from './sheet-port';
+import { bookPort, sheetsChanged } from './sheet-port';
 import { WORK_SHEET } from './work-store';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
@@ -270,6 +270,7 @@ export function discardFailedImport(reportId: string, returnTo?: number): boolea
     const doomed = ss.getSheets().filter((s) => ids.has(s.getSheetId()));
     // A spreadsheet must keep one sheet.
     if (doomed.length < ss.getSheets().length) for (const sheet of doomed) ss.deleteSheet(sheet);
+    sheetsChanged(ss);
     ss.getSheets()
       .find((s) => s.getSheetId() === Number(returnTo))
       ?.activate();

@@ -5,9 +5,65 @@ import { WORK_SHEET } from './work-store';
 import { flushWrites } from './services';
 import { withinCellLimit } from './cell-limit';
 
-export function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort {
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
+/**
+ * What this execution has read of one sheet's developer metadata. Each read
+ * costs a Sheets call per sheet and several per column: a run reads it once and
+ * keeps it in step with its own changes (the global scope is new in every
+ * execution, so the next one reads again, wherever the user moved the columns).
+ */
+export interface SheetMemo {
+  tags?: Map<string, string | null>;
+  columns: Map<string, Map<string, number>>;
+}
+
+/** The spreadsheet's sheets with their ids, and each sheet's memo, for this execution. */
+interface BookMemo {
+  sheets?: Array<{ sheet: Sheet; id: number }>;
+  memos: Map<number, SheetMemo>;
+}
+
+const books = new WeakMap<Spreadsheet, BookMemo>();
+
+function bookMemo(ss: Spreadsheet): BookMemo {
+  let memo = books.get(ss);
+  if (!memo) books.set(ss, (memo = { memos: new Map() }));
+  return memo;
+}
+
+function sheetMemo(book: BookMemo, id: number): SheetMemo {
+  let memo = book.memos.get(id);
+  if (!memo) book.memos.set(id, (memo = { columns: new Map() }));
+  return memo;
+}
+
+/** The spreadsheet's sheets and their ids, listed once per execution. */
+function listed(ss: Spreadsheet): Array<{ sheet: Sheet; id: number }> {
+  const memo = bookMemo(ss);
+  memo.sheets ??= ss.getSheets().map((sheet) => ({ sheet, id: sheet.getSheetId() }));
+  return memo.sheets;
+}
+
+/** A sheet was deleted outside the ports: the next look-up lists the sheets again. */
+export function sheetsChanged(ss: Spreadsheet): void {
+  bookMemo(ss).sheets = undefined;
+}
+
+export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }, id = sheet.getSheetId()): SheetPort {
+  const sheetTags = (): Map<string, string | null> => {
+    if (!memo.tags) {
+      memo.tags = new Map();
+      for (const m of sheet.getDeveloperMetadata()) {
+        const key = m.getKey();
+        if (!memo.tags.has(key)) memo.tags.set(key, m.getValue());
+      }
+    }
+    return memo.tags;
+  };
   return {
-    id: sheet.getSheetId(),
+    id,
     name: () => sheet.getName(),
     lastRow: () => sheet.getLastRow(),
     lastColumn: () => sheet.getLastColumn(),
@@ -45,35 +101,43 @@ export function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort 
       sheet.setTabColor(color as string);
     },
     cells: () => sheet.getMaxRows() * sheet.getMaxColumns(),
-    sheetTag(key) {
-      const found = sheet.getDeveloperMetadata().find((m) => m.getKey() === key);
-      return found ? found.getValue() : null;
-    },
+    sheetTag: (key) => sheetTags().get(key) ?? null,
     setSheetTag(key, value) {
       const found = sheet.getDeveloperMetadata().filter((m) => m.getKey() === key);
       if (found.length > 0) found[0].setValue(value);
       else sheet.addDeveloperMetadata(key, value);
       for (const extra of found.slice(1)) extra.remove();
+      memo.tags?.set(key, value);
     },
     columnTags(key) {
-      const out = new Map<string, number>();
-      const found = sheet.createDeveloperMetadataFinder().withKey(key).withLocationType(SpreadsheetApp.DeveloperMetadataLocationType.COLUMN).find();
-      for (const m of found) {
-        const value = m.getValue();
-        const column = m.getLocation().getColumn();
-        if (value !== null && column && !out.has(value)) out.set(value, column.getColumn());
+      let out = memo.columns.get(key);
+      if (!out) {
+        out = new Map<string, number>();
+        const found = sheet.createDeveloperMetadataFinder().withKey(key).withLocationType(SpreadsheetApp.DeveloperMetadataLocationType.COLUMN).find();
+        for (const m of found) {
+          const value = m.getValue();
+          const column = m.getLocation().getColumn();
+          if (value !== null && column && !out.has(value)) out.set(value, column.getColumn());
+        }
+        memo.columns.set(key, out);
       }
-      return out;
+      // The caller may change its copy.
+      return new Map(out);
     },
     tagColumn(column, key, value) {
       sheet.getRange(1, column, sheet.getMaxRows(), 1).addDeveloperMetadata(key, value);
+      const known = memo.columns.get(key);
+      if (known && !known.has(value)) known.set(value, column);
     },
     untagColumn(key, value) {
       for (const m of sheet.createDeveloperMetadataFinder().withKey(key).withValue(value).find()) m.remove();
+      memo.columns.get(key)?.delete(value);
     },
     insertColumnsAfter(column, count) {
       if (column === 0) sheet.insertColumns(1, count);
       else sheet.insertColumnsAfter(column, count);
+      // The metadata moves with the columns to the right of the new ones.
+      for (const known of memo.columns.values()) for (const [value, at] of known) if (at > column) known.set(value, at + count);
     },
     deleteRows(row, count) {
       sheet.deleteRows(row, count);
@@ -84,45 +148,68 @@ export function sheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): SheetPort 
   };
 }
 
-export function bookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): BookPort {
+/**
+ * The look-ups every book shares, each sheet's port made by `wrap` over this
+ * execution's memo of that sheet: the sheets are listed and each sheet's
+ * metadata read once, whichever book of the same spreadsheet asks.
+ */
+export function sheetsOf<P extends SheetPort>(ss: Spreadsheet, wrap: (sheet: Sheet, memo: SheetMemo, id: number) => P) {
+  const port = (sheet: Sheet, id = sheet.getSheetId()) => wrap(sheet, sheetMemo(bookMemo(ss), id), id);
   return {
-    timeZone: () => ss.getSpreadsheetTimeZone(),
-    tagged(key) {
-      const out: Array<{ sheet: SheetPort; value: string }> = [];
-      for (const sheet of ss.getSheets()) {
-        const found = sheet.getDeveloperMetadata().find((m) => m.getKey() === key);
-        if (found) out.push({ sheet: sheetPort(sheet), value: found.getValue() ?? '' });
+    tagged(key: string): Array<{ sheet: P; value: string }> {
+      const out: Array<{ sheet: P; value: string }> = [];
+      for (const { sheet, id } of listed(ss)) {
+        const found = port(sheet, id);
+        found.sheetTag(key);
+        const tags = sheetMemo(bookMemo(ss), id).tags as Map<string, string | null>;
+        if (tags.has(key)) out.push({ sheet: found, value: tags.get(key) ?? '' });
       }
       return out;
     },
+    byName(name: string): P | null {
+      const sheet = ss.getSheetByName(name);
+      return sheet ? port(sheet) : null;
+    },
+    byId(id: number): P | null {
+      const found = listed(ss).find((s) => s.id === id);
+      return found ? port(found.sheet, id) : null;
+    },
+    /** A sheet just inserted, added to the execution's list. */
+    added(sheet: Sheet): P {
+      const id = sheet.getSheetId();
+      bookMemo(ss).sheets?.push({ sheet, id });
+      return port(sheet, id);
+    },
+  };
+}
+
+export function bookPort(ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): BookPort {
+  const sheets = sheetsOf(ss, sheetPort);
+  return {
+    timeZone: () => ss.getSpreadsheetTimeZone(),
+    tagged: sheets.tagged,
     // The owners' work sheet is the add-on's own: never offered to the person.
     sheetNames: () =>
       ss
         .getSheets()
         .map((s) => s.getName())
         .filter((n) => n !== WORK_SHEET),
-    byName(name) {
-      const sheet = ss.getSheetByName(name);
-      return sheet ? sheetPort(sheet) : null;
-    },
-    byId(id) {
-      const sheet = ss.getSheets().find((s) => s.getSheetId() === id);
-      return sheet ? sheetPort(sheet) : null;
-    },
+    byName: sheets.byName,
+    byId: sheets.byId,
     create(name, columns) {
       const sheet = withinCellLimit(`A aba "${name}"`, () => ss.insertSheet(name, ss.getSheets().length));
       const extra = columns === undefined ? 0 : sheet.getMaxColumns() - Math.max(1, columns);
       if (extra > 0) sheet.deleteColumns(sheet.getMaxColumns() - extra + 1, extra);
-      return sheetPort(sheet);
+      return sheets.added(sheet);
     },
     totalCells: () => ss.getSheets().reduce((n, s) => n + s.getMaxRows() * s.getMaxColumns(), 0),
     flush: flushWrites,
   };
 }
 
-function markupSheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): MarkupSheetPort {
+function markupSheetPort(sheet: Sheet, memo?: SheetMemo, id?: number): MarkupSheetPort {
   return {
-    ...sheetPort(sheet),
+    ...sheetPort(sheet, memo, id),
     readBackgrounds: (row, column, numRows, numColumns) => sheet.getRange(row, column, numRows, numColumns).getBackgrounds(),
     setBackgrounds(row, column, colors) {
       if (colors.length === 0) return;
@@ -142,19 +229,14 @@ function markupSheetPort(sheet: GoogleAppsScript.Spreadsheet.Sheet): MarkupSheet
 }
 
 /** The bulk sidebar's view of the active spreadsheet. */
-export function selectionBookPort(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): SelectionBookPort {
+export function selectionBookPort(ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): SelectionBookPort {
   const byId = (id: number) => ss.getSheets().find((s) => s.getSheetId() === id) ?? null;
+  const sheets = sheetsOf(ss, markupSheetPort);
   return {
     ...bookPort(ss),
-    byName(name) {
-      const sheet = ss.getSheetByName(name);
-      return sheet ? markupSheetPort(sheet) : null;
-    },
-    byId(id) {
-      const sheet = byId(id);
-      return sheet ? markupSheetPort(sheet) : null;
-    },
-    create: (name) => markupSheetPort(ss.insertSheet(name, ss.getSheets().length)),
+    byName: sheets.byName,
+    byId: sheets.byId,
+    create: (name) => sheets.added(ss.insertSheet(name, ss.getSheets().length)),
     selection() {
       const sheet = ss.getActiveSheet();
       const list = ss.getActiveRangeList();

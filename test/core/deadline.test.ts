@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CALL_MS, CELL_READ_MS, CELL_WRITE_MS, fits, WORST_ROUND_TRIP_MS, writeCostMs } from '../../src/core/deadline';
+import { CALL_MS, CELL_READ_MS, CELL_WRITE_MS, fits, StepBudget, WORST_ROUND_TRIP_MS, writeCostMs } from '../../src/core/deadline';
 
 describe('planning a step against the execution limit', () => {
   it("uses the platform's pessimistic figures", () => {
@@ -19,5 +19,16 @@ describe('planning a step against the execution limit', () => {
     expect(fits(1_000, 500, 1_500)).toBe(true);
     expect(fits(1_000, 501, 1_500)).toBe(false);
     expect(fits(1_000, 1e12, undefined)).toBe(true);
+  });
+
+  it("starts a step's first wave past the soft deadline when it fits the limit, and no second one", () => {
+    let now = 10_000;
+    const budget = new StepBudget(() => now, { deadline: 5_000, limit: now + WORST_ROUND_TRIP_MS + 100 });
+    expect(budget.startWave(100)).toBe(10_000);
+    expect(budget.startWave(101)).toBeNull();
+    now += 1;
+    budget.waveEnded(10_000);
+    expect(budget.startWave(0)).toBeNull();
+    expect(new StepBudget(() => 0, { deadline: 10_000 }).startWave(0)).toBe(0);
   });
 });

@@ -1,0 +1,60 @@
+/**
+ * A spreadsheet that holds many reports, under the pessimistic cost model:
+ * what a sidebar step spends finding its sheet and columns grows with the
+ * sheets, and every step must still move its run forward.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COST_MODELS } from '../../dev/gas/clock';
+import type { GasEmulator } from '../../dev/gas/runner';
+import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
+import type { ServiceCall } from '../../dev/gas/execution';
+import { connect, emulator, ok, type Progress, SP } from './helpers';
+
+let sb: SandboxHandle;
+
+beforeAll(async () => {
+  sb = await borrowSandbox({ seed: 5, size: 'small' });
+});
+afterAll(async () => {
+  await sb?.stop();
+});
+beforeEach(async () => {
+  await sb.reset({ size: { faturas: 10, clientes: 12, cobrancas: 5, transacoes: 5, assinaturas: 5 } });
+});
+
+/** A Clientes report from the sidebar, stepped at most `steps` times (12 records are one page); its last progress. */
+function importClientes(emu: GasEmulator, r: number, steps = 2): Progress {
+  const form = { connection: 'Demo', listing: 'clientes', sheetName: `Clientes ${r}`, name: `Clientes ${r}`, filters: {} };
+  let p = ok<Progress>(emu.run('startImportRun', [form]));
+  for (let step = 0; step < steps && !p.done; step++) p = emu.run('continueReportRun', [p.reportId]) as Progress;
+  return p;
+}
+
+describe('a spreadsheet with many reports', () => {
+  it('each sidebar step of the tenth import brings its rows, under the pessimistic costs', () => {
+    const emu = emulator({ costs: COST_MODELS.pessimistic, latency: { ms: 300 } });
+    connect(emu, sb);
+    for (let r = 1; r <= 10; r++) {
+      // The first step fetches the one page, the second at the latest ends the run.
+      const p = importClientes(emu, r);
+      expect({ report: r, done: p.done, rows: p.rows, message: p.message }).toEqual({ report: r, done: true, rows: 12, message: undefined });
+      expect(emu.values(`Clientes ${r}`)).toHaveLength(13);
+    }
+  });
+
+  it("a scheduled pull reads the sheets' metadata once: each sheet's tags, and its own columns", () => {
+    const emu = emulator({ costs: COST_MODELS.pessimistic });
+    connect(emu, sb);
+    const ids = [1, 2, 3, 4].map((r) => importClientes(emu, r, 50).reportId);
+    ok(emu.run('setReportSchedule', [ids[0], { kind: 'hourly' }, false]));
+    const calls = new Map<string, number>();
+    const onServiceCall = (c: ServiceCall) => calls.set(`${c.object}.${c.method}`, (calls.get(`${c.object}.${c.method}`) ?? 0) + 1);
+    const [run] = emu.runDueTriggers(SP('2026-11-22T11:59:00'), { onServiceCall });
+    expect(run.counters.urlFetchRequests).toBeGreaterThan(0);
+    // Seven sheets (the first, four reports, Histórico, the work sheet), each sheet's tags read once, and the two tags the run sets.
+    expect(calls.get('Sheet.getDeveloperMetadata')).toBe(7 + 2);
+    expect(calls.get('Spreadsheet.getSheets')).toBeLessThanOrEqual(2);
+    expect(calls.get('Sheet.createDeveloperMetadataFinder')).toBe(1);
+    expect(emu.values('Clientes 1')).toHaveLength(13);
+  });
+});
