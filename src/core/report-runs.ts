@@ -34,6 +34,7 @@ import { listing } from '../api/operations';
 import { endedStatus, runResult, type RunStatus } from './run-state';
 import { describeOrganization, distinctOrganizations, type Organization } from './organizations';
 import { backoff } from './run-backoff';
+import { keepLastGood } from './last-good';
 
 export interface RunDeps {
   reports: ReportStore;
@@ -306,6 +307,8 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   const now = deps.now();
   const result = runResult(state.status, Boolean(state.partial));
   const { note, ...pause } = backoff(report, result, job.origin, now, Boolean(state.retryable));
+  const kept = keepLastGood(deps.book, report, state, deps.zone);
+  const said = kept ? `${state.message ?? ''} ${kept}`.trim() : state.message;
   const summary: RunSummary = {
     startedAt: state.startedAt,
     finishedAt: now,
@@ -314,7 +317,7 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     durationMs: now - state.startedAt,
     result,
     // The note on the schedule is kept whole: the failure's own text gives way to it.
-    message: state.message && note ? `${bounded(state.message, MESSAGE_MAX - note.length - 1)} ${note}` : (state.message ?? note),
+    message: said && note ? `${bounded(said, MESSAGE_MAX - note.length - 1)} ${note}` : (said ?? note),
     warnings: state.warnings.length ? state.warnings : undefined,
     incremental: state.spec.mode === 'merge',
   };

@@ -23,8 +23,10 @@ const INSTRUMENTATION = 1_000;
 const loaded = (chars: number | undefined) =>
   chars !== undefined && chars < INSTRUMENTATION
     ? 'none'
-    : (Object.keys(chunks).find((n) => chars !== undefined && chars >= chunks[n].length && chars < chunks[n].length + INSTRUMENTATION) ??
-      `${chars} characters`);
+    : // Two chunks may be within the instrumentation's margin of each other: the closest below wins.
+      (Object.keys(chunks)
+        .filter((n) => chars !== undefined && chars >= chunks[n].length && chars < chunks[n].length + INSTRUMENTATION)
+        .sort((a, b) => chunks[b].length - chunks[a].length)[0] ?? `${chars} characters`);
 
 beforeAll(async () => {
   sb = await borrowSandbox({ seed: 5, size: 'small' });

@@ -303,6 +303,37 @@ describe('Fluxo de caixa', () => {
     ]);
   });
 
+  it("covers the months of the report's date filters: a 90-day report shows its four months, 0,00 where nothing was paid", () => {
+    const f = cashFlow(sheet([tx(1, 'C', 100, '2026-10-05'), tx(2, 'D', 30, '2026-11-02')]), null, today, {}, { from: { year: 2026, month: 8 } });
+    expect(f.table.rows).toEqual([
+      ['08/2026', 0, 0, 0],
+      ['09/2026', 0, 0, 0],
+      ['10/2026', 100, 0, 100],
+      ['11/2026', 0, 30, -30],
+      ['Total', 100, 30, 70],
+    ]);
+    expect(f.chart.rows).toBe(4);
+    expect(f.counted).toBe(2);
+  });
+
+  it('a closed range ends where the report ends, yet stretches to a month that holds a payment; twelve months at most, the latest', () => {
+    const sept = { year: 2026, month: 9 };
+    const within = cashFlow(sheet([tx(1, 'C', 5, '2026-09-10')]), null, today, {}, { from: { year: 2026, month: 7 }, to: sept });
+    expect(within.table.rows.map((r) => r[0])).toEqual(['07/2026', '08/2026', '09/2026', 'Total']);
+    const late = cashFlow(sheet([tx(1, 'C', 5, '2026-11-10'), tx(2, 'C', 7, '2025-01-10')]), null, today, {}, { from: sept, to: sept });
+    expect(late.table.rows).toEqual([['12/2025', 0, 0, 0], ...MONTHS.slice(1, 11).map((m) => [m, 0, 0, 0]), ['11/2026', 5, 0, 5], ['Total', 5, 0, 5]]);
+    expect(late.counted).toBe(1);
+    const old = cashFlow(sheet([tx(1, 'C', 5, '2024-03-10')]), null, today, {}, { from: { year: 2024, month: 1 }, to: { year: 2024, month: 3 } });
+    expect(old.table.rows).toEqual([
+      ['01/2024', 0, 0, 0],
+      ['02/2024', 0, 0, 0],
+      ['03/2024', 5, 0, 5],
+      ['Total', 5, 0, 5],
+    ]);
+    const openStart = cashFlow(sheet([]), null, today, {}, { to: sept });
+    expect(openStart.table.rows.map((r) => r[0])).toEqual(['09/2026', 'Total']);
+  });
+
   it('splits the same transactions by plano de contas, in alphabetical order', () => {
     const plans = sheet([
       { idTransacao: 1, planoConta: 'Honorários', valor: 60, tipoOperacao: 'C' },

@@ -378,6 +378,25 @@ describe('refreshing, other kinds and sources', () => {
     expect(sheet.text(5)).toBe('');
   });
 
+  it("cash flow covers the months of its report's date filters, as its last run resolved them: 90 days back shows four months", () => {
+    const { deps, book, d } = cashWorld(null);
+    const ninety = { dataPagamentoInicial: { rel: 'hoje', dias: -90 } };
+    const months = () => {
+      const sheet = dashSheet(book, refreshDashboard(deps, d));
+      return sheet.read(TABLE_ROW + 2, 1, 6, 1).map((r) => r[0]);
+    };
+    deps.reports.save({ ...deps.reports.find('tx')!, filters: ninety } as Report);
+    expect(months()).toEqual(['08/2026', '09/2026', '10/2026', '11/2026', 'Total', '']);
+    // Run on 05/10: from 07/07 to that day, then November's payment.
+    const lastRun = { startedAt: zone.instant({ year: 2026, month: 10, day: 5 }).getTime(), origin: 'manual', rows: 3, durationMs: 1, result: 'ok' };
+    deps.reports.save({ ...deps.reports.find('tx')!, lastRun } as Report);
+    expect(months()).toEqual(['07/2026', '08/2026', '09/2026', '10/2026', '11/2026', 'Total']);
+    deps.reports.save({ ...deps.reports.find('tx')!, filters: { dataVencimentoFinal: '2026-09-30' } } as Report);
+    expect(months()).toEqual(['09/2026', '10/2026', '11/2026', 'Total', '', '']);
+    deps.reports.save({ ...deps.reports.find('tx')!, filters: { dataVencimentoFinal: 'amanhã' } } as Report);
+    expect(months()).toEqual(['10/2026', '11/2026', 'Total', '', '', '']);
+  });
+
   it('cash flow without the child sheet says where the detail will come from', () => {
     const { deps, book, d } = cashWorld(null);
     const sheet = dashSheet(book, refreshDashboard(deps, d));

@@ -122,6 +122,51 @@ describe('a run that fails', () => {
     expect(resumed.pausedUntil).toBeUndefined();
   });
 
+  it('a scheduled run that fails for good before writing a row leaves the sheet as the last good run left it, not INCOMPLETO, and says so', () => {
+    const w = world({ k1: customers(1, 7) });
+    const r = w.report({ schedule: { kind: 'hourly' } });
+    startRun(w.deps, r.id, 'manual');
+    runToEnd(w, r.id);
+    const good = w.reports.get(r.id).lastSuccessStart!;
+    w.tick(HOUR);
+    delete w.service.companies.k1;
+    const begun = beginRun(w.deps, w.reports.get(r.id), 'agendado', null);
+    stepRun(w.deps, begun.report, begun.job, w.now() + 600_000);
+    const sheet = w.book.byName('Clientes') as TaggedSheet;
+    expect(sheet.read(1, 1, 1, 1)[0][0]).toBe('ID do cliente');
+    expect(sheet.tab).toBeNull();
+    expect(sheet.lastRow()).toBe(8);
+    const run = w.reports.get(r.id).lastRun!;
+    expect(run.result).toBe('erro');
+    const kept = `A aba "Clientes" continua com os dados da última atualização bem-sucedida, de ${new Date(good).toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' }).replace(',', '')}.`;
+    expect(run.message).toContain(` ${kept} O agendamento foi pausado`);
+    expect(w.history().at(-1)?.Mensagem).toContain(kept);
+    expect(w.notified.at(-1)?.run.message).toContain(kept);
+  });
+
+  it('a run that wrote some of its rows before failing for good keeps the sheet marked INCOMPLETO; so does a first run, with no good data', () => {
+    const w = world({ k1: customers(1, 30) });
+    const r = w.report({ schedule: { kind: 'hourly' } });
+    startRun(w.deps, r.id, 'manual');
+    runToEnd(w, r.id);
+    // Its first step writes two pages, then the service fails; the run continued, it is refused for good.
+    w.service.fault = (asked) => (asked.page > 1 ? refused(500, 'Erro interno') : undefined);
+    const begun = beginRun(w.deps, w.reports.get(r.id), 'agendado', null);
+    const resting = stepRun(w.deps, begun.report, begun.job, w.now() + 600_000);
+    expect(resting.job.state).toMatchObject({ status: 'failed', retryable: true, pages: 2 });
+    w.service.fault = (asked) => (asked.page > 1 ? refused(401) : undefined);
+    stepRun(w.deps, resting.report, resting.job, w.now() + 600_000);
+    const sheet = w.book.byName('Clientes') as TaggedSheet;
+    expect(w.reports.get(r.id).lastRun?.result).toBe('erro');
+    expect(String(sheet.read(1, 1, 1, 1)[0][0])).toMatch(/^⚠ INCOMPLETO/);
+    expect(w.reports.get(r.id).lastRun?.message).not.toMatch(/última atualização bem-sucedida/);
+    const first = world({});
+    const never = first.report({ schedule: { kind: 'hourly' } });
+    const started = beginRun(first.deps, first.reports.get(never.id), 'agendado', null);
+    stepRun(first.deps, started.report, started.job, first.now() + 600_000);
+    expect(String(first.book.byName('Clientes')!.read(1, 1, 1, 1)[0][0])).toMatch(/^⚠ INCOMPLETO/);
+  });
+
   it('a server error can be continued, and continuing resumes the same job to its end', () => {
     const w = world({ k1: customers(1, 7) });
     w.service.fault = () => refused(500, 'Erro interno');

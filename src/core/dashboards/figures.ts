@@ -4,7 +4,7 @@
  * user could break. Columns come by field key, as the report sheet's column
  * metadata names them; the consolidated reports' first column is `empresa`.
  */
-import { addMonths, competencia, type Day, type Month, type Zone } from '../../api/calendar';
+import { addMonths, competencia, type Day, type Month, monthIndex, type Zone } from '../../api/calendar';
 import type { CellValue } from '../table';
 import type { DashboardKind } from './kinds';
 import { plural } from '../../api/words';
@@ -342,17 +342,37 @@ export function invoicesWithoutNfse(invoices: SourceTable, nfse: SourceTable, la
   };
 }
 
-/** The months from the first to the last that hold a payment (the current one when none does): the span the report covers. */
-function coveredMonths(months: string[], has: (m: string) => boolean): string[] {
-  const first = months.findIndex(has);
-  if (first < 0) return months.slice(-1);
-  const last = months.length - 1 - [...months].reverse().findIndex(has);
-  return months.slice(first, last + 1);
+/** The months a report covers, from its date filters: first and last, either open. */
+export interface MonthSpan {
+  from?: Month;
+  to?: Month;
 }
 
-/** 5. Fluxo de caixa: receipts and payments of paid transactions by month of payment (of the last 12, those the report covers), and by plano de contas. */
-export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Today, labels: Record<string, string> = {}): Figures {
-  const twelve = lastTwelve(today.day);
+/** `first`..`last` as competências, oldest first. */
+function monthsBetween(first: number, last: number): string[] {
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => competencia(addMonths({ year: 0, month: 1 }, first + i)));
+}
+
+const indexOf = (m: Month): number => m.year * 12 + m.month - 1;
+
+/**
+ * The months the table shows. Without a span: of the last 12, from the first to the last that hold a payment (the
+ * current one when none does). With one: its months (an open end is today's month), stretched to any month that holds
+ * a payment, the latest 12 at most: a month without payments shows 0,00 only inside what the report covers.
+ */
+function shownMonths(paid: ReadonlySet<string>, today: Day, span: MonthSpan | undefined): string[] {
+  const twelve = lastTwelve(today);
+  const held = twelve.filter((m) => paid.has(m));
+  if (!span?.from && !span?.to) return held.length ? twelve.slice(twelve.indexOf(held[0]), twelve.indexOf(held[held.length - 1]) + 1) : twelve.slice(-1);
+  const paidAt = [...paid].map(monthIndex);
+  const to = indexOf(span.to ?? today);
+  const end = Math.max(to, ...paidAt);
+  const start = Math.min(span.from ? indexOf(span.from) : to, ...paidAt);
+  return monthsBetween(Math.max(start, end - 11), end);
+}
+
+/** 5. Fluxo de caixa: receipts and payments of paid transactions by month of payment (the months the report covers), and by plano de contas. */
+export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Today, labels: Record<string, string> = {}, span?: MonthSpan): Figures {
   const id = col(src, 'idTransacao');
   const kind = col(src, 'tipoTransacao');
   const op = col(src, 'tipoOperacao');
@@ -360,28 +380,26 @@ export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Tod
   const paidOn = col(src, 'dataPagamento');
   const paid = col(src, 'isQuitado');
   const { of } = companies(src);
-  const inC = new Map(twelve.map((m) => [m, 0]));
-  const outC = new Map(twelve.map((m) => [m, 0]));
-  const paidIn = new Set<string>();
+  const inC = new Map<string, number>();
+  const outC = new Map<string, number>();
   /** Transaction (by company and id) → month of payment, for the plano de contas split. */
-  const monthOf = new Map<string, string>();
-  let counted = 0;
+  const paidMonth = new Map<string, string>();
   for (const r of rowsOf(src)) {
     if (!isTrue(paid[r]) || text(kind[r]).toUpperCase() === 'T') continue;
     const date = asDate(paidOn[r]);
     if (!date) continue;
     const w = today.zone.wall(date);
     const m = competencia({ year: w.year, month: w.month });
-    if (!inC.has(m)) continue;
     const credit = text(op[r]).toUpperCase() === 'C';
     (credit ? inC : outC).set(m, ((credit ? inC : outC).get(m) ?? 0) + cents(valor[r]));
-    monthOf.set(`${of(r)}\u0000${text(id[r])}`, m);
-    paidIn.add(m);
-    counted += 1;
+    paidMonth.set(`${of(r)}\u0000${text(id[r])}`, m);
   }
-  const months = coveredMonths(twelve, (m) => paidIn.has(m));
+  const months = shownMonths(new Set(paidMonth.values()), today.day, span);
+  const shown = new Set(months);
+  const counted = [...paidMonth.values()].filter((m) => shown.has(m)).length;
+  const monthOf = new Map([...paidMonth].filter(([, m]) => shown.has(m)));
   const rows: CellValue[][] = months.map((m) => [m, money(inC.get(m) ?? 0), money(outC.get(m) ?? 0), money((inC.get(m) ?? 0) - (outC.get(m) ?? 0))]);
-  const sum = (map: Map<string, number>) => [...map.values()].reduce((a, x) => a + x, 0);
+  const sum = (map: Map<string, number>) => months.reduce((a, m) => a + (map.get(m) ?? 0), 0);
   rows.push(['Total', money(sum(inC)), money(sum(outC)), money(sum(inC) - sum(outC))]);
   const notes = missing(src, NEEDS['fluxo-caixa'].main, labels);
   const figures: Figures = {

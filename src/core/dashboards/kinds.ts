@@ -48,7 +48,7 @@ export const KINDS: Record<DashboardKind, KindDef> = {
     title: 'Fluxo de caixa por plano de contas',
     listing: 'transacoes',
     counts:
-      'transações quitadas (sem transferências entre contas), pelo mês do pagamento, nos meses que o relatório traz (do primeiro ao último com pagamento, dentro dos últimos 12)',
+      'transações quitadas (sem transferências entre contas), pelo mês do pagamento, nos meses que o relatório cobre (pelos filtros de data de pagamento ou de vencimento; sem eles, do primeiro ao último mês com pagamento; no máximo 12)',
   },
 };
 

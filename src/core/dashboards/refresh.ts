@@ -5,13 +5,13 @@
  * dashboard's own sheet, found by its metadata whatever the user renamed or
  * moved it to, and never one of the user's sheets.
  */
-import { brDateTime, type Zone } from '../../api/calendar';
+import { brDateTime, type Month, parseDay, type Zone } from '../../api/calendar';
 import { listing } from '../../api/operations';
 import { UserError } from '../../api/user-error';
 import { bounded, MESSAGE_MAX } from '../bounds';
 import { findChildSheet } from '../child-sheet';
 import { childSheetName } from '../sheet-names';
-import type { Report, ReportStore, SavedFilterValue } from '../reports';
+import { type Report, type ReportStore, resolveFilters, type SavedFilterValue } from '../reports';
 import { describeSheetFilter } from '../sheet-filters';
 import { COLUMN_TAG, noteKey, SHEET_TAG } from '../sheet-layout';
 import type { SheetPort } from '../sheet-port';
@@ -22,6 +22,7 @@ import {
   EMPRESA,
   type Figures,
   invoicesWithoutNfse,
+  type MonthSpan,
   NEEDS,
   overdueByClient,
   receivablesByAge,
@@ -127,6 +128,28 @@ export function crossOrganization(
   return `Os dois relatórios são de organizações diferentes: as faturas de "${invoices.name}" vêm de ${names(a)} e as NFS-e de "${notes.name}" vêm de ${names(b)}. Compará-los diria que nenhuma fatura tem nota: escolha um relatório de NFS-e da mesma empresa das faturas.`;
 }
 
+/** Date filters that bound a report, in the order they say when money moved: payment first, then due date. */
+const SPAN_FILTERS = [
+  ['dataPagamentoInicial', 'dataPagamentoFinal'],
+  ['dataVencimentoInicial', 'dataVencimentoFinal'],
+] as const;
+
+/** The months a report covers, from its date filters as its last run resolved them (a 90-day report: those 3 or 4 months); none without them. */
+export function reportSpan(report: Report, now: number, zone: Zone): MonthSpan | undefined {
+  const at = new Date(report.lastRun?.startedAt ?? now);
+  const filters = resolveFilters(report, at, zone);
+  const month = (name: string): Month | undefined => {
+    const day = typeof filters[name] === 'string' ? parseDay(filters[name] as string) : null;
+    return day?.ok ? { year: day.value.year, month: day.value.month } : undefined;
+  };
+  for (const [first, last] of SPAN_FILTERS) {
+    // Without an end, the report reaches the day it ran.
+    const span = { from: month(first), to: month(last) ?? zone.wall(at) };
+    if (filters[first] !== undefined || filters[last] !== undefined) return span;
+  }
+  return undefined;
+}
+
 /** Everything a dashboard's figures come from, read once. */
 function compute(deps: DashboardDeps, d: Dashboard): { figures: Figures; sources: Array<{ report: Report; sheet: SheetPort }> } {
   const def = KINDS[d.kind];
@@ -157,7 +180,8 @@ function compute(deps: DashboardDeps, d: Dashboard): { figures: Figures; sources
       const child = needs.child!;
       const childDef = tableSpec(listing(def.listing)).children.find((c) => c.field === child.field)!;
       const childSheet = findChildSheet(deps.book, sheet.id, child.field, childSheetName(report.sheetName, childDef));
-      return { figures: cashFlow(main, childSheet ? readSource(childSheet, child.keys) : null, today, labels), sources };
+      const plans = childSheet ? readSource(childSheet, child.keys) : null;
+      return { figures: cashFlow(main, plans, today, labels, reportSpan(report, deps.now(), deps.zone)), sources };
     }
   }
 }
