@@ -168,8 +168,8 @@ export class CellConverter {
         return date ? new Date(date.getTime()) : text;
       }
       case 'month': {
-        const m = COMPETENCIA_PATTERN.exec(String(value)) ? String(value) : null;
-        return m ? this.zone.instant({ year: Number(m.slice(3)), month: Number(m.slice(0, 2)), day: 1 }) : String(value);
+        const text = String(value);
+        return COMPETENCIA_PATTERN.test(text) ? this.zone.instant({ year: Number(text.slice(3)), month: Number(text.slice(0, 2)), day: 1 }) : text;
       }
       case 'json':
         return typeof value === 'string' ? value : typeof value === 'object' ? readable(value) : String(value);
