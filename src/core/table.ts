@@ -29,6 +29,8 @@ export interface Column {
   typed?: false;
   /** A column the add-on derives from another field of the record (its key is then its own). */
   source?: string;
+  /** The layout version that brought this column (1 when absent): a sheet laid out before it gets it as new, not as deleted. */
+  since?: number;
 }
 
 export interface ChildTable {
@@ -71,6 +73,7 @@ export const MONTH_COLUMNS: Partial<Record<string, Column>> = {
     label: 'Mês da competência',
     cell: 'month',
     source: 'competencia',
+    since: 2,
     note: 'A competência como data (dia 1 do mês), mostrada MM/AAAA: ordena e agrupa por mês nas tabelas dinâmicas.',
   },
 };
