@@ -136,7 +136,10 @@ describe('Painéis over one company', () => {
     // Its competências in time order, shown as MM/AAAA: 12/2025 before 01/2026, never after 11/2026 as text would sort.
     const labels = emu.withServices((s) => {
       const p = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(d.sheetName)!.getPivotTables()[0].getAnchorCell();
-      return p.offset(2, 0, 14, 1).getDisplayValues().map((r: string[]) => r[0]) as string[];
+      return p
+        .offset(2, 0, 14, 1)
+        .getDisplayValues()
+        .map((r: string[]) => r[0]) as string[];
     });
     const shown = labels.slice(0, labels.indexOf('Total geral'));
     expect(shown).toEqual(MONTHS.filter((m) => inMonths.some((f) => f.competencia === m)));
