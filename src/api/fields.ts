@@ -16,6 +16,8 @@ export type CellKind =
   | 'percent'
   | 'date'
   | 'datetime'
+  /** A competência (MM/AAAA) as the date of its first day, shown MM/AAAA: what sorts and groups by time where text cannot. */
+  | 'month'
   | 'boolean'
   /** Arrays whose items the spec does not describe: kept as JSON text. */
   | 'json';

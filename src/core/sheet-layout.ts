@@ -14,6 +14,8 @@ export const COLUMN_TAG = 'faturamento.coluna';
 export const SHEET_TAG = 'faturamento.aba';
 /** Sheet metadata: the listing a report sheet holds. */
 export const LISTING_TAG = 'faturamento.listagem';
+/** Sheet metadata: the layout version (`Column.since`) of the columns last laid out; none on a sheet from before versions. */
+export const LAYOUT_TAG = 'faturamento.versao';
 
 /**
  * A header note: the field key alone on the first line (what adopting an old
@@ -40,6 +42,8 @@ export interface Layout {
   positions: number[];
   /** Labels of our columns that were missing and were rebuilt. */
   rebuilt: string[];
+  /** Labels of our columns newer than the sheet's layout, added beside their neighbours. */
+  added: string[];
   /** Whether every column was where its metadata said before this run (no rebuild, no adoption). */
   intact: boolean;
 }
@@ -72,6 +76,9 @@ export function findColumns(sheet: SheetPort, columns: readonly Column[]): Array
  */
 export function resolveLayout(sheet: SheetPort, columns: readonly Column[], known: ReadonlySet<string>, idKey: string, sameListing: boolean | null): Layout {
   const tags = sheet.columnTags(COLUMN_TAG);
+  const laidOut = Number(sheet.sheetTag(LAYOUT_TAG) ?? 1);
+  const version = String(Math.max(1, ...columns.map((c) => c.since ?? 1)));
+  if (sheet.sheetTag(LAYOUT_TAG) !== version) sheet.setSheetTag(LAYOUT_TAG, version);
   let intact = tags.size > 0;
   const wanted = new Set(columns.map((c) => c.key));
   const freed: number[] = [];
@@ -99,6 +106,7 @@ export function resolveLayout(sheet: SheetPort, columns: readonly Column[], know
   }
   const positions: Array<number | null> = columns.map((c) => tags.get(c.key) ?? null);
   const rebuilt: string[] = [];
+  const added: string[] = [];
   if (positions.every((p) => p === null)) {
     // A new sheet, one the user chose to replace, or our old columns cleared: the first free places.
     freed.sort((a, b) => a - b);
@@ -106,7 +114,7 @@ export function resolveLayout(sheet: SheetPort, columns: readonly Column[], know
     const at = columns.map((_, i) => freed[i] ?? (freed.length ? ++next : i + 1));
     sheet.ensureSize(2, Math.max(...at));
     columns.forEach((c, i) => sheet.tagColumn(at[i], COLUMN_TAG, c.key));
-    return { positions: at, rebuilt, intact: false };
+    return { positions: at, rebuilt, added, intact: false };
   }
   columns.forEach((c, i) => {
     if (positions[i] !== null) return;
@@ -123,9 +131,9 @@ export function resolveLayout(sheet: SheetPort, columns: readonly Column[], know
     for (let j = 0; j < positions.length; j++) if (positions[j] !== null && (positions[j] as number) > after) positions[j] = (positions[j] as number) + 1;
     positions[i] = after + 1;
     sheet.tagColumn(after + 1, COLUMN_TAG, c.key);
-    rebuilt.push(c.label);
+    ((c.since ?? 1) > laidOut ? added : rebuilt).push(c.label);
   });
-  return { positions: positions as number[], rebuilt, intact: intact && rebuilt.length === 0 };
+  return { positions: positions as number[], rebuilt, added, intact: intact && rebuilt.length + added.length === 0 };
 }
 
 function clearColumn(sheet: SheetPort, column: number): void {

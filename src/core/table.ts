@@ -9,7 +9,7 @@ import type { ApiRecord } from '../api/envelopes';
 import type { CellKind, FieldMap } from '../api/fields';
 import type { ListOperation } from '../api/operations';
 import { ITEM_LABELS } from '../api/item-labels';
-import { DATE_PATTERN, DATETIME_PATTERN, parseIsoDate, parseIsoDateTime, type Zone } from '../api/calendar';
+import { COMPETENCIA_PATTERN, DATE_PATTERN, DATETIME_PATTERN, parseIsoDate, parseIsoDateTime, type Zone } from '../api/calendar';
 import { plural } from '../api/words';
 
 export type CellValue = string | number | boolean | Date;
@@ -27,6 +27,10 @@ export interface Column {
   onRequest?: 'cartao';
   /** False while an open child's column has seen no value to take its kind from. */
   typed?: false;
+  /** A column the add-on derives from another field of the record (its key is then its own). */
+  source?: string;
+  /** The layout version that brought this column (1 when absent): a sheet laid out before it gets it as new, not as deleted. */
+  since?: number;
 }
 
 export interface ChildTable {
@@ -56,6 +60,22 @@ export const NUMBER_FORMATS: Record<CellKind, string> = {
   money: '#,##0.00',
   date: 'dd/MM/yyyy',
   datetime: 'dd/MM/yyyy HH:mm',
+  month: 'MM/yyyy',
+};
+
+/**
+ * Beside a listing's competência (text, every digit kept), the same month as a date: a pivot table sorts text as
+ * text (12/2025 after 11/2026), dates by time. The Faturamento dashboard's pivot groups by it.
+ */
+export const MONTH_COLUMNS: Partial<Record<string, Column>> = {
+  faturas: {
+    key: '$mesCompetencia',
+    label: 'Mês da competência',
+    cell: 'month',
+    source: 'competencia',
+    since: 2,
+    note: 'A competência como data (dia 1 do mês), mostrada MM/AAAA: ordena e agrupa por mês nas tabelas dinâmicas.',
+  },
 };
 
 function flatten(
@@ -86,6 +106,8 @@ export function tableSpec(op: ListOperation): TableSpec {
   const cached = specCache.get(op.key);
   if (cached) return cached;
   const { columns, arrays } = flatten(op.record);
+  const month = MONTH_COLUMNS[op.key];
+  if (month) columns.splice(columns.findIndex((c) => c.key === month.source) + 1, 0, month);
   const parentLabel = columns.find((c) => c.key === op.idField)?.label ?? op.idField;
   const children: ChildTable[] = arrays.map(([field, item, label]) => ({
     field,
@@ -148,6 +170,10 @@ export class CellConverter {
         // A copy: a Date in a cell must not be shared with another cell's mutation.
         return date ? new Date(date.getTime()) : text;
       }
+      case 'month': {
+        const text = String(value);
+        return COMPETENCIA_PATTERN.test(text) ? this.zone.instant({ year: Number(text.slice(3)), month: Number(text.slice(0, 2)), day: 1 }) : text;
+      }
       case 'json':
         return typeof value === 'string' ? value : typeof value === 'object' ? readable(value) : String(value);
       default:
@@ -170,7 +196,7 @@ function readable(value: object): string {
 
 export function recordRow(columns: readonly Column[], record: ApiRecord, conv: CellConverter): CellValue[] {
   return columns.map((c) => {
-    const v = conv.cell(c.cell, valueAt(record, c.key), c.codes);
+    const v = conv.cell(c.cell, valueAt(record, c.source ?? c.key), c.codes);
     if (typeof v !== 'string' || v.length <= CELL_TEXT_MAX) return v;
     return conv.fit(v, () => `O campo "${c.key}" do registro ${columns[0].label} ${String(valueAt(record, columns[0].key))}`);
   });

@@ -133,6 +133,17 @@ describe('Painéis over one company', () => {
     const statuses = grid[1].slice(1).filter((s) => s !== '' && s !== 'Total geral');
     expect(statuses).toEqual([...new Set(inMonths.map((f) => f.statusFatura))].sort());
     expect(cents(totalRow[statuses.length + 1] as number)).toBe(sumCents(inMonths, 'valorTotal'));
+    // Its competências in time order, shown as MM/AAAA: 12/2025 before 01/2026, never after 11/2026 as text would sort.
+    const labels = emu.withServices((s) => {
+      const p = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(d.sheetName)!.getPivotTables()[0].getAnchorCell();
+      return p
+        .offset(2, 0, 14, 1)
+        .getDisplayValues()
+        .map((r: string[]) => r[0]) as string[];
+    });
+    const shown = labels.slice(0, labels.indexOf('Total geral'));
+    expect(shown).toEqual(MONTHS.filter((m) => inMonths.some((f) => f.competencia === m)));
+    expect(shown[0]).toBe('12/2025');
   });
 
   it('Inadimplência por cliente: the 20 largest overdue amounts, a bar chart', () => {

@@ -13,6 +13,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
+import { noteKey } from '../../src/core/sheet-layout';
 import { columnsOf, connect, emulator, finishRun, importAll } from './helpers';
 
 type Rec = Record<string, any>;
@@ -156,9 +157,9 @@ describe('user edits interleaved with refreshes', () => {
               emu.withServices((s) => sheet(s).insertColumns((a.at % 18) + 1, 1));
               break;
             case 'deleteOurColumn': {
-              // Any column of ours but the id: the refresh rebuilds it beside its neighbours.
+              // Any column of the report's but the id: the refresh rebuilds it beside its neighbours (an emission's result columns are not the report's).
               const col = columnsOf(emu, name());
-              const keys = Object.keys(col).filter((k) => k && k !== 'idFatura');
+              const keys = Object.keys(col).filter((k) => k && noteKey(k) === k && k !== 'idFatura');
               const victim = col[keys[a.pick % keys.length]];
               emu.withServices((s) => sheet(s).deleteColumns(victim + 1, 1));
               break;

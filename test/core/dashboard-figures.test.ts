@@ -116,11 +116,12 @@ describe('Faturamento por competência', () => {
       chart: { type: 'COLUMN', title: 'Faturamento por competência (últimos 12 meses)', rows: 12, columns: 2, options: { 'legend.position': 'none' } },
       pivot: {
         title: 'Tabela dinâmica: valor total por competência e status (todas as faturas das 12 competências)',
-        rowKey: 'competencia',
+        // The competência as a date (the pull's "Mês da competência"): a pivot sorts its months by time, not as text.
+        rowKey: '$mesCompetencia',
         columnKey: 'statusFatura',
         valueKey: 'valorTotal',
         valueName: 'Valor total',
-        visible: { key: 'competencia', values: MONTHS },
+        visible: { key: '$mesCompetencia', values: MONTHS },
       },
       counted: 3,
       notes: [],

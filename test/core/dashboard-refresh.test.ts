@@ -76,6 +76,7 @@ class DashBook extends MemoryBook implements DashboardBookPort {
 }
 
 const owner = { id: 'u1', email: 'dona@example.com' };
+const month = (m: number, year: number) => zone.instant({ year, month: m, day: 1 });
 
 function world() {
   const doc = new MemoryStore();
@@ -91,14 +92,14 @@ function world() {
   // The invoices report's sheet: our columns by metadata, after a column of the user's.
   const source = book.sheet(
     'Minhas faturas',
-    ['Notas', 'Competência', 'Valor total', 'Status'],
+    ['Notas', 'Competência', 'Mês da competência', 'Valor total', 'Status'],
     [
-      ['', '11/2026', 100, 'FATURADA'],
-      ['', '10/2026', 50.5, 'CANCELADA'],
-      ['', '10/2026', 20, 'FATURADA'],
+      ['', '11/2026', month(11, 2026), 100, 'FATURADA'],
+      ['', '10/2026', month(10, 2026), 50.5, 'CANCELADA'],
+      ['', '10/2026', month(10, 2026), 20, 'FATURADA'],
     ],
   ) as DashSheet;
-  source.columnsByKey.set('competencia', 2).set('valorTotal', 3).set('statusFatura', 4);
+  source.columnsByKey.set('competencia', 2).set('$mesCompetencia', 3).set('valorTotal', 4).set('statusFatura', 5);
   const report = deps.reports.save({
     id: 'r1',
     name: 'Faturas do mês',
@@ -160,12 +161,13 @@ describe('refreshing a dashboard', () => {
     expect(sheet.pivots).toEqual([
       {
         sourceSheetId: source.id,
-        source: { row: 1, column: 1, numRows: 4, numColumns: 4 },
-        rowColumn: 2,
-        columnColumn: 4,
-        valueColumn: 3,
+        source: { row: 1, column: 1, numRows: 4, numColumns: 5 },
+        // By the competência as a date, which sorts by time.
+        rowColumn: 3,
+        columnColumn: 5,
+        valueColumn: 4,
         valueName: 'Valor total',
-        visible: { column: 2, values: expect.arrayContaining(['12/2025', '11/2026']) },
+        visible: { column: 3, values: expect.arrayContaining(['12/2025', '11/2026']) },
         anchor: { row: below + 1, column: 1 },
       },
     ]);

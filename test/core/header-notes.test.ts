@@ -22,6 +22,8 @@ function sheetWithNotes(notes: string[]) {
     clear: () => {},
     setNotes: () => {},
     insertColumnsAfter: () => {},
+    sheetTag: () => null,
+    setSheetTag: () => {},
   };
   return { sheet: sheet as unknown as SheetPort, tags };
 }

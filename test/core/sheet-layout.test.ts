@@ -29,14 +29,14 @@ describe('our columns in a sheet', () => {
   it('a new sheet gets them in order from the first column, tagged, grown to fit', () => {
     const s = new StrictSheet(1, 'Nova');
     const layout = resolveLayout(s, columns, known, 'id', null);
-    expect(layout).toEqual({ positions: [1, 2, 3], rebuilt: [], intact: false });
+    expect(layout).toEqual({ positions: [1, 2, 3], rebuilt: [], added: [], intact: false });
     expect(findColumns(s, columns)).toEqual([1, 2, 3]);
     expect(s.sizes).toEqual([[2, 3]]);
   });
 
   it('found by their metadata wherever the user moved them, nothing changed', () => {
     const s = sheet(['Minha', 'Valor:valor', 'ID:id', 'Outra', 'Nome:nome']);
-    expect(resolveLayout(s, columns, known, 'id', true)).toEqual({ positions: [3, 5, 2], rebuilt: [], intact: true });
+    expect(resolveLayout(s, columns, known, 'id', true)).toEqual({ positions: [3, 5, 2], rebuilt: [], added: [], intact: true });
     expect(s.inserted).toEqual([]);
     expect(s.header()).toEqual(['Minha', 'Valor', 'ID', 'Outra', 'Nome']);
   });
@@ -44,7 +44,7 @@ describe('our columns in a sheet', () => {
   it('a column of ours the user deleted is rebuilt right after its left neighbour, the columns to its right moving over', () => {
     const s = sheet(['ID:id', 'Minha', 'Valor:valor']);
     const layout = resolveLayout(s, columns, known, 'id', true);
-    expect(layout).toEqual({ positions: [1, 2, 4], rebuilt: ['NOME'], intact: false });
+    expect(layout).toEqual({ positions: [1, 2, 4], rebuilt: ['NOME'], added: [], intact: false });
     expect(s.inserted).toEqual([[1, 1]]);
     expect(s.header()).toEqual(['ID', '', 'Minha', 'Valor']);
     expect(findColumns(s, columns)).toEqual([1, 2, 4]);
@@ -53,7 +53,7 @@ describe('our columns in a sheet', () => {
   it('a first column deleted is rebuilt just before the first of ours', () => {
     const s = sheet(['Minha', 'Outra', 'Nome:nome', 'Valor:valor']);
     const layout = resolveLayout(s, columns, known, 'id', true);
-    expect(layout).toEqual({ positions: [3, 4, 5], rebuilt: ['ID'], intact: false });
+    expect(layout).toEqual({ positions: [3, 4, 5], rebuilt: ['ID'], added: [], intact: false });
     expect(s.inserted).toEqual([[2, 1]]);
     expect(s.header()).toEqual(['Minha', 'Outra', '', 'Nome', 'Valor']);
   });
@@ -69,19 +69,19 @@ describe('our columns in a sheet', () => {
   it('a sheet from before metadata: columns whose header note names a field are adopted where they are', () => {
     const s = sheet(['Nome', 'Minha', 'ID', 'Valor'], [headerNote({ key: 'nome', note: 'o nome' }), 'minha nota', 'id', 'valor']);
     const layout = resolveLayout(s, columns, known, 'id', null);
-    expect(layout).toEqual({ positions: [3, 1, 4], rebuilt: [], intact: false });
+    expect(layout).toEqual({ positions: [3, 1, 4], rebuilt: [], added: [], intact: false });
     expect(findColumns(s, columns)).toEqual([3, 1, 4]);
   });
 
   it('a tagged column keeps its tag even when its note names another field', () => {
     const s = sheet(['ID:id', 'Nome:nome', 'Valor:valor'], ['valor', 'id', 'nome']);
-    expect(resolveLayout(s, columns, known, 'id', true)).toEqual({ positions: [1, 2, 3], rebuilt: [], intact: true });
+    expect(resolveLayout(s, columns, known, 'id', true)).toEqual({ positions: [1, 2, 3], rebuilt: [], added: [], intact: true });
   });
 
   it('a column of ours no longer wanted is cleared and let go; the others stay', () => {
     const s = sheet(['ID:id', 'Outro:outro', 'Nome:nome', 'Valor:valor'], ['', 'outro']);
     const layout = resolveLayout(s, columns, known, 'id', true);
-    expect(layout).toEqual({ positions: [1, 3, 4], rebuilt: [], intact: true });
+    expect(layout).toEqual({ positions: [1, 3, 4], rebuilt: [], added: [], intact: true });
     expect(s.grid.map((r) => r[1])).toEqual(['', '']);
     expect(s.notes[0][1]).toBe('');
     expect(findColumns(s, [col('outro')])).toEqual([null]);
@@ -90,7 +90,7 @@ describe('our columns in a sheet', () => {
   it('a report that switched listings: the old columns are cleared and the new ones take their places, then the next free ones', () => {
     const s = sheet(['Minha', 'A:outro', 'B:idOutro']);
     const layout = resolveLayout(s, columns, known, 'id', false);
-    expect(layout).toEqual({ positions: [2, 3, 4], rebuilt: [], intact: false });
+    expect(layout).toEqual({ positions: [2, 3, 4], rebuilt: [], added: [], intact: false });
     expect(s.header()).toEqual(['Minha', '', '']);
     expect(findColumns(s, columns)).toEqual([2, 3, 4]);
     expect(findColumns(s, [col('outro'), col('idOutro')])).toEqual([null, null]);

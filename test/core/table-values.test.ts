@@ -38,7 +38,17 @@ describe('cells of each kind', () => {
       money: '#,##0.00',
       date: 'dd/MM/yyyy',
       datetime: 'dd/MM/yyyy HH:mm',
+      month: 'MM/yyyy',
     });
+  });
+
+  it('a competência as a month: the date of its first day in the zone, so it sorts by time; any other text stays text', () => {
+    const zone = intlZone('America/Sao_Paulo');
+    expect(conv().cell('month', '12/2025')).toEqual(zone.instant({ year: 2025, month: 12, day: 1 }));
+    expect(conv().cell('month', '01/2026')).toEqual(zone.instant({ year: 2026, month: 1, day: 1 }));
+    expect(conv().cell('month', '13/2026')).toBe('13/2026');
+    expect(conv().cell('month', ' 01/2026')).toBe(' 01/2026');
+    expect(conv().cell('month', null)).toBe('');
   });
 
   it.each([

@@ -5,7 +5,7 @@
  * metadata names them; the consolidated reports' first column is `empresa`.
  */
 import { addMonths, competencia, type Day, type Month, monthIndex, type Zone } from '../../api/calendar';
-import type { CellValue } from '../table';
+import { type CellValue, MONTH_COLUMNS } from '../table';
 import type { DashboardKind } from './kinds';
 import { plural } from '../../api/words';
 
@@ -209,6 +209,8 @@ export function receivablesByAge(src: SourceTable, today: Today, labels: Record<
   };
 }
 
+const MONTH_KEY = MONTH_COLUMNS.faturas!.key;
+
 /** The last 12 competências, oldest first, ending with today's month. */
 export function lastTwelve(today: Day): string[] {
   const now: Month = { year: today.year, month: today.month };
@@ -238,11 +240,12 @@ export function billingByMonth(src: SourceTable, today: Today, labels: Record<st
     chart: { type: 'COLUMN', title: 'Faturamento por competência (últimos 12 meses)', rows: months.length, columns: 2, options: { 'legend.position': 'none' } },
     pivot: {
       title: 'Tabela dinâmica: valor total por competência e status (todas as faturas das 12 competências)',
-      rowKey: 'competencia',
+      // The competência as a date: the pivot sorts its months by time, shown MM/AAAA as the filter names them.
+      rowKey: MONTH_KEY,
       columnKey: 'statusFatura',
       valueKey: 'valorTotal',
       valueName: 'Valor total',
-      visible: { key: 'competencia', values: months },
+      visible: { key: MONTH_KEY, values: months },
     },
     counted,
     notes: missing(src, NEEDS.faturamento.main, labels),

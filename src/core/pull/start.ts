@@ -27,6 +27,8 @@ export function startImport(spec: ImportSpec, deps: ImportDeps): ImportState {
   const warnings: string[] = [];
   if (recreated) warnings.push(`A aba do relatório tinha sido apagada e foi criada de novo ("${sheet.name()}").`);
   if (layout.rebuilt.length) warnings.push(`Colunas do complemento que tinham sido apagadas foram refeitas: ${layout.rebuilt.join(', ')}.`);
+  if (layout.added.length)
+    warnings.push(`Colunas novas desta versão do complemento foram incluídas: ${layout.added.join(', ')}. Confira fórmulas que contam colunas (como PROCV).`);
   const now = deps.now();
   return {
     spec: { ...spec, sheetName: sheet.name(), sheetId: sheet.id },

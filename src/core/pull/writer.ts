@@ -136,7 +136,7 @@ export class Writer {
       targets.set(at, row);
     }
     this.report.sheet.ensureSize(this.nextRow - 1, this.report.width);
-    const gap = Math.max(1, Math.floor(GAP_CELLS / columns.length));
+    const gap = 1 + Math.floor(GAP_CELLS / columns.length);
     for (const rows of blocks([...targets.keys()], gap)) this.writeBlock(rows[0], rows[rows.length - 1], targets);
     // A sheet this run made gets widths that fit its first rows (our columns are 1..n there): its first write leaves rows counted.
     if (this.state.createdSheet && this.state.rows === 0) {

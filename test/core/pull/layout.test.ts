@@ -11,11 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { canMerge, reportColumns } from '../../../src/core/pull/layout';
 import { startImport } from '../../../src/core/pull/start';
 import { Writer } from '../../../src/core/pull/writer';
-import { LISTING_TAG, SHEET_TAG } from '../../../src/core/sheet-layout';
+import { LAYOUT_TAG, LISTING_TAG, SHEET_TAG } from '../../../src/core/sheet-layout';
 import { PARTIAL_MARK } from '../../../src/core/sheet-names';
-import { customers } from '../fake-service';
+import { customers, invoices, zone } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
-import { pulling, startDeps, startSpec, T0 } from './world';
+import { column, pulling, startDeps, startSpec, T0 } from './world';
 
 const ORANGE = '#f9ab00';
 const label = (key: string) => reportColumns('clientes').find((c) => c.key === key)?.label;
@@ -94,6 +94,30 @@ describe('the report sheet while a run goes on and when it ends', () => {
     const at = sheet.columns.get('razaoSocial') as number;
     expect(sheet.notes[0][at - 1]).toBe('razaoSocial');
     expect(sheet.header()[at - 1]).toBe('Razão social');
+  });
+
+  it('a column this version brings is added to a sheet laid out before it beside its neighbours, told as new; deleted later, as rebuilt', () => {
+    const book = new StrictBook();
+    const faturas = invoices(1, 2).map((f, i) => ({ ...f, competencia: ['12/2025', '01/2026'][i] }));
+    const pull = () => pulling(faturas, { listing: 'faturas', sheetName: 'Faturas', sheetId: book.sheets[0]?.id }, book);
+    pull().toEnd();
+    const sheet = book.sheets[0] as StrictSheet;
+    expect(sheet.sheetTag(LAYOUT_TAG)).toBe('2');
+    // A sheet from before "Mês da competência": without the column, and without a layout version.
+    deleteColumn(sheet, '$mesCompetencia');
+    sheet.tags.delete(LAYOUT_TAG);
+    const again = pull();
+    expect(again.state.warnings).toEqual([
+      'Colunas novas desta versão do complemento foram incluídas: Mês da competência. Confira fórmulas que contam colunas (como PROCV).',
+    ]);
+    expect(sheet.columns.get('$mesCompetencia')).toBe((sheet.columns.get('competencia') as number) + 1);
+    expect(sheet.sheetTag(LAYOUT_TAG)).toBe('2');
+    expect(again.toEnd().status).toBe('done');
+    expect(column(sheet, 'Mês da competência')).toEqual([zone.instant({ year: 2025, month: 12, day: 1 }), zone.instant({ year: 2026, month: 1, day: 1 })]);
+    expect(sheet.formats.get(`2:${sheet.columns.get('$mesCompetencia')}`)).toBe('MM/yyyy');
+    // The same column deleted by the user once the sheet has it: rebuilt, and said so.
+    deleteColumn(sheet, '$mesCompetencia');
+    expect(pull().state.warnings).toEqual(['Colunas do complemento que tinham sido apagadas foram refeitas: Mês da competência.']);
   });
 
   it('deleted between two steps: made again, said once however many steps follow, and the sheet stays marked until the end', () => {

@@ -191,7 +191,10 @@ describe('each record on the row of its id', () => {
 });
 
 describe('the rows between two records updated', () => {
-  /** Faturas (15 columns) writes rows up to two apart as one block; Clientes (38) only adjacent rows. */
+  /**
+   * Rows are one block when the rows between them span at most 30 cells. Faturas is between 16 and 30 columns wide:
+   * one row between two updated ones fits, two do not. Clientes (38) writes only adjacent rows as one block.
+   */
   function refresh(listing: 'faturas' | 'clientes', ids: number[]) {
     const records = listing === 'faturas' ? invoices(1, 9) : customers(1, 9);
     const first = settled(listing, records);
@@ -200,27 +203,29 @@ describe('the rows between two records updated', () => {
     const key = listing === 'faturas' ? 'idFatura' : 'idCliente';
     first.sheet.forget();
     run.writer.write(ids.map((id) => ({ [key]: id, idIntegracao: `novo ${id}` })));
-    return { sheet: first.sheet, state: run.state, dataWrites: first.sheet.written.filter(([row]) => row > 1) };
+    const width = first.sheet.header().length;
+    expect({ oneRowFits: width <= 30, twoRowsFit: 2 * width <= 30 }).toEqual({ oneRowFits: listing === 'faturas', twoRowsFit: false });
+    return { sheet: first.sheet, state: run.state, width, dataWrites: first.sheet.written.filter(([row]) => row > 1) };
   }
 
   it("are written back as they were when the block holds them, with only this block's rows changed", () => {
     // Invoices 1 and 3 (rows 2 and 4) in one block, 9 (row 10) in another.
-    const { sheet, state, dataWrites } = refresh('faturas', [1, 3, 9]);
+    const { sheet, state, width, dataWrites } = refresh('faturas', [1, 3, 9]);
     expect(state.status).toBe('running');
     expect(sheet.column('ID de integração')).toEqual(['novo 1', '', 'novo 3', '', '', '', '', '', 'novo 9']);
     expect(sheet.column('Recebido em')[1]).toEqual(new Date(T0));
     expect(dataWrites).toEqual([
-      [2, 1, 3, 15],
-      [10, 1, 1, 15],
+      [2, 1, 3, width],
+      [10, 1, 1, width],
     ]);
-    expect(sheet.reads).toContainEqual([2, 1, 3, 15]);
+    expect(sheet.reads).toContainEqual([2, 1, 3, width]);
   });
 
   it('rows further apart are separate blocks, and nothing between them is read', () => {
-    const { dataWrites, sheet } = refresh('faturas', [1, 4]);
+    const { dataWrites, sheet, width } = refresh('faturas', [1, 4]);
     expect(dataWrites).toEqual([
-      [2, 1, 1, 15],
-      [5, 1, 1, 15],
+      [2, 1, 1, width],
+      [5, 1, 1, width],
     ]);
     expect(sheet.reads.filter(([row, , rows]) => row <= 3 && row + rows - 1 >= 3 && rows < 9)).toEqual([]);
   });
@@ -234,9 +239,9 @@ describe('the rows between two records updated', () => {
   });
 
   it('a whole block of rows updated is written without reading it first', () => {
-    const { sheet, dataWrites } = refresh('faturas', [2, 3, 4]);
-    expect(dataWrites).toEqual([[3, 1, 3, 15]]);
-    expect(sheet.reads.filter(([row, column, rows, columns]) => row === 3 && column === 1 && rows === 3 && columns === 15)).toEqual([]);
+    const { sheet, width, dataWrites } = refresh('faturas', [2, 3, 4]);
+    expect(dataWrites).toEqual([[3, 1, 3, width]]);
+    expect(sheet.reads.filter(([row, column, rows, columns]) => row === 3 && column === 1 && rows === 3 && columns === width)).toEqual([]);
   });
 });
 
