@@ -33,6 +33,8 @@ const header = (sheet: string) => t.pg.emulator.values(sheet)[0].map(String);
 
 async function button(label: string): Promise<void> {
   await t.page.getByRole('toolbar', { name: 'Linhas, colunas e abas' }).getByRole('button', { name: label, exact: true }).click();
+  // The change runs on the server: read the sheet once the page has finished what the click started.
+  await t.page.locator('body:not([data-acting])').waitFor();
 }
 
 describe('the grid edits structure like Sheets', () => {
