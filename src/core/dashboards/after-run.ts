@@ -5,7 +5,9 @@
  * dev/build/lazy-chunks.ts).
  */
 import { isSealed } from '../seal';
-import { type DashboardDeps, refreshDashboard } from './refresh';
+import { buildDashboard } from './build';
+import type { DashboardDeps } from './refresh';
+import { readsReport } from './store';
 
 /** Time a dashboard refresh is given at least: 50,000 charges take about 35 s at the pessimistic cost model (npm run bench). */
 export const REFRESH_RESERVE_MS = 60_000;
@@ -20,7 +22,7 @@ export const REFRESH_RESERVE_MS = 60_000;
 export function afterReportRun(deps: DashboardDeps, reportId: string, ownerId: string, until = Number.POSITIVE_INFINITY): void {
   for (const d of deps.dashboards.list()) {
     // Only as its owner saved it: one changed in the hidden sheet could name any sheet to draw on.
-    if (d.owner?.id !== ownerId || !isSealed(d) || (d.reportId !== reportId && d.secondReportId !== reportId)) continue;
+    if (d.owner?.id !== ownerId || !isSealed(d) || !readsReport(d, reportId)) continue;
     if (deps.now() > until) {
       const message =
         'Não deu tempo de atualizar este painel no fim da execução do relatório (limite de 6 minutos do Google): ele é atualizado na próxima execução, ou clique em Atualizar agora.';
@@ -28,7 +30,7 @@ export function afterReportRun(deps: DashboardDeps, reportId: string, ownerId: s
       continue;
     }
     try {
-      refreshDashboard(deps, d);
+      buildDashboard(deps, d);
     } catch {
       // A sheet the refresh could not write (deleted mid-run, a quota): the next run tries again.
     }
