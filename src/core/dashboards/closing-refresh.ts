@@ -150,7 +150,11 @@ export function refreshClosing(deps: DashboardDeps, d: Dashboard): Dashboard {
   const blocks = f.checks.map((c) => {
     const shown = c.list.slice(0, CHECK_LIST_MAX);
     const block = { check: c, at: row, shown };
-    where.set(c.key, shown.length ? `linhas ${row + 2}–${row + 1 + shown.length} desta aba` : 'nenhuma');
+    const first = row + 2;
+    where.set(
+      c.key,
+      shown.length === 0 ? 'nenhuma' : shown.length === 1 ? `linha ${first} desta aba` : `linhas ${first}–${first + shown.length - 1} desta aba`,
+    );
     row += 3 + shown.length;
     return block;
   });

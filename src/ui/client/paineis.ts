@@ -12,6 +12,8 @@ const status = byId('status');
 const kindSelect = byId<HTMLSelectElement>('f-kind');
 const reportSelect = byId<HTMLSelectElement>('f-report');
 const secondSelect = byId<HTMLSelectElement>('f-second');
+const thirdSelect = byId<HTMLSelectElement>('f-third');
+const monthInput = byId<HTMLInputElement>('f-competencia');
 let state: State | null = null;
 
 function options(select: HTMLSelectElement, items: Array<{ value: string; label: string }>, empty: string): void {
@@ -30,6 +32,10 @@ function kindChanged(): void {
   options(reportSelect, reportsOf(kind.listing), `Nenhum relatório de ${label}: crie um em Importar dados.`);
   byId('second').hidden = !kind.second;
   if (kind.second) options(secondSelect, reportsOf(kind.second), 'Nenhum relatório de NFS-e: crie um em Importar dados.');
+  byId('third').hidden = !kind.third;
+  if (kind.third) options(thirdSelect, reportsOf(kind.third), 'Nenhum relatório de cobranças: crie um em Importar dados.');
+  byId('month').hidden = !kind.competencia;
+  if (kind.competencia && !monthInput.value) monthInput.value = state?.defaultCompetencia ?? '';
 }
 
 function card(d: View): HTMLElement {
@@ -62,7 +68,8 @@ function card(d: View): HTMLElement {
       notice(status, 'info', `Painel "${d.title}" excluído.`);
     }),
   );
-  const issue = d.kind === 'sem-nfse' && d.mine ? h('button', { type: 'button', class: 'primary' }, 'Emitir NFS-e destas faturas') : null;
+  const issue =
+    (d.kind === 'sem-nfse' || d.kind === 'fechamento') && d.mine ? h('button', { type: 'button', class: 'primary' }, 'Emitir NFS-e destas faturas') : null;
   issue?.addEventListener('click', () =>
     busy(issue, async () => {
       const r = await server.prepareNfseIssue(d.id);
@@ -82,12 +89,33 @@ function card(d: View): HTMLElement {
     { class: 'card', 'data-dashboard': d.title },
     h('div', { class: 'title' }, h('span', {}, d.title), last && !last.ok ? h('span', { class: 'badge' }, 'não atualizado') : null),
     h('div', { class: 'meta' }, `Aba: ${d.sheetName}`),
-    h('div', { class: 'meta' }, `Fonte: ${d.reportName}${d.secondReportName ? ` × ${d.secondReportName}` : ''}`),
+    h('div', { class: 'meta' }, `Fonte: ${[d.reportName, d.secondReportName, d.chargesReportName].filter(Boolean).join(' × ')}`),
+    d.competencia ? h('div', { class: 'meta' }, `Competência: ${d.competencia}`) : null,
     h('div', { class: 'meta' }, last ? `Atualizado em ${last.at} · ${plural(last.counted, 'registro', 'registros')}` : 'Ainda não atualizado'),
     last && !last.ok ? h('div', { class: 'notice warn' }, last.message) : null,
     d.mine ? null : h('div', { class: 'meta' }, `De ${d.owner}`),
-    d.mine ? h('div', { class: 'actions' }, issue, refresh, remove) : null,
+    d.checks.length ? checkLines(d, result, issue) : null,
+    d.mine ? h('div', { class: 'actions' }, d.checks.length ? null : issue, refresh, remove) : null,
     result,
+  );
+}
+
+/** The Fechamento's conference lines: Ver linhas selects each line's rows on its report's sheet; Faturas sem NFS-e also offers their issue. */
+function checkLines(d: View, result: HTMLElement, issue: HTMLElement | null): HTMLElement {
+  return h(
+    'ul',
+    { class: 'checks', 'aria-label': 'Conferência' },
+    ...d.checks.map((c) => {
+      const see = h('button', { type: 'button' }, 'Ver linhas');
+      see.addEventListener('click', () =>
+        busy(see, async () => {
+          const r = await server.showClosingRows(d.id, c.key);
+          if (!r.ok) return notice(result, 'warn', r.message);
+          notice(result, 'ok', `${r.value.title}: ${plural(r.value.rows, 'linha selecionada', 'linhas selecionadas')} na aba "${r.value.sheetName}".`);
+        }),
+      );
+      return h('li', { 'data-check': c.key }, h('span', {}, c.label), see, c.key === 'sem-nfse' ? issue : null);
+    }),
   );
 }
 
@@ -123,6 +151,8 @@ form.addEventListener('submit', (event) => {
         kind: kindSelect.value as View['kind'],
         reportId: reportSelect.value,
         ...(byId('second').hidden ? {} : { secondReportId: secondSelect.value }),
+        ...(byId('third').hidden ? {} : { chargesReportId: thirdSelect.value }),
+        ...(byId('month').hidden ? {} : { competencia: monthInput.value }),
       });
       if (!r.ok) return r.field ? fieldError(form, r.field, r.message) : notice(status, 'error', r.message);
       await load();
