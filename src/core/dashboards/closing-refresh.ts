@@ -158,6 +158,8 @@ export function refreshClosing(deps: DashboardDeps, d: Dashboard): Dashboard {
     row += 3 + shown.length;
     return block;
   });
+  // The grid grows once to hold every block: a block's title row is written before its table grows the sheet.
+  sheet.ensureSize(row, Math.max(...f.checks.map((c) => c.header.length)));
   const table = figuresTable(f, where);
   sheet.setColumnWidths?.([330, ...table.header.slice(1).map(() => 120)]);
   writeTable(sheet, TABLE_ROW, table);
