@@ -24,7 +24,7 @@ class GridSheet extends MemorySheet implements DashboardSheetPort {
   override columnTags() {
     return new Map(this.columnsByKey);
   }
-  override ensureSize(rows: number) {
+  override ensureSize(rows = 0) {
     this.rows = Math.max(this.rows, rows);
   }
   override write(row: number, column: number, values: CellValue[][]) {
