@@ -7,7 +7,7 @@
 import { cents, col, companies, isTrue, missing, text, type Today } from './figures';
 import { type CheckKey, type CheckRows, type ClosingSource, type ClosingSources, type Ctx, conference, ofMonth, type Tally, Tallies } from './closing-checks';
 
-export { CHARGE_MATCH, type CheckKey, type ClosingSource } from './closing-checks';
+export { CHARGE_MATCH, type CheckKey, type ClosingSource, type ClosingSources } from './closing-checks';
 import { plural } from '../../api/words';
 
 /** Which field keys the close reads from each report. */
