@@ -291,4 +291,20 @@ describe('Fechamento da competência', () => {
     expect(byLabel['Faturas sem NFS-e'][2]).toEqual(byLabel['Faturas da competência (sem as canceladas)'][2]);
     for (const org of [0, 1, 2]) expect(byLabel['Faturas sem cobrança'][org][0]).toBeGreaterThan(0);
   });
+
+  it('refreshes after a run of any of its three reports: the charges report run over new records changes the charges lines', async () => {
+    const emu = emulator();
+    ok(emu.run('saveConnection', [{ name: 'Demo', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey, isDefault: true }]));
+    const panel = build(emu, false, 'Demo');
+    const chargeLines = (lines: Array<[string, ...T[]]>) => lines.filter(([label]) => label.startsWith('Cobranças da competência'));
+    const before = chargeLines(shownLines(emu, panel.sheetName, 1).lines);
+    // Another seed: the organization's charges of 10/2026 are others now; only the charges report runs.
+    await sb.reset({ seed: 62, size: 'small' });
+    const fresh = await dumpOf(0);
+    const expected = chargeLines(expectedLines([fresh]));
+    expect(expected).not.toEqual(before);
+    emu.run('runReport', [panel.reports.cobrancas, true]);
+    finishRun(emu, panel.reports.cobrancas);
+    expect(chargeLines(shownLines(emu, panel.sheetName, 1).lines)).toEqual(expected);
+  });
 });
