@@ -35,8 +35,6 @@ const CASES: readonly Case[] = [
   { tipo: 'RECORRENTE', status: 'ABERTA', note: null, charge: 'paga', day: 27 },
 ];
 
-const max = (values: number[], floor: number) => values.reduce((m, v) => Math.max(m, v), floor);
-
 /** Buyers with no invoice and no charge of the competência, by id: each case's client is one of them. */
 function quietBuyers(data: OrgData): Cliente[] {
   const busy = new Set<number>();
@@ -45,43 +43,28 @@ function quietBuyers(data: OrgData): Cliente[] {
   return data.clientes.filter((c) => c.isCliente && !busy.has(c.idCliente)).sort((a, b) => a.idCliente - b.idCliente);
 }
 
+/**
+ * The cases take the place of the organization's first invoices and charges (of January 2025), keeping their
+ * ids and numbers, so the listings keep the size asked for. A case without a quiet client or a record to
+ * replace (a very small organization) is left out.
+ */
 export function seedClosing(data: OrgData, rng: Rng): void {
   const buyers = quietBuyers(data);
-  let idFatura = max(
-    data.faturas.map((f) => f.idFatura),
-    0,
-  );
-  let numero = max(
-    data.faturas.map((f) => f.numero),
-    0,
-  );
-  let idItem = max(
-    data.faturas.flatMap((f) => (f.itens ?? []).map((i) => i.idItemFatura)),
-    0,
-  );
-  let idCobranca = max(
-    data.cobrancas.map((c) => c.idCobranca),
-    0,
-  );
-  let nosso = max(
-    data.cobrancas.map((c) => c.nossoNumero),
-    0,
-  );
-  let titulo = max(
-    data.cobrancas.map((c) => c.numeroTitulo),
-    0,
-  );
+  let charged = 0;
   CASES.forEach((k, i) => {
+    const old = data.faturas[i];
+    const slot = k.charge ? data.cobrancas[charged] : undefined;
+    if (!old || buyers.length === 0 || (k.charge && !slot)) return;
     const client = buyers.splice(rng.int(0, buyers.length - 1), 1)[0];
     const dataEmissao = `2026-10-${pad(k.day)}`;
     const produto = rng.pick(data.produtos);
     const totalCents = rng.cents(300, 4000);
     const fatura: FaturaRow = {
-      idFatura: (idFatura += rng.int(1, 3)),
+      idFatura: old.idFatura,
       idIntegracao: `FAT-2026-F${pad(i + 1, 5)}`,
       numeroPedido: null,
       codigoCheckout: null,
-      numero: (numero += 1),
+      numero: old.numero,
       statusFatura: k.status,
       tipoFatura: k.tipo,
       formaFaturamentoAssinatura: k.tipo === 'RECORRENTE' ? 'AGRUPADA' : null,
@@ -93,7 +76,7 @@ export function seedClosing(data: OrgData, rng: Rng): void {
       valorTotal: centsToMoney(totalCents),
       itens: [
         {
-          idItemFatura: (idItem += 1),
+          idItemFatura: old.itens?.[0]?.idItemFatura ?? old.idFatura,
           idProduto: produto.idProduto,
           descricaoProduto: produto.descricao,
           descricao: `${produto.descricao} - ${CLOSING_COMPETENCIA}`,
@@ -105,10 +88,14 @@ export function seedClosing(data: OrgData, rng: Rng): void {
       _loteCheckout: null,
       _dataHoraAtualizacao: datetime(dataEmissao, 9 * 60 + i, 0),
     };
-    data.faturas.push(fatura);
+    data.faturas[i] = fatura;
     data.faturaById.set(fatura.idFatura, fatura);
+    // The replaced invoice's note goes with it.
+    data.nfse = data.nfse.filter((n) => n.idFatura !== old.idFatura);
+    data.nfseByFatura.delete(old.idFatura);
     if (k.note && data.def.hasCityHallIntegration) addNote(data, rng, fatura, client, k.note);
-    if (k.charge) data.cobrancas.push(chargeFor(rng, fatura, client, k.charge, { idCobranca: (idCobranca += 1), nosso: (nosso += 1), titulo: (titulo += 1) }));
+    if (k.charge && slot)
+      data.cobrancas[charged++] = chargeFor(rng, fatura, client, k.charge, { idCobranca: slot.idCobranca, nosso: slot.nossoNumero, titulo: slot.numeroTitulo });
   });
 }
 

@@ -176,7 +176,7 @@ export function refreshClosing(deps: DashboardDeps, d: Dashboard): Dashboard {
 
 function writeCheck(sheet: DashboardSheetPort, row: number, check: ClosingFigures['checks'][number], shown: CellValue[][]): void {
   const total = check.tallies.reduce((t, x) => t + x.cents, 0);
-  const more = check.rows.length > shown.length ? ` (a lista mostra as ${shown.length} primeiras; Ver linhas em Painéis seleciona todas)` : '';
+  const more = check.rows.length > shown.length ? ` (a lista mostra as ${CHECK_LIST_MAX} primeiras; Ver linhas em Painéis seleciona todas)` : '';
   writeTable(sheet, row, {
     title: `${check.title}: ${plural(check.rows.length, 'linha', 'linhas')} · ${moneyText(total)}${more}`,
     header: check.header,

@@ -161,7 +161,9 @@ function notesSection(ctx: Ctx): { section: ClosingSection; ofMonth: number[] } 
     net.add(c, cents(liquido[r]));
   }
   if (otherStatus)
-    ctx.notes.push(`${plural(otherStatus, 'nota tem', 'notas têm')} status diferente de AUTORIZADA e EMITIDA: entram nos totais, não nas linhas por status.`);
+    ctx.notes.push(
+      `${plural(otherStatus, 'nota tem outro status', 'notas têm outro status')} (nem AUTORIZADA nem EMITIDA): entram nos totais, não nas linhas por status.`,
+    );
   const sorted = [...rates.entries()].sort((a, b) => a[0] - b[0]);
   return {
     ofMonth: rows,
