@@ -1,6 +1,7 @@
 /**
- * Fechamento da competência in the browser: a user imports invoices, notes and
- * charges, builds the close of 10/2026 from the Painéis menu, follows a
+ * Fechamento da competência in the browser: a user imports invoices and notes,
+ * builds the close of 10/2026 from the Painéis menu (the panel makes its own
+ * charges report, saved like any other), follows a
  * conference line (Ver linhas) to exactly its rows on the invoices sheet, and
  * issues the NFS-e of the invoices it lists through Lançamentos em lote, after
  * the confirmation.
@@ -24,7 +25,6 @@ describe('Fechamento da competência', () => {
     for (const [listing, sheet] of [
       ['Faturas', 'Faturas'],
       ['NFS-e', 'Notas'],
-      ['Cobranças e boletos', 'Cobranças'],
     ]) {
       await clickMenu(t.page, 'Importar dados…');
       await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Importar dados');
@@ -47,7 +47,7 @@ describe('Fechamento da competência', () => {
     await sb.getByLabel('Painel', { exact: true }).selectOption({ label: 'Fechamento da competência' });
     await sb.getByLabel('Relatório de origem').selectOption({ label: 'Faturas' });
     await sb.getByLabel('Relatório de NFS-e para comparar').selectOption({ label: 'Notas' });
-    await sb.getByLabel('Relatório de cobranças').selectOption({ label: 'Cobranças' });
+    await sb.getByLabel('Relatório de cobranças').selectOption({ label: 'Criar um relatório para o painel (todas as cobranças)' });
     // Last month, in the spreadsheet's zone, unless the user types another.
     expect(await sb.getByLabel('Competência (MM/AAAA)').inputValue()).toBe('10/2026');
     await sb.getByRole('button', { name: 'Criar painel' }).click();
@@ -55,6 +55,9 @@ describe('Fechamento da competência', () => {
     expect(await t.page.locator('#tabs [role="tab"][aria-selected="true"]').textContent()).toContain('Painel · Fechamento da competência');
     const card = sb.locator('[data-dashboard="Fechamento da competência"]');
     await expect.poll(() => card.textContent()).toMatch(/Competência: 10\/2026/);
+    await expect.poll(() => card.textContent()).toMatch(/Fonte: Faturas × Notas × Fechamento 10-2026 · Cobranças/);
+    // The charges report it made is a saved report like the others, with its own sheet.
+    expect(t.pg.emulator.spreadsheet.byName('Fechamento 10-2026 · Cobranças')!.lastRow()).toBeGreaterThan(1);
     await screenshot(t.page, 'painel-fechamento');
 
     // Ver linhas on "Faturas sem NFS-e": the invoices sheet is shown with exactly those rows selected.
