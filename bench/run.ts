@@ -4,6 +4,7 @@
  */
 import { benchColdStart } from './cold-start';
 import { benchDashboards } from './dashboards';
+import { benchClosing } from './fechamento';
 import { benchImport, benchTransactions } from './import';
 import { benchIncremental } from './incremental';
 import { benchConsolidated } from './consolidated';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   await benchIncremental(quick ? 1_000 : 50_000);
   await benchConsolidated(quick ? 300 : 3_000);
   await benchDashboards(quick ? 1_000 : 50_000);
+  await benchClosing(quick ? 1_000 : 50_000);
   await benchOffice(quick);
   try {
     const bulk = (await import('./bulk')) as { benchBulk?: (options?: { quick?: boolean }) => Promise<void> };

@@ -22,7 +22,7 @@ export const LAZY_CHUNKS: Record<string, readonly string[]> = {
   // Lançamentos em lote and Enviar alterações: their sidebar and the hourly run when a batch is unfinished.
   bulk: ['src/gas/bulk-api.ts', 'src/core/bulk/job.ts'],
   // Painéis: their sidebar, and the end of a run of a report that feeds one.
-  dashboards: ['src/gas/dashboards-api.ts', 'src/core/dashboards/refresh.ts'],
+  dashboards: ['src/gas/dashboards-api.ts', 'src/core/dashboards/refresh.ts', 'src/core/dashboards/build.ts'],
   // A report's run: its steps, never the sidebars' listings and forms.
   import: ['src/core/pull/start.ts', 'src/core/pull/step.ts', 'src/core/pull/state.ts', 'src/core/pull/layout.ts'],
   // Ajuda › Diagnóstico.

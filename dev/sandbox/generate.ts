@@ -19,6 +19,7 @@ import {
   personName,
   slug,
 } from './brazil.js';
+import { seedClosing } from './closing.js';
 import { addDays, competenciaOf, dateToDay, datetime, dayToDate, pad, TODAY_DAY } from './dates.js';
 import type { OrgDef } from './orgs.js';
 import { priceSubscription } from './pricing.js';
@@ -167,7 +168,7 @@ export function generateOrg(def: OrgDef, seed: number, counts: SizeCounts): OrgD
   const transacoes = genTransacoes(root.fork(7), base, clientes, counts.transacoes);
   const assinaturas = genAssinaturas(root.fork(8), base, buyers, planos, produtos, counts.assinaturas);
   const maxDesconto = assinaturas.reduce((m, a) => Math.max(m, ...(a.descontos ?? []).map((d) => d.idDescontoAssinaturaContrato)), base + 8_000_000);
-  return {
+  const data: OrgData = {
     def,
     clientes,
     clienteById,
@@ -191,6 +192,8 @@ export function generateOrg(def: OrgDef, seed: number, counts: SizeCounts): OrgD
     rng: root.fork(9),
     nfseNumberWidth: nfseWidth,
   };
+  seedClosing(data, root.fork(10));
+  return data;
 }
 
 function genProdutos(rng: Rng, base: number): Produto[] {

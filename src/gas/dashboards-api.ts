@@ -6,7 +6,11 @@
  */
 import { isSealed } from '../core/seal';
 import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
-import { crossOrganization, type DashboardDeps, invoicesToIssue, refreshDashboard } from '../core/dashboards/refresh';
+import { crossOrganization, type DashboardDeps, invoicesToIssue } from '../core/dashboards/refresh';
+import { buildDashboard } from '../core/dashboards/build';
+import { CHECK_LABELS, type CheckKey } from '../core/dashboards/closing';
+import { checkRows, closingInvoicesToIssue, lastMonth } from '../core/dashboards/closing-refresh';
+import { competencia, parseCompetencia } from '../api/calendar';
 import { type Dashboard, dashboardTag } from '../core/dashboards/store';
 import { listing } from '../api/operations';
 import { UserError } from '../api/user-error';
@@ -30,6 +34,10 @@ export interface DashboardView {
   title: string;
   reportName: string;
   secondReportName: string | null;
+  /** Fechamento: its charges report and competência, and its conference lines (for Ver linhas). */
+  chargesReportName: string | null;
+  competencia: string | null;
+  checks: Array<{ key: CheckKey; label: string }>;
   sheetName: string;
   owner: string;
   mine: boolean;
@@ -51,6 +59,9 @@ function views(deps: DashboardDeps): DashboardView[] {
     title: KINDS[d.kind].title,
     reportName: reportName(d.reportId) ?? '',
     secondReportName: reportName(d.secondReportId),
+    chargesReportName: reportName(d.chargesReportId),
+    competencia: d.competencia ?? null,
+    checks: d.kind === 'fechamento' ? (Object.entries(CHECK_LABELS) as Array<[CheckKey, string]>).map(([key, label]) => ({ key, label })) : [],
     sheetName: (d.sheetId !== undefined && names.get(d.sheetId)) || d.sheetName,
     owner: d.owner?.email ?? '',
     mine: d.owner?.id === me,
@@ -75,9 +86,12 @@ export function getDashboards() {
       title: k.title,
       listing: k.listing as string,
       second: (k.second ?? null) as string | null,
+      third: (k.third ?? null) as string | null,
+      competencia: k.competencia === true,
       counts: k.counts,
     })),
     reports,
+    defaultCompetencia: lastMonth(deps),
     dashboards: views(deps),
   };
 }
@@ -86,6 +100,9 @@ export interface DashboardForm {
   kind: DashboardKind;
   reportId: string;
   secondReportId?: string;
+  /** Fechamento: the charges report and the competência (MM/YYYY; last month when blank). */
+  chargesReportId?: string;
+  competencia?: string;
 }
 
 function ownDashboard(d: Dashboard): Dashboard {
@@ -118,6 +135,12 @@ export function createDashboard(form: DashboardForm): FormOutcome<DashboardView>
         return { ok: false, field: 'secondReportId', message: `Escolha também um relatório de ${listing(def.second).label} para comparar.` };
       if (report.sheetId === undefined || !deps.book.byId(report.sheetId))
         return { ok: false, field: 'reportId', message: `O relatório "${report.name}" ainda não tem aba: atualize-o em Relatórios e crie o painel depois.` };
+      const third = form.chargesReportId ? deps.reports.find(form.chargesReportId) : null;
+      if (def.third && (!third || third.listing !== def.third))
+        return { ok: false, field: 'chargesReportId', message: `Escolha também um relatório de ${listing(def.third).label}.` };
+      const typed = def.competencia ? parseCompetencia(form.competencia?.trim() || lastMonth(deps)) : undefined;
+      if (typed && !typed.ok) return { ok: false, field: 'competencia', message: `Competência "${form.competencia}": ${typed.message}, por exemplo 10/2026.` };
+      const comp = typed?.ok ? competencia(typed.value) : undefined;
       const me = currentUser();
       // A report whose run did not know its organization: the creator's own connection is asked once.
       const ask = organizationOf(deps.zone);
@@ -128,10 +151,18 @@ export function createDashboard(form: DashboardForm): FormOutcome<DashboardView>
       const across = second ? crossOrganization(report, second, organizationsOf) : undefined;
       if (across) return { ok: false, field: 'secondReportId', message: across };
       const made = deps.dashboards.create(
-        { kind: form.kind, reportId: report.id, ...(second ? { secondReportId: second.id } : {}), owner: { id: me.id, email: me.email }, sheetName: '' },
+        {
+          kind: form.kind,
+          reportId: report.id,
+          ...(second ? { secondReportId: second.id } : {}),
+          ...(third ? { chargesReportId: third.id } : {}),
+          ...(comp ? { competencia: comp } : {}),
+          owner: { id: me.id, email: me.email },
+          sheetName: '',
+        },
         Date.now(),
       );
-      const built = refreshDashboard(deps, made);
+      const built = buildDashboard(deps, made);
       const sheet = built.sheetId === undefined ? null : SpreadsheetApp.getActiveSpreadsheet().getSheetById(built.sheetId);
       sheet?.activate();
       return { ok: true, value: views(deps).find((v) => v.id === built.id)! };
@@ -143,7 +174,7 @@ export function refreshDashboardNow(id: string): Outcome<DashboardView> {
   return outcome(() =>
     withDocumentLock(() => {
       const deps = dashboardDeps();
-      const d = refreshDashboard(deps, sealedDashboard(ownDashboard(deps.dashboards.get(id))));
+      const d = buildDashboard(deps, sealedDashboard(ownDashboard(deps.dashboards.get(id))));
       return views(deps).find((v) => v.id === d.id)!;
     }),
   );
@@ -186,7 +217,8 @@ function rowRanges(rows: number[]): string[] {
 export function prepareNfseIssue(id: string): Outcome<{ invoices: number; sheetName: string }> {
   return outcome(() => {
     const deps = dashboardDeps();
-    const { sheet, ids } = invoicesToIssue(deps, deps.dashboards.get(id));
+    const d = deps.dashboards.get(id);
+    const { sheet, ids } = d.kind === 'fechamento' ? closingInvoicesToIssue(deps, d) : invoicesToIssue(deps, d);
     if (ids.length === 0) throw new UserError('Nenhuma fatura sem NFS-e: nada a emitir.');
     const idColumn = sheet.columnTags(COLUMN_TAG).get('idFatura');
     const empresaColumn = sheet.columnTags(COLUMN_TAG).get('empresa');
@@ -202,5 +234,18 @@ export function prepareNfseIssue(id: string): Outcome<{ invoices: number; sheetN
     });
     selectionBookPort().activate(sheet.id, rowRanges(rows));
     return { invoices: rows.length, sheetName: sheet.name() };
+  });
+}
+
+/** Fechamento → Ver linhas: selects, on its report's sheet, exactly the rows behind a conference line. */
+export function showClosingRows(id: string, key: CheckKey): Outcome<{ rows: number; sheetName: string; title: string }> {
+  return outcome(() => {
+    const deps = dashboardDeps();
+    const d = deps.dashboards.get(id);
+    if (d.kind !== 'fechamento') throw new UserError('Só o painel "Fechamento da competência" tem linhas de conferência.');
+    const { sheet, rows, title } = checkRows(deps, d, key);
+    if (rows.length === 0) throw new UserError(`"${title}": nenhuma linha nesta competência.`);
+    selectionBookPort().activate(sheet.id, rowRanges(rows));
+    return { rows: rows.length, sheetName: sheet.name(), title };
   });
 }

@@ -25,6 +25,6 @@ export {
   takeOverBulkRun,
   validateBulk,
 } from './bulk-api';
-export { createDashboard, deleteDashboard, getDashboards, prepareNfseIssue, refreshDashboardNow } from './dashboards-api';
+export { createDashboard, deleteDashboard, getDashboards, prepareNfseIssue, refreshDashboardNow, showClosingRows } from './dashboards-api';
 export { getAbout } from './help-api';
 export type { FieldRefusal, FormOutcome, Outcome, Refusal } from './outcome';

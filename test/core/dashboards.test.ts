@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
 import { invoicesWithoutNfse, receivablesByAge, type SourceTable } from '../../src/core/dashboards/figures';
 import type { DashboardBookPort } from '../../src/core/dashboards/port';
-import { afterReportRun } from '../../src/core/dashboards/after-run';
+import { afterReportRun, CLOSING_EXTRA_MS } from '../../src/core/dashboards/after-run';
 import { DashboardStore } from '../../src/core/dashboards/store';
 import { ReportStore } from '../../src/core/reports';
 import type { CellValue } from '../../src/core/table';
@@ -94,5 +94,20 @@ describe('the refresh after a report run', () => {
     expect(dashboards.get(made.id).lastRefresh).toMatchObject({ ok: false, message: expect.stringMatching(/próxima execução/) });
     // Someone else's dashboard on the same report is theirs to refresh.
     expect(dashboards.get(other.id).lastRefresh).toBeUndefined();
+  });
+
+  it('starts no Fechamento without its longer time: it reads three reports', () => {
+    const doc = new MemoryStore();
+    const dashboards = new DashboardStore(doc, () => 'painel01');
+    const made = dashboards.create({ kind: 'fechamento', reportId: 'r0', chargesReportId: 'r1', owner: { id: 'u1', email: 'a@b' }, sheetName: 'Painel' }, 0);
+    const book = new Proxy({} as DashboardBookPort, {
+      get: () => {
+        throw new Error('the sheet must not be touched');
+      },
+    });
+    const deps = { dashboards, reports: new ReportStore(doc, () => 'x'), book, zone, now: () => 1_000 };
+    // A minute left past the other panels' reserve is not enough for it.
+    afterReportRun(deps, 'r1', 'u1', 1_000 + CLOSING_EXTRA_MS - 1);
+    expect(dashboards.get(made.id).lastRefresh).toMatchObject({ ok: false, message: expect.stringMatching(/próxima execução/) });
   });
 });

@@ -72,16 +72,18 @@ export const NEEDS: Record<DashboardKind, { main: string[]; second?: string[]; c
     main: ['idTransacao', 'tipoTransacao', 'tipoOperacao', 'valor', 'dataPagamento', 'isQuitado'],
     child: { field: 'planosConta', keys: ['idTransacao', 'planoConta', 'valor', 'tipoOperacao'] },
   },
+  // Its three reports' fields are closing.ts's.
+  fechamento: { main: [] },
 };
 
-const MONEY = '#,##0.00';
-const INTEGER = '0';
-const TEXT = '@';
+export const MONEY = '#,##0.00';
+export const INTEGER = '0';
+export const TEXT = '@';
 
 export const BUCKETS = ['A vencer', '1–30 dias', '31–60 dias', '61–90 dias', 'Mais de 90 dias'] as const;
 
 /** Whole days since year 0 of a calendar day, so that days subtract. */
-const dayNumber = (d: Day): number => Math.round(Date.UTC(d.year, d.month - 1, d.day) / 86_400_000);
+export const dayNumber = (d: Day): number => Math.round(Date.UTC(d.year, d.month - 1, d.day) / 86_400_000);
 
 export interface Today {
   day: Day;
@@ -94,35 +96,35 @@ function asDate(value: CellValue | undefined): Date | null {
 }
 
 /** The calendar day a date cell shows in the spreadsheet's zone; null for a blank or non-date cell. */
-function dayOf(value: CellValue | undefined, zone: Zone): number | null {
+export function dayOf(value: CellValue | undefined, zone: Zone): number | null {
   const date = asDate(value);
   return date ? dayNumber(zone.wall(date)) : null;
 }
 
-const cents = (v: CellValue | undefined): number => (Number.isFinite(v) ? Math.round((v as number) * 100) : 0);
-const money = (c: number): number => c / 100;
+export const cents = (v: CellValue | undefined): number => (Number.isFinite(v) ? Math.round((v as number) * 100) : 0);
+export const money = (c: number): number => c / 100;
 
 /** An amount in cents as money is written in Brazil, in text: "R$ 1.234,56", "-R$ 0,50". */
 export function moneyText(c: number): string {
   const whole = String(Math.floor(Math.abs(c) / 100)).replace(/\B(?=(\d{3})+$)/g, '.');
   return `${c < 0 ? '-' : ''}R$ ${whole},${String(Math.abs(c) % 100).padStart(2, '0')}`;
 }
-const text = (v: CellValue | undefined): string => (v === undefined || v === null ? '' : v instanceof Date ? v.toISOString() : String(v)).trim();
+export const text = (v: CellValue | undefined): string => (v === undefined || v === null ? '' : v instanceof Date ? v.toISOString() : String(v)).trim();
 /** A checkbox's true, or the Sim of a yes/no column. */
-const isTrue = (v: CellValue | undefined): boolean => ['sim', 'true'].includes(text(v).toLowerCase());
+export const isTrue = (v: CellValue | undefined): boolean => ['sim', 'true'].includes(text(v).toLowerCase());
 
 /** The data rows' indexes, first to last. */
-const rowsOf = (src: SourceTable): number[] => Array.from({ length: src.rows }, (_, r) => r);
+export const rowsOf = (src: SourceTable): number[] => Array.from({ length: src.rows }, (_, r) => r);
 
 /** An empty column stands for a missing one, so each figure reads every row the same way. */
-function col(src: SourceTable, key: string): readonly CellValue[] {
+export function col(src: SourceTable, key: string): readonly CellValue[] {
   return src.column(key) ?? [];
 }
 
 const CLOSED_CHARGE = new Set(['CANCELADA', 'CANCELADO', 'BAIXA_POR_PERDA', 'BAIXADO']);
 
 /** An open charge: not paid, not cancelled, not written off. */
-function openCharge(paid: CellValue | undefined, situation: CellValue | undefined): boolean {
+export function openCharge(paid: CellValue | undefined, situation: CellValue | undefined): boolean {
   return !isTrue(paid) && !CLOSED_CHARGE.has(text(situation).toUpperCase());
 }
 
@@ -150,7 +152,7 @@ function bucketOf(daysLate: number): number {
 }
 
 /** Companies in first-seen order; one unnamed company when the sheet has no `empresa` column. */
-function companies(src: SourceTable): { names: string[]; of: (row: number) => string; consolidated: boolean } {
+export function companies(src: SourceTable): { names: string[]; of: (row: number) => string; consolidated: boolean } {
   const column = src.column(EMPRESA);
   if (!column) return { names: [''], of: () => '', consolidated: false };
   const names: string[] = [];
@@ -165,7 +167,7 @@ function companies(src: SourceTable): { names: string[]; of: (row: number) => st
   return { names, of: (row) => text(column[row]), consolidated: true };
 }
 
-function missing(src: SourceTable, keys: readonly string[], labels: Record<string, string>): string[] {
+export function missing(src: SourceTable, keys: readonly string[], labels: Record<string, string>): string[] {
   return keys.filter((k) => !src.column(k)).map((k) => `A coluna ${labels[k] ?? k} não está na aba do relatório: refaça a importação para ter esta coluna.`);
 }
 

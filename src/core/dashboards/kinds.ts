@@ -4,7 +4,7 @@
  */
 import type { ListingKey } from '../../api/operations';
 
-export type DashboardKind = 'vencimentos' | 'faturamento' | 'inadimplencia' | 'sem-nfse' | 'fluxo-caixa';
+export type DashboardKind = 'vencimentos' | 'faturamento' | 'inadimplencia' | 'sem-nfse' | 'fluxo-caixa' | 'fechamento';
 
 export interface KindDef {
   kind: DashboardKind;
@@ -13,6 +13,10 @@ export interface KindDef {
   listing: ListingKey;
   /** A second report this dashboard compares against (Faturas sem NFS-e: the NFS-e listing). */
   second?: ListingKey;
+  /** A third report (Fechamento: the charges listing). */
+  third?: ListingKey;
+  /** The dashboard closes one competência, chosen when it is built. */
+  competencia?: boolean;
   /** What the dashboard counts, in words (shown under "Filtros"). */
   counts: string;
 }
@@ -49,6 +53,16 @@ export const KINDS: Record<DashboardKind, KindDef> = {
     listing: 'transacoes',
     counts:
       'transações quitadas (sem transferências entre contas), pelo mês do pagamento, nos meses que o relatório cobre (pelos filtros de data de pagamento ou de vencimento; sem eles, do primeiro ao último mês com pagamento; no máximo 12)',
+  },
+  fechamento: {
+    kind: 'fechamento',
+    title: 'Fechamento da competência',
+    listing: 'faturas',
+    second: 'nfse',
+    third: 'cobrancas',
+    competencia: true,
+    counts:
+      'faturas, NFS-e e cobranças da competência escolhida: faturamento por tipo, notas por status com ISS retido e a recolher por alíquota, e a conferência entre elas',
   },
 };
 

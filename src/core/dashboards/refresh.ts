@@ -33,7 +33,7 @@ import {
 import { KINDS } from './kinds';
 import { describeOrganization, type Organization } from '../organizations';
 import type { DashboardBookPort, DashboardSheetPort } from './port';
-import { type Dashboard, type DashboardStore, dashboardTag } from './store';
+import { type Dashboard, type DashboardStore, dashboardTag, readsReport } from './store';
 import { plural } from '../../api/words';
 
 export interface DashboardDeps {
@@ -91,11 +91,11 @@ export function describeFilters(report: Report): string {
   return all.length ? all.join('; ') : 'nenhum';
 }
 
-function labelsOf(report: Report): Record<string, string> {
+export function labelsOf(report: Report): Record<string, string> {
   return Object.fromEntries(tableSpec(listing(report.listing)).columns.map((c) => [c.key, `"${c.label}"`]));
 }
 
-function sourceSheet(deps: DashboardDeps, report: Report, role: string): SheetPort {
+export function sourceSheet(deps: DashboardDeps, report: Report, role: string): SheetPort {
   const sheet = report.sheetId === undefined ? null : deps.book.byId(report.sheetId);
   if (!sheet) throw new UserError(`A aba do relatório ${role} "${report.name}" não existe: atualize o relatório em Relatórios e o painel é refeito.`);
   return sheet;
@@ -103,7 +103,7 @@ function sourceSheet(deps: DashboardDeps, report: Report, role: string): SheetPo
 
 const deletedText = (role: string) => `O relatório ${role} deste painel foi excluído: exclua o painel ou crie outro.`;
 
-function reportOf(deps: DashboardDeps, id: string | undefined, role: string): Report {
+export function reportOf(deps: DashboardDeps, id: string | undefined, role: string): Report {
   const report = id ? deps.reports.find(id) : null;
   if (!report) throw new UserError(deletedText(role));
   return report;
@@ -183,6 +183,8 @@ function compute(deps: DashboardDeps, d: Dashboard): { figures: Figures; sources
       const plans = childSheet ? readSource(childSheet, child.keys) : null;
       return { figures: cashFlow(main, plans, today, labels, reportSpan(report, deps.now(), deps.zone)), sources };
     }
+    case 'fechamento':
+      throw new Error('The Fechamento is built by buildDashboard.');
   }
 }
 
@@ -206,7 +208,7 @@ export function dashboardSheet(deps: DashboardDeps, d: Dashboard): DashboardShee
 /** First row of the main table's header. */
 export const TABLE_ROW = 8;
 
-function writeTable(sheet: DashboardSheetPort, row: number, t: TablePlan): number {
+export function writeTable(sheet: DashboardSheetPort, row: number, t: TablePlan): number {
   sheet.write(row, 1, [[t.title]]);
   sheet.setBold(row, 1, 1);
   const width = t.header.length;
@@ -226,12 +228,12 @@ function writeTable(sheet: DashboardSheetPort, row: number, t: TablePlan): numbe
   return row + 2 + t.rows.length;
 }
 
-function stamp(deps: DashboardDeps, ms: number): string {
+export function stamp(deps: DashboardDeps, ms: number): string {
   return brDateTime(deps.zone.wall(new Date(ms)));
 }
 
 /** The last good figures stay; the sheet and the list say why they were not refreshed. */
-function notRefreshed(deps: DashboardDeps, d: Dashboard, sheet: DashboardSheetPort, why: string): Dashboard {
+export function notRefreshed(deps: DashboardDeps, d: Dashboard, sheet: DashboardSheetPort, why: string): Dashboard {
   const at = deps.now();
   const message = bounded(why, MESSAGE_MAX);
   sheet.ensureSize(6, 1);
@@ -245,7 +247,7 @@ function notRefreshed(deps: DashboardDeps, d: Dashboard, sheet: DashboardSheetPo
  */
 export function reportDeleted(deps: DashboardDeps, reportId: string): void {
   for (const d of deps.dashboards.list()) {
-    const role = d.reportId === reportId ? 'de origem' : d.secondReportId === reportId ? 'de NFS-e' : null;
+    const role = d.reportId === reportId ? 'de origem' : d.secondReportId === reportId ? 'de NFS-e' : d.chargesReportId === reportId ? 'de cobranças' : null;
     if (!role) continue;
     const tag = dashboardTag(d.id);
     const sheet = deps.book.tagged(SHEET_TAG).find((t) => t.value === tag)?.sheet;
@@ -261,7 +263,7 @@ export function reportDeleted(deps: DashboardDeps, reportId: string): void {
  */
 export function reportChangedCompany(deps: DashboardDeps, reportId: string, message: string): void {
   for (const d of deps.dashboards.list()) {
-    if (d.reportId !== reportId && d.secondReportId !== reportId) continue;
+    if (!readsReport(d, reportId)) continue;
     const tag = dashboardTag(d.id);
     const sheet = deps.book.tagged(SHEET_TAG).find((t) => t.value === tag)?.sheet;
     if (!sheet) continue;
@@ -278,7 +280,7 @@ export function reportChangedCompany(deps: DashboardDeps, reportId: string, mess
  * A source report whose last run was partial (a company failed): the figures
  * hold that company's last good rows, and the dashboard says so.
  */
-function partialNotes(sources: ReadonlyArray<{ report: Report }>): string[] {
+export function partialNotes(sources: ReadonlyArray<{ report: Report }>): string[] {
   return sources.flatMap(({ report }) =>
     report.lastRun?.result === 'parcial'
       ? [

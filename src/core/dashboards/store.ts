@@ -23,6 +23,10 @@ export interface Dashboard {
   reportId: string;
   /** Faturas sem NFS-e: the NFS-e report compared against. */
   secondReportId?: string;
+  /** Fechamento: the charges report (its invoices are `reportId`, its notes `secondReportId`). */
+  chargesReportId?: string;
+  /** Fechamento: the competência closed (MM/YYYY). */
+  competencia?: string;
   /** Who built it, set on the server from the running user; only their runs refresh it. */
   owner: Owner;
   /** The dashboard sheet by id (it also carries SHEET_TAG `painel:<id>`): renaming or moving it changes nothing. */
@@ -35,6 +39,9 @@ export interface Dashboard {
 }
 
 const PREFIX = 'faturamento.painel.';
+
+/** Whether the dashboard reads that report (as its source, its NFS-e or its charges). */
+export const readsReport = (d: Dashboard, reportId: string): boolean => [d.reportId, d.secondReportId, d.chargesReportId].includes(reportId);
 
 export const dashboardTag = (id: string): string => `painel:${id}`;
 

@@ -12,7 +12,17 @@ const status = byId('status');
 const kindSelect = byId<HTMLSelectElement>('f-kind');
 const reportSelect = byId<HTMLSelectElement>('f-report');
 const secondSelect = byId<HTMLSelectElement>('f-second');
+const thirdSelect = byId<HTMLSelectElement>('f-third');
+const monthInput = byId<HTMLInputElement>('f-competencia');
 let state: State | null = null;
+/** A report the Fechamento creates for itself (from the default connection) instead of one the user has. */
+const NEW = '__novo__';
+const NEW_LABELS: Record<string, string> = {
+  faturas: 'Criar um relatório para o painel (faturas da competência)',
+  nfse: 'Criar um relatório para o painel (NFS-e da competência)',
+  cobrancas: 'Criar um relatório para o painel (todas as cobranças)',
+};
+const NEW_NAMES: Record<string, string> = { faturas: 'Faturas', nfse: 'NFS-e', cobrancas: 'Cobranças' };
 
 function options(select: HTMLSelectElement, items: Array<{ value: string; label: string }>, empty: string): void {
   select.replaceChildren(...(items.length ? items.map((i) => h('option', { value: i.value }, i.label)) : [h('option', { value: '' }, empty)]));
@@ -27,9 +37,15 @@ function kindChanged(): void {
   if (!kind) return;
   byId('kind-hint').textContent = `Conta: ${kind.counts}.`;
   const label = state?.reports.find((r) => r.listing === kind.listing)?.listingLabel ?? kind.listing;
-  options(reportSelect, reportsOf(kind.listing), `Nenhum relatório de ${label}: crie um em Importar dados.`);
+  // The Fechamento can also make the reports it needs; the other panels start from the user's own.
+  const choices = (listing: string) => [...reportsOf(listing), ...(kind.competencia ? [{ value: NEW, label: NEW_LABELS[listing] }] : [])];
+  options(reportSelect, choices(kind.listing), `Nenhum relatório de ${label}: crie um em Importar dados.`);
   byId('second').hidden = !kind.second;
-  if (kind.second) options(secondSelect, reportsOf(kind.second), 'Nenhum relatório de NFS-e: crie um em Importar dados.');
+  if (kind.second) options(secondSelect, choices(kind.second), 'Nenhum relatório de NFS-e: crie um em Importar dados.');
+  byId('third').hidden = !kind.third;
+  if (kind.third) options(thirdSelect, choices(kind.third), 'Nenhum relatório de cobranças: crie um em Importar dados.');
+  byId('month').hidden = !kind.competencia;
+  if (kind.competencia && !monthInput.value) monthInput.value = state?.defaultCompetencia ?? '';
 }
 
 function card(d: View): HTMLElement {
@@ -62,7 +78,8 @@ function card(d: View): HTMLElement {
       notice(status, 'info', `Painel "${d.title}" excluído.`);
     }),
   );
-  const issue = d.kind === 'sem-nfse' && d.mine ? h('button', { type: 'button', class: 'primary' }, 'Emitir NFS-e destas faturas') : null;
+  const issue =
+    (d.kind === 'sem-nfse' || d.kind === 'fechamento') && d.mine ? h('button', { type: 'button', class: 'primary' }, 'Emitir NFS-e destas faturas') : null;
   issue?.addEventListener('click', () =>
     busy(issue, async () => {
       const r = await server.prepareNfseIssue(d.id);
@@ -82,13 +99,60 @@ function card(d: View): HTMLElement {
     { class: 'card', 'data-dashboard': d.title },
     h('div', { class: 'title' }, h('span', {}, d.title), last && !last.ok ? h('span', { class: 'badge' }, 'não atualizado') : null),
     h('div', { class: 'meta' }, `Aba: ${d.sheetName}`),
-    h('div', { class: 'meta' }, `Fonte: ${d.reportName}${d.secondReportName ? ` × ${d.secondReportName}` : ''}`),
+    h('div', { class: 'meta' }, `Fonte: ${[d.reportName, d.secondReportName, d.chargesReportName].filter(Boolean).join(' × ')}`),
+    d.competencia ? h('div', { class: 'meta' }, `Competência: ${d.competencia}`) : null,
     h('div', { class: 'meta' }, last ? `Atualizado em ${last.at} · ${plural(last.counted, 'registro', 'registros')}` : 'Ainda não atualizado'),
     last && !last.ok ? h('div', { class: 'notice warn' }, last.message) : null,
     d.mine ? null : h('div', { class: 'meta' }, `De ${d.owner}`),
-    d.mine ? h('div', { class: 'actions' }, issue, refresh, remove) : null,
+    d.checks.length ? checkLines(d, result, issue) : null,
+    d.mine ? h('div', { class: 'actions' }, d.checks.length ? null : issue, refresh, remove) : null,
     result,
   );
+}
+
+/** The Fechamento's conference lines: Ver linhas selects each line's rows on its report's sheet; Faturas sem NFS-e also offers their issue. */
+function checkLines(d: View, result: HTMLElement, issue: HTMLElement | null): HTMLElement {
+  return h(
+    'ul',
+    { class: 'checks', 'aria-label': 'Conferência' },
+    ...d.checks.map((c) => {
+      const see = h('button', { type: 'button' }, 'Ver linhas');
+      see.addEventListener('click', () =>
+        busy(see, async () => {
+          const r = await server.showClosingRows(d.id, c.key);
+          if (!r.ok) return notice(result, 'warn', r.message);
+          notice(result, 'ok', `${r.value.title}: ${plural(r.value.rows, 'linha selecionada', 'linhas selecionadas')} na aba "${r.value.sheetName}".`);
+        }),
+      );
+      return h('li', { 'data-check': c.key }, h('span', {}, c.label), see, c.key === 'sem-nfse' ? issue : null);
+    }),
+  );
+}
+
+/**
+ * The chosen report, or one made now for the Fechamento: the default connection's records of that listing (invoices
+ * and notes of the competência only), imported to their own sheet and saved like any report, so runs refresh the panel.
+ */
+async function reportFor(select: HTMLSelectElement, listing: string, competencia: string): Promise<string> {
+  if (select.value !== NEW) return select.value;
+  // A sheet's name cannot hold a slash.
+  const name = `Fechamento ${competencia.replace('/', '-')} · ${NEW_NAMES[listing]}`;
+  notice(status, 'info', `Importando "${name}" para o painel…`);
+  const filters: Record<string, string | boolean> = listing === 'cobrancas' ? { isExibeCanceladas: true } : { competencia };
+  const started = await server.startImportRun({
+    connection: '',
+    listing: listing as 'faturas',
+    filters,
+    sheetName: name,
+    name,
+    incremental: false,
+    newSheet: true,
+  });
+  if (!started.ok) throw new Error(`${name}: ${started.message}`);
+  let p = started.value;
+  while (!p.done) p = await server.continueReportRun(p.reportId);
+  if (p.status !== 'done') throw new Error(p.message ?? `A importação de "${name}" não terminou: abra Relatórios e clique em Continuar.`);
+  return p.reportId;
 }
 
 function render(): void {
@@ -119,10 +183,17 @@ form.addEventListener('submit', (event) => {
   clearNotice(status);
   void busy(byId<HTMLButtonElement>('create'), async () => {
     try {
+      const kind = state?.kinds.find((k) => k.kind === kindSelect.value);
+      const month = monthInput.value.trim() || state?.defaultCompetencia || '';
+      const reportId = kind ? await reportFor(reportSelect, kind.listing, month) : reportSelect.value;
+      const secondReportId = kind?.second ? await reportFor(secondSelect, kind.second, month) : undefined;
+      const chargesReportId = kind?.third ? await reportFor(thirdSelect, kind.third, month) : undefined;
       const r = await server.createDashboard({
         kind: kindSelect.value as View['kind'],
-        reportId: reportSelect.value,
-        ...(byId('second').hidden ? {} : { secondReportId: secondSelect.value }),
+        reportId,
+        ...(secondReportId === undefined ? {} : { secondReportId }),
+        ...(chargesReportId === undefined ? {} : { chargesReportId }),
+        ...(byId('month').hidden ? {} : { competencia: monthInput.value }),
       });
       if (!r.ok) return r.field ? fieldError(form, r.field, r.message) : notice(status, 'error', r.message);
       await load();

@@ -1,0 +1,200 @@
+/**
+ * Fechamento da competência: the month-end close of one company, or of each
+ * company of consolidated reports, from three reports' columns (invoices,
+ * NFS-e, charges). Every figure is a count and a sum in cents; every
+ * conference line names the rows behind it, by source and data row.
+ */
+import { cents, col, companies, isTrue, missing, text, type Today } from './figures';
+import { type CheckKey, type CheckRows, type ClosingSource, type ClosingSources, type Ctx, conference, ofMonth, type Tally, Tallies } from './closing-checks';
+
+export { CHARGE_MATCH, type CheckKey, type ClosingSource, type ClosingSources } from './closing-checks';
+import { plural } from '../../api/words';
+
+/** Which field keys the close reads from each report. */
+export const CLOSING_NEEDS = {
+  faturas: ['idFatura', 'numero', 'nomeCliente', 'idCliente', 'competencia', 'valorTotal', 'statusFatura', 'tipoFatura'],
+  nfse: [
+    'idNotaFiscalServico',
+    'idFatura',
+    'competencia',
+    'statusNotaFiscalServico',
+    'numeroNotaFiscalServico',
+    'nomeFantasia',
+    'issRetido',
+    'aliquota',
+    'valorServico',
+    'valorIss',
+    'valorLiquidoNfse',
+  ],
+  cobrancas: ['idCobranca', 'idCliente', 'nomeFantasia', 'competencia', 'valor', 'isQuitado', 'situacao', 'dataVencimento'],
+} as const;
+
+export interface ClosingLine {
+  label: string;
+  /** One per company, in `companies` order. */
+  tallies: Tally[];
+  check?: CheckKey;
+}
+
+export interface ClosingSection {
+  title: string;
+  lines: ClosingLine[];
+}
+
+export interface ClosingFigures {
+  competencia: string;
+  companies: string[];
+  consolidated: boolean;
+  sections: ClosingSection[];
+  checks: CheckRows[];
+  notes: string[];
+  counted: number;
+  /** Faturas sem NFS-e: each invoice by company ('' for one company) and id, for Lançamentos em lote. */
+  invoices: Array<{ empresa: string; id: number }>;
+}
+
+const percent = (v: number): string => `${v.toFixed(2).replace('.', ',')}%`;
+
+/** Companies across the three reports, first seen first; one unnamed company when none has the `empresa` column. */
+function allCompanies(src: ClosingSources): { names: string[]; of: Record<ClosingSource, (row: number) => number>; consolidated: boolean } {
+  const each = { faturas: companies(src.faturas), nfse: companies(src.nfse), cobrancas: companies(src.cobrancas) };
+  const consolidated = each.faturas.consolidated || each.nfse.consolidated || each.cobrancas.consolidated;
+  const names = consolidated ? [...new Set([each.faturas, each.nfse, each.cobrancas].flatMap((c) => (c.consolidated ? c.names : [])))] : [''];
+  const index = (c: { of: (row: number) => string }) => (row: number) => names.indexOf(c.of(row));
+  return { names, of: { faturas: index(each.faturas), nfse: index(each.nfse), cobrancas: index(each.cobrancas) }, consolidated };
+}
+
+/** Builds the close of `competencia` (MM/YYYY) as of `today`. */
+export function closing(src: ClosingSources, competencia: string, today: Today, labels: Record<ClosingSource, Record<string, string>>): ClosingFigures {
+  const { names, of, consolidated } = allCompanies(src);
+  const ctx: Ctx = { src, competencia, today, names, of, consolidated, notes: [] };
+  for (const source of ['faturas', 'nfse', 'cobrancas'] as const) ctx.notes.push(...missing(src[source], CLOSING_NEEDS[source], labels[source]));
+  const billing = billingSection(ctx);
+  const notes = notesSection(ctx);
+  const checks = conference(ctx, billing.live, notes.ofMonth);
+  const sections = [billing.section, notes.section, checkSection(checks)];
+  const empresa = (row: number) => (consolidated ? names[of.faturas(row)] : '');
+  const ids = col(src.faturas, 'idFatura');
+  const withoutNote = checks.find((c) => c.key === 'sem-nfse')!.rows;
+  return {
+    competencia,
+    companies: names,
+    consolidated,
+    sections,
+    checks,
+    notes: ctx.notes,
+    counted: billing.live.length + notes.ofMonth.length + checks.filter((c) => c.source === 'cobrancas').reduce((t, c) => t + c.rows.length, 0),
+    invoices: withoutNote.map((r) => ({ empresa: empresa(r), id: ids[r] as number })),
+  };
+}
+
+function billingSection(ctx: Ctx): { section: ClosingSection; live: number[] } {
+  const f = ctx.src.faturas;
+  const status = col(f, 'statusFatura');
+  const tipo = col(f, 'tipoFatura');
+  const total = col(f, 'valorTotal');
+  const all = new Tallies(ctx.names.length);
+  const byType = { RECORRENTE: new Tallies(ctx.names.length), AVULSA: new Tallies(ctx.names.length) };
+  const cancelled = new Tallies(ctx.names.length);
+  const live: number[] = [];
+  let otherType = 0;
+  for (const r of ofMonth(ctx, 'faturas')) {
+    const c = ctx.of.faturas(r);
+    if (text(status[r]).toUpperCase() === 'CANCELADA') {
+      cancelled.add(c, cents(total[r]));
+      continue;
+    }
+    live.push(r);
+    all.add(c, cents(total[r]));
+    const t = byType[text(tipo[r]).toUpperCase() as keyof typeof byType];
+    if (t) t.add(c, cents(total[r]));
+    else otherType += 1;
+  }
+  if (otherType) ctx.notes.push(`${plural(otherType, 'fatura não é', 'faturas não são')} RECORRENTE nem AVULSA: entram no total, não nas linhas por tipo.`);
+  return {
+    live,
+    section: {
+      title: 'Faturamento',
+      lines: [
+        { label: 'Faturas da competência (sem as canceladas)', tallies: all.byCompany },
+        { label: 'Recorrentes', tallies: byType.RECORRENTE.byCompany },
+        { label: 'Avulsas', tallies: byType.AVULSA.byCompany },
+        { label: 'Canceladas (fora do total)', tallies: cancelled.byCompany },
+      ],
+    },
+  };
+}
+
+function notesSection(ctx: Ctx): { section: ClosingSection; ofMonth: number[] } {
+  const n = ctx.src.nfse;
+  const status = col(n, 'statusNotaFiscalServico');
+  const numero = col(n, 'numeroNotaFiscalServico');
+  const retido = col(n, 'issRetido');
+  const rate = col(n, 'aliquota');
+  const servico = col(n, 'valorServico');
+  const iss = col(n, 'valorIss');
+  const liquido = col(n, 'valorLiquidoNfse');
+  const size = ctx.names.length;
+  const all = new Tallies(size);
+  const authorized = new Tallies(size);
+  const numbered = new Tallies(size);
+  const unnumbered = new Tallies(size);
+  const withheld = new Tallies(size);
+  const due = new Tallies(size);
+  const net = new Tallies(size);
+  const rates = new Map<number, { withheld: Tallies; due: Tallies }>();
+  const rows = ofMonth(ctx, 'nfse');
+  let otherStatus = 0;
+  for (const r of rows) {
+    const c = ctx.of.nfse(r);
+    const s = text(status[r]).toUpperCase();
+    all.add(c, cents(servico[r]));
+    if (s === 'AUTORIZADA') authorized.add(c, cents(servico[r]));
+    else if (s === 'EMITIDA') (text(numero[r]) ? numbered : unnumbered).add(c, cents(servico[r]));
+    else otherStatus += 1;
+    const aliquota = Number.isFinite(rate[r]) ? (rate[r] as number) : 0;
+    let byRate = rates.get(aliquota);
+    if (!byRate) rates.set(aliquota, (byRate = { withheld: new Tallies(size), due: new Tallies(size) }));
+    const w = isTrue(retido[r]);
+    (w ? withheld : due).add(c, cents(iss[r]));
+    (w ? byRate.withheld : byRate.due).add(c, cents(iss[r]));
+    net.add(c, cents(liquido[r]));
+  }
+  if (otherStatus)
+    ctx.notes.push(
+      `${plural(otherStatus, 'nota tem outro status', 'notas têm outro status')} (nem AUTORIZADA nem EMITIDA): entram nos totais, não nas linhas por status.`,
+    );
+  const sorted = [...rates.entries()].sort((a, b) => a[0] - b[0]);
+  return {
+    ofMonth: rows,
+    section: {
+      title: 'NFS-e',
+      lines: [
+        { label: 'Notas da competência · valor dos serviços', tallies: all.byCompany },
+        { label: 'AUTORIZADA', tallies: authorized.byCompany },
+        { label: 'EMITIDA com número', tallies: numbered.byCompany },
+        { label: 'EMITIDA sem número', tallies: unnumbered.byCompany },
+        { label: 'ISS retido pelo tomador', tallies: withheld.byCompany },
+        ...sorted.map(([a, t]) => ({ label: `   retido à alíquota de ${percent(a)}`, tallies: t.withheld.byCompany })),
+        { label: 'ISS a recolher', tallies: due.byCompany },
+        ...sorted.map(([a, t]) => ({ label: `   a recolher à alíquota de ${percent(a)}`, tallies: t.due.byCompany })),
+        { label: 'Valor líquido', tallies: net.byCompany },
+      ],
+    },
+  };
+}
+
+/** The conference lines as the panel names them. */
+export const CHECK_LABELS: Record<CheckKey, string> = {
+  'sem-nfse': 'Faturas sem NFS-e',
+  'valor-diferente': 'NFS-e com valor diferente da fatura (diferença: nota − fatura)',
+  'sem-numero': 'Notas ainda sem número',
+  'sem-cobranca': 'Faturas sem cobrança',
+  pagas: 'Cobranças da competência pagas',
+  'a-vencer': 'Cobranças da competência em aberto, a vencer',
+  vencidas: 'Cobranças da competência vencidas',
+};
+
+function checkSection(checks: CheckRows[]): ClosingSection {
+  return { title: 'Conferência', lines: checks.map((c) => ({ label: CHECK_LABELS[c.key], tallies: c.tallies, check: c.key })) };
+}
