@@ -17,6 +17,8 @@ type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 export interface SheetMemo {
   tags?: Map<string, string | null>;
   columns: Map<string, Map<string, number>>;
+  /** The grid's size, kept in step with the run's own inserts and deletes. */
+  size?: { rows: number; columns: number };
 }
 
 /** The spreadsheet's sheets with their ids, and each sheet's memo, for this execution. */
@@ -51,6 +53,12 @@ export function sheetsChanged(ss: Spreadsheet): void {
   bookMemo(ss).sheets = undefined;
 }
 
+/** The sheet's grid size, read once per execution. */
+function gridSize(sheet: Sheet, memo: SheetMemo): { rows: number; columns: number } {
+  memo.size ??= { rows: sheet.getMaxRows(), columns: sheet.getMaxColumns() };
+  return memo.size;
+}
+
 export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }, id = sheet.getSheetId()): SheetPort {
   const sheetTags = (): Map<string, string | null> => {
     if (!memo.tags) {
@@ -62,17 +70,20 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
     }
     return memo.tags;
   };
+  const size = () => gridSize(sheet, memo);
   return {
     id,
     name: () => sheet.getName(),
     lastRow: () => sheet.getLastRow(),
     lastColumn: () => sheet.getLastColumn(),
-    maxColumns: () => sheet.getMaxColumns(),
+    maxColumns: () => size().columns,
     ensureSize(rows, columns) {
-      const maxRows = sheet.getMaxRows();
+      const grid = size();
+      const { rows: maxRows, columns: maxCols } = grid;
       if (maxRows < rows) withinCellLimit(`A aba "${sheet.getName()}"`, () => sheet.insertRowsAfter(maxRows, rows - maxRows));
-      const maxCols = sheet.getMaxColumns();
+      grid.rows = Math.max(maxRows, rows);
       if (maxCols < columns) withinCellLimit(`A aba "${sheet.getName()}"`, () => sheet.insertColumnsAfter(maxCols, columns - maxCols));
+      grid.columns = Math.max(maxCols, columns);
     },
     read: (row, column, numRows, numColumns) => sheet.getRange(row, column, numRows, numColumns).getValues() as CellValue[][],
     readNotes: (row, column, numColumns) => sheet.getRange(row, column, 1, numColumns).getNotes()[0],
@@ -100,7 +111,7 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
     setTabColor: (color) => {
       sheet.setTabColor(color as string);
     },
-    cells: () => sheet.getMaxRows() * sheet.getMaxColumns(),
+    cells: () => size().rows * size().columns,
     sheetTag: (key) => sheetTags().get(key) ?? null,
     setSheetTag(key, value) {
       const found = sheet.getDeveloperMetadata().filter((m) => m.getKey() === key);
@@ -125,7 +136,7 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
       return new Map(out);
     },
     tagColumn(column, key, value) {
-      sheet.getRange(1, column, sheet.getMaxRows(), 1).addDeveloperMetadata(key, value);
+      sheet.getRange(1, column, size().rows, 1).addDeveloperMetadata(key, value);
       const known = memo.columns.get(key);
       if (known && !known.has(value)) known.set(value, column);
     },
@@ -136,11 +147,13 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
     insertColumnsAfter(column, count) {
       if (column === 0) sheet.insertColumns(1, count);
       else sheet.insertColumnsAfter(column, count);
+      if (memo.size) memo.size.columns += count;
       // The metadata moves with the columns to the right of the new ones.
       for (const known of memo.columns.values()) for (const [value, at] of known) if (at > column) known.set(value, at + count);
     },
     deleteRows(row, count) {
       sheet.deleteRows(row, count);
+      if (memo.size) memo.size.rows -= count;
     },
     setNote(row, column, note) {
       sheet.getRange(row, column).setNote(note);
@@ -202,7 +215,11 @@ export function bookPort(ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()
       if (extra > 0) sheet.deleteColumns(sheet.getMaxColumns() - extra + 1, extra);
       return sheets.added(sheet);
     },
-    totalCells: () => ss.getSheets().reduce((n, s) => n + s.getMaxRows() * s.getMaxColumns(), 0),
+    totalCells: () =>
+      listed(ss).reduce((n, { sheet, id }) => {
+        const grid = gridSize(sheet, sheetMemo(bookMemo(ss), id));
+        return n + grid.rows * grid.columns;
+      }, 0),
     flush: flushWrites,
   };
 }
