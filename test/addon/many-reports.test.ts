@@ -55,6 +55,10 @@ describe('a spreadsheet with many reports', () => {
     expect(calls.get('Sheet.getDeveloperMetadata')).toBe(7 + 2);
     expect(calls.get('Spreadsheet.getSheets')).toBeLessThanOrEqual(2);
     expect(calls.get('Sheet.createDeveloperMetadataFinder')).toBe(1);
+    // Two flushes: the block with its checkpoint, and the lock's release (the small settling parts wait for it).
+    expect(calls.get('SpreadsheetApp.flush')).toBe(2);
+    // The report sheet's grid size is read once (and the work sheet's), every other sheet's not at all: no sheet grows.
+    expect(calls.get('Sheet.getMaxRows')).toBe(2);
     expect(emu.values('Clientes 1')).toHaveLength(13);
   });
 });
