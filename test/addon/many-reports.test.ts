@@ -59,6 +59,8 @@ describe('a spreadsheet with many reports', () => {
     expect(calls.get('SpreadsheetApp.flush')).toBe(2);
     // The report sheet's grid size is read once (and the work sheet's), every other sheet's not at all: no sheet grows.
     expect(calls.get('Sheet.getMaxRows')).toBe(2);
+    // The records' dates are read in the spreadsheet's zone by Intl, once two probes showed it agrees with Sheets.
+    expect(calls.get('Utilities.formatDate')).toBe(2);
     expect(emu.values('Clientes 1')).toHaveLength(13);
   });
 });
