@@ -61,6 +61,7 @@ describe('a spreadsheet with many reports', () => {
     expect(calls.get('Sheet.getMaxRows')).toBe(2);
     // The records' dates are read in the spreadsheet's zone by Intl, once two probes showed it agrees with Sheets.
     expect(calls.get('Utilities.formatDate')).toBe(2);
+    expect(calls.get('PropertiesService.getUserProperties')).toBe(1);
     expect(emu.values('Clientes 1')).toHaveLength(13);
   });
 });
