@@ -59,6 +59,29 @@ function gridSize(sheet: Sheet, memo: SheetMemo): { rows: number; columns: numbe
   return memo.size;
 }
 
+/** A short digest of a header row (no service call). */
+function digest(row: readonly unknown[]): string {
+  let h = 0x811c9dc5;
+  const text = JSON.stringify(row);
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return `${(h >>> 0).toString(36)}.${text.length}`;
+}
+
+/** The sheet tag that keeps where a column tag's columns were, beside the header row they were seen under. */
+const placesKey = (key: string) => `${key}.lugares`;
+
+/** "digest|value=column;…" back to its parts; null when it is not one. */
+function parsePlaces(raw: string | null | undefined): { digest: string; columns: Map<string, number> } | null {
+  const [seen, list] = (raw ?? '').split('|');
+  if (!seen || list === undefined) return null;
+  const columns = new Map<string, number>();
+  for (const pair of list ? list.split(';') : []) {
+    const at = pair.lastIndexOf('=');
+    columns.set(decodeURIComponent(pair.slice(0, at)), Number(pair.slice(at + 1)));
+  }
+  return { digest: seen, columns };
+}
+
 export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }, id = sheet.getSheetId()): SheetPort {
   const sheetTags = (): Map<string, string | null> => {
     if (!memo.tags) {
@@ -71,6 +94,48 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
     return memo.tags;
   };
   const size = () => gridSize(sheet, memo);
+  const headerRow = (): unknown[] => {
+    const last = sheet.getLastColumn();
+    return last > 0 ? sheet.getRange(1, 1, 1, last).getValues()[0] : [];
+  };
+  const setTag = (tag: string, value: string) => {
+    const found = sheet.getDeveloperMetadata().filter((m) => m.getKey() === tag);
+    if (found.length > 0) found[0].setValue(value);
+    else sheet.addDeveloperMetadata(tag, value);
+    for (const extra of found.slice(1)) extra.remove();
+    memo.tags?.set(tag, value);
+  };
+  /**
+   * Reading column metadata costs several calls a column. The columns a read
+   * found are kept in a sheet tag beside a digest of the header row they were
+   * under; the next execution takes them from there while the header row is
+   * the same (a column moved, inserted or deleted changes it), else reads
+   * the metadata again. Headers repeated in the row never take that shortcut.
+   */
+  const placesUnderSameHeader = (key: string): Map<string, number> | null => {
+    const kept = parsePlaces(sheetTags().get(placesKey(key)));
+    if (!kept) return null;
+    return kept.digest === digest(headerRow()) ? kept.columns : null;
+  };
+  const taggedColumns = (key: string): Map<string, number> => {
+    const out = new Map<string, number>();
+    const found = sheet.createDeveloperMetadataFinder().withKey(key).withLocationType(SpreadsheetApp.DeveloperMetadataLocationType.COLUMN).find();
+    for (const m of found) {
+      const value = m.getValue();
+      const column = m.getLocation().getColumn();
+      if (value !== null && column && !out.has(value)) out.set(value, column.getColumn());
+    }
+    const header = headerRow();
+    const texts = [...out.values()].map((c) => String(header[c - 1] ?? ''));
+    const unique = out.size > 0 && texts.every((t) => t !== '' && header.filter((h) => String(h) === t).length === 1);
+    const places = `${digest(header)}|${[...out].map(([v, c]) => `${encodeURIComponent(v)}=${c}`).join(';')}`;
+    if (unique && sheetTags().get(placesKey(key)) !== places) setTag(placesKey(key), places);
+    return out;
+  };
+  /** The run changed the columns' tags: the kept places no longer hold. */
+  const forgetPlaces = (key: string) => {
+    if (sheetTags().get(placesKey(key))) setTag(placesKey(key), '');
+  };
   return {
     id,
     name: () => sheet.getName(),
@@ -113,23 +178,11 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
     },
     cells: () => size().rows * size().columns,
     sheetTag: (key) => sheetTags().get(key) ?? null,
-    setSheetTag(key, value) {
-      const found = sheet.getDeveloperMetadata().filter((m) => m.getKey() === key);
-      if (found.length > 0) found[0].setValue(value);
-      else sheet.addDeveloperMetadata(key, value);
-      for (const extra of found.slice(1)) extra.remove();
-      memo.tags?.set(key, value);
-    },
+    setSheetTag: setTag,
     columnTags(key) {
       let out = memo.columns.get(key);
       if (!out) {
-        out = new Map<string, number>();
-        const found = sheet.createDeveloperMetadataFinder().withKey(key).withLocationType(SpreadsheetApp.DeveloperMetadataLocationType.COLUMN).find();
-        for (const m of found) {
-          const value = m.getValue();
-          const column = m.getLocation().getColumn();
-          if (value !== null && column && !out.has(value)) out.set(value, column.getColumn());
-        }
+        out = placesUnderSameHeader(key) ?? taggedColumns(key);
         memo.columns.set(key, out);
       }
       // The caller may change its copy.
@@ -139,10 +192,12 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
       sheet.getRange(1, column, size().rows, 1).addDeveloperMetadata(key, value);
       const known = memo.columns.get(key);
       if (known && !known.has(value)) known.set(value, column);
+      forgetPlaces(key);
     },
     untagColumn(key, value) {
       for (const m of sheet.createDeveloperMetadataFinder().withKey(key).withValue(value).find()) m.remove();
       memo.columns.get(key)?.delete(value);
+      forgetPlaces(key);
     },
     insertColumnsAfter(column, count) {
       if (column === 0) sheet.insertColumns(1, count);
