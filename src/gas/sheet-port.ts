@@ -82,7 +82,8 @@ function parsePlaces(raw: string | null | undefined): { digest: string; columns:
   return { digest: seen, columns };
 }
 
-export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }, id = sheet.getSheetId()): SheetPort {
+/** The sheet's tags and its columns' tags, read through this execution's memo, and the places kept of them. */
+function metadataOf(sheet: Sheet, memo: SheetMemo) {
   const sheetTags = (): Map<string, string | null> => {
     if (!memo.tags) {
       memo.tags = new Map();
@@ -93,7 +94,6 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
     }
     return memo.tags;
   };
-  const size = () => gridSize(sheet, memo);
   const headerRow = (): unknown[] => {
     const last = sheet.getLastColumn();
     return last > 0 ? sheet.getRange(1, 1, 1, last).getValues()[0] : [];
@@ -132,10 +132,27 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
     if (unique && sheetTags().get(placesKey(key)) !== places) setTag(placesKey(key), places);
     return out;
   };
-  /** The run changed the columns' tags: the kept places no longer hold. */
-  const forgetPlaces = (key: string) => {
-    if (sheetTags().get(placesKey(key))) setTag(placesKey(key), '');
+  return {
+    sheetTags,
+    setTag,
+    columns(key: string): Map<string, number> {
+      let out = memo.columns.get(key);
+      if (!out) {
+        out = placesUnderSameHeader(key) ?? taggedColumns(key);
+        memo.columns.set(key, out);
+      }
+      return out;
+    },
+    /** The run changed the columns' tags: the kept places no longer hold. */
+    forgetPlaces(key: string) {
+      if (sheetTags().get(placesKey(key))) setTag(placesKey(key), '');
+    },
   };
+}
+
+export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }, id = sheet.getSheetId()): SheetPort {
+  const size = () => gridSize(sheet, memo);
+  const { sheetTags, setTag, columns, forgetPlaces } = metadataOf(sheet, memo);
   return {
     id,
     name: () => sheet.getName(),
@@ -179,15 +196,8 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
     cells: () => size().rows * size().columns,
     sheetTag: (key) => sheetTags().get(key) ?? null,
     setSheetTag: setTag,
-    columnTags(key) {
-      let out = memo.columns.get(key);
-      if (!out) {
-        out = placesUnderSameHeader(key) ?? taggedColumns(key);
-        memo.columns.set(key, out);
-      }
-      // The caller may change its copy.
-      return new Map(out);
-    },
+    // The caller may change its copy.
+    columnTags: (key) => new Map(columns(key)),
     tagColumn(column, key, value) {
       sheet.getRange(1, column, size().rows, 1).addDeveloperMetadata(key, value);
       const known = memo.columns.get(key);

@@ -84,7 +84,7 @@ describe('a spreadsheet with many reports', () => {
       const [header, ...rows] = emu.values('Clientes 1');
       // Every cell under its header, but when each row was received.
       const cells = (row: unknown[]) => Object.fromEntries(header.map((h, i) => [String(h), row[i]]).filter(([h]) => h !== 'Recebido em'));
-      return rows.map(cells).sort((a, b) => String(a['ID']).localeCompare(String(b['ID'])));
+      return rows.map(cells).sort((a, b) => String(a.ID).localeCompare(String(b.ID)));
     };
     expect(finders('2026-11-22T11:59:00')).toBe(1);
     // The same header row: no column metadata read at all.
