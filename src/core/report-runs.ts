@@ -367,10 +367,10 @@ export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: n
     current.state,
     importDeps(deps, report, {
       runId: runIdOf(current.state),
-      checkpoint: (s) => {
+      checkpoint: (s, durable = true) => {
         deps.jobs.put(reportId, { reportId, origin, state: s });
         // Sheets keeps writes until a flush: the block and its checkpoint reach the document together, and a kill after this loses neither.
-        deps.book.flush();
+        if (durable) deps.book.flush();
       },
     }),
     { deadline, limit: deps.limit },

@@ -184,18 +184,21 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
 }
 
 /**
- * The documents to visit: the active one (its own trigger fired), or those
- * the agenda says are due. An owner whose agenda was never kept (an earlier
- * version) has every document of their ledger visited once, which writes it.
+ * The documents to visit: those the agenda says are due, the active one (its
+ * own trigger fired) first. Any of the owner's runs serves the others too: a
+ * user has at most 20 triggers per script, so documents past the twentieth
+ * have none of their own and are served by whichever run has time left. An
+ * owner whose agenda was never kept (an earlier version) has every document of
+ * their ledger visited once, which writes it.
  */
 function documentsToVisit(owners: OwnerStore, active: Spreadsheet | null): string[] {
-  if (active) {
-    const entry = agenda().read()?.[active.getId()];
-    // Its own trigger fired with nothing due in it: nothing to open, nothing to read.
-    return entry && entry.at > Date.now() ? [] : [active.getId()];
-  }
   const known = agenda().read();
-  return known ? dueDocuments(known, Date.now()) : owners.documents();
+  if (!active) return known ? dueDocuments(known, Date.now()) : owners.documents();
+  const id = active.getId();
+  const entry = known?.[id];
+  // Its own trigger fired with nothing due in it: nothing of it is read.
+  const own = entry && entry.at > Date.now() ? [] : [id];
+  return [...own, ...(known ? dueDocuments(known, Date.now()).filter((d) => d !== id) : [])];
 }
 
 /** A document that could not be opened: after a few hourly runs in a row it leaves the agenda, and its owner is told. */

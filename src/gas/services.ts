@@ -47,7 +47,9 @@ export function propertyStore(props: GoogleAppsScript.Properties.Properties): Ke
   };
 }
 
-export const userStore = (): KeyValueStore => propertyStore(PropertiesService.getUserProperties());
+/** The user's properties, asked for once per execution (each ask is a service call): they are read live through it. */
+let userProperties: GoogleAppsScript.Properties.Properties | undefined;
+export const userStore = (): KeyValueStore => propertyStore((userProperties ??= PropertiesService.getUserProperties()));
 /**
  * The document's stored work (a hidden sheet: see work-store.ts), of the active document unless another is given.
  * Every value saved there is signed as the running user's, and can be checked against their signatures (core/seal.ts).

@@ -17,6 +17,8 @@ type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 export interface SheetMemo {
   tags?: Map<string, string | null>;
   columns: Map<string, Map<string, number>>;
+  /** The grid's size, kept in step with the run's own inserts and deletes. */
+  size?: { rows: number; columns: number };
 }
 
 /** The spreadsheet's sheets with their ids, and each sheet's memo, for this execution. */
@@ -51,7 +53,37 @@ export function sheetsChanged(ss: Spreadsheet): void {
   bookMemo(ss).sheets = undefined;
 }
 
-export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }, id = sheet.getSheetId()): SheetPort {
+/** The sheet's grid size, read once per execution. */
+function gridSize(sheet: Sheet, memo: SheetMemo): { rows: number; columns: number } {
+  memo.size ??= { rows: sheet.getMaxRows(), columns: sheet.getMaxColumns() };
+  return memo.size;
+}
+
+/** A short digest of a header row (no service call). */
+function digest(row: readonly unknown[]): string {
+  let h = 0x811c9dc5;
+  const text = JSON.stringify(row);
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return `${(h >>> 0).toString(36)}.${text.length}`;
+}
+
+/** The sheet tag that keeps where a column tag's columns were, beside the header row they were seen under. */
+const placesKey = (key: string) => `${key}.lugares`;
+
+/** "digest|value=column;…" back to its parts; null when it is not one. */
+function parsePlaces(raw: string | null | undefined): { digest: string; columns: Map<string, number> } | null {
+  const [seen, list] = (raw ?? '').split('|');
+  if (!seen || list === undefined) return null;
+  const columns = new Map<string, number>();
+  for (const pair of list ? list.split(';') : []) {
+    const at = pair.lastIndexOf('=');
+    columns.set(decodeURIComponent(pair.slice(0, at)), Number(pair.slice(at + 1)));
+  }
+  return { digest: seen, columns };
+}
+
+/** The sheet's tags and its columns' tags, read through this execution's memo, and the places kept of them. */
+function metadataOf(sheet: Sheet, memo: SheetMemo) {
   const sheetTags = (): Map<string, string | null> => {
     if (!memo.tags) {
       memo.tags = new Map();
@@ -62,17 +94,78 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
     }
     return memo.tags;
   };
+  const headerRow = (): unknown[] => {
+    const last = sheet.getLastColumn();
+    return last > 0 ? sheet.getRange(1, 1, 1, last).getValues()[0] : [];
+  };
+  const setTag = (tag: string, value: string) => {
+    const found = sheet.getDeveloperMetadata().filter((m) => m.getKey() === tag);
+    if (found.length > 0) found[0].setValue(value);
+    else sheet.addDeveloperMetadata(tag, value);
+    for (const extra of found.slice(1)) extra.remove();
+    memo.tags?.set(tag, value);
+  };
+  /**
+   * Reading column metadata costs several calls a column. The columns a read
+   * found are kept in a sheet tag beside a digest of the header row they were
+   * under; the next execution takes them from there while the header row is
+   * the same (a column moved, inserted or deleted changes it), else reads
+   * the metadata again. Headers repeated in the row never take that shortcut.
+   */
+  const placesUnderSameHeader = (key: string): Map<string, number> | null => {
+    const kept = parsePlaces(sheetTags().get(placesKey(key)));
+    if (!kept) return null;
+    return kept.digest === digest(headerRow()) ? kept.columns : null;
+  };
+  const taggedColumns = (key: string): Map<string, number> => {
+    const out = new Map<string, number>();
+    const found = sheet.createDeveloperMetadataFinder().withKey(key).withLocationType(SpreadsheetApp.DeveloperMetadataLocationType.COLUMN).find();
+    for (const m of found) {
+      const value = m.getValue();
+      const column = m.getLocation().getColumn();
+      if (value !== null && column && !out.has(value)) out.set(value, column.getColumn());
+    }
+    const header = headerRow();
+    const texts = [...out.values()].map((c) => String(header[c - 1] ?? ''));
+    const unique = out.size > 0 && texts.every((t) => t !== '' && header.filter((h) => String(h) === t).length === 1);
+    const places = `${digest(header)}|${[...out].map(([v, c]) => `${encodeURIComponent(v)}=${c}`).join(';')}`;
+    if (unique && sheetTags().get(placesKey(key)) !== places) setTag(placesKey(key), places);
+    return out;
+  };
+  return {
+    sheetTags,
+    setTag,
+    columns(key: string): Map<string, number> {
+      let out = memo.columns.get(key);
+      if (!out) {
+        out = placesUnderSameHeader(key) ?? taggedColumns(key);
+        memo.columns.set(key, out);
+      }
+      return out;
+    },
+    /** The run changed the columns' tags: the kept places no longer hold. */
+    forgetPlaces(key: string) {
+      if (sheetTags().get(placesKey(key))) setTag(placesKey(key), '');
+    },
+  };
+}
+
+export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }, id = sheet.getSheetId()): SheetPort {
+  const size = () => gridSize(sheet, memo);
+  const { sheetTags, setTag, columns, forgetPlaces } = metadataOf(sheet, memo);
   return {
     id,
     name: () => sheet.getName(),
     lastRow: () => sheet.getLastRow(),
     lastColumn: () => sheet.getLastColumn(),
-    maxColumns: () => sheet.getMaxColumns(),
+    maxColumns: () => size().columns,
     ensureSize(rows, columns) {
-      const maxRows = sheet.getMaxRows();
+      const grid = size();
+      const { rows: maxRows, columns: maxCols } = grid;
       if (maxRows < rows) withinCellLimit(`A aba "${sheet.getName()}"`, () => sheet.insertRowsAfter(maxRows, rows - maxRows));
-      const maxCols = sheet.getMaxColumns();
+      grid.rows = Math.max(maxRows, rows);
       if (maxCols < columns) withinCellLimit(`A aba "${sheet.getName()}"`, () => sheet.insertColumnsAfter(maxCols, columns - maxCols));
+      grid.columns = Math.max(maxCols, columns);
     },
     read: (row, column, numRows, numColumns) => sheet.getRange(row, column, numRows, numColumns).getValues() as CellValue[][],
     readNotes: (row, column, numColumns) => sheet.getRange(row, column, 1, numColumns).getNotes()[0],
@@ -100,47 +193,32 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
     setTabColor: (color) => {
       sheet.setTabColor(color as string);
     },
-    cells: () => sheet.getMaxRows() * sheet.getMaxColumns(),
+    cells: () => size().rows * size().columns,
     sheetTag: (key) => sheetTags().get(key) ?? null,
-    setSheetTag(key, value) {
-      const found = sheet.getDeveloperMetadata().filter((m) => m.getKey() === key);
-      if (found.length > 0) found[0].setValue(value);
-      else sheet.addDeveloperMetadata(key, value);
-      for (const extra of found.slice(1)) extra.remove();
-      memo.tags?.set(key, value);
-    },
-    columnTags(key) {
-      let out = memo.columns.get(key);
-      if (!out) {
-        out = new Map<string, number>();
-        const found = sheet.createDeveloperMetadataFinder().withKey(key).withLocationType(SpreadsheetApp.DeveloperMetadataLocationType.COLUMN).find();
-        for (const m of found) {
-          const value = m.getValue();
-          const column = m.getLocation().getColumn();
-          if (value !== null && column && !out.has(value)) out.set(value, column.getColumn());
-        }
-        memo.columns.set(key, out);
-      }
-      // The caller may change its copy.
-      return new Map(out);
-    },
+    setSheetTag: setTag,
+    // The caller may change its copy.
+    columnTags: (key) => new Map(columns(key)),
     tagColumn(column, key, value) {
-      sheet.getRange(1, column, sheet.getMaxRows(), 1).addDeveloperMetadata(key, value);
+      sheet.getRange(1, column, size().rows, 1).addDeveloperMetadata(key, value);
       const known = memo.columns.get(key);
       if (known && !known.has(value)) known.set(value, column);
+      forgetPlaces(key);
     },
     untagColumn(key, value) {
       for (const m of sheet.createDeveloperMetadataFinder().withKey(key).withValue(value).find()) m.remove();
       memo.columns.get(key)?.delete(value);
+      forgetPlaces(key);
     },
     insertColumnsAfter(column, count) {
       if (column === 0) sheet.insertColumns(1, count);
       else sheet.insertColumnsAfter(column, count);
+      if (memo.size) memo.size.columns += count;
       // The metadata moves with the columns to the right of the new ones.
       for (const known of memo.columns.values()) for (const [value, at] of known) if (at > column) known.set(value, at + count);
     },
     deleteRows(row, count) {
       sheet.deleteRows(row, count);
+      if (memo.size) memo.size.rows -= count;
     },
     setNote(row, column, note) {
       sheet.getRange(row, column).setNote(note);
@@ -202,7 +280,11 @@ export function bookPort(ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()
       if (extra > 0) sheet.deleteColumns(sheet.getMaxColumns() - extra + 1, extra);
       return sheets.added(sheet);
     },
-    totalCells: () => ss.getSheets().reduce((n, s) => n + s.getMaxRows() * s.getMaxColumns(), 0),
+    totalCells: () =>
+      listed(ss).reduce((n, { sheet, id }) => {
+        const grid = gridSize(sheet, sheetMemo(bookMemo(ss), id));
+        return n + grid.rows * grid.columns;
+      }, 0),
     flush: flushWrites,
   };
 }

@@ -51,10 +51,55 @@ describe('a spreadsheet with many reports', () => {
     const onServiceCall = (c: ServiceCall) => calls.set(`${c.object}.${c.method}`, (calls.get(`${c.object}.${c.method}`) ?? 0) + 1);
     const [run] = emu.runDueTriggers(SP('2026-11-22T11:59:00'), { onServiceCall });
     expect(run.counters.urlFetchRequests).toBeGreaterThan(0);
-    // Seven sheets (the first, four reports, Histórico, the work sheet), each sheet's tags read once, and the two tags the run sets.
-    expect(calls.get('Sheet.getDeveloperMetadata')).toBe(7 + 2);
+    // Seven sheets (the first, four reports, Histórico, the work sheet), each sheet's tags read once, the two tags the
+    // run sets, and the columns' places it keeps for the next run.
+    expect(calls.get('Sheet.getDeveloperMetadata')).toBe(7 + 2 + 1);
     expect(calls.get('Spreadsheet.getSheets')).toBeLessThanOrEqual(2);
     expect(calls.get('Sheet.createDeveloperMetadataFinder')).toBe(1);
+    // Two flushes: the block with its checkpoint, and the lock's release (the small settling parts wait for it).
+    expect(calls.get('SpreadsheetApp.flush')).toBe(2);
+    // The report sheet's grid size is read once (and the work sheet's), every other sheet's not at all: no sheet grows.
+    expect(calls.get('Sheet.getMaxRows')).toBe(2);
+    // The records' dates are read in the spreadsheet's zone by Intl, once two probes showed it agrees with Sheets.
+    expect(calls.get('Utilities.formatDate')).toBe(2);
+    expect(calls.get('PropertiesService.getUserProperties')).toBe(1);
     expect(emu.values('Clientes 1')).toHaveLength(13);
+  });
+
+  it('the next run takes its columns from the places the last one kept, until the header row changes', () => {
+    const emu = emulator({ costs: COST_MODELS.pessimistic });
+    connect(emu, sb);
+    const ids = [1, 2].map((r) => importClientes(emu, r, 50).reportId);
+    ok(emu.run('setReportSchedule', [ids[0], { kind: 'hourly' }, false]));
+    const finders = (at: string) => {
+      let n = 0;
+      const onServiceCall = (c: ServiceCall) => {
+        if (c.method === 'createDeveloperMetadataFinder') n++;
+      };
+      const [run] = emu.runDueTriggers(SP(at), { onServiceCall });
+      expect(run.status).toBe('ok');
+      return n;
+    };
+    const byHeader = () => {
+      const [header, ...rows] = emu.values('Clientes 1');
+      // Every cell under its header, but when each row was received.
+      const cells = (row: unknown[]) => Object.fromEntries(header.map((h, i) => [String(h), row[i]]).filter(([h]) => h !== 'Recebido em'));
+      return rows.map(cells).sort((a, b) => String(a.ID).localeCompare(String(b.ID)));
+    };
+    expect(finders('2026-11-22T11:59:00')).toBe(1);
+    // The same header row: no column metadata read at all.
+    expect(finders('2026-11-22T12:59:00')).toBe(0);
+    const before = byHeader();
+    // The person moves the third column to the front: the header row changed, so the metadata is read again.
+    emu.withServices((s) => {
+      const sheet = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Clientes 1');
+      sheet?.moveColumns(sheet.getRange('C:C'), 1);
+    });
+    const moved = emu.values('Clientes 1')[0];
+    expect(finders('2026-11-22T13:59:00')).toBe(1);
+    expect(emu.values('Clientes 1')[0]).toEqual(moved);
+    expect(byHeader()).toEqual(before);
+    expect(finders('2026-11-22T14:59:00')).toBe(0);
+    expect(byHeader()).toEqual(before);
   });
 });

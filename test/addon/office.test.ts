@@ -99,6 +99,28 @@ describe('an hour with nothing due', () => {
   });
 });
 
+describe('documents past the per-user trigger limit', () => {
+  it('a run in its own document also serves the due documents that have no trigger, and an hour with nothing due opens none', () => {
+    const emu = emulator({ startAt: SP('2026-11-22T10:00:00') });
+    connect(emu, ANA, 0);
+    // Twenty-one client spreadsheets, each with a report due every day at 15h: Apps Script allows Ana 20 triggers.
+    const ids = Array.from({ length: 21 }, (_, i) => `cliente-${String(i + 1).padStart(2, '0')}`);
+    for (const id of ids) {
+      emu.addSpreadsheet({ id, name: id });
+      pulled(emu, ANA, id, `Diário ${id}`, { kind: 'daily', hour: 15 });
+    }
+    const withTrigger = new Set(emu.triggers.triggers.map((t) => t.documentId));
+    expect(withTrigger.size).toBe(20);
+    const stranded = ids.filter((id) => !withTrigger.has(id));
+    expect(stranded).toHaveLength(1);
+    const counted = opens();
+    emu.runDueTriggers(SP('2026-11-22T14:59:00'), { documentContext: true, onServiceCall: counted.onServiceCall });
+    expect(counted.count()).toBe(0);
+    emu.runDueTriggers(SP('2026-11-22T15:59:00'), { documentContext: true, onServiceCall: counted.onServiceCall });
+    for (const id of ids) expect(reportIn(emu, `Diário ${id}`, ANA, id).lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+  });
+});
+
 describe('a document the owner can no longer open', () => {
   it('is tried for a few hours, then dropped with one e-mail to its owner; the other documents go on', () => {
     const emu = emulator();

@@ -27,8 +27,8 @@ export { CELL_LIMIT_TEXT };
  * would take the spreadsheet, now at `total` cells, past its limit. Growing a
  * sheet adds whole rows of its grid, so each projection uses the grid's width.
  */
-export function checkCells(total: number, growths: readonly Growth[]): void {
-  let projected = total;
+export function checkCells(total: () => number, growths: readonly Growth[]): void {
+  let projected = 0;
   for (const g of growths) {
     if (!g.sheet) {
       // Made with a new sheet's whole grid, then cut to its columns (BookPort.create), then grown.
@@ -38,6 +38,9 @@ export function checkCells(total: number, growths: readonly Growth[]): void {
     const now = g.sheet.cells();
     projected += Math.max(now, (g.rows + 1) * Math.max(g.columns, g.sheet.maxColumns())) - now;
   }
+  // No sheet grows: the spreadsheet holds what it held, which Sheets already allowed (and the total costs a read of every sheet).
+  if (projected === 0) return;
+  projected += total();
   if (projected > CELL_LIMIT) {
     const children = growths.length > 1 ? ' (com as abas de itens)' : '';
     throw new ImportError(`Esta importação${children} levaria a planilha a ${plural(projected, 'célula', 'células')}. ${CELL_LIMIT_TEXT}`);

@@ -144,6 +144,9 @@ function settlingParts(state: ImportState, deps: ImportDeps, sheets: Sheets, set
   ];
 }
 
+/** A settling part estimated under this is redone after a kill rather than flushed on its own. */
+export const REDO_MS = 10_000;
+
 /**
  * Settles rows whose record did not come, and lifts the incomplete mark.
  * With a `limit`, only the parts that fit before it are done (the first one
@@ -158,8 +161,9 @@ export function settle(state: ImportState, deps: ImportDeps, sheets: Sheets, lim
     part.run();
     settled.push(part.name);
     first = false;
-    // A kill in a later part does not undo this one.
-    deps.checkpoint?.(state);
+    // A kill in a later part does not undo this one. A part cheap to redo is saved without its own flush (half a
+    // second): it reaches the document with the next one, and a kill before that only repeats the part.
+    deps.checkpoint?.(state, part.costMs >= REDO_MS);
   }
   return true;
 }

@@ -117,8 +117,11 @@ export interface ImportDeps {
   now: () => number;
   /** Rows buffered before a write: bounds Spreadsheet calls per rows written. */
   flushRows?: number;
-  /** Persists the state after each write, so a killed execution resumes after what it wrote. */
-  checkpoint?: (state: ImportState) => void;
+  /**
+   * Persists the state after each write, so a killed execution resumes after what it wrote; `durable` false: the
+   * save may wait for the next flush (what it follows is cheap to redo).
+   */
+  checkpoint?: (state: ImportState, durable?: boolean) => void;
   /** Asked between waves: a cancel requested while a step runs stops it there, not at the step's end. */
   cancelRequested?: () => boolean;
   /** Told about the records each block wrote into the sheet (after "Filtros na planilha"). */

@@ -71,20 +71,26 @@ export class Writer {
   expect(totalRows: number, sample: readonly ApiRecord[]): void {
     if (this.state.spec.mode !== 'replace') return;
     const perRecord = (rows: number) => (sample.length ? rows / sample.length : 0);
-    checkCells(this.deps.book.totalCells(), [
-      { sheet: this.report.sheet, rows: totalRows, columns: this.report.width },
-      ...this.children.growths((child) => Math.ceil(perRecord(childRowCount(child, sample)) * totalRows), true),
-    ]);
+    checkCells(
+      () => this.deps.book.totalCells(),
+      [
+        { sheet: this.report.sheet, rows: totalRows, columns: this.report.width },
+        ...this.children.growths((child) => Math.ceil(perRecord(childRowCount(child, sample)) * totalRows), true),
+      ],
+    );
   }
 
   /** Before anything of `records` is written: the rows they add here and in the child sheets fit the spreadsheet. */
   private checkWrite(records: readonly ApiRecord[], writing: Writing): void {
     const index = this.rowIndex();
     const fresh = new Set(records.map((r) => writing.key(this.idOf(r))).filter((key) => !index.has(key)));
-    checkCells(this.deps.book.totalCells(), [
-      { sheet: this.report.sheet, rows: this.nextRow - 2 + fresh.size, columns: this.report.width },
-      ...this.children.growths((child) => childRowCount(child, records), false),
-    ]);
+    checkCells(
+      () => this.deps.book.totalCells(),
+      [
+        { sheet: this.report.sheet, rows: this.nextRow - 2 + fresh.size, columns: this.report.width },
+        ...this.children.growths((child) => childRowCount(child, records), false),
+      ],
+    );
   }
 
   /** Writes `downloaded` (of `company`, in a consolidated pull) that pass "Filtros na planilha". */
