@@ -29,6 +29,22 @@ function setKey(emu: ReturnType<typeof emulator>, apiKey: string): void {
 type Run = Progress & { runId: string; canContinue: boolean; firstRun: boolean; totalRows?: number; etaSeconds?: number; sheetName: string };
 
 describe('a failed import', () => {
+  it('a failed first import, discarded, brings the person back to the tab they were on', () => {
+    const emu = emulator();
+    setKey(emu, 'chave-errada');
+    const active = () => emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getName());
+    emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().insertSheet('Minhas notas').activate());
+    const started = emu.run('startImportRun', [{ connection: 'Demo', listing: 'faturas', sheetName: 'Faturas', filters: {} }]) as {
+      ok: true;
+      value: Run & { returnTo?: number };
+    };
+    const failed = finishRun(emu, started.value.reportId) as Run;
+    expect(failed.status).toBe('failed');
+    emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Faturas')!.activate());
+    expect(emu.run('discardFailedImport', [failed.reportId, started.value.returnTo])).toBe(true);
+    expect(active()).toBe('Minhas notas');
+  });
+
   it('a refused key: no "Continuar", and the first import leaves no sheet and no report behind', () => {
     const emu = emulator();
     setKey(emu, 'chave-errada');
