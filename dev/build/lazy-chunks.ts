@@ -19,8 +19,9 @@ import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 
 /** The chunks and their roots (paths from the repository root). */
 export const LAZY_CHUNKS: Record<string, readonly string[]> = {
-  // Lançamentos em lote and Enviar alterações: their sidebar and the hourly run when a batch is unfinished.
-  bulk: ['src/gas/bulk-api.ts', 'src/core/bulk/job.ts'],
+  // Lançamentos em lote and Enviar alterações: their sidebar, the hourly run when a batch is unfinished, and the
+  // Produtos and Planos tabs the templates pick from, refreshed after a subscriptions report runs.
+  bulk: ['src/gas/bulk-api.ts', 'src/core/bulk/job.ts', 'src/core/bulk/catalog.ts'],
   // Painéis: their sidebar, and the end of a run of a report that feeds one.
   dashboards: ['src/gas/dashboards-api.ts', 'src/core/dashboards/refresh.ts', 'src/core/dashboards/build.ts'],
   // A report's run: its steps, never the sidebars' listings and forms.

@@ -148,7 +148,9 @@ function offerChoices(book: SelectionBookPort, key: CatalogKey, entries: readonl
 const columnsOf = (op: string): readonly InputColumn[] => (bulkOperations as Record<string, BulkOperation | undefined>)[op]?.columns ?? [];
 
 /** The catalogs a template's columns pick from. */
-export const catalogsOf = (columns: readonly InputColumn[]): CatalogKey[] => [...new Set(columns.flatMap((c) => (c.catalog ? [c.catalog] : [])))];
+export function catalogsOf(columns: readonly InputColumn[]): CatalogKey[] {
+  return [...new Set(columns.flatMap((c) => (c.catalog ? [c.catalog] : [])))];
+}
 
 /**
  * Rewrites the reference tabs from the imported subscriptions sheets and the templates' dropdowns from them.
