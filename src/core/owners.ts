@@ -149,11 +149,11 @@ export class OwnerStore {
     return {
       sign: (key, value) => {
         const before = load().get(key);
-        const { landed } = entry(key);
+        const { landed, pending } = entry(key);
         const after = signature(key, value);
         const text = `${landed} ${after}`;
         // The same value saved again keeps its signature: no write.
-        if (before === text || (after === landed && !entry(key).pending)) return () => undefined;
+        if (before === text || (after === landed && !pending)) return () => undefined;
         put(key, text);
         unsettled.add(key);
         return () => put(key, before);

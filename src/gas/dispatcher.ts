@@ -18,7 +18,7 @@ import { pullJobStore } from '../core/report-runs';
 import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, withDocumentLock } from './lock';
 import { connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone, userStore } from './services';
-import { workStore } from './work-store';
+import { currentValues } from './work-store';
 import { gasZone } from './zone';
 import { quotaStop, triggerBudgetMs } from '../core/usage';
 import { recordUsage, usageStore } from './usage';
@@ -108,6 +108,7 @@ function ownerOf(raw: string): string | undefined {
  */
 function rereadBeforeSave(doc: KeyValueStore, ss: Spreadsheet): KeyValueStore {
   const read = new Set(doc.keys());
+  const current = currentValues(ss);
   return {
     // Still the signed store: what it reads is checked against the owner's signatures as before.
     ...doc,
@@ -116,7 +117,7 @@ function rereadBeforeSave(doc: KeyValueStore, ss: Spreadsheet): KeyValueStore {
       doc.delete(key);
     },
     set(key, value) {
-      const now = workStore(ss).get(key);
+      const now = current(key);
       if (now === null ? read.has(key) : ownerOf(now) !== ownerOf(value)) throw new ChangedMeanwhile(key);
       read.add(key);
       doc.set(key, value);

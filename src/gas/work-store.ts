@@ -155,6 +155,19 @@ class WorkSheetStore implements KeyValueStore {
     return [...this.values.keys()];
   }
 
+  /** What the sheet holds under `key` now, read from its row; the sheet is read whole again only when the row no longer holds the key. */
+  current(key: string): string | null {
+    for (const again of [false, true]) {
+      if (again) this.sheet = undefined;
+      this.load();
+      const row = this.rows.get(key);
+      if (!this.sheet || !row) continue;
+      const [[k, v]] = this.sheet.getRange(row, 1, 1, 2).getValues();
+      if (String(k) === key) return v === '' || v === null ? null : String(v);
+    }
+    return null;
+  }
+
   all(): Record<string, string> {
     this.load();
     return Object.fromEntries(this.values);
@@ -163,4 +176,10 @@ class WorkSheetStore implements KeyValueStore {
 
 export function workStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): KeyValueStore {
   return new WorkSheetStore(ss);
+}
+
+/** Reads a key's value as the sheet holds it now, one row per read once the sheet has been read (see WorkSheetStore.current). */
+export function currentValues(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): (key: string) => string | null {
+  const store = new WorkSheetStore(ss);
+  return (key) => store.current(key);
 }
