@@ -162,6 +162,13 @@ const formatters: Record<FilterKind, Formatter> = {
   },
 };
 
+/** "12345678000190" → "12.345.678/0001-90" (a CPF as 123.456.789-01), as people read them. */
+export function formatCpfCnpj(digits: string): string {
+  if (digits.length === 14) return digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');
+  if (digits.length === 11) return digits.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');
+  return digits;
+}
+
 /** A CPF or CNPJ as the wire wants it (digits, lost leading zeros restored); throws a Portuguese message when it is not one. */
 export function cpfCnpjDigits(value: unknown): string {
   return formatters.cpfCnpj(value, undefined as never, undefined as never);

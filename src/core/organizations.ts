@@ -9,6 +9,7 @@
  */
 import type { BillingClient } from '../api/client';
 import type { ApiRecord } from '../api/envelopes';
+import { formatCpfCnpj } from '../api/filters';
 
 export interface Organization {
   /** Equal for two keys of one organization: the first record's id and CPF/CNPJ. */
@@ -39,16 +40,9 @@ export function identifyOrganization(client: BillingClient): Organization | unde
   return organizationFrom(pager.nextWave().flatMap((page) => page.records));
 }
 
-/** A CPF or CNPJ as people write it; other text as it is. */
-export function formatDocument(digits: string): string {
-  if (/^\d{14}$/.test(digits)) return digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');
-  if (/^\d{11}$/.test(digits)) return digits.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');
-  return digits;
-}
-
 /** The organization in words: its name and CNPJ when the record is its own, else the record it is known by. */
 export function describeOrganization(org: Organization): string {
-  const doc = org.document ? ` (${org.document.length === 14 ? 'CNPJ' : 'CPF/CNPJ'} ${formatDocument(org.document)})` : '';
+  const doc = org.document ? ` (${org.document.length === 14 ? 'CNPJ' : 'CPF/CNPJ'} ${formatCpfCnpj(org.document)})` : '';
   if (!org.name) return `a organização do cadastro ${org.key.split(':')[0]}`;
   return org.own ? `"${org.name}"${doc}` : `a organização cujo primeiro cadastro é "${org.name}"${doc}`;
 }

@@ -9,15 +9,11 @@ import type { BillingClient } from '../../api/client';
 import { SchemaError, UnauthorizedError } from '../../api/errors';
 import { bounded, MESSAGE_MAX } from '../bounds';
 import { plural } from '../../api/words';
+import { formatCpfCnpj } from '../../api/filters';
+
+export { formatCpfCnpj };
 
 export type CustomerFound = { ok: true; id: number } | { ok: false; message: string };
-
-/** "12345678000190" → "12.345.678/0001-90" (a CPF as 123.456.789-01), as people read them. */
-export function formatCpfCnpj(digits: string): string {
-  if (digits.length === 14) return digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');
-  if (digits.length === 11) return digits.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');
-  return digits;
-}
 
 /** Looks up the values not yet in `known` and adds what each one found. */
 export function findCustomers(client: BillingClient, values: Iterable<string>, known: Map<string, CustomerFound>): void {

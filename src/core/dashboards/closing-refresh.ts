@@ -13,7 +13,7 @@ import type { Report } from '../reports';
 import type { SheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { CHARGE_MATCH, type CheckKey, type ClosingFigures, type ClosingSource, closing, CLOSING_NEEDS } from './closing';
-import { moneyText, type Today } from './figures';
+import { LIST_MAX, moneyText, type Today } from './figures';
 import type { DashboardSheetPort } from './port';
 import {
   crossOrganization,
@@ -31,9 +31,6 @@ import {
   writeTable,
 } from './refresh';
 import type { Dashboard } from './store';
-
-/** Rows of each conference line the panel lists at most; the count, the sum and Ver linhas cover them all. */
-export const CHECK_LIST_MAX = 2_000;
 
 const ROLES: Record<ClosingSource, string> = { faturas: 'de faturas', nfse: 'de NFS-e', cobrancas: 'de cobranças' };
 
@@ -148,7 +145,7 @@ export function refreshClosing(deps: DashboardDeps, d: Dashboard): Dashboard {
   let row = TABLE_ROW + 2 + lines + 2;
   const where = new Map<CheckKey, string>();
   const blocks = f.checks.map((c) => {
-    const shown = c.list.slice(0, CHECK_LIST_MAX);
+    const shown = c.list.slice(0, LIST_MAX);
     const block = { check: c, at: row, shown };
     const first = row + 2;
     where.set(
@@ -176,7 +173,7 @@ export function refreshClosing(deps: DashboardDeps, d: Dashboard): Dashboard {
 
 function writeCheck(sheet: DashboardSheetPort, row: number, check: ClosingFigures['checks'][number], shown: CellValue[][]): void {
   const total = check.tallies.reduce((t, x) => t + x.cents, 0);
-  const more = check.rows.length > shown.length ? ` (a lista mostra as ${CHECK_LIST_MAX} primeiras; Ver linhas em Painéis seleciona todas)` : '';
+  const more = check.rows.length > shown.length ? ` (a lista mostra as ${LIST_MAX} primeiras; Ver linhas em Painéis seleciona todas)` : '';
   writeTable(sheet, row, {
     title: `${check.title}: ${plural(check.rows.length, 'linha', 'linhas')} · ${moneyText(total)}${more}`,
     header: check.header,
