@@ -85,6 +85,11 @@ const SPREADSHEET_OBJECTS = new Set([
   'PivotFilter',
 ]);
 
+/** Calls on other objects that are a round trip to the spreadsheet all the same: a metadata search reads the document. */
+const SPREADSHEET_CALLS = new Set(['DeveloperMetadataFinder.find']);
+
+const isSpreadsheetCall = (object: string, method: string) => SPREADSHEET_OBJECTS.has(object) || SPREADSHEET_CALLS.has(`${object}.${method}`);
+
 export interface ExecutionInit {
   id: number;
   clock: ExecutionClock;
@@ -146,7 +151,7 @@ export class Execution {
     if (denial) throw this.error(denial);
     this.calls += 1;
     this.counters.serviceCalls += 1;
-    if (SPREADSHEET_OBJECTS.has(object)) {
+    if (isSpreadsheetCall(object, method)) {
       this.counters.spreadsheetCalls += 1;
       this.clock.advance(this.costs.spreadsheetCallMs);
     } else if (object === 'Properties') {
@@ -155,6 +160,6 @@ export class Execution {
       this.clock.advance(this.costs.otherCallMs);
     }
     this.onServiceCall?.({ object, method, index: this.calls, execution: this });
-    if (SPREADSHEET_OBJECTS.has(object)) this.onSpreadsheetCall?.();
+    if (isSpreadsheetCall(object, method)) this.onSpreadsheetCall?.();
   }
 }

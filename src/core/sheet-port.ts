@@ -41,8 +41,8 @@ export interface SheetPort {
 
 export interface BookPort {
   timeZone(): string;
-  /** Sheets carrying sheet metadata `key`, with its value. */
-  tagged(key: string): Array<{ sheet: SheetPort; value: string }>;
+  /** Sheets carrying sheet metadata `key` (with `value`, when given), with its value, in tab order. */
+  tagged(key: string, value?: string): Array<{ sheet: SheetPort; value: string }>;
   sheetNames(): string[];
   byName(name: string): SheetPort | null;
   byId(id: number): SheetPort | null;

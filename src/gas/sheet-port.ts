@@ -16,6 +16,8 @@ type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
  */
 export interface SheetMemo {
   tags?: Map<string, string | null>;
+  /** The book's memo: a tag this run sets makes its searches of tags stale. */
+  book?: BookMemo;
   columns: Map<string, Map<string, number>>;
   /** The grid's size, kept in step with the run's own inserts and deletes. */
   size?: { rows: number; columns: number };
@@ -25,19 +27,23 @@ export interface SheetMemo {
 interface BookMemo {
   sheets?: Array<{ sheet: Sheet; id: number }>;
   memos: Map<number, SheetMemo>;
+  /** Sheets looked up by id, the ones not there as null. */
+  byId: Map<number, Sheet | null>;
+  /** Searches of sheet tags this execution made (by key and value), until it sets a tag or adds a sheet. */
+  found: Map<string, Array<{ sheet: Sheet; id: number; value: string }>>;
 }
 
 const books = new WeakMap<Spreadsheet, BookMemo>();
 
 function bookMemo(ss: Spreadsheet): BookMemo {
   let memo = books.get(ss);
-  if (!memo) books.set(ss, (memo = { memos: new Map() }));
+  if (!memo) books.set(ss, (memo = { memos: new Map(), byId: new Map(), found: new Map() }));
   return memo;
 }
 
 function sheetMemo(book: BookMemo, id: number): SheetMemo {
   let memo = book.memos.get(id);
-  if (!memo) book.memos.set(id, (memo = { columns: new Map() }));
+  if (!memo) book.memos.set(id, (memo = { columns: new Map(), book }));
   return memo;
 }
 
@@ -50,7 +56,10 @@ function listed(ss: Spreadsheet): Array<{ sheet: Sheet; id: number }> {
 
 /** A sheet was deleted outside the ports: the next look-up lists the sheets again. */
 export function sheetsChanged(ss: Spreadsheet): void {
-  bookMemo(ss).sheets = undefined;
+  const memo = bookMemo(ss);
+  memo.sheets = undefined;
+  memo.byId.clear();
+  memo.found.clear();
 }
 
 /** The sheet's grid size, read once per execution. */
@@ -104,6 +113,7 @@ function metadataOf(sheet: Sheet, memo: SheetMemo) {
     else sheet.addDeveloperMetadata(tag, value);
     for (const extra of found.slice(1)) extra.remove();
     memo.tags?.set(tag, value);
+    memo.book?.found.clear();
   };
   /**
    * Reading column metadata costs several calls a column. The columns a read
@@ -234,28 +244,49 @@ export function sheetPort(sheet: Sheet, memo: SheetMemo = { columns: new Map() }
 export function sheetsOf<P extends SheetPort>(ss: Spreadsheet, wrap: (sheet: Sheet, memo: SheetMemo, id: number) => P) {
   const port = (sheet: Sheet, id = sheet.getSheetId()) => wrap(sheet, sheetMemo(bookMemo(ss), id), id);
   return {
-    tagged(key: string): Array<{ sheet: P; value: string }> {
-      const out: Array<{ sheet: P; value: string }> = [];
-      for (const { sheet, id } of listed(ss)) {
-        const found = port(sheet, id);
-        found.sheetTag(key);
-        const tags = sheetMemo(bookMemo(ss), id).tags as Map<string, string | null>;
-        if (tags.has(key)) out.push({ sheet: found, value: tags.get(key) ?? '' });
+    /**
+     * One search of the whole spreadsheet's sheet metadata, not a read of
+     * every sheet's: a document of many reports pays for the sheets that carry
+     * the tag, not for all of them. Found sheets come in tab order.
+     */
+    tagged(key: string, value?: string): Array<{ sheet: P; value: string }> {
+      const memo = bookMemo(ss);
+      const asked = `${key}\u0000${value ?? ''}`;
+      let out = memo.found.get(asked);
+      if (!out) {
+        const finder = ss.createDeveloperMetadataFinder().withKey(key).withLocationType(SpreadsheetApp.DeveloperMetadataLocationType.SHEET);
+        const list: Array<{ sheet: Sheet; id: number; value: string }> = [];
+        for (const m of (value === undefined ? finder : finder.withValue(value)).find()) {
+          const sheet = m.getLocation().getSheet();
+          const id = sheet?.getSheetId();
+          if (sheet && id !== undefined && !list.some((o) => o.id === id)) list.push({ sheet, id, value: m.getValue() ?? '' });
+        }
+        out = list.length > 1 ? list.map((o) => ({ ...o, index: o.sheet.getIndex() })).sort((a, b) => a.index - b.index) : list;
+        memo.found.set(asked, out);
       }
-      return out;
+      return out.map(({ sheet, id, value: v }) => ({ sheet: port(sheet, id), value: v }));
     },
     byName(name: string): P | null {
       const sheet = ss.getSheetByName(name);
       return sheet ? port(sheet) : null;
     },
     byId(id: number): P | null {
-      const found = listed(ss).find((s) => s.id === id);
-      return found ? port(found.sheet, id) : null;
+      // The sheets already listed by this execution answer without a call; else one look-up by id, not a listing.
+      const memo = bookMemo(ss);
+      let sheet = memo.byId.get(id);
+      if (sheet === undefined) {
+        sheet = memo.sheets ? (memo.sheets.find((s) => s.id === id)?.sheet ?? null) : ss.getSheetById(id);
+        memo.byId.set(id, sheet);
+      }
+      return sheet ? port(sheet, id) : null;
     },
     /** A sheet just inserted, added to the execution's list. */
     added(sheet: Sheet): P {
       const id = sheet.getSheetId();
-      bookMemo(ss).sheets?.push({ sheet, id });
+      const memo = bookMemo(ss);
+      memo.sheets?.push({ sheet, id });
+      memo.byId.set(id, sheet);
+      memo.found.clear();
       return port(sheet, id);
     },
   };

@@ -79,7 +79,7 @@ export function collect(book: SelectionBookPort, catalog: Catalog): Entry[] {
 }
 
 function catalogSheet(book: SelectionBookPort, key: CatalogKey, create: boolean): MarkupSheetPort | null {
-  const tagged = book.tagged(SHEET_TAG).find((t) => t.value === `modelo:${key}`);
+  const tagged = book.tagged(SHEET_TAG, `modelo:${key}`).find((t) => t.value === `modelo:${key}`);
   if (tagged) return book.byId(tagged.sheet.id);
   if (!create) return null;
   const taken = new Set(book.sheetNames());

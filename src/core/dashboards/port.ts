@@ -46,7 +46,7 @@ export interface DashboardSheetPort extends SheetPort {
 }
 
 export interface DashboardBookPort extends BookPort {
-  tagged(key: string): Array<{ sheet: DashboardSheetPort; value: string }>;
+  tagged(key: string, value?: string): Array<{ sheet: DashboardSheetPort; value: string }>;
   byId(id: number): DashboardSheetPort | null;
   create(name: string): DashboardSheetPort;
 }

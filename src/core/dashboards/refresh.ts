@@ -193,7 +193,7 @@ const DASHBOARD_SHEET_MAX = 90;
 /** The dashboard's sheet: by its metadata, else a new one whose name no sheet has (the user's sheets are never taken). */
 export function dashboardSheet(deps: DashboardDeps, d: Dashboard): DashboardSheetPort {
   const tag = dashboardTag(d.id);
-  const found = deps.book.tagged(SHEET_TAG).find((t) => t.value === tag);
+  const found = deps.book.tagged(SHEET_TAG, tag).find((t) => t.value === tag);
   if (found) return found.sheet;
   const names = new Set(deps.book.sheetNames().map((n) => n.toLowerCase()));
   // The work sheet is hidden from sheetNames but its name is taken all the same.
@@ -250,7 +250,7 @@ export function reportDeleted(deps: DashboardDeps, reportId: string): void {
     const role = d.reportId === reportId ? 'de origem' : d.secondReportId === reportId ? 'de NFS-e' : d.chargesReportId === reportId ? 'de cobranças' : null;
     if (!role) continue;
     const tag = dashboardTag(d.id);
-    const sheet = deps.book.tagged(SHEET_TAG).find((t) => t.value === tag)?.sheet;
+    const sheet = deps.book.tagged(SHEET_TAG, tag).find((t) => t.value === tag)?.sheet;
     const message = deletedText(role);
     if (sheet) notRefreshed(deps, d, sheet, message);
     else deps.dashboards.save({ ...d, lastRefresh: { at: deps.now(), ok: false, counted: 0, message } });
@@ -265,7 +265,7 @@ export function reportChangedCompany(deps: DashboardDeps, reportId: string, mess
   for (const d of deps.dashboards.list()) {
     if (!readsReport(d, reportId)) continue;
     const tag = dashboardTag(d.id);
-    const sheet = deps.book.tagged(SHEET_TAG).find((t) => t.value === tag)?.sheet;
+    const sheet = deps.book.tagged(SHEET_TAG, tag).find((t) => t.value === tag)?.sheet;
     if (!sheet) continue;
     sheet.removePivots();
     for (const id of sheet.chartIds()) sheet.removeChart(id);
