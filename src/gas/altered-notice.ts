@@ -11,6 +11,7 @@ import type { Identity, OwnershipCheck, OwnerStore } from '../core/owners';
 import type { KeyValueStore } from '../core/ports';
 import { readSealed } from '../core/seal';
 import { bookPort } from './sheet-port';
+import { documentId } from './services';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -30,7 +31,7 @@ export function tellAlteredWork(ss: Spreadsheet, doc: KeyValueStore, work: Store
       book: bookPort(ss),
       now: () => Date.now(),
       who: me.email,
-      firstTime: (a) => owners.firstNotice(me, ss.getId(), a.key, a.text),
+      firstTime: (a) => owners.firstNotice(me, documentId(ss), a.key, a.text),
       mail: (subject, body) => {
         if (me.email) MailApp.sendEmail(me.email, subject, `${body}\n\nPlanilha "${ss.getName()}": ${ss.getUrl()}`);
       },

@@ -16,7 +16,7 @@ import { redact } from '../core/redact';
 import { pullJobStore, type RunDeps } from '../core/report-runs';
 import { type Report, ReportStore } from '../core/reports';
 import { refreshCatalogs } from '../core/bulk/catalog';
-import { clientFor, connectionStore, documentStore, serviceTimeZone, spreadsheetTimeZone } from './services';
+import { clientFor, connectionStore, documentId, documentStore, serviceTimeZone, spreadsheetTimeZone, userEmail } from './services';
 import { executionLimit } from './execution-limit';
 import { bookPort, selectionBookPort } from './sheet-port';
 import { gasZone } from './zone';
@@ -91,12 +91,12 @@ export function runDeps(
         .list()
         .map((c) => ({ id: c.id, name: c.name })),
     organizationOf: organizationOf(zone),
-    cancelRequested: cancelRequested(ss.getId()),
+    cancelRequested: cancelRequested(documentId(ss)),
     snapshots: new SnapshotStore(doc),
     afterReportRun: afterRun(refreshAfterRun(doc, zone, ss, executionLimit()), ss),
     notifyFailure: (report, run) => {
       // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
-      const to = Session.getEffectiveUser().getEmail();
+      const to = userEmail();
       if (!report.notifyByEmail || !to || (report.owner?.email && report.owner.email !== to)) return;
       const message = redact(run.message ?? '', connectionStore().secrets());
       MailApp.sendEmail(

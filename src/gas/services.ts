@@ -49,13 +49,41 @@ export function propertyStore(props: GoogleAppsScript.Properties.Properties): Ke
 
 /** The user's properties, asked for once per execution (each ask is a service call): they are read live through it. */
 let userProperties: GoogleAppsScript.Properties.Properties | undefined;
-export const userStore = (): KeyValueStore => propertyStore((userProperties ??= PropertiesService.getUserProperties()));
+
+/**
+ * What only the person changes by hand, in a sidebar (their identity, their
+ * connections and keys), is read once per execution: a run asks it at every
+ * request it builds, each a property call. Everything else (the agenda, the
+ * day's usage, signatures) is read live, as other executions write it.
+ */
+const STEADY = /^faturamento\.(usuario$|conexoes$|conexao\.)/;
+const steady = new Map<string, string | null>();
+
+export const userStore = (): KeyValueStore => {
+  const live = propertyStore((userProperties ??= PropertiesService.getUserProperties()));
+  return {
+    ...live,
+    get(key) {
+      if (!STEADY.test(key)) return live.get(key);
+      if (!steady.has(key)) steady.set(key, live.get(key));
+      return steady.get(key) ?? null;
+    },
+    set(key, value) {
+      live.set(key, value);
+      if (STEADY.test(key)) steady.set(key, value);
+    },
+    delete(key) {
+      live.delete(key);
+      steady.delete(key);
+    },
+  };
+};
 /**
  * The document's stored work (a hidden sheet: see work-store.ts), of the active document unless another is given.
  * Every value saved there is signed as the running user's, and can be checked against their signatures (core/seal.ts).
  */
 export function documentStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): KeyValueStore {
-  const id = ss.getId();
+  const id = documentId(ss);
   let seal = seals.get(id);
   if (!seal) {
     seal = lazySeal(() => {
@@ -65,6 +93,22 @@ export function documentStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = Spr
     seals.set(id, seal);
   }
   return sealedStore(workStore(ss), seal);
+}
+
+const ids = new WeakMap<GoogleAppsScript.Spreadsheet.Spreadsheet, string>();
+
+/** A document's id, asked of Sheets once per spreadsheet object in an execution (each ask is a round trip). */
+export function documentId(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): string {
+  let id = ids.get(ss);
+  if (id === undefined) ids.set(ss, (id = ss.getId()));
+  return id;
+}
+
+/** The running user's e-mail, asked once per execution. */
+let email: string | undefined;
+export function userEmail(): string {
+  email ??= Session.getEffectiveUser().getEmail();
+  return email;
 }
 
 /** One seal per document for the whole execution: a store made later sees the signatures an earlier one wrote. */
@@ -84,17 +128,24 @@ export function flushWrites(): void {
 let owners: OwnerStore | undefined;
 
 export function ownerStore(): OwnerStore {
+  // A signature depends on its text and secret alone: an item read twice in an execution (the run, then the trigger's upkeep) is checked once.
+  const signatures = new Map<string, string>();
   owners ??= new OwnerStore(
     userStore(),
     () => Utilities.getUuid(),
-    (text, secret) => Utilities.base64Encode(Utilities.computeHmacSha256Signature(text, secret)),
+    (text, secret) => {
+      const asked = `${secret}\u0000${text}`;
+      let signature = signatures.get(asked);
+      if (signature === undefined) signatures.set(asked, (signature = Utilities.base64Encode(Utilities.computeHmacSha256Signature(text, secret))));
+      return signature;
+    },
   );
   return owners;
 }
 
 /** The running user (a trigger's owner in a trigger run), with their stable id. */
 export function currentUser(owners: OwnerStore = ownerStore()): Identity {
-  return owners.identity(Session.getEffectiveUser().getEmail());
+  return owners.identity(userEmail());
 }
 
 /** Written by the build from addon.config.json (see build.ts); absent when this code runs outside the bundle. */
@@ -109,8 +160,14 @@ export function connectionStore(): ConnectionStore {
   return new ConnectionStore(userStore(), () => Utilities.getUuid(), allowedBaseUrls());
 }
 
+const zones = new WeakMap<GoogleAppsScript.Spreadsheet.Spreadsheet, string>();
+
+/** The spreadsheet's zone, asked once per spreadsheet object in an execution. */
 export function spreadsheetTimeZone(ss: GoogleAppsScript.Spreadsheet.Spreadsheet | null = SpreadsheetApp.getActiveSpreadsheet()): string {
-  return ss?.getSpreadsheetTimeZone() || Session.getScriptTimeZone() || 'America/Sao_Paulo';
+  if (!ss) return Session.getScriptTimeZone() || 'America/Sao_Paulo';
+  let zone = zones.get(ss);
+  if (zone === undefined) zones.set(ss, (zone = ss.getSpreadsheetTimeZone() || Session.getScriptTimeZone() || 'America/Sao_Paulo'));
+  return zone;
 }
 
 /** The zone a connection's service keeps its clock in; a missing connection fails later, where its key is asked for. */
