@@ -51,6 +51,7 @@ export interface PagerRequest {
   state?: PagerState;
   base?: 0 | 1;
   maxPages?: number;
+  firstPages?: number;
 }
 
 export class BillingClient {
@@ -117,6 +118,7 @@ export class BillingClient {
       state: request.state,
       base: request.base,
       maxPages: request.maxPages,
+      firstPages: request.firstPages,
     };
     const specs = (pages: number[]): RequestSpec[] =>
       pages.map((page) => ({ method: 'GET', path: op.path, query: [...query, [op.pageParam, String(page)] as [string, string]] }));

@@ -43,6 +43,8 @@ export interface PagerOptions {
   state?: PagerState;
   /** Known page numbering (saves the detection request). */
   base?: 0 | 1;
+  /** With a known numbering, how many pages the first speculative wave asks (how many the last walk of the listing read). */
+  firstPages?: number;
 }
 
 export class Pager<R extends ApiRecord = ApiRecord> {
@@ -88,7 +90,7 @@ export class Pager<R extends ApiRecord = ApiRecord> {
     if (this.s.base === undefined) return 2;
     const last = this.last;
     if (last !== undefined) return Math.max(0, Math.min(this.options.concurrency, last - this.s.next + 1));
-    return Math.min(this.options.concurrency, Math.max(1, this.s.fetchedPages));
+    return Math.min(this.options.concurrency, Math.max(1, this.s.fetchedPages || (this.options.firstPages ?? 0)));
   }
 
   /** Fetches the next wave; returns its pages in order (empty once the walk is over). */

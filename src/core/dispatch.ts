@@ -11,6 +11,7 @@ import type { OwnershipCheck } from './owners';
 import { beginRun, type PullJob, type RunDeps, stepRun } from './report-runs';
 import type { Report, ReportStore } from './reports';
 import { isDue, nextRun } from './schedule';
+import { unchangedRun } from './unchanged-run';
 
 /** Everything the document keeps for the dispatcher, read in one go. */
 export interface StoredWork {
@@ -167,11 +168,16 @@ function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], re
     step(until) {
       let moved = false;
       while (due.length > 0 && deps.runs.now() < until) {
-        const report = due.shift() as Report;
-        // A due report has no running pull (dueReports): whatever job it left, done or failed, the new run replaces.
-        const began = beginRun(deps.runs, { ...report, scheduleSince: at.getTime() }, 'agendado', null);
-        const run = stepRun(deps.runs, began.report, began.job, until);
+        const report = { ...(due.shift() as Report), scheduleSince: at.getTime() };
         moved = true;
+        // A sheet that already holds what the listing returns is left alone (unchanged-run.ts).
+        if (unchangedRun(deps.runs, report)) {
+          result.started.push(report.id);
+          continue;
+        }
+        // A due report has no running pull (dueReports): whatever job it left, done or failed, the new run replaces.
+        const began = beginRun(deps.runs, report, 'agendado', null);
+        const run = stepRun(deps.runs, began.report, began.job, until);
         if (run.progress.done) result.started.push(report.id);
         else pulls.push({ report: run.report, job: run.job, scheduledHere: true });
       }

@@ -64,6 +64,8 @@ export interface RunDeps {
   snapshots?: SnapshotStore;
   /** Called once when a run finishes with data (ok or partial): refreshes the dashboards built on the report (core/dashboards). */
   afterReportRun?: (report: Report) => void;
+  /** Whether the report is still stored as this run read it (owner, not deleted): a run in a document opened by id holds no lock on it. */
+  stillStored?: (report: Report) => boolean;
 }
 
 export interface PullJob {
@@ -326,6 +328,7 @@ function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     ...pause,
     lastRun: summary,
     ...(result === 'ok' || result === 'parcial' ? { lastSuccessStart: state.startedAt } : {}),
+    ...(result === 'ok' && state.pager?.base !== undefined ? { lastWalk: { base: state.pager.base, pages: state.pager.fetchedPages } } : {}),
     ...(state.companies ? { companyStamps: companyStamps(report, state) } : {}),
   });
   // A failed or cancelled job stays so that "Continuar" resumes from its last written page.

@@ -76,6 +76,8 @@ export interface Report {
   lastRun?: RunSummary;
   /** Start of the last successful run: the lower bound of the next incremental one. */
   lastSuccessStart?: number;
+  /** How the last good pull of one company walked the listing: its page numbering and the pages it read. */
+  lastWalk?: { base: 0 | 1; pages: number };
   /** Scheduled runs that failed in a row: each more waits longer before the schedule tries again. */
   failedRuns?: number;
   /** Epoch ms before which the schedule does not start the report again (the back-off after repeated failures, or for good after one that retrying cannot fix). */
@@ -99,7 +101,9 @@ export function resolveCompanies(companies: Companies, own: ReadonlyArray<{ id: 
   return [...new Set(companies.ids)].map((id) => ({ id, name: names.get(id) ?? `conexão ${id} (não existe mais)` }));
 }
 
-const PREFIX = 'faturamento.relatorio.';
+/** Where a report is kept in the document's work store, by its id. */
+export const REPORT_PREFIX = 'faturamento.relatorio.';
+const PREFIX = REPORT_PREFIX;
 
 export class ReportStore {
   constructor(

@@ -17,8 +17,9 @@ import { redact } from '../core/redact';
 import { pullJobStore } from '../core/report-runs';
 import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, withDocumentLock } from './lock';
-import { connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone, userStore } from './services';
+import { connectionStore, currentUser, documentId, documentStore, ownerStore, spreadsheetTimeZone, userEmail, userStore } from './services';
 import { currentValues } from './work-store';
+import { REPORT_PREFIX } from '../core/reports';
 import { gasZone } from './zone';
 import { quotaStop, triggerBudgetMs } from '../core/usage';
 import { recordUsage, usageStore } from './usage';
@@ -64,9 +65,9 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: KeyValueSto
     const ss = options.ss ?? SpreadsheetApp.getActiveSpreadsheet();
     const owners = ownerStore();
     const me = currentUser(owners);
-    const work = ownWork(readWork(options.doc ?? readOnce(documentStore(ss))), owners.checker(me, ss.getId()));
+    const work = ownWork(readWork(options.doc ?? readOnce(documentStore(ss))), owners.checker(me, documentId(ss)));
     const wanted = wantsDispatcher(work);
-    agenda().set(ss.getId(), nextDueAt(work, gasZone(spreadsheetTimeZone(ss))));
+    agenda().set(documentId(ss), nextDueAt(work, gasZone(spreadsheetTimeZone(ss))));
     const existing = ours(ss);
     const keep = wanted ? existing.find((t) => t.getHandlerFunction() === DISPATCHER) : undefined;
     for (const t of existing) if (t !== keep) ScriptApp.deleteTrigger(t);
@@ -132,16 +133,24 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
       const read = readOnce(documentStore(ss));
       const doc = active ? read : rereadBeforeSave(read, ss);
       const zone = gasZone(spreadsheetTimeZone(ss));
-      const check = owners.checker(me, ss.getId());
+      const check = owners.checker(me, documentId(ss));
       const work = readWork(doc);
-      owners.forgetMissing(ss.getId(), new Set(doc.keys()));
+      owners.forgetMissing(documentId(ss), new Set(doc.keys()));
       tellAlteredWork(ss, doc, work, owners, me, check);
+      const runs = runDeps(doc, zone, ss);
+      if (!active) {
+        const current = currentValues(ss);
+        runs.stillStored = (r) => {
+          const now = current(`${REPORT_PREFIX}${r.id}`);
+          return now !== null && ownerOf(now) === r.owner?.id;
+        };
+      }
       try {
-        dispatch({ runs: runDeps(doc, zone, ss), bulk: bulkDeps(doc, zone, ss) }, ownWork(work, check), deadline);
+        dispatch({ runs, bulk: bulkDeps(doc, zone, ss) }, ownWork(work, check), deadline);
       } catch (err) {
         if (!(err instanceof ChangedMeanwhile)) throw err;
         // Someone changed what this run was saving: the next hour starts from what is stored now.
-        agenda().set(ss.getId(), Date.now());
+        agenda().set(documentId(ss), Date.now());
         return;
       }
       // Nothing left to do here: the trigger goes away (the next schedule or run creates it again). The agenda follows.
@@ -176,10 +185,11 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
     return;
   }
   const deadline = Date.now() + Math.min(DISPATCH_MS, triggerBudgetMs(usage));
+  const active = SpreadsheetApp.getActiveSpreadsheet();
   try {
-    runOwnDocuments(deadline);
+    runOwnDocuments(deadline, active);
   } finally {
-    recordHourlyRunSeen();
+    recordHourlyRunSeen(active !== null);
     recordUsage({ trigger: true });
   }
 }
@@ -195,7 +205,7 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
 function documentsToVisit(owners: OwnerStore, active: Spreadsheet | null): string[] {
   const known = agenda().read();
   if (!active) return known ? dueDocuments(known, Date.now()) : owners.documents();
-  const id = active.getId();
+  const id = documentId(active);
   const entry = known?.[id];
   // Its own trigger fired with nothing due in it: nothing of it is read.
   const own = entry && entry.at > Date.now() ? [] : [id];
@@ -205,7 +215,7 @@ function documentsToVisit(owners: OwnerStore, active: Spreadsheet | null): strin
 /** A document that could not be opened: after a few hourly runs in a row it leaves the agenda, and its owner is told. */
 function unreachable(id: string): void {
   if (!agenda().missed(id)) return;
-  const to = Session.getEffectiveUser().getEmail();
+  const to = userEmail();
   if (!to) return;
   MailApp.sendEmail(
     to,
@@ -214,14 +224,15 @@ function unreachable(id: string): void {
   );
 }
 
-function runOwnDocuments(deadline: number): void {
+function runOwnDocuments(deadline: number, active: Spreadsheet | null): void {
   const owners = ownerStore();
-  const me = currentUser(owners);
-  const active = SpreadsheetApp.getActiveSpreadsheet();
+  const visits = documentsToVisit(owners, active);
+  // Who the owner is is asked only when something is due: an hour with nothing due reads one property.
+  const me = visits.length ? currentUser(owners) : undefined;
   let failure: unknown;
-  for (const id of documentsToVisit(owners, active)) {
+  for (const id of visits) {
     if (Date.now() >= deadline) break;
-    const isActive = active !== null && active.getId() === id;
+    const isActive = active !== null && documentId(active) === id;
     let ss: Spreadsheet;
     try {
       ss = isActive ? active : SpreadsheetApp.openById(id);
@@ -231,7 +242,7 @@ function runOwnDocuments(deadline: number): void {
       continue;
     }
     try {
-      runDocument(ss, isActive, owners, me, deadline);
+      runDocument(ss, isActive, owners, me as Identity, deadline);
     } catch (err) {
       // Busy: someone is working in the document, and whatever is due stays due for the next hour.
       // Anything else fails the execution, but only after the other documents had their turn.

@@ -17,15 +17,10 @@ export interface HourlyRunSeen {
   documentLock: boolean;
 }
 
-/** Called by the hourly run once it is done: what Google gave it. Never throws. */
-export function recordHourlyRunSeen(): void {
+/** Called by the hourly run once it is done: what Google gave it (whether it had an active spreadsheet, as it asked once). Never throws. */
+export function recordHourlyRunSeen(activeSpreadsheet: boolean): void {
   try {
-    const seen: HourlyRunSeen = { at: Date.now(), activeSpreadsheet: false, documentProperties: false, documentLock: false };
-    try {
-      seen.activeSpreadsheet = SpreadsheetApp.getActiveSpreadsheet() !== null;
-    } catch {
-      // Seen as false.
-    }
+    const seen: HourlyRunSeen = { at: Date.now(), activeSpreadsheet, documentProperties: false, documentLock: false };
     try {
       seen.documentProperties = PropertiesService.getDocumentProperties() !== null;
     } catch {

@@ -47,6 +47,8 @@ describe('a spreadsheet with many reports', () => {
     connect(emu, sb);
     const ids = [1, 2, 3, 4].map((r) => importClientes(emu, r, 50).reportId);
     ok(emu.run('setReportSchedule', [ids[0], { kind: 'hourly' }, false]));
+    // A row deleted by hand: the sheet no longer holds the listing, so the hour runs the whole pull (unchanged-run.ts).
+    emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Clientes 1')?.deleteRow(3));
     const calls = new Map<string, number>();
     const onServiceCall = (c: ServiceCall) => calls.set(`${c.object}.${c.method}`, (calls.get(`${c.object}.${c.method}`) ?? 0) + 1);
     const [run] = emu.runDueTriggers(SP('2026-11-22T11:59:00'), { onServiceCall });

@@ -96,6 +96,14 @@ describe('scheduled refreshes in a shared document', () => {
         scheduledPulls(emu, [ANA, BRUNO, CARLA]);
         // One trigger per editor, each their own.
         expect(emu.triggers.triggers.map((t) => t.owner).sort()).toEqual([ANA, BRUNO, CARLA]);
+        // A row deleted by hand in each sheet: each run writes its sheet again (a sheet that already holds what the
+        // service has is left alone, unchanged-run.ts), so Histórico shows every run.
+        for (const user of [ANA, BRUNO, CARLA])
+          emu.withServices((s) =>
+            s.SpreadsheetApp.getActiveSpreadsheet()
+              .getSheetByName(`Clientes ${user.slice(0, 3)}`)
+              ?.deleteRow(2),
+          );
         await sb.clearLog();
         const runs = fireInOrder(emu, order, SP('2026-11-22T11:00:00'), documentContext);
         expect(runs.map((r) => [r.user, r.status])).toEqual(order.map((u) => [u, 'ok']));
