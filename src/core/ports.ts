@@ -14,6 +14,8 @@ export interface KeyValueStore {
   keys(): string[];
   /** Every key and value in one call (getProperties, or the sheet read whole); without it a store is read key by key. */
   all?(): Record<string, string>;
+  /** Several keys written in one call (setProperties); without it they are written one by one. */
+  setMany?(values: Record<string, string>): void;
   /** The document's work store only: whether `value` is exactly what the running user last saved under `key` (see seal.ts). */
   verify?(key: string, value: string): boolean;
 }

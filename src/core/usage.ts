@@ -48,10 +48,13 @@ export class UsageStore {
     return { since: now, fetches: 0, triggerMs: 0 };
   }
 
-  add(fetches: number, triggerMs: number, stopped?: string): DailyUsage {
+  /** Adds an execution's share; `alongside`, other values the execution ends with, go in the same write when the store can. */
+  add(fetches: number, triggerMs: number, stopped?: string, alongside: Record<string, string> = {}): DailyUsage {
     const now = this.get();
     const next: DailyUsage = { since: now.since, fetches: now.fetches + fetches, triggerMs: now.triggerMs + triggerMs, stopped: stopped ?? now.stopped };
-    this.store.set(KEY, JSON.stringify(next));
+    const values = { ...alongside, [KEY]: JSON.stringify(next) };
+    if (this.store.setMany) this.store.setMany(values);
+    else for (const [key, value] of Object.entries(values)) this.store.set(key, value);
     return next;
   }
 }

@@ -23,7 +23,7 @@ import { REPORT_PREFIX } from '../core/reports';
 import { gasZone } from './zone';
 import { quotaStop, triggerBudgetMs } from '../core/usage';
 import { recordUsage, usageStore } from './usage';
-import { recordHourlyRunSeen } from './run-seen';
+import { hourlyRunSeen } from './run-seen';
 import { tellAlteredWork } from './altered-notice';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -107,9 +107,8 @@ function ownerOf(raw: string): string | undefined {
  * item first: one a colleague deleted meanwhile is not brought back, and one
  * taken over (Assumir) keeps its new owner.
  */
-function rereadBeforeSave(doc: KeyValueStore, ss: Spreadsheet): KeyValueStore {
+function rereadBeforeSave(doc: KeyValueStore, current: (key: string) => string | null): KeyValueStore {
   const read = new Set(doc.keys());
-  const current = currentValues(ss);
   return {
     // Still the signed store: what it reads is checked against the owner's signatures as before.
     ...doc,
@@ -131,15 +130,16 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
   withDocumentLock(
     () => {
       const read = readOnce(documentStore(ss));
-      const doc = active ? read : rereadBeforeSave(read, ss);
+      // One reader of the rows as they are now, for the saves and for the checks before a refresh (it reads the sheet once).
+      const current = active ? null : currentValues(ss);
+      const doc = current ? rereadBeforeSave(read, current) : read;
       const zone = gasZone(spreadsheetTimeZone(ss));
       const check = owners.checker(me, documentId(ss));
       const work = readWork(doc);
       owners.forgetMissing(documentId(ss), new Set(doc.keys()));
       tellAlteredWork(ss, doc, work, owners, me, check);
       const runs = runDeps(doc, zone, ss);
-      if (!active) {
-        const current = currentValues(ss);
+      if (current) {
         runs.stillStored = (r) => {
           const now = current(`${REPORT_PREFIX}${r.id}`);
           return now !== null && ownerOf(now) === r.owner?.id;
@@ -189,8 +189,8 @@ export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): vo
   try {
     runOwnDocuments(deadline, active);
   } finally {
-    recordHourlyRunSeen(active !== null);
-    recordUsage({ trigger: true });
+    // What the run saw goes with its usage: one property write.
+    recordUsage({ trigger: true, alongside: hourlyRunSeen(active !== null) });
   }
 }
 

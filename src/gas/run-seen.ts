@@ -5,7 +5,6 @@
  * Diagnóstico (diagnostics.ts).
  */
 import { hadDocumentLock } from './lock';
-import { userStore } from './services';
 
 /** What the last hourly run saw, written by the dispatcher into the user's properties. */
 export const LAST_RUN_KEY = 'faturamento.diagnostico.execucao';
@@ -17,18 +16,18 @@ export interface HourlyRunSeen {
   documentLock: boolean;
 }
 
-/** Called by the hourly run once it is done: what Google gave it (whether it had an active spreadsheet, as it asked once). Never throws. */
-export function recordHourlyRunSeen(activeSpreadsheet: boolean): void {
+/**
+ * What the hourly run saw (whether it had an active spreadsheet, as it asked
+ * once): the property to write, which the run's usage takes along in its own
+ * write. Never throws.
+ */
+export function hourlyRunSeen(activeSpreadsheet: boolean): Record<string, string> {
+  const seen: HourlyRunSeen = { at: Date.now(), activeSpreadsheet, documentProperties: false, documentLock: false };
   try {
-    const seen: HourlyRunSeen = { at: Date.now(), activeSpreadsheet, documentProperties: false, documentLock: false };
-    try {
-      seen.documentProperties = PropertiesService.getDocumentProperties() !== null;
-    } catch {
-      // Seen as false.
-    }
-    seen.documentLock = hadDocumentLock();
-    userStore().set(LAST_RUN_KEY, JSON.stringify(seen));
+    seen.documentProperties = PropertiesService.getDocumentProperties() !== null;
   } catch {
-    // A diagnostic must never stop the run it observes.
+    // Seen as false.
   }
+  seen.documentLock = hadDocumentLock();
+  return { [LAST_RUN_KEY]: JSON.stringify(seen) };
 }

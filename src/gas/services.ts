@@ -44,6 +44,13 @@ export function propertyStore(props: GoogleAppsScript.Properties.Properties): Ke
     },
     keys: () => props.getKeys(),
     all: () => props.getProperties(),
+    setMany: (values) => {
+      try {
+        props.setProperties(values);
+      } catch (err) {
+        throw storageError(err);
+      }
+    },
   };
 }
 
@@ -75,6 +82,10 @@ export const userStore = (): KeyValueStore => {
     delete(key) {
       live.delete(key);
       steady.delete(key);
+    },
+    setMany(values) {
+      live.setMany?.(values);
+      for (const [key, value] of Object.entries(values)) if (STEADY.test(key)) steady.set(key, value);
     },
   };
 };

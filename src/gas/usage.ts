@@ -13,9 +13,9 @@ export function usageStore(): UsageStore {
 }
 
 /** Adds what this execution spent; `trigger` counts its runtime too (the hourly run). */
-export function recordUsage(options: { trigger?: boolean; stopped?: string } = {}): DailyUsage | null {
+export function recordUsage(options: { trigger?: boolean; stopped?: string; alongside?: Record<string, string> } = {}): DailyUsage | null {
   const triggerMs = options.trigger ? Date.now() - executionStarted() : 0;
   const fetched = takeFetches();
   if (fetched === 0 && triggerMs === 0 && !options.stopped) return null;
-  return usageStore().add(fetched, triggerMs, options.stopped);
+  return usageStore().add(fetched, triggerMs, options.stopped, options.alongside);
 }

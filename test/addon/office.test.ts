@@ -78,17 +78,21 @@ describe('an hour with nothing due', () => {
     ] as const) {
       const counted = opens();
       let sheetCalls = 0;
+      const properties = { read: 0, written: 0 };
       const onServiceCall = (c: ServiceCall) => {
         counted.onServiceCall(c);
         if (c.object === 'Sheet' || c.object === 'Range') sheetCalls++;
+        if (c.object === 'Properties') properties[c.method.startsWith('get') ? 'read' : 'written']++;
       };
       for (const h of hours) {
         const reports = emu.runDueTriggers(SP(`2026-11-22T${h}:59:00`), { documentContext, onServiceCall });
         expect(reports.map((r) => r.status)).toEqual(['ok']);
       }
       expect(counted.count()).toBe(0);
-      // No sheet was read either: the run read the owner's agenda, one property, and stopped.
+      // No sheet was read either: the run read the owner's agenda and the day's usage, and wrote its usage with
+      // what it saw (for the Diagnóstico) in one write.
       expect(sheetCalls).toBe(0);
+      expect(properties).toEqual({ read: 3 * hours.length, written: hours.length });
       if (!documentContext) {
         // 15h: the daily report's document, and only it.
         emu.runDueTriggers(SP('2026-11-22T15:59:00'), { documentContext, onServiceCall: counted.onServiceCall });
