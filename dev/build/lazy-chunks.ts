@@ -25,7 +25,7 @@ export const LAZY_CHUNKS: Record<string, readonly string[]> = {
   // Painéis: their sidebar, and the end of a run of a report that feeds one.
   dashboards: ['src/gas/dashboards-api.ts', 'src/core/dashboards/refresh.ts', 'src/core/dashboards/build.ts'],
   // A report's run: its steps, never the sidebars' listings and forms.
-  import: ['src/core/pull/start.ts', 'src/core/pull/step.ts', 'src/core/pull/state.ts', 'src/core/pull/layout.ts'],
+  import: ['src/core/pull/start.ts', 'src/core/pull/step.ts', 'src/core/pull/state.ts', 'src/core/pull/layout.ts', 'src/core/unchanged-run.ts'],
   // Ajuda › Diagnóstico.
   diagnostics: ['src/gas/diagnostics.ts'],
 };

@@ -227,7 +227,7 @@ function unreachable(id: string): void {
 function runOwnDocuments(deadline: number, active: Spreadsheet | null): void {
   const owners = ownerStore();
   const visits = documentsToVisit(owners, active);
-  // Who the owner is is asked only when something is due: an hour with nothing due reads one property.
+  // Who the owner is is asked only when something is due: an hour with nothing due reads their agenda and usage only.
   const me = visits.length ? currentUser(owners) : undefined;
   let failure: unknown;
   for (const id of visits) {
