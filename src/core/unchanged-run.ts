@@ -33,6 +33,8 @@ import { runTargetProblem } from './targets';
 
 /** Round trips the check may spend before it leaves the report to its usual run. */
 const MAX_WAVES = 2;
+/** Pages the last walk may have read for the check to read them all, with one more page, in its round trips of ten. */
+const MAX_PAGES = MAX_WAVES * 10 - 1;
 
 export const UNCHANGED_NOTE = 'Sem mudanças: a aba já tinha exatamente estes dados, e nada foi reescrito.';
 
@@ -44,6 +46,8 @@ function eligible(deps: RunDeps, report: Report): boolean {
     !report.incremental &&
     report.lastRun?.result === 'ok' &&
     !report.lastRun.warnings?.length &&
+    // A longer listing would not end within the check's round trips: they would only read its first pages twice.
+    (report.lastWalk?.pages ?? 0) <= MAX_PAGES &&
     !deps.jobs.has(report.id)
   );
 }

@@ -92,6 +92,21 @@ for (const documentContext of [true, false]) {
       expect(scheduledHistory(emu)).toHaveLength(1);
     });
 
+    it('a listing longer than the check reads is not checked: each page is asked once, by the run', async () => {
+      // 1,100 customers are 22 pages of 50: more than the check's two round trips of ten pages.
+      await sb.reset({ size: { clientes: 1100, faturas: 10, cobrancas: 5, transacoes: 5, assinaturas: 5 } });
+      const emu = emulator();
+      connect(emu, sb);
+      importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Notas', filters: {} });
+      ok(emu.run('setReportSchedule', [report(emu).id, { kind: 'hourly' }, false]));
+      await sb.clearLog();
+      expect(emu.runDueTriggers(SP('2026-11-22T11:59:00')).map((r) => r.status)).toEqual(['ok']);
+      const pages = (await sb.requestLog({ pathPrefix: '/v2/clientes' })).map((e) => String(e.query.page));
+      expect(pages.length).toBeGreaterThanOrEqual(22);
+      expect(new Set(pages).size).toBe(pages.length);
+      expect(emu.values('Clientes')).toHaveLength(1101);
+    });
+
     it('a cell of ours the person edited, and a row they deleted, are put back at the next hour', async () => {
       const emu = scheduled();
       const before = emu.values(SHEET);
@@ -113,6 +128,12 @@ for (const documentContext of [true, false]) {
           .sort();
       expect(ids(emu.values(SHEET))).toEqual(ids(before));
       expect(scheduledHistory(emu)).toHaveLength(2);
+
+      // A header of ours renamed by hand is put back too.
+      typeRows(emu, SHEET, 1, [[...header.slice(0, at), 'Meu título', ...header.slice(at + 1)]]);
+      await hour(emu, '2026-11-22T13:59:00');
+      expect(emu.values(SHEET)[0]).toEqual(header);
+      expect(scheduledHistory(emu)).toHaveLength(3);
     });
   });
 }
