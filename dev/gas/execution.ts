@@ -83,6 +83,7 @@ const SPREADSHEET_OBJECTS = new Set([
   'PivotGroup',
   'PivotValue',
   'PivotFilter',
+  'Protection',
 ]);
 
 /** Calls on other objects that are a round trip to the spreadsheet all the same: a metadata search reads the document. */
@@ -111,6 +112,8 @@ export class Execution {
   readonly costs: CallCosts;
   readonly counters = emptyCounters();
   killed = false;
+  /** Cells written when the execution last flushed: writes after it are applied, at their cost, when it ends. */
+  cellsAtFlush = 0;
   /** Before each Spreadsheet call: brings in what other executions committed meanwhile (office.ts). */
   onSpreadsheetCall?: () => void;
   private calls = 0;

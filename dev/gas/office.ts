@@ -163,9 +163,11 @@ function sameCell(a: Cell | undefined, b: Cell | undefined): boolean {
 }
 
 const SHEET_SCALARS = ['name', 'hidden', 'tabColor', 'frozenRows', 'frozenColumns', 'maxRows', 'maxColumns'] as const;
-const SHEET_WHOLES = ['sheetMeta', 'filter', 'charts', 'pivots'] as const;
+const SHEET_WHOLES = ['sheetMeta', 'filter', 'charts', 'pivots', 'protections'] as const;
 const SHEET_MAPS = ['columnWidths', 'rowMeta', 'columnMeta'] as const;
 const SHEET_SETS = ['hiddenRows', 'filteredRows'] as const;
+/** Every field of a sheet an execution's changes are merged by (the cells apart): a field missing here would be lost at the end of a run. */
+export const MERGED_SHEET_FIELDS: readonly string[] = ['rows', ...SHEET_SCALARS, ...SHEET_WHOLES, ...SHEET_MAPS, ...SHEET_SETS];
 
 /** Into `target`, whatever `changed` holds differently from `base`, key by key. */
 function mergeMap<T>(target: Map<number, T>, base: Map<number, T>, changed: Map<number, T>): void {
@@ -247,6 +249,8 @@ export class Office {
   readonly documents = new Map<string, SpreadsheetModel>();
   /** Who may open each document (null: anyone, as the single document of older tests). */
   readonly editors = new Map<string, Set<string> | null>();
+  /** Users a document open to anyone was taken away from. */
+  private readonly removed = new Map<string, Set<string>>();
   private readonly versions = new Map<string, number>();
   private readonly sessions = new Map<Execution, Map<string, Session>>();
 
@@ -261,7 +265,21 @@ export class Office {
   refusal(id: string, user: string): string | null {
     if (!this.documents.has(id)) return NO_DOCUMENT_MESSAGE;
     const editors = this.editors.get(id);
-    return editors && !editors.has(user) ? NO_ACCESS_MESSAGE : null;
+    return (editors && !editors.has(user)) || this.removed.get(id)?.has(user) ? NO_ACCESS_MESSAGE : null;
+  }
+
+  /** Shares `id` with `user`, or (false) takes it away from them; a document open to anyone stays open to the others. */
+  share(id: string, user: string, shared: boolean): void {
+    const editors = this.editors.get(id);
+    const removed = this.removed.get(id) ?? new Set<string>();
+    this.removed.set(id, removed);
+    if (shared) {
+      editors?.add(user);
+      removed.delete(user);
+    } else {
+      editors?.delete(user);
+      removed.add(user);
+    }
   }
 
   /** The execution's copy of the document, made at its first touch. */

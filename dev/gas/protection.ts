@@ -20,11 +20,13 @@ type Implemented = 'setWarningOnly' | 'isWarningOnly' | 'setDescription' | 'getD
 export class ProtectionImpl extends GasObject implements Pick<GProtection, Implemented> {
   readonly gasName = 'Protection';
 
-  constructor(
-    private readonly sheet: SheetModel,
-    private readonly model: ProtectionModel,
-  ) {
+  constructor(private readonly sheet: SheetModel) {
     super();
+  }
+
+  /** Looked up at each call: another execution's changes brought in meanwhile replace the sheet's protection objects. */
+  private get model(): ProtectionModel {
+    return this.sheet.protections[0] ?? { description: '', warningOnly: false };
   }
 
   private self(): GProtection {
@@ -54,17 +56,13 @@ export class ProtectionImpl extends GasObject implements Pick<GProtection, Imple
   }
 
   remove(): void {
-    this.sheet.protections = this.sheet.protections.filter((p) => p !== this.model);
+    this.sheet.protections = [];
   }
 }
 
 /** A sheet's protection: one per sheet, as in Sheets (protect() on a protected sheet returns the one it has). */
 export function protect(sheet: SheetModel): ProtectionImpl {
-  let model = sheet.protections[0];
-  if (!model) {
-    // Sheets' default: a full protection (only the owner edits) until made warning-only.
-    model = { description: '', warningOnly: false };
-    sheet.protections.push(model);
-  }
-  return new ProtectionImpl(sheet, model);
+  // Sheets' default: a full protection (only the owner edits) until made warning-only.
+  if (!sheet.protections.length) sheet.protections.push({ description: '', warningOnly: false });
+  return new ProtectionImpl(sheet);
 }

@@ -524,7 +524,8 @@ export class GasEmulator {
       error = { name: e?.name ?? 'Error', message: e?.message ?? String(err), stack: e?.stack };
     } finally {
       delete (context as Record<PropertyKey, unknown>)[CALL];
-      // Unflushed writes reach the document when the execution ends, and die with it when it is killed.
+      // Unflushed writes reach the document when the execution ends (at a flush's cost), and die with it when it is killed.
+      if (!exec.killed && exec.counters.cellsWritten > exec.cellsAtFlush) exec.charge(exec.costs.flushMs);
       this.office.end(exec, exec.killed);
       this.locks.releaseAll(exec.id);
     }
@@ -716,10 +717,7 @@ export class GasEmulator {
   /** Shares a document with `user`, or (false) takes it away from them, as its owner would. */
   share(id: string, user: string, shared = true): void {
     this.document(id);
-    const editors = this.office.editors.get(id) ?? new Set<string>();
-    if (shared) editors.add(user);
-    else editors.delete(user);
-    this.office.editors.set(id, editors);
+    this.office.share(id, user, shared);
   }
 
   /** The document is deleted: opening it by id fails from now on. */

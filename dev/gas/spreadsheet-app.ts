@@ -383,6 +383,7 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   }
   flush(): void {
     this.exec.charge(this.exec.costs.flushMs);
+    this.exec.cellsAtFlush = this.exec.counters.cellsWritten;
     this.document.flush();
   }
   newDataValidation(): GoogleAppsScript.Spreadsheet.DataValidationBuilder {

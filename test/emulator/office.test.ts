@@ -43,6 +43,12 @@ function flushThenKilled() {
   while (true) sheet.getRange('A1').getValue();
 }
 function fetchOnce(url) { return UrlFetchApp.fetch(url).getResponseCode(); }
+function writeThenRead(cell) {
+  var sheet = SpreadsheetApp.getActiveSheet();
+  sheet.getRange('E1').setValue('start');
+  return sheet.getRange(cell).getValue();
+}
+function searchMetadata() { return SpreadsheetApp.getActiveSpreadsheet().createDeveloperMetadataFinder().withKey('x').find().length; }
 `;
 
 const ANA = 'ana@example.com.br';
@@ -60,6 +66,13 @@ describe('an office of spreadsheets', () => {
     expect(() => emu.run('nameOf', ['cliente-a'])).toThrow(NO_ACCESS_MESSAGE);
     emu.deleteSpreadsheet('cliente-b');
     expect(() => emu.run('nameOf', ['cliente-b'], { user: BIA })).toThrow(NO_DOCUMENT_MESSAGE);
+    // A document open to anyone, taken away from one user: still open to the others, and again to them once shared.
+    emu.addSpreadsheet({ id: 'aberta', name: 'Aberta' });
+    emu.share('aberta', ANA, false);
+    expect(() => emu.run('nameOf', ['aberta'])).toThrow(NO_ACCESS_MESSAGE);
+    expect(emu.run('nameOf', ['aberta'], { user: BIA })).toBe('Aberta');
+    emu.share('aberta', ANA);
+    expect(emu.run('nameOf', ['aberta'])).toBe('Aberta');
   });
 
   it('keeps each document’s cells apart, and runs an execution in the document it names', () => {
@@ -131,12 +144,35 @@ describe('writes buffered per execution', () => {
     expect(emu.values('Página1', 'D1')).toEqual([['x']]);
   });
 
+  it('an execution sees what another one ended with meanwhile at its next call on the spreadsheet', () => {
+    const emu = fixture(CODE);
+    const other = during(() => emu.run('writeActive', ['E2', 'other', false]));
+    expect(emu.run('writeThenRead', ['E2'], { onServiceCall: other.onServiceCall })).toBe('other');
+  });
+
   it('two executions writing different cells of one sheet both keep theirs', () => {
     const emu = fixture(CODE);
     const inner = during(() => emu.run('writeActive', ['C1', 'second', false]));
     emu.run('writeActive', ['C2', 'first', false], { onServiceCall: inner.onServiceCall });
     expect(inner.seen()).toBe('second');
     expect(emu.values('Página1', 'C1:C2')).toEqual([['second'], ['first']]);
+  });
+});
+
+describe('what a call costs', () => {
+  it('writes still pending when an execution ends are applied at a flush’s cost', () => {
+    const emu = fixture(CODE);
+    const costs = { spreadsheetCallMs: 0, cellWriteMs: 0, cellReadMs: 0, formatCellMs: 0, otherCallMs: 0, propertyCallMs: 0, flushMs: 400 };
+    expect(emu.execute('writeActive', ['F1', 'pendente', false], { costs }).counters.virtualMs).toBe(400);
+    expect(emu.execute('writeActive', ['F2', 'aplicada', true], { costs }).counters.virtualMs).toBe(400);
+    expect(emu.execute('readActive', ['F1'], { costs }).counters.virtualMs).toBe(0);
+  });
+
+  it('a search of the developer metadata is a round trip to the spreadsheet', () => {
+    const emu = fixture(CODE);
+    const report = emu.execute('searchMetadata', [], { costs: { spreadsheetCallMs: 50, otherCallMs: 10 } });
+    // SpreadsheetApp.getActiveSpreadsheet, Spreadsheet.createDeveloperMetadataFinder and the search itself.
+    expect(report.counters.spreadsheetCalls).toBe(3);
   });
 });
 

@@ -1,6 +1,7 @@
 /** Sheet protection as the add-on uses it, and appendRow at the cell limit, as Google answers. */
 import { describe, expect, it } from 'vitest';
-import { CELL_LIMIT_MESSAGE, MAX_CELLS } from '../../dev/gas/spreadsheet-model';
+import { MERGED_SHEET_FIELDS } from '../../dev/gas/office';
+import { CELL_LIMIT_MESSAGE, MAX_CELLS, SheetModel } from '../../dev/gas/spreadsheet-model';
 import { fixture } from './helpers';
 
 const CODE = `
@@ -27,6 +28,10 @@ function append() {
   s.appendRow(['a', 'b']);
   return s.getLastRow();
 }
+function seenLater() {
+  var found = SpreadsheetApp.getActiveSheet().getProtections(SpreadsheetApp.ProtectionType.SHEET);
+  return found.length ? [found[0].getDescription(), found[0].isWarningOnly()] : [];
+}
 function lastRow() {
   return SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Página1').getLastRow();
 }
@@ -36,6 +41,21 @@ describe('Protection', () => {
   it('a sheet protected warning-only keeps one protection, with its description, and scripts still write', () => {
     const emu = fixture(CODE);
     expect(emu.run('protectIt')).toEqual([0, true, true, 1, 'não edite', 'o script escreve', 0]);
+  });
+
+  it('every field of a sheet is merged at the end of an execution (a field left out would be lost)', () => {
+    const own = ['id', 'beforeWrite'];
+    expect(
+      Object.keys(new SheetModel(1, 'x'))
+        .filter((k) => !own.includes(k))
+        .sort(),
+    ).toEqual([...MERGED_SHEET_FIELDS].sort());
+  });
+
+  it('a protection set on a sheet that already existed is still there in the next execution', () => {
+    const emu = fixture(CODE);
+    emu.run('protectIt');
+    expect(emu.run('seenLater')).toEqual(['não edite', true]);
   });
 });
 
