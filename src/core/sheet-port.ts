@@ -55,6 +55,8 @@ export interface BookPort {
 }
 
 export const CELL_LIMIT = 10_000_000;
+/** Google's own words when a write meets the limit (in English, as Apps Script throws them). */
+export const GOOGLE_CELL_LIMIT = /10000000 cells|10,000,000|10 million/i;
 /** What to do at the limit, said by every write that meets it. */
 export const CELL_LIMIT_TEXT =
   'O Google Planilhas aceita no máximo 10 milhões de células por planilha. Use filtros (por exemplo, uma competência ou um período), apague abas que não usa ou importe em outra planilha.';

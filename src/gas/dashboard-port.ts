@@ -8,6 +8,7 @@ import type { KeyValueStore } from '../core/ports';
 import { ReportStore } from '../core/reports';
 import { documentStore, spreadsheetTimeZone } from './services';
 import { bookPort, type SheetMemo, sheetPort, sheetsOf } from './sheet-port';
+import { insertSheetAtEnd } from './cell-limit';
 import { gasZone } from './zone';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -83,7 +84,7 @@ export function dashboardBookPort(ss: Spreadsheet = SpreadsheetApp.getActiveSpre
     create(name) {
       // insertSheet activates the new sheet: the person keeps looking at theirs until they open the dashboard.
       const before = ss.getActiveSheet();
-      const sheet = ss.insertSheet(name, ss.getSheets().length);
+      const sheet = insertSheetAtEnd(ss, name);
       if (before) ss.setActiveSheet(before);
       return sheets.added(sheet);
     },

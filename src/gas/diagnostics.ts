@@ -5,20 +5,17 @@
  * when to run it.
  */
 import { plural } from '../api/words';
-import { bulkJobStore } from '../core/bulk/stored-job';
 import { checkConnection } from '../core/connection-check';
 import { type ConnectionView, hostProblem } from '../core/connections';
-import { ownWork, storedWork, wantsDispatcher } from '../core/dispatch';
+import { ownWork, wantsDispatcher } from '../core/dispatch';
 import { readOnce } from '../core/ports';
-import { pullJobStore } from '../core/report-runs';
 import { DAILY_QUOTA } from '../core/usage';
-import { reportStore } from './deps';
 import { fetchCosts, openCost, writeCosts } from './diagnostic-measures';
 import { attempt, HEADER, type Row } from './diagnostic-row';
-import { DISPATCHER_HANDLERS } from './dispatcher';
+import { ours, readWork } from './dispatcher';
 import { executionStarted } from './execution-limit';
 import { type HourlyRunSeen, LAST_RUN_KEY } from './run-seen';
-import { allowedBaseUrls, clientFor, connectionStore, currentUser, documentStore, ownerStore, spreadsheetTimeZone, userStore } from './services';
+import { allowedBaseUrls, clientFor, connectionStore, currentUser, documentId, documentStore, ownerStore, spreadsheetTimeZone, userStore } from './services';
 import { usageStore } from './usage';
 
 export const DIAGNOSTICS_SHEET = 'Diagnóstico';
@@ -126,10 +123,9 @@ function measuredHost(allowed: readonly string[] | null, connections: readonly C
 function ownTrigger(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Row {
   return attempt('Você tem um gatilho de hora em hora nesta planilha enquanto tem agendamentos ou execuções inacabadas aqui, e só um', () => {
     const owners = ownerStore();
-    const doc = readOnce(documentStore(ss));
-    const work = ownWork(storedWork(reportStore(doc), pullJobStore(doc), bulkJobStore(doc)), owners.checker(currentUser(owners), ss.getId()));
+    const work = ownWork(readWork(readOnce(documentStore(ss))), owners.checker(currentUser(owners), documentId(ss)));
     const wanted = wantsDispatcher(work);
-    const triggers = ScriptApp.getUserTriggers(ss).filter((t) => DISPATCHER_HANDLERS.includes(t.getHandlerFunction())).length;
+    const triggers = ours(ss).length;
     const unfinished = work.pulls.filter((j) => j.state.status === 'running').length + work.bulk.filter((j) => j.status === 'running').length;
     const seen = `${triggers} gatilho(s); seus aqui: ${work.reports.filter((r) => r.schedule).length} relatório(s) agendado(s), ${unfinished} execução(ões) inacabada(s)`;
     if (triggers > 1) return [`${seen}: sobra gatilho; abra Relatórios e salve um agendamento para o complemento refazê-lo`, 'FALHA'];
@@ -182,7 +178,7 @@ export function runDiagnostics(): void {
     ...hostsReachable(allowed, connections),
     ...quotas(),
     ...writeCosts(sheet),
-    openCost(ss.getId()),
+    openCost(documentId(ss)),
     ...fetchCosts(measuredHost(allowed, connections)),
     ['Tempo desde o início desta execução até aqui', `${Date.now() - executionStarted()} ms`, 'INFO'],
     // Reaching this line proves it: this file is one of the chunks the bundle keeps as text (dev/build/lazy-chunks.ts).

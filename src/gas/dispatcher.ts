@@ -18,7 +18,7 @@ import { pullJobStore } from '../core/report-runs';
 import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, withDocumentLock } from './lock';
 import { connectionStore, currentUser, documentId, documentStore, ownerStore, spreadsheetTimeZone, userEmail, userStore } from './services';
-import { currentValues } from './work-store';
+import { workStore } from './work-store';
 import { REPORT_PREFIX } from '../core/reports';
 import { gasZone } from './zone';
 import { quotaStop, triggerBudgetMs } from '../core/usage';
@@ -44,11 +44,12 @@ export const REAUTHORIZE =
 const agenda = (): AgendaStore => new AgendaStore(userStore());
 
 /** Reports and both kinds of jobs, from one read of the document's work store. */
-function readWork(doc: KeyValueStore): StoredWork {
+export function readWork(doc: KeyValueStore): StoredWork {
   return storedWork(reportStore(doc), pullJobStore(doc), bulkJobStore(doc));
 }
 
-function ours(ss: Spreadsheet): GoogleAppsScript.Script.Trigger[] {
+/** The running user's triggers of the add-on in the document. */
+export function ours(ss: Spreadsheet): GoogleAppsScript.Script.Trigger[] {
   return ScriptApp.getUserTriggers(ss).filter((t) => DISPATCHER_HANDLERS.includes(t.getHandlerFunction()));
 }
 
@@ -129,9 +130,10 @@ function rereadBeforeSave(doc: KeyValueStore, current: (key: string) => string |
 function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: Identity, deadline: number): void {
   withDocumentLock(
     () => {
-      const read = readOnce(documentStore(ss));
-      // One reader of the rows as they are now, for the saves and for the checks before a refresh (it reads the sheet once).
-      const current = active ? null : currentValues(ss);
+      const sheet = workStore(ss);
+      const read = readOnce(documentStore(ss, sheet));
+      // The rows as they are now, for the saves and for the checks before a refresh: one row read per key.
+      const current = active ? null : (key: string) => sheet.current(key);
       const doc = current ? rereadBeforeSave(read, current) : read;
       const zone = gasZone(spreadsheetTimeZone(ss));
       const check = owners.checker(me, documentId(ss));
@@ -228,7 +230,8 @@ function runOwnDocuments(deadline: number, active: Spreadsheet | null): void {
   const owners = ownerStore();
   const visits = documentsToVisit(owners, active);
   // Who the owner is is asked only when something is due: an hour with nothing due reads their agenda and usage only.
-  const me = visits.length ? currentUser(owners) : undefined;
+  if (visits.length === 0) return;
+  const me = currentUser(owners);
   let failure: unknown;
   for (const id of visits) {
     if (Date.now() >= deadline) break;
@@ -242,7 +245,7 @@ function runOwnDocuments(deadline: number, active: Spreadsheet | null): void {
       continue;
     }
     try {
-      runDocument(ss, isActive, owners, me as Identity, deadline);
+      runDocument(ss, isActive, owners, me, deadline);
     } catch (err) {
       // Busy: someone is working in the document, and whatever is due stays due for the next hour.
       // Anything else fails the execution, but only after the other documents had their turn.

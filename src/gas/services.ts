@@ -93,7 +93,10 @@ export const userStore = (): KeyValueStore => {
  * The document's stored work (a hidden sheet: see work-store.ts), of the active document unless another is given.
  * Every value saved there is signed as the running user's, and can be checked against their signatures (core/seal.ts).
  */
-export function documentStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): KeyValueStore {
+export function documentStore(
+  ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
+  sheet: KeyValueStore = workStore(ss),
+): KeyValueStore {
   const id = documentId(ss);
   let seal = seals.get(id);
   if (!seal) {
@@ -103,17 +106,20 @@ export function documentStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = Spr
     });
     seals.set(id, seal);
   }
-  return sealedStore(workStore(ss), seal);
+  return sealedStore(sheet, seal);
 }
 
-const ids = new WeakMap<GoogleAppsScript.Spreadsheet.Spreadsheet, string>();
-
-/** A document's id, asked of Sheets once per spreadsheet object in an execution (each ask is a round trip). */
-export function documentId(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): string {
-  let id = ids.get(ss);
-  if (id === undefined) ids.set(ss, (id = ss.getId()));
-  return id;
+/** What a spreadsheet answers that does not change during an execution, asked of it once per spreadsheet object (each ask is a round trip). */
+function askedOnce<T>(ask: (ss: GoogleAppsScript.Spreadsheet.Spreadsheet) => T): (ss: GoogleAppsScript.Spreadsheet.Spreadsheet) => T {
+  const answers = new WeakMap<GoogleAppsScript.Spreadsheet.Spreadsheet, T>();
+  return (ss) => {
+    if (!answers.has(ss)) answers.set(ss, ask(ss));
+    return answers.get(ss) as T;
+  };
 }
+
+/** A document's id. */
+export const documentId = askedOnce((ss) => ss.getId());
 
 /** The running user's e-mail, asked once per execution. */
 let email: string | undefined;
@@ -138,9 +144,10 @@ export function flushWrites(): void {
 /** One per execution: the running user's signatures are read once, and every store of the execution sees the ones it writes. */
 let owners: OwnerStore | undefined;
 
+/** A signature depends on its text and secret alone: an item read twice in an execution (the run, then the trigger's upkeep) is checked once. */
+const signatures = new Map<string, string>();
+
 export function ownerStore(): OwnerStore {
-  // A signature depends on its text and secret alone: an item read twice in an execution (the run, then the trigger's upkeep) is checked once.
-  const signatures = new Map<string, string>();
   owners ??= new OwnerStore(
     userStore(),
     () => Utilities.getUuid(),
@@ -171,14 +178,10 @@ export function connectionStore(): ConnectionStore {
   return new ConnectionStore(userStore(), () => Utilities.getUuid(), allowedBaseUrls());
 }
 
-const zones = new WeakMap<GoogleAppsScript.Spreadsheet.Spreadsheet, string>();
+const zoneOf = askedOnce((ss) => ss.getSpreadsheetTimeZone());
 
-/** The spreadsheet's zone, asked once per spreadsheet object in an execution. */
 export function spreadsheetTimeZone(ss: GoogleAppsScript.Spreadsheet.Spreadsheet | null = SpreadsheetApp.getActiveSpreadsheet()): string {
-  if (!ss) return Session.getScriptTimeZone() || 'America/Sao_Paulo';
-  let zone = zones.get(ss);
-  if (zone === undefined) zones.set(ss, (zone = ss.getSpreadsheetTimeZone() || Session.getScriptTimeZone() || 'America/Sao_Paulo'));
-  return zone;
+  return (ss && zoneOf(ss)) || Session.getScriptTimeZone() || 'America/Sao_Paulo';
 }
 
 /** The zone a connection's service keeps its clock in; a missing connection fails later, where its key is asked for. */

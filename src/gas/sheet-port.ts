@@ -3,7 +3,7 @@ import type { BookPort, MarkupSheetPort, SelectionBookPort, SheetPort } from '..
 import type { CellValue } from '../core/table';
 import { WORK_SHEET } from './work-store';
 import { flushWrites } from './services';
-import { withinCellLimit } from './cell-limit';
+import { insertSheetAtEnd, withinCellLimit } from './cell-limit';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -306,7 +306,7 @@ export function bookPort(ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()
     byName: sheets.byName,
     byId: sheets.byId,
     create(name, columns) {
-      const sheet = withinCellLimit(`A aba "${name}"`, () => ss.insertSheet(name, ss.getSheets().length));
+      const sheet = insertSheetAtEnd(ss, name);
       const extra = columns === undefined ? 0 : sheet.getMaxColumns() - Math.max(1, columns);
       if (extra > 0) sheet.deleteColumns(sheet.getMaxColumns() - extra + 1, extra);
       return sheets.added(sheet);
@@ -343,13 +343,12 @@ function markupSheetPort(sheet: Sheet, memo?: SheetMemo, id?: number): MarkupShe
 
 /** The bulk sidebar's view of the active spreadsheet. */
 export function selectionBookPort(ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): SelectionBookPort {
-  const byId = (id: number) => ss.getSheets().find((s) => s.getSheetId() === id) ?? null;
   const sheets = sheetsOf(ss, markupSheetPort);
   return {
     ...bookPort(ss),
     byName: sheets.byName,
     byId: sheets.byId,
-    create: (name) => sheets.added(ss.insertSheet(name, ss.getSheets().length)),
+    create: (name) => sheets.added(insertSheetAtEnd(ss, name)),
     selection() {
       const sheet = ss.getActiveSheet();
       const list = ss.getActiveRangeList();
@@ -357,7 +356,7 @@ export function selectionBookPort(ss: Spreadsheet = SpreadsheetApp.getActiveSpre
       return { sheetId: sheet.getSheetId(), sheetName: sheet.getName(), rows };
     },
     activate(sheetId, a1) {
-      const sheet = byId(sheetId);
+      const sheet = ss.getSheetById(sheetId);
       if (!sheet) return;
       sheet.activate();
       if (a1.length === 1) sheet.getRange(a1[0]).activate();

@@ -16,7 +16,7 @@
  * an edit by hand; the add-on's own writes go through.
  */
 import type { KeyValueStore } from '../core/ports';
-import { checkRoom, withinCellLimit } from './cell-limit';
+import { withinCellLimit } from './cell-limit';
 
 export const WORK_SHEET = 'Faturamento · dados';
 const PROTECTION =
@@ -44,16 +44,9 @@ function legacyEntries(): Array<[string, string]> {
   return Object.entries(doc.getProperties()).filter(([k]) => LEGACY_PREFIXES.some((p) => k.startsWith(p)));
 }
 
-function legacyKeys(): number {
-  const doc = PropertiesService.getDocumentProperties();
-  return doc ? doc.getKeys().filter((k) => LEGACY_PREFIXES.some((p) => k.startsWith(p))).length : 0;
-}
-
-function createSheet(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sheet {
+function createSheet(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, legacy: Array<[string, string]> = legacyEntries()): Sheet {
   // insertSheet makes the new sheet active: the person keeps looking at the sheet they were on.
   const before = ss.getActiveSheet();
-  // A new sheet comes with 1,000 rows of 26 columns before it is cut down.
-  checkRoom(ss, 1000 * 26, WHAT);
   const made = withinCellLimit(WHAT, () => ss.insertSheet(WORK_SHEET, ss.getSheets().length));
   // Two columns and only the rows it uses: its cells count against the document's 10 million.
   if (made.getMaxColumns() > 2) made.deleteColumns(3, made.getMaxColumns() - 2);
@@ -64,7 +57,6 @@ function createSheet(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Sheet {
   made.hideSheet();
   warnBeforeEdits(made);
   // Reports and jobs saved before this sheet existed come along (they have no owner: see core/owners.ts).
-  const legacy = legacyEntries();
   if (legacy.length) {
     made.getRange(2, 1, legacy.length, 2).setValues(legacy);
     const doc = PropertiesService.getDocumentProperties();
@@ -98,7 +90,10 @@ class WorkSheetStore implements KeyValueStore {
   private load(): void {
     if (this.sheet !== undefined) return;
     this.sheet = findSheet(this.ss);
-    if (!this.sheet && legacyKeys() > 0) this.sheet = createSheet(this.ss);
+    if (!this.sheet) {
+      const legacy = legacyEntries();
+      if (legacy.length) this.sheet = createSheet(this.ss, legacy);
+    }
     if (!this.sheet) return;
     this.rows.clear();
     this.values.clear();
@@ -126,8 +121,7 @@ class WorkSheetStore implements KeyValueStore {
       this.rows.set(key, row);
     } else {
       const sheet = this.sheet;
-      // A new row grows the sheet by its two cells when it is full, as this store keeps it.
-      if (sheet.getLastRow() >= sheet.getMaxRows()) checkRoom(this.ss, sheet.getMaxColumns(), WHAT);
+      // A new row grows the sheet by its two cells when it is full, as this store keeps it: refused whole at the limit.
       withinCellLimit(WHAT, () => sheet.appendRow([key, value]));
       this.rows.set(key, 0);
     }
@@ -157,15 +151,15 @@ class WorkSheetStore implements KeyValueStore {
 
   /** What the sheet holds under `key` now, read from its row; the sheet is read whole again only when the row no longer holds the key. */
   current(key: string): string | null {
-    for (const again of [false, true]) {
-      if (again) this.sheet = undefined;
-      this.load();
-      const row = this.rows.get(key);
-      if (!this.sheet || !row) continue;
+    const row = this.sheet ? this.rows.get(key) : undefined;
+    if (this.sheet && row) {
       const [[k, v]] = this.sheet.getRange(row, 1, 1, 2).getValues();
       if (String(k) === key) return v === '' || v === null ? null : String(v);
     }
-    return null;
+    // Read whole now, the sheet answers as it is.
+    this.sheet = undefined;
+    this.load();
+    return this.values.get(key) ?? null;
   }
 
   all(): Record<string, string> {
@@ -174,12 +168,11 @@ class WorkSheetStore implements KeyValueStore {
   }
 }
 
-export function workStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): KeyValueStore {
+/**
+ * The work sheet as a store, and a reader of a key's value as the sheet holds
+ * it now (see WorkSheetStore.current): one store, so the reader starts from
+ * the rows the store has read, a row read per key.
+ */
+export function workStore(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): KeyValueStore & { current(key: string): string | null } {
   return new WorkSheetStore(ss);
-}
-
-/** Reads a key's value as the sheet holds it now, one row per read once the sheet has been read (see WorkSheetStore.current). */
-export function currentValues(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): (key: string) => string | null {
-  const store = new WorkSheetStore(ss);
-  return (key) => store.current(key);
 }

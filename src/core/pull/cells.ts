@@ -5,7 +5,7 @@
  * meeting the limit half-way.
  */
 import { bounded } from '../bounds';
-import { CELL_LIMIT, CELL_LIMIT_TEXT, type SheetPort } from '../sheet-port';
+import { CELL_LIMIT, CELL_LIMIT_TEXT, GOOGLE_CELL_LIMIT, type SheetPort } from '../sheet-port';
 import { ImportError } from './state';
 import { plural } from '../../api/words';
 
@@ -17,7 +17,7 @@ export interface Growth {
 }
 
 /** What Sheets gives a new sheet (insertSheet): 1,000 rows of 26 columns. */
-export const NEW_SHEET_ROWS = 1_000;
+const NEW_SHEET_ROWS = 1_000;
 export const NEW_SHEET_COLUMNS = 26;
 
 export { CELL_LIMIT_TEXT };
@@ -55,5 +55,5 @@ export function messageOf(err: unknown): string {
 /** A run's failure in words: Google's refusal at the cell limit becomes the add-on's own message, whoever's run it was. */
 export function failureMessage(err: unknown): string {
   const raw = messageOf(err);
-  return /10000000 cells|10,000,000|10 million/i.test(raw) ? CELL_LIMIT_TEXT : bounded(raw, 2000);
+  return GOOGLE_CELL_LIMIT.test(raw) ? CELL_LIMIT_TEXT : bounded(raw, 2000);
 }
