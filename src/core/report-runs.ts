@@ -136,7 +136,7 @@ function progress(report: Report, state: ImportState, now = state.updatedAt): Ru
 }
 
 /** Where a run begins: `form` only for the owner's own Importar form, after it checked the target sheet (core/targets.ts). */
-export interface BeginFrom {
+interface BeginFrom {
   form?: boolean;
   /** An incremental report pulled whole this once ("Atualização completa"), staying incremental after. */
   full?: boolean;
@@ -421,7 +421,7 @@ export function continueRun(deps: RunDeps, reportId: string, deadline: number): 
  */
 export function cancelRun(deps: RunDeps, reportId: string, runId: string): RunProgress {
   const report = deps.reports.get(reportId);
-  const job = deps.jobs.has(reportId) ? deps.jobs.get(reportId) : null;
+  const job = deps.jobs.get(reportId);
   if (job?.state.status !== 'running' || runIdOf(job.state) !== runId) {
     const ended = job && runIdOf(job.state) === runId ? progress(report, job.state) : settledProgress(report);
     return { ...ended, cancelLate: ended.status !== 'cancelled' };

@@ -19,24 +19,24 @@
  */
 import type { ApiRecord } from '../api/envelopes';
 import { listing } from '../api/operations';
-import { CHILD_TAG } from './child-sheet';
+import { CHILD_TAG, childTagValue } from './child-sheet';
 import { reportColumns } from './pull/layout';
+import { WAVE_REQUESTS } from './pull/step';
 import { type Report, resolveFilters } from './reports';
 import type { RunDeps } from './report-runs';
 import { backoff } from './run-backoff';
 import { matches, resolveSheetFilters } from './sheet-filters';
 import { findColumns } from './sheet-layout';
-import { PARTIAL_MARK } from './sheet-names';
 import type { SheetPort } from './sheet-port';
 import { CellConverter, type CellValue, childRowCount, recordRow, tableSpec } from './table';
 import { runTargetProblem } from './targets';
 
 /** Round trips the check may spend before it leaves the report to its usual run. */
 const MAX_WAVES = 2;
-/** Pages the last walk may have read for the check to read them all, with one more page, in its round trips of ten. */
-const MAX_PAGES = MAX_WAVES * 10 - 1;
+/** Pages the last walk may have read for the check to read them all, with one more page, in its round trips. */
+const MAX_PAGES = MAX_WAVES * WAVE_REQUESTS - 1;
 
-export const UNCHANGED_NOTE = 'Sem mudanças: a aba já tinha exatamente estes dados, e nada foi reescrito.';
+const UNCHANGED_NOTE = 'Sem mudanças: a aba já tinha exatamente estes dados, e nada foi reescrito.';
 
 /** A report the check can settle: one company, pulled whole, whose last run ended well and left nothing behind. */
 function eligible(deps: RunDeps, report: Report): boolean {
@@ -53,7 +53,7 @@ function eligible(deps: RunDeps, report: Report): boolean {
 }
 
 /** Every record of the listing in at most MAX_WAVES round trips, or null (more pages, a warning, a failure). */
-function fetchAll(deps: RunDeps, report: Report, now: number): ApiRecord[] | null {
+function listingNow(deps: RunDeps, report: Report, now: number): ApiRecord[] | null {
   const client = deps.clientFor(report.connectionId ?? '').withLimit(deps.limit);
   // The last walk's numbering and length, one page more to see the end: a listing as long as it was comes in one round trip.
   // Were the numbering no longer so, records would be missing and the sheet would not match: the usual run then goes.
@@ -74,7 +74,7 @@ function sameCell(cell: unknown, value: CellValue): boolean {
 }
 
 /** Whether `sheet` holds exactly `records`, each on the row of its key, under our header. */
-function holds(sheet: SheetPort, report: Report, records: readonly ApiRecord[], conv: CellConverter): boolean {
+function holds(sheet: SheetPort, report: Report, idField: string, records: readonly ApiRecord[], conv: CellConverter): boolean {
   const columns = reportColumns(report.listing, { cardData: report.cardData });
   // "Recebido em", last, is not compared.
   const fields = columns.slice(0, -1);
@@ -84,8 +84,9 @@ function holds(sheet: SheetPort, report: Report, records: readonly ApiRecord[], 
   const last = sheet.lastRow();
   if (last - 1 !== records.length) return false;
   const cells = sheet.read(1, 1, last, Math.max(...positions));
-  if (columns.some((c, i) => cells[0][positions[i] - 1] !== c.label) || String(cells[0][0]).startsWith(PARTIAL_MARK)) return false;
-  const idAt = fields.findIndex((c) => c.key === tableSpec(listing(report.listing)).idField);
+  // The incomplete mark is on our first column's header: a label that is not ours.
+  if (columns.some((c, i) => cells[0][positions[i] - 1] !== c.label)) return false;
+  const idAt = fields.findIndex((c) => c.key === idField);
   const rows = new Map<string, unknown[]>();
   for (const row of cells.slice(1)) rows.set(String(row[positions[idAt] - 1]), row);
   if (rows.size !== records.length) return false;
@@ -110,10 +111,11 @@ export function unchangedRun(deps: RunDeps, report: Report): Report | null {
   const startedAt = deps.now();
   const spec = tableSpec(listing(report.listing));
   // Child items are written to sheets of their own: a report that has any is left to its usual run.
-  if (spec.children.length && deps.book.tagged(CHILD_TAG).some((t) => t.value.startsWith(`${sheet.id}:`))) return null;
+  const ofThisSheet = childTagValue(sheet.id, '');
+  if (spec.children.length && deps.book.tagged(CHILD_TAG).some((t) => t.value.startsWith(ofThisSheet))) return null;
   let fetched: ApiRecord[] | null;
   try {
-    fetched = fetchAll(deps, report, startedAt);
+    fetched = listingNow(deps, report, startedAt);
   } catch {
     // The usual run meets the same failure and reports it as it always does.
     return null;
@@ -122,7 +124,7 @@ export function unchangedRun(deps: RunDeps, report: Report): Report | null {
   const conditions = resolveSheetFilters(report.sheetFilters, spec.columns, new Date(startedAt), deps.zone);
   const records = conditions.length ? fetched.filter((r) => matches(conditions, r)) : fetched;
   const conv = new CellConverter(deps.zone);
-  if (!holds(sheet, report, records, conv) || conv.cuts.length) return null;
+  if (!holds(sheet, report, spec.idField, records, conv) || conv.cuts.length) return null;
   const finishedAt = deps.now();
   const summary = {
     startedAt,

@@ -76,6 +76,28 @@ for (const documentContext of [true, false]) {
       expect(emu.values(SHEET)).toEqual(before);
     });
 
+    it('with "Filtros na planilha", the records they keep are what is set against the sheet', async () => {
+      const emu = emulator();
+      connect(emu, sb);
+      const all = await sb.dump<Rec>(sb.orgs[0].name, 'clientes');
+      const state = String(all[0].estado);
+      importAll(emu, {
+        listing: 'clientes',
+        sheetName: 'Clientes',
+        name: 'Notas',
+        filters: {},
+        sheetFilters: [{ field: 'estado', op: 'igual', values: [state] }],
+      });
+      ok(emu.run('setReportSchedule', [report(emu).id, { kind: 'hourly' }, false]));
+      const before = emu.values('Clientes');
+      expect(before.length - 1).toBe(all.filter((c) => String(c.estado) === state).length);
+      expect(before.length - 1).toBeLessThan(all.length);
+      const { written } = await hour(emu, '2026-11-22T11:59:00');
+      expect(written).toBe(1);
+      expect(emu.values('Clientes')).toEqual(before);
+      expect(report(emu).lastRun.message).toContain('Sem mudanças');
+    });
+
     it('a record added at the service is written at the next hour, with Histórico', async () => {
       const emu = scheduled();
       const org = sb.orgs[0].name;

@@ -114,6 +114,13 @@ describe('the pager, wave by wave', () => {
     expect(s.asked).toEqual([[5], [6]]);
   });
 
+  it('a known numbering and the length of the last walk: the first wave asks that many pages at once', () => {
+    const s = server({ 1: recs(1, 3), 2: recs(4, 3), 3: recs(7, 1) });
+    const p = new Pager(s.fetcher, { concurrency: 10, idField: 'id', base: 1, firstPages: 4 });
+    expect(walk(p)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(s.asked).toEqual([[1, 2, 3, 4]]);
+  });
+
   it('a known numbering skips the detection: the first wave asks from page 1', () => {
     const s = server({ 1: recs(1, 2), 2: recs(3, 2) }, () => ({ totalPages: 2, totalRows: 4 }));
     const p = new Pager(s.fetcher, { concurrency: 5, idField: 'id', base: 1 });

@@ -32,6 +32,7 @@ const schedules: fc.Arbitrary<Schedule | null> = fc.oneof(
   fc.constant({ kind: 'hourly' as const }),
   fc.integer({ min: 2, max: 24 }).map((hours) => ({ kind: 'everyHours' as const, hours })),
   fc.integer({ min: 0, max: 23 }).map((hour) => ({ kind: 'daily' as const, hour })),
+  fc.record({ weekday: fc.integer({ min: 0, max: 6 }), hour: fc.integer({ min: 0, max: 23 }) }).map((w) => ({ kind: 'weekly' as const, ...w })),
   fc.record({ day: fc.integer({ min: 1, max: 31 }), hour: fc.integer({ min: 0, max: 23 }) }).map((m) => ({ kind: 'monthly' as const, ...m })),
 );
 
@@ -41,7 +42,14 @@ const works: fc.Arbitrary<StoredWork> = fc
       maxLength: 4,
     }),
     pulls: fc.array(
-      fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom('running', 'failed'), fc.constantFrom('manual', 'agendado'), fc.integer({ min: 0, max: 30 })),
+      fc.tuple(
+        fc.integer({ min: 0, max: 3 }),
+        fc.constantFrom('running', 'failed'),
+        fc.constantFrom('manual', 'agendado'),
+        fc.integer({ min: 0, max: 30 }),
+        // A pull told to wait (a pause the service asked for), up to two hours from now.
+        fc.option(fc.integer({ min: -30, max: 120 }), { nil: undefined }),
+      ),
       {
         maxLength: 3,
       },
@@ -52,8 +60,12 @@ const works: fc.Arbitrary<StoredWork> = fc
     reports: reports.map(([schedule, sinceHours, pausedHours], i) =>
       report(`r${i}`, schedule, { scheduleSince: T0 - sinceHours * HOUR, pausedUntil: pausedHours === undefined ? undefined : T0 + pausedHours * HOUR }),
     ),
-    pulls: pulls.map(([i, status, origin, minutes]) =>
-      pull(`r${i}`, { status: status as 'running', updatedAt: T0 - minutes * MINUTE }, origin as PullJob['origin']),
+    pulls: pulls.map(([i, status, origin, minutes, waitMinutes]) =>
+      pull(
+        `r${i}`,
+        { status: status as 'running', updatedAt: T0 - minutes * MINUTE, ...(waitMinutes === undefined ? {} : { notBefore: T0 + waitMinutes * MINUTE }) },
+        origin as PullJob['origin'],
+      ),
     ),
     bulk: jobs.map(([status, minutes], i) => bulk(`b${i}`, status as BulkJob['status'], T0 - minutes * MINUTE)),
   }));

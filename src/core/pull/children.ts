@@ -31,10 +31,10 @@ import type { ChildEntry, ImportDeps, ImportState } from './state';
 import { plural } from '../../api/words';
 
 /** Empty columns a new child sheet keeps beside its own, for the user's notes on the items. */
-export const CHILD_SPARE_COLUMNS = 4;
+const CHILD_SPARE_COLUMNS = 4;
 
 /** A child sheet ready for a batch's rows. */
-export interface PreparedChild {
+interface PreparedChild {
   sheet: SheetPort;
   entry: ChildEntry;
   columns: Column[];
@@ -46,7 +46,7 @@ export interface PreparedChild {
  * notes, up to the first column that is not ours (the user's own, to the right).
  * Their kinds come back with the first value (`typed: false`).
  */
-export function columnsFromHeader(sheet: SheetPort, child: ChildTable, lead = 0): Column[] {
+function columnsFromHeader(sheet: SheetPort, child: ChildTable, lead = 0): Column[] {
   const width = sheet.lastColumn();
   if (width < lead + 2) return child.columns;
   const keys = sheet.readNotes(1, 1, width).map(noteKey);

@@ -39,7 +39,7 @@ export interface Writing {
 }
 
 /** The company names brought up to date at the end of a run, and the cells that reads. */
-export interface Renaming {
+interface Renaming {
   reads: number;
   run(): void;
 }

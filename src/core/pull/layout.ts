@@ -14,12 +14,12 @@ import type { ImportSpec } from './state';
 const PARTIAL_COLOR = '#f9ab00';
 
 /** When each row was last received: how a full refresh tells the records that left the listing. */
-export const RECEIVED_COLUMN: Column = { key: '$recebidoEm', label: 'Recebido em', cell: 'datetime' };
+const RECEIVED_COLUMN: Column = { key: '$recebidoEm', label: 'Recebido em', cell: 'datetime' };
 
 /** A consolidated sheet's first column: the company (the connection's name at run time). Dashboards look for its tag `empresa`. */
-export const COMPANY_COLUMN: Column = { key: 'empresa', label: 'Empresa', cell: 'text' };
+const COMPANY_COLUMN: Column = { key: 'empresa', label: 'Empresa', cell: 'text' };
 /** Beside it, the connection's id: what a consolidated sheet's rows are keyed by, with the record's id (never the name). */
-export const CONNECTION_COLUMN: Column = { key: '$conexao', label: 'ID da conexão', cell: 'text' };
+const CONNECTION_COLUMN: Column = { key: '$conexao', label: 'ID da conexão', cell: 'text' };
 export const LEAD_COLUMNS: readonly Column[] = [COMPANY_COLUMN, CONNECTION_COLUMN];
 
 /** What shapes a report sheet's columns besides its listing. */

@@ -145,7 +145,7 @@ function settlingParts(state: ImportState, deps: ImportDeps, sheets: Sheets, set
 }
 
 /** A settling part estimated under this is redone after a kill rather than flushed on its own. */
-export const REDO_MS = 10_000;
+const REDO_MS = 10_000;
 
 /**
  * Settles rows whose record did not come, and lifts the incomplete mark.

@@ -66,8 +66,6 @@ export interface CompanyState {
   transientFailures?: number;
 }
 
-export type ImportStatus = RunStatus;
-
 export interface ImportState {
   spec: ImportSpec;
   sheetId: number;
@@ -80,7 +78,7 @@ export interface ImportState {
   warnings: string[];
   startedAt: number;
   updatedAt: number;
-  status: ImportStatus;
+  status: RunStatus;
   message?: string;
   /** A failure that continuing can get past (network, 5xx, 429): the form offers "Continuar" only then. */
   retryable?: boolean;
