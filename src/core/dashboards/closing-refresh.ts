@@ -8,7 +8,7 @@ import { addMonths, competencia as monthText } from '../../api/calendar';
 import { UserError } from '../../api/user-error';
 import { plural } from '../../api/words';
 import { bounded, MESSAGE_MAX } from '../bounds';
-import type { Organization } from '../organizations';
+import { sameOrganizations } from '../organizations';
 import type { Report } from '../reports';
 import type { SheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
@@ -48,10 +48,9 @@ const reportIdOf = (d: Dashboard): Record<ClosingSource, string | undefined> => 
 
 /** Why the charges report cannot be closed with the invoices (another organization); undefined when it can, or is unknown. */
 function chargesElsewhere(invoices: Report, charges: Report): string | undefined {
-  const keys = (list: Organization[] | undefined) => (list ? [...new Set(list.map((o) => o.key))].sort().join('\u0000') : undefined);
-  const a = keys(invoices.organizations);
-  const b = keys(charges.organizations);
-  if (a === undefined || b === undefined || a === b) return undefined;
+  const a = invoices.organizations;
+  const b = charges.organizations;
+  if (!a || !b || sameOrganizations(a, b)) return undefined;
   return `Os relatórios de faturas "${invoices.name}" e de cobranças "${charges.name}" são de organizações diferentes: escolha relatórios da mesma empresa (ou das mesmas empresas).`;
 }
 
