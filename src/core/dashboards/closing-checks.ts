@@ -5,7 +5,7 @@
  * overdue), each with its rows, per company.
  */
 import type { CellValue } from '../table';
-import { cents, col, dayNumber, dayOf, isTrue, money, openCharge, rowsOf, type SourceTable, text, type Today } from './figures';
+import { cents, col, dayNumber, dayOf, INTEGER, isTrue, MONEY, money, openCharge, rowsOf, type SourceTable, TEXT, text, type Today } from './figures';
 import { plural } from '../../api/words';
 
 export type ClosingSource = 'faturas' | 'nfse' | 'cobrancas';
@@ -42,9 +42,6 @@ export interface ClosingSources {
   cobrancas: SourceTable;
 }
 
-const MONEY = '#,##0.00';
-const INTEGER = '0';
-const TEXT = '@';
 const DATE = 'dd/mm/yyyy';
 
 /** Per-company tallies, added to by row. */

@@ -13,7 +13,7 @@ import type { Report } from '../reports';
 import type { SheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { CHARGE_MATCH, type CheckKey, type ClosingFigures, type ClosingSource, closing, CLOSING_NEEDS } from './closing';
-import { LIST_MAX, moneyText, type Today } from './figures';
+import { INTEGER, LIST_MAX, MONEY, moneyText, TEXT, type Today } from './figures';
 import type { DashboardSheetPort } from './port';
 import {
   crossOrganization,
@@ -103,7 +103,7 @@ function figuresTable(f: ClosingFigures, where: Map<CheckKey, string>) {
       rows.push([line.label, ...tallies.flatMap((t) => [t.count, t.cents / 100]), line.check ? (where.get(line.check) ?? '') : '']);
     }
   }
-  const formats = ['@', ...blocks.flatMap(() => ['0', '#,##0.00']), '@'];
+  const formats = [TEXT, ...blocks.flatMap(() => [INTEGER, MONEY]), TEXT];
   return { title: `Fechamento da competência ${f.competencia}`, header, rows, formats, bold };
 }
 
@@ -136,7 +136,7 @@ export function refreshClosing(deps: DashboardDeps, d: Dashboard): Dashboard {
     [[...partial, ...f.notes].join(' ') || 'Todas as notas da competência foram comparadas com a sua fatura.'],
   ];
   sheet.ensureSize(TABLE_ROW + 2, 1);
-  sheet.setFormats(1, 1, header.length, ['@']);
+  sheet.setFormats(1, 1, header.length, [TEXT]);
   sheet.write(1, 1, header);
   sheet.setBold(1, 1, 1);
   // Where each check's rows go, below the figures: known before the table is written, since its size is.
