@@ -45,8 +45,11 @@ export function checkConnection(client: BillingClient, now: () => number): Check
     const customers = total ?? count;
     const elapsedMs = now() - started;
     const counted = limited ? `mais de ${plural(customers, 'cliente', 'clientes')}` : plural(customers, 'cliente', 'clientes');
-    const known = organization?.name ? { organization } : {};
-    const where = known.organization ? ` na organização ${describeOrganization(known.organization)}` : ' na organização';
+    // Returned even without a name: it is what the consolidated run keys on, and dropping it here would erase the one that run stored.
+    const known = organization ? { organization } : {};
+    // Only a name reads well in the sentence: a bare record id would not tell the user anything.
+    const named = organization?.name ? organization : undefined;
+    const where = named ? ` na organização ${describeOrganization(named)}` : ' na organização';
     if (elapsedMs > SLOW_MS) {
       return {
         ok: true,
@@ -54,7 +57,7 @@ export function checkConnection(client: BillingClient, now: () => number): Check
         customers,
         ...known,
         elapsedMs,
-        message: `Conectado (${counted}${known.organization ? where : ''}), mas o serviço demorou ${(elapsedMs / 1000).toFixed(1).replace('.', ',')} s para responder.`,
+        message: `Conectado (${counted}${named ? where : ''}), mas o serviço demorou ${(elapsedMs / 1000).toFixed(1).replace('.', ',')} s para responder.`,
       };
     }
     return { ok: true, code: 'ok', customers, ...known, elapsedMs, message: `Conexão funcionando: ${counted}${where}.` };

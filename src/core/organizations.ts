@@ -47,6 +47,12 @@ export function describeOrganization(org: Organization): string {
   return org.own ? `"${org.name}"${doc}` : `a organização cujo primeiro cadastro é "${org.name}"${doc}`;
 }
 
+/** Whether two lists reach the same organizations, whatever their order or repeats (a consolidated report lists each of its connections'). */
+export function sameOrganizations(a: readonly Organization[], b: readonly Organization[]): boolean {
+  const keys = (list: readonly Organization[]) => [...new Set(list.map((o) => o.key))].sort().join('\u0000');
+  return keys(a) === keys(b);
+}
+
 /** Connections (or anything with one) that reach one organization, the first of each kept, the others said. */
 export interface Distinct<T> {
   kept: T[];

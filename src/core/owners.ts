@@ -237,8 +237,9 @@ export class OwnerStore {
 
   /** A checker of items read from this document's work store, for the running user. */
   checker(me: Identity, documentId: string): OwnershipCheck {
-    const ledger = this.ledger(documentId);
+    // Signatures first: their one read of every property brings the old ledger too, which would otherwise cost a read of its own.
     const seals = this.seals(documentId);
+    const ledger = this.ledger(documentId);
     // Vouched for before items were signed whole, and never saved by this user since: accepted as it was then, until the next save signs it.
     const legacy = (key: string, vouched: string | undefined, terms: string) =>
       !seals.has(key) && vouched !== undefined && vouched === this.sign(terms, me.secret);

@@ -8,7 +8,7 @@ import { isSealed } from '../core/seal';
 import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
 import { crossOrganization, type DashboardDeps, invoicesToIssue } from '../core/dashboards/refresh';
 import { buildDashboard } from '../core/dashboards/build';
-import { CHECK_LABELS, type CheckKey } from '../core/dashboards/closing';
+import { CHECKS, type CheckKey } from '../core/dashboards/closing';
 import { checkRows, closingInvoicesToIssue, lastMonth } from '../core/dashboards/closing-refresh';
 import { competencia, parseCompetencia } from '../api/calendar';
 import { type Dashboard, dashboardTag } from '../core/dashboards/store';
@@ -61,7 +61,7 @@ function views(deps: DashboardDeps): DashboardView[] {
     secondReportName: reportName(d.secondReportId),
     chargesReportName: reportName(d.chargesReportId),
     competencia: d.competencia ?? null,
-    checks: d.kind === 'fechamento' ? (Object.entries(CHECK_LABELS) as Array<[CheckKey, string]>).map(([key, label]) => ({ key, label })) : [],
+    checks: d.kind === 'fechamento' ? (Object.entries(CHECKS) as Array<[CheckKey, { label: string }]>).map(([key, { label }]) => ({ key, label })) : [],
     sheetName: (d.sheetId !== undefined && names.get(d.sheetId)) || d.sheetName,
     owner: d.owner?.email ?? '',
     mine: d.owner?.id === me,

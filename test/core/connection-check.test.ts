@@ -8,6 +8,7 @@ import { intlZone } from '../../src/api/calendar';
 import { BillingClient } from '../../src/api/client';
 import type { HttpOutcome, HttpRequest, Transport } from '../../src/api/transport';
 import { checkConnection } from '../../src/core/connection-check';
+import { identifyOrganization } from '../../src/core/organizations';
 import { json } from '../api/scripted';
 
 /** A service answering each request from its page number; `undefined` pages are empty. */
@@ -43,6 +44,7 @@ describe('checkConnection', () => {
       ok: true,
       code: 'ok',
       customers: 2542,
+      organization: { key: '1:', name: '', document: '', own: false },
       elapsedMs: 100,
       message: 'Conexão funcionando: 2.542 clientes na organização.',
     });
@@ -93,12 +95,26 @@ describe('checkConnection', () => {
     expect(checkConnection(client, clock(1))).toMatchObject({ customers: 5, message: 'Conexão funcionando: 5 clientes na organização.' });
   });
 
+  it('keeps an organization whose first record has no name, as a consolidated run tells it, and names only one that has', () => {
+    const nameless = [{ idCliente: 9, cpfCnpj: '11444777000161', isCliente: false, isFornecedor: false, isParceiro: false, isFuncionario: false }];
+    const answer = (records: object[]) => () => json(200, { data: records, paging: { totalRows: 1 } });
+    const found = checkConnection(service(answer(nameless)).client, clock(1));
+    // Testar stores what it finds and a consolidated run keeps what it identifies: were they to differ, each would undo the other.
+    expect(found.organization).toEqual(identifyOrganization(service(answer(nameless)).client));
+    expect(found).toMatchObject({ organization: { key: '9:11444777000161', name: '' }, message: 'Conexão funcionando: 1 cliente na organização.' });
+    const named = [{ ...nameless[0], razaoSocial: 'Aurora Contabilidade Ltda' }];
+    expect(checkConnection(service(answer(named)).client, clock(1)).message).toBe(
+      'Conexão funcionando: 1 cliente na organização "Aurora Contabilidade Ltda" (CNPJ 11.444.777/0001-61).',
+    );
+  });
+
   it('calls a working but slow service slow, with the time it took', () => {
     const answer = () => json(200, { data: customers(1, 3), paging: { totalRows: 3 } });
     expect(checkConnection(service(answer).client, clock(6_250))).toEqual({
       ok: true,
       code: 'slow',
       customers: 3,
+      organization: { key: '1:', name: '', document: '', own: false },
       elapsedMs: 6_250,
       message: 'Conectado (3 clientes), mas o serviço demorou 6,3 s para responder.',
     });

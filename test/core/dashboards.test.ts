@@ -96,6 +96,23 @@ describe('the refresh after a report run', () => {
     expect(dashboards.get(other.id).lastRefresh).toBeUndefined();
   });
 
+  it('leaves alone a dashboard whose stored item fails its seal: someone else may have pointed it at any sheet', () => {
+    // Every item reads as changed by someone else since the running user saved it.
+    const doc = Object.assign(new MemoryStore(), { verify: () => false });
+    const dashboards = new DashboardStore(doc, () => 'painel01');
+    const made = dashboards.create({ kind: 'vencimentos', reportId: 'r1', owner: { id: 'u1', email: 'a@b' }, sheetName: 'Painel' }, 0);
+    const book = new Proxy({} as DashboardBookPort, {
+      get: () => {
+        throw new Error('the sheet must not be touched');
+      },
+    });
+    const deps = { dashboards, reports: new ReportStore(doc, () => 'x'), book, zone, now: () => 1_000 };
+    // Out of time it is not even marked as waiting; in time it is not drawn.
+    afterReportRun(deps, 'r1', 'u1', 999);
+    afterReportRun(deps, 'r1', 'u1');
+    expect(dashboards.get(made.id).lastRefresh).toBeUndefined();
+  });
+
   it('starts no Fechamento without its longer time: it reads three reports', () => {
     const doc = new MemoryStore();
     const dashboards = new DashboardStore(doc, () => 'painel01');

@@ -277,6 +277,32 @@ describe('OwnerStore ledgers kept from earlier versions', () => {
   });
 });
 
+describe('OwnerStore reads', () => {
+  it("a checker reads the user's properties once, all together: the old ledger comes with the signatures", () => {
+    /** Properties as Apps Script has them: one read of them all costs what one key's does. */
+    class CountingStore extends MemoryStore {
+      reads = { get: 0, all: 0 };
+      override get(key: string) {
+        this.reads.get++;
+        return super.get(key);
+      }
+      all() {
+        this.reads.all++;
+        return Object.fromEntries(this.map);
+      }
+    }
+    const user = new CountingStore();
+    const me = owners('id', user).store.identity('a');
+    const r = report(me.id);
+    const terms = JSON.stringify(['r', r.id, me.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail]);
+    user.set(`faturamento.meus.${DOC}`, JSON.stringify({ reports: { r1: hmac(terms, me.secret) }, bulk: {} }));
+    user.reads = { get: 0, all: 0 };
+    const check = owners('id', user).store.checker(me, DOC);
+    expect(user.reads).toEqual({ get: 0, all: 1 });
+    expect(check.report(r)).toBe(true);
+  });
+});
+
 describe('notYours', () => {
   it("names the owner, or says the item predates owners, and points to 'Assumir'", () => {
     expect(notYours('O relatório "Faturas"', { id: 'x', email: 'ana@exemplo.com' })).toBe(

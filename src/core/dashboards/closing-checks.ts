@@ -5,13 +5,24 @@
  * overdue), each with its rows, per company.
  */
 import type { CellValue } from '../table';
-import { cents, col, dayNumber, dayOf, isTrue, money, openCharge, rowsOf, type SourceTable, text, type Today } from './figures';
+import { cents, col, dayNumber, dayOf, INTEGER, isTrue, MONEY, money, openCharge, rowsOf, type SourceTable, TEXT, text, type Today } from './figures';
 import { plural } from '../../api/words';
 
 export type ClosingSource = 'faturas' | 'nfse' | 'cobrancas';
 
 /** The conference lines, each with the rows behind it. */
 export type CheckKey = 'sem-nfse' | 'valor-diferente' | 'sem-numero' | 'sem-cobranca' | 'pagas' | 'a-vencer' | 'vencidas';
+
+/** Each conference line: its name in the figures table (and the Painéis list), and the title of its rows below the figures. */
+export const CHECKS: Record<CheckKey, { label: string; title: string }> = {
+  'sem-nfse': { label: 'Faturas sem NFS-e', title: 'Faturas sem NFS-e' },
+  'valor-diferente': { label: 'NFS-e com valor diferente da fatura (diferença: nota − fatura)', title: 'NFS-e com valor diferente da fatura' },
+  'sem-numero': { label: 'Notas ainda sem número', title: 'Notas ainda sem número' },
+  'sem-cobranca': { label: 'Faturas sem cobrança', title: 'Faturas sem cobrança' },
+  pagas: { label: 'Cobranças da competência pagas', title: 'Cobranças pagas' },
+  'a-vencer': { label: 'Cobranças da competência em aberto, a vencer', title: 'Cobranças em aberto, a vencer' },
+  vencidas: { label: 'Cobranças da competência vencidas', title: 'Cobranças vencidas' },
+};
 
 /** How an invoice and a charge are matched, said on the panel: the listings share no id, only client and competência. */
 export const CHARGE_MATCH =
@@ -42,9 +53,6 @@ export interface ClosingSources {
   cobrancas: SourceTable;
 }
 
-const MONEY = '#,##0.00';
-const INTEGER = '0';
-const TEXT = '@';
 const DATE = 'dd/mm/yyyy';
 
 /** Per-company tallies, added to by row. */
@@ -106,13 +114,13 @@ export function conference(ctx: Ctx, live: number[], notesOfMonth: number[]): Ch
   const noCharge = invoicesWithoutCharge(ctx, live, charges.live);
   const diff = (r: number) => cents(nServico[r]) - cents(fTotal[invoiceRow.get(key(ctx.of.nfse(r), nInvoice[r]))!]);
   return [
-    invoiceCheck(ctx, 'sem-nfse', 'Faturas sem NFS-e', withoutNote),
-    noteCheck(ctx, 'valor-diferente', 'NFS-e com valor diferente da fatura', mismatch, diff, invoiceRow),
-    noteCheck(ctx, 'sem-numero', 'Notas ainda sem número', unnumbered, (r) => cents(nServico[r]), invoiceRow),
-    invoiceCheck(ctx, 'sem-cobranca', 'Faturas sem cobrança', noCharge),
-    chargeCheck(ctx, 'pagas', 'Cobranças pagas', charges.paid),
-    chargeCheck(ctx, 'a-vencer', 'Cobranças em aberto, a vencer', charges.notDue),
-    chargeCheck(ctx, 'vencidas', 'Cobranças vencidas', charges.overdue),
+    invoiceCheck(ctx, 'sem-nfse', withoutNote),
+    noteCheck(ctx, 'valor-diferente', mismatch, diff, invoiceRow),
+    noteCheck(ctx, 'sem-numero', unnumbered, (r) => cents(nServico[r]), invoiceRow),
+    invoiceCheck(ctx, 'sem-cobranca', noCharge),
+    chargeCheck(ctx, 'pagas', charges.paid),
+    chargeCheck(ctx, 'a-vencer', charges.notDue),
+    chargeCheck(ctx, 'vencidas', charges.overdue),
   ];
 }
 
@@ -175,13 +183,13 @@ function withCompany(ctx: Ctx, source: ClosingSource, header: string[], formats:
   return { header: [...header, 'Empresa'], formats: [...formats, TEXT], list: list.map((l, i) => [...l, ctx.names[ctx.of[source](rows[i])]]) };
 }
 
-function invoiceCheck(ctx: Ctx, key: CheckKey, title: string, rows: number[]): CheckRows {
+function invoiceCheck(ctx: Ctx, key: CheckKey, rows: number[]): CheckRows {
   const f = ctx.src.faturas;
   const [id, numero, client, tipo, status, total] = ['idFatura', 'numero', 'nomeCliente', 'tipoFatura', 'statusFatura', 'valorTotal'].map((k) => col(f, k));
   const list = rows.map((r) => [id[r] ?? '', numero[r] ?? '', text(client[r]), text(tipo[r]), text(status[r]), money(cents(total[r]))]);
   return {
     key,
-    title,
+    title: CHECKS[key].title,
     source: 'faturas',
     rows,
     tallies: tallied(ctx, 'faturas', rows, (r) => cents(total[r])),
@@ -196,7 +204,7 @@ function invoiceCheck(ctx: Ctx, key: CheckKey, title: string, rows: number[]): C
   };
 }
 
-function noteCheck(ctx: Ctx, key: CheckKey, title: string, rows: number[], value: (r: number) => number, invoiceRow: Map<string, number>): CheckRows {
+function noteCheck(ctx: Ctx, key: CheckKey, rows: number[], value: (r: number) => number, invoiceRow: Map<string, number>): CheckRows {
   const n = ctx.src.nfse;
   const [id, invoice, numero, status, taker, servico] = [
     'idNotaFiscalServico',
@@ -221,7 +229,7 @@ function noteCheck(ctx: Ctx, key: CheckKey, title: string, rows: number[], value
   });
   return {
     key,
-    title,
+    title: CHECKS[key].title,
     source: 'nfse',
     rows,
     tallies: tallied(ctx, 'nfse', rows, value),
@@ -236,13 +244,13 @@ function noteCheck(ctx: Ctx, key: CheckKey, title: string, rows: number[], value
   };
 }
 
-function chargeCheck(ctx: Ctx, key: CheckKey, title: string, rows: number[]): CheckRows {
+function chargeCheck(ctx: Ctx, key: CheckKey, rows: number[]): CheckRows {
   const c = ctx.src.cobrancas;
   const [id, client, name, due, valor] = ['idCobranca', 'idCliente', 'nomeFantasia', 'dataVencimento', 'valor'].map((k) => col(c, k));
   const list = rows.map((r) => [id[r] ?? '', client[r] ?? '', text(name[r]), due[r] ?? '', money(cents(valor[r]))]);
   return {
     key,
-    title,
+    title: CHECKS[key].title,
     source: 'cobrancas',
     rows,
     tallies: tallied(ctx, 'cobrancas', rows, (r) => cents(valor[r])),

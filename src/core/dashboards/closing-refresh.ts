@@ -8,12 +8,12 @@ import { addMonths, competencia as monthText } from '../../api/calendar';
 import { UserError } from '../../api/user-error';
 import { plural } from '../../api/words';
 import { bounded, MESSAGE_MAX } from '../bounds';
-import type { Organization } from '../organizations';
+import { sameOrganizations } from '../organizations';
 import type { Report } from '../reports';
 import type { SheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { CHARGE_MATCH, type CheckKey, type ClosingFigures, type ClosingSource, closing, CLOSING_NEEDS } from './closing';
-import { LIST_MAX, moneyText, type Today } from './figures';
+import { INTEGER, LIST_MAX, MONEY, moneyText, TEXT, type Today } from './figures';
 import type { DashboardSheetPort } from './port';
 import {
   crossOrganization,
@@ -48,10 +48,9 @@ const reportIdOf = (d: Dashboard): Record<ClosingSource, string | undefined> => 
 
 /** Why the charges report cannot be closed with the invoices (another organization); undefined when it can, or is unknown. */
 function chargesElsewhere(invoices: Report, charges: Report): string | undefined {
-  const keys = (list: Organization[] | undefined) => (list ? [...new Set(list.map((o) => o.key))].sort().join('\u0000') : undefined);
-  const a = keys(invoices.organizations);
-  const b = keys(charges.organizations);
-  if (a === undefined || b === undefined || a === b) return undefined;
+  const a = invoices.organizations;
+  const b = charges.organizations;
+  if (!a || !b || sameOrganizations(a, b)) return undefined;
   return `Os relatórios de faturas "${invoices.name}" e de cobranças "${charges.name}" são de organizações diferentes: escolha relatórios da mesma empresa (ou das mesmas empresas).`;
 }
 
@@ -104,7 +103,7 @@ function figuresTable(f: ClosingFigures, where: Map<CheckKey, string>) {
       rows.push([line.label, ...tallies.flatMap((t) => [t.count, t.cents / 100]), line.check ? (where.get(line.check) ?? '') : '']);
     }
   }
-  const formats = ['@', ...blocks.flatMap(() => ['0', '#,##0.00']), '@'];
+  const formats = [TEXT, ...blocks.flatMap(() => [INTEGER, MONEY]), TEXT];
   return { title: `Fechamento da competência ${f.competencia}`, header, rows, formats, bold };
 }
 
@@ -137,7 +136,7 @@ export function refreshClosing(deps: DashboardDeps, d: Dashboard): Dashboard {
     [[...partial, ...f.notes].join(' ') || 'Todas as notas da competência foram comparadas com a sua fatura.'],
   ];
   sheet.ensureSize(TABLE_ROW + 2, 1);
-  sheet.setFormats(1, 1, header.length, ['@']);
+  sheet.setFormats(1, 1, header.length, [TEXT]);
   sheet.write(1, 1, header);
   sheet.setBold(1, 1, 1);
   // Where each check's rows go, below the figures: known before the table is written, since its size is.

@@ -5,9 +5,20 @@
  * conference line names the rows behind it, by source and data row.
  */
 import { cents, col, companies, isTrue, missing, text, type Today } from './figures';
-import { type CheckKey, type CheckRows, type ClosingSource, type ClosingSources, type Ctx, conference, ofMonth, type Tally, Tallies } from './closing-checks';
+import {
+  CHECKS,
+  type CheckKey,
+  type CheckRows,
+  type ClosingSource,
+  type ClosingSources,
+  type Ctx,
+  conference,
+  ofMonth,
+  type Tally,
+  Tallies,
+} from './closing-checks';
 
-export { CHARGE_MATCH, type CheckKey, type ClosingSource, type ClosingSources } from './closing-checks';
+export { CHARGE_MATCH, CHECKS, type CheckKey, type ClosingSource, type ClosingSources } from './closing-checks';
 import { plural } from '../../api/words';
 
 /** Which field keys the close reads from each report. */
@@ -184,17 +195,6 @@ function notesSection(ctx: Ctx): { section: ClosingSection; ofMonth: number[] } 
   };
 }
 
-/** The conference lines as the panel names them. */
-export const CHECK_LABELS: Record<CheckKey, string> = {
-  'sem-nfse': 'Faturas sem NFS-e',
-  'valor-diferente': 'NFS-e com valor diferente da fatura (diferença: nota − fatura)',
-  'sem-numero': 'Notas ainda sem número',
-  'sem-cobranca': 'Faturas sem cobrança',
-  pagas: 'Cobranças da competência pagas',
-  'a-vencer': 'Cobranças da competência em aberto, a vencer',
-  vencidas: 'Cobranças da competência vencidas',
-};
-
 function checkSection(checks: CheckRows[]): ClosingSection {
-  return { title: 'Conferência', lines: checks.map((c) => ({ label: CHECK_LABELS[c.key], tallies: c.tallies, check: c.key })) };
+  return { title: 'Conferência', lines: checks.map((c) => ({ label: CHECKS[c.key].label, tallies: c.tallies, check: c.key })) };
 }

@@ -401,7 +401,6 @@ export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Tod
   }
   const months = shownMonths(new Set(paidMonth.values()), today.day, span);
   const shown = new Set(months);
-  const counted = [...paidMonth.values()].filter((m) => shown.has(m)).length;
   const monthOf = new Map([...paidMonth].filter(([, m]) => shown.has(m)));
   const rows: CellValue[][] = months.map((m) => [m, money(inC.get(m) ?? 0), money(outC.get(m) ?? 0), money((inC.get(m) ?? 0) - (outC.get(m) ?? 0))]);
   const sum = (map: Map<string, number>) => months.reduce((a, m) => a + (map.get(m) ?? 0), 0);
@@ -416,7 +415,7 @@ export function cashFlow(src: SourceTable, plans: SourceTable | null, today: Tod
       columns: 3,
       options: { 'legend.position': 'bottom' },
     },
-    counted,
+    counted: monthOf.size,
     notes,
   };
   if (!plans) {

@@ -31,7 +31,7 @@ import {
   type Today,
 } from './figures';
 import { KINDS } from './kinds';
-import { describeOrganization, type Organization } from '../organizations';
+import { describeOrganization, type Organization, sameOrganizations } from '../organizations';
 import type { DashboardBookPort, DashboardSheetPort } from './port';
 import { type Dashboard, type DashboardStore, dashboardTag, readsReport } from './store';
 import { plural } from '../../api/words';
@@ -121,9 +121,7 @@ export function crossOrganization(
 ): string | undefined {
   const a = organizationsOf(invoices);
   const b = organizationsOf(notes);
-  if (!a || !b) return undefined;
-  const keys = (list: Organization[]) => [...new Set(list.map((o) => o.key))].sort().join('\u0000');
-  if (keys(a) === keys(b)) return undefined;
+  if (!a || !b || sameOrganizations(a, b)) return undefined;
   const names = (list: Organization[]) => list.map(describeOrganization).join(', ');
   return `Os dois relatórios são de organizações diferentes: as faturas de "${invoices.name}" vêm de ${names(a)} e as NFS-e de "${notes.name}" vêm de ${names(b)}. Compará-los diria que nenhuma fatura tem nota: escolha um relatório de NFS-e da mesma empresa das faturas.`;
 }

@@ -1,6 +1,7 @@
 /** The Painéis sidebar: build a dashboard from a saved report, refresh or delete it, issue the NFS-e a dashboard found missing. */
 import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
 import { type Reply, server } from './rpc';
+import { driveRun, progressText, type RunProgress } from './runs';
 import { plural } from '../../api/words';
 
 type State = Awaited<Reply<'getDashboards'>>;
@@ -149,8 +150,11 @@ async function reportFor(select: HTMLSelectElement, listing: string, competencia
     newSheet: true,
   });
   if (!started.ok) throw new Error(`${name}: ${started.message}`);
-  let p = started.value;
-  while (!p.done) p = await server.continueReportRun(p.reportId);
+  // Only while it runs: how it ended is said below, or by the panel created from it. This form has no Cancelar.
+  const shown = (q: RunProgress, waited?: number) => {
+    if (q.status === 'running') notice(status, 'info', `${name}: ${progressText(q, waited)}`);
+  };
+  const p = await driveRun(started.value, shown, { cancelled: false });
   if (p.status !== 'done') throw new Error(p.message ?? `A importação de "${name}" não terminou: abra Relatórios e clique em Continuar.`);
   return p.reportId;
 }
