@@ -41,6 +41,7 @@ export function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: {
   try {
     const ctx = started?.ctx ?? resume(deps, job);
     ctx.customers ??= knownCustomers(job);
+    ctx.keyPrefix ??= job.keyPrefix;
     let prepared = started?.prepared;
     while (runPass(deps, job, ctx, deadline, prepared)) {
       prepared = undefined;
