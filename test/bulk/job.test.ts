@@ -136,6 +136,33 @@ describe('what the user changes between steps', () => {
     expect(done.warnings).toEqual([]);
   });
 
+  it('a creation cut off as it was sent, then edited, is looked up and refused, never sent again', () => {
+    let dying = false;
+    const kill = () => {
+      if (!dying) return;
+      store.frozen = true;
+      sheet.killed = true;
+      throw new Error('killed');
+    };
+    const { book, deps, service, store } = setUp(fakeService({ onRequest: kill }));
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [customRow('')]);
+    dying = true;
+    expect(() => startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR())).toThrow('killed');
+    dying = false;
+    store.frozen = false;
+    sheet.killed = false;
+    expect(statuses(sheet)).toEqual(['PENDENTE']);
+    // The owner raises the price after Confirmar envio, once the safe delay has passed.
+    sheet.write(2, 8, [[999]]);
+    clock.t += 11 * 60_000;
+    const sent = service.log.length;
+    const p = continueBulk(deps, String(sheet.id), FAR());
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 0, failed: 1, pending: 0 } });
+    expect(sheet.records()[0]).toMatchObject({ Status: 'ERRO', Mensagem: expect.stringMatching(/^Linha 2: mudou depois de "Confirmar envio"/) });
+    expect(service.log.slice(sent)).toEqual(['GET /v2/assinaturascontratos?idIntegracao=gerado-1']);
+    expect(service.subs.size).toBe(0);
+  });
+
   it('a sheet emptied between steps ends the run, each of its rows reported gone', () => {
     const { book, deps } = setUp();
     const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
