@@ -174,6 +174,24 @@ describe('what the user changes between steps', () => {
   });
 });
 
+describe('what a run reads of its sheet', () => {
+  it('the start and each later step read the rows once: the rows, their keys and the repeated ones come from that read', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
+    const reads: number[][] = [];
+    const read = sheet.read.bind(sheet);
+    sheet.read = (row, column, numRows, numColumns) => {
+      if (row >= 2) reads.push([row, column, numRows, numColumns]);
+      return read(row, column, numRows, numColumns);
+    };
+    const started = startBulk(deps, emit(), clock.t - 1);
+    expect(reads).toEqual([[2, 1, 3, 7]]);
+    reads.length = 0;
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 3 } });
+    expect(reads).toEqual([[2, 1, 3, 7]]);
+  });
+});
+
 describe('cancelling', () => {
   it('a failed job can be cancelled; a finished one stays as it ended', () => {
     const { book, deps } = setUp(fakeService({ unauthorized: true }));
