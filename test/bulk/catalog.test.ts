@@ -106,6 +106,29 @@ describe('the Produtos tab and the template dropdown', () => {
     expect(book.byName('Planos')!.grid[1]).toEqual([12, 'Plano completo', 1, 'Assinaturas']);
   });
 
+  it('a refresh reads each imported sheet once for both tabs, its name once whatever its rows', () => {
+    const book = new MemoryBook();
+    const subs = imported(book, 'Assinaturas', [
+      ['', 12, 'Plano completo', 789, 'Honorários'],
+      ['', 12, 'Plano completo', 790, 'Folha'],
+      ['', 13, 'Plano básico', 801, 'Consultoria'],
+    ]);
+    createTemplate(book, bulkOperation('criarAssinaturaPlano'), zone);
+    createTemplate(book, custom, zone);
+    const calls: string[] = [];
+    for (const method of ['name', 'columnTags', 'lastRow'] as const) {
+      const real = subs[method].bind(subs) as (...args: unknown[]) => unknown;
+      (subs as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+        calls.push(method);
+        return real(...args);
+      };
+    }
+    expect(refreshCatalogs(book)).toEqual(['Produtos', 'Planos']);
+    expect(calls.sort()).toEqual(['columnTags', 'lastRow', 'name']);
+    const plans = book.byName('Planos')!.records();
+    expect(plans.map((r) => r['Abas de origem'])).toEqual(['Assinaturas', 'Assinaturas']);
+  });
+
   it('fewer products than before: the rows left over are cleared', () => {
     const book = new MemoryBook();
     const subs = imported(book, 'Assinaturas', [
