@@ -174,6 +174,22 @@ describe('what the user changes between steps', () => {
   });
 });
 
+describe('a job saved before confirmations were kept', () => {
+  it('still continues: a row whose key cell is blank when its turn comes gets one, written before it is sent', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [customRow('K-1'), customRow('')]);
+    const started = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock.t - 1);
+    // As such a job was stored: no confirmations, its rows found by number, the second row's key not generated yet.
+    const job = deps.jobs.get(started.jobId)!;
+    deps.jobs.put(job.id, { ...job, confirmed: undefined, keys: undefined, retryKeys: undefined, keyPrefix: undefined });
+    sheet.write(3, 1, [['']]);
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 2, failed: 0 } });
+    expect(sheet.records().map((r) => r['ID de integração'])).toEqual(['K-1', 'gerado-2']);
+    expect([...service.subs.keys()].sort()).toEqual(['K-1', 'gerado-2']);
+    expect(service.log.filter((l) => l.startsWith('GET'))).toEqual(['GET /v2/assinaturascontratos?idIntegracao=K-1']);
+  });
+});
+
 describe('what a run reads of its sheet', () => {
   it('the start and each later step read the rows once: the rows, their keys and the repeated ones come from that read', () => {
     const { book, deps } = setUp();
