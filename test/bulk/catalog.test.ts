@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { pickedId, refreshCatalogs } from '../../src/core/bulk/catalog';
 import { readCell } from '../../src/core/bulk/cells';
-import { bulkOperation } from '../../src/core/bulk/definitions';
-import { createTemplate, TEMPLATE_ROWS } from '../../src/core/bulk/template';
+import { bulkOperation, TEMPLATE_ROWS } from '../../src/core/bulk/definitions';
+import { createTemplate } from '../../src/core/bulk/template';
 import { LISTING_TAG, SHEET_TAG } from '../../src/core/sheet-layout';
 import type { CellValue } from '../../src/core/table';
 import { zone } from './fixtures';

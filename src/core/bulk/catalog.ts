@@ -13,7 +13,7 @@ import { plural } from '../../api/words';
 import { type BulkOperation, bulkOperations, type InputColumn, TEMPLATE_ROWS } from './definitions';
 import { normalizeHeader } from './headers';
 
-export type CatalogKey = 'produtos' | 'planos';
+type CatalogKey = 'produtos' | 'planos';
 
 interface Catalog {
   sheet: string;
@@ -27,7 +27,7 @@ interface Catalog {
   many: string;
 }
 
-export const CATALOGS: Record<CatalogKey, Catalog> = {
+const CATALOGS: Record<CatalogKey, Catalog> = {
   produtos: { sheet: 'Produtos', id: 'idProduto', name: 'descricaoProduto', idLabel: 'ID do produto', nameLabel: 'Produto', one: 'produto', many: 'produtos' },
   planos: { sheet: 'Planos', id: 'idPlano', name: 'descricaoPlano', idLabel: 'ID do plano', nameLabel: 'Plano', one: 'plano', many: 'planos' },
 };
@@ -37,7 +37,7 @@ const MAX_CHOICES = 500;
 const SEPARATOR = ' — ';
 
 /** A dropdown choice: "789 — Honorários contábeis". */
-export const pickLabel = (id: number, name: string): string => (name ? `${id}${SEPARATOR}${name}` : String(id));
+const pickLabel = (id: number, name: string): string => (name ? `${id}${SEPARATOR}${name}` : String(id));
 
 /** The id of a choice the dropdown wrote ("789 — Honorários contábeis" → 789); null for any other text. */
 export function pickedId(text: string): number | null {

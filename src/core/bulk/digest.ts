@@ -15,7 +15,7 @@ export function hash(text: string, seed = 0x811c9dc5): string {
 }
 
 /** JSON with every object's keys in order, dates as their time: the same values always give the same text. */
-export function canonical(value: unknown): string {
+function canonical(value: unknown): string {
   if (isDate(value)) return `"@${value.getTime()}"`;
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {

@@ -48,7 +48,7 @@ function isExample(ctx: Context, row: readonly CellValue[]): boolean {
 const isBlank = (ctx: Context, row: readonly CellValue[]): boolean => isExample(ctx, row) || isBlankRow(ctx.layout.inputs, row);
 
 /** Where a row stands before it is built: not the run's, PENDENTE, done (a note perhaps still awaiting its number), or open. */
-export type Standing = 'blank' | 'pending' | 'done' | 'awaits' | 'open';
+type Standing = 'blank' | 'pending' | 'done' | 'awaits' | 'open';
 
 export function standing(ctx: Context, row: readonly CellValue[]): Standing {
   if (isBlank(ctx, row)) return 'blank';

@@ -64,8 +64,6 @@ export interface BulkCounts {
   pending: number;
 }
 
-export type BulkStatus = RunStatus;
-
 export interface BulkJob {
   id: string;
   operation: WriteKey;
@@ -101,7 +99,7 @@ export interface BulkJob {
   counts: BulkCounts;
   batchSize: number;
   maxBatch: number;
-  status: BulkStatus;
+  status: RunStatus;
   message?: string;
   warnings: string[];
   startedAt: number;
@@ -127,7 +125,7 @@ export interface BulkProgress {
   operation: WriteKey;
   label: string;
   sheetName: string;
-  status: BulkStatus;
+  status: RunStatus;
   done: boolean;
   total: number;
   processed: number;
