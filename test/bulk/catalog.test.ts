@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { pickedId, refreshCatalogs } from '../../src/core/bulk/catalog';
 import { readCell } from '../../src/core/bulk/cells';
-import { bulkOperation } from '../../src/core/bulk/definitions';
-import { createTemplate, TEMPLATE_ROWS } from '../../src/core/bulk/template';
+import { bulkOperation, TEMPLATE_ROWS } from '../../src/core/bulk/definitions';
+import { createTemplate } from '../../src/core/bulk/template';
 import { LISTING_TAG, SHEET_TAG } from '../../src/core/sheet-layout';
 import type { CellValue } from '../../src/core/table';
 import { zone } from './fixtures';
@@ -104,6 +104,29 @@ describe('the Produtos tab and the template dropdown', () => {
         .at(-1)?.choices,
     ).toEqual(['12 — Plano completo']);
     expect(book.byName('Planos')!.grid[1]).toEqual([12, 'Plano completo', 1, 'Assinaturas']);
+  });
+
+  it('a refresh reads each imported sheet once for both tabs, its name once whatever its rows', () => {
+    const book = new MemoryBook();
+    const subs = imported(book, 'Assinaturas', [
+      ['', 12, 'Plano completo', 789, 'Honorários'],
+      ['', 12, 'Plano completo', 790, 'Folha'],
+      ['', 13, 'Plano básico', 801, 'Consultoria'],
+    ]);
+    createTemplate(book, bulkOperation('criarAssinaturaPlano'), zone);
+    createTemplate(book, custom, zone);
+    const calls: string[] = [];
+    for (const method of ['name', 'columnTags', 'lastRow'] as const) {
+      const real = subs[method].bind(subs) as (...args: unknown[]) => unknown;
+      (subs as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+        calls.push(method);
+        return real(...args);
+      };
+    }
+    expect(refreshCatalogs(book)).toEqual(['Produtos', 'Planos']);
+    expect(calls.sort()).toEqual(['columnTags', 'lastRow', 'name']);
+    const plans = book.byName('Planos')!.records();
+    expect(plans.map((r) => r['Abas de origem'])).toEqual(['Assinaturas', 'Assinaturas']);
   });
 
   it('fewer products than before: the rows left over are cleared', () => {

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { UnauthorizedError } from '../../src/api/errors';
-import { type CustomerFound, findCustomers, formatCpfCnpj } from '../../src/core/bulk/customers';
+import { formatCpfCnpj } from '../../src/api/filters';
+import { type CustomerFound, findCustomers } from '../../src/core/bulk/customers';
 import { json, listOf, scripted } from './scripted';
 
 const CNPJ = '12345678000190';

@@ -136,6 +136,33 @@ describe('what the user changes between steps', () => {
     expect(done.warnings).toEqual([]);
   });
 
+  it('a creation cut off as it was sent, then edited, is looked up and refused, never sent again', () => {
+    let dying = false;
+    const kill = () => {
+      if (!dying) return;
+      store.frozen = true;
+      sheet.killed = true;
+      throw new Error('killed');
+    };
+    const { book, deps, service, store } = setUp(fakeService({ onRequest: kill }));
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [customRow('')]);
+    dying = true;
+    expect(() => startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, FAR())).toThrow('killed');
+    dying = false;
+    store.frozen = false;
+    sheet.killed = false;
+    expect(statuses(sheet)).toEqual(['PENDENTE']);
+    // The owner raises the price after Confirmar envio, once the safe delay has passed.
+    sheet.write(2, 8, [[999]]);
+    clock.t += 11 * 60_000;
+    const sent = service.log.length;
+    const p = continueBulk(deps, String(sheet.id), FAR());
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 0, failed: 1, pending: 0 } });
+    expect(sheet.records()[0]).toMatchObject({ Status: 'ERRO', Mensagem: expect.stringMatching(/^Linha 2: mudou depois de "Confirmar envio"/) });
+    expect(service.log.slice(sent)).toEqual(['GET /v2/assinaturascontratos?idIntegracao=gerado-1']);
+    expect(service.subs.size).toBe(0);
+  });
+
   it('a sheet emptied between steps ends the run, each of its rows reported gone', () => {
     const { book, deps } = setUp();
     const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002]]);
@@ -144,6 +171,40 @@ describe('what the user changes between steps', () => {
     const done = continueBulk(deps, started.jobId, FAR());
     expect(done).toMatchObject({ status: 'done', counts: { ok: 0, failed: 2 } });
     expect(done.warnings).toEqual(['2 linhas saíram da aba durante o lote e não foram processadas (ID da fatura "1001", "1002").']);
+  });
+});
+
+describe('a job saved before confirmations were kept', () => {
+  it('still continues: a row whose key cell is blank when its turn comes gets one, written before it is sent', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [customRow('K-1'), customRow('')]);
+    const started = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock.t - 1);
+    // As such a job was stored: no confirmations, its rows found by number, the second row's key not generated yet.
+    const job = deps.jobs.get(started.jobId)!;
+    deps.jobs.put(job.id, { ...job, confirmed: undefined, keys: undefined, retryKeys: undefined, keyPrefix: undefined });
+    sheet.write(3, 1, [['']]);
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 2, failed: 0 } });
+    expect(sheet.records().map((r) => r['ID de integração'])).toEqual(['K-1', 'gerado-2']);
+    expect([...service.subs.keys()].sort()).toEqual(['K-1', 'gerado-2']);
+    expect(service.log.filter((l) => l.startsWith('GET'))).toEqual(['GET /v2/assinaturascontratos?idIntegracao=K-1']);
+  });
+});
+
+describe('what a run reads of its sheet', () => {
+  it('the start and each later step read the rows once: the rows, their keys and the repeated ones come from that read', () => {
+    const { book, deps } = setUp();
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
+    const reads: number[][] = [];
+    const read = sheet.read.bind(sheet);
+    sheet.read = (row, column, numRows, numColumns) => {
+      if (row >= 2) reads.push([row, column, numRows, numColumns]);
+      return read(row, column, numRows, numColumns);
+    };
+    const started = startBulk(deps, emit(), clock.t - 1);
+    expect(reads).toEqual([[2, 1, 3, 7]]);
+    reads.length = 0;
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 3 } });
+    expect(reads).toEqual([[2, 1, 3, 7]]);
   });
 });
 

@@ -4,8 +4,8 @@
  * row marked by sheet metadata, and for plans the linked Descontos sheet.
  */
 import { describe, expect, it } from 'vitest';
-import { bulkOperation, discountColumns, RESULT_NOTE } from '../../src/core/bulk/definitions';
-import { createTemplate, EXAMPLE_TAG, exampleKey, TEMPLATE_ROWS } from '../../src/core/bulk/template';
+import { bulkOperation, discountColumns, RESULT_NOTE, TEMPLATE_ROWS } from '../../src/core/bulk/definitions';
+import { createTemplate, EXAMPLE_TAG, exampleKey } from '../../src/core/bulk/template';
 import { SHEET_TAG } from '../../src/core/sheet-layout';
 import { zone } from './fixtures';
 import { MemoryBook } from './memory-book';

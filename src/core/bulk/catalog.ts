@@ -7,13 +7,13 @@
  * so a product is picked by its name and the row still sends its id.
  */
 import { COLUMN_TAG, LISTING_TAG, SHEET_TAG } from '../sheet-layout';
-import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
+import type { MarkupSheetPort, SelectionBookPort, SheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import { plural } from '../../api/words';
 import { type BulkOperation, bulkOperations, type InputColumn, TEMPLATE_ROWS } from './definitions';
 import { normalizeHeader } from './headers';
 
-export type CatalogKey = 'produtos' | 'planos';
+type CatalogKey = 'produtos' | 'planos';
 
 interface Catalog {
   sheet: string;
@@ -27,7 +27,7 @@ interface Catalog {
   many: string;
 }
 
-export const CATALOGS: Record<CatalogKey, Catalog> = {
+const CATALOGS: Record<CatalogKey, Catalog> = {
   produtos: { sheet: 'Produtos', id: 'idProduto', name: 'descricaoProduto', idLabel: 'ID do produto', nameLabel: 'Produto', one: 'produto', many: 'produtos' },
   planos: { sheet: 'Planos', id: 'idPlano', name: 'descricaoPlano', idLabel: 'ID do plano', nameLabel: 'Plano', one: 'plano', many: 'planos' },
 };
@@ -37,7 +37,7 @@ const MAX_CHOICES = 500;
 const SEPARATOR = ' — ';
 
 /** A dropdown choice: "789 — Honorários contábeis". */
-export const pickLabel = (id: number, name: string): string => (name ? `${id}${SEPARATOR}${name}` : String(id));
+const pickLabel = (id: number, name: string): string => (name ? `${id}${SEPARATOR}${name}` : String(id));
 
 /** The id of a choice the dropdown wrote ("789 — Honorários contábeis" → 789); null for any other text. */
 export function pickedId(text: string): number | null {
@@ -52,30 +52,46 @@ interface Entry {
   sheets: Set<string>;
 }
 
-/** Every product (or plan) the imported subscriptions sheets hold, by id and description, most used first within a name. */
-export function collect(book: SelectionBookPort, catalog: Catalog): Entry[] {
-  const found = new Map<string, Entry>();
-  for (const { sheet, value } of book.tagged(LISTING_TAG)) {
-    if (value !== 'assinaturas') continue;
-    const tags = sheet.columnTags(COLUMN_TAG);
-    const idAt = tags.get(catalog.id);
-    const nameAt = tags.get(catalog.name);
-    const last = sheet.lastRow();
-    if (idAt === undefined || last < 2) continue;
-    const ids = sheet.read(2, idAt, last - 1, 1);
-    const names = nameAt === undefined ? [] : sheet.read(2, nameAt, last - 1, 1);
-    ids.forEach(([cell], i) => {
-      const id = typeof cell === 'number' ? cell : /^\s*\d+\s*$/.test(String(cell ?? '')) ? Number(cell) : Number.NaN;
-      if (!Number.isSafeInteger(id) || id < 1) return;
-      const name = String(names[i]?.[0] ?? '').trim();
-      const key = `${id}\n${name}`;
-      const entry = found.get(key) ?? { id, name, count: 0, sheets: new Set<string>() };
-      entry.count++;
-      entry.sheets.add(sheet.name());
-      found.set(key, entry);
-    });
-  }
-  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name, 'pt-BR') || a.id - b.id);
+/** An imported subscriptions sheet as the catalogs read it: each call to it is a round trip, so each is made once. */
+interface Source {
+  sheet: SheetPort;
+  tags: ReadonlyMap<string, number>;
+  last: number;
+  name?: string;
+}
+
+/** A catalog's ids and descriptions in one imported sheet, added to what `found` has. */
+function collectFrom(source: Source, catalog: Catalog, found: Map<string, Entry>): void {
+  const { sheet, tags, last } = source;
+  const idAt = tags.get(catalog.id);
+  const nameAt = tags.get(catalog.name);
+  if (idAt === undefined || last < 2) return;
+  const ids = sheet.read(2, idAt, last - 1, 1);
+  const names = nameAt === undefined ? [] : sheet.read(2, nameAt, last - 1, 1);
+  ids.forEach(([cell], i) => {
+    const id = typeof cell === 'number' ? cell : /^\s*\d+\s*$/.test(String(cell ?? '')) ? Number(cell) : Number.NaN;
+    if (!Number.isSafeInteger(id) || id < 1) return;
+    const name = String(names[i]?.[0] ?? '').trim();
+    const key = `${id}\n${name}`;
+    const entry = found.get(key) ?? { id, name, count: 0, sheets: new Set<string>() };
+    entry.count++;
+    source.name ??= sheet.name();
+    entry.sheets.add(source.name);
+    found.set(key, entry);
+  });
+}
+
+/** Every product and plan of `keys` the imported subscriptions sheets hold, by id and description, most used first within a name: one pass over the sheets. */
+function collect(book: SelectionBookPort, keys: readonly CatalogKey[]): Map<CatalogKey, Entry[]> {
+  const found = new Map(keys.map((key) => [key, new Map<string, Entry>()]));
+  if (keys.length)
+    for (const { sheet, value } of book.tagged(LISTING_TAG)) {
+      if (value !== 'assinaturas') continue;
+      const source: Source = { sheet, tags: sheet.columnTags(COLUMN_TAG), last: sheet.lastRow() };
+      for (const [key, entries] of found) collectFrom(source, CATALOGS[key], entries);
+    }
+  const sorted = (entries: Map<string, Entry>) => [...entries.values()].sort((a, b) => a.name.localeCompare(b.name, 'pt-BR') || a.id - b.id);
+  return new Map([...found].map(([key, entries]) => [key, sorted(entries)]));
 }
 
 function catalogSheet(book: SelectionBookPort, key: CatalogKey, create: boolean): MarkupSheetPort | null {
@@ -158,11 +174,15 @@ export function catalogsOf(columns: readonly InputColumn[]): CatalogKey[] {
  * tabs already there are kept current, so a spreadsheet without templates gets no tab it never asked for.
  */
 export function refreshCatalogs(book: SelectionBookPort, create: readonly CatalogKey[] = []): string[] {
-  const written: string[] = [];
+  const tabs = new Map<CatalogKey, MarkupSheetPort>();
   for (const key of Object.keys(CATALOGS) as CatalogKey[]) {
     const sheet = catalogSheet(book, key, create.includes(key));
-    if (!sheet) continue;
-    const entries = collect(book, CATALOGS[key]);
+    if (sheet) tabs.set(key, sheet);
+  }
+  const collected = collect(book, [...tabs.keys()]);
+  const written: string[] = [];
+  for (const [key, sheet] of tabs) {
+    const entries = collected.get(key) as Entry[];
     writeCatalog(sheet, CATALOGS[key], entries);
     offerChoices(book, key, entries);
     written.push(sheet.name());

@@ -5,7 +5,7 @@
  * what follows rows that are done: rows of the sheet's own operation here,
  * edits pushed from an imported sheet in edit-push.ts.
  */
-import type { Zone } from '../../api/calendar';
+import { isDate, type Zone } from '../../api/calendar';
 import type { MarkupSheetPort } from '../sheet-port';
 import type { CellValue } from '../table';
 import type { BulkOperation } from './definitions';
@@ -64,6 +64,8 @@ export interface Context {
   discounts?: Discounts;
   /** The template's example row, by field (sheet metadata): never sent, even with its Status column gone. */
   example: Record<string, string> | null;
+  /** What the keys this run generated begin with (BulkJob.keyPrefix). */
+  keyPrefix?: string;
   /** Customers found by CPF/CNPJ in this execution. */
   customers?: Map<string, CustomerFound>;
   warnings: string[];
@@ -72,15 +74,16 @@ export interface Context {
 export const cellAt = (row: readonly CellValue[], column: number | undefined): CellValue => (column === undefined ? '' : row[column - 1]);
 
 /** A date cell's time, whatever realm the date comes from. */
-export const timeOf = (cell: CellValue): number | undefined =>
-  cell instanceof Date || Object.prototype.toString.call(cell) === '[object Date]' ? (cell as Date).getTime() : undefined;
+export const timeOf = (cell: CellValue): number | undefined => (isDate(cell) ? cell.getTime() : undefined);
 
-/** The first five values, quoted, for a message ("…" when there are more). */
-export const firstFive = (values: readonly string[]): string =>
+/** The first `max` values, quoted unless `plain`, for a message ("…" when there are more). */
+export const firstFew = (values: ReadonlyArray<string | number>, max: number, plain = false): string =>
   values
-    .slice(0, 5)
-    .map((v) => `"${v}"`)
-    .join(', ') + (values.length > 5 ? '…' : '');
+    .slice(0, max)
+    .map((v) => (plain ? String(v) : `"${v}"`))
+    .join(', ') + (values.length > max ? '…' : '');
+
+export const firstFive = (values: readonly string[]): string => firstFew(values, 5);
 
 /** Whether a date cell says a time at or after `t` (a cell that is no date never does). */
 export const writtenSince = (cell: CellValue, t: number): boolean => (timeOf(cell) ?? Number.NEGATIVE_INFINITY) >= t;

@@ -11,8 +11,6 @@ import { bounded, MESSAGE_MAX } from '../bounds';
 import { plural } from '../../api/words';
 import { formatCpfCnpj } from '../../api/filters';
 
-export { formatCpfCnpj };
-
 export type CustomerFound = { ok: true; id: number } | { ok: false; message: string };
 
 /** Looks up the values not yet in `known` and adds what each one found. */

@@ -2,6 +2,7 @@
  * Short fingerprints of values: enough to tell that a text, or the values a
  * row sends, changed, without keeping them.
  */
+import { isDate } from '../../api/calendar';
 
 /** 32-bit FNV-1a, as hex. */
 export function hash(text: string, seed = 0x811c9dc5): string {
@@ -14,8 +15,8 @@ export function hash(text: string, seed = 0x811c9dc5): string {
 }
 
 /** JSON with every object's keys in order, dates as their time: the same values always give the same text. */
-export function canonical(value: unknown): string {
-  if (value instanceof Date || Object.prototype.toString.call(value) === '[object Date]') return `"@${(value as Date).getTime()}"`;
+function canonical(value: unknown): string {
+  if (isDate(value)) return `"@${value.getTime()}"`;
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);

@@ -20,7 +20,7 @@ import { ensureLayout } from './headers';
 import { cellIssue } from './rows';
 import type { SnapshotStore } from './snapshot';
 import { type BulkDeps, BulkError, type Confirmed } from './state';
-import { type Context, cellAt, type OperationKind, sheetOf, writtenSince } from './context';
+import { type Context, cellAt, firstFew, type OperationKind, sheetOf, writtenSince } from './context';
 
 const ALTERED_BASE =
   'A base de comparação desta aba foi alterada fora do complemento (alguém editou a aba oculta "Faturamento · dados"), então nada foi enviado. Atualize o relatório da aba (Relatórios › Atualizar) para refazê-la e envie as alterações de novo.';
@@ -108,7 +108,7 @@ function previewedRows(token: string | undefined, sheetId: number): Confirmed {
   return Object.fromEntries(rows.split(',').flatMap((e) => (e.includes('=') ? [e.split('=', 2) as [string, string]] : [])));
 }
 
-const rowList = (rows: readonly number[]): string => `linha${rows.length > 1 ? 's' : ''} ${rows.slice(0, 10).join(', ')}${rows.length > 10 ? '…' : ''}`;
+const rowList = (rows: readonly number[]): string => `${rows.length === 1 ? 'linha' : 'linhas'} ${firstFew(rows, 10, true)}`;
 
 /**
  * A push about to start: its context, the connection the pull used, and the

@@ -104,12 +104,7 @@ export function matchColumns(
  * appends what the run itself fills (`tagged`: the input columns, already found by metadata): the result columns and, for creates, the
  * ID de integração column that receives generated ids.
  */
-export function ensureLayout(
-  sheet: SheetPort & Partial<Pick<MarkupSheetPort, 'setColumnWidth'>>,
-  op: BulkOperation,
-  columns: readonly InputColumn[] = op.columns,
-  tagged?: Record<string, number>,
-): Layout {
+export function ensureLayout(sheet: MarkupSheetPort, op: BulkOperation, columns: readonly InputColumn[] = op.columns, tagged?: Record<string, number>): Layout {
   const lastColumn = Math.max(sheet.lastColumn(), 1);
   const labels = sheet.read(1, 1, 1, lastColumn)[0].map((v) => String(v ?? ''));
   const notes = sheet.readNotes(1, 1, lastColumn);
@@ -160,7 +155,7 @@ export function ensureLayout(
     );
     append.forEach((a, i) => {
       a.assign(first + i);
-      if (a.width) sheet.setColumnWidth?.(first + i, a.width);
+      if (a.width) sheet.setColumnWidth(first + i, a.width);
     });
     last = first + append.length - 1;
     sheet.setHeaderStyle(last);

@@ -11,9 +11,9 @@ import { bulkOperation, STATUS, TO_FIX } from './definitions';
 import { ensureLayout } from './headers';
 import { statusOf } from './rows';
 import { rowRangesA1, runsOf } from './sheet-io';
-import { type Context, firstFive, sheetContext, sheetOf } from './context';
+import { type Context, cellAt, firstFive, sheetContext, sheetOf } from './context';
 import { editContext } from './edit-push';
-import { keyField, labelOf, normKey } from './row-plan';
+import { keyField, labelOf, normKey, readSheet, type Span } from './row-plan';
 import { knownCustomers } from './row-customers';
 import { runPass } from './pass';
 import type { Prepared } from './validate';
@@ -39,11 +39,12 @@ export function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: {
   job.message = undefined;
   job.steps++;
   try {
-    const ctx = started?.ctx ?? resume(deps, job);
+    const { ctx, read } = started ? { ctx: started.ctx, read: started.prepared } : resume(deps, job);
     ctx.customers ??= knownCustomers(job);
-    let prepared = started?.prepared;
-    while (runPass(deps, job, ctx, deadline, prepared)) {
-      prepared = undefined;
+    ctx.keyPrefix ??= job.keyPrefix;
+    let first: Span | Prepared | undefined = read;
+    while (runPass(deps, job, ctx, deadline, first)) {
+      first = undefined;
       if (!nextPass(deps, job)) {
         job.status = 'done';
         job.message = finishMessage(job);
@@ -59,13 +60,15 @@ export function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: {
   return progressOf(job);
 }
 
-/** The context of a job in a later execution, its rows found again. */
-function resume(deps: BulkDeps, job: BulkJob): Context {
+/** The context of a job in a later execution, and its sheet read once, its rows found again in it. */
+function resume(deps: BulkDeps, job: BulkJob): { ctx: Context; read: Span } {
   const sheet = deps.book.byId(job.sheetId);
   if (!sheet) throw new BulkError(`A aba "${job.sheetName}" foi apagada: o lote foi interrompido.`);
   const ctx = job.edits ? editContext(deps, sheet, job.owner, job.startedAt) : sheetContext(deps, bulkOperation(job.operation), sheet);
-  relocate(job, ctx);
-  return ctx;
+  // A job without keys finds its rows by number: those past the sheet's end now are read blank.
+  const read = readSheet(sheet, ctx.layout, job.ranges[job.ranges.length - 1]?.[1]);
+  relocate(job, ctx, read);
+  return { ctx, read };
 }
 
 /** The rows left PENDENTE become the next pass, while passes are left; false when the job is done. */
@@ -88,17 +91,15 @@ function nextPass(deps: BulkDeps, job: BulkJob): boolean {
  * refresh of an imported sheet) moved it since the last step. A row whose key
  * is gone is reported, never replaced by whatever sits at its old number.
  */
-function relocate(job: BulkJob, ctx: Context): void {
+function relocate(job: BulkJob, ctx: Context, read: Span): void {
   if (!job.keys) return;
   const field = keyField(ctx.op);
   const column = ctx.layout.inputs[field];
   const found = new Map<string, number>();
-  const last = ctx.sheet.lastRow();
-  if (last >= 2)
-    ctx.sheet.read(2, column, last - 1, 1).forEach(([v], i) => {
-      const k = normKey(v);
-      if (k && !found.has(k)) found.set(k, i + 2);
-    });
+  read.values.forEach((row, i) => {
+    const k = normKey(cellAt(row, column));
+    if (k && !found.has(k)) found.set(k, i + read.first);
+  });
   const lost: string[] = [];
   /** `wasPending`: rows of a retry pass, counted PENDENTE already. */
   const place = (keys: string[], wasPending: boolean): { ranges: Array<[number, number]>; keys: string[] } => {

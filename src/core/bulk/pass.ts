@@ -16,7 +16,7 @@ import { planBatch } from './planner';
 import { issueText, type RowIssue, statusOf } from './rows';
 import { expandRuns, highlight, refusalIssues, type RowResult, runsOf, writeColumn, writeResults } from './sheet-io';
 import { type Context, cellAt, type ReadRow, type RowRequest, type SentRow, writtenSince } from './context';
-import { cellsOf, classifyRow, giveKey, keyAt, type RowPlan, readSpan, type Span, sheetDuplicates } from './row-plan';
+import { cellsOf, classifyRow, giveKey, keyAt, type RowPlan, readSheet, type Span, sheetDuplicates } from './row-plan';
 import { rememberCustomers, resolveCustomers } from './row-customers';
 import { asConfirmed, changedIssue } from './confirmed';
 import type { Prepared } from './validate';
@@ -56,19 +56,23 @@ interface Batch {
   end: number;
 }
 
-/** One pass over the job's current rows until the deadline. Returns false when the step must end (deadline, failure). */
-export function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, prepared?: Prepared): boolean {
+/**
+ * One pass over the job's current rows until the deadline. Returns false when the step must end (deadline, failure).
+ * `read`: the sheet as this execution just read it (readSheet), and the rows a start's validation built.
+ */
+export function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: number, read?: Span | Prepared): boolean {
   const rows = expandRuns(job.ranges);
   if (job.cursor >= rows.length) return true;
+  const span: Span & Partial<Prepared> = read ?? readSheet(ctx.sheet, ctx.layout, rows[rows.length - 1]);
   const pass: Pass = {
     deps,
     job,
     ctx,
     rows,
-    span: prepared ?? readSpan(ctx.sheet, ctx.layout, rows.slice(job.cursor)),
-    built: prepared?.built,
+    span,
+    built: span.built,
     // Validation already refused repeated keys; a later step checks again, in case the user typed one since.
-    duplicates: prepared ? undefined : sheetDuplicates(ctx),
+    duplicates: span.built ? undefined : sheetDuplicates(ctx, span),
     budget: new StepBudget(deps.now, { deadline, limit: deps.limit }),
   };
   while (job.cursor < rows.length) {

@@ -6,7 +6,8 @@
  */
 import type { BillingClient } from '../../api/client';
 import { STATUS } from './definitions';
-import { type CustomerFound, findCustomers, formatCpfCnpj } from './customers';
+import { formatCpfCnpj } from '../../api/filters';
+import { type CustomerFound, findCustomers } from './customers';
 import { type BuiltRow, cellIssue, issueText, type RowIssue } from './rows';
 import { type RowResult, writeColumn, writeColumnNotes } from './sheet-io';
 import { columnLetter } from './headers';

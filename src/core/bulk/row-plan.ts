@@ -19,10 +19,14 @@ export interface Span {
   values: CellValue[][];
 }
 
-export function readSpan(sheet: MarkupSheetPort, layout: Layout, rows: readonly number[]): Span {
-  const first = rows[0];
-  const last = rows[rows.length - 1];
-  return { first, values: sheet.read(first, 1, last - first + 1, layout.lastColumn) };
+/**
+ * Every row below the header in one read: the rows a run works on, their keys
+ * and the keys repeated anywhere all come from it, each read being a round
+ * trip. `through`: a row wanted even if the sheet now ends before it (read blank).
+ */
+export function readSheet(sheet: MarkupSheetPort, layout: Layout, through = 0): Span {
+  const last = Math.max(sheet.lastRow(), through);
+  return { first: 2, values: last < 2 ? [] : sheet.read(2, 1, last - 1, layout.lastColumn) };
 }
 
 /** A row's result cells as they were read: what a row whose wave never started goes back to. */
@@ -44,7 +48,7 @@ function isExample(ctx: Context, row: readonly CellValue[]): boolean {
 const isBlank = (ctx: Context, row: readonly CellValue[]): boolean => isExample(ctx, row) || isBlankRow(ctx.layout.inputs, row);
 
 /** Where a row stands before it is built: not the run's, PENDENTE, done (a note perhaps still awaiting its number), or open. */
-export type Standing = 'blank' | 'pending' | 'done' | 'awaits' | 'open';
+type Standing = 'blank' | 'pending' | 'done' | 'awaits' | 'open';
 
 export function standing(ctx: Context, row: readonly CellValue[]): Standing {
   if (isBlank(ctx, row)) return 'blank';
@@ -89,6 +93,9 @@ export function classifyRow(ctx: Context, row: readonly CellValue[], r: number, 
     return { is: 'lookup', reason: 'pendente', ...made, since: timeOf(cellAt(row, ctx.layout.results.processadoEm)) };
   if (known.duplicate && is === 'open') made.built.issues.push(known.duplicate);
   if (made.built.issues.length) return { is: 'invalid', ...made };
+  // A key the start generated, read again by a later step: its row is still unsent, so nothing can exist under it.
+  const key = made.built.key;
+  if (ctx.keyPrefix && typeof key === 'string' && key.startsWith(ctx.keyPrefix)) made.built.generated = true;
   if (ctx.op.identity === 'idIntegracao' && !made.built.needsKey && !made.built.generated && status === '')
     return { is: 'lookup', reason: 'precheck', ...made };
   return { is: 'send', ...made };
@@ -122,19 +129,16 @@ export function keyAt(ctx: Context, row: readonly CellValue[]): string {
 /**
  * The same key on two rows would create, update or emit twice: every row not
  * yet done whose key another row of the sheet also has is refused, naming the
- * other rows. Read from the whole sheet, whatever the scope.
+ * other rows. `sheet`: the whole sheet as readSheet read it, whatever the scope.
  */
-export function sheetDuplicates(ctx: Context): Map<number, RowIssue> {
+export function sheetDuplicates(ctx: Context, sheet: Span): Map<number, RowIssue> {
   const field = keyField(ctx.op);
   const out = new Map<number, RowIssue>();
   const column = ctx.layout.inputs[field];
-  const last = ctx.sheet.lastRow();
-  if (last < 2) return out;
-  const rows = ctx.sheet.read(2, 1, last - 1, ctx.layout.lastColumn);
   const rowsByKey = new Map<string, number[]>();
-  rows.forEach((row, i) => {
+  sheet.values.forEach((row, i) => {
     const key = normKey(cellAt(row, column));
-    if (key && !isExample(ctx, row)) rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), i + 2]);
+    if (key && !isExample(ctx, row)) rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), i + sheet.first]);
   });
   const label = labelOf(ctx.op, field);
   for (const [key, rows] of rowsByKey) {

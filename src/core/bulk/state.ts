@@ -26,7 +26,7 @@ export interface BulkDeps {
   now: () => number;
   /** Blocking wait (Utilities.sleep). */
   sleep: (ms: number) => void;
-  /** A fresh unique id for generated idIntegracao values. */
+  /** A fresh unique id for generated idIntegracao values: a prefix of the execution, then a counter. */
   newId: () => string;
   /** The running user's client for one of their connections, by id. */
   clientFor: (connectionId: string) => BillingClient;
@@ -64,8 +64,6 @@ export interface BulkCounts {
   pending: number;
 }
 
-export type BulkStatus = RunStatus;
-
 export interface BulkJob {
   id: string;
   operation: WriteKey;
@@ -88,6 +86,11 @@ export interface BulkJob {
   keys?: string[];
   /** The keys of `retry`, in row order. */
   retryKeys?: string[];
+  /**
+   * What every key the start generated begins with: a later step sends such a
+   * row without looking its key up first (nothing can exist under it yet).
+   */
+  keyPrefix?: string;
   /** Edits pushed from an imported sheet: each row is an update of its record's type, told from the snapshot. */
   edits?: boolean;
   pass: number;
@@ -96,7 +99,7 @@ export interface BulkJob {
   counts: BulkCounts;
   batchSize: number;
   maxBatch: number;
-  status: BulkStatus;
+  status: RunStatus;
   message?: string;
   warnings: string[];
   startedAt: number;
@@ -122,7 +125,7 @@ export interface BulkProgress {
   operation: WriteKey;
   label: string;
   sheetName: string;
-  status: BulkStatus;
+  status: RunStatus;
   done: boolean;
   total: number;
   processed: number;

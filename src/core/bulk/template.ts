@@ -12,8 +12,6 @@ import { columnLetter } from './headers';
 import { catalogsOf, refreshCatalogs } from './catalog';
 import { type BulkOperation, DISCOUNT_SHEET, TEMPLATE_ROWS, discountColumns, type InputColumn, RESULT_NOTE, type ResultColumn, STATUS } from './definitions';
 
-export { TEMPLATE_ROWS } from './definitions';
-
 const FORMATS: Record<InputColumn['kind'], string> = {
   text: '@',
   key: '@',

@@ -9,7 +9,7 @@ import { bulkOperation, STATUS, TO_FIX } from './definitions';
 import { issueText, type RowIssue, statusOf } from './rows';
 import { expandRuns, highlight, type RowResult, writeResults } from './sheet-io';
 import { type Context, cellAt, firstFive, type RowRequest, scopeRows, sheetContext, sheetOf } from './context';
-import { cellsOf, normKey, readSpan, type Span, sheetDuplicates, standing } from './row-plan';
+import { cellsOf, normKey, readSheet, type Span, sheetDuplicates, standing } from './row-plan';
 import { checkCustomers, fillCustomers } from './row-customers';
 import type { BulkDeps, BulkRequest } from './state';
 
@@ -101,11 +101,11 @@ export function validateRows(
   run = true,
 ): { summary: ValidationSummary; prepared: Prepared } {
   const rows = expandRuns(ranges);
-  const span = readSpan(ctx.sheet, ctx.layout, rows);
+  const span = readSheet(ctx.sheet, ctx.layout, rows[rows.length - 1]);
   const summary: ValidationSummary = { sheetName: ctx.name, total: 0, valid: 0, invalid: 0, untouched: 0, warnings: ctx.warnings, problems: [] };
   const now = new Date(deps.now());
   const { built, keys } = buildRows(ctx, rows, span, summary);
-  const duplicates = sheetDuplicates(ctx);
+  const duplicates = sheetDuplicates(ctx, span);
   const found = lookup
     ? checkCustomers(
         lookup,
