@@ -181,7 +181,7 @@ describe('a job saved before confirmations were kept', () => {
     const started = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock.t - 1);
     // As such a job was stored: no confirmations, its rows found by number, the second row's key not generated yet.
     const job = deps.jobs.get(started.jobId)!;
-    deps.jobs.put(job.id, { ...job, confirmed: undefined, keys: undefined, retryKeys: undefined, keyPrefix: undefined });
+    deps.jobs.put(job.id, { ...job, confirmed: undefined, keys: undefined, retryKeys: undefined });
     sheet.write(3, 1, [['']]);
     expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 2, failed: 0 } });
     expect(sheet.records().map((r) => r['ID de integração'])).toEqual(['K-1', 'gerado-2']);

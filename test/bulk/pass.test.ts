@@ -304,15 +304,6 @@ describe('a run over several steps', () => {
     expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(2);
   });
 
-  it('a later step looks up a typed key first, never a key the start generated', () => {
-    const { book, deps, service } = setUp();
-    book.sheet('Lote', CUSTOM_HEADER, [customRow(''), customRow('K-1'), customRow('')]);
-    const started = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock.t - 1);
-    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 3 } });
-    expect(service.log.filter((l) => l.startsWith('GET'))).toEqual(['GET /v2/assinaturascontratos?idIntegracao=K-1']);
-    expect(service.log.filter((l) => l.startsWith('POST'))).toHaveLength(3);
-  });
-
   it('every row is marked PENDENTE, and the marks flushed, before its request leaves', () => {
     let sheet: MemorySheet | undefined;
     const seen: string[] = [];

@@ -64,8 +64,6 @@ export interface Context {
   discounts?: Discounts;
   /** The template's example row, by field (sheet metadata): never sent, even with its Status column gone. */
   example: Record<string, string> | null;
-  /** What the keys this run generated begin with (BulkJob.keyPrefix). */
-  keyPrefix?: string;
   /** Customers found by CPF/CNPJ in this execution. */
   customers?: Map<string, CustomerFound>;
   warnings: string[];

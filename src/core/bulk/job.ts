@@ -41,7 +41,6 @@ export function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: {
   try {
     const { ctx, read } = started ? { ctx: started.ctx, read: started.prepared } : resume(deps, job);
     ctx.customers ??= knownCustomers(job);
-    ctx.keyPrefix ??= job.keyPrefix;
     let first: Span | Prepared | undefined = read;
     while (runPass(deps, job, ctx, deadline, first)) {
       first = undefined;

@@ -102,13 +102,6 @@ function generateKeys(deps: BulkDeps, ctx: Context, prepared: Prepared): void {
     prepared.values[r - prepared.first][keyColumn - 1] = key;
   }
   writeColumn(ctx.sheet, keyColumn, fresh);
-  ctx.keyPrefix = counterPrefix([...fresh.values()].map(String));
-}
-
-/** What every key begins with before its counter, when they all share one (newId's execution prefix). */
-function counterPrefix(keys: readonly string[]): string | undefined {
-  const prefix = keys[0]?.replace(/\d+$/, '');
-  return prefix && keys.every((k) => k.startsWith(prefix) && /^\d+$/.test(k.slice(prefix.length))) ? prefix : undefined;
 }
 
 /** Validates the rows of `ranges`, writes their problems, then starts sending the valid ones. */
@@ -146,7 +139,6 @@ function launch(
     retry: [],
     keys,
     retryKeys: keys ? [] : undefined,
-    keyPrefix: ctx.keyPrefix,
     confirmed,
     pass: 0,
     cursor: 0,

@@ -93,9 +93,6 @@ export function classifyRow(ctx: Context, row: readonly CellValue[], r: number, 
     return { is: 'lookup', reason: 'pendente', ...made, since: timeOf(cellAt(row, ctx.layout.results.processadoEm)) };
   if (known.duplicate && is === 'open') made.built.issues.push(known.duplicate);
   if (made.built.issues.length) return { is: 'invalid', ...made };
-  // A key the start generated, read again by a later step: its row is still unsent, so nothing can exist under it.
-  const key = made.built.key;
-  if (ctx.keyPrefix && typeof key === 'string' && key.startsWith(ctx.keyPrefix)) made.built.generated = true;
   if (ctx.op.identity === 'idIntegracao' && !made.built.needsKey && !made.built.generated && status === '')
     return { is: 'lookup', reason: 'precheck', ...made };
   return { is: 'send', ...made };

@@ -26,7 +26,7 @@ export interface BulkDeps {
   now: () => number;
   /** Blocking wait (Utilities.sleep). */
   sleep: (ms: number) => void;
-  /** A fresh unique id for generated idIntegracao values: a prefix of the execution, then a counter. */
+  /** A fresh unique id for generated idIntegracao values. */
   newId: () => string;
   /** The running user's client for one of their connections, by id. */
   clientFor: (connectionId: string) => BillingClient;
@@ -86,11 +86,6 @@ export interface BulkJob {
   keys?: string[];
   /** The keys of `retry`, in row order. */
   retryKeys?: string[];
-  /**
-   * What every key the start generated begins with: a later step sends such a
-   * row without looking its key up first (nothing can exist under it yet).
-   */
-  keyPrefix?: string;
   /** Edits pushed from an imported sheet: each row is an update of its record's type, told from the snapshot. */
   edits?: boolean;
   pass: number;
