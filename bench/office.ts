@@ -107,8 +107,7 @@ function day(emu: GasEmulator, from: Date, documentContext: boolean, changing = 
     const onServiceCall = (c: ServiceCall) => {
       if (c.object === 'SpreadsheetApp' && c.method === 'openById') opened++;
     };
-    const costs = COST_MODELS.pessimistic;
-    for (const report of emu.runDueTriggers(new Date(from.getTime() + h * HOUR - 60_000), { documentContext, onServiceCall, costs })) {
+    for (const report of emu.runDueTriggers(new Date(from.getTime() + h * HOUR - 60_000), { documentContext, onServiceCall })) {
       out.executions++;
       out.triggerMs += report.counters.virtualMs;
       out.fetches += report.counters.urlFetchRequests;
