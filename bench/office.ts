@@ -16,7 +16,7 @@ import { COST_MODELS } from '../dev/gas/clock';
 import type { ServiceCall } from '../dev/gas/execution';
 import { GasEmulator } from '../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../dev/sandbox/harness';
-import { subscriptionSheet } from '../test/addon/helpers';
+import { importAll, ok, subscriptionSheet } from '../test/addon/helpers';
 import { catalog } from '../test/bulk/fixtures';
 import { printTable } from './table';
 
@@ -30,29 +30,11 @@ const HOUR = 3_600_000;
 
 type Rec = Record<string, unknown>;
 
-function ok<T = Rec>(outcome: unknown): T {
-  const out = outcome as { ok: boolean; value: T; message?: string };
-  if (!out.ok) throw new Error(`bench: refused: ${out.message}`);
-  return out.value;
-}
-
 /** The i-th document's scheduled report: hourly, daily or monthly in turn. */
 function scheduleOf(i: number): Rec {
   if (i % 3 === 0) return { kind: 'hourly' };
   if (i % 3 === 1) return { kind: 'daily', hour: 6 + (i % 12) };
   return { kind: 'monthly', day: 1 + (i % 28), hour: 7 };
-}
-
-function importReport(emu: GasEmulator, documentId: string, name: string): string {
-  const opts = { documentId };
-  let p = ok<{ reportId: string; done: boolean }>(
-    emu.run('startImportRun', [{ connection: 'Escritório', listing: 'clientes', sheetName: name, name, filters: {} }], opts),
-  );
-  for (let guard = 0; !p.done; guard++) {
-    if (guard > 50) throw new Error(`bench: import never finished: ${JSON.stringify(p)}`);
-    p = emu.run('continueReportRun', [p.reportId], opts) as typeof p;
-  }
-  return p.reportId;
 }
 
 /** An office of `documents` client spreadsheets set up through the sidebars. */
@@ -73,7 +55,10 @@ async function office(sb: SandboxHandle, documents: number, startAt: Date): Prom
   for (let d = 0; d < documents; d++) {
     const id = d === 0 ? emu.spreadsheet.id : documentName(d);
     if (d > 0) emu.addSpreadsheet({ id, name: `Cliente ${d}` });
-    const ids = Array.from({ length: REPORTS_PER_DOCUMENT }, (_, r) => importReport(emu, id, `Relatório ${r + 1}`));
+    const ids = Array.from({ length: REPORTS_PER_DOCUMENT }, (_, r) => {
+      const name = `Relatório ${r + 1}`;
+      return importAll(emu, { connection: 'Escritório', listing: 'clientes', sheetName: name, name, filters: {} }, { documentId: id }).reportId;
+    });
     ok(emu.run('setReportSchedule', [ids[0], scheduleOf(d), false], { documentId: id }));
     if (d < UNFINISHED_BULK) {
       // A bulk run left after one step: the sidebar was closed.
@@ -122,8 +107,7 @@ function day(emu: GasEmulator, from: Date, documentContext: boolean, changing = 
     const onServiceCall = (c: ServiceCall) => {
       if (c.object === 'SpreadsheetApp' && c.method === 'openById') opened++;
     };
-    const costs = COST_MODELS.pessimistic;
-    for (const report of emu.runDueTriggers(new Date(from.getTime() + h * HOUR - 60_000), { documentContext, onServiceCall, costs })) {
+    for (const report of emu.runDueTriggers(new Date(from.getTime() + h * HOUR - 60_000), { documentContext, onServiceCall })) {
       out.executions++;
       out.triggerMs += report.counters.virtualMs;
       out.fetches += report.counters.urlFetchRequests;

@@ -10,8 +10,9 @@
  *   client's `http` (the client offers what core needs), and has no import cycle
  *   (types included).
  * - src/ui/client imports only types from outside src/ui: a value import would drag
- *   server code into a sidebar. The one exception is src/api/words.ts, the wording
- *   the servers and the sidebars share, which imports nothing.
+ *   server code into a sidebar. The exception is a module that imports nothing, outside
+ *   src/gas and src/main.ts (such as src/api/words.ts, the wording the servers and the
+ *   sidebars share): it drags only itself, and cannot use Apps Script.
  * - src/ imports nothing from outside src/ (tests and tools never ship).
  * - dev/sandbox imports nothing from src/: it is an independent reading of the spec.
  *
@@ -452,9 +453,6 @@ export function transformWithGlobals(file: string, source: string, names: readon
 
 type Area = 'api' | 'core' | 'gas' | 'ui-client' | 'ui' | 'main' | 'src' | 'sandbox' | 'outside';
 
-/** The one module of src/ a sidebar may import as a value: the wording every message shares, which imports nothing. */
-const SHARED_WORDS = 'src/api/words';
-
 function within(path: string, dir: string): boolean {
   return path === dir || path.startsWith(`${dir}/`);
 }
@@ -474,9 +472,21 @@ function areaOf(file: string): Area {
 const CHECKED = /\.(?:[cm]?ts|tsx|[cm]?js)$/;
 const DECLARATION = /\.d\.[cm]?ts$/;
 
+/**
+ * Whether a sidebar may import `specifier` as a value: a module found among the
+ * sources that imports nothing drags only itself into the sidebar, and outside
+ * src/gas and src/main.ts the rule keeps Apps Script out of it.
+ */
+function importsNothing(from: string, specifier: string, sources: ReadonlyMap<string, string>, files: ReadonlySet<string>): boolean {
+  const target = resolveFile(from, specifier, files);
+  if (!target || areaOf(target) === 'gas' || areaOf(target) === 'main') return false;
+  return findImports(sources.get(target) as string).length === 0;
+}
+
 /** Checks files given as path (relative to the root, forward slashes) → source. */
 export function checkLayers(sources: ReadonlyMap<string, string>): Violation[] {
   const violations: Violation[] = [];
+  const files = new Set(sources.keys());
   for (const [file, source] of sources) {
     if (!CHECKED.test(file)) continue;
     const area = areaOf(file);
@@ -514,7 +524,7 @@ export function checkLayers(sources: ReadonlyMap<string, string>): Violation[] {
         add(ref.line, `${what}: src/api imports nothing from src/core, src/gas, src/ui or src/main.ts`);
       } else if (area === 'core' && (to === 'gas' || to === 'ui' || to === 'ui-client' || to === 'main')) {
         add(ref.line, `${what}: src/core imports nothing from src/gas, src/ui or src/main.ts`);
-      } else if (area === 'ui-client' && !typeOnly && to !== 'ui' && to !== 'ui-client' && target !== SHARED_WORDS) {
+      } else if (area === 'ui-client' && !typeOnly && to !== 'ui' && to !== 'ui-client' && !importsNothing(file, ref.specifier, sources, files)) {
         add(ref.line, `${what}: src/ui/client imports only types from outside src/ui (a value import drags server code into the sidebar); use \`import type\``);
       }
     }

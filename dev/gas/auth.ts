@@ -62,10 +62,25 @@ const SCOPES: Record<string, string> = {
   Range: 'https://www.googleapis.com/auth/spreadsheets.currentonly',
 };
 
-/** The Apps Script-like message when `mode` may not call `object.method`, else null. */
-export function authDenial(object: string, method: string, mode: AuthModeName): string | null {
+export const AUTHORIZATION_REQUIRED_MESSAGE = 'Authorization is required to perform that action.';
+
+/**
+ * Calls needing a scope beyond the bound document's. The emulator does not know
+ * which scope a change added, so a user who must authorize again is refused all
+ * of them, as Apps Script would refuse the newest.
+ */
+const NEEDS_GRANT = new Set(['UrlFetchApp', 'MailApp', 'SpreadsheetApp.openById']);
+
+/**
+ * The Apps Script-like message when `mode` may not call `object.method`, or when
+ * the user must authorize the script again and the call needs a granted scope; else null.
+ */
+export function authDenial(object: string, method: string, mode: AuthModeName, authorizationRequired = false): string | null {
   const need = REQUIRED[`${object}.${method}`] ?? REQUIRED[object] ?? 0;
-  if (LEVEL[mode] >= need) return null;
-  const scope = SCOPES[object];
-  return `You do not have permission to call ${object}.${method}${scope ? `. Required permissions: ${scope}` : ''}`;
+  if (LEVEL[mode] < need) {
+    const scope = SCOPES[object];
+    return `You do not have permission to call ${object}.${method}${scope ? `. Required permissions: ${scope}` : ''}`;
+  }
+  if (authorizationRequired && (NEEDS_GRANT.has(object) || NEEDS_GRANT.has(`${object}.${method}`))) return AUTHORIZATION_REQUIRED_MESSAGE;
+  return null;
 }

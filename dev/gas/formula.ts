@@ -62,7 +62,7 @@ export interface FormulaSyntax {
   decimal: '.' | ',';
   separator: ',' | ';';
 }
-export const SCRIPT_SYNTAX: FormulaSyntax = { decimal: '.', separator: ',' };
+const SCRIPT_SYNTAX: FormulaSyntax = { decimal: '.', separator: ',' };
 
 const NUMBERS = { '.': /^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/, ',': /^(\d+,?\d*|,\d+)([eE][+-]?\d+)?/ };
 

@@ -25,12 +25,6 @@ export class DailyQuota {
     return d && now < d.since + DAY_MS ? d.used : 0;
   }
 
-  /** When the user's quota day resets, or null before their first request. */
-  resetsAt(user: string, now: number): number | null {
-    const d = this.days.get(user);
-    return d && now < d.since + DAY_MS ? d.since + DAY_MS : null;
-  }
-
   remaining(user: string, now: number): number {
     return Math.max(0, this.limit - this.usedBy(user, now));
   }

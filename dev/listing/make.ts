@@ -12,7 +12,7 @@ import { type Playground, startPlayground } from '../playground/playground';
 import { BANNER, bannerHtml, ICON_SIZES, iconSvg, page, SCREENSHOT } from './graphics';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const LISTING_DIR = join(root, 'artifacts/listing');
+const LISTING_DIR = join(root, 'artifacts/listing');
 
 /** Each screenshot: what is done in the playground before it is taken. */
 const SCENES = {

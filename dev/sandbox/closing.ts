@@ -11,7 +11,8 @@
 import { linhaDigitavel } from './brazil.js';
 import { dateToDay, datetime, dayToDate, pad } from './dates.js';
 import type { OrgData } from './generate.js';
-import type { Cliente, CobrancaRow, FaturaRow, Nfse } from './records.js';
+import { nfseFor } from './nfse.js';
+import type { Cliente, CobrancaRow, FaturaRow } from './records.js';
 import { centsToMoney, type Rng } from './rng.js';
 
 export const CLOSING_COMPETENCIA = '10/2026';
@@ -102,27 +103,16 @@ export function seedClosing(data: OrgData, rng: Rng): void {
 function addNote(data: OrgData, rng: Rng, f: FaturaRow, c: Cliente, n: NonNullable<Case['note']>): void {
   const aliquota = rng.pick([2, 3, 5]);
   const valorServico = centsToMoney(Math.round(f.valorTotal * 100) - n.under);
-  const valorIss = Math.round(valorServico * aliquota) / 100;
-  const note: Nfse = {
+  const note = nfseFor(f, c, {
     idNotaFiscalServico: data.next.idNfse,
-    competencia: f.competencia,
     dataEmissao: f.dataEmissao,
     horaEmissao: '10:30',
-    statusNotaFiscalServico: n.autorizada ? 'AUTORIZADA' : 'EMITIDA',
     numeroRps: data.next.numeroRps,
     numeroNotaFiscalServico: n.autorizada ? pad(data.next.numeroNfse, data.nfseNumberWidth) : null,
-    idFatura: f.idFatura,
-    numeroFatura: f.numero,
-    idCliente: c.idCliente,
-    cpfCnpj: c.cpfCnpj,
-    nomeFantasia: c.nomeFantasia,
-    razaoSocial: c.razaoSocial,
     issRetido: n.retido ? 2 : 0,
     aliquota,
     valorServico,
-    valorIss,
-    valorLiquidoNfse: n.retido ? Math.round((valorServico - valorIss) * 100) / 100 : valorServico,
-  };
+  });
   data.next.idNfse += 1;
   data.next.numeroRps += 1;
   if (n.autorizada) data.next.numeroNfse += 1;

@@ -21,6 +21,7 @@ import {
 } from './brazil.js';
 import { seedClosing } from './closing.js';
 import { addDays, competenciaOf, dateToDay, datetime, dayToDate, pad, TODAY_DAY } from './dates.js';
+import { nfseFor } from './nfse.js';
 import type { OrgDef } from './orgs.js';
 import { priceSubscription } from './pricing.js';
 import type {
@@ -407,27 +408,17 @@ function genNfse(rng: Rng, base: number, def: OrgDef, faturas: FaturaRow[], clie
       const autorizada = rng.chance(0.8);
       const aliquota = rng.pick([2, 2.5, 3, 3.5, 5]);
       const issRetido = rng.chance(0.25) ? 2 : 0;
-      const valorIss = Math.round(f.valorTotal * aliquota) / 100;
-      notes.push({
-        idNotaFiscalServico: ids.next(),
-        competencia: f.competencia,
-        dataEmissao: dayToDate(Math.min(TODAY_DAY, dateToDay(f.dataEmissao) + rng.int(0, 3))),
-        horaEmissao: `${pad(rng.int(7, 20))}:${pad(rng.int(0, 59))}`,
-        statusNotaFiscalServico: autorizada ? 'AUTORIZADA' : 'EMITIDA',
-        numeroRps: (rps += 1),
-        numeroNotaFiscalServico: autorizada ? pad((numero += 1), width) : null,
-        idFatura: f.idFatura,
-        numeroFatura: f.numero,
-        idCliente: c.idCliente,
-        cpfCnpj: c.cpfCnpj,
-        nomeFantasia: c.nomeFantasia,
-        razaoSocial: c.razaoSocial,
-        issRetido,
-        aliquota,
-        valorServico: f.valorTotal,
-        valorIss,
-        valorLiquidoNfse: issRetido === 2 ? Math.round((f.valorTotal - valorIss) * 100) / 100 : f.valorTotal,
-      });
+      notes.push(
+        nfseFor(f, c, {
+          idNotaFiscalServico: ids.next(),
+          dataEmissao: dayToDate(Math.min(TODAY_DAY, dateToDay(f.dataEmissao) + rng.int(0, 3))),
+          horaEmissao: `${pad(rng.int(7, 20))}:${pad(rng.int(0, 59))}`,
+          numeroRps: (rps += 1),
+          numeroNotaFiscalServico: autorizada ? pad((numero += 1), width) : null,
+          issRetido,
+          aliquota,
+        }),
+      );
     }
   }
   return { notes, nextId: ids.peek() + 1, nextRps: rps + 1, nextNumero: numero + 1 };

@@ -22,6 +22,7 @@ const CLEAN: Record<string, string> = {
   ].join('\n'),
   'src/api/operations.ts': `import * as z from 'zod';\nimport { parse } from './fields';\nexport const listing = (k: string) => ({ k, z, parse });\n`,
   'src/api/fields.ts': `export const parse = (s: string) => s;\n`,
+  'src/api/words.ts': `/** Imports nothing: a sidebar may take it as a value. */\nexport const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);\n`,
   'src/core/table.ts': [
     `/** Never SpreadsheetApp.flush() here: the port batches writes (UrlFetchApp.fetchAll is the transport's). */`,
     `import type { ListingKey } from '../api/operations';`,
@@ -175,7 +176,7 @@ describe('layer check', () => {
         `import '../../gas/ui';`,
         `export const later = () => import('../../api/filters');`,
         `export const n = (s: ImportSpec, st: ImportState) => childSheetName(s, st);`,
-        // The shared wording imports nothing: the one value a sidebar may take from outside src/ui.
+        // The shared wording imports nothing: a value a sidebar may take from outside src/ui.
         `import { plural } from '../../api/words';`,
         `export const w = plural(1, 'linha', 'linhas');`,
       ].join('\n'),
@@ -185,6 +186,28 @@ describe('layer check', () => {
       `src/ui/client/importar.ts:2: imports '../../core/import-job' (src/core/import-job): ${rule}`,
       `src/ui/client/importar.ts:3: imports '../../gas/ui' (src/gas/ui): ${rule}`,
       `src/ui/client/importar.ts:4: imports '../../api/filters' (src/api/filters): ${rule}`,
+    ]);
+  });
+
+  it('lets a sidebar take as a value only a module that imports nothing, outside src/gas and src/main.ts', () => {
+    const rule = 'src/ui/client imports only types from outside src/ui (a value import drags server code into the sidebar); use `import type`';
+    const out = check({
+      // Once the wording imports something, it would drag that into every sidebar.
+      'src/api/words.ts': `import { parse } from './fields';\nexport const plural = (n: number) => parse(String(n));\n`,
+      'src/gas/leaf.ts': `export const token = () => ScriptApp.getOAuthToken();\n`,
+      'src/core/leaf.ts': `// import { x } from './y';\nexport const twice = (n: number) => 2 * n;\n`,
+      'src/ui/client/paineis.ts': [
+        `import { plural } from '../../api/words';`,
+        `import { token } from '../../gas/leaf';`,
+        `import { twice } from '../../core/leaf.js';`,
+        `import { missing } from '../../api/missing';`,
+        `export const p = [plural, token, twice, missing];`,
+      ].join('\n'),
+    });
+    expect(out).toEqual([
+      `src/ui/client/paineis.ts:1: imports '../../api/words' (src/api/words): ${rule}`,
+      `src/ui/client/paineis.ts:2: imports '../../gas/leaf' (src/gas/leaf): ${rule}`,
+      `src/ui/client/paineis.ts:4: imports '../../api/missing' (src/api/missing): ${rule}`,
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AUTHORIZATION_REQUIRED_MESSAGE, authDenial } from '../../dev/gas/auth';
 import { fixture } from './helpers';
 
 const CODE = `
@@ -46,5 +47,25 @@ describe('authorization modes', () => {
     emu.open('NONE');
     emu.open('LIMITED');
     expect(emu.logs.map((l) => l.message)).toEqual(['NONE:none', 'LIMITED:source']);
+  });
+
+  it('a user who must authorize again is refused the calls needing a granted scope, not the document or properties', () => {
+    for (const [object, method] of [
+      ['UrlFetchApp', 'fetch'],
+      ['MailApp', 'sendEmail'],
+      ['SpreadsheetApp', 'openById'],
+    ]) {
+      expect(authDenial(object, method, 'FULL', true)).toBe(AUTHORIZATION_REQUIRED_MESSAGE);
+      expect(authDenial(object, method, 'FULL')).toBeNull();
+    }
+    for (const [object, method] of [
+      ['SpreadsheetApp', 'getActiveSpreadsheet'],
+      ['Properties', 'getProperty'],
+      ['ScriptApp', 'getAuthorizationInfo'],
+    ]) {
+      expect(authDenial(object, method, 'FULL', true)).toBeNull();
+    }
+    // The mode's own refusal comes first: a simple trigger never had the scope to lose.
+    expect(authDenial('UrlFetchApp', 'fetch', 'LIMITED', true)).toMatch(/^You do not have permission/);
   });
 });

@@ -1,7 +1,7 @@
 /** POST /v2/faturamento/nfse/emitir */
 import { nowLocalDatetime } from '../dates.js';
 import { errorReply, type Route } from '../envelopes.js';
-import type { Nfse } from '../records.js';
+import { nfseFor } from '../nfse.js';
 import { isPlainObject } from '../validation.js';
 
 export const emitirRoute: Route = {
@@ -31,28 +31,15 @@ export const emitirRoute: Route = {
     // Some city halls authorise at once, others leave the note EMITIDA, without a number, for later.
     const autorizada = org.rng.chance(0.5);
     const now = nowLocalDatetime();
-    const aliquota = 2;
-    const valorIss = Math.round(fatura.valorTotal * aliquota) / 100;
-    const note: Nfse = {
+    const note = nfseFor(fatura, cliente, {
       idNotaFiscalServico: org.next.idNfse++,
-      competencia: fatura.competencia,
       dataEmissao: now.slice(0, 10),
       horaEmissao: now.slice(11, 16),
-      statusNotaFiscalServico: autorizada ? 'AUTORIZADA' : 'EMITIDA',
       numeroRps: org.next.numeroRps++,
       numeroNotaFiscalServico: autorizada ? String(org.next.numeroNfse++).padStart(org.nfseNumberWidth, '0') : null,
-      idFatura: fatura.idFatura,
-      numeroFatura: fatura.numero,
-      idCliente: cliente.idCliente,
-      cpfCnpj: cliente.cpfCnpj,
-      nomeFantasia: cliente.nomeFantasia,
-      razaoSocial: cliente.razaoSocial,
       issRetido: 0,
-      aliquota,
-      valorServico: fatura.valorTotal,
-      valorIss,
-      valorLiquidoNfse: fatura.valorTotal,
-    };
+      aliquota: 2,
+    });
     org.nfse.push(note);
     org.nfseByFatura.set(fatura.idFatura, note);
     const message = [`NFS-e ${note.idNotaFiscalServico} gerada com sucesso para a fatura ${fatura.idFatura}`];
