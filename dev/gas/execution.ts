@@ -99,6 +99,8 @@ export interface ExecutionInit {
   user: string;
   kind: InvocationKind;
   costs: CallCosts;
+  /** The user must authorize the script again (TriggerStore.authorizationRequired). */
+  authorizationRequired?: boolean;
   onServiceCall?: (call: ServiceCall) => void;
 }
 
@@ -110,6 +112,7 @@ export class Execution {
   readonly user: string;
   readonly kind: InvocationKind;
   readonly costs: CallCosts;
+  readonly authorizationRequired: boolean;
   readonly counters = emptyCounters();
   killed = false;
   /** Cells written when the execution last flushed: writes after it are applied, at their cost, when it ends. */
@@ -127,6 +130,7 @@ export class Execution {
     this.user = init.user;
     this.kind = init.kind;
     this.costs = init.costs;
+    this.authorizationRequired = init.authorizationRequired ?? false;
     this.onServiceCall = init.onServiceCall;
   }
 
@@ -150,7 +154,7 @@ export class Execution {
       this.killed = true;
       throw this.realm.error(KILL_MESSAGE, 'Error');
     }
-    const denial = authDenial(object, method, this.authMode);
+    const denial = authDenial(object, method, this.authMode, this.authorizationRequired);
     if (denial) throw this.error(denial);
     this.calls += 1;
     this.counters.serviceCalls += 1;

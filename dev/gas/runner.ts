@@ -370,12 +370,14 @@ export class GasEmulator {
       budgetMs: opts.budgetMs ?? this.options.budgetMs ?? DEFAULT_BUDGET_MS,
       countRealTime: opts.countRealTime ?? this.options.countRealTime ?? true,
     });
+    const user = opts.user ?? this.options.user ?? 'contador@example.com.br';
     return new Execution({
       id: this.nextExecutionId++,
       clock,
       realm,
       authMode: opts.authMode ?? 'FULL',
-      user: opts.user ?? this.options.user ?? 'contador@example.com.br',
+      user,
+      authorizationRequired: this.triggers.authorizationRequired.has(user),
       kind: opts.kind ?? 'ui',
       costs: { ...DEFAULT_COSTS, ...this.options.costs, ...opts.costs },
       onServiceCall: opts.onServiceCall,

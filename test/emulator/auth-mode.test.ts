@@ -69,3 +69,18 @@ describe('authorization modes', () => {
     expect(authDenial('UrlFetchApp', 'fetch', 'LIMITED', true)).toMatch(/^You do not have permission/);
   });
 });
+
+describe('a user who must authorize the script again', () => {
+  it('has a run calling UrlFetchApp.fetch fail, while getAuthorizationInfo says REQUIRED', () => {
+    const emu = fixture(`
+      function status() { return ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL).getAuthorizationStatus(); }
+      function fetchIt() { UrlFetchApp.fetch('http://127.0.0.1:1/'); }
+    `);
+    emu.triggers.authorizationRequired.add('ana@example.com.br');
+    expect(emu.run('status', [], { user: 'ana@example.com.br' })).toBe('REQUIRED');
+    const report = emu.execute('fetchIt', [], { user: 'ana@example.com.br' });
+    expect(report.status).toBe('error');
+    expect(report.error?.message).toBe(AUTHORIZATION_REQUIRED_MESSAGE);
+    expect(report.counters.urlFetchRequests).toBe(0);
+  });
+});
