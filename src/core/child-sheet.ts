@@ -24,7 +24,7 @@ export function childTagValue(parentSheetId: number, field: string): string {
 /** The child sheet of `parentSheetId` for `field`, whatever the user renamed it to; null when there is none. */
 export function findChildSheet(book: BookPort, parentSheetId: number, field: string, legacyName: string): SheetPort | null {
   const value = childTagValue(parentSheetId, field);
-  const tagged = book.tagged(CHILD_TAG, value).find((t) => t.value === value);
+  const tagged = book.tagged(CHILD_TAG, value)[0];
   if (tagged) return tagged.sheet;
   // A sheet an earlier version made (no metadata yet) is adopted once by its name; never a sheet that is something else of ours.
   const legacy = book.byName(legacyName);

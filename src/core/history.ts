@@ -14,7 +14,7 @@ const WHO = HEADER.length;
 /** One row for a finished run; `who` is the e-mail of the person whose run it was (in a shared sheet, one of several). */
 export function appendHistory(book: BookPort, reportName: string, run: RunSummary, who = ''): void {
   // By its metadata first: a renamed Histórico stays the one.
-  let sheet = book.tagged(SHEET_TAG, 'historico').find((t) => t.value === 'historico')?.sheet ?? book.byName(HISTORY_SHEET);
+  let sheet = book.tagged(SHEET_TAG, 'historico')[0]?.sheet ?? book.byName(HISTORY_SHEET);
   if (!sheet) {
     sheet = book.create(HISTORY_SHEET);
     sheet.setSheetTag(SHEET_TAG, 'historico');

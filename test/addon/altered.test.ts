@@ -163,6 +163,23 @@ describe('the hidden sheet', () => {
     expect(found).toEqual([[true, expect.stringMatching(/deixar de executar o item alterado/)]]);
   });
 
+  it('a hidden sheet made before it had a protection gets one at the next save', () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Clientes' });
+    const protections = () =>
+      emu.withServices((s) => {
+        const sheet = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(WORK_SHEET)!;
+        return sheet.getProtections(s.SpreadsheetApp.ProtectionType.SHEET).map((p) => p.isWarningOnly());
+      });
+    emu.withServices((s) => {
+      for (const p of s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(WORK_SHEET)!.getProtections(s.SpreadsheetApp.ProtectionType.SHEET)) p.remove();
+    });
+    expect(protections()).toEqual([]);
+    importAll(emu, { listing: 'nfse', sheetName: 'Notas', name: 'Notas' });
+    expect(protections()).toEqual([true]);
+  });
+
   it('near the cell limit, a save to it is refused in Portuguese before anything is sent, and what was saved stays', async () => {
     const emu = emulator();
     connect(emu, sb);

@@ -155,8 +155,10 @@ export class MemoryBook implements SelectionBookPort {
   totalCells() {
     return 0;
   }
-  tagged(key: string) {
-    return this.sheets.filter((s) => s.tags.has(key)).map((sheet) => ({ sheet, value: sheet.tags.get(key) ?? '' }));
+  tagged(key: string, value?: string) {
+    return this.sheets
+      .filter((s) => s.tags.has(key) && (value === undefined || s.tags.get(key) === value))
+      .map((sheet) => ({ sheet, value: sheet.tags.get(key) ?? '' }));
   }
   sheetNames() {
     return this.sheets.map((s) => s.name());

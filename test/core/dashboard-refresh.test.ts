@@ -70,8 +70,10 @@ class DashBook extends MemoryBook implements DashboardBookPort {
   override byId(id: number) {
     return this.sheets.find((s) => s.id === id) ?? null;
   }
-  override tagged(key: string) {
-    return this.sheets.filter((s) => s.tags.has(key)).map((sheet) => ({ sheet, value: sheet.tags.get(key) ?? '' }));
+  override tagged(key: string, value?: string) {
+    return this.sheets
+      .filter((s) => s.tags.has(key) && (value === undefined || s.tags.get(key) === value))
+      .map((sheet) => ({ sheet, value: sheet.tags.get(key) ?? '' }));
   }
 }
 

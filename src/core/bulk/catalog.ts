@@ -95,7 +95,7 @@ function collect(book: SelectionBookPort, keys: readonly CatalogKey[]): Map<Cata
 }
 
 function catalogSheet(book: SelectionBookPort, key: CatalogKey, create: boolean): MarkupSheetPort | null {
-  const tagged = book.tagged(SHEET_TAG, `modelo:${key}`).find((t) => t.value === `modelo:${key}`);
+  const tagged = book.tagged(SHEET_TAG, `modelo:${key}`)[0];
   if (tagged) return book.byId(tagged.sheet.id);
   if (!create) return null;
   const taken = new Set(book.sheetNames());

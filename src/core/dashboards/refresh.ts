@@ -188,11 +188,16 @@ function compute(deps: DashboardDeps, d: Dashboard): { figures: Figures; sources
 
 const DASHBOARD_SHEET_MAX = 90;
 
+/** The dashboard's sheet as its metadata names it, if there is one. */
+function taggedSheet(deps: DashboardDeps, d: Dashboard): DashboardSheetPort | undefined {
+  return deps.book.tagged(SHEET_TAG, dashboardTag(d.id))[0]?.sheet;
+}
+
 /** The dashboard's sheet: by its metadata, else a new one whose name no sheet has (the user's sheets are never taken). */
 export function dashboardSheet(deps: DashboardDeps, d: Dashboard): DashboardSheetPort {
   const tag = dashboardTag(d.id);
-  const found = deps.book.tagged(SHEET_TAG, tag).find((t) => t.value === tag);
-  if (found) return found.sheet;
+  const found = taggedSheet(deps, d);
+  if (found) return found;
   const names = new Set(deps.book.sheetNames().map((n) => n.toLowerCase()));
   // The work sheet is hidden from sheetNames but its name is taken all the same.
   const base = bounded(`Painel · ${KINDS[d.kind].title}`, DASHBOARD_SHEET_MAX);
@@ -247,8 +252,7 @@ export function reportDeleted(deps: DashboardDeps, reportId: string): void {
   for (const d of deps.dashboards.list()) {
     const role = d.reportId === reportId ? 'de origem' : d.secondReportId === reportId ? 'de NFS-e' : d.chargesReportId === reportId ? 'de cobranças' : null;
     if (!role) continue;
-    const tag = dashboardTag(d.id);
-    const sheet = deps.book.tagged(SHEET_TAG, tag).find((t) => t.value === tag)?.sheet;
+    const sheet = taggedSheet(deps, d);
     const message = deletedText(role);
     if (sheet) notRefreshed(deps, d, sheet, message);
     else deps.dashboards.save({ ...d, lastRefresh: { at: deps.now(), ok: false, counted: 0, message } });
@@ -262,8 +266,7 @@ export function reportDeleted(deps: DashboardDeps, reportId: string): void {
 export function reportChangedCompany(deps: DashboardDeps, reportId: string, message: string): void {
   for (const d of deps.dashboards.list()) {
     if (!readsReport(d, reportId)) continue;
-    const tag = dashboardTag(d.id);
-    const sheet = deps.book.tagged(SHEET_TAG, tag).find((t) => t.value === tag)?.sheet;
+    const sheet = taggedSheet(deps, d);
     if (!sheet) continue;
     sheet.removePivots();
     for (const id of sheet.chartIds()) sheet.removeChart(id);
