@@ -17,8 +17,7 @@
  * A record read is sealed (seal.ts) only when its key and every part are as
  * the running user saved them.
  */
-import type { KeyValueStore } from './ports';
-import { markSealed, verified } from './seal';
+import type { SignedStore } from './seal';
 
 /** Apps Script's limit per property value, in UTF-8 bytes. */
 export const MAX_VALUE_BYTES = 9 * 1024;
@@ -87,7 +86,7 @@ export class JobStore<T> {
   private readonly seen = new Map<string, Split | null>();
 
   constructor(
-    private readonly store: KeyValueStore,
+    protected readonly store: SignedStore,
     readonly prefix: string,
   ) {}
 
@@ -96,8 +95,7 @@ export class JobStore<T> {
   }
 
   get(id: string): T | null {
-    const key = this.key(id);
-    return this.decode(key, this.store.get(key));
+    return this.decode(this.key(id));
   }
 
   /** Whether a record is stored, without reading its parts. */
@@ -110,7 +108,7 @@ export class JobStore<T> {
     const out: T[] = [];
     for (const key of this.store.keys()) {
       if (!key.startsWith(this.prefix) || key.includes('#', this.prefix.length)) continue;
-      const value = this.decode(key, this.store.get(key));
+      const value = this.decode(key);
       if (value !== null) out.push(value);
     }
     return out;
@@ -140,7 +138,7 @@ export class JobStore<T> {
       this.seen.set(key, split);
     }
     if (before) this.dropParts(key, before);
-    markSealed(value, true);
+    this.store.saved(value);
   }
 
   delete(id: string): void {
@@ -169,7 +167,9 @@ export class JobStore<T> {
     return split;
   }
 
-  private decode(key: string, raw: string | null): T | null {
+  private decode(key: string): T | null {
+    const reading = this.store.reading();
+    const raw = reading.get(key);
     let parsed: unknown = null;
     try {
       parsed = raw === null ? null : JSON.parse(raw);
@@ -178,19 +178,16 @@ export class JobStore<T> {
     }
     const split = asSplit(parsed);
     this.seen.set(key, split);
-    let sealed = raw !== null && verified(this.store, key, raw);
-    if (!split) return markSealed((parsed ?? null) as T | null, sealed);
+    if (!split) return reading.mark((parsed ?? null) as T | null);
     const tag = `${split.gen}:`;
     let text = '';
     for (let i = 0; i < split.$parts; i++) {
-      const name = partKey(key, split.slot, i);
-      const part = this.store.get(name);
+      const part = reading.get(partKey(key, split.slot, i));
       if (part === null || !part.startsWith(tag)) return null;
-      sealed &&= verified(this.store, name, part);
       text += part.slice(tag.length);
     }
     try {
-      return markSealed(JSON.parse(text) as T, sealed);
+      return reading.mark(JSON.parse(text) as T);
     } catch {
       return null;
     }

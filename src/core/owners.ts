@@ -18,36 +18,12 @@
  */
 import type { KeyValueStore } from './ports';
 import { readJson, writeJson } from './ports';
-import { isSealed, type Seal } from './seal';
+import { type BulkTerms, bulkVouched, documentSeal, isSealed, type ReportTerms, reportVouched, type Seal, type Signer } from './seal';
 
 export interface Owner {
   id: string;
   /** For people to read; never used to decide anything. */
   email: string;
-}
-
-/** What a report's signature covered before items were signed whole: read only to accept what was vouched for then. */
-export interface ReportTerms {
-  id: string;
-  owner?: Owner;
-  connectionId?: string;
-  listing: string;
-  filters: unknown;
-  incremental?: unknown;
-  schedule?: unknown;
-  notifyByEmail?: unknown;
-  cardData?: unknown;
-  companies?: unknown;
-}
-
-/** What a bulk run's signature covered before items were signed whole. */
-export interface BulkTerms {
-  id: string;
-  owner?: Owner;
-  connectionId?: string;
-  operation: string;
-  sheetId: number;
-  startedAt: number;
 }
 
 export interface Identity extends Owner {
@@ -68,9 +44,6 @@ const SEAL_PREFIX = 'faturamento.selo.';
 const NOTICE_PREFIX = 'faturamento.aviso.';
 const REPORT_KEY = 'faturamento.relatorio.';
 const BULK_KEY = 'faturamento.lote.';
-
-/** Signs text with the owner's secret (HMAC-SHA256 in Apps Script). */
-export type Signer = (text: string, secret: string) => string;
 
 export class OwnerStore {
   constructor(
@@ -122,62 +95,24 @@ export class OwnerStore {
   /** Per document, the old ledger's text as read with the signatures (null: none): no second read. */
   private readonly legacy = new Map<string, string | null>();
 
-  /**
-   * The running user's signatures in one document, read once: what the document's work store signs with and checks against.
-   * A key's property holds its signature, then, while a save of this execution may not have reached the document, the new
-   * one after a space.
-   */
+  /** Keeps `text` as the user's signatures of `key` in the document (undefined: none), in their properties and in what was read of them. */
+  private keepSignature(documentId: string, key: string, text: string | undefined): void {
+    const property = `${SEAL_PREFIX}${documentId}|${key}`;
+    if (text === undefined) {
+      this.user.delete(property);
+      this.seals(documentId).delete(key);
+    } else {
+      this.user.set(property, text);
+      this.seals(documentId).set(key, text);
+    }
+  }
+
+  /** The running user's signatures in one document, read once: what the document's work store signs with and checks against. */
   seal(me: Identity, documentId: string): Seal {
-    const load = () => this.seals(documentId);
-    const property = (key: string) => `${SEAL_PREFIX}${documentId}|${key}`;
-    const signature = (key: string, value: string) => this.sign(JSON.stringify(['selo', documentId, key, value]), me.secret);
-    const entry = (key: string) => {
-      const [landed = '', pending = ''] = (load().get(key) ?? '').split(' ');
-      return { landed, pending };
-    };
-    const put = (key: string, text: string | undefined) => {
-      if (text === undefined) {
-        this.user.delete(property(key));
-        load().delete(key);
-      } else {
-        this.user.set(property(key), text);
-        load().set(key, text);
-      }
-    };
-    /** Keys signed by this execution whose value may still wait for a flush. */
-    const unsettled = new Set<string>();
-    return {
-      sign: (key, value) => {
-        const before = load().get(key);
-        const { landed, pending } = entry(key);
-        const after = signature(key, value);
-        const text = `${landed} ${after}`;
-        // The same value saved again keeps its signature: no write.
-        if (before === text || (after === landed && !pending)) return () => undefined;
-        put(key, text);
-        unsettled.add(key);
-        return () => put(key, before);
-      },
-      forget: (key) => {
-        unsettled.delete(key);
-        if (load().has(key)) put(key, undefined);
-      },
-      verify: (key, value) => {
-        const { landed, pending } = entry(key);
-        const sig = signature(key, value);
-        if (sig !== landed && sig !== pending) return false;
-        // A save another execution left unsettled (killed before its flush): what the document holds now settles it.
-        if (pending && !unsettled.has(key)) put(key, sig);
-        return true;
-      },
-      commit: () => {
-        for (const key of unsettled) {
-          const { pending } = entry(key);
-          if (pending) put(key, pending);
-        }
-        unsettled.clear();
-      },
-    };
+    return documentSeal(this.sign, me.secret, documentId, {
+      get: (key) => this.seals(documentId).get(key),
+      put: (key, text) => this.keepSignature(documentId, key, text),
+    });
   }
 
   /** Whether `text`, found altered under `key`, is news to the user: remembered, so the same alteration is told once. */
@@ -208,11 +143,7 @@ export class OwnerStore {
    */
   forgetMissing(documentId: string, stored: ReadonlySet<string>): void {
     const seals = this.seals(documentId);
-    for (const key of [...seals.keys()])
-      if (!stored.has(key)) {
-        this.user.delete(`${SEAL_PREFIX}${documentId}|${key}`);
-        seals.delete(key);
-      }
+    for (const key of [...seals.keys()]) if (!stored.has(key)) this.keepSignature(documentId, key, undefined);
     const ledger = this.ledger(documentId);
     const keep = (prefix: string) => (id: string) => stored.has(prefix + id) && !seals.has(prefix + id);
     const reports = Object.keys(ledger.reports).filter((id) => !keep(REPORT_KEY)(id));
@@ -241,10 +172,8 @@ export class OwnerStore {
     const seals = this.seals(documentId);
     const ledger = this.ledger(documentId);
     // Vouched for before items were signed whole, and never saved by this user since: accepted as it was then, until the next save signs it.
-    const legacy = (key: string, vouched: string | undefined, terms: string) =>
-      !seals.has(key) && vouched !== undefined && vouched === this.sign(terms, me.secret);
-    const report = (r: ReportTerms) => isSealed(r) || legacy(REPORT_KEY + r.id, ledger.reports[r.id], reportTerms(r));
-    const bulk = (j: BulkTerms) => isSealed(j) || legacy(BULK_KEY + j.id, ledger.bulk[j.id], bulkTerms(j));
+    const report = (r: ReportTerms) => isSealed(r) || (!seals.has(REPORT_KEY + r.id) && reportVouched(this.sign, me.secret, ledger.reports[r.id], r));
+    const bulk = (j: BulkTerms) => isSealed(j) || (!seals.has(BULK_KEY + j.id) && bulkVouched(this.sign, me.secret, ledger.bulk[j.id], j));
     return {
       me: me.id,
       report: (r) => r.owner?.id === me.id && Boolean(r.connectionId) && report(r),
@@ -266,20 +195,6 @@ export interface OwnershipCheck {
   sealed(item: object): boolean;
   /** The item names the user as its owner, but they did not save it as it is: someone changed it (or put back an older copy). */
   altered(item: { owner?: Owner }): boolean;
-}
-
-/**
- * What an owner agreed to, before items were signed whole, when they saved or scheduled a report. Card data and a
- * consolidated report's companies join the terms only when present, as they did then.
- */
-function reportTerms(r: ReportTerms): string {
-  const terms = ['r', r.id, r.owner?.id, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail];
-  return JSON.stringify([...terms, ...(r.cardData ? ['cartao'] : []), ...(r.companies ? [r.companies] : [])]);
-}
-
-/** What an owner agreed to, before items were signed whole, when they started a bulk run. */
-function bulkTerms(j: BulkTerms): string {
-  return JSON.stringify(['b', j.id, j.owner?.id, j.connectionId, j.operation, j.sheetId, j.startedAt]);
 }
 
 /** The message for someone acting on an item they do not own. */

@@ -5,7 +5,8 @@
 
 /**
  * Text by key: a user's UserProperties (9 KB a value), or the document's work
- * store, a hidden sheet (see gas/work-store.ts).
+ * store, a hidden sheet (see gas/work-store.ts), which is read and written
+ * only through its signatures (a `SignedStore`, seal.ts).
  */
 export interface KeyValueStore {
   get(key: string): string | null;
@@ -16,8 +17,6 @@ export interface KeyValueStore {
   all?(): Record<string, string>;
   /** Several keys written in one call (setProperties); without it they are written one by one. */
   setMany?(values: Record<string, string>): void;
-  /** The document's work store only: whether `value` is exactly what the running user last saved under `key` (see seal.ts). */
-  verify?(key: string, value: string): boolean;
 }
 
 /**
@@ -49,7 +48,6 @@ export function readOnce(store: KeyValueStore): KeyValueStore {
     },
     keys: () => [...load().keys()],
     all: () => Object.fromEntries(load()),
-    ...(store.verify ? { verify: (key: string, value: string) => (store.verify as NonNullable<KeyValueStore['verify']>)(key, value) } : {}),
   };
 }
 

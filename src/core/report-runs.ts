@@ -15,7 +15,7 @@ import { startImport } from './pull/start';
 import { cancelImport, type CompanySpec, type ImportState, importedRows, retryImport } from './pull/state';
 import { stepImport } from './pull/step';
 import { JobStore } from './job-store';
-import type { KeyValueStore } from './ports';
+import type { SignedStore } from './seal';
 import {
   incrementalFilters,
   type Report,
@@ -100,7 +100,7 @@ export interface RunProgress {
 }
 
 /** Pulls under the key prefix they always had, so jobs stored before still continue. */
-export function pullJobStore(store: KeyValueStore): JobStore<PullJob> {
+export function pullJobStore(store: SignedStore): JobStore<PullJob> {
   return new JobStore<PullJob>(store, 'faturamento.job.');
 }
 

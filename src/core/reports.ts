@@ -5,12 +5,10 @@
  * whole (seal.ts); relative filters keep a saved report meaningful as time passes.
  */
 import type { FilterValues } from '../api/filters';
-import { UserError } from '../api/user-error';
 import { type ListingKey, listing } from '../api/operations';
 import { addDays, addMonths, brDateTime, competencia, isoDate, type Zone } from '../api/calendar';
-import type { KeyValueStore } from './ports';
-import { writeJson } from './ports';
-import { markSealed, readSealed } from './seal';
+import { ItemStore } from './item-store';
+import type { SignedStore } from './seal';
 import type { Owner } from './owners';
 import type { RunResult } from './run-state';
 import type { Schedule } from './schedule';
@@ -103,55 +101,11 @@ export function resolveCompanies(companies: Companies, own: ReadonlyArray<{ id: 
 
 /** Where a report is kept in the document's work store, by its id. */
 export const REPORT_PREFIX = 'faturamento.relatorio.';
-const PREFIX = REPORT_PREFIX;
 
-export class ReportStore {
-  constructor(
-    private readonly doc: KeyValueStore,
-    private readonly newId: () => string,
-  ) {}
-
-  list(): Report[] {
-    return this.doc
-      .keys()
-      .filter((k) => k.startsWith(PREFIX))
-      .map((k) => readSealed<Report>(this.doc, k))
-      .filter((r): r is Report => r !== null)
-      .sort((a, b) => a.createdAt - b.createdAt);
-  }
-
-  get(id: string): Report {
-    const r = readSealed<Report>(this.doc, PREFIX + id);
-    if (!r) throw new UserError('Este relatório não existe mais. Atualize a lista de relatórios.');
-    return r;
-  }
-
-  find(id: string): Report | null {
-    return readSealed<Report>(this.doc, PREFIX + id);
-  }
-
-  save(report: Report): Report {
-    writeJson(this.doc, PREFIX + report.id, report);
-    return markSealed(report, true);
-  }
-
-  /** A new report with its id, not saved yet: its first run saves it together with the run's start. */
-  draft(fields: Omit<Report, 'id' | 'createdAt'>, now: number): Report {
-    return { ...fields, id: this.newId().slice(0, 8), createdAt: now };
-  }
-
-  create(fields: Omit<Report, 'id' | 'createdAt'>, now: number): Report {
-    return this.save(this.draft(fields, now));
-  }
-
-  update(id: string, change: (r: Report) => Report | undefined): Report {
-    const current = this.get(id);
-    const next = change(current) ?? current;
-    return this.save(next);
-  }
-
-  delete(id: string): void {
-    this.doc.delete(PREFIX + id);
+/** The document's saved reports. A new report's first run saves it (`draft`) together with the run's start. */
+export class ReportStore extends ItemStore<Report> {
+  constructor(doc: SignedStore, newId: () => string) {
+    super(doc, REPORT_PREFIX, newId, 'Este relatório não existe mais. Atualize a lista de relatórios.');
   }
 }
 

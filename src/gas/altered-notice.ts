@@ -8,19 +8,18 @@ import type { StoredWork } from '../core/dispatch';
 import { DashboardStore } from '../core/dashboards/store';
 import { SNAPSHOT_PREFIX } from '../core/bulk/snapshot';
 import type { Identity, OwnershipCheck, OwnerStore } from '../core/owners';
-import type { KeyValueStore } from '../core/ports';
-import { readSealed } from '../core/seal';
+import type { SignedStore } from '../core/seal';
 import { bookPort } from './sheet-port';
 import { documentId } from './services';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
-export function tellAlteredWork(ss: Spreadsheet, doc: KeyValueStore, work: StoredWork, owners: OwnerStore, me: Identity, check: OwnershipCheck): void {
+export function tellAlteredWork(ss: Spreadsheet, doc: SignedStore, work: StoredWork, owners: OwnerStore, me: Identity, check: OwnershipCheck): void {
   const snapshots = doc
     .keys()
     .filter((k) => k.startsWith(SNAPSHOT_PREFIX) && !k.includes('#'))
     .flatMap((key) => {
-      const head = readSealed<{ owner?: Identity }>(doc, key);
+      const head = doc.readJson<{ owner?: Identity }>(key);
       return head ? [{ key, head }] : [];
     });
   const dashboards = new DashboardStore(doc, () => Utilities.getUuid()).list();

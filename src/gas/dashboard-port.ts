@@ -4,7 +4,7 @@ import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } fr
 import { afterReportRun, REFRESH_RESERVE_MS } from '../core/dashboards/after-run';
 import type { DashboardDeps } from '../core/dashboards/refresh';
 import { DashboardStore } from '../core/dashboards/store';
-import type { KeyValueStore } from '../core/ports';
+import type { SignedStore } from '../core/seal';
 import { ReportStore } from '../core/reports';
 import { documentStore, spreadsheetTimeZone } from './services';
 import { bookPort, type SheetMemo, sheetPort, sheetsOf } from './sheet-port';
@@ -92,7 +92,7 @@ export function dashboardBookPort(ss: Spreadsheet = SpreadsheetApp.getActiveSpre
 }
 
 export function dashboardDeps(
-  doc: KeyValueStore = documentStore(),
+  doc: SignedStore = documentStore(),
   zone: Zone = gasZone(spreadsheetTimeZone()),
   ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
 ): DashboardDeps {
@@ -101,7 +101,7 @@ export function dashboardDeps(
 }
 
 /** The report-run hook (RunDeps.afterReportRun): the run's owner's dashboards on that report, each started only with time left for it. */
-export function refreshAfterRun(doc: KeyValueStore, zone: Zone, ss: Spreadsheet, limit: number): (report: { id: string; owner?: { id: string } }) => void {
+export function refreshAfterRun(doc: SignedStore, zone: Zone, ss: Spreadsheet, limit: number): (report: { id: string; owner?: { id: string } }) => void {
   return (report) => {
     if (report.owner) afterReportRun(dashboardDeps(doc, zone, ss), report.id, report.owner.id, limit - REFRESH_RESERVE_MS);
   };

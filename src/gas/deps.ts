@@ -1,7 +1,7 @@
 /**
  * The core's dependencies over Apps Script's services, shared by the sidebars'
  * calls and the hourly dispatcher. `doc` is the document's work store: a
- * caller that reads much of it passes a read-once view (see `readOnce`). `ss`
+ * caller that reads much of it passes a read-once view (`documentView`). `ss`
  * is the document, the active one unless the dispatcher opened another by id.
  */
 import { bounded, MESSAGE_MAX } from '../core/bounds';
@@ -10,7 +10,7 @@ import type { Zone } from '../api/calendar';
 import type { BulkDeps } from '../core/bulk/state';
 import { bulkJobStore } from '../core/bulk/stored-job';
 import { SnapshotStore } from '../core/bulk/snapshot';
-import type { KeyValueStore } from '../core/ports';
+import type { SignedStore } from '../core/seal';
 import { identifyOrganization, type Organization } from '../core/organizations';
 import { redact } from '../core/redact';
 import { pullJobStore, type RunDeps } from '../core/report-runs';
@@ -59,7 +59,7 @@ export function organizationOf(zone: Zone): (connectionId: string, identify: boo
   };
 }
 
-export function reportStore(doc: KeyValueStore = documentStore()): ReportStore {
+export function reportStore(doc: SignedStore = documentStore()): ReportStore {
   return new ReportStore(doc, () => Utilities.getUuid());
 }
 
@@ -72,7 +72,7 @@ function afterRun(dashboards: (report: Report) => void, ss: Spreadsheet): (repor
 }
 
 export function runDeps(
-  doc: KeyValueStore = documentStore(),
+  doc: SignedStore = documentStore(),
   zone: Zone = gasZone(spreadsheetTimeZone()),
   ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
 ): RunDeps {
@@ -138,7 +138,7 @@ export function setCancelRequest(documentId: string, reportId: string, runId: st
 }
 
 export function bulkDeps(
-  doc: KeyValueStore = documentStore(),
+  doc: SignedStore = documentStore(),
   zone: Zone = gasZone(spreadsheetTimeZone()),
   ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
 ): BulkDeps {

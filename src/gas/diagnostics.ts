@@ -8,14 +8,13 @@ import { plural } from '../api/words';
 import { checkConnection } from '../core/connection-check';
 import { type ConnectionView, hostProblem } from '../core/connections';
 import { ownWork, wantsDispatcher } from '../core/dispatch';
-import { readOnce } from '../core/ports';
 import { DAILY_QUOTA } from '../core/usage';
 import { fetchCosts, openCost, writeCosts } from './diagnostic-measures';
 import { attempt, HEADER, type Row } from './diagnostic-row';
 import { ours, readWork } from './dispatcher';
 import { executionStarted } from './execution-limit';
 import { type HourlyRunSeen, LAST_RUN_KEY } from './run-seen';
-import { allowedBaseUrls, clientFor, connectionStore, currentUser, documentId, documentStore, ownerStore, spreadsheetTimeZone, userStore } from './services';
+import { allowedBaseUrls, clientFor, connectionStore, currentUser, documentId, documentView, ownerStore, spreadsheetTimeZone, userStore } from './services';
 import { usageStore } from './usage';
 
 export const DIAGNOSTICS_SHEET = 'Diagnóstico';
@@ -123,7 +122,7 @@ function measuredHost(allowed: readonly string[] | null, connections: readonly C
 function ownTrigger(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Row {
   return attempt('Você tem um gatilho de hora em hora nesta planilha enquanto tem agendamentos ou execuções inacabadas aqui, e só um', () => {
     const owners = ownerStore();
-    const work = ownWork(readWork(readOnce(documentStore(ss))), owners.checker(currentUser(owners), documentId(ss)));
+    const work = ownWork(readWork(documentView(ss)), owners.checker(currentUser(owners), documentId(ss)));
     const wanted = wantsDispatcher(work);
     const triggers = ours(ss).length;
     const unfinished = work.pulls.filter((j) => j.state.status === 'running').length + work.bulk.filter((j) => j.status === 'running').length;

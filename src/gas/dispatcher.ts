@@ -13,11 +13,12 @@ import { bulkJobStore } from '../core/bulk/stored-job';
 import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, wantsDispatcher } from '../core/dispatch';
 import type { Identity, OwnerStore } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
+import type { SignedStore } from '../core/seal';
 import { redact } from '../core/redact';
 import { pullJobStore } from '../core/report-runs';
 import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, withDocumentLock } from './lock';
-import { connectionStore, currentUser, documentId, documentStore, ownerStore, spreadsheetTimeZone, userEmail, userStore } from './services';
+import { connectionStore, currentUser, documentId, documentStore, documentView, ownerStore, spreadsheetTimeZone, userEmail, userStore } from './services';
 import { workStore } from './work-store';
 import { REPORT_PREFIX } from '../core/reports';
 import { gasZone } from './zone';
@@ -44,7 +45,7 @@ export const REAUTHORIZE =
 const agenda = (): AgendaStore => new AgendaStore(userStore());
 
 /** Reports and both kinds of jobs, from one read of the document's work store. */
-export function readWork(doc: KeyValueStore): StoredWork {
+export function readWork(doc: SignedStore): StoredWork {
   return storedWork(reportStore(doc), pullJobStore(doc), bulkJobStore(doc));
 }
 
@@ -61,12 +62,12 @@ export function ours(ss: Spreadsheet): GoogleAppsScript.Script.Trigger[] {
  * one. Never throws: the action that called it has already succeeded, so a
  * problem here is a warning saying what to do.
  */
-export function syncDispatcher(options: { mayCreate?: boolean; doc?: KeyValueStore; ss?: Spreadsheet } = {}): string | undefined {
+export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore; ss?: Spreadsheet } = {}): string | undefined {
   try {
     const ss = options.ss ?? SpreadsheetApp.getActiveSpreadsheet();
     const owners = ownerStore();
     const me = currentUser(owners);
-    const work = ownWork(readWork(options.doc ?? readOnce(documentStore(ss))), owners.checker(me, documentId(ss)));
+    const work = ownWork(readWork(options.doc ?? documentView(ss)), owners.checker(me, documentId(ss)));
     const wanted = wantsDispatcher(work);
     agenda().set(documentId(ss), nextDueAt(work, gasZone(spreadsheetTimeZone(ss))));
     const existing = ours(ss);
@@ -106,12 +107,12 @@ function ownerOf(raw: string): string | undefined {
  * The run read the stored work once, and saves items minutes later, in a
  * document opened by id whose lock it cannot take. So each save re-reads the
  * item first: one a colleague deleted meanwhile is not brought back, and one
- * taken over (Assumir) keeps its new owner.
+ * taken over (Assumir) keeps its new owner. Under the signatures: a refused
+ * save leaves the owner's signature of the item as it was.
  */
 function rereadBeforeSave(doc: KeyValueStore, current: (key: string) => string | null): KeyValueStore {
   const read = new Set(doc.keys());
   return {
-    // Still the signed store: what it reads is checked against the owner's signatures as before.
     ...doc,
     delete(key) {
       read.delete(key);
@@ -131,10 +132,10 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
   withDocumentLock(
     () => {
       const sheet = workStore(ss);
-      const read = readOnce(documentStore(ss, sheet));
+      const read = readOnce(sheet);
       // The rows as they are now, for the saves and for the checks before a refresh: one row read per key.
       const current = active ? null : (key: string) => sheet.current(key);
-      const doc = current ? rereadBeforeSave(read, current) : read;
+      const doc = documentStore(ss, current ? rereadBeforeSave(read, current) : read);
       const zone = gasZone(spreadsheetTimeZone(ss));
       const check = owners.checker(me, documentId(ss));
       const work = readWork(doc);

@@ -12,14 +12,13 @@ import { beginRun, pullJobStore, type RunProgress } from '../core/report-runs';
 import { ALL_COMPANIES_LABEL, type Report, resolveFilters, type SavedFilterValue } from '../core/reports';
 import { sheetNameProblem } from '../core/sheet-names';
 import { notYours } from '../core/owners';
-import { readOnce } from '../core/ports';
 import { ownSheetIds, targetNames, targetProblem } from '../core/targets';
 import { reportStore, runDeps } from './deps';
 import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, outcome } from './outcome';
 import { ownJob, who, withWarning } from './report-runs-api';
-import { connectionStore, documentStore, spreadsheetTimeZone, userStore } from './services';
+import { connectionStore, documentView, spreadsheetTimeZone, userStore } from './services';
 import { bookPort, sheetsChanged } from './sheet-port';
 import { WORK_SHEET } from './work-store';
 import { showSidebar } from './ui';
@@ -258,7 +257,7 @@ export function startImportRun(form: ReportForm): FormOutcome<RunProgress & { re
 export function discardFailedImport(reportId: string, returnTo?: number): boolean {
   const w = who();
   return withDocumentLock(() => {
-    const doc = readOnce(documentStore());
+    const doc = documentView();
     const reports = reportStore(doc);
     const jobs = pullJobStore(doc);
     const report = reports.find(reportId);

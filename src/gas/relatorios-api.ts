@@ -13,7 +13,7 @@ import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../c
 import { childSheetName } from '../core/sheet-names';
 import { IDLE_MS } from '../core/dispatch';
 import { notYours, type OwnershipCheck } from '../core/owners';
-import { type KeyValueStore, readOnce } from '../core/ports';
+import type { SignedStore } from '../core/seal';
 import { organizationOf, reportStore, runDeps } from './deps';
 import { describeOrganization } from '../core/organizations';
 import { dashboardDeps } from './dashboard-port';
@@ -23,7 +23,7 @@ import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, outcome } from './outcome';
 import { ownJob, ownReport, who, withWarning } from './report-runs-api';
-import { connectionStore, documentStore, spreadsheetTimeZone } from './services';
+import { connectionStore, documentView, spreadsheetTimeZone } from './services';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
 import { usageStore } from './usage';
@@ -52,8 +52,8 @@ function companyNames(r: Report, own: ReadonlyArray<{ id: string; name: string }
   return found.every((n) => n !== undefined) ? (found as string[]) : [bounded(r.connection, 500)];
 }
 
-/** Builds report views with one read of the time zone; `doc` read through `readOnce` makes the jobs' one read too. */
-function viewer(doc: KeyValueStore, check: OwnershipCheck): (r: Report) => ReportView {
+/** Builds report views with one read of the time zone; `doc` read once (`documentView`) makes the jobs' one read too. */
+function viewer(doc: SignedStore, check: OwnershipCheck): (r: Report) => ReportView {
   const connections = connectionStore()
     .list()
     .map((c) => ({ id: c.id, name: c.name }));
@@ -132,7 +132,7 @@ export function getUsage(): UsageView {
 }
 
 export function listReports(): ReportView[] {
-  const doc = readOnce(documentStore());
+  const doc = documentView();
   return reportStore(doc).list().map(viewer(doc, who().check));
 }
 
@@ -140,7 +140,7 @@ export function listReports(): ReportView[] {
 export function deleteReport(reportId: string): ReportView[] {
   const w = who();
   return withDocumentLock(() => {
-    const doc = readOnce(documentStore());
+    const doc = documentView();
     const store = reportStore(doc);
     const sheetId = store.find(reportId)?.sheetId;
     store.delete(reportId);
@@ -169,7 +169,7 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
   return formOutcome(() => {
     const w = who();
     return withDocumentLock((): FormOutcome<ReportView> => {
-      const doc = readOnce(documentStore());
+      const doc = documentView();
       const store = reportStore(doc);
       const current = store.get(reportId);
       if (!w.check.report(current)) return { ok: false, field: 'schedule', message: notYours(`O relatório "${current.name}"`, current.owner) };
@@ -190,7 +190,7 @@ export function takeOverReport(reportId: string, connectionId: string, companyCo
   const taken = formOutcome(() => {
     const w = who();
     return withDocumentLock((): FormOutcome<ReportView> => {
-      const doc = readOnce(documentStore());
+      const doc = documentView();
       const store = reportStore(doc);
       const current = store.get(reportId);
       const jobs = pullJobStore(doc);

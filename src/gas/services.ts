@@ -2,12 +2,12 @@
 import { BillingClient } from '../api/client';
 import { UserError } from '../api/user-error';
 import { ConnectionStore, type Connection } from '../core/connections';
-import type { KeyValueStore } from '../core/ports';
+import { type KeyValueStore, readOnce } from '../core/ports';
 import { type Identity, OwnerStore } from '../core/owners';
 import { SERVICE_TIME_ZONE } from '../core/reports';
 import { scrubbingTransport, urlFetchTransport } from './urlfetch-transport';
 import { workStore } from './work-store';
-import { lazySeal, type Seal, sealedStore } from '../core/seal';
+import { lazySeal, type Seal, SignedStore } from '../core/seal';
 import type { Zone } from '../api/calendar';
 import { gasZone } from './zone';
 
@@ -96,7 +96,7 @@ export const userStore = (): KeyValueStore => {
 export function documentStore(
   ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
   sheet: KeyValueStore = workStore(ss),
-): KeyValueStore {
+): SignedStore {
   const id = documentId(ss);
   let seal = seals.get(id);
   if (!seal) {
@@ -106,7 +106,12 @@ export function documentStore(
     });
     seals.set(id, seal);
   }
-  return sealedStore(sheet, seal);
+  return SignedStore.over(sheet, seal);
+}
+
+/** The document's stored work read whole at its first read, then from memory (see `readOnce`): for a caller under the document lock that reads much of it. */
+export function documentView(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): SignedStore {
+  return documentStore(ss, readOnce(workStore(ss)));
 }
 
 /** What a spreadsheet answers that does not change during an execution, asked of it once per spreadsheet object (each ask is a round trip). */

@@ -14,7 +14,7 @@ import type { BulkDeps } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { SnapshotStore } from '../../src/core/bulk/snapshot';
 import type { CellValue } from '../../src/core/table';
-import { MemoryStore, type Rec, zone } from './fixtures';
+import { type Rec, zone, trusted } from './fixtures';
 import { MemoryBook, MemorySheet } from './memory-book';
 import { foreignDates } from './foreign-dates';
 import { json, listOf, scripted } from './scripted';
@@ -63,13 +63,13 @@ function setUp(records: Rec[], opts: { snapshots?: boolean; refusedKey?: boolean
     1,
     records.map((r) => ['', ...FIELDS.map((f) => (r[f] ?? '') as CellValue)]),
   );
-  const snapshots = new SnapshotStore(new MemoryStore());
+  const snapshots = new SnapshotStore(trusted());
   snapshots.pulled(sheet.id, owner, 'c1', records, 1_000);
   const connections: string[] = [];
   let clock = Date.UTC(2026, 10, 22, 12);
   const deps: BulkDeps = {
     book,
-    jobs: bulkJobStore(new MemoryStore()),
+    jobs: bulkJobStore(trusted()),
     zone,
     now: () => (clock += 10),
     sleep: () => {},
@@ -150,7 +150,7 @@ describe('pushing edits of an imported sheet', () => {
     const bare = setUp([custom(1, 100)], { snapshots: false });
     expect(() => startEditPush(bare.deps, { sheetName: 'Assinaturas', owner }, far())).toThrow('Envio de alterações indisponível aqui.');
     const none = setUp([]);
-    none.deps.snapshots = new SnapshotStore(new MemoryStore());
+    none.deps.snapshots = new SnapshotStore(trusted());
     expect(() => previewEditPush(none.deps, 'Assinaturas', owner)).toThrow('A aba "Assinaturas" ainda não tem a base de comparação');
   });
 

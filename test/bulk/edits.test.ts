@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { EditError, EditPlan, editColumns, previewEdits } from '../../src/core/bulk/edits';
 import { editableFields, encode, SnapshotStore } from '../../src/core/bulk/snapshot';
 import type { CellValue } from '../../src/core/table';
-import { MemoryStore, type Rec, zone } from './fixtures';
+import { MemoryStore, type Rec, zone, trusted } from './fixtures';
 import { MemorySheet } from './memory-book';
 
 /** A sheet whose columns carry metadata, as an import leaves them. */
@@ -39,7 +39,7 @@ function imported(records: Rec[], backing = new MemoryStore()): { sheet: Importe
     1,
     records.map((r) => ['', ...FIELDS.map((f) => (r[f] ?? '') as CellValue)]),
   );
-  const store = new SnapshotStore(backing);
+  const store = new SnapshotStore(trusted(backing));
   store.pulled(sheet.id, owner, 'c1', records, 1_000);
   return { sheet, store };
 }
@@ -81,13 +81,15 @@ describe('the snapshot an import keeps', () => {
 
   it('round-trips thousands of records through parts, and says whose pull it was', () => {
     const backing = new MemoryStore();
-    const store = new SnapshotStore({
-      ...backing,
-      set: (k, v) => backing.map.set(k, v),
-      get: (k) => backing.get(k),
-      delete: (k) => backing.delete(k),
-      keys: () => backing.keys(),
-    });
+    const store = new SnapshotStore(
+      trusted({
+        ...backing,
+        set: (k, v) => backing.map.set(k, v),
+        get: (k) => backing.get(k),
+        delete: (k) => backing.delete(k),
+        keys: () => backing.keys(),
+      }),
+    );
     const records = Array.from({ length: 3_000 }, (_, i) =>
       custom(10_000 + i, 100 + i, { descricaoAssinaturaContrato: `Contrato número ${i} com um texto um pouco mais longo` }),
     );
@@ -101,23 +103,25 @@ describe('the snapshot an import keeps', () => {
 
   it('a save killed before its head leaves the previous snapshot readable', () => {
     const backing = new MemoryStore();
-    const store = new SnapshotStore(backing);
+    const store = new SnapshotStore(trusted(backing));
     store.pulled(7, owner, 'c1', [custom(1, 100)], 1);
-    const dying = new SnapshotStore({
-      get: (k) => backing.get(k),
-      set: (k, v) => {
-        if (!k.includes('#')) throw new Error('killed');
-        backing.set(k, v);
-      },
-      delete: (k) => backing.delete(k),
-      keys: () => backing.keys(),
-    });
+    const dying = new SnapshotStore(
+      trusted({
+        get: (k) => backing.get(k),
+        set: (k, v) => {
+          if (!k.includes('#')) throw new Error('killed');
+          backing.set(k, v);
+        },
+        delete: (k) => backing.delete(k),
+        keys: () => backing.keys(),
+      }),
+    );
     expect(() => dying.pulled(7, owner, 'c1', [custom(1, 200)], 2)).toThrow('killed');
     expect(store.get(7)?.records.get('1')?.values[editableFields().indexOf('valorUnitario')]).toBe('100');
   });
 
   it('a pull by another owner or connection starts over instead of mixing organizations', () => {
-    const store = new SnapshotStore(new MemoryStore());
+    const store = new SnapshotStore(trusted());
     store.pulled(7, owner, 'c1', [custom(1, 100)], 1);
     store.pulled(7, owner, 'c2', [custom(2, 100)], 2);
     expect([...(store.get(7)?.records.keys() ?? [])]).toEqual(['2']);

@@ -13,7 +13,7 @@ import { startBulk } from '../../src/core/bulk/launch';
 import type { BulkProgress } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { SAFE_RESEND_MS } from '../../src/core/bulk/batch';
-import { catalog, client, CUSTOM_HEADER, customRow, deps, MemoryStore, type Rec, zone } from './fixtures';
+import { catalog, client, CUSTOM_HEADER, customRow, deps, MemoryStore, type Rec, zone, trusted } from './fixtures';
 import { MemoryBook } from './memory-book';
 
 let sb: SandboxHandle;
@@ -74,7 +74,7 @@ function runUntilSettled(
   const make = () =>
     deps(sb, book, {
       // A fresh view of the same properties per execution, as Apps Script gives each one.
-      jobs: bulkJobStore(store),
+      jobs: bulkJobStore(trusted(store)),
       now: clock,
       // Short steps: the job has to cross many executions.
       clientFor: () =>

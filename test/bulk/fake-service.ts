@@ -8,7 +8,7 @@ import type { HttpOutcome } from '../../src/api/transport';
 import type { BulkDeps } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import type { CellValue } from '../../src/core/table';
-import { MemoryStore, zone } from './fixtures';
+import { MemoryStore, zone, trusted } from './fixtures';
 import { MemoryBook, type MemorySheet } from './memory-book';
 import { json, listOf, scripted } from './scripted';
 
@@ -125,7 +125,7 @@ export function setUp(service = fakeService(), extra: Partial<BulkDeps> = {}) {
   let n = 0;
   const deps: BulkDeps = {
     book,
-    jobs: bulkJobStore(store),
+    jobs: bulkJobStore(trusted(store)),
     zone,
     now: () => (clock.t += 10),
     sleep: () => {},

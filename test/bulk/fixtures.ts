@@ -6,6 +6,7 @@ import type { BulkDeps } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { intlZone } from '../../src/api/calendar';
 import type { KeyValueStore } from '../../src/core/ports';
+import { type Seal, SignedStore } from '../../src/core/seal';
 import { MemoryBook } from './memory-book';
 
 export type Rec = Record<string, any>;
@@ -31,6 +32,19 @@ export class MemoryStore implements KeyValueStore {
   }
 }
 
+/** A seal that signs nothing, and finds every value as the running user saved it (`vouches`) or none. */
+const sealThat = (vouches: boolean): Seal => ({ sign: () => () => undefined, forget: () => undefined, verify: () => vouches, commit: () => undefined });
+
+/** `store` as the document's work store of an editor who saved all it holds (what a test of anything but the signatures reads through). */
+export function trusted(store: KeyValueStore = new MemoryStore()): SignedStore {
+  return SignedStore.over(store, sealThat(true));
+}
+
+/** `store` as a work store whose every value someone else changed since the running user saved it: nothing read from it is sealed. */
+export function altered(store: KeyValueStore = new MemoryStore()): SignedStore {
+  return SignedStore.over(store, sealThat(false));
+}
+
 export function client(sb: SandboxHandle, org = 0): BillingClient {
   return new BillingClient({ baseUrl: sb.baseUrl, apiKey: sb.orgs[org].apiKey, transport: nodeTransport, sleep: () => {}, zone, timeoutMs: 10_000 });
 }
@@ -40,7 +54,7 @@ export function deps(sb: SandboxHandle, book = new MemoryBook(), overrides: Part
   const c = client(sb);
   return {
     book,
-    jobs: bulkJobStore(new MemoryStore()),
+    jobs: bulkJobStore(trusted()),
     zone,
     now: () => Date.now(),
     sleep: () => {},

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyValueStore } from '../../src/core/ports';
 import { editableFields, editableListing, encode, MAX_SNAPSHOT_RECORDS, SnapshotStore, shownPart } from '../../src/core/bulk/snapshot';
-import type { Rec } from './fixtures';
+import { type Rec, trusted } from './fixtures';
 
 /** The document's work store is a hidden sheet: a cell holds 50,000 characters, more than a property. */
 class CellStore implements KeyValueStore {
@@ -80,7 +80,7 @@ describe('encoding a pulled value', () => {
 describe('storing the snapshot', () => {
   it('splits thousands of records into few parts, each under the 30,000 characters kept per cell, and reads every one back', () => {
     const cells = new CellStore();
-    const store = new SnapshotStore(cells);
+    const store = new SnapshotStore(trusted(cells));
     const records = Array.from({ length: 3_000 }, (_, i) =>
       contract(10_000 + i, 100 + i, { descricaoAssinaturaContrato: `Contrato número ${i} com um texto` }),
     );
@@ -96,14 +96,14 @@ describe('storing the snapshot', () => {
 
   it('an import of nothing stores only its head', () => {
     const cells = new CellStore();
-    new SnapshotStore(cells).pulled(7, owner, 'c1', [], 1);
+    new SnapshotStore(trusted(cells)).pulled(7, owner, 'c1', [], 1);
     expect(cells.parts(7)).toEqual([]);
-    expect(new SnapshotStore(cells).get(7)?.records.size).toBe(0);
+    expect(new SnapshotStore(trusted(cells)).get(7)?.records.size).toBe(0);
   });
 
   it('keeps each sheet’s snapshot apart, in two slots that alternate however many imports there are', () => {
     const cells = new CellStore();
-    const store = new SnapshotStore(cells);
+    const store = new SnapshotStore(trusted(cells));
     for (let n = 1; n <= 5; n++) store.pulled(7, owner, 'c1', [contract(1, 100 * n)], n);
     store.pulled(8, owner, 'c1', [contract(1, 42)], 9);
     expect(cells.parts(7)).toHaveLength(2);
@@ -113,7 +113,7 @@ describe('storing the snapshot', () => {
 
   it('each save writes the slot the last one did not: #0, #1, #0…', () => {
     const cells = new CellStore();
-    const store = new SnapshotStore(cells);
+    const store = new SnapshotStore(trusted(cells));
     const slots = [1, 2, 3].map((n) => {
       store.pulled(7, owner, 'c1', [contract(1, 100 * n)], n);
       return [...cells.map.keys()].filter((k) => k.startsWith('faturamento.edicao.7#') && cells.map.get(k)?.includes(`\t${100 * n}\t`));
@@ -123,26 +123,28 @@ describe('storing the snapshot', () => {
 
   it('a save killed before its head, after several imports, still leaves the last whole snapshot', () => {
     const cells = new CellStore();
-    const store = new SnapshotStore(cells);
+    const store = new SnapshotStore(trusted(cells));
     store.pulled(7, owner, 'c1', [contract(1, 100)], 1);
     store.pulled(7, owner, 'c1', [contract(1, 150)], 2);
-    const dying = new SnapshotStore({
-      ...cells,
-      get: (k) => cells.get(k),
-      keys: () => cells.keys(),
-      delete: (k) => cells.delete(k),
-      set: (k, v) => {
-        if (!k.includes('#')) throw new Error('killed');
-        cells.set(k, v);
-      },
-    });
+    const dying = new SnapshotStore(
+      trusted({
+        ...cells,
+        get: (k) => cells.get(k),
+        keys: () => cells.keys(),
+        delete: (k) => cells.delete(k),
+        set: (k, v) => {
+          if (!k.includes('#')) throw new Error('killed');
+          cells.set(k, v);
+        },
+      }),
+    );
     expect(() => dying.pulled(7, owner, 'c1', [contract(1, 200)], 3)).toThrow('killed');
     expect(valorOf(store, 7, '1')).toBe('150');
   });
 
   it('a part gone missing is no snapshot at all, rather than part of one', () => {
     const cells = new CellStore();
-    const store = new SnapshotStore(cells);
+    const store = new SnapshotStore(trusted(cells));
     store.pulled(7, owner, 'c1', [contract(1, 100)], 1);
     for (const k of cells.keys()) if (k.includes('#')) cells.delete(k);
     expect(store.get(7)).toBeNull();
@@ -150,7 +152,7 @@ describe('storing the snapshot', () => {
 
   it('forgets a sheet’s head and both slots, and nothing of another sheet', () => {
     const cells = new CellStore();
-    const store = new SnapshotStore(cells);
+    const store = new SnapshotStore(trusted(cells));
     store.pulled(7, owner, 'c1', [contract(1, 100)], 1);
     store.pulled(7, owner, 'c1', [contract(1, 110)], 2);
     store.pulled(70, owner, 'c1', [contract(1, 120)], 3);
@@ -165,7 +167,7 @@ describe('storing the snapshot', () => {
 
 describe('what a pull adds to the snapshot', () => {
   it('the same owner and connection add to it; another owner starts over', () => {
-    const store = new SnapshotStore(new CellStore());
+    const store = new SnapshotStore(trusted(new CellStore()));
     store.pulled(7, owner, 'c1', [contract(1, 100)], 1);
     store.pulled(7, owner, 'c1', [contract(2, 200)], 2);
     expect([...store.get(7)!.records.keys()]).toEqual(['1', '2']);
@@ -176,14 +178,14 @@ describe('what a pull adds to the snapshot', () => {
   });
 
   it('a pull saying no owner adds to an earlier one saying none', () => {
-    const store = new SnapshotStore(new CellStore());
+    const store = new SnapshotStore(trusted(new CellStore()));
     store.pulled(7, undefined, undefined, [contract(1, 100)], 1);
     store.pulled(7, undefined, undefined, [contract(2, 200)], 2);
     expect([...store.get(7)!.records.keys()]).toEqual(['1', '2']);
   });
 
   it('skips records without an id, and keeps a missing type as empty', () => {
-    const store = new SnapshotStore(new CellStore());
+    const store = new SnapshotStore(trusted(new CellStore()));
     store.pulled(
       7,
       owner,
@@ -198,7 +200,7 @@ describe('what a pull adds to the snapshot', () => {
 
   it(`keeps up to ${MAX_SNAPSHOT_RECORDS} records; past that it keeps none and says it overflowed`, () => {
     const cells = new CellStore();
-    const store = new SnapshotStore(cells);
+    const store = new SnapshotStore(trusted(cells));
     const many = (n: number) => Array.from({ length: n }, (_, i) => ({ idAssinaturaContrato: i, tipoContrato: 'PLANO' }));
     store.pulled(7, owner, 'c1', many(MAX_SNAPSHOT_RECORDS), 1);
     expect(store.get(7)).toMatchObject({ overflow: undefined });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { BulkJob } from '../../src/core/bulk/state';
 import { BulkJobStore, frontCode, frontDecode } from '../../src/core/bulk/stored-job';
 import type { KeyValueStore } from '../../src/core/ports';
+import { trusted } from './fixtures';
 
 function memory(): KeyValueStore & { data: Map<string, string> } {
   const data = new Map<string, string>();
@@ -30,18 +31,18 @@ describe('front coding of row keys', () => {
     const keys = Array.from({ length: 1_000 }, (_, i) => `lote-6f1c2a9e-3b7d-4c55-9a0e-2d8f61b4c7aa-${i + 1}`);
     const job = { id: '7', keys, retryKeys: [], ranges: [[3, 1002]], counts: {} } as unknown as BulkJob;
     const store = memory();
-    new BulkJobStore(store).put('7', job);
+    new BulkJobStore(trusted(store)).put('7', job);
     expect(store.data.size).toBe(1);
     expect(JSON.stringify([...store.data.values()]).length).toBeLessThan(9_000);
-    expect(new BulkJobStore(store).get('7')).toEqual(job);
-    expect(new BulkJobStore(store).list()).toEqual([job]);
+    expect(new BulkJobStore(trusted(store)).get('7')).toEqual(job);
+    expect(new BulkJobStore(trusted(store)).list()).toEqual([job]);
   });
 
   it('a job stored before front coding reads as it was', () => {
     const store = memory();
     const job = { id: '8', keys: ['A-1', 'A-2'], retryKeys: ['B'], counts: {} };
     store.set('faturamento.lote.8', JSON.stringify(job));
-    expect(new BulkJobStore(store).get('8')).toEqual(job);
+    expect(new BulkJobStore(trusted(store)).get('8')).toEqual(job);
   });
 
   it('stores keys front-coded: the length shared with the key before, left out when unchanged', () => {
@@ -53,23 +54,23 @@ describe('front coding of row keys', () => {
     const keys = Array.from({ length: 1_000 }, (_, i) => `lote-6f1c2a9e-3b7d-4c55-9a0e-2d8f61b4c7aa-${i + 1}`);
     const job = { id: '9', keys, ranges: [[2, 1001]], counts: {} } as unknown as BulkJob;
     const store = memory();
-    new BulkJobStore(store).put('9', job);
+    new BulkJobStore(trusted(store)).put('9', job);
     expect(store.data.size).toBe(1);
-    expect(new BulkJobStore(store).get('9')).toEqual(job);
+    expect(new BulkJobStore(trusted(store)).get('9')).toEqual(job);
   });
 
   it('a job too large to keep its keys is stored as older versions stored it', () => {
     const job = { id: '10', ranges: [[2, 90_000]], counts: {} } as unknown as BulkJob;
     const store = memory();
-    new BulkJobStore(store).put('10', job);
+    new BulkJobStore(trusted(store)).put('10', job);
     expect(JSON.parse([...store.data.values()][0])).toEqual(job);
-    expect(new BulkJobStore(store).get('10')).toEqual(job);
+    expect(new BulkJobStore(trusted(store)).get('10')).toEqual(job);
   });
 
   it('keys with colons of a job stored before front coding are not taken for coded ones', () => {
     const store = memory();
     const job = { id: '11', keys: ['NF:2026:1', 'NF:2026:2'], retryKeys: ['12:x'], counts: {} };
     store.set('faturamento.lote.11', JSON.stringify(job));
-    expect(new BulkJobStore(store).get('11')).toEqual(job);
+    expect(new BulkJobStore(trusted(store)).get('11')).toEqual(job);
   });
 });

@@ -12,7 +12,7 @@ import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } fr
 import { DashboardStore } from '../../src/core/dashboards/store';
 import { type Report, ReportStore } from '../../src/core/reports';
 import type { CellValue } from '../../src/core/table';
-import { MemoryStore } from '../bulk/fixtures';
+import { MemoryStore, trusted } from '../bulk/fixtures';
 import { MemoryBook, MemorySheet } from '../bulk/memory-book';
 
 const zone = intlZone('America/Sao_Paulo');
@@ -82,8 +82,8 @@ function world(invoices: CellValue[][]) {
   let n = 0;
   const book = new GridBook();
   const deps = {
-    dashboards: new DashboardStore(doc, () => `painel${++n}xx`),
-    reports: new ReportStore(doc, () => `rel${++n}xxxx`),
+    dashboards: new DashboardStore(trusted(doc), () => `painel${++n}xx`),
+    reports: new ReportStore(trusted(doc), () => `rel${++n}xxxx`),
     book,
     zone,
     now: () => NOW,

@@ -13,7 +13,7 @@ import { invoicesToIssue, refreshDashboard, reportDeleted, TABLE_ROW } from '../
 import { type Dashboard, DashboardStore } from '../../src/core/dashboards/store';
 import { type Report, ReportStore } from '../../src/core/reports';
 import { SHEET_TAG } from '../../src/core/sheet-layout';
-import { MemoryStore } from '../bulk/fixtures';
+import { MemoryStore, trusted } from '../bulk/fixtures';
 import { MemoryBook, MemorySheet } from '../bulk/memory-book';
 
 const zone = intlZone('America/Sao_Paulo');
@@ -85,8 +85,8 @@ function world() {
   let n = 0;
   const book = new DashBook();
   const deps = {
-    dashboards: new DashboardStore(doc, () => `painel${++n}xx`),
-    reports: new ReportStore(doc, () => `rel${++n}xxxx`),
+    dashboards: new DashboardStore(trusted(doc), () => `painel${++n}xx`),
+    reports: new ReportStore(trusted(doc), () => `rel${++n}xxxx`),
     book,
     zone,
     now: () => NOW,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DashboardStore, dashboardTag } from '../../src/core/dashboards/store';
-import { MemoryStore } from '../bulk/fixtures';
+import { MemoryStore, trusted } from '../bulk/fixtures';
 
 const owner = { id: 'u1', email: 'dona@example.com' };
 const fields = (sheetName: string) => ({ kind: 'vencimentos' as const, reportId: 'r1', owner, sheetName });
@@ -12,7 +12,7 @@ const fields = (sheetName: string) => ({ kind: 'vencimentos' as const, reportId:
 function stored() {
   const doc = new MemoryStore();
   const ids = ['bbbbbbbb-resto-do-uuid', 'aaaaaaaa-resto-do-uuid', 'cccccccc-resto-do-uuid'];
-  return { doc, dashboards: new DashboardStore(doc, () => ids.shift() ?? 'esgotado') };
+  return { doc, dashboards: new DashboardStore(trusted(doc), () => ids.shift() ?? 'esgotado') };
 }
 
 describe('stored dashboards', () => {

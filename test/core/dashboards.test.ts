@@ -11,7 +11,7 @@ import { afterReportRun, CLOSING_EXTRA_MS } from '../../src/core/dashboards/afte
 import { DashboardStore } from '../../src/core/dashboards/store';
 import { ReportStore } from '../../src/core/reports';
 import type { CellValue } from '../../src/core/table';
-import { MemoryStore } from '../bulk/fixtures';
+import { altered, MemoryStore, trusted } from '../bulk/fixtures';
 
 const zone = intlZone('America/Sao_Paulo');
 const today = { day: { year: 2026, month: 11, day: 22 }, zone };
@@ -81,7 +81,7 @@ describe('the refresh after a report run', () => {
   it('starts no dashboard past its time: the dashboard says it waits, and its sheet is not touched', () => {
     const doc = new MemoryStore();
     let n = 0;
-    const dashboards = new DashboardStore(doc, () => `painel0${++n}`);
+    const dashboards = new DashboardStore(trusted(doc), () => `painel0${++n}`);
     const made = dashboards.create({ kind: 'vencimentos', reportId: 'r1', owner: { id: 'u1', email: 'a@b' }, sheetName: 'Painel' }, 0);
     const other = dashboards.create({ kind: 'vencimentos', reportId: 'r1', owner: { id: 'u2', email: 'c@d' }, sheetName: 'Outro' }, 0);
     const book = new Proxy({} as DashboardBookPort, {
@@ -89,7 +89,7 @@ describe('the refresh after a report run', () => {
         throw new Error('the sheet must not be touched');
       },
     });
-    const deps = { dashboards, reports: new ReportStore(doc, () => 'x'), book, zone, now: () => 1_000 };
+    const deps = { dashboards, reports: new ReportStore(trusted(doc), () => 'x'), book, zone, now: () => 1_000 };
     afterReportRun(deps, 'r1', 'u1', 999);
     expect(dashboards.get(made.id).lastRefresh).toMatchObject({ ok: false, message: expect.stringMatching(/próxima execução/) });
     // Someone else's dashboard on the same report is theirs to refresh.
@@ -98,7 +98,7 @@ describe('the refresh after a report run', () => {
 
   it('leaves alone a dashboard whose stored item fails its seal: someone else may have pointed it at any sheet', () => {
     // Every item reads as changed by someone else since the running user saved it.
-    const doc = Object.assign(new MemoryStore(), { verify: () => false });
+    const doc = altered();
     const dashboards = new DashboardStore(doc, () => 'painel01');
     const made = dashboards.create({ kind: 'vencimentos', reportId: 'r1', owner: { id: 'u1', email: 'a@b' }, sheetName: 'Painel' }, 0);
     const book = new Proxy({} as DashboardBookPort, {
@@ -115,14 +115,14 @@ describe('the refresh after a report run', () => {
 
   it('starts no Fechamento without its longer time: it reads three reports', () => {
     const doc = new MemoryStore();
-    const dashboards = new DashboardStore(doc, () => 'painel01');
+    const dashboards = new DashboardStore(trusted(doc), () => 'painel01');
     const made = dashboards.create({ kind: 'fechamento', reportId: 'r0', chargesReportId: 'r1', owner: { id: 'u1', email: 'a@b' }, sheetName: 'Painel' }, 0);
     const book = new Proxy({} as DashboardBookPort, {
       get: () => {
         throw new Error('the sheet must not be touched');
       },
     });
-    const deps = { dashboards, reports: new ReportStore(doc, () => 'x'), book, zone, now: () => 1_000 };
+    const deps = { dashboards, reports: new ReportStore(trusted(doc), () => 'x'), book, zone, now: () => 1_000 };
     // A minute left past the other panels' reserve is not enough for it.
     afterReportRun(deps, 'r1', 'u1', 1_000 + CLOSING_EXTRA_MS - 1);
     expect(dashboards.get(made.id).lastRefresh).toMatchObject({ ok: false, message: expect.stringMatching(/próxima execução/) });

@@ -10,7 +10,7 @@ import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { bulkToContinue, dispatch, dueReports, IDLE_MS, ownWork, pullsToContinue, type StoredWork, storedWork, wantsDispatcher } from '../../src/core/dispatch';
 import { beginRun, type PullJob } from '../../src/core/report-runs';
 import type { Report } from '../../src/core/reports';
-import { MemoryStore } from '../bulk/fixtures';
+import { trusted } from '../bulk/fixtures';
 import { customers, timedOut, zone } from './fake-service';
 import { HOUR, T0, type World, world } from './run-world';
 
@@ -19,7 +19,7 @@ const MINUTE = 60_000;
 function bulkDeps(w: World): BulkDeps {
   return {
     book: w.book,
-    jobs: bulkJobStore(new MemoryStore()),
+    jobs: bulkJobStore(trusted()),
     zone,
     now: w.now,
     sleep: () => {},
@@ -147,7 +147,7 @@ describe('whose work a trigger runs', () => {
     const w = world();
     const r = w.report();
     beginRun(w.deps, r, 'manual', null);
-    const jobs = bulkJobStore(new MemoryStore());
+    const jobs = bulkJobStore(trusted());
     jobs.put('b1', bulkJob('b1'));
     const work = storedWork(w.reports, w.deps.jobs, jobs);
     expect(work.reports.map((x) => x.id)).toEqual([r.id]);

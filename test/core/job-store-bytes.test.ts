@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JobStore, MAX_VALUE_BYTES, utf8Bytes } from '../../src/core/job-store';
-import { MemoryStore } from '../bulk/fixtures';
+import { MemoryStore, trusted } from '../bulk/fixtures';
 
 /** A store holding values up to Google's 9 KB in UTF-8 bytes. */
 class ByteStore extends MemoryStore {
@@ -49,7 +49,7 @@ describe('JobStore splitting', () => {
 
   it('keeps a record of exactly the limit (key included) whole, and splits one byte more', () => {
     const store = new ByteStore();
-    const jobs = new JobStore<string>(store, PREFIX);
+    const jobs = new JobStore<string>(trusted(store), PREFIX);
     const key = `${PREFIX}r`;
     // JSON of a string adds its two quotes.
     const fits = 'x'.repeat(MAX_VALUE_BYTES - key.length - 2);
@@ -58,12 +58,12 @@ describe('JobStore splitting', () => {
     expect(jobs.get('r')).toBe(fits);
     jobs.put('r', `${fits}y`);
     expect(store.keys().length).toBeGreaterThan(2);
-    expect(new JobStore<string>(store, PREFIX).get('r')).toBe(`${fits}y`);
+    expect(new JobStore<string>(trusted(store), PREFIX).get('r')).toBe(`${fits}y`);
   });
 
   it('fills each part to the limit, with no empty part after a full one', () => {
     const store = new ByteStore();
-    const jobs = new JobStore<string>(store, PREFIX);
+    const jobs = new JobStore<string>(trusted(store), PREFIX);
     const key = `${PREFIX}r`;
     const room = MAX_VALUE_BYTES - key.length - 32;
     // JSON of a string adds its two quotes: this text fills exactly two parts.
@@ -71,12 +71,12 @@ describe('JobStore splitting', () => {
     jobs.put('r', text);
     expect(JSON.parse(store.get(key) ?? '')).toEqual({ $parts: 2, slot: 'a', gen: 1 });
     expect(store.keys().sort()).toEqual([key, `${key}#a0`, `${key}#a1`]);
-    expect(new JobStore<string>(store, PREFIX).get('r')).toBe(text);
+    expect(new JobStore<string>(trusted(store), PREFIX).get('r')).toBe(text);
   });
 
   it('cuts parts between characters, never inside an emoji, each part within the limit', () => {
     const store = new ByteStore();
-    const jobs = new JobStore<string>(store, PREFIX);
+    const jobs = new JobStore<string>(trusted(store), PREFIX);
     for (const text of ['🧾'.repeat(6000), `a${'🧾'.repeat(6000)}`, `ab${'é'.repeat(9000)}`]) {
       jobs.put('r', text);
       const parts = store.keys().filter((k) => k.includes('#'));
@@ -87,13 +87,13 @@ describe('JobStore splitting', () => {
         expect(value).not.toMatch(/[\ud800-\udbff]$/);
         expect(value).not.toMatch(/^\d+:[\udc00-\udfff]/);
       }
-      expect(new JobStore<string>(store, PREFIX).get('r')).toBe(text);
+      expect(new JobStore<string>(trusted(store), PREFIX).get('r')).toBe(text);
     }
   });
 
   it('tells whether a record is stored without reading its parts', () => {
     const store = new ByteStore();
-    const jobs = new JobStore<string>(store, PREFIX);
+    const jobs = new JobStore<string>(trusted(store), PREFIX);
     expect(jobs.has('r')).toBe(false);
     jobs.put('r', 'x'.repeat(20_000));
     expect(jobs.has('r')).toBe(true);
@@ -104,7 +104,7 @@ describe('JobStore splitting', () => {
 
   it('a record that only looks like a split header is read as the record it is', () => {
     const store = new ByteStore();
-    const jobs = new JobStore<unknown>(store, PREFIX);
+    const jobs = new JobStore<unknown>(trusted(store), PREFIX);
     const lookalikes = [
       { $parts: 0, slot: 'a', gen: 1 },
       { $parts: 1.5, slot: 'a', gen: 1 },
@@ -117,19 +117,19 @@ describe('JobStore splitting', () => {
     ];
     for (const value of lookalikes) {
       store.map.set(`${PREFIX}r`, JSON.stringify(value));
-      expect(new JobStore<unknown>(store, PREFIX).get('r')).toEqual(value);
+      expect(new JobStore<unknown>(trusted(store), PREFIX).get('r')).toEqual(value);
     }
     // A value that is not JSON reads as no record, and saving over it works.
     store.map.set(`${PREFIX}r`, '{quebrado');
     expect(jobs.get('r')).toBeNull();
     expect(jobs.list()).toEqual([]);
-    new JobStore<unknown>(store, PREFIX).put('r', { ok: true });
+    new JobStore<unknown>(trusted(store), PREFIX).put('r', { ok: true });
     expect(jobs.get('r')).toEqual({ ok: true });
   });
 
   it('a real split header with a part of the other slot reads as no record', () => {
     const store = new ByteStore();
-    const jobs = new JobStore<string>(store, PREFIX);
+    const jobs = new JobStore<string>(trusted(store), PREFIX);
     jobs.put('r', 'x'.repeat(20_000));
     const header = JSON.parse(store.get(`${PREFIX}r`) ?? '');
     expect(header).toEqual({ $parts: 3, slot: 'a', gen: 1 });
@@ -139,10 +139,10 @@ describe('JobStore splitting', () => {
     jobs.put('r', 'z'.repeat(20_000));
     expect(JSON.parse(store.get(`${PREFIX}r`) ?? '')).toEqual({ $parts: 3, slot: 'a', gen: 3 });
     store.map.set(`${PREFIX}r`, JSON.stringify({ $parts: 3, slot: 'b', gen: 3 }));
-    expect(new JobStore<string>(store, PREFIX).get('r')).toBeNull();
+    expect(new JobStore<string>(trusted(store), PREFIX).get('r')).toBeNull();
     // The part text itself must be whole JSON: a corrupted part reads as no record.
     store.map.set(`${PREFIX}r`, JSON.stringify({ $parts: 3, slot: 'a', gen: 3 }));
     store.map.set(`${PREFIX}r#a0`, '3:{');
-    expect(new JobStore<string>(store, PREFIX).get('r')).toBeNull();
+    expect(new JobStore<string>(trusted(store), PREFIX).get('r')).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { GasEmulator } from '../../dev/gas/runner';
 import { JobStore, MAX_VALUE_BYTES } from '../../src/core/job-store';
 import { type KeyValueStore, readOnce } from '../../src/core/ports';
 import { propertyStore } from '../../src/gas/services';
+import { trusted } from '../bulk/fixtures';
 
 /** DocumentProperties in memory, with the 9 KB limit counted in UTF-8 bytes as Google counts it. */
 class LimitedStore implements KeyValueStore {
@@ -53,7 +54,7 @@ describe('JobStore', () => {
     const store = new LimitedStore();
     // Written the old way, one JSON value per key.
     store.map.set(`${PREFIX}antigo`, JSON.stringify({ id: 'antigo', warnings: [] }));
-    const jobs = new JobStore<Job>(store, PREFIX);
+    const jobs = new JobStore<Job>(trusted(store), PREFIX);
     expect(jobs.get('antigo')).toEqual({ id: 'antigo', warnings: [] });
     jobs.put('r1', job('r1', 1));
     expect(JSON.parse(store.map.get(`${PREFIX}r1`)!)).toEqual(job('r1', 1));
@@ -62,26 +63,26 @@ describe('JobStore', () => {
 
   it('splits a record over 9 KB into parts under the limit and reads it back whole', () => {
     const store = new LimitedStore();
-    const jobs = new JobStore<Job>(store, PREFIX);
+    const jobs = new JobStore<Job>(trusted(store), PREFIX);
     const big = job('r1', 40);
     jobs.put('r1', big);
     const parts = [...store.map.keys()].filter((k) => k.startsWith(`${PREFIX}r1#`));
     expect(parts.length).toBeGreaterThanOrEqual(5);
     for (const k of parts) expect(Buffer.byteLength(store.map.get(k)!, 'utf8')).toBeLessThanOrEqual(MAX_VALUE_BYTES);
-    expect(new JobStore<Job>(store, PREFIX).get('r1')).toEqual(big);
+    expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toEqual(big);
   });
 
   it('shrinking deletes the parts; growing again leaves only the new parts', () => {
     const store = new LimitedStore();
-    const jobs = new JobStore<Job>(store, PREFIX);
+    const jobs = new JobStore<Job>(trusted(store), PREFIX);
     jobs.put('r1', job('r1', 30));
     jobs.put('r1', job('r1', 20));
     const afterSecond = [...store.map.keys()].filter((k) => k.includes('#'));
     // The second save went to the other slot, and the first slot's parts are gone.
     expect(new Set(afterSecond.map((k) => k.split('#')[1][0])).size).toBe(1);
-    expect(new JobStore<Job>(store, PREFIX).get('r1')).toEqual(job('r1', 20));
+    expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toEqual(job('r1', 20));
     // A store that has not read the record yet still finds and deletes the old parts.
-    new JobStore<Job>(store, PREFIX).put('r1', job('r1', 1));
+    new JobStore<Job>(trusted(store), PREFIX).put('r1', job('r1', 1));
     expect([...store.map.keys()]).toEqual([`${PREFIX}r1`]);
     expect(jobs.get('r1')).toEqual(job('r1', 1));
     jobs.put('r1', job('r1', 25));
@@ -92,43 +93,43 @@ describe('JobStore', () => {
 
   it('a save killed half-way leaves the previous record readable', () => {
     const store = new LimitedStore();
-    new JobStore<Job>(store, PREFIX).put('r1', job('r1', 20));
+    new JobStore<Job>(trusted(store), PREFIX).put('r1', job('r1', 20));
     for (const kill of [0, 1, 2, 4]) {
-      const jobs = new JobStore<Job>(store, PREFIX);
+      const jobs = new JobStore<Job>(trusted(store), PREFIX);
       const before = jobs.get('r1');
       store.setsUntilKill = kill;
       expect(() => jobs.put('r1', job('r1', 30 + kill))).toThrow(/maximum execution time/);
       store.setsUntilKill = undefined;
-      expect(new JobStore<Job>(store, PREFIX).get('r1')).toEqual(before);
+      expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toEqual(before);
     }
   });
 
   it('a save refused half-way (the 500 KB store is full) leaves the previous record and none of the new parts', () => {
     const store = new LimitedStore();
-    new JobStore<Job>(store, PREFIX).put('r1', job('r1', 20));
+    new JobStore<Job>(trusted(store), PREFIX).put('r1', job('r1', 20));
     const keysBefore = [...store.map.keys()].sort();
-    const jobs = new JobStore<Job>(store, PREFIX);
+    const jobs = new JobStore<Job>(trusted(store), PREFIX);
     const before = jobs.get('r1');
     store.setsUntilKill = 2;
     expect(() => jobs.put('r1', job('r1', 40))).toThrow();
     store.setsUntilKill = undefined;
     expect([...store.map.keys()].sort()).toEqual(keysBefore);
-    expect(new JobStore<Job>(store, PREFIX).get('r1')).toEqual(before);
+    expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toEqual(before);
   });
 
   it('a missing or foreign part reads as no record, never as a glued one', () => {
     const store = new LimitedStore();
-    const jobs = new JobStore<Job>(store, PREFIX);
+    const jobs = new JobStore<Job>(trusted(store), PREFIX);
     jobs.put('r1', job('r1', 20));
     jobs.put('r2', job('r2', 20));
     const part = [...store.map.keys()].find((k) => k.startsWith(`${PREFIX}r1#`) && k.endsWith('1'))!;
     const saved = store.map.get(part)!;
     store.map.delete(part);
-    expect(new JobStore<Job>(store, PREFIX).get('r1')).toBeNull();
+    expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toBeNull();
     // A part of the same name from another save (another generation) is refused too.
     store.map.set(part, `999:${saved.slice(saved.indexOf(':') + 1)}`);
-    expect(new JobStore<Job>(store, PREFIX).get('r1')).toBeNull();
-    expect(new JobStore<Job>(store, PREFIX).list().map((j) => j.id)).toEqual(['r2']);
+    expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toBeNull();
+    expect(new JobStore<Job>(trusted(store), PREFIX).list().map((j) => j.id)).toEqual(['r2']);
     // Saving over a torn record replaces it cleanly.
     jobs.put('r1', job('r1', 2));
     expect(jobs.get('r1')).toEqual(job('r1', 2));
@@ -137,14 +138,14 @@ describe('JobStore', () => {
 
   it('lists every job of its kind from one listing of the keys, split or not, and nothing of another kind', () => {
     const store = new LimitedStore();
-    const pulls = new JobStore<Job>(store, PREFIX);
-    const bulk = new JobStore<Job>(store, 'faturamento.lote.');
+    const pulls = new JobStore<Job>(trusted(store), PREFIX);
+    const bulk = new JobStore<Job>(trusted(store), 'faturamento.lote.');
     pulls.put('a', job('a', 1));
     pulls.put('b', job('b', 25));
     bulk.put('7', job('7', 12));
     store.map.set('faturamento.relatorio.x', '{}');
     store.listings = 0;
-    const listed = new JobStore<Job>(store, PREFIX).list();
+    const listed = new JobStore<Job>(trusted(store), PREFIX).list();
     expect(store.listings).toBe(1);
     expect(listed.map((j) => j.id).sort()).toEqual(['a', 'b']);
     expect(listed.find((j) => j.id === 'b')).toEqual(job('b', 25));
@@ -153,13 +154,13 @@ describe('JobStore', () => {
 
   it('through readOnce, everything is read in one go and writes still reach the store', () => {
     const store = new LimitedStore();
-    new JobStore<Job>(store, PREFIX).put('a', job('a', 20));
-    new JobStore<Job>(store, PREFIX).put('b', job('b', 1));
+    new JobStore<Job>(trusted(store), PREFIX).put('a', job('a', 20));
+    new JobStore<Job>(trusted(store), PREFIX).put('b', job('b', 1));
     store.listings = 0;
     store.reads = 0;
     const stored = store.map.size;
     const view = readOnce(store);
-    const jobs = new JobStore<Job>(view, PREFIX);
+    const jobs = new JobStore<Job>(trusted(view), PREFIX);
     expect(jobs.list()).toHaveLength(2);
     jobs.put('b', job('b', 15));
     jobs.delete('a');
@@ -167,7 +168,7 @@ describe('JobStore', () => {
     // This fake has no all(): one listing, then each value once (Apps Script's getProperties is one call).
     expect(store.listings).toBe(1);
     expect(store.reads).toBe(stored);
-    expect(new JobStore<Job>(store, PREFIX).get('b')).toEqual(job('b', 15));
+    expect(new JobStore<Job>(trusted(store), PREFIX).get('b')).toEqual(job('b', 15));
     expect([...store.map.keys()].filter((k) => k.startsWith(`${PREFIX}a`))).toEqual([]);
   });
 
@@ -175,13 +176,13 @@ describe('JobStore', () => {
     const emu = new GasEmulator({ code: '', countRealTime: false });
     emu.withServices((s) => {
       const doc = propertyStore(s.PropertiesService.getDocumentProperties());
-      const jobs = new JobStore<Job>(doc, PREFIX);
+      const jobs = new JobStore<Job>(trusted(doc), PREFIX);
       // Each save of 60 KB leaves only its own parts: 20 saves would pass 500 KB otherwise.
       for (let i = 0; i < 20; i++) jobs.put('r1', job('r1', 60 + (i % 2)));
-      expect(new JobStore<Job>(doc, PREFIX).get('r1')).toEqual(job('r1', 61));
+      expect(new JobStore<Job>(trusted(doc), PREFIX).get('r1')).toEqual(job('r1', 61));
       jobs.put('r1', job('r1', 1));
       expect(doc.keys()).toEqual([`${PREFIX}r1`]);
-      const listed = new JobStore<Job>(readOnce(doc), PREFIX).list();
+      const listed = new JobStore<Job>(trusted(readOnce(doc)), PREFIX).list();
       expect(listed).toEqual([job('r1', 1)]);
     });
   });

@@ -10,7 +10,7 @@ import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { JobStore } from '../../src/core/job-store';
 import { type Identity, notYours, OwnerStore } from '../../src/core/owners';
 import { type Report, ReportStore } from '../../src/core/reports';
-import { isSealed, sealedStore } from '../../src/core/seal';
+import { isSealed, SignedStore } from '../../src/core/seal';
 import { MemoryStore } from '../bulk/fixtures';
 
 const hmac = (text: string, secret: string) => createHmac('sha256', secret).update(text).digest('hex');
@@ -75,7 +75,7 @@ describe('OwnerStore identity', () => {
 /** The document's work store as one user's executions see it: every write signed with their seal. */
 function docAs(store: OwnerStore, me: Identity, doc = new MemoryStore(), documentId = DOC) {
   const seal = store.seal(me, documentId);
-  return { doc, seal, view: sealedStore(doc, seal) };
+  return { doc, seal, view: SignedStore.over(doc, seal) };
 }
 
 describe('OwnerStore seals', () => {
@@ -185,16 +185,16 @@ describe('OwnerStore seals', () => {
     const bia = owners('bia');
     const other = bia.store.identity('bia');
     // Bia saves Ana's report changed: signed by Bia, it is no longer as Ana saved it.
-    const asBia = new ReportStore(sealedStore(doc, bia.store.seal(other, DOC)), () => 'x');
+    const asBia = new ReportStore(SignedStore.over(doc, bia.store.seal(other, DOC)), () => 'x');
     expect(bia.store.checker(other, DOC).report(asBia.get('r1'))).toBe(false);
     asBia.save({ ...asBia.get('r1'), sheetId: 3 });
     expect(bia.store.checker(other, DOC).report(asBia.get('r1'))).toBe(false);
-    const asAna = new ReportStore(sealedStore(doc, ana.store.seal(me, DOC)), () => 'x');
+    const asAna = new ReportStore(SignedStore.over(doc, ana.store.seal(me, DOC)), () => 'x');
     expect(ana.store.checker(me, DOC).altered(asAna.get('r1'))).toBe(true);
     const guessed = owners('id', ana.user);
-    const elsewhere = new ReportStore(sealedStore(doc, guessed.store.seal({ ...me, secret: 'adivinhado' }, DOC)), () => 'x');
+    const elsewhere = new ReportStore(SignedStore.over(doc, guessed.store.seal({ ...me, secret: 'adivinhado' }, DOC)), () => 'x');
     expect(elsewhere.find('r1') && isSealed(elsewhere.find('r1'))).toBe(false);
-    const otherDoc = new ReportStore(sealedStore(doc, owners('id', ana.user).store.seal(me, 'doc-2')), () => 'x');
+    const otherDoc = new ReportStore(SignedStore.over(doc, owners('id', ana.user).store.seal(me, 'doc-2')), () => 'x');
     expect(isSealed(otherDoc.find('r1'))).toBe(false);
   });
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
 import { INCREMENTAL_MARGIN_MS, incrementalFilters, type Report, ReportStore, resolveFilters } from '../../src/core/reports';
-import { MemoryStore } from '../bulk/fixtures';
+import { MemoryStore, trusted } from '../bulk/fixtures';
 
 const zone = intlZone('America/Sao_Paulo');
 const lisbon = intlZone('Europe/Lisbon');
@@ -27,7 +27,7 @@ describe('the report store', () => {
   it('lists reports in creation order, ignoring other properties and unreadable ones', () => {
     const doc = new MemoryStore();
     let n = 0;
-    const store = new ReportStore(doc, () => `id-${++n}-longer-than-eight`);
+    const store = new ReportStore(trusted(doc), () => `id-${++n}-longer-than-eight`);
     const late = store.create(fields('Tarde'), 200);
     const early = store.create(fields('Cedo'), 100);
     doc.set('faturamento.job.x', JSON.stringify({ createdAt: 0 }));
@@ -38,7 +38,7 @@ describe('the report store', () => {
   });
 
   it('a report deleted meanwhile: get says to refresh the list, find says nothing', () => {
-    const store = new ReportStore(new MemoryStore(), () => 'abcdefgh');
+    const store = new ReportStore(trusted(), () => 'abcdefgh');
     const r = store.create(fields('Um'), 1);
     store.delete(r.id);
     expect(() => store.get(r.id)).toThrow('Este relatório não existe mais. Atualize a lista de relatórios.');
@@ -47,7 +47,7 @@ describe('the report store', () => {
   });
 
   it('a draft is not saved until its first run; an update that returns nothing saves the report as it was', () => {
-    const store = new ReportStore(new MemoryStore(), () => 'abcdefghij');
+    const store = new ReportStore(trusted(), () => 'abcdefghij');
     const draft = store.draft(fields('Rascunho'), 5);
     expect(draft).toMatchObject({ id: 'abcdefgh', createdAt: 5, name: 'Rascunho' });
     expect(store.find(draft.id)).toBeNull();

@@ -6,7 +6,7 @@
  */
 import { pullJobStore, type RunDeps, continueRun } from '../../src/core/report-runs';
 import { type Report, ReportStore, type RunSummary } from '../../src/core/reports';
-import { MemoryStore } from '../bulk/fixtures';
+import { MemoryStore, trusted } from '../bulk/fixtures';
 import type { MemorySheet } from '../bulk/memory-book';
 import { StrictBook } from './pull/strict-book';
 import { customers, FakeService, zone } from './fake-service';
@@ -27,12 +27,12 @@ export function world(companies: Record<string, Array<Record<string, unknown>>> 
     clock += 1_000;
   };
   let ids = 0;
-  const reports = new ReportStore(doc, () => `rep${++ids}aaaaaa`);
+  const reports = new ReportStore(trusted(doc), () => `rep${++ids}aaaaaa`);
   const notified: Array<{ report: Report; run: RunSummary }> = [];
   const after: Report[] = [];
   const deps: RunDeps = {
     reports,
-    jobs: pullJobStore(doc),
+    jobs: pullJobStore(trusted(doc)),
     book,
     zone,
     now: () => clock,

@@ -11,8 +11,7 @@
  */
 import { type WriteOperation, writes } from '../../api/writes';
 import type { Owner } from '../owners';
-import type { KeyValueStore } from '../ports';
-import { isSealed, markSealed, verified } from '../seal';
+import { isSealed, type SignedStore } from '../seal';
 import { hash } from './digest';
 
 export const SNAPSHOT_PREFIX = 'faturamento.edicao.';
@@ -90,10 +89,11 @@ const headKey = (sheetId: number) => `${SNAPSHOT_PREFIX}${sheetId}`;
 const partKey = (sheetId: number, gen: number, n: number) => `${SNAPSHOT_PREFIX}${sheetId}#${gen % 2}.${n}`;
 
 export class SnapshotStore {
-  constructor(private readonly store: KeyValueStore) {}
+  constructor(private readonly store: SignedStore) {}
 
   get(sheetId: number): Snapshot | null {
-    const raw = this.store.get(headKey(sheetId));
+    const reading = this.store.reading();
+    const raw = reading.get(headKey(sheetId));
     if (!raw) return null;
     let head: Head;
     try {
@@ -102,18 +102,16 @@ export class SnapshotStore {
       return null;
     }
     const records = new Map<string, SnapshotEntry>();
-    let sealed = verified(this.store, headKey(sheetId), raw);
     for (let n = 0; n < head.parts; n++) {
-      const part = this.store.get(partKey(sheetId, head.gen, n));
+      const part = reading.get(partKey(sheetId, head.gen, n));
       if (part === null) return null;
-      sealed &&= verified(this.store, partKey(sheetId, head.gen, n), part);
       for (const line of part.split('\n')) {
         if (!line) continue;
         const [id, type, ...values] = line.split('\t');
         records.set(id, { type, values });
       }
     }
-    return markSealed({ owner: head.owner, connectionId: head.connectionId, at: head.at, overflow: head.overflow, records }, sealed);
+    return reading.mark({ owner: head.owner, connectionId: head.connectionId, at: head.at, overflow: head.overflow, records });
   }
 
   save(sheetId: number, snapshot: Snapshot): void {
@@ -135,7 +133,7 @@ export class SnapshotStore {
     const head: Head = { owner: snapshot.owner, connectionId: snapshot.connectionId, at: snapshot.at, gen, parts: parts.length };
     if (snapshot.overflow) head.overflow = true;
     this.store.set(headKey(sheetId), JSON.stringify(head));
-    markSealed(snapshot, true);
+    this.store.saved(snapshot);
   }
 
   /** Forgets a sheet's snapshot (its report was deleted): the head and the parts of both slots. */

@@ -7,8 +7,7 @@
  * before's, then the rest) keeps them in one.
  */
 import { JobStore } from '../job-store';
-import type { KeyValueStore } from '../ports';
-import { isSealed, markSealed } from '../seal';
+import { type SignedStore, sealedAs } from '../seal';
 import type { BulkJob } from './state';
 
 type Stored = BulkJob & { keyCoding?: 'front' };
@@ -53,11 +52,11 @@ function unpack(stored: Stored): BulkJob {
   if (stored.keyCoding !== 'front') return stored;
   const { keyCoding: _, ...job } = stored;
   // Decoded from what was read: sealed exactly when what was read is.
-  return markSealed({ ...job, keys: job.keys && frontDecode(job.keys), retryKeys: job.retryKeys && frontDecode(job.retryKeys) }, isSealed(stored));
+  return sealedAs(stored, { ...job, keys: job.keys && frontDecode(job.keys), retryKeys: job.retryKeys && frontDecode(job.retryKeys) });
 }
 
 export class BulkJobStore extends JobStore<BulkJob> {
-  constructor(store: KeyValueStore) {
+  constructor(store: SignedStore) {
     // The key prefix bulk runs always had, so jobs stored before still continue.
     super(store, 'faturamento.lote.');
   }
@@ -73,11 +72,11 @@ export class BulkJobStore extends JobStore<BulkJob> {
 
   override put(id: string, job: BulkJob): void {
     super.put(id, pack(job));
-    markSealed(job, true);
+    this.store.saved(job);
   }
 }
 
 /** The document's bulk jobs: what the hourly run looks through without loading the bulk code itself (dev/build/lazy-chunks.ts). */
-export function bulkJobStore(store: KeyValueStore): JobStore<BulkJob> {
+export function bulkJobStore(store: SignedStore): JobStore<BulkJob> {
   return new BulkJobStore(store);
 }

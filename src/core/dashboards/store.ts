@@ -3,11 +3,9 @@
  * whose they are and how the last refresh went. Kept in the document's work
  * store under their own prefix, beside the reports.
  */
-import { UserError } from '../../api/user-error';
+import { ItemStore } from '../item-store';
 import type { Owner } from '../owners';
-import type { KeyValueStore } from '../ports';
-import { writeJson } from '../ports';
-import { markSealed, readSealed } from '../seal';
+import type { SignedStore } from '../seal';
 import type { DashboardKind } from './kinds';
 
 export interface DashboardRefresh {
@@ -38,6 +36,7 @@ export interface Dashboard {
   lastRefresh?: DashboardRefresh;
 }
 
+/** Where a dashboard is kept in the document's work store, by its id. */
 const PREFIX = 'faturamento.painel.';
 
 /** Whether the dashboard reads that report (as its source, its NFS-e or its charges). */
@@ -45,41 +44,8 @@ export const readsReport = (d: Dashboard, reportId: string): boolean => [d.repor
 
 export const dashboardTag = (id: string): string => `painel:${id}`;
 
-export class DashboardStore {
-  constructor(
-    private readonly doc: KeyValueStore,
-    private readonly newId: () => string,
-  ) {}
-
-  list(): Dashboard[] {
-    return this.doc
-      .keys()
-      .filter((k) => k.startsWith(PREFIX))
-      .map((k) => readSealed<Dashboard>(this.doc, k))
-      .filter((d): d is Dashboard => d !== null && typeof d.id === 'string')
-      .sort((a, b) => a.createdAt - b.createdAt);
-  }
-
-  find(id: string): Dashboard | null {
-    return readSealed<Dashboard>(this.doc, PREFIX + id);
-  }
-
-  get(id: string): Dashboard {
-    const d = this.find(id);
-    if (!d) throw new UserError('Este painel não existe mais. Atualize a lista de painéis.');
-    return d;
-  }
-
-  save(d: Dashboard): Dashboard {
-    writeJson(this.doc, PREFIX + d.id, d);
-    return markSealed(d, true);
-  }
-
-  create(fields: Omit<Dashboard, 'id' | 'createdAt'>, now: number): Dashboard {
-    return this.save({ ...fields, id: this.newId().slice(0, 8), createdAt: now });
-  }
-
-  delete(id: string): void {
-    this.doc.delete(PREFIX + id);
+export class DashboardStore extends ItemStore<Dashboard> {
+  constructor(doc: SignedStore, newId: () => string) {
+    super(doc, PREFIX, newId, 'Este painel não existe mais. Atualize a lista de painéis.');
   }
 }
