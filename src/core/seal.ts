@@ -74,8 +74,8 @@ export function documentSeal(sign: Signer, secret: string, documentId: string, b
         if (!waited) unsettled.delete(key);
       };
     },
+    // A key forgotten while it waits has nothing left for the flush to settle.
     forget: (key) => {
-      unsettled.delete(key);
       if (book.get(key) !== undefined) book.put(key, undefined);
     },
     verify: (key, value) => {

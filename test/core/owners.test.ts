@@ -277,6 +277,98 @@ describe('OwnerStore ledgers kept from earlier versions', () => {
   });
 });
 
+describe('OwnerStore ledgers: what is refused, and how they shrink', () => {
+  const reportTerms = (r: Report, ownerId: string) =>
+    JSON.stringify(['r', r.id, ownerId, r.connectionId, r.listing, r.filters, r.incremental, r.schedule, r.notifyByEmail]);
+  const bulkTerms = (j: BulkJob, ownerId: string) => JSON.stringify(['b', j.id, ownerId, j.connectionId, j.operation, j.sheetId, j.startedAt]);
+
+  function vouched() {
+    const { user, store } = owners();
+    const me = store.identity('a');
+    const r = report(me.id);
+    const j = job(me.id);
+    user.set(
+      `faturamento.meus.${DOC}`,
+      JSON.stringify({ reports: { r1: hmac(reportTerms(r, me.id), me.secret) }, bulk: { b1: hmac(bulkTerms(j, me.id), me.secret) } }),
+    );
+    return { user, store, me, r, j };
+  }
+
+  it('an item the old ledger vouched for, changed since in what it signed, is refused and shown as altered', () => {
+    const { store, me, r, j } = vouched();
+    const check = store.checker(me, DOC);
+    const tampered = { ...r, filters: { competencia: '12/2026' } };
+    expect(check.report(tampered)).toBe(false);
+    expect(check.altered(tampered)).toBe(true);
+    const moved = { ...j, sheetId: 8 };
+    expect(check.bulk(moved)).toBe(false);
+    expect(check.altered(moved)).toBe(true);
+    // As vouched for, neither is altered; another owner's copy is refused but not the user's to be told of.
+    expect(check.altered(r)).toBe(false);
+    expect(check.altered(j)).toBe(false);
+    expect(check.report({ ...r, owner: { id: 'outro', email: '' } })).toBe(false);
+    expect(check.altered({ ...r, owner: { id: 'outro', email: '' } })).toBe(false);
+    // Without a connection nothing runs, vouched for or not.
+    expect(check.report({ ...r, connectionId: undefined })).toBe(false);
+  });
+
+  it('any other item of the user is altered unless read as they saved it', () => {
+    const { store } = owners();
+    const me = store.identity('a');
+    const { view } = docAs(store, me);
+    const check = store.checker(me, DOC);
+    const dashboard = { id: 'p1', owner: { id: me.id, email: '' } };
+    expect(check.altered(dashboard)).toBe(true);
+    expect(check.sealed(dashboard)).toBe(false);
+    const saved = view.writeJson('faturamento.painel.p1', dashboard);
+    expect(check.altered(saved)).toBe(false);
+    expect(check.sealed(saved)).toBe(true);
+  });
+
+  it('forgets what it is told to, writes nothing for what it does not hold, and goes when empty', () => {
+    const { user, store, me } = vouched();
+    const key = `faturamento.meus.${DOC}`;
+    const before = user.get(key);
+    store.forget(DOC, { reports: ['outro'], bulk: ['outro'] });
+    expect(user.get(key)).toBe(before);
+    expect(store.documents()).toEqual([DOC]);
+    store.forget(DOC, { reports: ['r1'] });
+    expect(store.ledger(DOC)).toEqual({ reports: {}, bulk: { b1: expect.any(String) } });
+    expect(store.checker(me, DOC).report(report(me.id))).toBe(false);
+    expect(store.checker(me, DOC).bulk(job(me.id))).toBe(true);
+    store.forget(DOC, { bulk: ['b1'] });
+    expect(user.get(key)).toBeNull();
+    expect(store.documents()).toEqual([]);
+  });
+
+  it('keeps what is still stored and not yet signed whole, and drops what is gone', () => {
+    const { store } = vouched();
+    store.forgetMissing(DOC, new Set(['faturamento.relatorio.r1']));
+    expect(Object.keys(store.ledger(DOC).reports)).toEqual(['r1']);
+    expect(Object.keys(store.ledger(DOC).bulk)).toEqual([]);
+  });
+
+  it('an unreadable ledger vouches for nothing', () => {
+    const { user, store } = owners();
+    const me = store.identity('a');
+    user.set(`faturamento.meus.${DOC}`, '{quebrado');
+    expect(store.ledger(DOC)).toEqual({ reports: {}, bulk: {} });
+    expect(store.checker(me, DOC).report(report(me.id))).toBe(false);
+  });
+});
+
+describe('OwnerStore notices', () => {
+  it('tells each alteration once, per document and key, and a new one again', () => {
+    const { store } = owners();
+    const me = store.identity('a');
+    expect(store.firstNotice(me, DOC, 'k', 'mudou')).toBe(true);
+    expect(store.firstNotice(me, DOC, 'k', 'mudou')).toBe(false);
+    expect(store.firstNotice(me, DOC, 'k', 'mudou de novo')).toBe(true);
+    expect(store.firstNotice(me, DOC, 'outra', 'mudou de novo')).toBe(true);
+    expect(store.firstNotice(me, 'doc-2', 'k', 'mudou de novo')).toBe(true);
+  });
+});
+
 describe('OwnerStore reads', () => {
   it("a checker reads the user's properties once, all together: the old ledger comes with the signatures", () => {
     /** Properties as Apps Script has them: one read of them all costs what one key's does. */
