@@ -131,7 +131,7 @@ export class OwnerStore {
     try {
       l = known === undefined ? readJson<Partial<Ledger>>(this.user, LEDGER_PREFIX + documentId, {}) : known ? (JSON.parse(known) as Partial<Ledger>) : {};
     } catch {
-      l = {};
+      // Unreadable: it vouches for nothing.
     }
     return { reports: { ...l.reports }, bulk: { ...l.bulk } };
   }
@@ -148,7 +148,7 @@ export class OwnerStore {
     const keep = (prefix: string) => (id: string) => stored.has(prefix + id) && !seals.has(prefix + id);
     const reports = Object.keys(ledger.reports).filter((id) => !keep(REPORT_KEY)(id));
     const bulk = Object.keys(ledger.bulk).filter((id) => !keep(BULK_KEY)(id));
-    if (reports.length || bulk.length) this.forget(documentId, { reports, bulk });
+    this.forget(documentId, { reports, bulk });
   }
 
   /** Drops items from the old ledger (deleted, taken over by someone else, finished). */

@@ -117,7 +117,8 @@ function mark<T>(item: T, ok: boolean): T {
 
 /** The item is an object read from the work store exactly as the running user last saved it, or just saved by them. */
 export function isSealed(item: unknown): boolean {
-  return typeof item === 'object' && item !== null && sealed.has(item);
+  // A WeakSet holds objects only: anything else is not in it.
+  return sealed.has(item as object);
 }
 
 /** `to`, made from `from` alone (decoded, unpacked): sealed exactly when `from` is. */
@@ -180,7 +181,8 @@ export class SignedStore implements KeyValueStore {
   /** One JSON item under `key`, sealed when it is as the running user last saved it; null when absent or unreadable. */
   readJson<T>(key: string): T | null {
     const raw = this.#inner.get(key);
-    if (raw === null || raw === '') return null;
+    // Nothing to check: absent (a blank value does not parse either).
+    if (raw === null) return null;
     let parsed: T;
     try {
       parsed = JSON.parse(raw) as T;

@@ -329,7 +329,10 @@ describe('OwnerStore ledgers: what is refused, and how they shrink', () => {
     const { user, store, me } = vouched();
     const key = `faturamento.meus.${DOC}`;
     const before = user.get(key);
+    user.frozen = true;
     store.forget(DOC, { reports: ['outro'], bulk: ['outro'] });
+    store.forgetMissing(DOC, new Set(['faturamento.relatorio.r1', 'faturamento.lote.b1']));
+    user.frozen = false;
     expect(user.get(key)).toBe(before);
     expect(store.documents()).toEqual([DOC]);
     store.forget(DOC, { reports: ['r1'] });
@@ -343,9 +346,40 @@ describe('OwnerStore ledgers: what is refused, and how they shrink', () => {
 
   it('keeps what is still stored and not yet signed whole, and drops what is gone', () => {
     const { store } = vouched();
+    store.forgetMissing(DOC, new Set(['faturamento.relatorio.r1', 'faturamento.lote.b1']));
+    expect(Object.keys(store.ledger(DOC).reports)).toEqual(['r1']);
+    expect(Object.keys(store.ledger(DOC).bulk)).toEqual(['b1']);
     store.forgetMissing(DOC, new Set(['faturamento.relatorio.r1']));
     expect(Object.keys(store.ledger(DOC).reports)).toEqual(['r1']);
     expect(Object.keys(store.ledger(DOC).bulk)).toEqual([]);
+  });
+
+  it('a bulk run signed whole since is no longer accepted by its old terms', () => {
+    const { store, me, j } = vouched();
+    const { doc, view } = docAs(store, me);
+    const jobs = bulkJobStore(view);
+    jobs.put('b1', j);
+    doc.set('faturamento.lote.b1', JSON.stringify({ ...j, updatedAt: 9 }));
+    expect(store.checker(me, DOC).bulk(jobs.get('b1') as BulkJob)).toBe(false);
+  });
+
+  it("another document's signatures do not count in this one", () => {
+    const { store, me, r } = vouched();
+    // The same report id saved whole in another document: this document's old voucher still stands.
+    new ReportStore(docAs(store, me, new MemoryStore(), 'doc-2').view, () => 'x').save(report(me.id));
+    expect(store.checker(me, DOC).report(r)).toBe(true);
+  });
+
+  it("an item saved before owners runs for nobody and is nobody's to be told of", () => {
+    const { store, me, r, j } = vouched();
+    const check = store.checker(me, DOC);
+    for (const item of [
+      { ...r, owner: undefined },
+      { ...j, owner: undefined },
+    ]) {
+      expect('listing' in item ? check.report(item) : check.bulk(item)).toBe(false);
+      expect(check.altered(item)).toBe(false);
+    }
   });
 
   it('an unreadable ledger vouches for nothing', () => {
@@ -392,6 +426,27 @@ describe('OwnerStore reads', () => {
     const check = owners('id', user).store.checker(me, DOC);
     expect(user.reads).toEqual({ get: 0, all: 1 });
     expect(check.report(r)).toBe(true);
+  });
+});
+
+describe('OwnerStore signatures, read once', () => {
+  it("signing and checking many items in a document reads the user's properties once", () => {
+    class CountingStore extends MemoryStore {
+      reads = 0;
+      all() {
+        this.reads++;
+        return Object.fromEntries(this.map);
+      }
+    }
+    const user = new CountingStore();
+    const { store } = owners('id', user);
+    const me = store.identity('a');
+    const { view } = docAs(store, me);
+    const reports = new ReportStore(view, () => 'x');
+    for (const id of ['r1', 'r2', 'r3']) reports.save(report(me.id, { id }));
+    for (const id of ['r1', 'r2', 'r3']) expect(isSealed(reports.find(id))).toBe(true);
+    store.checker(me, DOC);
+    expect(user.reads).toBe(1);
   });
 });
 

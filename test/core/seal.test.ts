@@ -59,6 +59,15 @@ describe('a seal', () => {
     expect(documentSeal(hmac, 'segredo', 'doc-1', b).verify('k', 'valor')).toBe(true);
   });
 
+  it('signs the text signatures kept by earlier versions sign, so what a user saved then still reads as theirs', () => {
+    const { book: b, kept } = book();
+    kept.set('faturamento.relatorio.r1', hmac(JSON.stringify(['selo', 'doc-1', 'faturamento.relatorio.r1', '{"id":"r1"}']), 'segredo'));
+    const seal = documentSeal(hmac, 'segredo', 'doc-1', b);
+    expect(seal.verify('faturamento.relatorio.r1', '{"id":"r1"}')).toBe(true);
+    seal.sign('k', 'v');
+    expect(kept.get('k')).toBe(` ${hmac(JSON.stringify(['selo', 'doc-1', 'k', 'v']), 'segredo')}`);
+  });
+
   it('keeps the value being replaced valid until the flush, then only the new one', () => {
     const { book: b, kept } = book();
     const seal = documentSeal(hmac, 's', 'd', b);
@@ -119,8 +128,8 @@ describe('a seal', () => {
     seal.sign('j', 'a');
     seal.sign('j', 'b')();
     seal.commit();
-    expect(seal.verify('j', 'a')).toBe(true);
     expect(kept.get('j')?.split(' ')).toHaveLength(1);
+    expect(seal.verify('j', 'a')).toBe(true);
   });
 
   it('forgets a key it no longer keeps, and a later flush does not bring it back', () => {
@@ -209,6 +218,19 @@ describe('a signed store', () => {
     expect(store.readJson('quebrado')).toBeNull();
   });
 
+  it('checks no signature for a value that is not there or does not parse', () => {
+    let checks = 0;
+    const inner = new MemoryStore();
+    const store = SignedStore.over(inner, { sign: () => () => undefined, forget: () => undefined, verify: () => ++checks > 0, commit: () => undefined });
+    inner.set('vazio', '');
+    inner.set('quebrado', '{a');
+    for (const key of ['ausente', 'vazio', 'quebrado']) expect(store.readJson(key)).toBeNull();
+    expect(checks).toBe(0);
+    inner.set('lido', '{}');
+    expect(isSealed(store.readJson('lido'))).toBe(true);
+    expect(checks).toBe(1);
+  });
+
   it('an item made of several values is sealed only when every one is there and as saved; after one fails, no more are checked', () => {
     const checked: string[] = [];
     const inner = new MemoryStore();
@@ -274,5 +296,8 @@ describe('what the old ledger vouched for', () => {
     expect(reportVouched(counting, 's', undefined, report)).toBe(false);
     expect(bulkVouched(counting, 's', undefined, bulk)).toBe(false);
     expect(signatures).toBe(0);
+    // An item saved before owners was never vouched for by anyone.
+    expect(reportVouched(hmac, 's', vouched, { ...report, owner: undefined })).toBe(false);
+    expect(bulkVouched(hmac, 's', bulkVoucher, { ...bulk, owner: undefined })).toBe(false);
   });
 });
