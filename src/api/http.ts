@@ -53,6 +53,12 @@ export interface HttpConfig {
   timeoutMs?: number;
   /** The clock retries are planned on (default Date.now). */
   now?: () => number;
+  /**
+   * Epoch ms by which every retry must be able to end: a retry is sent only if
+   * its wait plus a worst-case round trip fits, so a hanging service or a long
+   * Retry-After sends the error up instead of running past the execution.
+   */
+  deadline?: number;
 }
 
 export interface RequestSpec {
@@ -140,12 +146,6 @@ export function settle(info: RequestInfo, outcome: HttpOutcome, nowMs: number): 
 
 export class HttpClient {
   readonly stats: HttpStats = { requests: 0, waves: 0, retries: 0 };
-  /**
-   * Epoch ms by which every retry must be able to end: a retry is sent only if
-   * its wait plus a worst-case round trip fits, so a hanging service or a long
-   * Retry-After sends the error up instead of running past the execution.
-   */
-  deadline?: number;
   private readonly policy: RetryPolicy;
   private readonly random: () => number;
   private readonly base: string;
@@ -190,7 +190,7 @@ export class HttpClient {
       const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** attempt);
       delay = Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
     }
-    if ((this.config.now ?? Date.now)() + delay + WORST_ROUND_TRIP_MS > (this.deadline ?? Infinity)) return undefined;
+    if ((this.config.now ?? Date.now)() + delay + WORST_ROUND_TRIP_MS > (this.config.deadline ?? Infinity)) return undefined;
     return delay;
   }
 
