@@ -1,8 +1,8 @@
 /**
  * Sends requests through the injected transport and turns outcomes into JSON or
  * typed errors. Retries are declarative (which statuses, how many, how long) and
- * only for calls that are safe to repeat; a POST is retried only after a 429,
- * which tells us it was not processed.
+ * only for calls that are safe to repeat: reads; a write (POST or PUT) only
+ * after a 429, which tells us it was not processed.
  */
 import {
   BadRequestError,
@@ -180,7 +180,8 @@ export class HttpClient {
     const transient = rateLimited || error instanceof NetworkError || this.policy.statuses.some((s) => s === error.status);
     if (!transient) return undefined;
     // A write whose fate is unknown (5xx, dropped, timed out) may have been applied, or be applied late: never repeat it blindly.
-    // An update too: the caller reads the record back, since a late PUT repeated could land over a newer one.
+    // An update too, since a late PUT repeated could land over a newer one: the caller reads the record back and compares it
+    // with what was sent, and sends it again only from a later execution, when the service still holds the values from before.
     if (spec.method !== 'GET' && !rateLimited) return undefined;
     let delay: number;
     if (rateLimited && error.retryAfterMs !== undefined) {
