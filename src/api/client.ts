@@ -69,8 +69,9 @@ export class BillingClient {
    * A client of the same connection whose requests give up retrying where a
    * retry could not end by `limit` (epoch ms; undefined: no limit), so a
    * hanging service or a long Retry-After hands its error back instead of
-   * running past the execution. This client keeps its own limit: a caller
-   * sends through the one returned.
+   * running past the execution. The client it is asked of keeps its own
+   * limit, shared by every caller of the connection: send through the one
+   * returned.
    */
   withLimit(limit: number | undefined): BillingClient {
     return new BillingClient({ ...this.config, deadline: limit });
