@@ -404,6 +404,26 @@ describe('a batch of subscription updates', () => {
     expect(s.log).toEqual(['atualizar 1', 'atualizar 2', 'atualizar 3', 'atualizar 4', 'atualizar 5', 'atualizar 7', 'assinatura id 5']);
   });
 
+  it('a PENDENTE update is read back: past the safe delay sent again when the service lacks it (a record gone is told by the PUT), never when its row now has a problem; too soon, left as it is', () => {
+    const now = 1_000_000;
+    const pendente = (id: number, since: number, extra: Partial<BuiltRow> = {}): Item => ({ ...put(id, extra), mode: 'lookup', reason: 'pendente', since });
+    const old = now - SAFE_RESEND_MS;
+    const held = (id: number) => [json(200, [{ idAssinaturaContrato: id, valorUnitario: 9, descricaoAssinaturaContrato: 'Antiga' }])];
+    const s = service({
+      put: { 1: [json(200, { data: { idAssinaturaContrato: 1 } })], 2: [json(404, { message: ['não encontrada'] })] },
+      subs: { 'id 1': held(1), 'id 2': [json(200, [])], 'id 3': held(3), 'id 4': held(4) },
+    });
+    const issue: RowIssue = { sheet: 'Lote', row: 3, column: 2, message: 'Linha 3, coluna "Valor" (B): informe um número.' };
+    const items = [pendente(1, old), pendente(2, old), pendente(3, old, { issues: [issue] }), pendente(4, now - 1_000)];
+    const out = runBatch(s.client, update, items, options({ now: () => now }));
+    expect(out.results.get(1)).toEqual({ status: 'OK', id: undefined, mensagem: 'Assinatura atualizada (ID 1).' });
+    expect(out.results.get(2)).toMatchObject({ status: 'ERRO', mensagem: expect.stringMatching(/^A assinatura 2 não foi encontrada/) });
+    expect(out.results.get(3)).toEqual({ status: 'ERRO', mensagem: issue.message });
+    expect(out.results.get(4)).toMatchObject({ status: 'PENDENTE' });
+    expect(out.pending).toEqual([4]);
+    expect(s.log).toEqual(['assinatura id 1', 'assinatura id 2', 'assinatura id 3', 'assinatura id 4', 'atualizar 1', 'atualizar 2']);
+  });
+
   it('a batch that follows another in the same step (edits of two operations) starts only if it still fits', () => {
     const late = options({ deadline: 999_999 });
     const s = service({ put: { 1: [json(200, { data: { idAssinaturaContrato: 1 } })] } });

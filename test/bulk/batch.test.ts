@@ -62,6 +62,7 @@ describe('a batch of updates (PUT, read back when the answer is lost, never sent
     const out = runBatch(client, op, [item(2), item(3)], { now: () => clock.t, sleep: () => {}, deadline: 60_000, maxAttempts: 3 });
     expect(calls).toEqual([2]);
     expect(lookups).toEqual([2]);
+    expect(out.waves).toBe(2);
     expect(out.pending).toEqual([2, 3]);
     expect(out.results.get(2)).toEqual({
       status: 'PENDENTE',
@@ -240,6 +241,20 @@ describe('an edit pushed from an imported sheet (its record read before the PUT)
       expect(out.results.get(2)?.status).toBe(status);
       if (puts) expect(sent[0]).toEqual({ valor: 10, descricaoAssinaturaContrato: 'do serviço x' });
       if (status === 'ERRO') expect(out.results.get(2)?.mensagem).toBe('conflito');
+    }
+  });
+
+  it('says whether the service already had the values when read first, or confirmed them after an uncertain answer', () => {
+    for (const [reason, since, said] of [
+      ['base', undefined, 'Assinatura atualizada (ID 2): o serviço já tinha estes valores, nada foi enviado.'],
+      ['pendente', -1_000, 'Assinatura atualizada (ID 2), confirmada por consulta depois de uma resposta incerta.'],
+    ] as const) {
+      sent.length = 0;
+      const clock = { t: 0 };
+      const { client } = scripted(['ok'], clock, 1_000, 10);
+      const out = runBatch(recorded(client), op, [edit(2, reason, { since })], options(clock));
+      expect(sent).toEqual([]);
+      expect(out.results.get(2)).toEqual({ status: 'OK', id: undefined, mensagem: said });
     }
   });
 

@@ -271,12 +271,13 @@ class Chunk {
 
   /**
    * Whether a write whose outcome is unknown could still be made by the
-   * service: lost in this execution, or PENDENTE since less than the safe
-   * delay. Until then what a lookup finds proves nothing, and nothing is sent.
+   * service: lost in this execution, or PENDENTE (the rows that know `since`)
+   * for less than the safe delay. Until then what a lookup finds proves
+   * nothing, and nothing is sent.
    */
   private tooSoon(item: Item): boolean {
     if (item.reason === 'unknown') return true;
-    return item.reason === 'pendente' && item.since !== undefined && this.options.now() - item.since < (this.options.safeResendMs ?? SAFE_RESEND_MS);
+    return item.since !== undefined && this.options.now() - item.since < (this.options.safeResendMs ?? SAFE_RESEND_MS);
   }
 
   /** A row whose lookup found nothing goes out again, unless it changed since its owner confirmed it. */
