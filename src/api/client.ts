@@ -66,13 +66,15 @@ export class BillingClient {
   }
 
   /**
-   * Requests from now on give up retrying where a retry could not end by
-   * `limit` (epoch ms; undefined: no limit), so a hanging service or a long
-   * Retry-After hands its error back instead of running past the execution.
+   * A client of the same connection whose requests give up retrying where a
+   * retry could not end by `limit` (epoch ms; undefined: no limit), so a
+   * hanging service or a long Retry-After hands its error back instead of
+   * running past the execution. The client it is asked of keeps its own
+   * limit, shared by every caller of the connection: send through the one
+   * returned.
    */
-  withLimit(limit: number | undefined): this {
-    this.http.deadline = limit;
-    return this;
+  withLimit(limit: number | undefined): BillingClient {
+    return new BillingClient({ ...this.config, deadline: limit });
   }
 
   /**
@@ -132,8 +134,9 @@ export class BillingClient {
           list: decodeList(info, `${op.method} ${op.path}`, op.record, op.idField, one.json, op.envelope === 'flexible') as DecodedList<ListingRecord<K>>,
         };
       });
-    const pager = new Pager<ListingRecord<K>>((pages) => decode(this.http.sendAll(specs(pages))), options);
-    return { client: this, pager, specs, decode };
+    // The pager sends through the walk's client, which a caller may swap for one with a limit between waves.
+    const walk: Walk<ListingRecord<K>> = { client: this, pager: new Pager((pages) => decode(walk.client.http.sendAll(specs(pages))), options), specs, decode };
+    return walk;
   }
 
   /** Every record of a listing, all pages. */
@@ -238,6 +241,7 @@ export class BillingClient {
 
 /** One listing walked by one client (a company's connection). */
 export interface Walk<R extends ApiRecord = ApiRecord> {
+  /** What its pages go through: the client it was made by, or one derived from it with a limit (`withLimit`). */
   client: BillingClient;
   pager: Pager<R>;
   specs(pages: number[]): RequestSpec[];

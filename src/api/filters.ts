@@ -48,6 +48,7 @@ export type DateInput = Date | string | { year: number; month: number; day: numb
 export type FilterValue = string | number | boolean | Date | readonly number[] | { year: number; month: number; day?: number };
 export type FilterValues = Record<string, FilterValue | null | undefined>;
 
+/** Thrown when a request's filters are formatted and one is unknown to the listing, has a value its kind refuses, or ends its period before it starts. */
 export class FilterError extends UserError {
   override name = 'FilterError';
   constructor(

@@ -1,8 +1,8 @@
 /**
  * Sends requests through the injected transport and turns outcomes into JSON or
  * typed errors. Retries are declarative (which statuses, how many, how long) and
- * only for calls that are safe to repeat; a POST is retried only after a 429,
- * which tells us it was not processed.
+ * only for calls that are safe to repeat: reads; a write (POST or PUT) only
+ * after a 429, which tells us it was not processed.
  */
 import {
   BadRequestError,
@@ -53,6 +53,12 @@ export interface HttpConfig {
   timeoutMs?: number;
   /** The clock retries are planned on (default Date.now). */
   now?: () => number;
+  /**
+   * Epoch ms by which every retry must be able to end: a retry is sent only if
+   * its wait plus a worst-case round trip fits, so a hanging service or a long
+   * Retry-After sends the error up instead of running past the execution.
+   */
+  deadline?: number;
 }
 
 export interface RequestSpec {
@@ -140,12 +146,6 @@ export function settle(info: RequestInfo, outcome: HttpOutcome, nowMs: number): 
 
 export class HttpClient {
   readonly stats: HttpStats = { requests: 0, waves: 0, retries: 0 };
-  /**
-   * Epoch ms by which every retry must be able to end: a retry is sent only if
-   * its wait plus a worst-case round trip fits, so a hanging service or a long
-   * Retry-After sends the error up instead of running past the execution.
-   */
-  deadline?: number;
   private readonly policy: RetryPolicy;
   private readonly random: () => number;
   private readonly base: string;
@@ -180,7 +180,8 @@ export class HttpClient {
     const transient = rateLimited || error instanceof NetworkError || this.policy.statuses.some((s) => s === error.status);
     if (!transient) return undefined;
     // A write whose fate is unknown (5xx, dropped, timed out) may have been applied, or be applied late: never repeat it blindly.
-    // An update too: the caller reads the record back, since a late PUT repeated could land over a newer one.
+    // An update too, since a late PUT repeated could land over a newer one: the caller reads the record back and compares it
+    // with what was sent, and sends it again only from a later execution, when the service still holds the values from before.
     if (spec.method !== 'GET' && !rateLimited) return undefined;
     let delay: number;
     if (rateLimited && error.retryAfterMs !== undefined) {
@@ -190,7 +191,7 @@ export class HttpClient {
       const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** attempt);
       delay = Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
     }
-    if ((this.config.now ?? Date.now)() + delay + WORST_ROUND_TRIP_MS > (this.deadline ?? Infinity)) return undefined;
+    if ((this.config.now ?? Date.now)() + delay + WORST_ROUND_TRIP_MS > (this.config.deadline ?? Infinity)) return undefined;
     return delay;
   }
 

@@ -36,6 +36,7 @@ export interface ConnectionInput {
   isDefault?: boolean;
 }
 
+/** Thrown when a connection is saved with a bad name, address or key, or when the one asked for is missing or has no key. */
 export class ConnectionError extends UserError {
   override name = 'ConnectionError';
   constructor(

@@ -17,6 +17,7 @@
  * "Recebido em" is not compared and stays: as after an incremental refresh, it
  * says when the row's data last came, which it still is.
  */
+import { isDate } from '../api/calendar';
 import type { ApiRecord } from '../api/envelopes';
 import { listing } from '../api/operations';
 import { CHILD_TAG, childTagValue } from './child-sheet';
@@ -64,8 +65,6 @@ function listingNow(deps: RunDeps, report: Report, now: number): ApiRecord[] | n
   const { done, incomplete } = walk.pager.state;
   return done && !incomplete && walk.pager.warnings.length === 0 ? records : null;
 }
-
-const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === '[object Date]';
 
 /** A cell as the sheet gives it back against the value the run would write there. */
 function sameCell(cell: unknown, value: CellValue): boolean {

@@ -9,6 +9,7 @@ import { CELL_LIMIT_TEXT, GOOGLE_CELL_LIMIT } from '../core/sheet-port';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
+/** Thrown when Google refuses a write (a row appended, a sheet added) because the spreadsheet is at its cell limit. */
 export class CellLimitError extends UserError {
   override name = 'CellLimitError';
 }

@@ -11,6 +11,7 @@
 import { UserError } from '../api/user-error';
 import { flushWrites } from './services';
 
+/** Thrown when another execution still holds the document or user lock after the wait. */
 export class BusyError extends UserError {
   override name = 'BusyError';
 }

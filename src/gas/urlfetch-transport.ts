@@ -47,8 +47,8 @@ export const urlFetchTransport: Transport = {
       // fetchAll fails whole when one request has no answer, and the others may
       // have been applied. Nothing is resent here: one by one, a wave that hung
       // would cost a minute per request. Every request is reported as of unknown
-      // outcome; the client retries idempotent ones as a wave, if its deadline
-      // allows, and a POST is checked before it is repeated.
+      // outcome; the client retries the reads as a wave, if its deadline
+      // allows, and a write (POST or PUT) is looked up before it is repeated.
       return reqs.map(() => networkError(err));
     }
   },

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
 import { BillingClient, type ClientConfig } from '../../src/api/client';
-import { BadRequestError, SchemaError, ValidationError } from '../../src/api/errors';
+import { BadRequestError, SchemaError, ServerError, ValidationError } from '../../src/api/errors';
+import { WORST_ROUND_TRIP_MS } from '../../src/api/http';
 import { listing } from '../../src/api/operations';
 import type { HttpOutcome } from '../../src/api/transport';
 import { json, scripted } from './scripted';
@@ -124,5 +125,40 @@ describe('BillingClient listing requests', () => {
     expect(client.listAll('clientes')).toEqual({ records: [{ idCliente: 1 }, { idCliente: 2 }], warnings: [], pages: 2 });
     expect(sent).toHaveLength(2);
     expect(client.stats.requests).toBe(2);
+  });
+});
+
+describe('a client with a limit (withLimit)', () => {
+  /** A retry of the first 503 waits 375 ms: with a worst-case round trip after it, it ends at 1000 + 375 + WORST_ROUND_TRIP_MS. */
+  const retryEnds = 1000 + 375 + WORST_ROUND_TRIP_MS;
+  const customers = json(200, { data: [{ idCliente: 1 }], paging: { page: 1, totalPages: 1 } });
+  /** Pages numbered from 1: one request a page. */
+  const ONE = { base: 1 } as const;
+  /** A service that answers 503 `failures` times, then the customers. */
+  const flaky = (failures: number) => billing([...Array(failures).fill(json(503, {})), customers], { now: () => 1000, random: () => 0.5 });
+
+  it('is another client of the same connection: it gives up a retry its limit has no room for, while the client it came from still retries', () => {
+    const { client, sent } = flaky(2);
+    const derived = client.withLimit(retryEnds - 1);
+    expect(derived).not.toBe(client);
+    expect(() => derived.listAll('clientes', {}, ONE)).toThrow(ServerError);
+    expect(sent).toHaveLength(1);
+    expect(client.listAll('clientes', {}, ONE).records).toEqual([{ idCliente: 1 }]);
+    expect(sent.map((r) => [r.url, r.headers['x-api-key']])).toEqual(Array(3).fill(['https://api.test/v2/clientes?page=1', 'k']));
+  });
+
+  it('a limit with room for the retry retries, and a client derived with no limit retries whatever the one it came from had', () => {
+    expect(flaky(1).client.withLimit(retryEnds).listAll('clientes', {}, ONE).records).toHaveLength(1);
+    const unlimited = flaky(2);
+    expect(unlimited.client.withLimit(0).withLimit(undefined).listAll('clientes', {}, ONE).records).toHaveLength(1);
+    expect(unlimited.sent).toHaveLength(3);
+  });
+
+  it("a walk's pages go through the client the walk holds now: one derived with a limit between waves", () => {
+    const { client, sent } = flaky(1);
+    const walk = client.walk('clientes', {}, ONE);
+    walk.client = client.withLimit(retryEnds - 1);
+    expect(() => walk.pager.nextWave()).toThrow(ServerError);
+    expect(sent).toHaveLength(1);
   });
 });

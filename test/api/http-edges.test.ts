@@ -185,11 +185,9 @@ describe('retries', () => {
   });
 
   it('a retry is sent only if its wait and a worst-case round trip end before the deadline', () => {
-    const fits = client([json(503, {}), json(200, {})], { now: () => 1000 });
-    fits.http.deadline = 1000 + 375 + WORST_ROUND_TRIP_MS;
+    const fits = client([json(503, {}), json(200, {})], { now: () => 1000, deadline: 1000 + 375 + WORST_ROUND_TRIP_MS });
     expect(fits.http.send({ method: 'GET', path: '/v2/x' }).ok).toBe(true);
-    const late = client([json(503, {}), json(200, {})], { now: () => 1001 });
-    late.http.deadline = 1000 + 375 + WORST_ROUND_TRIP_MS;
+    const late = client([json(503, {}), json(200, {})], { now: () => 1001, deadline: 1000 + 375 + WORST_ROUND_TRIP_MS });
     expect(late.http.send({ method: 'GET', path: '/v2/x' }).ok).toBe(false);
     expect(late.sent).toHaveLength(1);
   });

@@ -361,7 +361,7 @@ describe('a batch of subscription creations', () => {
   });
 });
 
-describe('a batch of subscription updates (safe to repeat)', () => {
+describe('a batch of subscription updates', () => {
   const update = bulkOperations.atualizarAssinaturaPersonalizada;
   const body = { valor: 10, descricaoAssinaturaContrato: 'Mensalidade', isAtualizaDiscriminacaoNfse: false, discriminacaoNfse: '' };
   const put = (id: number, extra: Partial<BuiltRow> = {}): Item => ({
@@ -372,7 +372,7 @@ describe('a batch of subscription updates (safe to repeat)', () => {
     attempts: 0,
   });
 
-  it('each refusal in its own words; a lost answer is read back, and sent again when the record lacks the update', () => {
+  it('each refusal in its own words; a lost answer is read back, and left PENDENTE when the record lacks the update', () => {
     const s = service({
       put: {
         1: [json(200, { data: { idAssinaturaContrato: 1 } })],
@@ -397,11 +397,31 @@ describe('a batch of subscription updates (safe to repeat)', () => {
       refused: true,
       mensagem: 'A assinatura 4 não foi encontrada (ou é de outro tipo de contrato): confira o ID da assinatura.',
     });
-    expect(out.results.get(5)).toMatchObject({ status: 'OK' });
+    expect(out.results.get(5)).toMatchObject({ status: 'PENDENTE' });
     expect(out.results.get(6)).toMatchObject({ status: 'ERRO', refused: true });
     expect(out.results.get(6)?.mensagem).toMatch(/^valor: /);
     expect(out.results.get(7)).toEqual({ status: 'OK', id: undefined, mensagem: 'Assinatura atualizada.' });
-    expect(s.log).toEqual(['atualizar 1', 'atualizar 2', 'atualizar 3', 'atualizar 4', 'atualizar 5', 'atualizar 7', 'assinatura id 5', 'atualizar 5']);
+    expect(s.log).toEqual(['atualizar 1', 'atualizar 2', 'atualizar 3', 'atualizar 4', 'atualizar 5', 'atualizar 7', 'assinatura id 5']);
+  });
+
+  it('a PENDENTE update is read back: past the safe delay sent again when the service lacks it (a record gone is told by the PUT), never when its row now has a problem; too soon, left as it is', () => {
+    const now = 1_000_000;
+    const pendente = (id: number, since: number, extra: Partial<BuiltRow> = {}): Item => ({ ...put(id, extra), mode: 'lookup', reason: 'pendente', since });
+    const old = now - SAFE_RESEND_MS;
+    const held = (id: number) => [json(200, [{ idAssinaturaContrato: id, valorUnitario: 9, descricaoAssinaturaContrato: 'Antiga' }])];
+    const s = service({
+      put: { 1: [json(200, { data: { idAssinaturaContrato: 1 } })], 2: [json(404, { message: ['não encontrada'] })] },
+      subs: { 'id 1': held(1), 'id 2': [json(200, [])], 'id 3': held(3), 'id 4': held(4) },
+    });
+    const issue: RowIssue = { sheet: 'Lote', row: 3, column: 2, message: 'Linha 3, coluna "Valor" (B): informe um número.' };
+    const items = [pendente(1, old), pendente(2, old), pendente(3, old, { issues: [issue] }), pendente(4, now - 1_000)];
+    const out = runBatch(s.client, update, items, options({ now: () => now }));
+    expect(out.results.get(1)).toEqual({ status: 'OK', id: undefined, mensagem: 'Assinatura atualizada (ID 1).' });
+    expect(out.results.get(2)).toMatchObject({ status: 'ERRO', mensagem: expect.stringMatching(/^A assinatura 2 não foi encontrada/) });
+    expect(out.results.get(3)).toEqual({ status: 'ERRO', mensagem: issue.message });
+    expect(out.results.get(4)).toMatchObject({ status: 'PENDENTE' });
+    expect(out.pending).toEqual([4]);
+    expect(s.log).toEqual(['assinatura id 1', 'assinatura id 2', 'assinatura id 3', 'assinatura id 4', 'atualizar 1', 'atualizar 2']);
   });
 
   it('a batch that follows another in the same step (edits of two operations) starts only if it still fits', () => {

@@ -2,7 +2,7 @@
  * One batch on the wire, against a scripted client: how many times a row may
  * be tried, when the batch stops for the execution's deadline, how a 429's
  * Retry-After is honoured or left for the next step, and how an update whose
- * answer was lost is read back before it is sent again.
+ * answer was lost is read back, and sent again only by a later step.
  */
 import { describe, expect, it } from 'vitest';
 import type { BillingClient } from '../../src/api/client';
@@ -55,32 +55,55 @@ const item = (row: number): Item => ({
   attempts: 0,
 });
 
-describe('a batch of updates (PUT, safe to repeat, read back when the answer is lost)', () => {
-  it('tries a failing row at most maxAttempts times (sends and read-backs), then says to run again', () => {
+describe('a batch of updates (PUT, read back when the answer is lost, never sent again in that step)', () => {
+  it('a lost answer is read back once and, not found applied, left PENDENTE for a later step: never sent again in this one', () => {
     const clock = { t: 0 };
     const { client, calls, lookups } = scripted([new ServerError(PUT, 500)], clock);
     const out = runBatch(client, op, [item(2), item(3)], { now: () => clock.t, sleep: () => {}, deadline: 60_000, maxAttempts: 3 });
-    expect(calls).toEqual([2, 2]);
+    expect(calls).toEqual([2]);
     expect(lookups).toEqual([2]);
+    expect(out.waves).toBe(2);
+    expect(out.pending).toEqual([2, 3]);
+    expect(out.results.get(2)).toEqual({
+      status: 'PENDENTE',
+      mensagem: 'Resultado incerto: antes de qualquer reenvio o complemento relê a assinatura e compara com o que foi enviado.',
+    });
+  });
+
+  it('tries a row the service keeps turning away (429: not processed) at most maxAttempts times, then says to run again', () => {
+    const clock = { t: 0 };
+    const { client, calls, lookups } = scripted([new RateLimitedError(PUT, 0)], clock);
+    const out = runBatch(client, op, [item(2), item(3)], { now: () => clock.t, sleep: () => {}, deadline: 60_000, maxAttempts: 3 });
+    expect(calls).toEqual([2, 2, 2]);
+    expect(lookups).toEqual([]);
     expect(out.results.get(2)).toMatchObject({ status: 'ERRO' });
     expect(out.results.get(2)?.mensagem).toContain('pode ser repetida');
     expect(out.pending).toEqual([]);
   });
 
-  it('four attempts by default: a send, then rounds of read-back and send until the fourth has passed', () => {
+  it('four attempts by default', () => {
     const clock = { t: 0 };
-    const { client, calls, lookups } = scripted([new ServerError(PUT, 503)], clock);
+    const { client, calls, lookups } = scripted([new RateLimitedError(PUT, 0)], clock);
     runBatch(client, op, [item(2)], { now: () => clock.t, sleep: () => {}, deadline: 60_000 });
-    expect(calls.length).toBe(3);
-    expect(lookups.length).toBe(2);
+    expect(calls.length).toBe(4);
+    expect(lookups.length).toBe(0);
   });
 
-  it('a 500 then a success: the record read back does not hold the update, so it goes again and is OK', () => {
+  it('a 500 then a success: the record read back does not hold the update, so it waits for a later step past the safe delay, which reads it back again and sends it', () => {
     const clock = { t: 0 };
     const { client, calls, lookups } = scripted([new ServerError(PUT, 500), 'ok'], clock);
-    const out = runBatch(client, op, [item(2)], { now: () => clock.t, sleep: () => {}, deadline: 60_000 });
-    expect(calls.length).toBe(2);
+    const options = { now: () => clock.t, sleep: () => {}, deadline: 60_000, safeResendMs: 600_000 };
+    const lost = runBatch(client, op, [item(2)], options);
+    expect(calls.length).toBe(1);
     expect(lookups.length).toBe(1);
+    expect(lost.results.get(2)).toMatchObject({ status: 'PENDENTE' });
+    // The row as a later step finds it: PENDENTE since the loss.
+    const later = (since: number): Item => ({ ...item(2), mode: 'lookup', reason: 'pendente', since });
+    expect(runBatch(client, op, [later(clock.t - 1_000)], options).results.get(2)).toMatchObject({ status: 'PENDENTE' });
+    expect(calls.length).toBe(1);
+    const out = runBatch(client, op, [later(clock.t - 600_000)], options);
+    expect(calls.length).toBe(2);
+    expect(lookups.length).toBe(3);
     expect(out.results.get(2)).toMatchObject({ status: 'OK' });
   });
 
@@ -93,13 +116,13 @@ describe('a batch of updates (PUT, safe to repeat, read back when the answer is 
     expect(out.results.get(2)?.mensagem).toMatch(/confirmada por consulta/);
   });
 
-  it('stops at the deadline: no round (a read-back and its send) starts after it', () => {
+  it('stops at the deadline: no round starts after it', () => {
     const clock = { t: 0 };
-    const { client, calls, lookups } = scripted([new ServerError(PUT, 500)], clock, 10_000);
+    const { client, calls, lookups } = scripted([new RateLimitedError(PUT, 0)], clock, 10_000);
     runBatch(client, op, [item(2)], { now: () => clock.t, sleep: () => {}, deadline: 15_000, maxAttempts: 10 });
     expect(calls.length).toBe(2);
-    expect(lookups.length).toBe(1);
-    expect(clock.t).toBe(30_000);
+    expect(lookups.length).toBe(0);
+    expect(clock.t).toBe(20_000);
   });
 
   it("waits the 429's Retry-After, then sends again", () => {
@@ -218,6 +241,20 @@ describe('an edit pushed from an imported sheet (its record read before the PUT)
       expect(out.results.get(2)?.status).toBe(status);
       if (puts) expect(sent[0]).toEqual({ valor: 10, descricaoAssinaturaContrato: 'do serviço x' });
       if (status === 'ERRO') expect(out.results.get(2)?.mensagem).toBe('conflito');
+    }
+  });
+
+  it('says whether the service already had the values when read first, or confirmed them after an uncertain answer', () => {
+    for (const [reason, since, said] of [
+      ['base', undefined, 'Assinatura atualizada (ID 2): o serviço já tinha estes valores, nada foi enviado.'],
+      ['pendente', -1_000, 'Assinatura atualizada (ID 2), confirmada por consulta depois de uma resposta incerta.'],
+    ] as const) {
+      sent.length = 0;
+      const clock = { t: 0 };
+      const { client } = scripted(['ok'], clock, 1_000, 10);
+      const out = runBatch(recorded(client), op, [edit(2, reason, { since })], options(clock));
+      expect(sent).toEqual([]);
+      expect(out.results.get(2)).toEqual({ status: 'OK', id: undefined, mensagem: said });
     }
   });
 

@@ -46,6 +46,8 @@ afterAll(async () => {
 function killingClient(real: BillingClient, at: number, kill: () => void, count: { waves: number }): BillingClient {
   return new Proxy(real, {
     get(target, prop, receiver) {
+      // The client a step derives with its limit is what it sends through: it dies alike.
+      if (prop === 'withLimit') return (limit: number | undefined) => killingClient(target.withLimit(limit), at, kill, count);
       if (prop !== 'writeMany') return Reflect.get(target, prop, receiver);
       return (...args: Parameters<BillingClient['writeMany']>) => {
         const out = target.writeMany(...args);

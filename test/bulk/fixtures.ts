@@ -7,6 +7,7 @@ import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { intlZone } from '../../src/api/calendar';
 import type { KeyValueStore } from '../../src/core/ports';
 import { type Seal, SignedStore } from '../../src/core/seal';
+import type { Transport } from '../../src/api/transport';
 import { MemoryBook } from './memory-book';
 
 export type Rec = Record<string, any>;
@@ -45,8 +46,24 @@ export function altered(store: KeyValueStore = new MemoryStore()): SignedStore {
   return SignedStore.over(store, sealThat(false));
 }
 
-export function client(sb: SandboxHandle, org = 0): BillingClient {
-  return new BillingClient({ baseUrl: sb.baseUrl, apiKey: sb.orgs[org].apiKey, transport: nodeTransport, sleep: () => {}, zone, timeoutMs: 10_000 });
+/** `transport`: what the client (and every client derived from it) sends through. */
+export function client(sb: SandboxHandle, org = 0, transport: Transport = nodeTransport): BillingClient {
+  return new BillingClient({ baseUrl: sb.baseUrl, apiKey: sb.orgs[org].apiKey, transport, sleep: () => {}, zone, timeoutMs: 10_000 });
+}
+
+/**
+ * A connection's own client that sends nothing: it only derives `derived`,
+ * recording each limit asked. A caller that sent through the client it
+ * derived from, instead of the one it got, would fail.
+ */
+export function deriveOnly(derived: BillingClient, limits: Array<number | undefined>): BillingClient {
+  const own = {
+    withLimit(limit: number | undefined): BillingClient {
+      limits.push(limit);
+      return derived;
+    },
+  };
+  return own as unknown as BillingClient;
 }
 
 let generated = 0;

@@ -9,7 +9,7 @@ import { continueBulk } from '../../src/core/bulk/job';
 import { startBulk } from '../../src/core/bulk/launch';
 import { FAULT_COLOR } from '../../src/core/bulk/sheet-io';
 import type { CellValue } from '../../src/core/table';
-import { CUSTOM_HEADER } from './fixtures';
+import { CUSTOM_HEADER, deriveOnly } from './fixtures';
 import type { MemorySheet } from './memory-book';
 import { foreignDates } from './foreign-dates';
 import { adesao, clock, customRow, emit, FAR, fakeService, killedAfterResults, NFSE_HEADER, setUp, statuses } from './fake-service';
@@ -197,6 +197,30 @@ describe('what a kill or the hard limit leaves', () => {
     expect(service.log).toEqual([]);
     deps.limit = undefined;
     expect(continueBulk(deps, p.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 1 } });
+  });
+
+  it("every request of a run goes through a client derived with the step's limit, never the connection's own", () => {
+    const service = fakeService({ customers: [{ idCliente: 321, cpfCnpj: '12345678909', isAtivo: true }] });
+    const limits: Array<number | undefined> = [];
+    const { book, deps } = setUp(service, { clientFor: () => deriveOnly(service.client, limits) });
+    const limit = clock.t + 3_600_000;
+    deps.limit = limit;
+    const row = [...customRow('K-1'), '123.456.789-09'];
+    row[1] = '';
+    book.sheet('Lote', [...CUSTOM_HEADER, 'CPF/CNPJ do cliente'], [row]);
+    const started = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock.t - 1);
+    // A job kept from before customers were remembered: its step looks the CPF/CNPJ up again.
+    const job = deps.jobs.get(started.jobId);
+    delete job?.customers;
+    deps.jobs.put(started.jobId, job as NonNullable<typeof job>);
+    const p = continueBulk(deps, started.jobId, FAR());
+    expect(p).toMatchObject({ status: 'done', counts: { ok: 1 } });
+    expect(service.posted.map((b) => b.idCliente)).toEqual([321]);
+    expect(service.log.filter((l) => l.startsWith('GET /v2/clientes'))).toHaveLength(2);
+    // The start's check of the CPF/CNPJ with the execution's limit, then the batch's customers and its send, each with the step's.
+    expect(limits).toHaveLength(3);
+    expect(limits[0]).toBe(limit);
+    for (const l of limits) expect(l).toBeLessThanOrEqual(limit);
   });
 
   it('a run too large to keep each row’s key warns not to sort or delete rows until it ends', () => {

@@ -6,13 +6,15 @@
  * and nothing is sent for them; an unknown outcome is never resent blindly.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { nodeTransport } from '../../dev/http/node-transport';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
+import type { HttpOutcome, HttpRequest } from '../../src/api/transport';
 import { SAFE_RESEND_MS } from '../../src/core/bulk/batch';
 import { continueBulk } from '../../src/core/bulk/job';
 import { startBulk } from '../../src/core/bulk/launch';
 import { validateSheet } from '../../src/core/bulk/validate';
 import { FAULT_COLOR } from '../../src/core/bulk/sheet-io';
-import { catalog, CUSTOM_HEADER, customRow, deps, type Rec, zone } from './fixtures';
+import { catalog, client, CUSTOM_HEADER, customRow, deps, type Rec, zone } from './fixtures';
 import { MemoryBook } from './memory-book';
 
 let sb: SandboxHandle;
@@ -338,17 +340,17 @@ describe('NFS-e still without a number', () => {
     expect(await posts('/v2/faturamento')).toEqual([]);
 
     // The city hall numbers the notes (the service now answers with a number).
-    const c = d.clientFor('');
-    const sendAll = c.http.sendAll.bind(c.http);
-    c.http.sendAll = (specs) =>
-      sendAll(specs).map((settled, i) => {
-        if (!settled.ok || specs[i].path !== '/v2/nfse') return settled;
-        const json = settled.json as { data: Rec[] };
-        return {
-          ...settled,
-          json: { ...json, data: json.data.map((n) => ({ ...n, statusNotaFiscalServico: 'AUTORIZADA', numeroNotaFiscalServico: `00${n.idFatura}` })) },
-        };
-      });
+    const withNumber = (request: HttpRequest, outcome: HttpOutcome): HttpOutcome => {
+      if (outcome.kind !== 'response' || outcome.status !== 200 || new URL(request.url).pathname !== '/v2/nfse') return outcome;
+      const json = JSON.parse(outcome.body) as { data: Rec[] };
+      const data = json.data.map((n) => ({ ...n, statusNotaFiscalServico: 'AUTORIZADA', numeroNotaFiscalServico: `00${n.idFatura}` }));
+      return { ...outcome, body: JSON.stringify({ ...json, data }) };
+    };
+    const cityHall = client(sb, 0, {
+      fetch: (request) => withNumber(request, nodeTransport.fetch(request)),
+      fetchAll: (requests) => nodeTransport.fetchAll(requests).map((outcome, i) => withNumber(requests[i], outcome)),
+    });
+    d.clientFor = () => cityHall;
     await sb.clearLog();
     const third = startBulk(d, { operation: 'emitirNfse', sheetName: 'NF', connection: 'x', scope: 'all' }, FAR());
     expect(third.counts).toMatchObject({ ok: 0, skipped: chosen.length, failed: 0 });
@@ -400,13 +402,12 @@ describe('a batch cut short by the step deadline', () => {
     );
     // Virtual time: each wave of creations takes 10 s.
     let t = Date.now();
-    const d = deps(sb, book, { now: () => t });
-    const c = d.clientFor('');
-    const writeMany = c.writeMany.bind(c);
-    c.writeMany = ((...args: Parameters<typeof writeMany>) => {
-      t += 10_000;
-      return writeMany(...args);
-    }) as typeof c.writeMany;
+    const creating = (requests: HttpRequest[]): HttpOutcome[] => {
+      if (requests.some((r) => r.method === 'POST')) t += 10_000;
+      return nodeTransport.fetchAll(requests);
+    };
+    const slow = client(sb, 0, { fetch: (request) => creating([request])[0], fetchAll: creating });
+    const d = deps(sb, book, { now: () => t, clientFor: () => slow });
     const first = startBulk(d, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all', batchSize: 2 }, t + 15_000);
     expect(first.done).toBe(false);
     // Two waves went before the deadline; the third never started.

@@ -1,16 +1,18 @@
 /**
  * One batch of rows on the wire, exactly once. Rows whose earlier attempt has
- * an unknown outcome are looked up before anything is sent; a POST whose
- * answer is lost is looked up, never blindly repeated; a 429 means "not
- * processed", so those rows wait and go again; an update (PUT) sets values and
- * may simply be repeated.
+ * an unknown outcome are looked up before anything is sent; a write whose
+ * answer is lost (a POST or a PUT) is looked up, never blindly repeated: an
+ * update is read back and compared with what was sent, as api/http.ts leaves
+ * it to us, and goes again only from a later execution, once the service's
+ * late writes have had their time and it still holds the values from before.
+ * A 429 means "not processed", so those rows wait and go again.
  */
 import { StepBudget, WORST_ROUND_TRIP_MS } from '../deadline';
 import type { BillingClient, EmissionResult, SubscriptionResult } from '../../api/client';
 import type { Nfse, Subscription } from '../../api/writes';
 import { BadRequestError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../api/errors';
 import { type BulkOperation, STATUS } from './definitions';
-import { type Existing, holdsUpdate, lookupMany, type Merge } from './reconcile';
+import { asSent, type Existing, lookupMany, type Merge } from './reconcile';
 import { type BuiltRow, issueText } from './rows';
 import type { RowResult } from './sheet-io';
 
@@ -235,34 +237,31 @@ class Chunk {
     else this.drop(item);
   }
 
-  /** An update read back: done if the record already holds it, sent (again: a PUT may be repeated) otherwise. */
-  private readBack(item: Item, existing: Existing | null): void {
-    const record = existing?.record as Subscription | undefined;
-    if (item.merge && item.built.issues.length === 0) this.reconcile(item, item.merge(record ?? null));
-    else if (record && item.built.issues.length === 0 && holdsUpdate(this.op, item.built.body, record))
-      this.settle(item, subscriptionOk(this.op, record, ', confirmada por consulta depois de uma resposta incerta'));
-    else if (item.built.issues.length > 0) this.settle(item, error(issueText(item.built.issues)));
-    else this.resend(item);
-  }
-
   /**
-   * An edit read before it is sent, or after its answer was lost: done when the
-   * record holds it; never sent again in the execution whose answer was lost,
-   * nor before the service's late writes have had their time; a conflict with
-   * a change made in the service is told, never sent.
+   * An update read back: an edit before it is sent, or any update after its
+   * answer was lost (in this execution, or left PENDENTE by an earlier one).
+   * Done when the record holds what was sent. Otherwise never sent again in
+   * the execution whose answer was lost, nor before the service's late writes
+   * have had their time: only then does the record show the values the PUT
+   * would replace. An edit tells them from its base (a change made in the
+   * service is a conflict, told and never sent); a template row, which has no
+   * base, from the record as read just now, nothing of ours being in flight.
    */
-  private reconcile(item: Item, merged: ReturnType<Merge>): void {
+  private readBack(item: Item, existing: Existing | null): void {
+    const record = (existing?.record ?? null) as Subscription | null;
+    const merged = (item.merge ?? asSent(this.op, item.built.body))(record);
     const fresh = item.reason === 'base';
-    if (merged.holds)
+    if (item.built.issues.length > 0) this.settle(item, error(issueText(item.built.issues)));
+    else if (merged.holds)
       this.settle(
         item,
         subscriptionOk(
           this.op,
-          null,
+          record,
           fresh ? ': o serviço já tinha estes valores, nada foi enviado' : ', confirmada por consulta depois de uma resposta incerta',
         ),
       );
-    else if (item.reason === 'unknown' || (item.reason === 'pendente' && !this.safeToResend(item))) item.attempts = this.maxAttempts;
+    else if (this.tooSoon(item)) item.attempts = this.maxAttempts;
     else if (merged.conflict) this.settle(item, error(merged.conflict));
     else {
       item.sendBody = merged.body;
@@ -270,9 +269,15 @@ class Chunk {
     }
   }
 
-  /** Whether an unknown outcome is old enough that a write the service still has not made will not come. */
-  private safeToResend(item: Item): boolean {
-    return item.since === undefined || this.options.now() - item.since >= (this.options.safeResendMs ?? SAFE_RESEND_MS);
+  /**
+   * Whether a write whose outcome is unknown could still be made by the
+   * service: lost in this execution, or PENDENTE (the rows that know `since`)
+   * for less than the safe delay. Until then what a lookup finds proves
+   * nothing, and nothing is sent.
+   */
+  private tooSoon(item: Item): boolean {
+    if (item.reason === 'unknown') return true;
+    return item.since !== undefined && this.options.now() - item.since < (this.options.safeResendMs ?? SAFE_RESEND_MS);
   }
 
   /** A row whose lookup found nothing goes out again, unless it changed since its owner confirmed it. */
@@ -287,7 +292,7 @@ class Chunk {
     else if (item.reason === 'rejected')
       this.settle(item, refused(`O serviço recusou a emissão: ${(item.rejection ?? []).join('; ') || 'sem detalhes'}. Confira a fatura.`));
     else if (item.built.issues.length > 0) this.settle(item, error(issueText(item.built.issues)));
-    else if (item.reason === 'unknown' || (item.reason === 'pendente' && !this.safeToResend(item))) {
+    else if (this.tooSoon(item)) {
       // Nothing found yet proves nothing this soon: never resent in this execution; a later one looks again.
       item.attempts = this.maxAttempts;
     } else this.resend(item);
@@ -330,21 +335,20 @@ class Chunk {
       this.settle(item, refused(`A assinatura ${item.built.pathId} não foi encontrada (ou é de outro tipo de contrato): confira o ID da assinatura.`));
     } else if (e instanceof ValidationError) {
       this.settle(item, refused(e.issues.map((i) => `${i.field}: ${i.message}`).join('; ')));
-    } else if (op.identity !== 'idempotent' || op.pathId !== undefined) {
-      // Time-out, 5xx, dropped connection: the write may have happened. Look before sending again.
+    } else {
+      // Time-out, 5xx, dropped connection: the write may have happened, or happen late. Look before sending again.
       item.mode = 'lookup';
       item.reason = 'unknown';
     }
   }
 
-  /** Rows the chunk could not settle: not sent after a refused key, an update to repeat, or PENDENTE. */
+  /** Rows the chunk could not settle: not sent after a refused key, never processed (turned away by 429s, or not read before sending), or PENDENTE. */
   private leave(): void {
     const { op, out } = this;
     for (const item of this.items) {
       if (out.results.has(item.row) || item.reason === 'recheck') continue;
-      const mayExist = item.reason === 'unknown' || item.reason === 'pendente';
-      // An edit whose answer was lost is read back before any resend: a late write must not be repeated over a newer one.
-      const settledLater = mayExist && (op.identity !== 'idempotent' || item.merge !== undefined);
+      // A write whose answer was lost is looked up before any resend: a late write must not be repeated over a newer one.
+      const settledLater = item.reason === 'unknown' || item.reason === 'pendente';
       if (out.fatal && !settledLater) {
         out.results.set(item.row, error(`Não enviada: ${out.fatal}`));
       } else if (op.identity === 'idempotent' && !settledLater) {

@@ -31,6 +31,7 @@ export interface EditColumns {
   lastColumn: number;
 }
 
+/** Thrown when the sheet asked to push edits from is no single-company import of subscriptions. */
 export class EditError extends UserError {
   override name = 'EditError';
 }

@@ -10,6 +10,7 @@ import type { WriteKey } from '../../api/writes';
 import { type BulkOperation, bulkOperations, type InputColumn, RESULT_NOTE, type ResultColumn, type ResultKey } from './definitions';
 import { UserError } from '../../api/user-error';
 
+/** Thrown when a bulk sheet's header (or the Descontos sheet's) lacks a column its operation needs, or has one twice. */
 export class LayoutError extends UserError {
   override name = 'LayoutError';
 }

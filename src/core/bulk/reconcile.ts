@@ -57,6 +57,11 @@ export function lookupMany(client: BillingClient, op: BulkOperation, keys: Reado
     });
 }
 
+/** A template row's update against its record: it holds when the record shows every value sent, and goes as the row built it. */
+export const asSent =
+  (op: BulkOperation, body: Record<string, unknown>): Merge =>
+  (record) => ({ holds: record !== null && holdsUpdate(op, body, record), body });
+
 /**
  * Whether a subscription read back already holds what an update sent: each
  * body field against the record field it sets (a text sent only under its

@@ -129,6 +129,7 @@ export interface BulkProgress {
   warnings: string[];
 }
 
+/** Thrown when a bulk run or an edit push cannot start or go on for this person: its operation, connection, sheet, rows, preview, comparison base or job is missing, altered or someone else's. */
 export class BulkError extends UserError {
   override name = 'BulkError';
 }

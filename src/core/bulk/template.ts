@@ -4,7 +4,7 @@
  * where digits must survive, dd/MM/yyyy dates, competência as text),
  * dropdowns for enumerated fields and one example row that runs skip.
  */
-import { parseIsoDate, type Zone } from '../../api/calendar';
+import { isDate, parseIsoDate, type Zone } from '../../api/calendar';
 import { SHEET_TAG } from '../sheet-layout';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
 import type { CellValue } from '../table';
@@ -52,7 +52,7 @@ export const EXAMPLE_TAG = 'faturamento.exemplo';
 
 /** A cell as the example mark compares it (a date by its instant). */
 export function exampleKey(v: unknown): string {
-  if (v instanceof Date || Object.prototype.toString.call(v) === '[object Date]') return `d:${(v as Date).getTime()}`;
+  if (isDate(v)) return `d:${v.getTime()}`;
   return String(v ?? '').trim();
 }
 

@@ -138,6 +138,7 @@ export interface StepOptions {
   base?: 0 | 1;
 }
 
+/** Thrown when a pull cannot start or go on: its sheet's name is missing or refused, its sheet was deleted mid-run, or it would pass the cell limit. */
 export class ImportError extends UserError {
   override name = 'ImportError';
 }

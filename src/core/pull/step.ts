@@ -193,7 +193,7 @@ function waves(next: ImportState, deps: ImportDeps, options: StepOptions, writer
     const reserve = writeCostMs(buffered() + pages, width, FINISH_CALLS);
     const began = budget.startWave(reserve);
     if (began === null) break;
-    for (const l of asking) l.walk.client.withLimit(budget.requestLimit(reserve));
+    for (const l of asking) l.walk.client = l.walk.client.withLimit(budget.requestLimit(reserve));
     const told = next.totalRows !== undefined;
     waveAcross(asking.map((l) => ({ walk: l.walk, max: shares[wave.indexOf(l)] }))).forEach((outcome, k) => {
       if (outcome.ok) took(next, asking[k], outcome.pages);

@@ -328,7 +328,7 @@ describe('a step near its hard limit', () => {
   it('without a limit, a failed page is tried again whatever the time', () => {
     const s = setup(customers(1, 3));
     failOnce(s, () => s.tick(10 * 3_600_000));
-    s.deps.client.http.deadline = s.now();
+    s.deps.client = s.deps.client.withLimit(s.now());
     expect(s.step(s.state).status).toBe('done');
   });
 
