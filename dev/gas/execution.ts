@@ -61,6 +61,8 @@ export interface ServiceCall {
   /** 1-based index of this call in the execution. */
   index: number;
   execution: Execution;
+  /** What the script passed (host values, the emulator's objects unwrapped). */
+  args: readonly unknown[];
 }
 
 export const KILL_MESSAGE = 'Exceeded maximum execution time';
@@ -189,7 +191,7 @@ export class Execution {
       this.clock.advance(this.costs.otherCallMs);
     }
     this.beforeCall?.(object, method);
-    this.onServiceCall?.({ object, method, index: this.calls, execution: this });
+    this.onServiceCall?.({ object, method, index: this.calls, execution: this, args });
     if (isSpreadsheetCall(object, method)) this.onSpreadsheetCall?.();
     const failure = this.faults?.failure(object, method, target, args, this.activeDocumentId);
     if (failure) throw this.error(failure);
