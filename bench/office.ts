@@ -14,6 +14,7 @@
 import { LOCAL_TEST_SERVERS } from '../dev/gas/allow-list';
 import { COST_MODELS } from '../dev/gas/clock';
 import type { ServiceCall } from '../dev/gas/execution';
+import { spreadsheetId } from '../dev/gas/office';
 import { GasEmulator } from '../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../dev/sandbox/harness';
 import { importAll, ok, subscriptionSheet } from '../test/addon/helpers';
@@ -96,7 +97,8 @@ function change(emu: GasEmulator, documents: number): void {
   }
 }
 
-const documentName = (d: number) => `cliente-${String(d).padStart(3, '0')}`;
+/** A client document's id, of Google's length (44 characters): what the agenda keeps per document is as long as on Google. */
+const documentName = (d: number) => spreadsheetId(`cliente-${String(d).padStart(3, '0')}`);
 
 /** The owner's triggers through one day from `from`, hour by hour. */
 function day(emu: GasEmulator, from: Date, documentContext: boolean, changing = 0): Day {

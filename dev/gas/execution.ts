@@ -6,7 +6,9 @@
  */
 import { authDenial, type AuthModeName } from './auth';
 import type { CallCosts, ExecutionClock } from './clock';
+import type { Faults } from './faults';
 import type { Realm } from './realm';
+import type { Landed } from './torn-writes';
 
 export type InvocationKind = 'ui' | 'trigger' | 'simple-trigger';
 
@@ -59,6 +61,8 @@ export interface ServiceCall {
   /** 1-based index of this call in the execution. */
   index: number;
   execution: Execution;
+  /** What the script passed (host values, the emulator's objects unwrapped). */
+  args: readonly unknown[];
 }
 
 export const KILL_MESSAGE = 'Exceeded maximum execution time';
@@ -102,6 +106,14 @@ export interface ExecutionInit {
   /** The user must authorize the script again (TriggerStore.authorizationRequired). */
   authorizationRequired?: boolean;
   onServiceCall?: (call: ServiceCall) => void;
+  /** Kill the execution at this service call (1-based): the call does not run. */
+  killAtCall?: number;
+  /** What of its unflushed sheet writes a kill lands (torn-writes.ts), and the draws of `random`. */
+  landing?: { landed: Landed; random: () => number };
+  /** Passing errors of Google's services (faults.ts), or none. */
+  faults?: Faults | null;
+  /** The active document's id, named by a passing error of a call on SpreadsheetApp. */
+  activeDocumentId?: string | null;
 }
 
 export class Execution {
@@ -113,14 +125,20 @@ export class Execution {
   readonly kind: InvocationKind;
   readonly costs: CallCosts;
   readonly authorizationRequired: boolean;
+  readonly landing: { landed: Landed; random: () => number };
   readonly counters = emptyCounters();
   killed = false;
   /** Cells written when the execution last flushed: writes after it are applied, at their cost, when it ends. */
   cellsAtFlush = 0;
   /** Before each Spreadsheet call: brings in what other executions committed meanwhile (office.ts). */
   onSpreadsheetCall?: () => void;
+  /** Before every call that passes the gate: where a kill's torn writes are counted (office.ts). */
+  beforeCall?: (object: string, method: string) => void;
   private calls = 0;
   private readonly onServiceCall?: (call: ServiceCall) => void;
+  private readonly killAtCall?: number;
+  private readonly faults: Faults | null;
+  private readonly activeDocumentId: string | null;
 
   constructor(init: ExecutionInit) {
     this.id = init.id;
@@ -132,6 +150,10 @@ export class Execution {
     this.costs = init.costs;
     this.authorizationRequired = init.authorizationRequired ?? false;
     this.onServiceCall = init.onServiceCall;
+    this.killAtCall = init.killAtCall;
+    this.landing = init.landing ?? { landed: 'none', random: Math.random };
+    this.faults = init.faults ?? null;
+    this.activeDocumentId = init.activeDocumentId ?? null;
   }
 
   /** Charges the size-dependent part of a call (cells, formats), which `enter` cannot know. */
@@ -147,10 +169,12 @@ export class Execution {
   /**
    * Gate for every service call. The kill is sticky: a script that catches it
    * dies again at its next call, and the run is reported as killed whatever it
-   * does afterwards, because Apps Script gives it no second chance.
+   * does afterwards, because Apps Script gives it no second chance. A passing
+   * error fails the call after its round trip, as Google's do. `target` is the
+   * object called and `args` its arguments, which a passing error may name.
    */
-  enter(object: string, method: string): void {
-    if (this.killed || this.clock.pastDeadline()) {
+  enter(object: string, method: string, target?: object, args: readonly unknown[] = []): void {
+    if (this.killed || this.clock.pastDeadline() || this.calls + 1 === this.killAtCall) {
       this.killed = true;
       throw this.realm.error(KILL_MESSAGE, 'Error');
     }
@@ -166,7 +190,10 @@ export class Execution {
     } else if (!UNCHARGED.has(object)) {
       this.clock.advance(this.costs.otherCallMs);
     }
-    this.onServiceCall?.({ object, method, index: this.calls, execution: this });
+    this.beforeCall?.(object, method);
+    this.onServiceCall?.({ object, method, index: this.calls, execution: this, args });
     if (isSpreadsheetCall(object, method)) this.onSpreadsheetCall?.();
+    const failure = this.faults?.failure(object, method, target, args, this.activeDocumentId);
+    if (failure) throw this.error(failure);
   }
 }

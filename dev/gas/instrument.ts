@@ -51,7 +51,7 @@ function proxyFor(exec: Execution, target: GasObject): object {
         return expose(exec, value);
       }
       return function (this: unknown, ...args: unknown[]) {
-        exec.enter(t.gasName, prop);
+        exec.enter(t.gasName, prop, t, args);
         const result = (value as (...a: unknown[]) => unknown).apply(
           t,
           args.map((a) => unwrap(a)),

@@ -5,13 +5,16 @@
  * Sheets batches writes until `SpreadsheetApp.flush()` or the end of the
  * execution. So an execution works on its own copy of each document it
  * touches: it sees its own writes at once, other executions see them only
- * once it flushes or ends, and a killed execution's unflushed writes are
- * lost. A commit carries only what the execution changed (cell by cell, sheet
- * by sheet), so two executions writing different cells both keep theirs. An
- * execution sees what others committed at its next Spreadsheet call.
+ * once it flushes or ends, and a killed execution leaves some prefix of its
+ * unflushed writes, as its `landing` says (torn-writes.ts). A commit carries
+ * only what the execution changed (cell by cell, sheet by sheet), so two
+ * executions writing different cells both keep theirs. An execution sees what
+ * others committed at its next Spreadsheet call.
  */
 import type { Execution } from './execution';
+import { hashed, seeded } from './random';
 import { type Cell, SheetModel, SpreadsheetModel } from './spreadsheet-model';
+import { isSheetWrite, WriteLog } from './torn-writes';
 
 /** Google's words when a user opens by id a document that is not shared with them. */
 export const NO_ACCESS_MESSAGE = 'You do not have permission to access the requested document.';
@@ -253,6 +256,8 @@ export class Office {
   private readonly removed = new Map<string, Set<string>>();
   private readonly versions = new Map<string, number>();
   private readonly sessions = new Map<Execution, Map<string, Session>>();
+  /** Each execution's sheet writes since its last flush (from its first write). */
+  private readonly logs = new Map<Execution, WriteLog<Landing>>();
 
   add(model: SpreadsheetModel, editors: readonly string[] | null = null): SpreadsheetModel {
     this.documents.set(model.id, model);
@@ -316,26 +321,79 @@ export class Office {
   commit(exec: Execution): void {
     this.catchUp(exec);
     for (const s of this.sessions.get(exec)?.values() ?? []) {
-      const committed = this.documents.get(s.documentId);
-      if (!committed) continue;
-      // Others in step with the document keep the state they started from, to merge their own writes later.
-      for (const [other, theirs] of this.sessions) {
-        const t = theirs.get(s.documentId);
-        if (other !== exec && t && !t.base && t.version === this.versions.get(s.documentId)) t.base = copySpreadsheet(committed);
-      }
       // The committed document is its own base here: each part is compared before it is written.
-      mergeInto(committed, committed, s.work);
+      const version = this.apply(exec, s.documentId, null, s.work);
+      if (version === null) continue;
       // Rows it never wrote are still the document's own maps: they stay shared, copied before a write.
       for (const sheet of s.work.sheets) watch(sheet, { changed: new Set(), shared: writesOf.get(sheet)?.shared ?? new Set() });
-      const version = (this.versions.get(s.documentId) ?? 0) + 1;
-      this.versions.set(s.documentId, version);
       s.version = version;
     }
+    this.logs.get(exec)?.flushed();
   }
 
-  /** The execution is over: committed when it ended, lost when it was killed. */
-  end(exec: Execution, killed: boolean): void {
-    if (!killed) this.commit(exec);
-    this.sessions.delete(exec);
+  /** Merges into a committed document what `work` changed since `base` (null: the document itself); its new version. */
+  private apply(exec: Execution, id: string, base: SpreadsheetModel | null, work: SpreadsheetModel): number | null {
+    const committed = this.documents.get(id);
+    if (!committed) return null;
+    // Others in step with the document keep the state they started from, to merge their own writes later.
+    for (const [other, theirs] of this.sessions) {
+      const t = theirs.get(id);
+      if (other !== exec && t && !t.base && t.version === this.versions.get(id)) t.base = copySpreadsheet(committed);
+    }
+    mergeInto(committed, base ?? committed, work);
+    const version = (this.versions.get(id) ?? 0) + 1;
+    this.versions.set(id, version);
+    return version;
   }
+
+  /** Before each service call of an execution: counts its sheet writes, for what a kill would land. */
+  beforeCall(exec: Execution, object: string, method: string): void {
+    let log = this.logs.get(exec);
+    if (!log) {
+      if (!isSheetWrite(object, method)) return;
+      this.logs.set(exec, (log = new WriteLog(exec.landing.landed, exec.landing.random, () => this.snapshot(exec))));
+    }
+    log.beforeCall(object, method);
+  }
+
+  /** Each document the execution touched as it stands now, with the committed state its copy was last in step with. */
+  private snapshot(exec: Execution): Landing {
+    const out: Landing = new Map();
+    for (const s of this.sessions.get(exec)?.values() ?? []) {
+      const committed = this.documents.get(s.documentId);
+      if (!committed) continue;
+      out.set(s.documentId, { work: copySpreadsheet(s.work), base: s.base ?? copySpreadsheet(committed) });
+    }
+    return out;
+  }
+
+  /**
+   * The execution is over: committed when it ended; when it was killed, what its
+   * landing says of its writes since the last flush (all, none, or a prefix).
+   */
+  end(exec: Execution, killed: boolean): void {
+    const landing = killed ? (this.logs.get(exec)?.atKill() ?? { kind: 'none' }) : { kind: 'all' as const };
+    if (landing.kind === 'all') this.commit(exec);
+    if (landing.kind === 'prefix') for (const [id, { base, work }] of landing.state) this.apply(exec, id, base, work);
+    this.sessions.delete(exec);
+    this.logs.delete(exec);
+  }
+}
+
+/** An execution's documents at one point: their copies and the committed states they were in step with. */
+type Landing = Map<string, { work: SpreadsheetModel; base: SpreadsheetModel }>;
+
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * A spreadsheet id of Google's length (44 characters of [A-Za-z0-9_-], the
+ * first a 1 as in today's ids; developers.google.com/sheets/api/guides/concepts),
+ * the same for the same seed: what the agenda and the signatures store per
+ * document is as long as on Google.
+ */
+export function spreadsheetId(seed: string | number): string {
+  const random = seeded(hashed(0, String(seed)) % 2 ** 31);
+  let id = '1';
+  while (id.length < 44) id += ID_ALPHABET[Math.floor(random() * 64)];
+  return id;
 }

@@ -16,6 +16,7 @@ import type { AuthModeName } from './auth';
 import { CacheServiceImpl, CacheStores } from './cache';
 import { type CallCosts, DEFAULT_BUDGET_MS, DEFAULT_COSTS, ExecutionClock, FETCH_ALL_CONCURRENCY } from './clock';
 import { addCounters, type Counters, emptyCounters, Execution, type InvocationKind, KILL_MESSAGE, type ServiceCall } from './execution';
+import { type FaultOptions, Faults } from './faults';
 import { HtmlServiceImpl } from './html-service';
 import { expose } from './instrument';
 import { lockKey, LockServiceImpl, LockTable } from './lock';
@@ -30,7 +31,10 @@ import { SessionImpl } from './session';
 import { serializeForScriptRun } from './serialization';
 import { SpreadsheetAppImpl } from './spreadsheet-app';
 import { SpreadsheetModel } from './spreadsheet-model';
-import { Office } from './office';
+import { Office, spreadsheetId } from './office';
+import { hashed, seeded } from './random';
+import type { Landed } from './torn-writes';
+import { type Firing, type TriggerFaults, triggerFirings } from './trigger-timing';
 import { wallClock } from './tz';
 import { UiState } from './ui';
 import { UrlFetchAppImpl } from './url-fetch';
@@ -118,11 +122,39 @@ export interface EmulatorOptions {
    * created, and never fire).
    */
   deployment?: 'installed' | 'test';
+  /**
+   * What a kill lands of an execution's sheet writes since its last flush
+   * (torn-writes.ts): default 'random', any prefix drawn from `seed`, as on
+   * Google; RunOptions.kill overrides it per execution.
+   */
+  kill?: { landed?: Landed; seed?: number };
+  /** Passing errors of Sheets, openById, UrlFetchApp and PropertiesService at a rate (faults.ts); none by default. */
+  faults?: FaultOptions;
+  /** Runs of recurring triggers that come late (in the next hour) or not at all (trigger-timing.ts); none by default. */
+  triggerFaults?: TriggerFaults;
+  /**
+   * A trigger whose time comes while another execution of the same call of
+   * runDueTriggers is running starts inside it, at that execution's first
+   * service call at or after its time, as two executions of one user overlap on
+   * Google (default true; false runs them one after another).
+   */
+  overlappingTriggers?: boolean;
+}
+
+/** How a test kills an execution: at its n-th service call, and what of its unflushed sheet writes lands. */
+export interface KillOptions {
+  /** The n-th service call (1-based, as ServiceCall.index counts them) dies and does not run. */
+  atCall?: number;
+  /** None, all, the first n writes, or a prefix of seeded random length (default: the emulator's). */
+  landed?: Landed;
+  /** Seed of the random prefix (default: the next draw of the emulator's kill seed). */
+  seed?: number;
 }
 
 /** A further spreadsheet of the office (EmulatorOptions.spreadsheet is the first). */
 export interface SpreadsheetOptions {
-  id: string;
+  /** Default: a 44-character id drawn from the name (spreadsheetId). */
+  id?: string;
   name?: string;
   timeZone?: string;
   locale?: string;
@@ -152,6 +184,10 @@ export interface RunOptions {
   documentId?: string;
   /** Called at every service call, before the call runs: lets a test start an overlapping run. */
   onServiceCall?: (call: ServiceCall) => void;
+  /** Kills the execution at a service call, and says what its unflushed sheet writes leave (KillOptions). */
+  kill?: KillOptions;
+  /** Passing errors in this execution (null: none), instead of the emulator's. */
+  faults?: FaultOptions | null;
   /**
    * Apply google.script.run's rules to arguments and return value (default true).
    * Off for events built by the emulator (onOpen, triggers).
@@ -191,6 +227,9 @@ export type LockKind = 'script' | 'user' | 'document';
 
 /** What Apps Script says once a user's daily trigger runtime is spent. */
 export const TRIGGER_QUOTA_MESSAGE = 'Service using too much computer time for one day';
+/** Executions of one user at once (developers.google.com/apps-script/guides/services/quotas, "Simultaneous executions"). */
+export const MAX_SIMULTANEOUS_EXECUTIONS = 30;
+export const TOO_MANY_SCRIPTS_MESSAGE = 'There are too many scripts running simultaneously for this Google user account.';
 
 const CALL = Symbol.for('gas-emulator.call');
 const INVOKE = new vm.Script('globalThis[Symbol.for("gas-emulator.call")]()', { filename: 'gas-emulator-invoke.js' });
@@ -264,9 +303,7 @@ const FULL_SPREADSHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
 
 /** A trigger's minute within the hour, from the seed and its id (FNV-1a). */
 export function ownMinute(seed: number, triggerId: string): number {
-  let h = 0x811c9dc5 ^ seed;
-  for (const c of triggerId) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
-  return (h >>> 0) % 60;
+  return hashed(seed, triggerId) % 60;
 }
 
 export class GasEmulator {
@@ -297,6 +334,11 @@ export class GasEmulator {
   readonly triggerQuota: DailyQuota;
   private readonly whitelist: string[] | null;
   private readonly random: () => number;
+  /** Draws each execution's seed for the prefix its kill lands. */
+  private readonly killSeeds: () => number;
+  private readonly faults: Faults | null;
+  /** Executions running now, per user. */
+  private readonly running = new Map<string, number>();
   private nextExecutionId = 1;
   private readonly canOpenById: boolean;
 
@@ -327,12 +369,10 @@ export class GasEmulator {
     this.mailQuota = new DailyQuota(q.emailsPerDay ?? 100, 'Service invoked too many times for one day: email.');
     this.triggerQuota = new DailyQuota((q.triggerMinutesPerDay ?? 90) * 60_000, TRIGGER_QUOTA_MESSAGE);
     this.whitelist = options.enforceUrlWhitelist === false ? null : this.manifestWhitelist(options.urlFetchWhitelist ?? []);
-    let seed = options.latency?.seed ?? 1;
-    // A small LCG: the same jitter on every run of a test.
-    this.random = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    // The same jitter on every run of a test.
+    this.random = seeded(options.latency?.seed ?? 1);
+    this.killSeeds = seeded(options.kill?.seed ?? 1);
+    this.faults = options.faults ? new Faults(options.faults) : null;
   }
 
   /** The manifest's allow-list plus `extra`; null when neither lists anything (no allow-list at all). */
@@ -371,6 +411,7 @@ export class GasEmulator {
       countRealTime: opts.countRealTime ?? this.options.countRealTime ?? true,
     });
     const user = opts.user ?? this.options.user ?? 'contador@example.com.br';
+    const killSeed = opts.kill?.seed ?? Math.floor(this.killSeeds() * 2 ** 31);
     return new Execution({
       id: this.nextExecutionId++,
       clock,
@@ -381,6 +422,10 @@ export class GasEmulator {
       kind: opts.kind ?? 'ui',
       costs: { ...DEFAULT_COSTS, ...this.options.costs, ...opts.costs },
       onServiceCall: opts.onServiceCall,
+      killAtCall: opts.kill?.atCall,
+      landing: { landed: opts.kill?.landed ?? this.options.kill?.landed ?? 'random', random: seeded(killSeed) },
+      faults: opts.faults === null ? null : opts.faults ? new Faults(opts.faults) : this.faults,
+      activeDocumentId: (opts.documentContext ?? true) ? (opts.documentId ?? this.spreadsheet.id) : null,
     });
   }
 
@@ -399,6 +444,7 @@ export class GasEmulator {
     const propertyOp = this.wrapQuota(exec, this.propertyQuota);
     const office = this.office;
     exec.onSpreadsheetCall = () => office.catchUp(exec);
+    exec.beforeCall = (object, method) => office.beforeCall(exec, object, method);
     const raw = {
       SpreadsheetApp: new SpreadsheetAppImpl(exec, this.ui, {
         activeId: documentId,
@@ -506,7 +552,10 @@ export class GasEmulator {
     let value: unknown;
     let error: ExecutionReport['error'];
     const realTimeout = this.options.realTimeoutMs ?? 120_000;
+    const running = (this.running.get(exec.user) ?? 0) + 1;
+    this.running.set(exec.user, running);
     try {
+      if (running > MAX_SIMULTANEOUS_EXECUTIONS) throw exec.error(TOO_MANY_SCRIPTS_MESSAGE);
       this.script.runInContext(context, { timeout: realTimeout });
       const fn = Object.getOwnPropertyDescriptor(context, functionName)?.value as unknown;
       if (typeof fn !== 'function') throw exec.error(`Script function not found: ${functionName}`);
@@ -530,6 +579,7 @@ export class GasEmulator {
       if (!exec.killed && exec.counters.cellsWritten > exec.cellsAtFlush) exec.charge(exec.costs.flushMs);
       this.office.end(exec, exec.killed);
       this.locks.releaseAll(exec.id);
+      this.running.set(exec.user, running - 1);
     }
     if (exec.killed) {
       status = 'killed';
@@ -596,7 +646,9 @@ export class GasEmulator {
    * in its own execution as its owner in FULL mode. Like Apps Script, a missed
    * schedule fires once, not once per missed slot. One-shot triggers (after/at)
    * stay listed once fired, so they keep counting against the add-on limit
-   * until deleted.
+   * until deleted. A trigger whose time comes while another of these
+   * executions runs starts inside it (EmulatorOptions.overlappingTriggers):
+   * the reports are in the order the executions started.
    */
   runDueTriggers(at: Date, opts: Omit<RunOptions, 'at' | 'user' | 'authMode' | 'kind'> = {}): ExecutionReport[] {
     const limit = at.getTime();
@@ -606,31 +658,49 @@ export class GasEmulator {
       this.now = Math.max(this.now, limit);
       return reports;
     }
-    const due = this.triggers.triggers.filter((t) => this.placed(t).nextRun <= limit).sort((a, b) => a.nextRun - b.nextRun);
-    const documentContext = opts.documentContext ?? this.options.triggerDocumentContext ?? true;
-    for (const t of due) {
-      const fireAt = t.nextRun;
-      t.nextRun = t.oneShot ? Number.POSITIVE_INFINITY : this.atOwnMinute(t, nextRunAfter(t.spec, Math.max(fireAt, limit)));
-      const at = new Date(Math.max(fireAt, this.now));
-      // Once a user's trigger runtime for the day is spent, their triggers fail at start until the next day.
-      const event = (_s: Services, exec: Execution) => {
-        if (this.triggerQuota.remaining(t.owner, exec.clock.now()) <= 0) throw exec.error(TRIGGER_QUOTA_MESSAGE);
-        return this.triggerEvent(t, exec);
-      };
-      // A trigger runs in its own document; one whose owner can no longer open it runs without one.
-      const own = t.documentId ?? this.spreadsheet.id;
-      const inDocument = documentContext && this.office.refusal(own, t.owner) === null;
-      const report = this.execute(
-        t.handler,
-        [],
-        { ...opts, documentContext: inDocument, documentId: own, at, user: t.owner, authMode: 'FULL', kind: 'trigger' },
-        event,
-      );
-      this.triggerQuota.record(t.owner, at.getTime(), report.counters.virtualMs);
-      reports.push(report);
+    const queue = triggerFirings(this.triggers.triggers, limit, {
+      place: (t) => this.placed(t),
+      after: (t, from) => this.atOwnMinute(t, nextRunAfter(t.spec, from)),
+      faults: this.options.triggerFaults,
+    });
+    const overlapping = this.options.overlappingTriggers ?? true;
+    // Before each service call of a running trigger: any trigger whose time has come starts now, inside it.
+    const startDue = (call: ServiceCall) => {
+      opts.onServiceCall?.(call);
+      while (overlapping && queue.length > 0 && queue[0].at <= call.execution.clock.now()) {
+        const next = queue.shift() as Firing;
+        this.fire(next, next.at, { ...opts, onServiceCall: startDue }, reports);
+      }
+    };
+    while (queue.length > 0) {
+      const next = queue.shift() as Firing;
+      this.fire(next, Math.max(next.at, this.now), { ...opts, onServiceCall: startDue }, reports);
     }
     this.now = Math.max(this.now, limit);
     return reports;
+  }
+
+  /** One run of a trigger from `start`, its report put in `reports` where it started. */
+  private fire({ trigger: t }: Firing, start: number, opts: Omit<RunOptions, 'at' | 'user' | 'authMode' | 'kind'>, reports: ExecutionReport[]): void {
+    const documentContext = opts.documentContext ?? this.options.triggerDocumentContext ?? true;
+    // Once a user's trigger runtime for the day is spent, their triggers fail at start until the next day.
+    const event = (_s: Services, exec: Execution) => {
+      if (this.triggerQuota.remaining(t.owner, exec.clock.now()) <= 0) throw exec.error(TRIGGER_QUOTA_MESSAGE);
+      return this.triggerEvent(t, exec);
+    };
+    // A trigger runs in its own document; one whose owner can no longer open it runs without one.
+    const own = t.documentId ?? this.spreadsheet.id;
+    const inDocument = documentContext && this.office.refusal(own, t.owner) === null;
+    const slot = reports.length;
+    reports.push(undefined as unknown as ExecutionReport);
+    const report = this.execute(
+      t.handler,
+      [],
+      { ...opts, documentContext: inDocument, documentId: own, at: new Date(start), user: t.owner, authMode: 'FULL', kind: 'trigger' },
+      event,
+    );
+    this.triggerQuota.record(t.owner, start, report.counters.virtualMs);
+    reports[slot] = report;
   }
 
   /** With triggerMinuteSeed, a new recurring trigger's first run moves to its own minute. */
@@ -703,9 +773,10 @@ export class GasEmulator {
   }
 
   /** Adds a spreadsheet to the office. */
-  addSpreadsheet(options: SpreadsheetOptions): SpreadsheetModel {
-    if (this.office.documents.has(options.id)) throw new Error(`emulator: document ${options.id} exists`);
-    const model = new SpreadsheetModel(options.id, options.name ?? options.id, options.timeZone ?? 'America/Sao_Paulo', options.locale ?? 'pt_BR');
+  addSpreadsheet(options: SpreadsheetOptions = {}): SpreadsheetModel {
+    const id = options.id ?? spreadsheetId(options.name ?? this.office.documents.size);
+    if (this.office.documents.has(id)) throw new Error(`emulator: document ${id} exists`);
+    const model = new SpreadsheetModel(id, options.name ?? id, options.timeZone ?? 'America/Sao_Paulo', options.locale ?? 'pt_BR');
     return this.office.add(model, options.editors ?? null);
   }
 

@@ -44,6 +44,8 @@ export interface TriggerRecord {
   createdAt: number;
   nextRun: number;
   oneShot: boolean;
+  /** A run that came late (trigger-timing.ts): when it fires, past its own hour. */
+  lateRun?: number;
 }
 
 export class TriggerStore {

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceCall } from '../../dev/gas/execution';
+import { spreadsheetId } from '../../dev/gas/office';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import type { Rec } from '../bulk/fixtures';
@@ -28,6 +29,11 @@ const ANA = 'ana@escritorio.com.br';
 const BRUNO = 'bruno@escritorio.com.br';
 const as = (user: string, documentId?: string) => ({ user, ...(documentId ? { documentId } : {}) });
 const HOUR = 3_600_000;
+/** Client documents with ids of Google's length, as the agenda and the signatures keep them. */
+const CLIENTE_A = spreadsheetId('cliente-a');
+const CLIENTE_B = spreadsheetId('cliente-b');
+const CLIENTE_DIARIO = spreadsheetId('cliente-diario');
+const cliente = (n: number | string) => spreadsheetId(`cliente-${n}`);
 
 function connect(emu: GasEmulator, user: string, org: number): void {
   ok(emu.run('saveConnection', [{ name: 'Empresa', baseUrl: sb.baseUrl, apiKey: sb.orgs[org].apiKey, isDefault: true }], as(user)));
@@ -64,12 +70,12 @@ describe('an hour with nothing due', () => {
     connect(emu, ANA, 0);
     // Five client spreadsheets with reports nobody scheduled, and one with a report due every day at 15h.
     for (let i = 1; i <= 5; i++) {
-      emu.addSpreadsheet({ id: `cliente-${i}`, name: `Cliente ${i}` });
-      pulled(emu, ANA, `cliente-${i}`, `Clientes ${i}`);
+      emu.addSpreadsheet({ id: cliente(i), name: `Cliente ${i}` });
+      pulled(emu, ANA, cliente(i), `Clientes ${i}`);
     }
-    emu.addSpreadsheet({ id: 'cliente-diario', name: 'Cliente diário' });
-    pulled(emu, ANA, 'cliente-diario', 'Diário', { kind: 'daily', hour: 15 });
-    expect(emu.triggers.triggers.map((t) => t.documentId)).toEqual(['cliente-diario']);
+    emu.addSpreadsheet({ id: CLIENTE_DIARIO, name: 'Cliente diário' });
+    pulled(emu, ANA, CLIENTE_DIARIO, 'Diário', { kind: 'daily', hour: 15 });
+    expect(emu.triggers.triggers.map((t) => t.documentId)).toEqual([CLIENTE_DIARIO]);
 
     // Nothing due from 11h to 14h (triggers without the document) and from 16h to 19h (with it).
     for (const [documentContext, hours] of [
@@ -97,7 +103,7 @@ describe('an hour with nothing due', () => {
         // 15h: the daily report's document, and only it.
         emu.runDueTriggers(SP('2026-11-22T15:59:00'), { documentContext, onServiceCall: counted.onServiceCall });
         expect(counted.count()).toBe(1);
-        expect(reportIn(emu, 'Diário', ANA, 'cliente-diario').lastRun).toMatchObject({ origin: 'agendado' });
+        expect(reportIn(emu, 'Diário', ANA, CLIENTE_DIARIO).lastRun).toMatchObject({ origin: 'agendado' });
       }
     }
   });
@@ -108,7 +114,7 @@ describe('documents past the per-user trigger limit', () => {
     const emu = emulator({ startAt: SP('2026-11-22T10:00:00') });
     connect(emu, ANA, 0);
     // Twenty-one client spreadsheets, each with a report due every day at 15h: Apps Script allows Ana 20 triggers.
-    const ids = Array.from({ length: 21 }, (_, i) => `cliente-${String(i + 1).padStart(2, '0')}`);
+    const ids = Array.from({ length: 21 }, (_, i) => cliente(String(i + 1).padStart(2, '0')));
     for (const id of ids) {
       emu.addSpreadsheet({ id, name: id });
       pulled(emu, ANA, id, `Diário ${id}`, { kind: 'daily', hour: 15 });
@@ -129,20 +135,20 @@ describe('a document the owner can no longer open', () => {
   it('is tried for a few hours, then dropped with one e-mail to its owner; the other documents go on', () => {
     const emu = emulator();
     connect(emu, ANA, 0);
-    emu.addSpreadsheet({ id: 'cliente-a', name: 'Cliente A', editors: [ANA] });
-    emu.addSpreadsheet({ id: 'cliente-b', name: 'Cliente B', editors: [ANA] });
-    pulled(emu, ANA, 'cliente-a', 'A', { kind: 'hourly' });
-    pulled(emu, ANA, 'cliente-b', 'B', { kind: 'hourly' });
-    emu.share('cliente-a', ANA, false);
+    emu.addSpreadsheet({ id: CLIENTE_A, name: 'Cliente A', editors: [ANA] });
+    emu.addSpreadsheet({ id: CLIENTE_B, name: 'Cliente B', editors: [ANA] });
+    pulled(emu, ANA, CLIENTE_A, 'A', { kind: 'hourly' });
+    pulled(emu, ANA, CLIENTE_B, 'B', { kind: 'hourly' });
+    emu.share(CLIENTE_A, ANA, false);
     const counted = opens();
     for (let h = 0; h < 5; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall: counted.onServiceCall });
     const toAna = emu.mail.filter((m) => m.to === ANA && /fora do alcance/.test(m.subject));
     expect(toAna).toHaveLength(1);
-    expect(toAna[0].body).toContain('cliente-a');
+    expect(toAna[0].body).toContain(CLIENTE_A);
     expect(toAna[0].body).toMatch(/não está mais compartilhada/);
     // Three tries of A, then only B: five runs of B.
     expect(counted.count()).toBe(3 + 5);
-    expect(reportIn(emu, 'B', ANA, 'cliente-b').lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+    expect(reportIn(emu, 'B', ANA, CLIENTE_B).lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
   });
 });
 
@@ -150,9 +156,9 @@ describe('locks and what was written under them', () => {
   it('the next holder of a lock reads what the last one wrote: an hourly run flushes before it moves to the next document', () => {
     const emu = emulator();
     connect(emu, ANA, 0);
-    emu.addSpreadsheet({ id: 'cliente-b', name: 'Cliente B' });
+    emu.addSpreadsheet({ id: CLIENTE_B, name: 'Cliente B' });
     const first = pulled(emu, ANA, undefined, 'Primeiro', { kind: 'hourly' });
-    pulled(emu, ANA, 'cliente-b', 'Segundo', { kind: 'hourly' });
+    pulled(emu, ANA, CLIENTE_B, 'Segundo', { kind: 'hourly' });
     let seen: Rec | undefined;
     let opened = 0;
     // While the run works in the second document, Ana opens Relatórios in the first.
