@@ -14,7 +14,7 @@ import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, wantsDispatc
 import type { Identity, OwnerStore } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
 import { redact } from '../core/redact';
-import { pullJobStore } from '../core/report-runs';
+import { pullJobStore } from '../core/runs/deps';
 import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, withDocumentLock } from './lock';
 import { connectionStore, currentUser, documentId, documentStore, ownerStore, spreadsheetTimeZone, userEmail, userStore } from './services';

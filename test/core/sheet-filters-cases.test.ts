@@ -7,16 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
 import { listings } from '../../src/api/operations';
-import {
-  checkSheetFilters,
-  describeSheetFilter,
-  matches,
-  resolveSheetFilters,
-  SHEET_FILTERS_MAX,
-  type SheetCondition,
-  type SheetFilter,
-} from '../../src/core/sheet-filters';
+import { checkSheetFilters, describeSheetFilter, matches, SHEET_FILTERS_MAX, type SheetCondition, type SheetFilter } from '../../src/core/sheet-filters';
 import { tableSpec } from '../../src/core/table';
+import { resolveSheetFilters } from '../../src/core/runs/plan-pull';
 
 const zone = intlZone('America/Sao_Paulo');
 const faturas = tableSpec(listings.faturas).columns;

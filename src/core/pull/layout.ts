@@ -5,7 +5,7 @@
  * run goes on, and the report's sheet found by id.
  */
 import { type ListingKey, type ListOperation, listing, listings } from '../../api/operations';
-import { columnRuns, findColumns, headerNote, LISTING_TAG } from '../sheet-layout';
+import { COLUMN_TAG, columnRuns, headerNote, LISTING_TAG } from '../sheet-layout';
 import { PARTIAL_MARK, SHEET_NAME_MAX } from '../sheet-names';
 import type { BookPort, SheetPort } from '../sheet-port';
 import { type Column, tableSpec } from '../table';
@@ -100,26 +100,39 @@ export function freeName(book: BookPort, base: string): string {
   }
 }
 
-/** The report's sheet by id; by name only for a report that never ran; recreated (and said so) when the user deleted it. */
-export function reportSheet(book: BookPort, spec: ImportSpec): { sheet: SheetPort; recreated: boolean } {
-  if (spec.sheetId !== undefined) {
-    const byId = book.byId(spec.sheetId);
-    if (byId) return { sheet: byId, recreated: false };
-    return { sheet: book.create(freeName(book, spec.sheetName)), recreated: true };
-  }
-  return { sheet: book.byName(spec.sheetName) ?? book.create(spec.sheetName), recreated: false };
+/** One look at a report's sheet before its run: what the plan decides from and the start lays out, so neither looks again. */
+export interface SheetLook {
+  /** The report's sheet: by its id, by its name only for a report that never ran; null when it has none (the run makes it). */
+  sheet: SheetPort | null;
+  /** The listing the sheet's metadata says it holds. */
+  listing: string | null;
+  /** Where the columns of ours are, by field, as their metadata says. */
+  columns: ReadonlyMap<string, number>;
+}
+
+/** Looks at the sheet a run of `target` would write. */
+export function lookAtSheet(book: BookPort, target: Pick<ImportSpec, 'sheetId' | 'sheetName'>): SheetLook {
+  const sheet = target.sheetId !== undefined ? book.byId(target.sheetId) : book.byName(target.sheetName.trim());
+  return { sheet, listing: sheet?.sheetTag(LISTING_TAG) ?? null, columns: sheet?.columnTags(COLUMN_TAG) ?? new Map() };
+}
+
+/** The sheet the look found; else made, under a free name when the user deleted the report's sheet (recreated). */
+export function reportSheet(book: BookPort, spec: ImportSpec, look: SheetLook): { sheet: SheetPort; recreated: boolean } {
+  if (look.sheet) return { sheet: look.sheet, recreated: false };
+  if (spec.sheetId !== undefined) return { sheet: book.create(freeName(book, spec.sheetName)), recreated: true };
+  return { sheet: book.create(spec.sheetName), recreated: false };
 }
 
 /**
- * Whether an incremental refresh can merge: the sheet is there and every column
- * of ours is where its metadata says (card columns the report no longer wants
- * are cleared by `startImport` in either mode).
+ * Whether an incremental refresh can merge: the look found the report's sheet
+ * by its id, of this listing, with every column of ours where its metadata
+ * says (card columns the report no longer wants are cleared by `startImport`
+ * in either mode).
  */
-export function canMerge(book: BookPort, listingKey: ListingKey, sheetId: number | undefined, choice: ColumnChoice = {}): boolean {
-  // A report that never ran has no sheet id, and no sheet has that id.
-  const sheet = book.byId(sheetId as number);
-  if (!sheet || sheet.sheetTag(LISTING_TAG) !== listingKey) return false;
-  return findColumns(sheet, reportColumns(listingKey, choice)).every((p) => p !== null);
+export function canMerge(look: SheetLook, listingKey: ListingKey, sheetId: number | undefined, choice: ColumnChoice = {}): boolean {
+  // A report that never ran has no sheet id: a sheet found by its name was never merged into.
+  if (!look.sheet || look.sheet.id !== sheetId || look.listing !== listingKey) return false;
+  return reportColumns(listingKey, choice).every((c) => look.columns.has(c.key));
 }
 
 /** `rows`, sorted, in groups whose neighbours are at most `gap` rows apart: each group is read or written as one block. */
