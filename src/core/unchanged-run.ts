@@ -105,7 +105,7 @@ function holds(sheet: SheetPort, look: SheetLook, report: Report, idField: strin
  */
 export function unchangedRun(deps: RunDeps, report: Report): Report | null {
   if (!eligible(deps, report)) return null;
-  const look = lookAtSheet(deps.book, report);
+  const look = lookAtSheet(deps.book, report, { cardData: report.cardData });
   const { sheet } = look;
   if (!sheet || runTargetProblem(sheet, report) !== null) return null;
   // Deleted or taken over by a colleague since this run read it: the usual run meets that at its first save and stops.

@@ -203,7 +203,8 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
     if (err instanceof FilterError) return { ok: false, field: `filter:${err.filter}`, message: err.detail };
     throw err;
   }
-  const sheetFilters = checkSheetFilters(form.sheetFilters, tableSpec(op).columns);
+  const { columns } = tableSpec(op);
+  const sheetFilters = checkSheetFilters(form.sheetFilters, columns);
   if (!sheetFilters.ok) return { ok: false, field: `sheetFilter:${sheetFilters.index}`, message: sheetFilters.message };
   return {
     ok: true,
@@ -218,7 +219,7 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
       sheetName,
       sheetId,
       incremental: Boolean(form.incremental && op.updatedSince),
-      cardData: Boolean(form.cardData && tableSpec(op).columns.some((c) => c.onRequest === 'cartao')),
+      cardData: Boolean(form.cardData && columns.some((c) => c.onRequest === 'cartao')),
     },
   };
 }

@@ -108,12 +108,24 @@ export interface SheetLook {
   listing: string | null;
   /** Where the columns of ours are, by field, as their metadata says. */
   columns: ReadonlyMap<string, number>;
+  /**
+   * Whether an incremental refresh can merge into it: found by the report's
+   * id, of this listing, every column of ours where its metadata says (card
+   * columns the report no longer wants are cleared by `startImport` in either
+   * mode). A report that never ran has no sheet id: a sheet found by its name
+   * was never merged into.
+   */
+  intact: boolean;
 }
 
-/** Looks at the sheet a run of `target` would write. */
-export function lookAtSheet(book: BookPort, target: Pick<ImportSpec, 'sheetId' | 'sheetName'>): SheetLook {
+/** Looks at the sheet a run of `target` would write, with the columns `choice` gives it. */
+export function lookAtSheet(book: BookPort, target: Pick<ImportSpec, 'listing' | 'sheetId' | 'sheetName'>, choice: ColumnChoice = {}): SheetLook {
   const sheet = target.sheetId !== undefined ? book.byId(target.sheetId) : book.byName(target.sheetName.trim());
-  return { sheet, listing: sheet?.sheetTag(LISTING_TAG) ?? null, columns: sheet?.columnTags(COLUMN_TAG) ?? new Map() };
+  const held = sheet?.sheetTag(LISTING_TAG) ?? null;
+  const columns = sheet?.columnTags(COLUMN_TAG) ?? new Map<string, number>();
+  const intact =
+    sheet !== null && sheet.id === target.sheetId && held === target.listing && reportColumns(target.listing, choice).every((c) => columns.has(c.key));
+  return { sheet, listing: held, columns, intact };
 }
 
 /** The sheet the look found; else made, under a free name when the user deleted the report's sheet (recreated). */
@@ -121,18 +133,6 @@ export function reportSheet(book: BookPort, spec: ImportSpec, look: SheetLook): 
   if (look.sheet) return { sheet: look.sheet, recreated: false };
   if (spec.sheetId !== undefined) return { sheet: book.create(freeName(book, spec.sheetName)), recreated: true };
   return { sheet: book.create(spec.sheetName), recreated: false };
-}
-
-/**
- * Whether an incremental refresh can merge: the look found the report's sheet
- * by its id, of this listing, with every column of ours where its metadata
- * says (card columns the report no longer wants are cleared by `startImport`
- * in either mode).
- */
-export function canMerge(look: SheetLook, listingKey: ListingKey, sheetId: number | undefined, choice: ColumnChoice = {}): boolean {
-  // A report that never ran has no sheet id: a sheet found by its name was never merged into.
-  if (!look.sheet || look.sheet.id !== sheetId || look.listing !== listingKey) return false;
-  return reportColumns(listingKey, choice).every((c) => look.columns.has(c.key));
 }
 
 /** `rows`, sorted, in groups whose neighbours are at most `gap` rows apart: each group is read or written as one block. */

@@ -17,13 +17,22 @@ export function startImport(spec: ImportSpec, deps: ImportDeps, look?: SheetLook
   if (!name) throw new ImportError('Informe o nome da aba de destino.');
   const problem = sheetNameProblem(name);
   if (problem) throw new ImportError(problem);
-  const found = look ?? lookAtSheet(deps.book, spec);
+  const choice = { consolidated: Boolean(spec.companies), cardData: spec.cardData };
+  const found = look ?? lookAtSheet(deps.book, spec, choice);
   // A sheet this run makes gets widths fitted to its first rows; one the user already had keeps theirs.
   const createdSheet = !found.sheet;
   const { sheet, recreated } = reportSheet(deps.book, { ...spec, sheetName: name }, found);
-  const columns = reportColumns(spec.listing, { consolidated: Boolean(spec.companies), cardData: spec.cardData });
+  const columns = reportColumns(spec.listing, choice);
   const previous = found.listing;
-  const layout = resolveLayout(sheet, columns, knownKeys(), tableSpec(listing(spec.listing)).idField, previous === null ? null : previous === spec.listing);
+  // A sheet the look did not find is new: no column of ours yet.
+  const layout = resolveLayout(
+    sheet,
+    columns,
+    knownKeys(),
+    tableSpec(listing(spec.listing)).idField,
+    previous === null ? null : previous === spec.listing,
+    found.columns,
+  );
   prepareSheet(sheet, columns, layout.positions);
   sheet.setSheetTag(LISTING_TAG, spec.listing);
   if (spec.reportId) sheet.setSheetTag(SHEET_TAG, `relatorio:${spec.reportId}`);

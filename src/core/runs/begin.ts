@@ -22,18 +22,24 @@ interface BeginFrom {
   full?: boolean;
 }
 
+type Begun = Omit<Run, 'progress'> & { started: boolean };
+
 /**
  * Starts a run of `report` unless `job` is one still running, which goes on
  * instead. The report is saved once, with the run's start (and whatever the
  * caller changed in it, such as the next scheduled start).
  */
 export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: PullJob | null, from: BeginFrom = {}): Run & { started: boolean } {
-  if (job && job.state.status === 'running') return { report, job, progress: progress(report, job.state), started: false };
+  const begun: Begun = job?.state.status === 'running' ? { report, job, started: false } : start(deps, report, origin, from);
+  return { ...begun, progress: progress(begun.report, begun.job.state) };
+}
+
+function start(deps: RunDeps, report: Report, origin: RunOrigin, from: BeginFrom): Begun {
   // Only the owner's form, which checked the sheet, may point a report at a sheet that does not name it yet.
   const refused = from.form ? null : startTargetProblem(deps.book, report);
   if (refused) return { ...refuse(deps, report, origin, refused), started: false };
   const now = deps.now();
-  const look = lookAtSheet(deps.book, report);
+  const look = lookAtSheet(deps.book, report, { consolidated: Boolean(report.companies), cardData: report.cardData });
   const plan = planPull(report, {
     at: now,
     zone: deps.zone,
@@ -45,8 +51,8 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
   });
   const state = startImport(plan.spec, importDeps(deps, report), look);
   state.warnings.push(...plan.notes);
-  const started: PullJob = { reportId: report.id, origin, state };
-  deps.jobs.put(report.id, started);
+  const job: PullJob = { reportId: report.id, origin, state };
+  deps.jobs.put(report.id, job);
   const saved = deps.reports.save({
     ...report,
     organizations: plan.organizations,
@@ -55,5 +61,5 @@ export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: 
     sheetName: state.spec.sheetName,
     lastRun: { startedAt: now, origin, rows: 0, durationMs: 0, result: runResult('running'), incremental: plan.spec.mode === 'merge' },
   });
-  return { report: saved, job: started, progress: progress(saved, state), started: true };
+  return { report: saved, job, started: true };
 }

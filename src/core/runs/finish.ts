@@ -12,7 +12,6 @@ import type { Report, RunOrigin, RunSummary } from '../reports';
 import { backoff } from '../run-backoff';
 import { runResult } from '../run-state';
 import type { PullJob, Run, RunDeps } from './deps';
-import { progress } from './progress';
 
 /** Histórico's row of a finished run, and the owner's e-mail when a scheduled one failed. */
 function told(deps: RunDeps, report: Report, summary: RunSummary): void {
@@ -77,7 +76,7 @@ function companyStamps(report: Report, state: ImportState): Record<string, numbe
  * A run refused before it wrote anything (its sheet is not the report's): the
  * owner is told on the card, in Histórico and, when scheduled, by e-mail.
  */
-export function refuse(deps: RunDeps, report: Report, origin: RunOrigin, message: string): Run {
+export function refuse(deps: RunDeps, report: Report, origin: RunOrigin, message: string): Omit<Run, 'progress'> {
   const now = deps.now();
   const summary: RunSummary = { startedAt: now, finishedAt: now, origin, rows: 0, durationMs: 0, result: 'erro', message, incremental: false };
   const saved = deps.reports.save({ ...report, lastRun: summary });
@@ -100,5 +99,5 @@ export function refuse(deps: RunDeps, report: Report, origin: RunOrigin, message
     message,
     retryable: false,
   };
-  return { report: saved, job: { reportId: report.id, origin, state }, progress: progress(saved, state) };
+  return { report: saved, job: { reportId: report.id, origin, state } };
 }

@@ -11,7 +11,7 @@ import { addDays, addMonths, brDateTime, competencia, type Day, intlZone, isoDat
 import type { FilterValues } from '../../api/filters';
 import { listing } from '../../api/operations';
 import { describeOrganization, distinctOrganizations, type Organization } from '../organizations';
-import { canMerge, type SheetLook } from '../pull/layout';
+import type { SheetLook } from '../pull/layout';
 import type { CompanySpec, ImportSpec } from '../pull/state';
 import { type Companies, type Report, resolveFilters, SERVICE_TIME_ZONE } from '../reports';
 import type { SheetCondition, SheetFilter } from '../sheet-filters';
@@ -25,8 +25,8 @@ export interface PullFacts {
   zone: Zone;
   /** The zone a connection's service reads date-times in, by the connection's name; America/Sao_Paulo when not told. */
   serviceZone?: (connectionName: string) => Zone;
-  /** The report's sheet as the run's one look found it. */
-  sheet: SheetLook;
+  /** The report's sheet as the run's one look found it, for this report's columns. */
+  sheet: Pick<SheetLook, 'intact'>;
   /** The owner's connections now: what a consolidated report's "todas" means at this run. */
   connections?: () => ReadonlyArray<{ id: string; name: string }>;
   /** The organization a connection of the owner reaches; `identify`: asked of the service when none is known. */
@@ -49,7 +49,7 @@ export function planPull(report: Report, facts: PullFacts): PullPlan {
   const base = resolveFilters(report, day, facts.zone);
   const asked = facts.full ? { ...report, incremental: false } : report;
   // Merging needs every column of ours where its metadata says; otherwise a full pull rebuilds them.
-  const intact = canMerge(facts.sheet, report.listing, report.sheetId, { consolidated: Boolean(report.companies), cardData: report.cardData });
+  const intact = facts.sheet.intact;
   const sheetFilters = resolveSheetFilters(report.sheetFilters, tableSpec(listing(report.listing)).columns, day, facts.zone);
   const spec = (filters: FilterValues, merge: boolean, companies?: CompanySpec[]): ImportSpec => ({
     listing: report.listing,

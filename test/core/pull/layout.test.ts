@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ListingKey } from '../../../src/api/operations';
-import { canMerge, lookAtSheet, reportColumns } from '../../../src/core/pull/layout';
+import { lookAtSheet, reportColumns } from '../../../src/core/pull/layout';
 import { startImport } from '../../../src/core/pull/start';
 import { Writer } from '../../../src/core/pull/writer';
 import { LAYOUT_TAG, LISTING_TAG, SHEET_TAG } from '../../../src/core/sheet-layout';
@@ -25,7 +25,7 @@ const CLIENTES_COLUMNS = 38;
 
 /** Whether a run of `listingKey` into the report's sheet `sheetId` may merge, from that run's one look at the sheet. */
 const mergeable = (book: BookPort, listingKey: ListingKey, sheetId: number | undefined) =>
-  canMerge(lookAtSheet(book, { sheetId, sheetName: 'Clientes' }), listingKey, sheetId);
+  lookAtSheet(book, { listing: listingKey, sheetId, sheetName: 'Clientes' }).intact;
 
 /** A user's own column inserted after column `after` of a sheet of ours, with a header and a value. */
 function userColumn(sheet: StrictSheet, after: number, header = 'Observação') {

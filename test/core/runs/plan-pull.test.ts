@@ -334,7 +334,7 @@ function planned(c: Case) {
   const plan = planPull(report, {
     at: c.at ?? T0,
     zone: intlZone('America/Sao_Paulo'),
-    sheet: lookAtSheet(deps.book, report),
+    sheet: lookAtSheet(deps.book, report, { consolidated: Boolean(report.companies), cardData: report.cardData }),
     full: c.full,
     ...(zones ? { serviceZone: (name: string) => intlZone(zones[name] ?? 'America/Sao_Paulo') } : {}),
     connections: () => (c.connections ?? []).map((id) => ({ id, name: `Empresa ${id}` })),
@@ -366,7 +366,7 @@ describe('what a pull asks for', () => {
     const facts = {
       at: T0,
       zone: intlZone('America/Sao_Paulo'),
-      sheet: lookAtSheet(deps.book, { sheetName: SHEET }),
+      sheet: lookAtSheet(deps.book, { listing: 'faturas', sheetName: SHEET }),
       connections: () => {
         listed += 1;
         return [{ id: 'k1', name: 'Empresa k1' }];
