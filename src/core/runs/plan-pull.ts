@@ -1,6 +1,6 @@
 /**
  * What a report's next pull asks for, decided here and nowhere else: its
- * saved filters on the run's day (relative dates resolved by reports.ts), since when an
+ * saved filters on the run's day (relative dates resolved), since when an
  * incremental pull asks (per company in a consolidated one), merge or replace
  * from the run's one look at the sheet, a consolidated report's companies with
  * each organization once, and its "Filtros na planilha" as that day's
@@ -64,15 +64,8 @@ export function planPull(report: Report, facts: PullFacts): PullPlan {
   });
   if (report.companies) {
     const { specs, notes, organizations } = companyPlan(asked, report.companies, base, intact, facts);
-    return {
-      spec: spec(
-        base,
-        specs.every((c) => c.mode === 'merge'),
-        specs,
-      ),
-      notes,
-      organizations,
-    };
+    const merge = specs.every((c) => c.mode === 'merge');
+    return { spec: spec(base, merge, specs), notes, organizations };
   }
   const incremental = incrementalFilters(asked, base, serviceZone(facts, report.connection));
   const merge = incremental.merge && intact;

@@ -256,6 +256,21 @@ const cases: Case[] = [
     asked: [['k1', false]],
   },
   {
+    name: 'a consolidated report whose owner has no connection left asks no company for anything, and names no organization',
+    report: { companies: { all: true, ids: [] } },
+    connections: [],
+    organizations: {},
+    spec: { filters: {}, mode: 'merge', companies: [] },
+    asked: [],
+  },
+  {
+    name: 'a report saved before owners names no connection: nothing is known of its organization',
+    report: { connectionId: undefined },
+    organizations: { k1: alfa },
+    spec: { filters: {}, mode: 'replace' },
+    asked: [['', false]],
+  },
+  {
     name: "a one-company report reads its connection's organization as its last test found it, never asking the service",
     report: {},
     organizations: { k1: alfa },
