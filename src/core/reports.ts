@@ -149,7 +149,7 @@ export class ReportStore {
 }
 
 function isRelative(v: SavedFilterValue): v is RelativeValue {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && 'rel' in v;
+  return typeof v === 'object' && !Array.isArray(v) && 'rel' in v;
 }
 
 /** Turns saved filters into absolute values for a run at `now`. */

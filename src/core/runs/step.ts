@@ -15,7 +15,8 @@ import { progress, type RunProgress, runIdOf, settledProgress } from './progress
 export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: number): Run {
   // A failure that continuing cannot get past stays as it ended (told once).
   if (job.state.status === 'failed' && !job.state.retryable) return { report, job, progress: progress(report, job.state) };
-  const current = job.state.status === 'failed' || job.state.status === 'cancelled' ? { ...job, state: retryImport(job.state) } : job;
+  // A failed or cancelled run goes on from its last written page.
+  const current = { ...job, state: retryImport(job.state) };
   const { reportId, origin } = current;
   // Whatever the stored pull says, it writes only the sheet that names this report (a deleted one is said by the step).
   const sheet = deps.book.byId(current.state.sheetId);

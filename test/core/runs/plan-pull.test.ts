@@ -220,6 +220,15 @@ const cases: Case[] = [
     spec: { filters: {}, mode: 'replace', companies: [company('k1', {}, 'replace'), company('k9', {}, 'replace', 'conexão k9 (não existe mais)')] },
   },
   {
+    name: "without the owner's connections at hand, each connection the report names is still pulled, named as gone, to fail alone",
+    report: { companies: { all: false, ids: ['k1', 'k2'] } },
+    spec: {
+      filters: {},
+      mode: 'replace',
+      companies: [company('k1', {}, 'replace', 'conexão k1 (não existe mais)'), company('k2', {}, 'replace', 'conexão k2 (não existe mais)')],
+    },
+  },
+  {
     name: 'two connections that reach one organization: it is read once, by the first, the run says so, and each organization counts once',
     report: { companies: { all: true, ids: [] } },
     connections: ['k1', 'k2', 'k3'],
@@ -352,7 +361,7 @@ function planned(c: Case) {
     sheet: lookAtSheet(deps.book, report, { consolidated: Boolean(report.companies), cardData: report.cardData }),
     full: c.full,
     ...(zones ? { serviceZone: (name: string) => intlZone(zones[name] ?? 'America/Sao_Paulo') } : {}),
-    connections: () => (c.connections ?? []).map((id) => ({ id, name: `Empresa ${id}` })),
+    ...(c.connections ? { connections: () => (c.connections ?? []).map((id) => ({ id, name: `Empresa ${id}` })) } : {}),
     ...(c.organizations
       ? {
           organizationOf: (id: string, identify: boolean) => {
