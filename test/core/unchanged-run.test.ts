@@ -62,6 +62,29 @@ describe('a sheet that holds what the listing returns', () => {
     expect(w.after.map((a) => a.id)).toEqual([r.id, r.id]);
   });
 
+  it('dates compare by the moment they hold, card columns only when the report shows them', () => {
+    const dated = (day: string, card = '**** 1234') =>
+      customers(1, 3).map((c) => ({ ...c, dataCadastro: day, dataHoraCadastro: `${day}T10:30:00`, cartaoCredito: { numeroCartao: card } }));
+    const same = pulled(dated('2026-11-01'), { cardData: true });
+    expect(same.check()?.lastRun?.message).toBe(UNCHANGED);
+    const moved = pulled(dated('2026-11-01'), { cardData: true });
+    moved.w.service.companies.k1 = dated('2026-11-02');
+    leftToTheRun(moved.w, moved.r.id, moved.check());
+    const card = pulled(dated('2026-11-01'), { cardData: true });
+    card.w.service.companies.k1 = dated('2026-11-01', '**** 9999');
+    leftToTheRun(card.w, card.r.id, card.check());
+    // Without card data, the card never reaches the sheet: a new card changes nothing there.
+    const hidden = pulled(dated('2026-11-01'));
+    hidden.w.service.companies.k1 = dated('2026-11-01', '**** 9999');
+    expect(hidden.check()?.lastRun?.message).toBe(UNCHANGED);
+  });
+
+  it('of a report saved before runs kept their walk, is read from the start; with no dashboards to refresh, the check still ends', () => {
+    const { w, r, check } = pulled();
+    w.deps.afterReportRun = undefined;
+    expect(check({ ...w.reports.get(r.id), lastWalk: undefined })?.lastRun?.message).toBe(UNCHANGED);
+  });
+
   it('with "Filtros na planilha", holds the records that pass them, and no others', () => {
     const filtered: Partial<Report> = { sheetFilters: [{ field: 'razaoSocial', op: 'lista', values: ['Cliente 2', 'Cliente 5'] }] };
     const same = pulled(customers(1, 7), filtered);
@@ -121,7 +144,18 @@ describe('the usual run goes when', () => {
     leftToTheRun(failing.w, failing.r.id, failing.check());
     const longer = pulled(customers(1, 7));
     longer.w.service.companies.k1 = customers(1, 3 * 25);
+    const before = longer.w.service.trips;
     leftToTheRun(longer.w, longer.r.id, longer.check());
+    expect(longer.w.service.trips - before).toBe(2);
+    // The service announces more records than it sends: the listing changed while it was read.
+    const changing = pulled();
+    changing.w.service.fault = ({ key, page }) => {
+      const answer = changing.w.service.page(key, page);
+      if (answer.kind !== 'response') return answer;
+      const body = JSON.parse(answer.body);
+      return { ...answer, body: JSON.stringify({ ...body, paging: { ...body.paging, totalRows: 9 } }) };
+    };
+    leftToTheRun(changing.w, changing.r.id, changing.check());
     // The last walk read 19 pages: the check reads them all, and one more, in two round trips.
     const long = pulled(customers(1, 3 * 19));
     expect(long.w.reports.get(long.r.id).lastWalk?.pages).toBe(19);

@@ -229,6 +229,11 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'without the owner\'s connections at hand, "todas as minhas conexões" is none',
+    report: { companies: { all: true, ids: [] } },
+    spec: { filters: {}, mode: 'merge', companies: [] },
+  },
+  {
     name: 'two connections that reach one organization: it is read once, by the first, the run says so, and each organization counts once',
     report: { companies: { all: true, ids: [] } },
     connections: ['k1', 'k2', 'k3'],

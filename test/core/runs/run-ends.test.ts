@@ -83,6 +83,23 @@ describe('a pull that goes on into a sheet no longer its report', () => {
   });
 });
 
+describe('a pull whose sheet the user deleted while it ran', () => {
+  it('fails saying so, and that running the report again makes it anew', () => {
+    const w = world({ k1: customers(1, 40) });
+    const r = w.report();
+    const begun = beginRun(w.deps, r, 'manual', null);
+    const first = stepRun(w.deps, begun.report, begun.job, w.now() + 1_500);
+    w.book.sheets = w.book.sheets.filter((s) => s.name() !== 'Clientes');
+    const ended = stepRun(w.deps, first.report, first.job, w.now() + 600_000);
+    expect(ended.progress).toMatchObject({
+      status: 'failed',
+      canContinue: false,
+      message: 'A aba "Clientes" foi apagada durante a importação. Rode o relatório de novo.',
+    });
+    expect(w.book.byName('Clientes')).toBeNull();
+  });
+});
+
 describe('a cancel', () => {
   it('that comes after the run failed says it failed, and "Continuar" is still offered', () => {
     const w = world({ k1: customers(1, 7) });
@@ -106,7 +123,7 @@ describe('a cancel', () => {
 });
 
 describe('what an ended run keeps, and whom it tells', () => {
-  it('a run that ended well keeps how it walked the listing; one that failed keeps the last good walk', () => {
+  it('a run that ended well keeps how it walked the listing; one that failed or was cancelled keeps the last good walk', () => {
     const w = world({ k1: customers(1, 7) });
     const r = w.report();
     refresh(w.deps, r.id, 'manual');
@@ -117,6 +134,13 @@ describe('what an ended run keeps, and whom it tells', () => {
     w.service.fault = (asked) => (asked.page > 1 ? refused(500, 'Erro interno') : undefined);
     refresh(w.deps, r.id, 'manual');
     expect(runToEnd(w, r.id).status).toBe('failed');
+    expect(w.reports.get(r.id).lastWalk).toEqual(walked);
+    w.service.fault = () => undefined;
+    w.service.companies.k1 = customers(1, 60);
+    const begun = beginRun(w.deps, w.reports.get(r.id), 'manual', null);
+    const step = stepRun(w.deps, begun.report, begun.job, w.now() + 1_500);
+    expect(step.job.state.pager?.base).toBeDefined();
+    cancelRun(w.deps, r.id, begun.progress.runId);
     expect(w.reports.get(r.id).lastWalk).toEqual(walked);
   });
 
@@ -185,7 +209,8 @@ describe('a run beginning', () => {
   it('of an incremental report says so on the card while it runs', () => {
     const w = world({ k1: invoices(1, 5) });
     const r = w.report({ listing: 'faturas', sheetName: 'Faturas', incremental: true });
-    refresh(w.deps, r.id, 'manual');
+    expect(refresh(w.deps, r.id, 'manual').incremental).toBe(false);
+    expect(w.reports.get(r.id).lastRun).toMatchObject({ result: 'em andamento', incremental: false });
     runToEnd(w, r.id);
     expect(refresh(w.deps, r.id, 'manual').incremental).toBe(true);
     expect(w.reports.get(r.id).lastRun).toMatchObject({ result: 'em andamento', incremental: true });
