@@ -37,10 +37,11 @@ export function startImport(spec: ImportSpec, deps: ImportDeps, look?: SheetLook
   sheet.setSheetTag(LISTING_TAG, spec.listing);
   if (spec.reportId) sheet.setSheetTag(SHEET_TAG, `relatorio:${spec.reportId}`);
   const warnings: string[] = [];
+  const listed = (labels: readonly string[]) => labels.join(', ');
   if (recreated) warnings.push(`A aba do relatório tinha sido apagada e foi criada de novo ("${sheet.name()}").`);
-  if (layout.rebuilt.length) warnings.push(`Colunas do complemento que tinham sido apagadas foram refeitas: ${layout.rebuilt.join(', ')}.`);
+  if (layout.rebuilt.length) warnings.push(`Colunas do complemento que tinham sido apagadas foram refeitas: ${listed(layout.rebuilt)}.`);
   if (layout.added.length)
-    warnings.push(`Colunas novas desta versão do complemento foram incluídas: ${layout.added.join(', ')}. Confira fórmulas que contam colunas (como PROCV).`);
+    warnings.push(`Colunas novas desta versão do complemento foram incluídas: ${listed(layout.added)}. Confira fórmulas que contam colunas (como PROCV).`);
   const now = deps.now();
   return {
     spec: { ...spec, sheetName: sheet.name(), sheetId: sheet.id },
