@@ -10,7 +10,7 @@ import type { BulkJob } from './bulk/state';
 import type { Dashboard } from './dashboards/store';
 import { appendHistory } from './history';
 import type { Owner, OwnershipCheck } from './owners';
-import type { PullJob } from './report-runs';
+import type { PullJob } from './runs/deps';
 import type { Report } from './reports';
 import type { BookPort } from './sheet-port';
 

@@ -5,8 +5,8 @@
  * whole (seal.ts); relative filters keep a saved report meaningful as time passes.
  */
 import type { FilterValues } from '../api/filters';
-import { type ListingKey, listing } from '../api/operations';
-import { addDays, addMonths, brDateTime, competencia, isoDate, type Zone } from '../api/calendar';
+import type { ListingKey } from '../api/operations';
+import { addDays, addMonths, competencia, isoDate, type Zone } from '../api/calendar';
 import { ItemStore } from './item-store';
 import type { SignedStore } from './seal';
 import type { Owner } from './owners';
@@ -92,13 +92,6 @@ export interface Companies {
   ids: string[];
 }
 
-/** The connections a consolidated report pulls at a run, from the owner's `own` connections; ids the owner no longer has stay (and fail alone). */
-export function resolveCompanies(companies: Companies, own: ReadonlyArray<{ id: string; name: string }>): Array<{ id: string; name: string }> {
-  if (companies.all) return own.map((c) => ({ id: c.id, name: c.name }));
-  const names = new Map(own.map((c) => [c.id, c.name]));
-  return [...new Set(companies.ids)].map((id) => ({ id, name: names.get(id) ?? `conexão ${id} (não existe mais)` }));
-}
-
 /** Where a report is kept in the document's work store, by its id. */
 export const REPORT_PREFIX = 'faturamento.relatorio.';
 
@@ -110,7 +103,7 @@ export class ReportStore extends ItemStore<Report> {
 }
 
 function isRelative(v: SavedFilterValue): v is RelativeValue {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && 'rel' in v;
+  return typeof v === 'object' && !Array.isArray(v) && 'rel' in v;
 }
 
 /** Turns saved filters into absolute values for a run at `now`. */
@@ -133,19 +126,6 @@ export function resolveFilters(report: Report, now: Date, zone: Zone): FilterVal
 
 /** The zone the service keeps its clock in, unless a connection says otherwise. */
 export const SERVICE_TIME_ZONE = 'America/Sao_Paulo';
-
-/** The service's update stamps are local wall time to the minute: look back a little so nothing slips between runs. */
-export const INCREMENTAL_MARGIN_MS = 10 * 60_000;
-
-/** Whether this run can be incremental, and the filters that make it so. */
-export function incrementalFilters(report: Report, base: FilterValues, serviceZone: Zone): { filters: FilterValues; merge: boolean } {
-  const op = listing(report.listing);
-  if (!report.incremental || !op.updatedSince || report.lastSuccessStart === undefined) return { filters: base, merge: false };
-  // As the service's wall clock (its stamps are in its own zone, not the spreadsheet's), and as text:
-  // the job state is JSON, and a Date would come back as a UTC string.
-  const since = brDateTime(serviceZone.wall(new Date(report.lastSuccessStart - INCREMENTAL_MARGIN_MS)));
-  return { filters: { ...base, [op.updatedSince.from]: since }, merge: true };
-}
 
 /** A report as the Relatórios sidebar shows it: plain data, times already formatted. */
 export interface ReportView {

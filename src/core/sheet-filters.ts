@@ -5,10 +5,11 @@
  * example; a saved report can, here.
  *
  * A report keeps them as typed in the form (relative periods stay relative);
- * each run resolves them against its own day into absolute conditions.
+ * each run's plan resolves them against its own day into absolute conditions
+ * (runs/plan-pull.ts).
  */
 import type { ApiRecord } from '../api/envelopes';
-import { addDays, addMonths, type Day, isoDate, parseCompetencia, parseDay, pad2, pad4, type Zone } from '../api/calendar';
+import { isoDate, parseCompetencia, parseDay, pad2, pad4 } from '../api/calendar';
 import type { ListingKey } from '../api/operations';
 import { type Column, valueAt } from './table';
 
@@ -121,33 +122,6 @@ export function matches(conditions: readonly SheetCondition[], record: ApiRecord
     }
   }
   return true;
-}
-
-const firstOfMonth = (d: Day, months: number): Day => ({ ...addMonths(d, months), day: 1 });
-const lastOfMonth = (d: Day, months: number): Day => addDays(firstOfMonth(d, months + 1), -1);
-
-/** The conditions a run applies on `now`'s day in the spreadsheet's zone. */
-export function resolveSheetFilters(filters: readonly SheetFilter[] | undefined, columns: readonly Column[], now: Date, zone: Zone): SheetCondition[] {
-  const today = zone.wall(now);
-  const kindOf = new Map(columns.map((c) => [c.key, c.cell]));
-  const codesOf = new Map(columns.flatMap((c) => (c.codes ? [[c.key, c.codes] as const] : [])));
-  return (filters ?? []).map((f) => {
-    if (f.op !== 'relativo') {
-      const codes = codesOf.get(f.field);
-      return { field: f.field, op: f.op, values: f.values, from: f.from, to: f.to, ...(codes ? { codes } : {}) };
-    }
-    const rel = f.rel ?? { unit: 'dias', de: 0, ate: 0 };
-    const competenciaField = kindOf.get(f.field) === 'text';
-    if (rel.unit === 'meses' && competenciaField) {
-      const month = (n: number) => {
-        const m = addMonths(today, n);
-        return `${pad2(m.month)}/${pad4(m.year)}`;
-      };
-      return { field: f.field, op: 'entre', from: month(rel.de), to: month(rel.ate) };
-    }
-    const [from, to] = rel.unit === 'meses' ? [firstOfMonth(today, rel.de), lastOfMonth(today, rel.ate)] : [addDays(today, rel.de), addDays(today, rel.ate)];
-    return { field: f.field, op: 'entre', from: isoDate(from), to: isoDate(to) };
-  });
 }
 
 export interface SheetFilterProblem {

@@ -72,10 +72,18 @@ export function findColumns(sheet: SheetPort, columns: readonly Column[]): Array
  * fields when the report switched listings (`sameListing` false, or null for a
  * sheet that does not say and lacks this table's id column) and rebuilding
  * missing ones beside their neighbours. `known` are every field key any of our
- * tables writes; `idKey` is this table's id field.
+ * tables writes; `idKey` is this table's id field; `tagged`: our columns as the
+ * run already read them, else read here.
  */
-export function resolveLayout(sheet: SheetPort, columns: readonly Column[], known: ReadonlySet<string>, idKey: string, sameListing: boolean | null): Layout {
-  const tags = sheet.columnTags(COLUMN_TAG);
+export function resolveLayout(
+  sheet: SheetPort,
+  columns: readonly Column[],
+  known: ReadonlySet<string>,
+  idKey: string,
+  sameListing: boolean | null,
+  tagged?: ReadonlyMap<string, number>,
+): Layout {
+  const tags = tagged ? new Map(tagged) : sheet.columnTags(COLUMN_TAG);
   const laidOut = Number(sheet.sheetTag(LAYOUT_TAG) ?? 1);
   const version = String(Math.max(1, ...columns.map((c) => c.since ?? 1)));
   if (sheet.sheetTag(LAYOUT_TAG) !== version) sheet.setSheetTag(LAYOUT_TAG, version);

@@ -19,15 +19,16 @@
  */
 import { isDate } from '../api/calendar';
 import type { ApiRecord } from '../api/envelopes';
+import type { FilterValues } from '../api/filters';
 import { listing } from '../api/operations';
 import { CHILD_TAG, childTagValue } from './child-sheet';
-import { reportColumns } from './pull/layout';
+import { lookAtSheet, reportColumns, type SheetLook } from './pull/layout';
 import { WAVE_REQUESTS } from './pull/step';
-import { type Report, resolveFilters } from './reports';
-import type { RunDeps } from './report-runs';
+import type { Report } from './reports';
 import { backoff } from './run-backoff';
-import { matches, resolveSheetFilters } from './sheet-filters';
-import { findColumns } from './sheet-layout';
+import type { RunDeps } from './runs/deps';
+import { planPull } from './runs/plan-pull';
+import { matches } from './sheet-filters';
 import type { SheetPort } from './sheet-port';
 import { CellConverter, type CellValue, childRowCount, recordRow, tableSpec } from './table';
 import { runTargetProblem } from './targets';
@@ -53,13 +54,13 @@ function eligible(deps: RunDeps, report: Report): boolean {
   );
 }
 
-/** Every record of the listing in at most MAX_WAVES round trips, or null (more pages, a warning, a failure). */
-function listingNow(deps: RunDeps, report: Report, now: number): ApiRecord[] | null {
+/** Every record the listing gives for `filters` in at most MAX_WAVES round trips, or null (more pages, a warning, a failure). */
+function listingNow(deps: RunDeps, report: Report, filters: FilterValues): ApiRecord[] | null {
   const client = deps.clientFor(report.connectionId ?? '').withLimit(deps.limit);
   // The last walk's numbering and length, one page more to see the end: a listing as long as it was comes in one round trip.
   // Were the numbering no longer so, records would be missing and the sheet would not match: the usual run then goes.
   const last = report.lastWalk;
-  const walk = client.walk(report.listing, resolveFilters(report, new Date(now), deps.zone), last ? { base: last.base, firstPages: last.pages + 1 } : {});
+  const walk = client.walk(report.listing, filters, last ? { base: last.base, firstPages: last.pages + 1 } : {});
   const records: ApiRecord[] = [];
   for (let wave = 0; wave < MAX_WAVES && !walk.pager.done; wave++) for (const page of walk.pager.nextWave()) records.push(...page.records);
   const { done, incomplete } = walk.pager.state;
@@ -72,13 +73,13 @@ function sameCell(cell: unknown, value: CellValue): boolean {
   return cell === value;
 }
 
-/** Whether `sheet` holds exactly `records`, each on the row of its key, under our header. */
-function holds(sheet: SheetPort, report: Report, idField: string, records: readonly ApiRecord[], conv: CellConverter): boolean {
+/** Whether the looked-at `sheet` holds exactly `records`, each on the row of its key, under our header. */
+function holds(sheet: SheetPort, look: SheetLook, report: Report, idField: string, records: readonly ApiRecord[], conv: CellConverter): boolean {
   const columns = reportColumns(report.listing, { cardData: report.cardData });
   // "Recebido em", last, is not compared.
   const fields = columns.slice(0, -1);
-  const found = findColumns(sheet, columns);
-  if (found.some((p) => p === null)) return false;
+  const found = columns.map((c) => look.columns.get(c.key));
+  if (found.some((p) => p === undefined)) return false;
   const positions = found as number[];
   const last = sheet.lastRow();
   if (last - 1 !== records.length) return false;
@@ -103,27 +104,30 @@ function holds(sheet: SheetPort, report: Report, idField: string, records: reado
  */
 export function unchangedRun(deps: RunDeps, report: Report): Report | null {
   if (!eligible(deps, report)) return null;
-  const sheet = deps.book.byId(report.sheetId as number);
+  const look = lookAtSheet(deps.book, report, { cardData: report.cardData });
+  const { sheet } = look;
   if (!sheet || runTargetProblem(sheet, report) !== null) return null;
   // Deleted or taken over by a colleague since this run read it: the usual run meets that at its first save and stops.
   if (deps.stillStored && !deps.stillStored(report)) return null;
   const startedAt = deps.now();
+  // What the run would ask for: one company pulled whole, so the look decides nothing here.
+  const asked = planPull(report, { at: startedAt, zone: deps.zone, sheet: look }).spec;
   const spec = tableSpec(listing(report.listing));
   // Child items are written to sheets of their own: a report that has any is left to its usual run.
   const ofThisSheet = childTagValue(sheet.id, '');
   if (spec.children.length && deps.book.tagged(CHILD_TAG).some((t) => t.value.startsWith(ofThisSheet))) return null;
   let fetched: ApiRecord[] | null;
   try {
-    fetched = listingNow(deps, report, startedAt);
+    fetched = listingNow(deps, report, asked.filters);
   } catch {
     // The usual run meets the same failure and reports it as it always does.
     return null;
   }
   if (!fetched || spec.children.some((child) => childRowCount(child, fetched as ApiRecord[]) > 0)) return null;
-  const conditions = resolveSheetFilters(report.sheetFilters, spec.columns, new Date(startedAt), deps.zone);
+  const conditions = asked.sheetFilters ?? [];
   const records = conditions.length ? fetched.filter((r) => matches(conditions, r)) : fetched;
   const conv = new CellConverter(deps.zone);
-  if (!holds(sheet, report, spec.idField, records, conv) || conv.cuts.length) return null;
+  if (!holds(sheet, look, report, spec.idField, records, conv) || conv.cuts.length) return null;
   const finishedAt = deps.now();
   const summary = {
     startedAt,

@@ -13,7 +13,7 @@ import { SnapshotStore } from '../core/bulk/snapshot';
 import type { SignedStore } from '../core/seal';
 import { identifyOrganization, type Organization } from '../core/organizations';
 import { redact } from '../core/redact';
-import { pullJobStore, type RunDeps } from '../core/report-runs';
+import { pullJobStore, type RunDeps } from '../core/runs/deps';
 import { type Report, ReportStore } from '../core/reports';
 import { refreshCatalogs } from '../core/bulk/catalog';
 import { clientFor, connectionStore, documentId, documentStore, serviceTimeZone, spreadsheetTimeZone, userEmail } from './services';

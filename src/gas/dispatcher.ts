@@ -15,7 +15,7 @@ import type { Identity, OwnerStore } from '../core/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
 import type { SignedStore } from '../core/seal';
 import { redact } from '../core/redact';
-import { pullJobStore } from '../core/report-runs';
+import { pullJobStore } from '../core/runs/deps';
 import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, withDocumentLock } from './lock';
 import { connectionStore, currentUser, documentId, documentStore, documentView, ownerStore, spreadsheetTimeZone, userEmail, userStore } from './services';

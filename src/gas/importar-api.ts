@@ -8,7 +8,9 @@ import { FilterError, formatFilters } from '../api/filters';
 import { type ListingKey, type ListOperation, listings } from '../api/operations';
 import { tableSpec } from '../core/table';
 import { checkSheetFilters, OP_LABELS, SERVICE_GAPS, type SheetFilter } from '../core/sheet-filters';
-import { beginRun, pullJobStore, type RunProgress } from '../core/report-runs';
+import { beginRun } from '../core/runs/begin';
+import { pullJobStore } from '../core/runs/deps';
+import type { RunProgress } from '../core/runs/progress';
 import { ALL_COMPANIES_LABEL, type Report, resolveFilters, type SavedFilterValue } from '../core/reports';
 import { sheetNameProblem } from '../core/sheet-names';
 import { notYours } from '../core/owners';
@@ -200,7 +202,8 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
     if (err instanceof FilterError) return { ok: false, field: `filter:${err.filter}`, message: err.detail };
     throw err;
   }
-  const sheetFilters = checkSheetFilters(form.sheetFilters, tableSpec(op).columns);
+  const { columns } = tableSpec(op);
+  const sheetFilters = checkSheetFilters(form.sheetFilters, columns);
   if (!sheetFilters.ok) return { ok: false, field: `sheetFilter:${sheetFilters.index}`, message: sheetFilters.message };
   return {
     ok: true,
@@ -215,7 +218,7 @@ function checkForm(form: ReportForm, editing: Report | null): FormOutcome<Omit<R
       sheetName,
       sheetId,
       incremental: Boolean(form.incremental && op.updatedSince),
-      cardData: Boolean(form.cardData && tableSpec(op).columns.some((c) => c.onRequest === 'cartao')),
+      cardData: Boolean(form.cardData && columns.some((c) => c.onRequest === 'cartao')),
     },
   };
 }

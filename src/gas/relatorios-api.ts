@@ -7,7 +7,9 @@
 import { type ListOperation, listings } from '../api/operations';
 import { tableSpec } from '../core/table';
 import { describeSheetFilter } from '../core/sheet-filters';
-import { beginRun, pullJobStore, type RunProgress } from '../core/report-runs';
+import { beginRun } from '../core/runs/begin';
+import { pullJobStore } from '../core/runs/deps';
+import type { RunProgress } from '../core/runs/progress';
 import { ALL_COMPANIES_LABEL, type Report, type ReportView } from '../core/reports';
 import { describeSchedule, nextRun, type Schedule, scheduleProblems } from '../core/schedule';
 import { childSheetName } from '../core/sheet-names';

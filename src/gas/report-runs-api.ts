@@ -5,7 +5,9 @@
  * like the dispatcher's runs, so a run that read its report once never writes
  * back a stale copy.
  */
-import { cancelRun, continueRun, type PullJob, type RunDeps, type RunProgress } from '../core/report-runs';
+import type { PullJob, RunDeps } from '../core/runs/deps';
+import type { RunProgress } from '../core/runs/progress';
+import { cancelRun, continueRun } from '../core/runs/step';
 import type { Report } from '../core/reports';
 import { type Identity, notYours, type OwnershipCheck, type OwnerStore } from '../core/owners';
 import { UserError } from '../api/user-error';

@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { AgendaStore, dueDocuments, MISSES_BEFORE_DROP } from '../../src/core/agenda';
 import type { BulkJob } from '../../src/core/bulk/state';
 import { bulkToContinue, dueReports, nextDueAt, pullsToContinue, type StoredWork } from '../../src/core/dispatch';
-import type { PullJob } from '../../src/core/report-runs';
+import type { PullJob } from '../../src/core/runs/deps';
 import type { Report } from '../../src/core/reports';
 import type { Schedule } from '../../src/core/schedule';
 import { MemoryStore } from '../bulk/fixtures';
 import { zone } from './fake-service';
-import { HOUR, T0 } from './run-world';
+import { HOUR, T0 } from './runs/run-world';
 
 const MINUTE = 60_000;
 

@@ -8,11 +8,12 @@ import { describe, expect, it } from 'vitest';
 import type { BulkDeps, BulkJob } from '../../src/core/bulk/state';
 import { bulkJobStore } from '../../src/core/bulk/stored-job';
 import { bulkToContinue, dispatch, dueReports, IDLE_MS, ownWork, pullsToContinue, type StoredWork, storedWork, wantsDispatcher } from '../../src/core/dispatch';
-import { beginRun, type PullJob } from '../../src/core/report-runs';
+import { beginRun } from '../../src/core/runs/begin';
+import type { PullJob } from '../../src/core/runs/deps';
 import type { Report } from '../../src/core/reports';
 import { trusted } from '../bulk/fixtures';
 import { customers, timedOut, zone } from './fake-service';
-import { HOUR, T0, type World, world } from './run-world';
+import { HOUR, T0, type World, world } from './runs/run-world';
 
 const MINUTE = 60_000;
 

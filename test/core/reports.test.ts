@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
-import { INCREMENTAL_MARGIN_MS, incrementalFilters, type Report, ReportStore, resolveFilters } from '../../src/core/reports';
+import { type Report, ReportStore, resolveFilters } from '../../src/core/reports';
+import { INCREMENTAL_MARGIN_MS, incrementalFilters } from '../../src/core/runs/plan-pull';
 import { MemoryStore, trusted } from '../bulk/fixtures';
 
 const zone = intlZone('America/Sao_Paulo');

@@ -7,16 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
 import { listings } from '../../src/api/operations';
-import {
-  checkSheetFilters,
-  describeSheetFilter,
-  matches,
-  resolveSheetFilters,
-  SHEET_FILTERS_MAX,
-  type SheetCondition,
-  type SheetFilter,
-} from '../../src/core/sheet-filters';
+import { checkSheetFilters, describeSheetFilter, matches, SHEET_FILTERS_MAX, type SheetCondition, type SheetFilter } from '../../src/core/sheet-filters';
 import { tableSpec } from '../../src/core/table';
+import { resolveSheetFilters } from '../../src/core/runs/plan-pull';
 
 const zone = intlZone('America/Sao_Paulo');
 const faturas = tableSpec(listings.faturas).columns;
@@ -59,6 +52,12 @@ describe('equal as a person means it', () => {
     expect(matches(is('x', '01/2026'), { x: '02/2026' })).toBe(false);
   });
 
+  it('money with cents equals it typed with a comma or a point', () => {
+    expect(matches(is('x', '1234,56'), { x: 1234.56 })).toBe(true);
+    expect(matches(is('x', '1234.56'), { x: 1234.56 })).toBe(true);
+    expect(matches(is('x', '1234,56'), { x: 1234.5 })).toBe(false);
+  });
+
   it('an empty cell equals nothing, not even an empty value', () => {
     expect(matches(is('x', ''), { x: '' })).toBe(false);
     expect(matches(is('x', 'a'), { x: null })).toBe(false);
@@ -96,6 +95,7 @@ describe('ranges', () => {
 
   it('a number is never within a range of dates, nor a date within numbers', () => {
     expect(matches(between('x', '2026-01-01', '2026-12-31'), { x: 5 })).toBe(false);
+    expect(matches(between('x', '2026-01-01'), { x: 5 })).toBe(false);
     expect(matches(between('x', '1', '9'), { x: '2026-01-05' })).toBe(false);
     expect(matches(between('x', undefined, '9'), { x: '2026-01-05' })).toBe(false);
   });
@@ -172,6 +172,34 @@ describe('what the form may save', () => {
     expect(refusal([{ field: 'valorTotal', op: 'entre', from: '12.34.5' }])).toMatch(/não é um número/);
   });
 
+  it('numbers of every kind with thousands and cents typed either way, a date-time column bounded by days, a competência typed AAAA-MM', () => {
+    const bounds = (field: string, from: string, to: string, columns = faturas) => {
+      const [f] = accepted([{ field, op: 'entre', from, to }], columns);
+      return [f.from, f.to];
+    };
+    expect(bounds('valorTotal', '12.345.678,9', '12345678,90')).toEqual(['12345678.9', '12345678.9']);
+    expect(bounds('valorTotal', '1234,56', '1234.56')).toEqual(['1234.56', '1234.56']);
+    expect(bounds('idFatura', '12', '1.234')).toEqual(['12', '1234']);
+    expect(bounds('aliquota', '2,5', '10', nfse)).toEqual(['2.5', '10']);
+    expect(bounds('dataHoraAtualizacao', '22/11/2026', '2026-12-01', cobrancas)).toEqual(['2026-11-22', '2026-12-01']);
+    expect(bounds('competencia', '2026-11', '2027-1')).toEqual(['11/2026', '01/2027']);
+    expect(refusal([{ field: 'idFatura', op: 'entre', from: 'doze' }])).toBe('0: Filtro na planilha 1 (ID da fatura): "doze" não é um número');
+  });
+
+  it('a range open on either side, or of one value, is a range; one that ends before it starts is refused', () => {
+    expect(accepted([{ field: 'valorTotal', op: 'entre', from: '5' }])).toEqual([{ field: 'valorTotal', op: 'entre', from: '5', to: undefined }]);
+    expect(accepted([{ field: 'valorTotal', op: 'entre', from: '10', to: '10' }])).toEqual([{ field: 'valorTotal', op: 'entre', from: '10', to: '10' }]);
+    expect(refusal([{ field: 'valorTotal', op: 'entre', from: '10', to: '9,99' }])).toBe(
+      '0: Filtro na planilha 1 (Valor total): o fim é anterior ao início; corrija o período.',
+    );
+  });
+
+  it('a value must be given for "é igual a", values for "está na lista"; empty ones in a list are dropped', () => {
+    expect(refusal([{ field: 'statusFatura', op: 'igual' }])).toBe('0: Filtro na planilha 1 (Status): informe o valor.');
+    expect(refusal([{ field: 'statusFatura', op: 'lista' }])).toBe('0: Filtro na planilha 1 (Status): informe os valores, separados por ;.');
+    expect(accepted([{ field: 'statusFatura', op: 'lista', values: [null, 'ABERTA'] }])).toEqual([{ field: 'statusFatura', op: 'lista', values: ['ABERTA'] }]);
+  });
+
   it('relative periods: whole numbers within ten years, in order, on date columns (or competência, in months)', () => {
     const rel = (rel: unknown, field = 'dataVencimento') => refusal([{ field, op: 'relativo', rel }], field === 'competencia' ? faturas : cobrancas);
     expect(rel({ unit: 'dias', de: 1.5, ate: 2 })).toBe('0: Filtro na planilha 1 (Vencimento): use números inteiros de dias.');
@@ -185,6 +213,13 @@ describe('what the form may save', () => {
       { field: 'dataVencimento', op: 'relativo', rel: { unit: 'dias', de: 2, ate: 3 } },
     ]);
     expect(accepted([{ field: 'dataVencimento', op: 'relativo' }], cobrancas)[0].rel).toEqual({ unit: 'dias', de: 0, ate: 0 });
+  });
+
+  it('a relative period also on a date-time column, never in months on a column of numbers', () => {
+    expect(refusal([{ field: 'dataHoraAtualizacao', op: 'relativo', rel: { unit: 'dias', de: -1, ate: 0 } }], cobrancas)).toBe('aceito');
+    expect(refusal([{ field: 'valor', op: 'relativo', rel: { unit: 'meses', de: -1, ate: 0 } }], cobrancas)).toBe(
+      '0: Filtro na planilha 1 (Valor): períodos relativos valem para colunas de data (ou competência, em meses).',
+    );
   });
 
   it('empty and filled keep only their column and condition', () => {
@@ -241,5 +276,12 @@ describe('in words, for the report card', () => {
     expect(say({ field: 'dataVencimento', op: 'relativo', rel: { unit: 'meses', de: 1, ate: 2 } }, cobrancas)).toBe('Vencimento de hoje + 1 a hoje + 2 meses');
     expect(say({ field: 'dataVencimento', op: 'relativo', rel: { unit: 'dias', de: 0, ate: 0 } }, cobrancas)).toBe('Vencimento de hoje + 0 a hoje + 0 dias');
     expect(say({ field: 'dataVencimento', op: 'relativo' }, cobrancas)).toBe('Vencimento de hoje + 0 a hoje + 0 dias');
+  });
+
+  it('this month only when it starts and ends this month; months before today with their sign', () => {
+    expect(say({ field: 'competencia', op: 'relativo', rel: { unit: 'meses', de: 0, ate: 0 } })).toBe('Competência no mês atual');
+    expect(say({ field: 'competencia', op: 'relativo', rel: { unit: 'meses', de: 0, ate: 2 } })).toBe('Competência de hoje + 0 a hoje + 2 meses');
+    expect(say({ field: 'competencia', op: 'relativo', rel: { unit: 'meses', de: -1, ate: 0 } })).toBe('Competência de hoje − 1 a hoje + 0 meses');
+    expect(say({ field: 'competencia', op: 'relativo', rel: { unit: 'meses', de: -2, ate: -1 } })).toBe('Competência de hoje − 2 a hoje − 1 meses');
   });
 });

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
 import { listings } from '../../src/api/operations';
-import { checkSheetFilters, describeSheetFilter, matches, resolveSheetFilters, type SheetFilter } from '../../src/core/sheet-filters';
+import { resolveSheetFilters } from '../../src/core/runs/plan-pull';
+import { checkSheetFilters, describeSheetFilter, matches, type SheetFilter } from '../../src/core/sheet-filters';
 import { tableSpec } from '../../src/core/table';
 
 const zone = intlZone('America/Sao_Paulo');

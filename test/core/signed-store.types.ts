@@ -13,7 +13,7 @@ import { DashboardStore } from '../../src/core/dashboards/store';
 import { JobStore } from '../../src/core/job-store';
 import type { OwnerStore } from '../../src/core/owners';
 import type { KeyValueStore } from '../../src/core/ports';
-import { type PullJob, pullJobStore, type RunDeps } from '../../src/core/report-runs';
+import { type PullJob, pullJobStore, type RunDeps } from '../../src/core/runs/deps';
 import { ReportStore } from '../../src/core/reports';
 import { type Seal, SignedStore } from '../../src/core/seal';
 

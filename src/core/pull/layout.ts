@@ -5,7 +5,7 @@
  * run goes on, and the report's sheet found by id.
  */
 import { type ListingKey, type ListOperation, listing, listings } from '../../api/operations';
-import { columnRuns, findColumns, headerNote, LISTING_TAG } from '../sheet-layout';
+import { COLUMN_TAG, columnRuns, headerNote, LISTING_TAG } from '../sheet-layout';
 import { PARTIAL_MARK, SHEET_NAME_MAX } from '../sheet-names';
 import type { BookPort, SheetPort } from '../sheet-port';
 import { type Column, tableSpec } from '../table';
@@ -100,26 +100,39 @@ export function freeName(book: BookPort, base: string): string {
   }
 }
 
-/** The report's sheet by id; by name only for a report that never ran; recreated (and said so) when the user deleted it. */
-export function reportSheet(book: BookPort, spec: ImportSpec): { sheet: SheetPort; recreated: boolean } {
-  if (spec.sheetId !== undefined) {
-    const byId = book.byId(spec.sheetId);
-    if (byId) return { sheet: byId, recreated: false };
-    return { sheet: book.create(freeName(book, spec.sheetName)), recreated: true };
-  }
-  return { sheet: book.byName(spec.sheetName) ?? book.create(spec.sheetName), recreated: false };
+/** One look at a report's sheet before its run: what the plan decides from and the start lays out, so neither looks again. */
+export interface SheetLook {
+  /** The report's sheet: by its id, by its name only for a report that never ran; null when it has none (the run makes it). */
+  sheet: SheetPort | null;
+  /** The listing the sheet's metadata says it holds. */
+  listing: string | null;
+  /** Where the columns of ours are, by field, as their metadata says. */
+  columns: ReadonlyMap<string, number>;
+  /**
+   * Whether an incremental refresh can merge into it: found by the report's
+   * id, of this listing, every column of ours where its metadata says (card
+   * columns the report no longer wants are cleared by `startImport` in either
+   * mode). A report that never ran has no sheet id: a sheet found by its name
+   * was never merged into.
+   */
+  intact: boolean;
 }
 
-/**
- * Whether an incremental refresh can merge: the sheet is there and every column
- * of ours is where its metadata says (card columns the report no longer wants
- * are cleared by `startImport` in either mode).
- */
-export function canMerge(book: BookPort, listingKey: ListingKey, sheetId: number | undefined, choice: ColumnChoice = {}): boolean {
-  // A report that never ran has no sheet id, and no sheet has that id.
-  const sheet = book.byId(sheetId as number);
-  if (!sheet || sheet.sheetTag(LISTING_TAG) !== listingKey) return false;
-  return findColumns(sheet, reportColumns(listingKey, choice)).every((p) => p !== null);
+/** Looks at the sheet a run of `target` would write, with the columns `choice` gives it. */
+export function lookAtSheet(book: BookPort, target: Pick<ImportSpec, 'listing' | 'sheetId' | 'sheetName'>, choice: ColumnChoice = {}): SheetLook {
+  const sheet = target.sheetId !== undefined ? book.byId(target.sheetId) : book.byName(target.sheetName.trim());
+  const held = sheet?.sheetTag(LISTING_TAG) ?? null;
+  const columns = sheet?.columnTags(COLUMN_TAG) ?? new Map<string, number>();
+  const intact =
+    sheet !== null && sheet.id === target.sheetId && held === target.listing && reportColumns(target.listing, choice).every((c) => columns.has(c.key));
+  return { sheet, listing: held, columns, intact };
+}
+
+/** The sheet the look found; else made, under a free name when the user deleted the report's sheet (recreated). */
+export function reportSheet(book: BookPort, spec: ImportSpec, look: SheetLook): { sheet: SheetPort; recreated: boolean } {
+  if (look.sheet) return { sheet: look.sheet, recreated: false };
+  if (spec.sheetId !== undefined) return { sheet: book.create(freeName(book, spec.sheetName)), recreated: true };
+  return { sheet: book.create(spec.sheetName), recreated: false };
 }
 
 /** `rows`, sorted, in groups whose neighbours are at most `gap` rows apart: each group is read or written as one block. */

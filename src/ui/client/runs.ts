@@ -1,5 +1,5 @@
 /** Drives a report run from a sidebar: short server steps until done, with progress and cancel. */
-import type { RunProgress } from '../../core/report-runs';
+import type { RunProgress } from '../../core/runs/progress';
 import { server } from './rpc';
 import { plural } from '../../api/words';
 

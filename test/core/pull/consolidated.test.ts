@@ -12,7 +12,7 @@ import { childKeys, parentKey } from '../../../src/core/child-sheet';
 import { failureText } from '../../../src/core/pull/consolidated';
 import type { CompanySpec, ImportState } from '../../../src/core/pull/state';
 import { Writer } from '../../../src/core/pull/writer';
-import { resolveCompanies } from '../../../src/core/reports';
+import { resolveCompanies } from '../../../src/core/runs/plan-pull';
 import { PARTIAL_MARK } from '../../../src/core/sheet-names';
 import type { MemorySheet } from '../../bulk/memory-book';
 import { customers, refused } from '../fake-service';

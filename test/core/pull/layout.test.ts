@@ -8,10 +8,12 @@
  * deleted it; and whether a later run may merge into the sheet as it is.
  */
 import { describe, expect, it } from 'vitest';
-import { canMerge, reportColumns } from '../../../src/core/pull/layout';
+import type { ListingKey } from '../../../src/api/operations';
+import { lookAtSheet, reportColumns } from '../../../src/core/pull/layout';
 import { startImport } from '../../../src/core/pull/start';
 import { Writer } from '../../../src/core/pull/writer';
 import { LAYOUT_TAG, LISTING_TAG, SHEET_TAG } from '../../../src/core/sheet-layout';
+import type { BookPort } from '../../../src/core/sheet-port';
 import { PARTIAL_MARK } from '../../../src/core/sheet-names';
 import { customers, invoices, zone } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
@@ -20,6 +22,10 @@ import { column, pulling, startDeps, startSpec, T0 } from './world';
 const ORANGE = '#f9ab00';
 const label = (key: string) => reportColumns('clientes').find((c) => c.key === key)?.label;
 const CLIENTES_COLUMNS = 38;
+
+/** Whether a run of `listingKey` into the report's sheet `sheetId` may merge, from that run's one look at the sheet. */
+const mergeable = (book: BookPort, listingKey: ListingKey, sheetId: number | undefined) =>
+  lookAtSheet(book, { listing: listingKey, sheetId, sheetName: 'Clientes' }).intact;
 
 /** A user's own column inserted after column `after` of a sheet of ours, with a header and a value. */
 function userColumn(sheet: StrictSheet, after: number, header = 'Observação') {
@@ -156,10 +162,10 @@ describe('a sheet an earlier run wrote', () => {
     const again = pulling(customers(1, 3), { sheetId: sheet.id, mode: 'merge' }, book);
     expect(again.state.warnings).toEqual([]);
     expect(ids(sheet)).toEqual([1, 2, 3]);
-    expect(canMerge(book, 'clientes', sheet.id)).toBe(true);
+    expect(mergeable(book, 'clientes', sheet.id)).toBe(true);
     // Every column in place, but the sheet now says it holds another listing.
     sheet.setSheetTag(LISTING_TAG, 'faturas');
-    expect(canMerge(book, 'clientes', sheet.id)).toBe(false);
+    expect(mergeable(book, 'clientes', sheet.id)).toBe(false);
   });
 
   it('from before sheets carried their listing: its columns of the same listing are kept too', () => {
@@ -167,7 +173,7 @@ describe('a sheet an earlier run wrote', () => {
     pulling(customers(1, 3), {}, book).toEnd();
     const sheet = book.sheets[0] as StrictSheet;
     sheet.tags.delete(LISTING_TAG);
-    expect(canMerge(book, 'clientes', sheet.id)).toBe(false);
+    expect(mergeable(book, 'clientes', sheet.id)).toBe(false);
     pulling(customers(1, 3), { sheetId: sheet.id, mode: 'merge' }, book);
     expect(ids(sheet)).toEqual([1, 2, 3]);
     expect(sheet.sheetTag(LISTING_TAG)).toBe('clientes');
@@ -185,7 +191,7 @@ describe('a sheet an earlier run wrote', () => {
     expect(again.toEnd().status).toBe('done');
     expect(sheet.header()[2]).toBe('Observação');
     expect(sheet.grid[1][2]).toBe('ligar');
-    expect(canMerge(book, 'clientes', sheet.id)).toBe(true);
+    expect(mergeable(book, 'clientes', sheet.id)).toBe(true);
   });
 
   it("of another listing: its columns are all cleared, even those of the same field, and the new listing's laid out in order", () => {
@@ -196,7 +202,7 @@ describe('a sheet an earlier run wrote', () => {
     expect(run.state.warnings).toEqual([]);
     expect([...sheet.columns.entries()].sort((a, b) => a[1] - b[1]).map(([key]) => key)).toEqual(reportColumns('clientes').map((c) => c.key));
     expect(sheet.grid[1]?.some((v) => v !== '') ?? false).toBe(false);
-    expect(canMerge(book, 'faturas', sheet.id)).toBe(false);
+    expect(mergeable(book, 'faturas', sheet.id)).toBe(false);
   });
 });
 
@@ -226,12 +232,12 @@ describe('whether a later run may merge', () => {
   it('only into a sheet of the same listing with every column of ours where its metadata says', () => {
     const d = startDeps();
     const state = startImport(startSpec(), d);
-    expect(canMerge(d.book, 'clientes', state.sheetId)).toBe(true);
-    expect(canMerge(d.book, 'faturas', state.sheetId)).toBe(false);
-    expect(canMerge(d.book, 'clientes', undefined)).toBe(false);
-    expect(canMerge(d.book, 'clientes', 9999)).toBe(false);
+    expect(mergeable(d.book, 'clientes', state.sheetId)).toBe(true);
+    expect(mergeable(d.book, 'faturas', state.sheetId)).toBe(false);
+    expect(mergeable(d.book, 'clientes', undefined)).toBe(false);
+    expect(mergeable(d.book, 'clientes', 9999)).toBe(false);
     const sheet = d.book.byId(state.sheetId) as StrictSheet;
     sheet.columns.delete([...sheet.columns.keys()][1]);
-    expect(canMerge(d.book, 'clientes', state.sheetId)).toBe(false);
+    expect(mergeable(d.book, 'clientes', state.sheetId)).toBe(false);
   });
 });

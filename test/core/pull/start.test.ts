@@ -57,6 +57,15 @@ describe('the target sheet', () => {
     expect(d.book.sheets.length).toBe(1);
   });
 
+  it('a name typed with spaces around it is the sheet of that name the user already had', () => {
+    const d = startDeps();
+    const had = d.book.create('Clientes');
+    const state = startImport(startSpec({ sheetName: ' Clientes  ' }), d);
+    expect(state.sheetId).toBe(had.id);
+    expect(state.createdSheet).toBe(false);
+    expect(d.book.sheets.length).toBe(1);
+  });
+
   it('child sheets are named after their parent and table, within the name limit', () => {
     const child = tableSpec(listing('clientes')).children[0];
     expect(childSheetName('Clientes', child)).toBe(`Clientes · ${child.label}`);

@@ -6,18 +6,19 @@
  * each company's own stamp. The service is a small fake (fake-service.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { intlZone } from '../../src/api/calendar';
-import { beginRun, cancelRun, continueRun, startRun, stepRun } from '../../src/core/report-runs';
-import { INCREMENTAL_MARGIN_MS } from '../../src/core/reports';
-import type { MemorySheet } from '../bulk/memory-book';
-import { customers, invoices, refused, timedOut, zone } from './fake-service';
-import { HOUR, runToEnd, T0, type TaggedSheet, type World, world } from './run-world';
+import { intlZone } from '../../../src/api/calendar';
+import { beginRun } from '../../../src/core/runs/begin';
+import { INCREMENTAL_MARGIN_MS } from '../../../src/core/runs/plan-pull';
+import { cancelRun, continueRun, stepRun } from '../../../src/core/runs/step';
+import type { MemorySheet } from '../../bulk/memory-book';
+import { customers, invoices, refused, timedOut, zone } from '../fake-service';
+import { HOUR, refresh, runToEnd, T0, type TaggedSheet, type World, world } from './run-world';
 
 describe('a run of a report', () => {
   it('starts: the report is saved with its sheet and a run under way, the job stored, nothing asked yet', () => {
     const w = world();
     const r = w.report();
-    const p = startRun(w.deps, r.id, 'manual');
+    const p = refresh(w.deps, r.id, 'manual');
     expect(p).toMatchObject({ reportId: r.id, reportName: 'Clientes ativos', sheetName: 'Clientes', status: 'running', done: false, rows: 0, firstRun: true });
     expect(p.canContinue).toBe(false);
     const saved = w.reports.get(r.id);
@@ -30,7 +31,7 @@ describe('a run of a report', () => {
   it('runs to its end: rows in the sheet, the last run OK, Histórico told, the job gone, the dashboards refreshed once', () => {
     const w = world();
     const r = w.report();
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     w.tick(5_000);
     const p = runToEnd(w, r.id);
     expect(p).toMatchObject({ status: 'done', done: true, rows: 7, canContinue: false });
@@ -73,12 +74,12 @@ describe('a run of a report', () => {
     // 1 s for 6 rows, 34 left.
     expect(run.progress.etaSeconds).toBe(Math.ceil((((w.now() - T0) / 6) * 34) / 1000));
     runToEnd(w, r.id);
-    const second = startRun(w.deps, r.id, 'manual');
+    const second = refresh(w.deps, r.id, 'manual');
     expect(second.firstRun).toBe(false);
     expect(runToEnd(w, r.id).etaSeconds).toBeUndefined();
     // Its sheet deleted since: the run makes it again, but the report had runs before, so it is no first run.
     w.book.sheets = w.book.sheets.filter((x) => x.name() !== 'Clientes');
-    expect(startRun(w.deps, r.id, 'manual').firstRun).toBe(false);
+    expect(refresh(w.deps, r.id, 'manual').firstRun).toBe(false);
   });
 });
 
@@ -86,7 +87,7 @@ describe('a run that fails', () => {
   it('a refused key: the last run says so, the job stays, Continuar is not offered, the schedule is not told of a manual run', () => {
     const w = world({});
     const r = w.report();
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     const p = runToEnd(w, r.id);
     expect(p).toMatchObject({ status: 'failed', done: true, canContinue: false });
     const saved = w.reports.get(r.id);
@@ -125,7 +126,7 @@ describe('a run that fails', () => {
   it('a scheduled run that fails for good before writing a row leaves the sheet as the last good run left it, not INCOMPLETO, and says so', () => {
     const w = world({ k1: customers(1, 7) });
     const r = w.report({ schedule: { kind: 'hourly' } });
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     runToEnd(w, r.id);
     const good = w.reports.get(r.id).lastSuccessStart!;
     w.tick(HOUR);
@@ -147,7 +148,7 @@ describe('a run that fails', () => {
   it('a run that wrote some of its rows before failing for good keeps the sheet marked INCOMPLETO; so does a first run, with no good data', () => {
     const w = world({ k1: customers(1, 30) });
     const r = w.report({ schedule: { kind: 'hourly' } });
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     runToEnd(w, r.id);
     // Its first step writes two pages, then the service fails; the run continued, it is refused for good.
     w.service.fault = (asked) => (asked.page > 1 ? refused(500, 'Erro interno') : undefined);
@@ -171,7 +172,7 @@ describe('a run that fails', () => {
     const w = world({ k1: customers(1, 7) });
     w.service.fault = () => refused(500, 'Erro interno');
     const r = w.report();
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     const failed = runToEnd(w, r.id);
     expect(failed).toMatchObject({ status: 'failed', canContinue: true });
     w.service.fault = () => undefined;
@@ -221,7 +222,7 @@ describe('a run that fails', () => {
   it('a manual failure keeps the scheduled failures counted so far', () => {
     const w = world({});
     const r = w.report({ failedRuns: 3, pausedUntil: T0 + HOUR });
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     runToEnd(w, r.id);
     expect(w.reports.get(r.id)).toMatchObject({ failedRuns: 3, pausedUntil: T0 + HOUR });
   });
@@ -229,7 +230,7 @@ describe('a run that fails', () => {
   it("a failure with Histórico out of room still saves the report's last run", () => {
     const w = world({});
     const r = w.report();
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     const create = w.book.create.bind(w.book);
     w.book.create = (name: string) => {
       if (name === 'Histórico') throw new Error('limite de células');
@@ -264,7 +265,7 @@ describe('cancelling a run', () => {
     const w = world({ k1: customers(1, 40) });
     const r = w.report();
     w.deps.cancelRequested = (id, run) => id === r.id && run === String(T0) && w.service.trips > 0;
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     const p = continueRun(w.deps, r.id, w.now() + 600_000);
     expect(p.status).toBe('cancelled');
     expect(w.service.trips).toBe(1);
@@ -275,13 +276,13 @@ describe('cancelling a run', () => {
     const r = w.report();
     const asked = new Set<string>();
     w.deps.cancelRequested = (id, run) => id === r.id && asked.has(run);
-    const first = startRun(w.deps, r.id, 'manual');
+    const first = refresh(w.deps, r.id, 'manual');
     asked.add(first.runId);
     expect(continueRun(w.deps, r.id, w.now() + 600_000)).toMatchObject({ status: 'cancelled', runId: first.runId });
     // The request for the first run is still there (a cache keeps it minutes): the next two runs do not see it.
     for (const round of [1, 2]) {
       w.tick(1_000);
-      const next = startRun(w.deps, r.id, 'manual');
+      const next = refresh(w.deps, r.id, 'manual');
       expect(next.runId, `run ${round}`).not.toBe(first.runId);
       expect(runToEnd(w, r.id), `run ${round}`).toMatchObject({ status: 'done', rows: 40 });
     }
@@ -290,11 +291,11 @@ describe('cancelling a run', () => {
   it('a cancel that comes after the run ended changes nothing and says it came too late', () => {
     const w = world({ k1: customers(1, 7) });
     const r = w.report();
-    const begun = startRun(w.deps, r.id, 'manual');
+    const begun = refresh(w.deps, r.id, 'manual');
     expect(runToEnd(w, r.id).status).toBe('done');
     expect(cancelRun(w.deps, r.id, begun.runId)).toMatchObject({ status: 'done', rows: 7, cancelLate: true });
     // Nor does a cancel of an older run touch the one going now.
-    const now = startRun(w.deps, r.id, 'manual');
+    const now = refresh(w.deps, r.id, 'manual');
     expect(cancelRun(w.deps, r.id, begun.runId)).toMatchObject({ cancelLate: true });
     expect(w.deps.jobs.get(r.id)?.state.status).toBe('running');
     expect(runToEnd(w, r.id)).toMatchObject({ status: 'done', runId: now.runId, rows: 7 });
@@ -330,13 +331,13 @@ describe('incremental runs', () => {
   it('the first run is full; the next asks only what changed since the last good start (less a margin) and merges', () => {
     const w = world({ k1: invoices(1, 5) });
     const r = incremental(w);
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     expect(runToEnd(w, r.id)).toMatchObject({ incremental: false, rows: 5 });
     expect(w.service.asked.every((q) => !q.query.has('dataHoraAtualizacaoInicial'))).toBe(true);
     w.tick(HOUR);
     w.service.asked.length = 0;
     w.service.companies.k1 = [{ idFatura: 3 }, { idFatura: 6 }];
-    const started = startRun(w.deps, r.id, 'manual');
+    const started = refresh(w.deps, r.id, 'manual');
     expect(started.incremental).toBe(true);
     const p = runToEnd(w, r.id);
     expect(p).toMatchObject({ status: 'done', incremental: true, rows: 2 });
@@ -351,10 +352,10 @@ describe('incremental runs', () => {
   it('a sheet whose columns of ours were lost is pulled in full again', () => {
     const w = world({ k1: invoices(1, 5) });
     const r = incremental(w);
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     runToEnd(w, r.id);
     (w.book.byName('Faturas') as TaggedSheet).columns.clear();
-    expect(startRun(w.deps, r.id, 'manual').incremental).toBe(false);
+    expect(refresh(w.deps, r.id, 'manual').incremental).toBe(false);
   });
 });
 
@@ -363,7 +364,7 @@ describe('a consolidated report', () => {
     const w = world({ k1: customers(1, 3), k2: customers(1, 2) });
     const r = w.report({ companies: { all: true, ids: [] }, companyStamps: { k2: T0 - HOUR, gone: T0 - HOUR } });
     w.service.fault = ({ key }) => (key === 'k2' ? refused(401) : undefined);
-    startRun(w.deps, r.id, 'agendado');
+    refresh(w.deps, r.id, 'agendado');
     const p = runToEnd(w, r.id);
     expect(p).toMatchObject({ status: 'done', rows: 3 });
     const saved = w.reports.get(r.id);
@@ -389,7 +390,7 @@ describe('a consolidated report', () => {
     const w = world({ k1: customers(1, 3), k2: customers(1, 3) });
     const r = w.report({ companies: { all: false, ids: ['k1', 'k2'] } });
     w.service.fault = ({ key }) => (key === 'k2' ? timedOut : undefined);
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     const p = continueRun(w.deps, r.id, w.now() + 600_000);
     expect(p.status).toBe('running');
     expect(w.deps.jobs.get(r.id)?.state.companies?.[1].transientFailures).toBe(1);
@@ -400,7 +401,7 @@ describe('what a run is given', () => {
   it('"Filtros na planilha": only the records that pass them are written', () => {
     const w = world({ k1: customers(1, 7) });
     const r = w.report({ sheetFilters: [{ field: 'razaoSocial', op: 'lista', values: ['Cliente 2', 'cliente 5'] }] });
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     expect(runToEnd(w, r.id)).toMatchObject({ status: 'done', rows: 2 });
     expect((w.book.byName('Clientes') as MemorySheet).records().map((x) => x['ID do cliente'])).toEqual([2, 5]);
   });
@@ -413,12 +414,12 @@ describe('what a run is given', () => {
         told.push({ sheetId, connectionId, ids: records.map((x) => x.idAssinaturaContrato) }),
     } as unknown as NonNullable<typeof w.deps.snapshots>;
     const r = w.report({ listing: 'assinaturas', sheetName: 'Assinaturas' });
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     runToEnd(w, r.id);
     expect(told).toEqual([{ sheetId: w.book.byName('Assinaturas')?.id, connectionId: 'k1', ids: [1, 2] }]);
     // Customers are not edited from the sheet: nothing told.
     const c = w.report({ sheetName: 'Clientes' });
-    startRun(w.deps, c.id, 'manual');
+    refresh(w.deps, c.id, 'manual');
     runToEnd(w, c.id);
     expect(told.length).toBe(1);
   });
@@ -427,10 +428,10 @@ describe('what a run is given', () => {
     const w = world({ k1: invoices(1, 2) });
     w.deps.serviceZone = (name) => (name === 'Empresa k1' ? intlZone('Europe/Lisbon') : zone);
     const r = w.report({ listing: 'faturas', sheetName: 'Faturas', incremental: true });
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     runToEnd(w, r.id);
     w.service.asked.length = 0;
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     runToEnd(w, r.id);
     expect(w.service.asked[0].query.get('dataHoraAtualizacaoInicial')).toBe('22/11/2026 14:50');
   });
@@ -439,25 +440,25 @@ describe('what a run is given', () => {
     const w = world({});
     w.book.create('Clientes');
     const r = w.report();
-    expect(startRun(w.deps, r.id, 'manual').firstRun).toBe(false);
+    expect(refresh(w.deps, r.id, 'manual').firstRun).toBe(false);
   });
 
   it('a consolidated report refreshes each company from its own stamp, and in full when one has none', () => {
     const w = world({ k1: invoices(1, 3), k2: invoices(1, 2) });
     const r = w.report({ listing: 'faturas', sheetName: 'Faturas', incremental: true, companies: { all: false, ids: ['k1', 'k2'] } });
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     expect(runToEnd(w, r.id)).toMatchObject({ status: 'done', rows: 5, incremental: false });
     expect(w.reports.get(r.id).companyStamps).toEqual({ k1: T0, k2: T0 });
     w.tick(HOUR);
     w.service.asked.length = 0;
-    expect(startRun(w.deps, r.id, 'manual').incremental).toBe(true);
+    expect(refresh(w.deps, r.id, 'manual').incremental).toBe(true);
     runToEnd(w, r.id);
     const since = (key: string) => w.service.asked.find((q) => q.key === key)?.query.get('dataHoraAtualizacaoInicial');
     expect([since('k1'), since('k2')]).toEqual(['22/11/2026 11:50', '22/11/2026 11:50']);
     // A company added since has no stamp: it comes in full, and the run is no longer a merge.
     w.reports.save({ ...w.reports.get(r.id), companyStamps: { k1: T0 } });
     w.service.asked.length = 0;
-    expect(startRun(w.deps, r.id, 'manual').incremental).toBe(false);
+    expect(refresh(w.deps, r.id, 'manual').incremental).toBe(false);
     runToEnd(w, r.id);
     expect([since('k1'), since('k2')]).toEqual(['22/11/2026 11:50', null]);
   });
@@ -474,14 +475,14 @@ describe('what a run keeps', () => {
       return { ...answer, body: JSON.stringify({ ...body, paging: { ...body.paging, totalRows: 5 } }) };
     };
     const r = w.report();
-    startRun(w.deps, r.id, 'manual');
+    refresh(w.deps, r.id, 'manual');
     const p = runToEnd(w, r.id);
     expect(p.warnings).toEqual(['O serviço anunciou 5 registros e chegaram 2: os dados mudaram durante a leitura.']);
     expect(w.reports.get(r.id).lastRun?.warnings).toEqual(p.warnings);
     expect(w.history()[0].Mensagem).toContain('O serviço anunciou 5 registros e chegaram 2');
     const clean = world();
     const c = clean.report();
-    startRun(clean.deps, c.id, 'manual');
+    refresh(clean.deps, c.id, 'manual');
     runToEnd(clean, c.id);
     expect(clean.reports.get(c.id).lastRun?.warnings).toBeUndefined();
   });
@@ -492,7 +493,7 @@ describe('what a run keeps', () => {
       throw new Error('A conexão deste relatório não existe mais.');
     };
     const r = w.report();
-    expect(startRun(w.deps, r.id, 'manual').status).toBe('running');
+    expect(refresh(w.deps, r.id, 'manual').status).toBe('running');
     const p = continueRun(w.deps, r.id, w.now() + 60_000);
     expect(p.status).toBe('failed');
     expect(p.message).toContain('A conexão deste relatório não existe mais.');

@@ -4,15 +4,18 @@
  * store, and a small fake service (fake-service.ts) on a clock that each round
  * trip moves by a second.
  */
-import { pullJobStore, type RunDeps, continueRun } from '../../src/core/report-runs';
-import { type Report, ReportStore, type RunSummary } from '../../src/core/reports';
-import { MemoryStore, trusted } from '../bulk/fixtures';
-import type { MemorySheet } from '../bulk/memory-book';
-import { StrictBook } from './pull/strict-book';
-import { customers, FakeService, zone } from './fake-service';
+import { type Report, ReportStore, type RunOrigin, type RunSummary } from '../../../src/core/reports';
+import { beginRun } from '../../../src/core/runs/begin';
+import { pullJobStore, type RunDeps } from '../../../src/core/runs/deps';
+import type { RunProgress } from '../../../src/core/runs/progress';
+import { continueRun } from '../../../src/core/runs/step';
+import { MemoryStore, trusted } from '../../bulk/fixtures';
+import type { MemorySheet } from '../../bulk/memory-book';
+import { customers, FakeService, zone } from '../fake-service';
+import { StrictBook } from '../pull/strict-book';
 
 /** A report's sheet keeps its column metadata, so a later run finds its columns intact and may merge: the pull's strict sheet. */
-export type { StrictSheet as TaggedSheet } from './pull/strict-book';
+export type { StrictSheet as TaggedSheet } from '../pull/strict-book';
 
 /** 22/11/2026 12:00 in São Paulo. */
 export const T0 = Date.UTC(2026, 10, 22, 15);
@@ -68,4 +71,9 @@ export function runToEnd(w: World, id: string) {
   let p = continueRun(w.deps, id, w.now() + 600_000);
   for (let i = 0; i < 20 && !p.done; i++) p = continueRun(w.deps, id, w.now() + 600_000);
   return p;
+}
+
+/** Starts a run of the stored report `id` as a card's "Atualizar" does, with its stored job: one still running goes on instead. */
+export function refresh(deps: RunDeps, id: string, origin: RunOrigin): RunProgress {
+  return beginRun(deps, deps.reports.get(id), origin, deps.jobs.get(id)).progress;
 }

@@ -1,0 +1,65 @@
+/**
+ * Beginning a report's run: unless one still runs (which goes on instead),
+ * the sheet looked at once, the pull planned from that look (runs/plan-pull.ts),
+ * the sheet laid out, the job stored and the report saved once with the run's
+ * start. The same start serves the sidebars, "atualizar todos" and the hourly
+ * dispatcher.
+ */
+import { lookAtSheet } from '../pull/layout';
+import { startImport } from '../pull/start';
+import type { Report, RunOrigin } from '../reports';
+import { runResult } from '../run-state';
+import { startTargetProblem } from '../targets';
+import { importDeps, type PullJob, type Run, type RunDeps } from './deps';
+import { refuse } from './finish';
+import { planPull } from './plan-pull';
+import { progress } from './progress';
+
+/** Where a run begins: `form` only for the owner's own Importar form, after it checked the target sheet (core/targets.ts). */
+interface BeginFrom {
+  form?: boolean;
+  /** An incremental report pulled whole this once ("Atualização completa"), staying incremental after. */
+  full?: boolean;
+}
+
+type Begun = Omit<Run, 'progress'> & { started: boolean };
+
+/**
+ * Starts a run of `report` unless `job` is one still running, which goes on
+ * instead. The report is saved once, with the run's start (and whatever the
+ * caller changed in it, such as the next scheduled start).
+ */
+export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: PullJob | null, from: BeginFrom = {}): Run & { started: boolean } {
+  const begun: Begun = job?.state.status === 'running' ? { report, job, started: false } : start(deps, report, origin, from);
+  return { ...begun, progress: progress(begun.report, begun.job.state) };
+}
+
+function start(deps: RunDeps, report: Report, origin: RunOrigin, from: BeginFrom): Begun {
+  // Only the owner's form, which checked the sheet, may point a report at a sheet that does not name it yet.
+  const refused = from.form ? null : startTargetProblem(deps.book, report);
+  if (refused) return { ...refuse(deps, report, origin, refused), started: false };
+  const now = deps.now();
+  const look = lookAtSheet(deps.book, report, { consolidated: Boolean(report.companies), cardData: report.cardData });
+  const plan = planPull(report, {
+    at: now,
+    zone: deps.zone,
+    serviceZone: deps.serviceZone,
+    sheet: look,
+    connections: deps.connections,
+    organizationOf: deps.organizationOf,
+    full: from.full,
+  });
+  const state = startImport(plan.spec, importDeps(deps, report), look);
+  state.warnings.push(...plan.notes);
+  const job: PullJob = { reportId: report.id, origin, state };
+  deps.jobs.put(report.id, job);
+  const saved = deps.reports.save({
+    ...report,
+    organizations: plan.organizations,
+    // The sheet is the report's by id from now on; its name only follows what the user calls it.
+    sheetId: state.sheetId,
+    sheetName: state.spec.sheetName,
+    lastRun: { startedAt: now, origin, rows: 0, durationMs: 0, result: runResult('running'), incremental: plan.spec.mode === 'merge' },
+  });
+  return { report: saved, job, started: true };
+}
