@@ -7,7 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
-import { billingByMonth, cashFlow, invoicesWithoutNfse, overdueByClient, receivablesByAge, type SourceTable } from '../../src/core/dashboards/figures';
+import { billingByMonth } from '../../src/core/dashboards/kinds/faturamento';
+import { cashFlow } from '../../src/core/dashboards/kinds/fluxo-caixa';
+import { overdueByClient } from '../../src/core/dashboards/kinds/inadimplencia';
+import { invoicesWithoutNfse } from '../../src/core/dashboards/kinds/sem-nfse';
+import { receivablesByAge } from '../../src/core/dashboards/kinds/vencimentos';
+import type { SourceTable } from '../../src/core/dashboards/sources';
 import type { CellValue } from '../../src/core/table';
 
 const zone = intlZone('America/Sao_Paulo');
