@@ -6,66 +6,16 @@
  * its invoices and its lines.
  */
 import { describe, expect, it } from 'vitest';
-import { intlZone } from '../../src/api/calendar';
 import { afterReportRun } from '../../src/core/dashboards/after-run';
-import { type DashboardKind, KINDS } from '../../src/core/dashboards/kinds';
+import { KINDS } from '../../src/core/dashboards/kinds';
 import { TABLE_ROW, writeHead, writeTable } from '../../src/core/dashboards/page';
 import type { PanelInput, PanelKind } from '../../src/core/dashboards/panel';
-import { type DashboardDeps, invoicesToIssue, lineRows, refreshDashboard, reportDeleted } from '../../src/core/dashboards/refresh';
+import { invoicesToIssue, lineRows, refreshDashboard, reportDeleted } from '../../src/core/dashboards/refresh';
 import { cents, col, rowsOf } from '../../src/core/dashboards/sources';
-import { type Dashboard, DashboardStore } from '../../src/core/dashboards/store';
-import { type Report, ReportStore } from '../../src/core/reports';
+import type { Dashboard } from '../../src/core/dashboards/store';
+import type { Report } from '../../src/core/reports';
 import { SHEET_TAG } from '../../src/core/sheet-layout';
-import type { CellValue } from '../../src/core/table';
-import { MemoryStore } from '../bulk/fixtures';
-import { DashBook, type DashSheet } from './dashboard-book';
-
-const zone = intlZone('America/Sao_Paulo');
-/** 22/11/2026 14:30 in São Paulo. */
-const NOW = zone.instant({ year: 2026, month: 11, day: 22, hour: 14, minute: 30 }).getTime();
-const owner = { id: 'u1', email: 'dona@example.com' };
-
-/** The reports a kind reads, each on its own sheet holding the columns it asks for (and `rows` under them), and its dashboard. */
-function world(key: string, kind: PanelKind, rows: Record<string, CellValue[][]> = {}, kinds?: DashboardDeps['kinds']) {
-  const doc = new MemoryStore();
-  let n = 0;
-  const book = new DashBook();
-  const deps: DashboardDeps = {
-    dashboards: new DashboardStore(doc, () => `painel${++n}xx`),
-    reports: new ReportStore(doc, () => `rel${++n}xxxx`),
-    book,
-    zone,
-    now: () => NOW,
-    ...(kinds ? { kinds } : {}),
-  };
-  const reports = kind.sources.map((need, i) => {
-    const sheet = book.sheet(`Aba ${i + 1}`, [...need.columns], rows[need.field] ?? []) as DashSheet;
-    need.columns.forEach((k, c) => sheet.columnsByKey.set(k, c + 1));
-    return deps.reports.save({
-      id: `r${i + 1}`,
-      name: `Relatório ${i + 1}`,
-      listing: need.listing,
-      connection: 'Escritório',
-      owner,
-      filters: {},
-      sheetName: sheet.name(),
-      sheetId: sheet.id,
-      incremental: false,
-      schedule: null,
-      notifyByEmail: false,
-      createdAt: 0,
-    } as Report);
-  });
-  const ids = Object.fromEntries(kind.sources.map((need, i) => [need.field, reports[i].id]));
-  const d = deps.dashboards.create(
-    { kind: key as DashboardKind, ...ids, ...(kind.competencia ? { competencia: '10/2026' } : {}), owner, sheetName: '' } as Omit<
-      Dashboard,
-      'id' | 'createdAt'
-    >,
-    0,
-  );
-  return { deps, book, reports, d };
-}
+import { type DashBook, type DashSheet, NOW, owner, panelWorld } from './dashboard-book';
 
 const sheetOf = (book: DashBook, d: Dashboard) => book.sheets.find((s) => s.tags.get(SHEET_TAG) === `painel:${d.id}`);
 const column = (sheet: DashSheet) => sheet.grid.map((r) => String(r?.[0] ?? ''));
@@ -80,7 +30,7 @@ describe('every kind of the registry', () => {
 
   it.each(kinds)('%s is built on its own sheet at the end of a run of any of its reports, naming each of them', (key, kind) => {
     for (const [i] of kind.sources.entries()) {
-      const { deps, book, reports, d } = world(key, kind);
+      const { deps, book, reports, d } = panelWorld(key, kind);
       afterReportRun(deps, reports[i].id, owner.id, NOW + (kind.extraMs ?? 0));
       const saved = deps.dashboards.get(d.id);
       expect(saved.lastRefresh).toMatchObject({ at: NOW, ok: true, counted: 0 });
@@ -95,7 +45,7 @@ describe('every kind of the registry', () => {
   });
 
   it.each(kinds)('%s waits for the next run when less than its time is left', (key, kind) => {
-    const { deps, book, reports, d } = world(key, kind);
+    const { deps, book, reports, d } = panelWorld(key, kind);
     afterReportRun(deps, reports[0].id, owner.id, NOW + (kind.extraMs ?? 0) - 1);
     expect(deps.dashboards.get(d.id).lastRefresh).toMatchObject({ ok: false, message: expect.stringMatching(/próxima execução/) });
     expect(sheetOf(book, d)).toBeUndefined();
@@ -103,7 +53,7 @@ describe('every kind of the registry', () => {
 
   it.each(kinds)('%s says which of its reports was deleted, by the role its room gives it', (key, kind) => {
     for (const [i, need] of kind.sources.entries()) {
-      const { deps, reports, d } = world(key, kind);
+      const { deps, reports, d } = panelWorld(key, kind);
       refreshDashboard(deps, d);
       deps.reports.delete(reports[i].id);
       reportDeleted(deps, reports[i].id);
@@ -171,7 +121,7 @@ describe('a kind registered by a test alone', () => {
     ],
     chargesReportId: [[5], [0], [7], [0]],
   };
-  const make = () => world('teste', teste, rows, { ...KINDS, teste });
+  const make = () => panelWorld('teste', teste, rows, { ...KINDS, teste });
 
   it('is built and refreshed by the one refresh: its sheet, its figures from its reports, its chart kept where it is', () => {
     const { deps, book, d } = make();
@@ -231,7 +181,7 @@ describe('a kind registered by a test alone', () => {
   });
 
   it('a kind without invoices or lines refuses to give them', () => {
-    const { deps, d } = world('vencimentos', KINDS.vencimentos);
+    const { deps, d } = panelWorld('vencimentos', KINDS.vencimentos);
     expect(() => invoicesToIssue(deps, d)).toThrow('Só o painel "Faturas sem NFS-e" prepara a emissão de notas.');
     expect(() => lineRows(deps, d, 'pagas')).toThrow('Só o painel "Fechamento da competência" tem linhas de conferência.');
   });

@@ -14,7 +14,7 @@ export function billingByMonth(src: SourceTable, today: Today, labels: Record<st
   const total = col(src, 'valorTotal');
   const status = col(src, 'statusFatura');
   const sums = new Map(months.map((m) => [m, 0]));
-  const counts = new Map(months.map((m) => [m, 0]));
+  const counts = new Map<string, number>();
   let counted = 0;
   for (const r of rowsOf(src)) {
     const m = text(comp[r]);
