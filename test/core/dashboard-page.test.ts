@@ -41,11 +41,11 @@ describe('the dashboard’s sheet', () => {
     expect(sheetOf(close.book, refreshDashboard(close.deps, close.d)).widths).toEqual([330, 120, 120, 120]);
   });
 
-  it('says one record in the singular, and a yes/no filter as Sim or Não', () => {
+  it('says one record and one day in the singular, and a yes/no filter as Sim or Não', () => {
     const { deps, book, reports, d } = panelWorld('vencimentos', KINDS.vencimentos, { reportId: [[10, paid('2026-11-01'), false, 'EMITIDA']] });
-    deps.reports.save({ ...reports[0], filters: { isQuitado: false, isExibeCanceladas: true } } as Report);
+    deps.reports.save({ ...reports[0], filters: { vencimentoInicial: { rel: 'hoje', dias: -1 }, isQuitado: false, isExibeCanceladas: true } } as Report);
     const sheet = sheetOf(book, refreshDashboard(deps, d));
-    expect(sheet.text(3)).toMatch(/^Filtros do relatório: Quitada: Não; Exibir canceladas: Sim\. O painel conta: /);
+    expect(sheet.text(3)).toMatch(/^Filtros do relatório: Vencimento a partir de: hoje − 1 dia; Quitada: Não; Exibir canceladas: Sim\. O painel conta: /);
     expect(sheet.text(4)).toBe('Atualizado em 22/11/2026 14:30 · 1 registro considerado · atualiza sozinho a cada atualização do relatório.');
   });
 
@@ -157,7 +157,8 @@ describe('a report taken over by another company', () => {
     const sheet = sheetOf(book, built);
     sheet.pivots.push({} as never);
     const unbuilt = deps.dashboards.create({ kind: 'faturamento', reportId: reports[0].id, owner: built.owner, sheetName: '' }, 1);
-    const elsewhere = deps.dashboards.create({ kind: 'faturamento', reportId: 'outro', owner: built.owner, sheetName: '' }, 2);
+    // Built on a report since deleted: it has a sheet, and says why it is not refreshed.
+    const elsewhere = refreshDashboard(deps, deps.dashboards.create({ kind: 'faturamento', reportId: 'outro', owner: built.owner, sheetName: '' }, 2));
     const resets = sheet.resets;
     reportChangedCompany(deps, reports[0].id, 'Agora é outra empresa.');
     expect(sheet.resets).toBe(resets + 1);
@@ -176,8 +177,9 @@ describe('a report taken over by another company', () => {
       lastRefresh: { at: NOW, ok: false, counted: 0, message: 'Agora é outra empresa.' },
     });
     expect(deps.dashboards.get(unbuilt.id).lastRefresh).toBeUndefined();
-    expect(deps.dashboards.get(elsewhere.id).lastRefresh).toBeUndefined();
-    expect(book.sheets.filter((s) => s.tags.has(SHEET_TAG))).toHaveLength(1);
+    expect(deps.dashboards.get(elsewhere.id).lastRefresh).toEqual(elsewhere.lastRefresh);
+    expect(sheetOf(book, elsewhere).text(1)).toBe('');
+    expect(book.sheets.filter((s) => s.tags.has(SHEET_TAG))).toHaveLength(2);
   });
 });
 
