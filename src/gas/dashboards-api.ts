@@ -6,10 +6,10 @@
  */
 import { isSealed } from '../core/seal';
 import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
-import { crossOrganization, type DashboardDeps, invoicesToIssue } from '../core/dashboards/refresh';
-import { buildDashboard } from '../core/dashboards/build';
-import { CHECKS, type CheckKey } from '../core/dashboards/closing';
-import { checkRows, closingInvoicesToIssue, lastMonth } from '../core/dashboards/closing-refresh';
+import type { PanelKind, PanelLine } from '../core/dashboards/panel';
+import { crossOrganization } from '../core/dashboards/read';
+import { type DashboardDeps, invoicesToIssue, lineRows, refreshDashboard } from '../core/dashboards/refresh';
+import { lastMonth, todayOf } from '../core/dashboards/sources';
 import { competencia, parseCompetencia } from '../api/calendar';
 import { type Dashboard, dashboardTag } from '../core/dashboards/store';
 import { listing } from '../api/operations';
@@ -37,7 +37,7 @@ export interface DashboardView {
   /** Fechamento: its charges report and competência, and its conference lines (for Ver linhas). */
   chargesReportName: string | null;
   competencia: string | null;
-  checks: Array<{ key: CheckKey; label: string }>;
+  checks: PanelLine[];
   sheetName: string;
   owner: string;
   mine: boolean;
@@ -61,7 +61,7 @@ function views(deps: DashboardDeps): DashboardView[] {
     secondReportName: reportName(d.secondReportId),
     chargesReportName: reportName(d.chargesReportId),
     competencia: d.competencia ?? null,
-    checks: d.kind === 'fechamento' ? (Object.entries(CHECKS) as Array<[CheckKey, { label: string }]>).map(([key, { label }]) => ({ key, label })) : [],
+    checks: [...(KINDS[d.kind].lines ?? [])],
     sheetName: (d.sheetId !== undefined && names.get(d.sheetId)) || d.sheetName,
     owner: d.owner?.email ?? '',
     mine: d.owner?.id === me,
@@ -76,22 +76,25 @@ function views(deps: DashboardDeps): DashboardView[] {
   }));
 }
 
+/** The competência a close is of unless the user picks one. */
+const defaultMonth = (deps: DashboardDeps): string => lastMonth(todayOf(deps.zone, deps.now()));
+
 /** What the sidebar offers: each kind with the saved reports of the listing it needs, and the dashboards built. */
 export function getDashboards() {
   const deps = dashboardDeps();
   const reports = deps.reports.list().map((r) => ({ id: r.id, name: r.name, listing: r.listing as string, listingLabel: listing(r.listing).label }));
   return {
-    kinds: Object.values(KINDS).map((k) => ({
-      kind: k.kind,
+    kinds: (Object.entries(KINDS) as Array<[DashboardKind, PanelKind]>).map(([kind, k]) => ({
+      kind,
       title: k.title,
-      listing: k.listing as string,
-      second: (k.second ?? null) as string | null,
-      third: (k.third ?? null) as string | null,
+      listing: k.sources[0].listing as string,
+      second: (k.sources[1]?.listing ?? null) as string | null,
+      third: (k.sources[2]?.listing ?? null) as string | null,
       competencia: k.competencia === true,
       counts: k.counts,
     })),
     reports,
-    defaultCompetencia: lastMonth(deps),
+    defaultCompetencia: defaultMonth(deps),
     dashboards: views(deps),
   };
 }
@@ -122,23 +125,24 @@ function sealedDashboard(d: Dashboard): Dashboard {
 
 /** Builds a dashboard now (its owner is the running user) and shows its sheet. */
 export function createDashboard(form: DashboardForm): FormOutcome<DashboardView> {
-  const def = KINDS[form.kind];
+  const def = KINDS[form.kind] as PanelKind | undefined;
   if (!def) return { ok: false, field: 'kind', message: 'Escolha o painel.' };
+  const [main, secondNeed, thirdNeed] = def.sources.map((s) => s.listing);
   return formOutcome(() =>
     withDocumentLock((): FormOutcome<DashboardView> => {
       const deps = dashboardDeps();
       const report = deps.reports.find(form.reportId);
-      if (!report || report.listing !== def.listing)
-        return { ok: false, field: 'reportId', message: `Escolha um relatório de ${listing(def.listing).label} (crie um em Importar dados, se não houver).` };
+      if (!report || report.listing !== main)
+        return { ok: false, field: 'reportId', message: `Escolha um relatório de ${listing(main).label} (crie um em Importar dados, se não houver).` };
       const second = form.secondReportId ? deps.reports.find(form.secondReportId) : null;
-      if (def.second && (!second || second.listing !== def.second))
-        return { ok: false, field: 'secondReportId', message: `Escolha também um relatório de ${listing(def.second).label} para comparar.` };
+      if (secondNeed && (!second || second.listing !== secondNeed))
+        return { ok: false, field: 'secondReportId', message: `Escolha também um relatório de ${listing(secondNeed).label} para comparar.` };
       if (report.sheetId === undefined || !deps.book.byId(report.sheetId))
         return { ok: false, field: 'reportId', message: `O relatório "${report.name}" ainda não tem aba: atualize-o em Relatórios e crie o painel depois.` };
       const third = form.chargesReportId ? deps.reports.find(form.chargesReportId) : null;
-      if (def.third && (!third || third.listing !== def.third))
-        return { ok: false, field: 'chargesReportId', message: `Escolha também um relatório de ${listing(def.third).label}.` };
-      const typed = def.competencia ? parseCompetencia(form.competencia?.trim() || lastMonth(deps)) : undefined;
+      if (thirdNeed && (!third || third.listing !== thirdNeed))
+        return { ok: false, field: 'chargesReportId', message: `Escolha também um relatório de ${listing(thirdNeed).label}.` };
+      const typed = def.competencia ? parseCompetencia(form.competencia?.trim() || defaultMonth(deps)) : undefined;
       if (typed && !typed.ok) return { ok: false, field: 'competencia', message: `Competência "${form.competencia}": ${typed.message}, por exemplo 10/2026.` };
       const comp = typed?.ok ? competencia(typed.value) : undefined;
       const me = currentUser();
@@ -162,7 +166,7 @@ export function createDashboard(form: DashboardForm): FormOutcome<DashboardView>
         },
         Date.now(),
       );
-      const built = buildDashboard(deps, made);
+      const built = refreshDashboard(deps, made);
       const sheet = built.sheetId === undefined ? null : SpreadsheetApp.getActiveSpreadsheet().getSheetById(built.sheetId);
       sheet?.activate();
       return { ok: true, value: views(deps).find((v) => v.id === built.id)! };
@@ -174,7 +178,7 @@ export function refreshDashboardNow(id: string): Outcome<DashboardView> {
   return outcome(() =>
     withDocumentLock(() => {
       const deps = dashboardDeps();
-      const d = buildDashboard(deps, sealedDashboard(ownDashboard(deps.dashboards.get(id))));
+      const d = refreshDashboard(deps, sealedDashboard(ownDashboard(deps.dashboards.get(id))));
       return views(deps).find((v) => v.id === d.id)!;
     }),
   );
@@ -218,7 +222,7 @@ export function prepareNfseIssue(id: string): Outcome<{ invoices: number; sheetN
   return outcome(() => {
     const deps = dashboardDeps();
     const d = deps.dashboards.get(id);
-    const { sheet, ids } = d.kind === 'fechamento' ? closingInvoicesToIssue(deps, d) : invoicesToIssue(deps, d);
+    const { sheet, ids } = invoicesToIssue(deps, d);
     if (ids.length === 0) throw new UserError('Nenhuma fatura sem NFS-e: nada a emitir.');
     const idColumn = sheet.columnTags(COLUMN_TAG).get('idFatura');
     const empresaColumn = sheet.columnTags(COLUMN_TAG).get('empresa');
@@ -238,12 +242,10 @@ export function prepareNfseIssue(id: string): Outcome<{ invoices: number; sheetN
 }
 
 /** Fechamento → Ver linhas: selects, on its report's sheet, exactly the rows behind a conference line. */
-export function showClosingRows(id: string, key: CheckKey): Outcome<{ rows: number; sheetName: string; title: string }> {
+export function showClosingRows(id: string, key: string): Outcome<{ rows: number; sheetName: string; title: string }> {
   return outcome(() => {
     const deps = dashboardDeps();
-    const d = deps.dashboards.get(id);
-    if (d.kind !== 'fechamento') throw new UserError('Só o painel "Fechamento da competência" tem linhas de conferência.');
-    const { sheet, rows, title } = checkRows(deps, d, key);
+    const { sheet, rows, title } = lineRows(deps, deps.dashboards.get(id), key);
     if (rows.length === 0) throw new UserError(`"${title}": nenhuma linha nesta competência.`);
     selectionBookPort().activate(sheet.id, rowRanges(rows));
     return { rows: rows.length, sheetName: sheet.name(), title };

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
-import { refreshClosing } from '../../src/core/dashboards/closing-refresh';
+import { refreshDashboard } from '../../src/core/dashboards/refresh';
 import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } from '../../src/core/dashboards/port';
 import { DashboardStore } from '../../src/core/dashboards/store';
 import { type Report, ReportStore } from '../../src/core/reports';
@@ -129,7 +129,7 @@ describe('the Fechamento sheet', () => {
     // 1,200 invoices of 10/2026 with neither a note nor a charge: two lists of 1,200 rows each.
     const invoices = Array.from({ length: 1_200 }, (_, i): CellValue[] => [i + 1, i + 1, 7, '10/2026', 10, 'FATURADA', 'AVULSA']);
     const { deps, book, d } = world(invoices);
-    const saved = refreshClosing(deps, d);
+    const saved = refreshDashboard(deps, d);
     expect(saved.lastRefresh).toMatchObject({ ok: true });
     const panel = book.sheets.find((s) => s.id === saved.sheetId)!;
     const lines = panel.read(1, 1, panel.lastRow(), 1).map((r) => String(r[0]));
@@ -142,12 +142,12 @@ describe('the Fechamento sheet', () => {
     const org = (key: string) => ({ key, name: key, document: '', own: true });
     deps.reports.save({ ...reports.faturas, organizations: [org('a'), org('b')] });
     deps.reports.save({ ...reports.cobrancas, organizations: [org('a'), org('c')] });
-    expect(refreshClosing(deps, d).lastRefresh).toMatchObject({
+    expect(refreshDashboard(deps, d).lastRefresh).toMatchObject({
       ok: false,
       message:
         'Os relatórios de faturas "faturas" e de cobranças "cobrancas" são de organizações diferentes: escolha relatórios da mesma empresa (ou das mesmas empresas).',
     });
     deps.reports.save({ ...reports.cobrancas, organizations: [org('b'), org('a'), org('b')] });
-    expect(refreshClosing(deps, d).lastRefresh).toMatchObject({ ok: true });
+    expect(refreshDashboard(deps, d).lastRefresh).toMatchObject({ ok: true });
   });
 });

@@ -7,8 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
-import { type ClosingFigures, type ClosingSources, closing } from '../../src/core/dashboards/closing';
-import type { SourceTable } from '../../src/core/dashboards/figures';
+import { type ClosingFigures, closing } from '../../src/core/dashboards/kinds/fechamento/closing';
+import type { ClosingSources } from '../../src/core/dashboards/kinds/fechamento/conference';
+import type { SourceTable } from '../../src/core/dashboards/sources';
 import type { CellValue } from '../../src/core/table';
 
 const zone = intlZone('America/Sao_Paulo');

@@ -7,7 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
-import { billingByMonth, cashFlow, invoicesWithoutNfse, overdueByClient, receivablesByAge, type SourceTable } from '../../src/core/dashboards/figures';
+import { billingByMonth } from '../../src/core/dashboards/kinds/faturamento';
+import { cashFlow } from '../../src/core/dashboards/kinds/fluxo-caixa';
+import { overdueByClient } from '../../src/core/dashboards/kinds/inadimplencia';
+import { invoicesWithoutNfse } from '../../src/core/dashboards/kinds/sem-nfse';
+import { receivablesByAge } from '../../src/core/dashboards/kinds/vencimentos';
+import type { SourceTable } from '../../src/core/dashboards/sources';
 import type { CellValue } from '../../src/core/table';
 
 const zone = intlZone('America/Sao_Paulo');
@@ -175,6 +180,12 @@ describe('Inadimplência por cliente', () => {
     expect(f.notes).toEqual(['A coluna situacao não está na aba do relatório: refaça a importação para ter esta coluna.']);
   });
 
+  it('for one company, has no Empresa column', () => {
+    const f = overdueByClient(sheet([{ idCliente: 7, valor: 5, dataVencimento: day('2026-11-01'), isQuitado: false, situacao: 'EMITIDA' }]), today);
+    expect(f.table.header).toEqual(['Cliente', 'Valor vencido', 'Cobranças vencidas', 'Maior atraso (dias)']);
+    expect(f.table.formats).toEqual(['@', '#,##0.00', '0', '0']);
+  });
+
   it('says nothing of a cut with exactly 20 debtors', () => {
     const f = overdueByClient(sheet(Array.from({ length: 20 }, (_, i) => late('', i, ['c', ''], 1, '2026-11-01'))), today);
     expect(f.notes).toEqual([]);
@@ -232,6 +243,12 @@ describe('Faturas sem NFS-e', () => {
     expect(f.table.formats).toEqual(['0', '0', '@', '@', '#,##0.00', '@']);
     expect(f.chart.columns).toBe(6);
     expect(f.notes).toEqual(['A coluna idFatura não está na aba do relatório: refaça a importação para ter esta coluna.']);
+  });
+
+  it('one invoice is said in the singular; an invoices sheet without the Número column lists it blank', () => {
+    const f = invoicesWithoutNfse(sheet([{ idFatura: 4, valorTotal: 1, statusFatura: 'FATURADA' }]), sheet([{ idFatura: 9 }]));
+    expect(f.table.title).toBe('1 fatura sem NFS-e · valor total R$ 1,00');
+    expect(f.table.rows).toEqual([[4, '', '', '', 1]]);
   });
 
   it('says nothing of a cut with exactly 2,000', () => {
@@ -333,6 +350,16 @@ describe('Fluxo de caixa', () => {
     ]);
     const openStart = cashFlow(sheet([]), null, today, {}, { to: sept });
     expect(openStart.table.rows.map((r) => r[0])).toEqual(['09/2026', 'Total']);
+  });
+
+  it('a paid transaction without a payment date is in no month, also in a report with date filters', () => {
+    const f = cashFlow(sheet([tx(1, 'C', 100, '2026-10-05'), tx(2, 'C', 4, null)]), null, today, {}, { from: { year: 2026, month: 10 } });
+    expect(f.table.rows).toEqual([
+      ['10/2026', 100, 0, 100],
+      ['11/2026', 0, 0, 0],
+      ['Total', 100, 0, 100],
+    ]);
+    expect(f.counted).toBe(1);
   });
 
   it('splits the same transactions by plano de contas, in alphabetical order', () => {

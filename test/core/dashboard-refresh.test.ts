@@ -6,76 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
-import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } from '../../src/core/dashboards/port';
 import { CHILD_TAG } from '../../src/core/child-sheet';
 import { afterReportRun } from '../../src/core/dashboards/after-run';
-import { invoicesToIssue, refreshDashboard, reportDeleted, TABLE_ROW } from '../../src/core/dashboards/refresh';
+import { TABLE_ROW } from '../../src/core/dashboards/page';
+import { invoicesToIssue, refreshDashboard, reportDeleted } from '../../src/core/dashboards/refresh';
 import { type Dashboard, DashboardStore } from '../../src/core/dashboards/store';
 import { type Report, ReportStore } from '../../src/core/reports';
 import { SHEET_TAG } from '../../src/core/sheet-layout';
 import { MemoryStore, trusted } from '../bulk/fixtures';
-import { MemoryBook, MemorySheet } from '../bulk/memory-book';
+import { DashBook, DashSheet } from './dashboard-book';
 
 const zone = intlZone('America/Sao_Paulo');
 /** 22/11/2026 14:30 in São Paulo. */
 const NOW = zone.instant({ year: 2026, month: 11, day: 22, hour: 14, minute: 30 }).getTime();
-
-class DashSheet extends MemorySheet implements DashboardSheetPort {
-  readonly columnsByKey = new Map<string, number>();
-  charts = new Map<number, ChartOrder>();
-  pivots: PivotOrder[] = [];
-  bold: string[] = [];
-  resets = 0;
-  private nextChart = 1;
-  override columnTags() {
-    return new Map(this.columnsByKey);
-  }
-  reset() {
-    this.resets++;
-    this.grid = [];
-  }
-  setBold(row: number, column: number, numColumns: number) {
-    this.bold.push(`${row}:${column}+${numColumns}`);
-  }
-  chartIds() {
-    return [...this.charts.keys()];
-  }
-  putChart(id: number | null, order: ChartOrder) {
-    const at = id ?? this.nextChart++;
-    this.charts.set(at, order);
-    return at;
-  }
-  removeChart(id: number) {
-    this.charts.delete(id);
-  }
-  removePivots() {
-    this.pivots = [];
-  }
-  addPivot(order: PivotOrder) {
-    this.pivots.push(order);
-  }
-  text(row: number): string {
-    return String(this.grid[row - 1]?.[0] ?? '');
-  }
-}
-
-class DashBook extends MemoryBook implements DashboardBookPort {
-  override sheets: DashSheet[] = [];
-  private next = 500;
-  override create(name: string) {
-    const s = new DashSheet(this.next++, name);
-    this.sheets.push(s);
-    return s;
-  }
-  override byId(id: number) {
-    return this.sheets.find((s) => s.id === id) ?? null;
-  }
-  override tagged(key: string, value?: string) {
-    return this.sheets
-      .filter((s) => s.tags.has(key) && (value === undefined || s.tags.get(key) === value))
-      .map((sheet) => ({ sheet, value: sheet.tags.get(key) ?? '' }));
-  }
-}
 
 const owner = { id: 'u1', email: 'dona@example.com' };
 const month = (m: number, year: number) => zone.instant({ year, month: m, day: 1 });

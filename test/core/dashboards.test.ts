@@ -5,9 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../src/api/calendar';
-import { invoicesWithoutNfse, receivablesByAge, type SourceTable } from '../../src/core/dashboards/figures';
+import { invoicesWithoutNfse } from '../../src/core/dashboards/kinds/sem-nfse';
+import { receivablesByAge } from '../../src/core/dashboards/kinds/vencimentos';
+import type { SourceTable } from '../../src/core/dashboards/sources';
 import type { DashboardBookPort } from '../../src/core/dashboards/port';
-import { afterReportRun, CLOSING_EXTRA_MS } from '../../src/core/dashboards/after-run';
+import { afterReportRun } from '../../src/core/dashboards/after-run';
+import { CLOSING_EXTRA_MS } from '../../src/core/dashboards/kinds/fechamento';
 import { DashboardStore } from '../../src/core/dashboards/store';
 import { ReportStore } from '../../src/core/reports';
 import type { CellValue } from '../../src/core/table';

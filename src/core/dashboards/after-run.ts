@@ -5,35 +5,25 @@
  * dev/build/lazy-chunks.ts).
  */
 import { isSealed } from '../seal';
-import { buildDashboard } from './build';
-import type { DashboardDeps } from './refresh';
+import { type DashboardDeps, refreshOnRun } from './refresh';
 import { readsReport } from './store';
 
 /** Time a dashboard refresh is given at least: 50,000 charges take about 35 s at the pessimistic cost model (npm run bench). */
 export const REFRESH_RESERVE_MS = 60_000;
 
-/** What a Fechamento needs beyond that reserve: it reads three reports (a 50,000-invoice company takes about 82 s at the pessimistic cost model, npm run bench). */
-export const CLOSING_EXTRA_MS = 60_000;
-
 /**
  * Refreshes the running user's dashboards built on that report. A dashboard
  * that cannot refresh says so on its sheet; the report's run is never failed
  * by it. Past `until` (epoch ms: the execution's limit less a refresh's
- * reserve) a dashboard is not started, so a kill never leaves it half written:
- * it says it waits for the next run or "Atualizar agora".
+ * reserve, and less what its kind needs beyond that) a dashboard is not
+ * started, so a kill never leaves it half written.
  */
 export function afterReportRun(deps: DashboardDeps, reportId: string, ownerId: string, until = Number.POSITIVE_INFINITY): void {
   for (const d of deps.dashboards.list()) {
     // Only as its owner saved it: one changed in the hidden sheet could name any sheet to draw on.
     if (d.owner?.id !== ownerId || !isSealed(d) || !readsReport(d, reportId)) continue;
-    if (deps.now() > until - (d.kind === 'fechamento' ? CLOSING_EXTRA_MS : 0)) {
-      const message =
-        'Não deu tempo de atualizar este painel no fim da execução do relatório (limite de 6 minutos do Google): ele é atualizado na próxima execução, ou clique em Atualizar agora.';
-      deps.dashboards.save({ ...d, lastRefresh: { at: deps.now(), ok: false, counted: 0, message } });
-      continue;
-    }
     try {
-      buildDashboard(deps, d);
+      refreshOnRun(deps, d, until);
     } catch {
       // A sheet the refresh could not write (deleted mid-run, a quota): the next run tries again.
     }

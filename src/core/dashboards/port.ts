@@ -1,6 +1,7 @@
 /** What a dashboard needs from the spreadsheet beyond table writing: native charts and pivot tables on its own sheet. */
 import type { BookPort, SheetPort } from '../sheet-port';
-import type { ChartKind } from './figures';
+
+export type ChartKind = 'COLUMN' | 'BAR' | 'LINE' | 'PIE' | 'TABLE';
 
 export interface Block {
   row: number;

@@ -4,9 +4,10 @@
  * whose value differs or that have no number, charges paid, not yet due and
  * overdue), each with its rows, per company.
  */
-import type { CellValue } from '../table';
-import { cents, col, dayNumber, dayOf, INTEGER, isTrue, MONEY, money, openCharge, rowsOf, type SourceTable, TEXT, text, type Today } from './figures';
-import { plural } from '../../api/words';
+import { plural } from '../../../../api/words';
+import type { CellValue } from '../../../table';
+import { INTEGER, MONEY, TEXT } from '../../page';
+import { cents, col, dayNumber, dayOf, isTrue, money, openCharge, rowsOf, type SourceTable, text, type Today } from '../../sources';
 
 export type ClosingSource = 'faturas' | 'nfse' | 'cobrancas';
 

@@ -4,7 +4,8 @@
  * NFS-e, charges). Every figure is a count and a sum in cents; every
  * conference line names the rows behind it, by source and data row.
  */
-import { cents, col, companies, isTrue, missing, text, type Today } from './figures';
+import { plural } from '../../../../api/words';
+import { cents, col, companies, isTrue, missing, text, type Today } from '../../sources';
 import {
   CHECKS,
   type CheckKey,
@@ -16,10 +17,7 @@ import {
   ofMonth,
   type Tally,
   Tallies,
-} from './closing-checks';
-
-export { CHARGE_MATCH, CHECKS, type CheckKey, type ClosingSource, type ClosingSources } from './closing-checks';
-import { plural } from '../../api/words';
+} from './conference';
 
 /** Which field keys the close reads from each report. */
 export const CLOSING_NEEDS = {

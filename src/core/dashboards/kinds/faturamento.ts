@@ -1,0 +1,50 @@
+/** Faturamento por competência: invoices' total per competência, last 12 months, cancelled ones left out. */
+import { MONTH_COLUMNS, type CellValue } from '../../table';
+import { INTEGER, MONEY, TEXT } from '../page';
+import { cents, col, lastTwelve, missing, money, rowsOf, type SourceTable, text, type Today } from '../sources';
+import { type Figures, figuresKind } from './figures-page';
+
+const COLUMNS = ['competencia', 'valorTotal', 'statusFatura'];
+
+const MONTH_KEY = MONTH_COLUMNS.faturas!.key;
+
+export function billingByMonth(src: SourceTable, today: Today, labels: Record<string, string> = {}): Figures {
+  const months = lastTwelve(today.day);
+  const comp = col(src, 'competencia');
+  const total = col(src, 'valorTotal');
+  const status = col(src, 'statusFatura');
+  const sums = new Map(months.map((m) => [m, 0]));
+  const counts = new Map<string, number>();
+  let counted = 0;
+  for (const r of rowsOf(src)) {
+    const m = text(comp[r]);
+    if (!sums.has(m) || text(status[r]).toUpperCase() === 'CANCELADA') continue;
+    sums.set(m, (sums.get(m) ?? 0) + cents(total[r]));
+    counts.set(m, (counts.get(m) ?? 0) + 1);
+    counted += 1;
+  }
+  const rows: CellValue[][] = months.map((m) => [m, money(sums.get(m) ?? 0), counts.get(m) ?? 0]);
+  rows.push(['Total', money([...sums.values()].reduce((a, x) => a + x, 0)), counted]);
+  return {
+    table: { title: 'Faturado por competência', header: ['Competência', 'Faturado', 'Faturas'], rows, formats: [TEXT, MONEY, INTEGER] },
+    chart: { type: 'COLUMN', title: 'Faturamento por competência (últimos 12 meses)', rows: months.length, columns: 2, options: { 'legend.position': 'none' } },
+    pivot: {
+      title: 'Tabela dinâmica: valor total por competência e status (todas as faturas das 12 competências)',
+      // The competência as a date: the pivot sorts its months by time, shown MM/AAAA as the filter names them.
+      rowKey: MONTH_KEY,
+      columnKey: 'statusFatura',
+      valueKey: 'valorTotal',
+      valueName: 'Valor total',
+      visible: { key: MONTH_KEY, values: months },
+    },
+    counted,
+    notes: missing(src, COLUMNS, labels),
+  };
+}
+
+export const faturamento = figuresKind({
+  title: 'Faturamento por competência',
+  counts: 'valor total das faturas não canceladas, nas últimas 12 competências (a atual inclusive)',
+  sources: [{ field: 'reportId', listing: 'faturas', role: 'de origem', columns: COLUMNS }],
+  compute: ({ sources: [main], today }) => billingByMonth(main.table, today, main.labels),
+});

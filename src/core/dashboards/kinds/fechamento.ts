@@ -1,0 +1,132 @@
+/**
+ * Fechamento da competência: the month-end close of three reports (invoices,
+ * NFS-e, charges), laid out with one column block per company, and below the
+ * figures the rows behind each conference line, rewritten on every refresh
+ * (never a copy left to drift).
+ */
+import { UserError } from '../../../api/user-error';
+import { plural } from '../../../api/words';
+import { sameOrganizations } from '../../organizations';
+import type { Report } from '../../reports';
+import type { CellValue } from '../../table';
+import { describeFilters, INTEGER, LIST_MAX, MONEY, sourceText, TABLE_ROW, TEXT, updatedText, writeHead, writeTable } from '../page';
+import type { Page, PanelKind } from '../panel';
+import type { DashboardSheetPort } from '../port';
+import { crossOrganization } from '../read';
+import { EMPRESA, lastMonth, moneyText } from '../sources';
+import { type ClosingFigures, closing, CLOSING_NEEDS } from './fechamento/closing';
+import { CHARGE_MATCH, CHECKS, type CheckKey, type CheckRows, type ClosingSource } from './fechamento/conference';
+
+/** What a Fechamento needs beyond any dashboard's time at the end of a run: it reads three reports (a 50,000-invoice company takes about 82 s at the pessimistic cost model, npm run bench). */
+export const CLOSING_EXTRA_MS = 60_000;
+
+/** Its reports, in the order of its sources, as the head names them. */
+const ORDER: readonly ClosingSource[] = ['faturas', 'nfse', 'cobrancas'];
+const NAMES: Record<ClosingSource, string> = { faturas: 'faturas', nfse: 'NFS-e', cobrancas: 'cobranças' };
+
+/** Why the charges report cannot be closed with the invoices (another organization); undefined when it can, or is unknown. */
+function chargesElsewhere(invoices: Report, charges: Report): string | undefined {
+  const a = invoices.organizations;
+  const b = charges.organizations;
+  if (!a || !b || sameOrganizations(a, b)) return undefined;
+  return `Os relatórios de faturas "${invoices.name}" e de cobranças "${charges.name}" são de organizações diferentes: escolha relatórios da mesma empresa (ou das mesmas empresas).`;
+}
+
+/** The figures table: a label column, then count and value per company (and the total when consolidated), then where each check's rows are. */
+function figuresTable(f: ClosingFigures, where: Map<CheckKey, string>) {
+  const blocks = f.consolidated ? [...f.companies, 'Total'] : [''];
+  const header = ['Item', ...blocks.flatMap((name) => (name ? [`${name} · qtde.`, `${name} · valor`] : ['Quantidade', 'Valor'])), 'Linhas'];
+  const rows: CellValue[][] = [];
+  const bold: number[] = [];
+  for (const section of f.sections) {
+    bold.push(rows.length);
+    rows.push([section.title, ...header.slice(1).map(() => '')]);
+    for (const line of section.lines) {
+      const tallies = f.consolidated
+        ? [...line.tallies, line.tallies.reduce((t, x) => ({ count: t.count + x.count, cents: t.cents + x.cents }), { count: 0, cents: 0 })]
+        : line.tallies;
+      rows.push([line.label, ...tallies.flatMap((t) => [t.count, t.cents / 100]), line.check ? (where.get(line.check) ?? '') : '']);
+    }
+  }
+  const formats = [TEXT, ...blocks.flatMap(() => [INTEGER, MONEY]), TEXT];
+  return { title: `Fechamento da competência ${f.competencia}`, header, rows, formats, bold };
+}
+
+function writeCheck(sheet: DashboardSheetPort, row: number, check: CheckRows, shown: CellValue[][]): void {
+  const total = check.tallies.reduce((t, x) => t + x.cents, 0);
+  const more = check.rows.length > shown.length ? ` (a lista mostra as ${LIST_MAX} primeiras; Ver linhas em Painéis seleciona todas)` : '';
+  writeTable(sheet, row, {
+    title: `${check.title}: ${plural(check.rows.length, 'linha', 'linhas')} · ${moneyText(total)}${more}`,
+    header: check.header,
+    rows: shown,
+    formats: check.formats,
+  });
+}
+
+/** The close on its sheet: no chart, the figures, then each conference line's rows. */
+function writeClosing({ sheet, sources, stamp, partial }: Page, f: ClosingFigures): number[] {
+  for (const id of sheet.chartIds()) sheet.removeChart(id);
+  writeHead(sheet, [
+    `Fechamento da competência ${f.competencia}`,
+    `Fontes: ${sources.map((s, i) => `${NAMES[ORDER[i]]}: ${sourceText(s)}`).join('; ')}.`,
+    `Filtros dos relatórios: ${sources.map((s, i) => `${NAMES[ORDER[i]]}: ${describeFilters(s.report)}`).join('; ')}.`,
+    updatedText(stamp, f.counted, 'de um dos três relatórios'),
+    `Como casa: NFS-e com a fatura pelo ID da fatura (da mesma empresa); ${CHARGE_MATCH}.`,
+    [...partial, ...f.notes].join(' ') || 'Todas as notas da competência foram comparadas com a sua fatura.',
+  ]);
+  // Where each check's rows go, below the figures: known before the table is written, since its size is.
+  const lines = f.sections.reduce((t, s) => t + 1 + s.lines.length, 0);
+  let row = TABLE_ROW + 2 + lines + 2;
+  const where = new Map<CheckKey, string>();
+  const blocks = f.checks.map((c) => {
+    const shown = c.list.slice(0, LIST_MAX);
+    const block = { check: c, at: row, shown };
+    const first = row + 2;
+    where.set(
+      c.key,
+      shown.length === 0 ? 'nenhuma' : shown.length === 1 ? `linha ${first} desta aba` : `linhas ${first}–${first + shown.length - 1} desta aba`,
+    );
+    row += 3 + shown.length;
+    return block;
+  });
+  // The grid grows once to hold every block: a block's title row is written before its table grows the sheet.
+  sheet.ensureSize(row, Math.max(...f.checks.map((c) => c.header.length)));
+  const table = figuresTable(f, where);
+  sheet.setColumnWidths?.([330, ...table.header.slice(1).map(() => 120)]);
+  writeTable(sheet, TABLE_ROW, table);
+  for (const b of table.bold) sheet.setBold(TABLE_ROW + 2 + b, 1, 1);
+  for (const { check, at, shown } of blocks) writeCheck(sheet, at, check, shown);
+  return [];
+}
+
+export const fechamento: PanelKind<ClosingFigures> = {
+  title: 'Fechamento da competência',
+  counts:
+    'faturas, NFS-e e cobranças da competência escolhida: faturamento por tipo, notas por status com ISS retido e a recolher por alíquota, e a conferência entre elas',
+  sources: [
+    { field: 'reportId', listing: 'faturas', role: 'de faturas', columns: CLOSING_NEEDS.faturas },
+    { field: 'secondReportId', listing: 'nfse', role: 'de NFS-e', columns: CLOSING_NEEDS.nfse },
+    { field: 'chargesReportId', listing: 'cobrancas', role: 'de cobranças', columns: CLOSING_NEEDS.cobrancas },
+  ],
+  competencia: true,
+  extraMs: CLOSING_EXTRA_MS,
+  refuse: ([invoices, notes, charges]) => crossOrganization(invoices, notes) ?? chargesElsewhere(invoices, charges),
+  compute({ sources, today, competencia }) {
+    const [faturas, nfse, cobrancas] = sources;
+    const consolidated = sources.map((s) => s.table.column(EMPRESA) !== undefined);
+    if (consolidated.some((c) => c !== consolidated[0]))
+      throw new UserError(
+        'Os três relatórios do fechamento precisam ser todos de uma empresa ou todos consolidados (com a coluna Empresa): escolha relatórios do mesmo tipo.',
+      );
+    const tables = { faturas: faturas.table, nfse: nfse.table, cobrancas: cobrancas.table };
+    const labels = { faturas: faturas.labels, nfse: nfse.labels, cobrancas: cobrancas.labels };
+    return closing(tables, competencia ?? lastMonth(today), today, labels);
+  },
+  write: writeClosing,
+  invoices: (f) => f.invoices,
+  lines: (Object.entries(CHECKS) as Array<[CheckKey, { label: string }]>).map(([key, { label }]) => ({ key, label })),
+  lineRows(f, key) {
+    const check = f.checks.find((c) => c.key === key);
+    return check && { source: ORDER.indexOf(check.source), rows: check.rows, title: check.title };
+  },
+};
