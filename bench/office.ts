@@ -18,7 +18,7 @@ import { spreadsheetId } from '../dev/gas/office';
 import { GasEmulator } from '../dev/gas/runner';
 import { type SandboxHandle, startSandbox } from '../dev/sandbox/harness';
 import { importAll, ok, subscriptionSheet } from '../test/addon/helpers';
-import { catalog } from '../test/bulk/fixtures';
+import { catalog } from '../test/core/bulk/fixtures';
 import { printTable } from './table';
 
 const OWNER = 'contador@example.com.br';

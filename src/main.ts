@@ -5,12 +5,12 @@
  * triggers and the sidebar contract (test/addon/entrypoints.test.ts checks it).
  */
 export { onOpen, onInstall } from './gas/menu';
-export { showConnections } from './gas/connections-api';
-export { showImport } from './gas/importar-api';
-export { showReports } from './gas/relatorios-api';
+export { showConnections } from './gas/conexoes-server';
+export { showImport } from './gas/importar-server';
+export { showReports } from './gas/relatorios-server';
 export { runScheduledReports } from './gas/dispatcher';
-export { showBulk, showEditPush } from './gas/bulk-api';
-export { showDashboards } from './gas/dashboards-api';
+export { showBulk, showEditPush } from './gas/lote-server';
+export { showDashboards } from './gas/paineis-server';
 export { runDiagnostics } from './gas/diagnostics';
-export { showAbout, showHelp } from './gas/help-api';
+export { showAbout, showHelp } from './gas/ajuda-server';
 export * from './gas/sidebar-contract';

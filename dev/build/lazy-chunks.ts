@@ -21,11 +21,11 @@ import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 export const LAZY_CHUNKS: Record<string, readonly string[]> = {
   // Lançamentos em lote and Enviar alterações: their sidebar, the hourly run when a batch is unfinished, and the
   // Produtos and Planos tabs the templates pick from, refreshed after a subscriptions report runs.
-  bulk: ['src/gas/bulk-api.ts', 'src/core/bulk/job.ts', 'src/core/bulk/catalog.ts'],
+  bulk: ['src/gas/lote-server.ts', 'src/core/bulk/job.ts', 'src/core/bulk/catalog.ts'],
   // Painéis: their sidebar, and the end of a run of a report that feeds one.
-  dashboards: ['src/gas/dashboards-api.ts', 'src/core/dashboards/refresh.ts'],
+  dashboards: ['src/gas/paineis-server.ts', 'src/core/dashboards/refresh.ts'],
   // A report's run: its steps, never the sidebars' listings and forms.
-  import: ['src/core/pull/start.ts', 'src/core/pull/step.ts', 'src/core/pull/state.ts', 'src/core/pull/layout.ts', 'src/core/unchanged-run.ts'],
+  import: ['src/core/pull/start.ts', 'src/core/pull/step.ts', 'src/core/pull/state.ts', 'src/core/pull/layout.ts', 'src/core/hourly/unchanged-run.ts'],
   // Ajuda › Diagnóstico.
   diagnostics: ['src/gas/diagnostics.ts'],
 };

@@ -1,14 +1,14 @@
 /**
  * The hourly run's notice of the running user's stored work that someone
- * altered (core/altered.ts): a Histórico line written by the owner's own
+ * altered (core/hourly/altered.ts): a Histórico line written by the owner's own
  * execution, and one e-mail, once per alteration.
  */
-import { alteredItems, tellAltered } from '../core/altered';
-import type { StoredWork } from '../core/dispatch';
+import { alteredItems, tellAltered } from '../core/hourly/altered';
+import type { StoredWork } from '../core/hourly/dispatch';
 import { DashboardStore } from '../core/dashboards/store';
 import { SNAPSHOT_PREFIX } from '../core/bulk/snapshot';
-import type { Identity, OwnershipCheck, OwnerStore } from '../core/owners';
-import type { SignedStore } from '../core/seal';
+import type { Identity, OwnershipCheck, OwnerStore } from '../core/trust/owners';
+import type { SignedStore } from '../core/trust/seal';
 import { bookPort } from './sheet-port';
 import { documentId } from './services';
 

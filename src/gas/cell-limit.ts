@@ -2,10 +2,10 @@
  * Google's 10-million-cell limit per spreadsheet, met by a write that would
  * grow a sheet or add one. Google refuses such a write whole, in English (an
  * appended row, an inserted sheet: nothing half-written); the add-on says it
- * in Portuguese. A pull counts first (core/pull/cells.ts): its writes are many.
+ * in Portuguese. A pull counts first (core/pull/cell-limit.ts): its writes are many.
  */
 import { UserError } from '../api/user-error';
-import { CELL_LIMIT_TEXT, GOOGLE_CELL_LIMIT } from '../core/sheet-port';
+import { CELL_LIMIT_TEXT, GOOGLE_CELL_LIMIT } from '../core/sheets/sheet-port';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

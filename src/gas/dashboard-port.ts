@@ -4,8 +4,8 @@ import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } fr
 import { afterReportRun, REFRESH_RESERVE_MS } from '../core/dashboards/after-run';
 import type { DashboardDeps } from '../core/dashboards/refresh';
 import { DashboardStore } from '../core/dashboards/store';
-import type { SignedStore } from '../core/seal';
-import { ReportStore } from '../core/reports';
+import type { SignedStore } from '../core/trust/seal';
+import { ReportStore } from '../core/reports/reports';
 import { documentStore, spreadsheetTimeZone } from './services';
 import { bookPort, type SheetMemo, sheetPort, sheetsOf } from './sheet-port';
 import { insertSheetAtEnd } from './cell-limit';

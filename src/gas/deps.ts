@@ -10,11 +10,11 @@ import type { Zone } from '../api/calendar';
 import type { BulkDeps } from '../core/bulk/state';
 import { bulkJobStore } from '../core/bulk/stored-job';
 import { SnapshotStore } from '../core/bulk/snapshot';
-import type { SignedStore } from '../core/seal';
-import { identifyOrganization, type Organization } from '../core/organizations';
-import { redact } from '../core/redact';
+import type { SignedStore } from '../core/trust/seal';
+import { identifyOrganization, type Organization } from '../core/connections/organizations';
+import { redact } from '../core/trust/redact';
 import { pullJobStore, type RunDeps } from '../core/runs/deps';
-import { type Report, ReportStore } from '../core/reports';
+import { type Report, ReportStore } from '../core/reports/reports';
 import { refreshCatalogs } from '../core/bulk/catalog';
 import { clientFor, connectionStore, documentId, documentStore, serviceTimeZone, spreadsheetTimeZone, userEmail } from './services';
 import { executionLimit } from './execution-limit';
@@ -95,7 +95,7 @@ export function runDeps(
     snapshots: new SnapshotStore(doc),
     afterReportRun: afterRun(refreshAfterRun(doc, zone, ss, executionLimit()), ss),
     notifyFailure: (report, run) => {
-      // Only the owner's own runs get here (see core/owners.ts): the notice goes to them and nobody else.
+      // Only the owner's own runs get here (see core/trust/owners.ts): the notice goes to them and nobody else.
       const to = userEmail();
       if (!report.notifyByEmail || !to || (report.owner?.email && report.owner.email !== to)) return;
       const message = redact(run.message ?? '', connectionStore().secrets());

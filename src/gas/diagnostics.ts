@@ -5,10 +5,10 @@
  * when to run it.
  */
 import { plural } from '../api/words';
-import { checkConnection } from '../core/connection-check';
-import { type ConnectionView, hostProblem } from '../core/connections';
-import { ownWork, wantsDispatcher } from '../core/dispatch';
-import { DAILY_QUOTA } from '../core/usage';
+import { checkConnection } from '../core/connections/connection-check';
+import { type ConnectionView, hostProblem } from '../core/connections/connections';
+import { ownWork, wantsDispatcher } from '../core/hourly/dispatch';
+import { DAILY_QUOTA } from '../core/hourly/usage';
 import { fetchCosts, openCost, writeCosts } from './diagnostic-measures';
 import { attempt, HEADER, type Row } from './diagnostic-row';
 import { ours, readWork } from './dispatcher';

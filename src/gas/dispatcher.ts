@@ -2,27 +2,27 @@
  * The time-driven trigger and its upkeep. Editor add-ons get one time-driven
  * trigger per user per document, at most hourly. Each editor's trigger runs
  * as that editor and does only that editor's work: the scheduled reports and
- * unfinished runs they own and vouched for (see core/owners.ts). With the
+ * unfinished runs they own and vouched for (see core/trust/owners.ts). With the
  * document as its active spreadsheet it serves that document; without one it
- * opens by id only the documents the owner's agenda (core/agenda.ts) says have
+ * opens by id only the documents the owner's agenda (core/hourly/agenda.ts) says have
  * something due, so an hour with nothing due opens nothing. It exists exactly
  * while its owner has a schedule or an unfinished run in the document.
  */
-import { AgendaStore, dueDocuments } from '../core/agenda';
+import { AgendaStore, dueDocuments } from '../core/hourly/agenda';
 import { bulkJobStore } from '../core/bulk/stored-job';
-import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, wantsDispatcher } from '../core/dispatch';
-import type { Identity, OwnerStore } from '../core/owners';
+import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, wantsDispatcher } from '../core/hourly/dispatch';
+import type { Identity, OwnerStore } from '../core/trust/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
-import type { SignedStore } from '../core/seal';
-import { redact } from '../core/redact';
+import type { SignedStore } from '../core/trust/seal';
+import { redact } from '../core/trust/redact';
 import { pullJobStore } from '../core/runs/deps';
 import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, withDocumentLock } from './lock';
 import { connectionStore, currentUser, documentId, documentStore, documentView, ownerStore, spreadsheetTimeZone, userEmail, userStore } from './services';
 import { workStore } from './work-store';
-import { REPORT_PREFIX } from '../core/reports';
+import { REPORT_PREFIX } from '../core/reports/reports';
 import { gasZone } from './zone';
-import { quotaStop, triggerBudgetMs } from '../core/usage';
+import { quotaStop, triggerBudgetMs } from '../core/hourly/usage';
 import { recordUsage, usageStore } from './usage';
 import { hourlyRunSeen } from './run-seen';
 import { tellAlteredWork } from './altered-notice';

@@ -1,13 +1,13 @@
 /** Wiring of the core to Apps Script's services. */
 import { BillingClient } from '../api/client';
 import { UserError } from '../api/user-error';
-import { ConnectionStore, type Connection } from '../core/connections';
+import { ConnectionStore, type Connection } from '../core/connections/connections';
 import { type KeyValueStore, readOnce } from '../core/ports';
-import { type Identity, OwnerStore } from '../core/owners';
-import { SERVICE_TIME_ZONE } from '../core/reports';
+import { type Identity, OwnerStore } from '../core/trust/owners';
+import { SERVICE_TIME_ZONE } from '../core/reports/reports';
 import { scrubbingTransport, urlFetchTransport } from './urlfetch-transport';
 import { workStore } from './work-store';
-import { lazySeal, type Seal, SignedStore } from '../core/seal';
+import { lazySeal, type Seal, SignedStore } from '../core/trust/seal';
 import type { Zone } from '../api/calendar';
 import { gasZone } from './zone';
 
@@ -91,7 +91,7 @@ export const userStore = (): KeyValueStore => {
 };
 /**
  * The document's stored work (a hidden sheet: see work-store.ts), of the active document unless another is given.
- * Every value saved there is signed as the running user's, and can be checked against their signatures (core/seal.ts).
+ * Every value saved there is signed as the running user's, and can be checked against their signatures (core/trust/seal.ts).
  */
 export function documentStore(
   ss: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),

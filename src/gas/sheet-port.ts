@@ -1,6 +1,6 @@
 /** BookPort and SheetPort over SpreadsheetApp. */
-import type { BookPort, MarkupSheetPort, SelectionBookPort, SheetPort } from '../core/sheet-port';
-import type { CellValue } from '../core/table';
+import type { BookPort, MarkupSheetPort, SelectionBookPort, SheetPort } from '../core/sheets/sheet-port';
+import type { CellValue } from '../core/sheets/table';
 import { WORK_SHEET } from './work-store';
 import { flushWrites } from './services';
 import { insertSheetAtEnd, withinCellLimit } from './cell-limit';

@@ -7,10 +7,10 @@
  * into `server.name(...)` promises): a server signature that changes breaks
  * their type-check, and none of this code reaches their bundle.
  */
-export { getConnectionOptions, listConnections, removeConnection, saveConnection, testConnection } from './connections-api';
-export { discardFailedImport, editReport, getImportForm, showImport, startImportRun } from './importar-api';
-export { cancelReportRun, continueReportRun, requestCancelReportRun } from './report-runs-api';
-export { deleteReport, getUsage, listReports, runReport, setReportConnection, setReportSchedule, takeOverReport } from './relatorios-api';
+export { getConnectionOptions, listConnections, removeConnection, saveConnection, testConnection } from './conexoes-server';
+export { discardFailedImport, editReport, getImportForm, showImport, startImportRun } from './importar-server';
+export { cancelReportRun, continueReportRun, requestCancelReportRun } from './runs-server';
+export { deleteReport, getUsage, listReports, runReport, setReportConnection, setReportSchedule, takeOverReport } from './relatorios-server';
 export {
   cancelBulkRun,
   continueBulkRun,
@@ -24,7 +24,7 @@ export {
   startEditPushRun,
   takeOverBulkRun,
   validateBulk,
-} from './bulk-api';
-export { createDashboard, deleteDashboard, getDashboards, prepareNfseIssue, refreshDashboardNow, showClosingRows } from './dashboards-api';
-export { getAbout } from './help-api';
+} from './lote-server';
+export { createDashboard, deleteDashboard, getDashboards, prepareNfseIssue, refreshDashboardNow, showClosingRows } from './paineis-server';
+export { getAbout } from './ajuda-server';
 export type { FieldRefusal, FormOutcome, Outcome, Refusal } from './outcome';

@@ -1,6 +1,6 @@
 /** The billing client's transport over UrlFetchApp. */
 import type { HttpOutcome, HttpRequest, Transport } from '../api/transport';
-import { redact } from '../core/redact';
+import { redact } from '../core/trust/redact';
 import { countFetches } from './fetch-count';
 
 function toParams(req: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
@@ -54,7 +54,7 @@ export const urlFetchTransport: Transport = {
   },
 };
 
-/** The transport with every response and network error scrubbed of the user's keys (see core/redact.ts). */
+/** The transport with every response and network error scrubbed of the user's keys (see core/trust/redact.ts). */
 export function scrubbingTransport(inner: Transport, secrets: readonly string[]): Transport {
   const clean = (o: HttpOutcome): HttpOutcome => {
     if (o.kind === 'network-error') return { ...o, message: redact(o.message, secrets) };

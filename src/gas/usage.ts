@@ -3,7 +3,7 @@
  * properties: UrlFetch requests as the transport sends them, and, for the
  * hourly run, its runtime. One property write per execution that fetched.
  */
-import { type DailyUsage, UsageStore } from '../core/usage';
+import { type DailyUsage, UsageStore } from '../core/hourly/usage';
 import { executionStarted } from './execution-limit';
 import { takeFetches } from './fetch-count';
 import { userStore } from './services';

@@ -11,7 +11,7 @@
  * appendRow, which Sheets applies atomically, so two owners' runs adding keys
  * at the same time do not overwrite each other's rows. Anyone can edit this
  * sheet: nothing in it is trusted to decide whose key runs what (see
- * core/owners.ts and core/seal.ts), and no key is ever written here. Its
+ * core/trust/owners.ts and core/trust/seal.ts), and no key is ever written here. Its
  * warning-only protection makes Sheets ask a person "are you sure?" before
  * an edit by hand; the add-on's own writes go through.
  */
@@ -56,7 +56,7 @@ function createSheet(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, legacy: Array
   if (before) ss.setActiveSheet(before);
   made.hideSheet();
   warnBeforeEdits(made);
-  // Reports and jobs saved before this sheet existed come along (they have no owner: see core/owners.ts).
+  // Reports and jobs saved before this sheet existed come along (they have no owner: see core/trust/owners.ts).
   if (legacy.length) {
     made.getRange(2, 1, legacy.length, 2).setValues(legacy);
     const doc = PropertiesService.getDocumentProperties();

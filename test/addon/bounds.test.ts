@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeTransport } from '../../dev/http/node-transport';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import type { HttpOutcome, HttpRequest, Transport } from '../../src/api/transport';
-import { catalog, type Rec } from '../bulk/fixtures';
+import { catalog, type Rec } from '../core/bulk/fixtures';
 import { columnsOf, connect, emulator, importAll, ok, SP } from './helpers';
 
 let sb: SandboxHandle;

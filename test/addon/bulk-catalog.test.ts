@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import type { Rec } from '../bulk/fixtures';
+import type { Rec } from '../core/bulk/fixtures';
 import { bulkToEnd, connect, emulator, finishRun, importAll, ok } from './helpers';
 import type { GasEmulator } from '../../dev/gas/runner';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import type { FaultRule } from '../../dev/sandbox/types';
-import { catalog, type Rec } from '../bulk/fixtures';
+import { catalog, type Rec } from '../core/bulk/fixtures';
 import { connect, emulator, executeBulk, ok, rowsByHeader, typeRows } from './helpers';
 
 let sb: SandboxHandle;

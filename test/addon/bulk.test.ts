@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { columnsOf, connect, emulator, executeBulk, importAll, ok, rowsByHeader, SP, subscriptionSheet, typeRows } from './helpers';
-import { catalog, type Rec } from '../bulk/fixtures';
+import { catalog, type Rec } from '../core/bulk/fixtures';
 
 let sb: SandboxHandle;
 let cat: Awaited<ReturnType<typeof catalog>>;

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import type { Rec } from '../bulk/fixtures';
+import type { Rec } from '../core/bulk/fixtures';
 import { connect, emulator, finishRun, type Progress } from './helpers';
 
 let sb: SandboxHandle;

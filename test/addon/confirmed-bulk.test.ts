@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import { catalog, type Rec } from '../bulk/fixtures';
+import { catalog, type Rec } from '../core/bulk/fixtures';
 import { bulkToEnd, connect, emulator, ok, rowsByHeader, subscriptionSheet, typeRows } from './helpers';
 
 let sb: SandboxHandle;

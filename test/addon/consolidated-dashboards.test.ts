@@ -130,7 +130,7 @@ describe('a consolidated, scheduled report of three companies and its dashboards
     });
 
     // Faturas sem NFS-e: an invoice counts as issued only by an NFS-e of its own company (the sandbox numbers each
-    // organization's ids apart, so two companies' same id is test/core/dashboards.test.ts's case).
+    // organization's ids apart, so two companies' same id is test/core/dashboards/dashboards.test.ts's case).
     const nfse = await dumps('nfse');
     const expectedMissing = COMPANIES.flatMap((name) => {
       const issued = new Set(nfse[name].map((n) => n.idFatura));

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COST_MODELS } from '../../dev/gas/clock';
 import type { ExecutionReport, GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import { catalog, type Rec } from '../bulk/fixtures';
+import { catalog, type Rec } from '../core/bulk/fixtures';
 import { columnsOf, connect, emulator, finishRun, importAll, ok, type Progress, SP, subscriptionSheet } from './helpers';
 
 let sb: SandboxHandle;

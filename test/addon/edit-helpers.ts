@@ -1,7 +1,7 @@
 /** Shared steps of the edit-push tests: subscriptions made through the service, the imported sheet as a user edits it, the sidebar's calls. */
 import type { GasEmulator } from '../../dev/gas/runner';
 import type { SandboxHandle } from '../../dev/sandbox/harness';
-import { catalog, type Rec } from '../bulk/fixtures';
+import { catalog, type Rec } from '../core/bulk/fixtures';
 import { bulkToEnd, columnsOf, ok } from './helpers';
 
 export const SHEET = 'Assinaturas';

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import type { Rec } from '../bulk/fixtures';
+import type { Rec } from '../core/bulk/fixtures';
 import { columnsOf, connect, emulator, importAll, rowsByHeader } from './helpers';
 import { letter, onSheet, push, records, rowsById, SHEET, seed, seen } from './edit-helpers';
 

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import type { Rec } from '../bulk/fixtures';
+import type { Rec } from '../core/bulk/fixtures';
 import { bulkToEnd, columnsOf, connect, emulator, importAll, ok } from './helpers';
 import { typeInto } from '../../dev/gas/formula-locale';
 import type { GasEmulator } from '../../dev/gas/runner';

@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import { catalog, type Rec } from '../bulk/fixtures';
+import { catalog, type Rec } from '../core/bulk/fixtures';
 import { emulator, importAll, ok, SP, subscriptionSheet } from './helpers';
 
 const ANA = 'contador@example.com.br';

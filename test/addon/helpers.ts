@@ -2,7 +2,7 @@
 import { LOCAL_TEST_SERVERS } from '../../dev/gas/allow-list';
 import { GasEmulator, type EmulatorOptions, type RunOptions } from '../../dev/gas/runner';
 import type { SandboxHandle } from '../../dev/sandbox/harness';
-import type { Rec } from '../bulk/fixtures';
+import type { Rec } from '../core/bulk/fixtures';
 
 export const SP = (iso: string) => new Date(`${iso}-03:00`);
 

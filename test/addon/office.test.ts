@@ -10,7 +10,7 @@ import type { ServiceCall } from '../../dev/gas/execution';
 import { spreadsheetId } from '../../dev/gas/office';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import type { Rec } from '../bulk/fixtures';
+import type { Rec } from '../core/bulk/fixtures';
 import { emulator, importAll, ok, SP } from './helpers';
 
 let sb: SandboxHandle;

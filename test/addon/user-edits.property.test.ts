@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import { noteKey } from '../../src/core/sheet-layout';
+import { noteKey } from '../../src/core/sheets/sheet-layout';
 import { columnsOf, connect, emulator, finishRun, importAll } from './helpers';
 
 type Rec = Record<string, any>;

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { borrowSandbox } from '../../dev/sandbox/harness';
 import { type ListOperation, listings } from '../../src/api/operations';
-import { headerNote } from '../../src/core/sheet-layout';
-import { tableSpec } from '../../src/core/table';
+import { headerNote } from '../../src/core/sheets/sheet-layout';
+import { tableSpec } from '../../src/core/sheets/table';
 
 describe('a code column explains the codes the data holds', () => {
   it("Método de pagamento covers every method the service's charges carry (BOLETO, PIX, CARTAO_CREDITO)", async () => {

@@ -10,7 +10,7 @@ export async function fresh() {
   vi.resetModules();
   const operations = await import('../../src/api/operations');
   const writes = await import('../../src/api/writes');
-  const table = await import('../../src/core/table');
+  const table = await import('../../src/core/sheets/table');
   const client = await import('../../src/api/client');
   const errors = await import('../../src/api/errors');
   return { ...operations, ...writes, ...table, ...client, ...errors };

@@ -11,7 +11,7 @@ import { checkBody, type InputField, isChecked, write, writes } from '../../src/
 import { listings } from '../../src/api/operations';
 import { bulkOperations } from '../../src/core/bulk/definitions';
 import { buildRow } from '../../src/core/bulk/rows';
-import type { CellValue } from '../../src/core/table';
+import type { CellValue } from '../../src/core/sheets/table';
 
 const zone = intlZone('America/Sao_Paulo');
 const client = new BillingClient({

@@ -10,7 +10,7 @@
 import type { Route } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { columnLetters } from '../../dev/gas/a1';
-import { CUSTOM_HEADER } from '../bulk/fixtures';
+import { CUSTOM_HEADER } from '../core/bulk/fixtures';
 import { cell, clickMenu, readGrid, screenshot, selectRange, sidebar, sidebarTitle, tab, usePlaygroundPage } from './helpers';
 
 type Rec = Record<string, any>;

@@ -1,7 +1,7 @@
 /** The one answer of every sidebar call: a UserError is a refusal, anything else is thrown on as it is. */
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/api/user-error';
-import { ConnectionError } from '../../src/core/connections';
+import { ConnectionError } from '../../src/core/connections/connections';
 import { formOutcome, outcome } from '../../src/gas/outcome';
 
 const raise = (err: unknown) => (): never => {

@@ -6,9 +6,9 @@
  * a report, and the template's ID column gets a dropdown of "id — descrição",
  * so a product is picked by its name and the row still sends its id.
  */
-import { COLUMN_TAG, LISTING_TAG, SHEET_TAG } from '../sheet-layout';
-import type { MarkupSheetPort, SelectionBookPort, SheetPort } from '../sheet-port';
-import type { CellValue } from '../table';
+import { COLUMN_TAG, LISTING_TAG, SHEET_TAG } from '../sheets/sheet-layout';
+import type { MarkupSheetPort, SelectionBookPort, SheetPort } from '../sheets/sheet-port';
+import type { CellValue } from '../sheets/table';
 import { plural } from '../../api/words';
 import { type BulkOperation, bulkOperations, type InputColumn, TEMPLATE_ROWS } from './definitions';
 import { normalizeHeader } from './headers';

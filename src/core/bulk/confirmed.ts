@@ -5,7 +5,7 @@
  * turn comes, a row whose values differ is not sent: someone, or a formula,
  * changed it after the owner looked.
  */
-import type { CellValue } from '../table';
+import type { CellValue } from '../sheets/table';
 import type { Context, RowRequest } from './context';
 import { digest } from './digest';
 import { keyAt, standing } from './row-plan';

@@ -6,8 +6,8 @@
  * edits pushed from an imported sheet in edit-push.ts.
  */
 import { isDate, type Zone } from '../../api/calendar';
-import type { MarkupSheetPort } from '../sheet-port';
-import type { CellValue } from '../table';
+import type { MarkupSheetPort } from '../sheets/sheet-port';
+import type { CellValue } from '../sheets/table';
 import type { BulkOperation } from './definitions';
 import { loadDiscounts } from './discounts';
 import { ensureLayout, type Layout } from './headers';

@@ -5,7 +5,7 @@
  */
 import type { Zone } from '../../api/calendar';
 import { discountFields, discountRules } from '../../api/writes';
-import type { BookPort } from '../sheet-port';
+import type { BookPort } from '../sheets/sheet-port';
 import { DISCOUNT_SHEET, discountColumns } from './definitions';
 import { LayoutError, matchColumns } from './headers';
 import { type Discounts, isBlankRow, readFields } from './rows';

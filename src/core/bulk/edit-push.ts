@@ -9,10 +9,10 @@
  * so a re-run sends nothing.
  */
 import { plural } from '../../api/words';
-import type { Owner } from '../owners';
-import { isSealed } from '../seal';
-import type { MarkupSheetPort } from '../sheet-port';
-import type { CellValue } from '../table';
+import type { Owner } from '../trust/owners';
+import { isSealed } from '../trust/seal';
+import type { MarkupSheetPort } from '../sheets/sheet-port';
+import type { CellValue } from '../sheets/table';
 import { type BulkOperation, bulkOperation } from './definitions';
 import { type ChangedRow, EditPlan, type EditPreview, editColumns, nothingToSend, previewEdits } from './edits';
 import { rowDigest } from './confirmed';

@@ -9,10 +9,10 @@
 import { plural } from '../../api/words';
 import type { Zone } from '../../api/calendar';
 import { bounded } from '../bounds';
-import { COLUMN_TAG } from '../sheet-layout';
-import type { SheetPort } from '../sheet-port';
-import type { CellValue } from '../table';
-import { readCell } from './cells';
+import { COLUMN_TAG } from '../sheets/sheet-layout';
+import type { SheetPort } from '../sheets/sheet-port';
+import type { CellValue } from '../sheets/table';
+import { readCell } from './cell-readers';
 import { type BulkOperation, bulkOperation, type InputColumn } from './definitions';
 import { buildRow, type BuiltRow, cellIssue, issueText } from './rows';
 import { editableFields, editOperations, encode, shownPart, type Snapshot, type SnapshotEntry } from './snapshot';

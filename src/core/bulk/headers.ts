@@ -4,8 +4,8 @@
  * field name, case and accents ignored, or by the field name that starts its
  * note (how imported sheets and templates keep them machine-readable).
  */
-import { PARTIAL_MARK } from '../sheet-names';
-import type { MarkupSheetPort, SheetPort } from '../sheet-port';
+import { PARTIAL_MARK } from '../sheets/sheet-names';
+import type { MarkupSheetPort, SheetPort } from '../sheets/sheet-port';
 import type { WriteKey } from '../../api/writes';
 import { type BulkOperation, bulkOperations, type InputColumn, RESULT_NOTE, type ResultColumn, type ResultKey } from './definitions';
 import { UserError } from '../../api/user-error';

@@ -4,9 +4,9 @@
  * gets its generated key in one write, the job is saved and vouched for before
  * anything is sent, and its first step goes on with what the start just read.
  */
-import type { Owner } from '../owners';
-import type { MarkupSheetPort } from '../sheet-port';
-import type { CellValue } from '../table';
+import type { Owner } from '../trust/owners';
+import type { MarkupSheetPort } from '../sheets/sheet-port';
+import type { CellValue } from '../sheets/table';
 import { bulkOperation } from './definitions';
 import { EDIT_LABEL } from './edits';
 import { expandRuns, runsOf, writeColumn } from './sheet-io';

@@ -9,7 +9,7 @@
 import type { BillingClient } from '../../api/client';
 import { bounded, MESSAGE_MAX } from '../bounds';
 import { StepBudget, writeCostMs } from '../deadline';
-import type { CellValue } from '../table';
+import type { CellValue } from '../sheets/table';
 import { type BatchOptions, type BatchOutcome, type Item, runBatch } from './batch';
 import { type BulkOperation, STATUS } from './definitions';
 import { planBatch } from './planner';

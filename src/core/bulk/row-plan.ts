@@ -4,8 +4,8 @@
  * first, or to send), the key that finds it again wherever the user moves it,
  * and the same key on two rows.
  */
-import type { MarkupSheetPort } from '../sheet-port';
-import type { CellValue } from '../table';
+import type { MarkupSheetPort } from '../sheets/sheet-port';
+import type { CellValue } from '../sheets/table';
 import { type BulkOperation, type InputColumn, STATUS } from './definitions';
 import type { Layout } from './headers';
 import { type BuiltRow, DONE_STATUSES, isBlankRow, type RowIssue, statusOf } from './rows';

@@ -7,8 +7,8 @@
  */
 import { checkBody, ruleIssues, type Rule } from '../../api/writes';
 import type { Zone } from '../../api/calendar';
-import type { CellValue } from '../table';
-import { readCell } from './cells';
+import type { CellValue } from '../sheets/table';
+import { readCell } from './cell-readers';
 import { type BulkOperation, type InputColumn, STATUS } from './definitions';
 import { columnLetter, type Layout } from './headers';
 

@@ -4,8 +4,8 @@
  * cell, so a batch costs a fixed handful of Spreadsheet calls.
  */
 import { bounded } from '../bounds';
-import type { MarkupSheetPort, SheetPort } from '../sheet-port';
-import type { CellValue } from '../table';
+import type { MarkupSheetPort, SheetPort } from '../sheets/sheet-port';
+import type { CellValue } from '../sheets/table';
 import type { BulkOperation, ResultKey } from './definitions';
 import { columnLetter, type Layout } from './headers';
 import type { RowIssue } from './rows';

@@ -10,8 +10,8 @@
  * points at them, so an execution killed mid-save still reads the last whole one.
  */
 import { type WriteOperation, writes } from '../../api/writes';
-import type { Owner } from '../owners';
-import { isSealed, type SignedStore } from '../seal';
+import type { Owner } from '../trust/owners';
+import { isSealed, type SignedStore } from '../trust/seal';
 import { hash } from './digest';
 
 export const SNAPSHOT_PREFIX = 'faturamento.edicao.';

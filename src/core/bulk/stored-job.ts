@@ -6,8 +6,8 @@
  * coding (the length shared with the key before, unless the same as the entry
  * before's, then the rest) keeps them in one.
  */
-import { JobStore } from '../job-store';
-import { type SignedStore, sealedAs } from '../seal';
+import { JobStore } from '../trust/job-store';
+import { type SignedStore, sealedAs } from '../trust/seal';
 import type { BulkJob } from './state';
 
 type Stored = BulkJob & { keyCoding?: 'front' };

@@ -5,9 +5,9 @@
  * dropdowns for enumerated fields and one example row that runs skip.
  */
 import { isDate, parseIsoDate, type Zone } from '../../api/calendar';
-import { SHEET_TAG } from '../sheet-layout';
-import type { MarkupSheetPort, SelectionBookPort } from '../sheet-port';
-import type { CellValue } from '../table';
+import { SHEET_TAG } from '../sheets/sheet-layout';
+import type { MarkupSheetPort, SelectionBookPort } from '../sheets/sheet-port';
+import type { CellValue } from '../sheets/table';
 import { columnLetter } from './headers';
 import { catalogsOf, refreshCatalogs } from './catalog';
 import { type BulkOperation, DISCOUNT_SHEET, TEMPLATE_ROWS, discountColumns, type InputColumn, RESULT_NOTE, type ResultColumn, STATUS } from './definitions';

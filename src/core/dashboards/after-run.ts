@@ -4,7 +4,7 @@
  * that feeds a dashboard loads the refresh code (a lazy chunk of the bundle,
  * dev/build/lazy-chunks.ts).
  */
-import { isSealed } from '../seal';
+import { isSealed } from '../trust/seal';
 import { type DashboardDeps, refreshOnRun } from './refresh';
 import { readsReport } from './store';
 

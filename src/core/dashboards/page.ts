@@ -5,9 +5,9 @@
  */
 import { listing } from '../../api/operations';
 import { plural } from '../../api/words';
-import type { Report, SavedFilterValue } from '../reports';
-import { describeSheetFilter } from '../sheet-filters';
-import { type CellValue, tableSpec } from '../table';
+import type { Report, SavedFilterValue } from '../reports/reports';
+import { describeSheetFilter } from '../sheets/sheet-filters';
+import { type CellValue, tableSpec } from '../sheets/table';
 import type { Source } from './panel';
 import type { DashboardSheetPort } from './port';
 

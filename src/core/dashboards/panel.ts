@@ -5,8 +5,8 @@
  * names them.
  */
 import type { ListingKey } from '../../api/operations';
-import type { Report } from '../reports';
-import type { SheetPort } from '../sheet-port';
+import type { Report } from '../reports/reports';
+import type { SheetPort } from '../sheets/sheet-port';
 import type { DashboardSheetPort } from './port';
 import type { SourceTable, Today } from './sources';
 

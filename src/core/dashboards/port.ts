@@ -1,5 +1,5 @@
 /** What a dashboard needs from the spreadsheet beyond table writing: native charts and pivot tables on its own sheet. */
-import type { BookPort, SheetPort } from '../sheet-port';
+import type { BookPort, SheetPort } from '../sheets/sheet-port';
 
 export type ChartKind = 'COLUMN' | 'BAR' | 'LINE' | 'PIE' | 'TABLE';
 

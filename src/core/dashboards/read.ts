@@ -5,13 +5,13 @@
  */
 import { listing } from '../../api/operations';
 import { UserError } from '../../api/user-error';
-import { findChildSheet } from '../child-sheet';
-import { describeOrganization, type Organization, sameOrganizations } from '../organizations';
-import type { Report, ReportStore } from '../reports';
-import { COLUMN_TAG, noteKey } from '../sheet-layout';
-import { childSheetName } from '../sheet-names';
-import type { SheetPort } from '../sheet-port';
-import { type CellValue, tableSpec } from '../table';
+import { findChildSheet } from '../sheets/child-sheet';
+import { describeOrganization, type Organization, sameOrganizations } from '../connections/organizations';
+import type { Report, ReportStore } from '../reports/reports';
+import { COLUMN_TAG, noteKey } from '../sheets/sheet-layout';
+import { childSheetName } from '../sheets/sheet-names';
+import type { SheetPort } from '../sheets/sheet-port';
+import { type CellValue, tableSpec } from '../sheets/table';
 import type { PanelKind, Source, SourceField, SourceNeed } from './panel';
 import type { DashboardBookPort } from './port';
 import { EMPRESA, type SourceTable } from './sources';

@@ -8,9 +8,9 @@
 import { brDateTime, type Zone } from '../../api/calendar';
 import { UserError } from '../../api/user-error';
 import { bounded, MESSAGE_MAX } from '../bounds';
-import type { Report, ReportStore } from '../reports';
-import { SHEET_TAG } from '../sheet-layout';
-import type { SheetPort } from '../sheet-port';
+import type { Report, ReportStore } from '../reports/reports';
+import { SHEET_TAG } from '../sheets/sheet-layout';
+import type { SheetPort } from '../sheets/sheet-port';
 import { KINDS, type Kinds } from './kinds';
 import type { Counted, InvoiceIds, PanelKind, Source } from './panel';
 import type { DashboardBookPort, DashboardSheetPort } from './port';

@@ -6,7 +6,7 @@
  * never a formula the user could break.
  */
 import { addMonths, competencia, type Day, isDate, type Month, type Zone } from '../../api/calendar';
-import type { CellValue } from '../table';
+import type { CellValue } from '../sheets/table';
 
 /** The company column of a consolidated report: each row's company, by its connection's name. */
 export const EMPRESA = 'empresa';

@@ -3,9 +3,9 @@
  * whose they are and how the last refresh went. Kept in the document's work
  * store under their own prefix, beside the reports.
  */
-import { ItemStore } from '../item-store';
-import type { Owner } from '../owners';
-import type { SignedStore } from '../seal';
+import { ItemStore } from '../trust/item-store';
+import type { Owner } from '../trust/owners';
+import type { SignedStore } from '../trust/seal';
 import type { DashboardKind } from './kinds';
 
 export interface DashboardRefresh {

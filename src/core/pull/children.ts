@@ -7,11 +7,11 @@
 import type { ApiRecord } from '../../api/envelopes';
 import { listing } from '../../api/operations';
 import { ITEM_LABELS } from '../../api/item-labels';
-import { CHILD_TAG, childTagValue, findChildSheet, placeChildRows } from '../child-sheet';
-import { isChildSheet } from '../targets';
-import { noteKey } from '../sheet-layout';
-import { childSheetName } from '../sheet-names';
-import type { SheetPort } from '../sheet-port';
+import { CHILD_TAG, childTagValue, findChildSheet, placeChildRows } from '../sheets/child-sheet';
+import { isChildSheet } from '../trust/targets';
+import { noteKey } from '../sheets/sheet-layout';
+import { childSheetName } from '../sheets/sheet-names';
+import type { SheetPort } from '../sheets/sheet-port';
 import {
   type CellConverter,
   type CellValue,
@@ -23,8 +23,8 @@ import {
   fittedWidths,
   NUMBER_FORMATS,
   tableSpec,
-} from '../table';
-import { type Growth, NEW_SHEET_COLUMNS } from './cells';
+} from '../sheets/table';
+import { type Growth, NEW_SHEET_COLUMNS } from './cell-limit';
 import type { Companies, Writing } from './companies';
 import { freeName, prepareSheet } from './layout';
 import type { ChildEntry, ImportDeps, ImportState } from './state';

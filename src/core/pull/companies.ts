@@ -9,9 +9,9 @@ import type { BillingClient } from '../../api/client';
 import type { ApiRecord } from '../../api/envelopes';
 import { RateLimitedError } from '../../api/errors';
 import type { FilterValues } from '../../api/filters';
-import type { SheetPort } from '../sheet-port';
-import type { CellValue, Column } from '../table';
-import { failureMessage } from './cells';
+import type { SheetPort } from '../sheets/sheet-port';
+import type { CellValue, Column } from '../sheets/table';
+import { failureMessage } from './cell-limit';
 import { type CompanySpec, type CompanyState, type ImportDeps, type ImportState, transient } from './state';
 import { plural } from '../../api/words';
 

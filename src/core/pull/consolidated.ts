@@ -10,8 +10,8 @@
 import type { BillingClient } from '../../api/client';
 import { RateLimitedError } from '../../api/errors';
 import { bounded } from '../bounds';
-import type { SheetPort } from '../sheet-port';
-import type { CellValue } from '../table';
+import type { SheetPort } from '../sheets/sheet-port';
+import type { CellValue } from '../sheets/table';
 import { type Companies, type LeadSheet, oneCompany, type Walker } from './companies';
 import { blocks, LEAD_COLUMNS } from './layout';
 import { type CompanySpec, type CompanyState, type ImportDeps, type ImportState, transient } from './state';

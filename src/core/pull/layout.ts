@@ -5,10 +5,10 @@
  * run goes on, and the report's sheet found by id.
  */
 import { type ListingKey, type ListOperation, listing, listings } from '../../api/operations';
-import { COLUMN_TAG, columnRuns, headerNote, LISTING_TAG } from '../sheet-layout';
-import { PARTIAL_MARK, SHEET_NAME_MAX } from '../sheet-names';
-import type { BookPort, SheetPort } from '../sheet-port';
-import { type Column, tableSpec } from '../table';
+import { COLUMN_TAG, columnRuns, headerNote, LISTING_TAG } from '../sheets/sheet-layout';
+import { PARTIAL_MARK, SHEET_NAME_MAX } from '../sheets/sheet-names';
+import type { BookPort, SheetPort } from '../sheets/sheet-port';
+import { type Column, tableSpec } from '../sheets/table';
 import type { ImportSpec } from './state';
 
 const PARTIAL_COLOR = '#f9ab00';

@@ -4,9 +4,9 @@
  * and said), and each data row's key read from the id column (and the
  * connection's, consolidated).
  */
-import { findColumns, resolveLayout } from '../sheet-layout';
-import type { SheetPort } from '../sheet-port';
-import { type Column, tableSpec } from '../table';
+import { findColumns, resolveLayout } from '../sheets/sheet-layout';
+import type { SheetPort } from '../sheets/sheet-port';
+import { type Column, tableSpec } from '../sheets/table';
 import { listing } from '../../api/operations';
 import type { Companies, LeadSheet, SheetRow } from './companies';
 import { knownKeys, prepareSheet, reportColumns } from './layout';

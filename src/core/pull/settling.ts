@@ -6,7 +6,7 @@
  * in the next step; the incomplete mark is lifted only by the last part.
  */
 import { brDateTime, isDate } from '../../api/calendar';
-import { dropOrphans } from '../child-sheet';
+import { dropOrphans } from '../sheets/child-sheet';
 import { CALL_MS, CELL_READ_MS, fits } from '../deadline';
 import type { ChildSheets } from './children';
 import type { Companies } from './companies';

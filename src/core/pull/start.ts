@@ -5,9 +5,9 @@
  * fetched nothing.
  */
 import { listing } from '../../api/operations';
-import { LISTING_TAG, resolveLayout, SHEET_TAG } from '../sheet-layout';
-import { sheetNameProblem } from '../sheet-names';
-import { tableSpec } from '../table';
+import { LISTING_TAG, resolveLayout, SHEET_TAG } from '../sheets/sheet-layout';
+import { sheetNameProblem } from '../sheets/sheet-names';
+import { tableSpec } from '../sheets/table';
 import { knownKeys, lookAtSheet, prepareSheet, reportColumns, reportSheet, type SheetLook } from './layout';
 import { type CompanyState, type ImportDeps, ImportError, type ImportSpec, type ImportState } from './state';
 

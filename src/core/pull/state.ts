@@ -13,9 +13,9 @@ import type { PagerState } from '../../api/paging';
 import type { Zone } from '../../api/calendar';
 import { UserError } from '../../api/user-error';
 import type { RunStatus } from '../run-state';
-import type { SheetCondition } from '../sheet-filters';
-import type { BookPort } from '../sheet-port';
-import type { Column } from '../table';
+import type { SheetCondition } from '../sheets/sheet-filters';
+import type { BookPort } from '../sheets/sheet-port';
+import type { Column } from '../sheets/table';
 import { plural } from '../../api/words';
 
 export interface ImportSpec {

@@ -7,9 +7,9 @@
  */
 import type { ApiRecord } from '../../api/envelopes';
 import { listing } from '../../api/operations';
-import { matches } from '../sheet-filters';
-import { CellConverter, type CellValue, childRowCount, fittedWidths, NUMBER_FORMATS, recordRow, tableSpec } from '../table';
-import { checkCells } from './cells';
+import { matches } from '../sheets/sheet-filters';
+import { CellConverter, type CellValue, childRowCount, fittedWidths, NUMBER_FORMATS, recordRow, tableSpec } from '../sheets/table';
+import { checkCells } from './cell-limit';
 import { ChildSheets } from './children';
 import type { Companies, Writing } from './companies';
 import { companiesOf } from './consolidated';

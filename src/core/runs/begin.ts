@@ -7,15 +7,15 @@
  */
 import { lookAtSheet } from '../pull/layout';
 import { startImport } from '../pull/start';
-import type { Report, RunOrigin } from '../reports';
+import type { Report, RunOrigin } from '../reports/reports';
 import { runResult } from '../run-state';
-import { startTargetProblem } from '../targets';
+import { startTargetProblem } from '../trust/targets';
 import { importDeps, type PullJob, type Run, type RunDeps } from './deps';
 import { refuse } from './finish';
 import { planPull } from './plan-pull';
 import { progress } from './progress';
 
-/** Where a run begins: `form` only for the owner's own Importar form, after it checked the target sheet (core/targets.ts). */
+/** Where a run begins: `form` only for the owner's own Importar form, after it checked the target sheet (core/trust/targets.ts). */
 interface BeginFrom {
   form?: boolean;
   /** An incremental report pulled whole this once ("Atualização completa"), staying incremental after. */

@@ -7,12 +7,12 @@ import type { BillingClient } from '../../api/client';
 import type { ApiRecord } from '../../api/envelopes';
 import type { Zone } from '../../api/calendar';
 import { editableListing, type SnapshotStore } from '../bulk/snapshot';
-import { JobStore } from '../job-store';
-import type { Organization } from '../organizations';
-import type { SignedStore } from '../seal';
+import { JobStore } from '../trust/job-store';
+import type { Organization } from '../connections/organizations';
+import type { SignedStore } from '../trust/seal';
 import type { ImportState } from '../pull/state';
-import type { Report, ReportStore, RunOrigin, RunSummary } from '../reports';
-import type { BookPort } from '../sheet-port';
+import type { Report, ReportStore, RunOrigin, RunSummary } from '../reports/reports';
+import type { BookPort } from '../sheets/sheet-port';
 import type { RunProgress } from './progress';
 
 export interface RunDeps {

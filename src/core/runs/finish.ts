@@ -5,11 +5,11 @@
  * with data. A run refused before it began ends the same way.
  */
 import { bounded, MESSAGE_MAX } from '../bounds';
-import { appendHistory } from '../history';
-import { keepLastGood } from '../last-good';
+import { appendHistory } from '../reports/history';
+import { keepLastGood } from './last-good';
 import { importedRows, type ImportState } from '../pull/state';
-import type { Report, RunOrigin, RunSummary } from '../reports';
-import { backoff } from '../run-backoff';
+import type { Report, RunOrigin, RunSummary } from '../reports/reports';
+import { backoff } from '../reports/run-backoff';
 import { runResult } from '../run-state';
 import type { PullJob, Run, RunDeps } from './deps';
 

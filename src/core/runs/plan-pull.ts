@@ -10,12 +10,12 @@
 import { addDays, addMonths, brDateTime, competencia, type Day, intlZone, isoDate, type Zone } from '../../api/calendar';
 import type { FilterValues } from '../../api/filters';
 import { listing } from '../../api/operations';
-import { describeOrganization, distinctOrganizations, type Organization } from '../organizations';
+import { describeOrganization, distinctOrganizations, type Organization } from '../connections/organizations';
 import type { SheetLook } from '../pull/layout';
 import type { CompanySpec, ImportSpec } from '../pull/state';
-import { type Companies, type Report, resolveFilters, SERVICE_TIME_ZONE } from '../reports';
-import type { SheetCondition, SheetFilter } from '../sheet-filters';
-import { type Column, tableSpec } from '../table';
+import { type Companies, type Report, resolveFilters, SERVICE_TIME_ZONE } from '../reports/reports';
+import type { SheetCondition, SheetFilter } from '../sheets/sheet-filters';
+import { type Column, tableSpec } from '../sheets/table';
 
 /** What the plan is told of the run: when, in which zones, the sheet as the run found it, the owner's connections. */
 export interface PullFacts {

@@ -4,7 +4,7 @@
  * and whether "Continuar" can resume it.
  */
 import { type ImportState, importedRows } from '../pull/state';
-import type { Report } from '../reports';
+import type { Report } from '../reports/reports';
 import { endedStatus, type RunStatus } from '../run-state';
 
 export interface RunProgress {

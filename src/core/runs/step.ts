@@ -5,8 +5,8 @@
  */
 import { cancelImport, retryImport } from '../pull/state';
 import { stepImport } from '../pull/step';
-import { runTargetProblem } from '../targets';
-import type { Report } from '../reports';
+import { runTargetProblem } from '../trust/targets';
+import type { Report } from '../reports/reports';
 import { importDeps, type PullJob, type Run, type RunDeps } from './deps';
 import { finish } from './finish';
 import { progress, type RunProgress, runIdOf, settledProgress } from './progress';

@@ -1,5 +1,5 @@
 import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
-import type { ConnectionView } from '../../core/connections';
+import type { ConnectionView } from '../../core/connections/connections';
 import { server } from './rpc';
 
 const form = byId<HTMLFormElement>('form');

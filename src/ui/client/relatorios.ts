@@ -1,6 +1,6 @@
 import { busy, byId, errorText, h, notice } from './dom';
 import { CANCELLING, cancelRun, driveRun, progressText, type RunControl, type RunProgress, whatToFix } from './runs';
-import type { ReportView } from '../../core/reports';
+import type { ReportView } from '../../core/reports/reports';
 import { server } from './rpc';
 import { scheduleFields } from './schedule-fields';
 import { plural } from '../../api/words';

@@ -1,5 +1,5 @@
 /** A report's schedule as form fields: only those its frequency needs are shown, and read back as a Schedule. */
-import type { Schedule } from '../../core/schedule';
+import type { Schedule } from '../../core/reports/schedule';
 import { h } from './dom';
 
 const WEEKDAYS = ['Domingo', 'Segunda', 'Terça', 'Quarta', 'Quinta', 'Sexta', 'Sábado'];

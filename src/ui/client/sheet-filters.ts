@@ -4,7 +4,7 @@
  * whose inputs follow its condition; names carry the block's number so the
  * server's refusal can point at it.
  */
-import type { SheetFilter } from '../../core/sheet-filters';
+import type { SheetFilter } from '../../core/sheets/sheet-filters';
 import { h } from './dom';
 
 export interface ColumnChoice {

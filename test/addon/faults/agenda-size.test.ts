@@ -6,7 +6,7 @@
  * however many documents the owner has.
  */
 import { describe, expect, it } from 'vitest';
-import type { Rec } from '../../bulk/fixtures';
+import type { Rec } from '../../core/bulk/fixtures';
 import { emulator, importAll, SP } from '../helpers';
 import { connectEmpresa, sandbox } from './setup';
 

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { COST_MODELS } from '../../../dev/gas/clock';
 import type { ServiceCall } from '../../../dev/gas/execution';
-import type { Rec } from '../../bulk/fixtures';
+import type { Rec } from '../../core/bulk/fixtures';
 import { emulator, importAll, ok } from '../helpers';
 import { connectEmpresa, sandbox } from './setup';
 

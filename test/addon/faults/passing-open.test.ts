@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spreadsheetId } from '../../../dev/gas/office';
-import type { Rec } from '../../bulk/fixtures';
+import type { Rec } from '../../core/bulk/fixtures';
 import { emulator, importAll, ok } from '../helpers';
 import { connectEmpresa, sandbox } from './setup';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { COST_MODELS } from '../../../dev/gas/clock';
 import { seeded } from '../../../dev/gas/random';
 import type { GasEmulator } from '../../../dev/gas/runner';
-import { catalog, type Rec } from '../../bulk/fixtures';
+import { catalog, type Rec } from '../../core/bulk/fixtures';
 import { connect, emulator, rowsByHeader, subscriptionSheet } from '../helpers';
 import { sandbox } from './setup';
 

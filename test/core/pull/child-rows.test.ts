@@ -5,8 +5,8 @@
  * the user wrote beside them, and rows of parents no longer there let go.
  */
 import { describe, expect, it } from 'vitest';
-import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, placeChildRows } from '../../../src/core/child-sheet';
-import type { CellValue, Column } from '../../../src/core/table';
+import { CHILD_TAG, childTagValue, dropOrphans, findChildSheet, placeChildRows } from '../../../src/core/sheets/child-sheet';
+import type { CellValue, Column } from '../../../src/core/sheets/table';
 import { StrictBook, StrictSheet } from './strict-book';
 
 const STALE = /^Este item não veio na última atualização do registro\. A linha ficou porque tem anotações suas/;

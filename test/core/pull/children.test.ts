@@ -9,11 +9,11 @@
  * dropped.
  */
 import { describe, expect, it } from 'vitest';
-import { CHILD_TAG } from '../../../src/core/child-sheet';
+import { CHILD_TAG } from '../../../src/core/sheets/child-sheet';
 import type { CompanySpec, ImportState } from '../../../src/core/pull/state';
 import { Writer } from '../../../src/core/pull/writer';
-import { PARTIAL_MARK } from '../../../src/core/sheet-names';
-import type { MemorySheet } from '../../bulk/memory-book';
+import { PARTIAL_MARK } from '../../../src/core/sheets/sheet-names';
+import type { MemorySheet } from '../bulk/memory-book';
 import { customers } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
 import { column, company, world as document, HOUR, pulling, pullToEnd, settled, started, T0, withPhones as phoned } from './world';

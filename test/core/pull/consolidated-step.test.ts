@@ -11,7 +11,7 @@ import { writeCostMs } from '../../../src/core/deadline';
 import { ASSUMED_PAGE_ROWS, type CompanySpec, FINISH_CALLS, type ImportState, retryImport } from '../../../src/core/pull/state';
 import { startImport } from '../../../src/core/pull/start';
 import { shareWave } from '../../../src/core/pull/step';
-import { tableSpec } from '../../../src/core/table';
+import { tableSpec } from '../../../src/core/sheets/table';
 import { customers, type FakeService, refused, timedOut } from '../fake-service';
 import { company, world } from './world';
 

@@ -8,13 +8,13 @@
  * leaving every sheet marked, and what failed said company by company.
  */
 import { describe, expect, it } from 'vitest';
-import { childKeys, parentKey } from '../../../src/core/child-sheet';
+import { childKeys, parentKey } from '../../../src/core/sheets/child-sheet';
 import { failureText } from '../../../src/core/pull/consolidated';
 import type { CompanySpec, ImportState } from '../../../src/core/pull/state';
 import { Writer } from '../../../src/core/pull/writer';
 import { resolveCompanies } from '../../../src/core/runs/plan-pull';
-import { PARTIAL_MARK } from '../../../src/core/sheet-names';
-import type { MemorySheet } from '../../bulk/memory-book';
+import { PARTIAL_MARK } from '../../../src/core/sheets/sheet-names';
+import type { MemorySheet } from '../bulk/memory-book';
 import { customers, refused } from '../fake-service';
 import type { StrictSheet } from './strict-book';
 import { company, world as document, finish, HOUR, pulling, started, T0, withPhones as phoned } from './world';

@@ -8,7 +8,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../../src/api/calendar';
 import { listings } from '../../../src/api/operations';
-import { CellConverter, childRows, type Column, discoverColumns, kindOf, labelOf, OPEN_COLUMNS_MAX, SCALAR_ITEM, tableSpec } from '../../../src/core/table';
+import {
+  CellConverter,
+  childRows,
+  type Column,
+  discoverColumns,
+  kindOf,
+  labelOf,
+  OPEN_COLUMNS_MAX,
+  SCALAR_ITEM,
+  tableSpec,
+} from '../../../src/core/sheets/table';
 
 const conv = () => new CellConverter(intlZone('America/Sao_Paulo'));
 const itens = tableSpec(listings.faturas).children.find((c) => c.field === 'itens')!;

@@ -16,9 +16,9 @@ import { CALL_MS, CELL_READ_MS, CELL_WRITE_MS, writeCostMs } from '../../../src/
 import { startImport } from '../../../src/core/pull/start';
 import { FINISH_CALLS, type ImportDeps, type ImportState } from '../../../src/core/pull/state';
 import { stepImport } from '../../../src/core/pull/step';
-import { PARTIAL_MARK } from '../../../src/core/sheet-names';
-import { tableSpec } from '../../../src/core/table';
-import type { CellValue } from '../../../src/core/table';
+import { PARTIAL_MARK } from '../../../src/core/sheets/sheet-names';
+import { tableSpec } from '../../../src/core/sheets/table';
+import type { CellValue } from '../../../src/core/sheets/table';
 import { zone } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
 

@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { CALL_MS, CELL_READ_MS } from '../../../src/core/deadline';
 import { type CompanySpec, FINISH_CALLS, type ImportState, SETTLING_GOES_ON as GOES_ON } from '../../../src/core/pull/state';
-import { PARTIAL_MARK } from '../../../src/core/sheet-names';
+import { PARTIAL_MARK } from '../../../src/core/sheets/sheet-names';
 import { customers } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
 import { column, company, world as document, finish, HOUR, pullToEnd, type Records, settled, started, T0, withPhones } from './world';

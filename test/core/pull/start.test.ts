@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { listing } from '../../../src/api/operations';
 import { startImport } from '../../../src/core/pull/start';
 import { ImportError } from '../../../src/core/pull/state';
-import { childSheetName, PARTIAL_MARK, sheetNameProblem } from '../../../src/core/sheet-names';
-import { tableSpec } from '../../../src/core/table';
+import { childSheetName, PARTIAL_MARK, sheetNameProblem } from '../../../src/core/sheets/sheet-names';
+import { tableSpec } from '../../../src/core/sheets/table';
 import type { StrictSheet } from './strict-book';
 import { startDeps, startSpec } from './world';
 

@@ -18,7 +18,7 @@ import {
   MAX_TRANSIENT_FAILURES,
   retryImport,
 } from '../../../src/core/pull/state';
-import { tableSpec } from '../../../src/core/table';
+import { tableSpec } from '../../../src/core/sheets/table';
 import { customers, refused, timedOut } from '../fake-service';
 import { column, withPhones, world } from './world';
 

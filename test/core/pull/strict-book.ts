@@ -13,9 +13,9 @@
  * column widths (`book.widths`), as a port may be. The book counts how often
  * its cells in use were asked for.
  */
-import { PARTIAL_MARK } from '../../../src/core/sheet-names';
-import type { CellValue } from '../../../src/core/table';
-import { MemoryBook, MemorySheet } from '../../bulk/memory-book';
+import { PARTIAL_MARK } from '../../../src/core/sheets/sheet-names';
+import type { CellValue } from '../../../src/core/sheets/table';
+import { MemoryBook, MemorySheet } from '../bulk/memory-book';
 
 type Range = [row: number, column: number, rows: number, columns: number];
 

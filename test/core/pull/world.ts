@@ -8,14 +8,14 @@
  */
 import { expect } from 'vitest';
 import type { ListingKey } from '../../../src/api/operations';
-import { CHILD_TAG, childTagValue } from '../../../src/core/child-sheet';
+import { CHILD_TAG, childTagValue } from '../../../src/core/sheets/child-sheet';
 import { settle } from '../../../src/core/pull/settling';
 import { startImport } from '../../../src/core/pull/start';
 import type { CompanySpec, ImportDeps, ImportSpec, ImportState, StepOptions } from '../../../src/core/pull/state';
 import { stepImport } from '../../../src/core/pull/step';
 import { Writer } from '../../../src/core/pull/writer';
-import type { CellValue } from '../../../src/core/table';
-import type { MemorySheet } from '../../bulk/memory-book';
+import type { CellValue } from '../../../src/core/sheets/table';
+import type { MemorySheet } from '../bulk/memory-book';
 import { customers, FakeService, zone } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
 

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../../src/api/envelopes';
 import { startImport } from '../../../src/core/pull/start';
 import { Writer } from '../../../src/core/pull/writer';
-import { PARTIAL_MARK } from '../../../src/core/sheet-names';
+import { PARTIAL_MARK } from '../../../src/core/sheets/sheet-names';
 import { customers, invoices, PAGE_ROWS } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
 import { column, company, HOUR, pulling, pullRun, pullToEnd, settled, started, T0, world } from './world';

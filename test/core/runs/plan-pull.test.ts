@@ -7,13 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../../src/api/calendar';
-import type { Organization } from '../../../src/core/organizations';
+import type { Organization } from '../../../src/core/connections/organizations';
 import { lookAtSheet } from '../../../src/core/pull/layout';
 import { startImport } from '../../../src/core/pull/start';
 import type { ImportSpec } from '../../../src/core/pull/state';
-import type { Report } from '../../../src/core/reports';
+import type { Report } from '../../../src/core/reports/reports';
 import { planPull } from '../../../src/core/runs/plan-pull';
-import { LISTING_TAG } from '../../../src/core/sheet-layout';
+import { LISTING_TAG } from '../../../src/core/sheets/sheet-layout';
 import { startDeps } from '../pull/world';
 
 /** 22/11/2026 12:00 in São Paulo, 15:00 in Lisbon. */

@@ -10,7 +10,7 @@ import { intlZone } from '../../../src/api/calendar';
 import { beginRun } from '../../../src/core/runs/begin';
 import { INCREMENTAL_MARGIN_MS } from '../../../src/core/runs/plan-pull';
 import { cancelRun, continueRun, stepRun } from '../../../src/core/runs/step';
-import type { MemorySheet } from '../../bulk/memory-book';
+import type { MemorySheet } from '../bulk/memory-book';
 import { customers, invoices, refused, timedOut, zone } from '../fake-service';
 import { HOUR, refresh, runToEnd, T0, type TaggedSheet, type World, world } from './run-world';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { MESSAGE_MAX } from '../../../src/core/bounds';
 import { beginRun } from '../../../src/core/runs/begin';
 import { cancelRun, continueRun, stepRun } from '../../../src/core/runs/step';
-import { SHEET_TAG } from '../../../src/core/sheet-layout';
+import { SHEET_TAG } from '../../../src/core/sheets/sheet-layout';
 import { customers, invoices, refused } from '../fake-service';
 import { refresh, runToEnd, T0, type TaggedSheet, world } from './run-world';
 

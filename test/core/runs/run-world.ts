@@ -4,13 +4,13 @@
  * store, and a small fake service (fake-service.ts) on a clock that each round
  * trip moves by a second.
  */
-import { type Report, ReportStore, type RunOrigin, type RunSummary } from '../../../src/core/reports';
+import { type Report, ReportStore, type RunOrigin, type RunSummary } from '../../../src/core/reports/reports';
 import { beginRun } from '../../../src/core/runs/begin';
 import { pullJobStore, type RunDeps } from '../../../src/core/runs/deps';
 import type { RunProgress } from '../../../src/core/runs/progress';
 import { continueRun } from '../../../src/core/runs/step';
-import { MemoryStore, trusted } from '../../bulk/fixtures';
-import type { MemorySheet } from '../../bulk/memory-book';
+import { MemoryStore, trusted } from '../bulk/fixtures';
+import type { MemorySheet } from '../bulk/memory-book';
 import { customers, FakeService, zone } from '../fake-service';
 import { StrictBook } from '../pull/strict-book';
 

@@ -1,5 +1,5 @@
 /** Faturamento por competência: invoices' total per competência, last 12 months, cancelled ones left out. */
-import { MONTH_COLUMNS, type CellValue } from '../../table';
+import { MONTH_COLUMNS, type CellValue } from '../../sheets/table';
 import { INTEGER, MONEY, TEXT } from '../page';
 import { cents, col, lastTwelve, missing, money, rowsOf, type SourceTable, text, type Today } from '../sources';
 import { type Figures, figuresKind } from './figures-page';

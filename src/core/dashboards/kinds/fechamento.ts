@@ -6,9 +6,9 @@
  */
 import { UserError } from '../../../api/user-error';
 import { plural } from '../../../api/words';
-import { sameOrganizations } from '../../organizations';
-import type { Report } from '../../reports';
-import type { CellValue } from '../../table';
+import { sameOrganizations } from '../../connections/organizations';
+import type { Report } from '../../reports/reports';
+import type { CellValue } from '../../sheets/table';
 import { describeFilters, INTEGER, LIST_MAX, MONEY, sourceText, TABLE_ROW, TEXT, updatedText, writeHead, writeTable } from '../page';
 import type { Page, PanelKind } from '../panel';
 import type { DashboardSheetPort } from '../port';

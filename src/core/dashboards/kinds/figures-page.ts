@@ -3,7 +3,7 @@
  * where the kind has one), a native chart drawn from the table beside it, and
  * a pivot table over the report's own sheet where one fits.
  */
-import { COLUMN_TAG } from '../../sheet-layout';
+import { COLUMN_TAG } from '../../sheets/sheet-layout';
 import { describeFilters, sourceText, type TablePlan, TABLE_ROW, updatedText, writeHead, writeTable } from '../page';
 import type { Page, PanelKind } from '../panel';
 import type { ChartKind, DashboardSheetPort } from '../port';

@@ -4,8 +4,8 @@
  * transactions' child sheet.
  */
 import { addMonths, competencia, type Day, type Month, monthIndex, parseDay, type Zone } from '../../../api/calendar';
-import { type Report, resolveFilters } from '../../reports';
-import type { CellValue } from '../../table';
+import { type Report, resolveFilters } from '../../reports/reports';
+import type { CellValue } from '../../sheets/table';
 import { MONEY, TEXT } from '../page';
 import { cents, col, companies, isTrue, lastTwelve, missing, money, monthOf, rowsOf, type SourceTable, text, type Today } from '../sources';
 import { type Figures, figuresKind } from './figures-page';

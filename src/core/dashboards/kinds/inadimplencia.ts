@@ -1,6 +1,6 @@
 /** Inadimplência por cliente: the 20 largest overdue amounts (open charges past due), by client and company. */
 import { plural } from '../../../api/words';
-import type { CellValue } from '../../table';
+import type { CellValue } from '../../sheets/table';
 import { INTEGER, MONEY, TEXT } from '../page';
 import { cents, col, companies, missing, money, openCharges, type SourceTable, text, type Today } from '../sources';
 import { type Figures, figuresKind } from './figures-page';

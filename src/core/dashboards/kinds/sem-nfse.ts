@@ -1,6 +1,6 @@
 /** Faturas sem NFS-e: invoices (not cancelled) whose id the NFS-e report does not hold, within the same company. */
 import { plural } from '../../../api/words';
-import type { CellValue } from '../../table';
+import type { CellValue } from '../../sheets/table';
 import { INTEGER, LIST_MAX, MONEY, TEXT } from '../page';
 import { crossOrganization } from '../read';
 import { cents, col, companies, missing, money, moneyText, rowsOf, type SourceTable, text } from '../sources';

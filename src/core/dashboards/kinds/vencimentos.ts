@@ -1,5 +1,5 @@
 /** Contas a receber por faixa de vencimento: open charges by days past due, per company when consolidated. */
-import type { CellValue } from '../../table';
+import type { CellValue } from '../../sheets/table';
 import { INTEGER, MONEY, TEXT } from '../page';
 import { cents, companies, col, missing, money, openCharges, type SourceTable, type Today } from '../sources';
 import { type Figures, figuresKind } from './figures-page';

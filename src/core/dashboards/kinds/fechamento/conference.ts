@@ -5,7 +5,7 @@
  * overdue), each with its rows, per company.
  */
 import { plural } from '../../../../api/words';
-import type { CellValue } from '../../../table';
+import type { CellValue } from '../../../sheets/table';
 import { INTEGER, MONEY, TEXT } from '../../page';
 import { cents, col, dayNumber, dayOf, isTrue, money, openCharge, rowsOf, type SourceTable, text, type Today } from '../../sources';
 
