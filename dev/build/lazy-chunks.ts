@@ -21,7 +21,7 @@ import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 export const LAZY_CHUNKS: Record<string, readonly string[]> = {
   // Lançamentos em lote and Enviar alterações: their sidebar, the hourly run when a batch is unfinished, and the
   // Produtos and Planos tabs the templates pick from, refreshed after a subscriptions report runs.
-  bulk: ['src/gas/lote-server.ts', 'src/core/bulk/job.ts', 'src/core/bulk/catalog.ts'],
+  bulk: ['src/gas/lote-server.ts', 'src/gas/alteracoes-server.ts', 'src/core/bulk/job.ts', 'src/core/bulk/catalog.ts'],
   // Painéis: their sidebar, and the end of a run of a report that feeds one.
   dashboards: ['src/gas/paineis-server.ts', 'src/core/dashboards/refresh.ts'],
   // A report's run: its steps, never the sidebars' listings and forms.

@@ -1,13 +1,9 @@
-/** Server side of the Lançamentos em lote sidebar. */
+/** Server side of the Lançamentos em lote sidebar (src/ui/client/lote.ts); its runs, edit pushes included, step here. */
 import type { WriteKey } from '../api/writes';
 import { bulkOperations } from '../core/bulk/definitions';
-import type { EditPreview } from '../core/bulk/edits';
 import { guessOperation } from '../core/bulk/headers';
-import { editableListing } from '../core/bulk/snapshot';
-import { LISTING_TAG } from '../core/sheets/sheet-layout';
-import { previewEditPush } from '../core/bulk/edit-push';
 import { cancelBulk, continueBulk, failedRanges } from '../core/bulk/job';
-import { startBulk, startEditPush } from '../core/bulk/launch';
+import { startBulk } from '../core/bulk/launch';
 import { BulkError, type BulkProgress, DEFAULT_BATCH, progressOf } from '../core/bulk/state';
 import { type ValidationSummary, validateSheet } from '../core/bulk/validate';
 import { createTemplate, type TemplateResult } from '../core/bulk/template';
@@ -42,7 +38,7 @@ export interface BulkForm {
   stepSeconds?: number;
 }
 
-function stepDeadline(seconds?: number): number {
+export function stepDeadline(seconds?: number): number {
   const ms = seconds ? Math.min(MAX_STEP_MS, Math.max(5_000, seconds * 1000)) : STEP_MS;
   return Date.now() + ms;
 }
@@ -91,7 +87,7 @@ export function validateBulk(form: BulkForm): Outcome<ValidationSummary> {
 }
 
 /** The running user's deps: the owner and connection of what they start are set here, from who is running, never from the form. */
-function ownDeps() {
+export function ownDeps() {
   const owners = ownerStore();
   const me = currentUser(owners);
   const ss = SpreadsheetApp.getActiveSpreadsheet();
@@ -108,7 +104,7 @@ function ownDeps() {
 }
 
 /** A trigger upkeep problem goes with the progress as a warning; the action itself succeeded. */
-function warned(result: Outcome<BulkProgress>, warning: string | undefined): Outcome<BulkProgress> {
+export function warned(result: Outcome<BulkProgress>, warning: string | undefined): Outcome<BulkProgress> {
   return warning && result.ok ? { ok: true, value: { ...result.value, warnings: [...result.value.warnings, warning] } } : result;
 }
 
@@ -182,41 +178,6 @@ export function takeOverBulkRun(jobId: string, connectionId: string): Outcome<Bu
     }),
   );
   return warned(result, result.ok ? syncDispatcher() : undefined);
-}
-
-export function showEditPush(): void {
-  showSidebar('Alteracoes', 'Enviar alterações da planilha');
-}
-
-/** The imported sheets whose records can be edited in place, the active one first if it is one. */
-export function getEditForm(): { sheets: string[]; activeSheet: string } {
-  const deps = bulkDeps();
-  const sheets = deps.book
-    .tagged(LISTING_TAG)
-    .filter((t) => editableListing(t.value))
-    .map((t) => t.sheet.name());
-  return { sheets, activeSheet: deps.book.selection().sheetName };
-}
-
-/** Every row of an imported sheet that differs from what its owner last pulled, old → new, with totals; sends nothing. */
-export function previewSheetEdits(sheetName: string): Outcome<EditPreview> {
-  return outcome(() => {
-    const { deps, me } = ownDeps();
-    return previewEditPush(deps, String(sheetName ?? ''), { id: me.id, email: me.email });
-  });
-}
-
-/** Sends the rows of the preview the owner saw (`preview`: its token) as updates (continued by continueBulkRun, like any bulk run). */
-export function startEditPushRun(sheetName: string, preview: string, stepSeconds?: number): Outcome<BulkProgress> {
-  const started = outcome(() =>
-    withDocumentLock(() => {
-      const { deps, me } = ownDeps();
-      const request = { sheetName: String(sheetName ?? ''), owner: { id: me.id, email: me.email }, preview: String(preview ?? '') };
-      return startEditPush(deps, request, stepDeadline(stepSeconds));
-    }),
-  );
-  recordUsage();
-  return started.ok && started.value.done ? started : warned(started, syncDispatcher());
 }
 
 /** Selects the rows whose Status is ERRO or PENDENTE. */

@@ -16,15 +16,13 @@ export {
   continueBulkRun,
   createBulkTemplate,
   getBulkForm,
-  getEditForm,
-  previewSheetEdits,
   showBulkFailures,
   showBulk,
   startBulkRun,
-  startEditPushRun,
   takeOverBulkRun,
   validateBulk,
 } from './lote-server';
+export { getEditForm, previewSheetEdits, startEditPushRun } from './alteracoes-server';
 export { createDashboard, deleteDashboard, getDashboards, prepareNfseIssue, refreshDashboardNow, showClosingRows } from './paineis-server';
 export { getAbout } from './ajuda-server';
 export type { FieldRefusal, FormOutcome, Outcome, Refusal } from './outcome';

@@ -3,9 +3,9 @@ import { bounded, CELL_TEXT_MAX } from '../bounds';
 import type { RunSummary } from './reports';
 import { RESULT_LABEL } from '../run-state';
 import { SHEET_TAG } from '../sheets/sheet-layout';
+import { HISTORY_SHEET } from '../sheets/sheet-names';
 import type { BookPort } from '../sheets/sheet-port';
 
-export const HISTORY_SHEET = 'Histórico';
 // "Quem" came last, after sheets already held the first seven: a Histórico made before it keeps its rows in place.
 const HEADER = ['Quando', 'Relatório', 'Origem', 'Linhas', 'Duração (s)', 'Resultado', 'Mensagem', 'Quem'];
 const FORMATS = ['dd/MM/yyyy HH:mm:ss', '@', '@', '0', '0.0', '@', '@', '@'];

@@ -1,9 +1,13 @@
 /**
- * Names of the sheets a report writes, and the mark on a partial one: needed
- * by the sidebars' forms and by the bulk and dashboard code, without the
- * import machinery (a lazy chunk of the bundle, dev/build/lazy-chunks.ts).
+ * Names of the sheets the add-on writes (a report's, its child sheets, the
+ * Histórico), and the mark on a partial one: needed by the sidebars' forms and
+ * by the bulk and dashboard code, without the import machinery (a lazy chunk
+ * of the bundle, dev/build/lazy-chunks.ts).
  */
 import type { ChildTable } from './table';
+
+/** The run log's sheet, found by its metadata first: a renamed Histórico stays the one. */
+export const HISTORY_SHEET = 'Histórico';
 
 /** Put before the first header of a sheet whose last run did not finish. */
 export const PARTIAL_MARK = '⚠ INCOMPLETO · ';

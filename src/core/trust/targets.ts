@@ -12,10 +12,18 @@
  * a report at a sheet that does not name it yet (after the checks above).
  */
 import { CHILD_TAG, childTagValue } from '../sheets/child-sheet';
-import { HISTORY_SHEET } from '../reports/history';
-import type { Report } from '../reports/reports';
 import { SHEET_TAG } from '../sheets/sheet-layout';
+import { HISTORY_SHEET } from '../sheets/sheet-names';
 import type { BookPort, SheetPort } from '../sheets/sheet-port';
+
+/** What the rule reads of a report (core/reports/reports.ts): its id and name, and the sheet it names. */
+export interface ReportTarget {
+  id: string;
+  name: string;
+  sheetName: string;
+  /** The sheet's id, once a run or the form gave it one. */
+  sheetId?: number;
+}
 
 /** The sheet metadata that makes a sheet a report's own. */
 export const reportTag = (reportId: string): string => `relatorio:${reportId}`;
@@ -33,7 +41,7 @@ function addonSheet(tag: string, name: string, reserved: ReservedNames): string 
 }
 
 /** Why `sheet` cannot receive the report `reportId` (undefined for a new one); null when it can. */
-export function targetProblem(sheet: SheetPort, reports: readonly Report[], reportId: string | undefined, reserved: ReservedNames = []): string | null {
+export function targetProblem(sheet: SheetPort, reports: readonly ReportTarget[], reportId: string | undefined, reserved: ReservedNames = []): string | null {
   const name = sheet.name();
   const tag = sheet.sheetTag(SHEET_TAG) ?? '';
   const addon = addonSheet(tag, name, reserved);
@@ -52,7 +60,7 @@ export function targetProblem(sheet: SheetPort, reports: readonly Report[], repo
 }
 
 /** The sheets a report may be pointed at, by name. */
-export function targetNames(book: BookPort, reports: readonly Report[], reportId: string | undefined, reserved: ReservedNames = []): string[] {
+export function targetNames(book: BookPort, reports: readonly ReportTarget[], reportId: string | undefined, reserved: ReservedNames = []): string[] {
   return book.sheetNames().filter((name) => {
     const sheet = book.byName(name);
     return sheet !== null && targetProblem(sheet, reports, reportId, reserved) === null;
@@ -63,7 +71,7 @@ export function targetNames(book: BookPort, reports: readonly Report[], reportId
  * Why a run of `report` must not write `sheet`: null only when the sheet's
  * metadata names this report. Nothing is written when it says anything else.
  */
-export function runTargetProblem(sheet: SheetPort, report: Pick<Report, 'id' | 'name'>): string | null {
+export function runTargetProblem(sheet: SheetPort, report: Pick<ReportTarget, 'id' | 'name'>): string | null {
   if (sheet.sheetTag(SHEET_TAG) === reportTag(report.id)) return null;
   return `A aba "${sheet.name()}" não é a aba do relatório "${report.name}" (ela não diz que é dele): nada foi gravado nela. Abra Relatórios › Editar e escolha de novo a aba de destino.`;
 }
@@ -72,7 +80,7 @@ export function runTargetProblem(sheet: SheetPort, report: Pick<Report, 'id' | '
  * The sheet a run of `report` would start on, when it exists and the run may not
  * write it; null when the run may go on (its own sheet, or one the run will create).
  */
-export function startTargetProblem(book: BookPort, report: Report): string | null {
+export function startTargetProblem(book: BookPort, report: ReportTarget): string | null {
   const sheet = report.sheetId !== undefined ? book.byId(report.sheetId) : book.byName(report.sheetName);
   return sheet ? runTargetProblem(sheet, report) : null;
 }
@@ -89,7 +97,7 @@ export function isChildSheet(sheet: SheetPort, tag: string): boolean {
  */
 export function ownSheetIds(
   book: BookPort,
-  report: Pick<Report, 'id' | 'name'>,
+  report: Pick<ReportTarget, 'id' | 'name'>,
   job: { sheetId: number; children: Record<string, { sheetId: number }> },
 ): number[] {
   const main = book.byId(job.sheetId);

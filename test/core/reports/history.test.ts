@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CELL_TEXT_MAX } from '../../../src/core/bounds';
-import { appendHistory, HISTORY_SHEET } from '../../../src/core/reports/history';
+import { appendHistory } from '../../../src/core/reports/history';
+import { HISTORY_SHEET } from '../../../src/core/sheets/sheet-names';
 import type { Report, RunSummary } from '../../../src/core/reports/reports';
 import { SHEET_TAG } from '../../../src/core/sheets/sheet-layout';
 import { targetNames, targetProblem } from '../../../src/core/trust/targets';
