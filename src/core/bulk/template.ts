@@ -6,6 +6,7 @@
  */
 import { isDate, parseIsoDate, type Zone } from '../../api/calendar';
 import { SHEET_TAG } from '../sheets/sheet-layout';
+import { freeName } from '../sheets/sheet-names';
 import type { MarkupSheetPort, SelectionBookPort } from '../sheets/sheet-port';
 import type { CellValue } from '../sheets/table';
 import { columnLetter } from './headers';
@@ -54,12 +55,6 @@ export const EXAMPLE_TAG = 'faturamento.exemplo';
 export function exampleKey(v: unknown): string {
   if (isDate(v)) return `d:${v.getTime()}`;
   return String(v ?? '').trim();
-}
-
-function freeName(book: SelectionBookPort, base: string): string {
-  const taken = new Set(book.sheetNames());
-  if (!taken.has(base)) return base;
-  for (let i = 2; ; i++) if (!taken.has(`${base} (${i})`)) return `${base} (${i})`;
 }
 
 function layOut(sheet: MarkupSheetPort, inputs: readonly InputColumn[], results: readonly ResultColumn[], example: CellValue[], zone: Zone): void {

@@ -10,7 +10,7 @@ import { ITEM_LABELS } from '../../api/item-labels';
 import { CHILD_TAG, childTagValue, findChildSheet, placeChildRows } from '../sheets/child-sheet';
 import { isChildSheet } from '../trust/targets';
 import { noteKey } from '../sheets/sheet-layout';
-import { childSheetName } from '../sheets/sheet-names';
+import { childSheetName, freeName } from '../sheets/sheet-names';
 import type { SheetPort } from '../sheets/sheet-port';
 import {
   type CellConverter,
@@ -26,7 +26,7 @@ import {
 } from '../sheets/table';
 import { type Growth, NEW_SHEET_COLUMNS } from './cell-limit';
 import type { Companies, Writing } from './companies';
-import { freeName, prepareSheet } from './layout';
+import { prepareSheet } from './layout';
 import type { ChildEntry, ImportDeps, ImportState } from './state';
 import { plural } from '../../api/words';
 

@@ -1,15 +1,14 @@
 /**
  * How a pull lays out its sheets: the report sheet's columns (Empresa and the
  * connection first when consolidated, "Recebido em" last), the header with its
- * field notes, the incomplete mark (first header cell and tab colour) while a
- * run goes on, and the report's sheet found by id.
+ * field notes, and the incomplete mark (first header cell and tab colour)
+ * while a run goes on.
  */
 import { type ListingKey, type ListOperation, listing, listings } from '../../api/operations';
-import { COLUMN_TAG, columnRuns, headerNote, LISTING_TAG } from '../sheets/sheet-layout';
-import { PARTIAL_MARK, SHEET_NAME_MAX } from '../sheets/sheet-names';
-import type { BookPort, SheetPort } from '../sheets/sheet-port';
+import { columnRuns, headerNote } from '../sheets/sheet-layout';
+import { PARTIAL_MARK } from '../sheets/sheet-names';
+import type { SheetPort } from '../sheets/sheet-port';
 import { type Column, tableSpec } from '../sheets/table';
-import type { ImportSpec } from './state';
 
 const PARTIAL_COLOR = '#f9ab00';
 
@@ -88,51 +87,6 @@ export function prepareSheet(sheet: SheetPort, columns: readonly Column[], posit
 export function markDone(sheet: SheetPort, columns: readonly Column[], positions: readonly number[] = consecutive(columns.length)): void {
   writeHeader(sheet, columns, false, positions);
   sheet.setTabColor(null);
-}
-
-/** `base`, or the first `base (n)` no sheet has (sheet names are unique whatever their case). */
-export function freeName(book: BookPort, base: string): string {
-  const taken = new Set(book.sheetNames().map((n) => n.toLowerCase()));
-  if (!taken.has(base.toLowerCase())) return base;
-  for (let i = 2; ; i++) {
-    const name = `${base.slice(0, SHEET_NAME_MAX - 5)} (${i})`;
-    if (!taken.has(name.toLowerCase())) return name;
-  }
-}
-
-/** One look at a report's sheet before its run: what the plan decides from and the start lays out, so neither looks again. */
-export interface SheetLook {
-  /** The report's sheet: by its id, by its name only for a report that never ran; null when it has none (the run makes it). */
-  sheet: SheetPort | null;
-  /** The listing the sheet's metadata says it holds. */
-  listing: string | null;
-  /** Where the columns of ours are, by field, as their metadata says. */
-  columns: ReadonlyMap<string, number>;
-  /**
-   * Whether an incremental refresh can merge into it: found by the report's
-   * id, of this listing, every column of ours where its metadata says (card
-   * columns the report no longer wants are cleared by `startImport` in either
-   * mode). A report that never ran has no sheet id: a sheet found by its name
-   * was never merged into.
-   */
-  intact: boolean;
-}
-
-/** Looks at the sheet a run of `target` would write, with the columns `choice` gives it. */
-export function lookAtSheet(book: BookPort, target: Pick<ImportSpec, 'listing' | 'sheetId' | 'sheetName'>, choice: ColumnChoice = {}): SheetLook {
-  const sheet = target.sheetId !== undefined ? book.byId(target.sheetId) : book.byName(target.sheetName.trim());
-  const held = sheet?.sheetTag(LISTING_TAG) ?? null;
-  const columns = sheet?.columnTags(COLUMN_TAG) ?? new Map<string, number>();
-  const intact =
-    sheet !== null && sheet.id === target.sheetId && held === target.listing && reportColumns(target.listing, choice).every((c) => columns.has(c.key));
-  return { sheet, listing: held, columns, intact };
-}
-
-/** The sheet the look found; else made, under a free name when the user deleted the report's sheet (recreated). */
-export function reportSheet(book: BookPort, spec: ImportSpec, look: SheetLook): { sheet: SheetPort; recreated: boolean } {
-  if (look.sheet) return { sheet: look.sheet, recreated: false };
-  if (spec.sheetId !== undefined) return { sheet: book.create(freeName(book, spec.sheetName)), recreated: true };
-  return { sheet: book.create(spec.sheetName), recreated: false };
 }
 
 /** `rows`, sorted, in groups whose neighbours are at most `gap` rows apart: each group is read or written as one block. */

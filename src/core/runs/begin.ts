@@ -5,7 +5,7 @@
  * start. The same start serves the sidebars, "atualizar todos" and the hourly
  * dispatcher.
  */
-import { lookAtSheet } from '../pull/layout';
+import { lookAtSheet, type SheetLook } from '../pull/start';
 import { startImport } from '../pull/start';
 import type { Report, RunOrigin } from '../reports/reports';
 import { runResult } from '../run-state';
@@ -15,10 +15,8 @@ import { refuse } from './finish';
 import { planPull } from './plan-pull';
 import { progress } from './progress';
 
-/** Where a run begins: `form` only for the owner's own Importar form, after it checked the target sheet (core/trust/targets.ts). */
+/** An incremental report pulled whole this once ("Atualização completa"), staying incremental after. */
 interface BeginFrom {
-  form?: boolean;
-  /** An incremental report pulled whole this once ("Atualização completa"), staying incremental after. */
   full?: boolean;
 }
 
@@ -30,16 +28,33 @@ type Begun = Omit<Run, 'progress'> & { started: boolean };
  * caller changed in it, such as the next scheduled start).
  */
 export function beginRun(deps: RunDeps, report: Report, origin: RunOrigin, job: PullJob | null, from: BeginFrom = {}): Run & { started: boolean } {
-  const begun: Begun = job?.state.status === 'running' ? { report, job, started: false } : start(deps, report, origin, from);
+  const begun: Begun = job?.state.status === 'running' ? { report, job, started: false } : checkedStart(deps, report, origin, from.full);
+  return withProgress(begun);
+}
+
+/**
+ * The run the owner's Importar form starts, on the sheet the form looked at:
+ * only that form, which checked the sheet (core/trust/targets.ts), may point a
+ * report at a sheet that does not name it yet.
+ */
+export function beginFromForm(deps: RunDeps, report: Report, job: PullJob | null, look: SheetLook): Run & { started: boolean } {
+  const begun: Begun = job?.state.status === 'running' ? { report, job, started: false } : start(deps, report, 'manual', look);
+  return withProgress(begun);
+}
+
+function withProgress(begun: Begun): Run & { started: boolean } {
   return { ...begun, progress: progress(begun.report, begun.job.state) };
 }
 
-function start(deps: RunDeps, report: Report, origin: RunOrigin, from: BeginFrom): Begun {
-  // Only the owner's form, which checked the sheet, may point a report at a sheet that does not name it yet.
-  const refused = from.form ? null : startTargetProblem(deps.book, report);
+/** A run that writes only a sheet that names its report (or one it makes); any other ends at once, refused. */
+function checkedStart(deps: RunDeps, report: Report, origin: RunOrigin, full?: boolean): Begun {
+  const refused = startTargetProblem(deps.book, report);
   if (refused) return { ...refuse(deps, report, origin, refused), started: false };
+  return start(deps, report, origin, lookAtSheet(deps.book, report, { consolidated: Boolean(report.companies), cardData: report.cardData }), full);
+}
+
+function start(deps: RunDeps, report: Report, origin: RunOrigin, look: SheetLook, full?: boolean): Begun {
   const now = deps.now();
-  const look = lookAtSheet(deps.book, report, { consolidated: Boolean(report.companies), cardData: report.cardData });
   const plan = planPull(report, {
     at: now,
     zone: deps.zone,
@@ -47,7 +62,7 @@ function start(deps: RunDeps, report: Report, origin: RunOrigin, from: BeginFrom
     sheet: look,
     connections: deps.connections,
     organizationOf: deps.organizationOf,
-    full: from.full,
+    full,
   });
   const state = startImport(plan.spec, importDeps(deps, report), look);
   state.warnings.push(...plan.notes);

@@ -11,7 +11,7 @@ import { addDays, addMonths, brDateTime, competencia, type Day, intlZone, isoDat
 import type { FilterValues } from '../../api/filters';
 import { listing } from '../../api/operations';
 import { describeOrganization, distinctOrganizations, type Organization } from '../connections/organizations';
-import type { SheetLook } from '../pull/layout';
+import type { SheetLook } from '../pull/start';
 import type { CompanySpec, ImportSpec } from '../pull/state';
 import { type Companies, type Report, resolveFilters, SERVICE_TIME_ZONE } from '../reports/reports';
 import type { SheetCondition, SheetFilter } from '../sheets/sheet-filters';

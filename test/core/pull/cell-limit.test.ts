@@ -10,13 +10,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CELL_LIMIT_TEXT, failureMessage } from '../../../src/core/pull/cell-limit';
-import { startImport } from '../../../src/core/pull/start';
 import { ImportError, type ImportState } from '../../../src/core/pull/state';
 import { Writer } from '../../../src/core/pull/writer';
 import { CELL_LIMIT } from '../../../src/core/sheets/sheet-port';
 import { customers } from '../fake-service';
 import { StrictBook } from './strict-book';
-import { company, pulling, T0, world } from './world';
+import { company, pulling, T0, world, startLooked } from './world';
 
 /** Clientes without card data: 37 fields and "Recebido em". */
 const CLIENTES_COLUMNS = 38;
@@ -85,7 +84,7 @@ describe('the rows a listing announces, checked before anything is written', () 
 
   it('is not checked by an incremental refresh, whose announced rows are only what changed', () => {
     const w = atLimit();
-    const merge = startImport({ ...w.state.spec, mode: 'merge' }, w.deps);
+    const merge = startLooked({ ...w.state.spec, mode: 'merge' }, w.deps);
     expect(refusal(() => new Writer(merge, w.deps).expect(1_000_000, customers(1, 3)))).toBeNull();
   });
 
@@ -144,7 +143,7 @@ describe('the rows a write adds, checked before any of them is written', () => {
     const first = pulling(phones(1, 5, 2), {}, book);
     const done = first.toEnd();
     expect(done.status).toBe('done');
-    const state = startImport({ ...done.spec, mode }, first.deps);
+    const state = startLooked({ ...done.spec, mode }, first.deps);
     const sheet = book.watched(state.sheetId);
     const child = book.watched(done.children.telefones.sheetId);
     for (const s of [sheet, child]) {
@@ -244,7 +243,7 @@ describe('the cells of child sheets', () => {
     const book = new StrictBook();
     const pull = pulling(chargesFrom(1, 30), { listing: 'cobrancas', sheetName: 'Cobranças' }, book);
     const first = pull.toEnd();
-    const state = startImport({ ...first.spec, mode: 'replace' }, pull.deps);
+    const state = startLooked({ ...first.spec, mode: 'replace' }, pull.deps);
     const child = book.watched(first.children.eventosCartao.sheetId);
     const sheet = book.watched(first.sheetId);
     for (const s of [child, sheet]) {

@@ -9,11 +9,10 @@ import { WORST_ROUND_TRIP_MS } from '../../../src/api/http';
 import { listing } from '../../../src/api/operations';
 import { writeCostMs } from '../../../src/core/deadline';
 import { ASSUMED_PAGE_ROWS, type CompanySpec, FINISH_CALLS, type ImportState, retryImport } from '../../../src/core/pull/state';
-import { startImport } from '../../../src/core/pull/start';
 import { shareWave } from '../../../src/core/pull/step';
 import { tableSpec } from '../../../src/core/sheets/table';
 import { customers, type FakeService, refused, timedOut } from '../fake-service';
-import { company, world } from './world';
+import { company, world, startLooked } from './world';
 
 function setup(companies: Record<string, Array<Record<string, unknown>>>, names = Object.keys(companies)) {
   const w = world(companies);
@@ -483,7 +482,7 @@ describe('a later run of the same consolidated sheet', () => {
       { id: 'a', name: 'Empresa a', filters: {}, mode: 'replace' },
       { id: 'b', name: 'Beta Ltda', filters: {}, mode: 'replace' },
     ];
-    const again = startImport(
+    const again = startLooked(
       { listing: 'clientes', filters: {}, sheetName: 'Clientes', sheetId: s.state.sheetId, mode: 'replace', companies: renamed },
       s.deps,
     );

@@ -9,15 +9,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ListingKey } from '../../../src/api/operations';
-import { lookAtSheet, reportColumns } from '../../../src/core/pull/layout';
-import { startImport } from '../../../src/core/pull/start';
+import { reportColumns } from '../../../src/core/pull/layout';
+import { lookAtSheet } from '../../../src/core/pull/start';
 import { Writer } from '../../../src/core/pull/writer';
 import { LAYOUT_TAG, LISTING_TAG, SHEET_TAG } from '../../../src/core/sheets/sheet-layout';
 import type { BookPort } from '../../../src/core/sheets/sheet-port';
 import { PARTIAL_MARK } from '../../../src/core/sheets/sheet-names';
 import { customers, invoices, zone } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
-import { column, pulling, startDeps, startSpec, T0 } from './world';
+import { column, pulling, startDeps, startSpec, T0, startLooked } from './world';
 
 const ORANGE = '#f9ab00';
 const label = (key: string) => reportColumns('clientes').find((c) => c.key === key)?.label;
@@ -231,7 +231,7 @@ describe('the sheet of a report the user deleted', () => {
 describe('whether a later run may merge', () => {
   it('only into a sheet of the same listing with every column of ours where its metadata says', () => {
     const d = startDeps();
-    const state = startImport(startSpec(), d);
+    const state = startLooked(startSpec(), d);
     expect(mergeable(d.book, 'clientes', state.sheetId)).toBe(true);
     expect(mergeable(d.book, 'faturas', state.sheetId)).toBe(false);
     expect(mergeable(d.book, 'clientes', undefined)).toBe(false);

@@ -13,7 +13,6 @@ import type { Transport } from '../../../src/api/transport';
 import { nodeTransport } from '../../../dev/http/node-transport';
 import { type SandboxHandle, borrowSandbox } from '../../../dev/sandbox/harness';
 import { CALL_MS, CELL_READ_MS, CELL_WRITE_MS, writeCostMs } from '../../../src/core/deadline';
-import { startImport } from '../../../src/core/pull/start';
 import { FINISH_CALLS, type ImportDeps, type ImportState } from '../../../src/core/pull/state';
 import { stepImport } from '../../../src/core/pull/step';
 import { PARTIAL_MARK } from '../../../src/core/sheets/sheet-names';
@@ -21,6 +20,7 @@ import { tableSpec } from '../../../src/core/sheets/table';
 import type { CellValue } from '../../../src/core/sheets/table';
 import { zone } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
+import { startLooked } from './world';
 
 let sb: SandboxHandle;
 
@@ -82,7 +82,7 @@ function importDeps(book: CostedBook): ImportDeps {
 /** Runs a full pull of faturas to its end: `budget(state)` is what each step may use; returns every state after a step. */
 function run(book: CostedBook, budget: (state: ImportState) => number, after: (state: ImportState) => void = () => {}): ImportState[] {
   const deps = importDeps(book);
-  let state = startImport({ listing: 'faturas', filters: { isListarItens: true }, sheetName: 'Faturas', mode: 'replace' }, deps);
+  let state = startLooked({ listing: 'faturas', filters: { isListarItens: true }, sheetName: 'Faturas', mode: 'replace' }, deps);
   const states: ImportState[] = [];
   while (state.status === 'running' && states.length < 200) {
     const limit = book.clock + budget(state);

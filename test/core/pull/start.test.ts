@@ -6,26 +6,25 @@
  */
 import { describe, expect, it } from 'vitest';
 import { listing } from '../../../src/api/operations';
-import { startImport } from '../../../src/core/pull/start';
 import { ImportError } from '../../../src/core/pull/state';
 import { childSheetName, PARTIAL_MARK, sheetNameProblem } from '../../../src/core/sheets/sheet-names';
 import { tableSpec } from '../../../src/core/sheets/table';
 import type { StrictSheet } from './strict-book';
-import { startDeps, startSpec } from './world';
+import { startDeps, startSpec, startLooked } from './world';
 
 describe('the target sheet', () => {
   it('a blank name, one too long, or with characters Sheets refuses, is refused saying what to do', () => {
-    expect(() => startImport(startSpec({ sheetName: '   ' }), startDeps())).toThrow(new ImportError('Informe o nome da aba de destino.'));
+    expect(() => startLooked(startSpec({ sheetName: '   ' }), startDeps())).toThrow(new ImportError('Informe o nome da aba de destino.'));
     expect(sheetNameProblem('a'.repeat(100))).toBeNull();
     expect(sheetNameProblem('a'.repeat(101))).toMatch(/^Use um nome de aba com até 100 caracteres/);
     for (const bad of ['a[b', 'a]b', 'a*b', 'a?b', 'a:b', 'a/b', 'a\\b']) expect(sheetNameProblem(bad), bad).not.toBeNull();
-    expect(() => startImport(startSpec({ sheetName: 'Jan/2026' }), startDeps())).toThrow(ImportError);
+    expect(() => startLooked(startSpec({ sheetName: 'Jan/2026' }), startDeps())).toThrow(ImportError);
     expect(new ImportError('x').name).toBe('ImportError');
   });
 
   it('a new sheet is made under the name given, trimmed, and the run says it made it', () => {
     const d = startDeps();
-    const state = startImport(startSpec({ sheetName: '  Clientes  ' }), d);
+    const state = startLooked(startSpec({ sheetName: '  Clientes  ' }), d);
     expect(d.book.byId(state.sheetId)?.name()).toBe('Clientes');
     expect(state.spec.sheetName).toBe('Clientes');
     expect(state.createdSheet).toBe(true);
@@ -34,15 +33,15 @@ describe('the target sheet', () => {
 
   it("the report's sheet is found by id whatever it is called; deleted, it is made again under a name no sheet has, and the run says so", () => {
     const d = startDeps();
-    const first = startImport(startSpec({ reportId: 'r1' }), d);
+    const first = startLooked(startSpec({ reportId: 'r1' }), d);
     const sheet = d.book.byId(first.sheetId) as StrictSheet;
-    const renamed = startImport(startSpec({ sheetId: first.sheetId, sheetName: 'Outro nome' }), d);
+    const renamed = startLooked(startSpec({ sheetId: first.sheetId, sheetName: 'Outro nome' }), d);
     expect(renamed.sheetId).toBe(first.sheetId);
     expect(renamed.createdSheet).toBe(false);
     d.book.sheets = d.book.sheets.filter((s) => s !== sheet);
     d.book.create('clientes');
     d.book.create('Clientes (2)');
-    const again = startImport(startSpec({ sheetId: first.sheetId }), d);
+    const again = startLooked(startSpec({ sheetId: first.sheetId }), d);
     expect(again.sheetId).not.toBe(first.sheetId);
     expect(again.spec.sheetName).toBe('Clientes (3)');
     expect(again.createdSheet).toBe(true);
@@ -52,7 +51,7 @@ describe('the target sheet', () => {
   it('a sheet the user already had keeps its name, and the run did not make it', () => {
     const d = startDeps();
     d.book.create('Clientes');
-    const state = startImport(startSpec(), d);
+    const state = startLooked(startSpec(), d);
     expect(state.createdSheet).toBe(false);
     expect(d.book.sheets.length).toBe(1);
   });
@@ -60,7 +59,7 @@ describe('the target sheet', () => {
   it('a name typed with spaces around it is the sheet of that name the user already had', () => {
     const d = startDeps();
     const had = d.book.create('Clientes');
-    const state = startImport(startSpec({ sheetName: ' Clientes  ' }), d);
+    const state = startLooked(startSpec({ sheetName: ' Clientes  ' }), d);
     expect(state.sheetId).toBe(had.id);
     expect(state.createdSheet).toBe(false);
     expect(d.book.sheets.length).toBe(1);
@@ -76,7 +75,7 @@ describe('the target sheet', () => {
 describe('the header of a run under way', () => {
   it('marked incomplete on its first cell, every cell text, each carrying its field in a note', () => {
     const d = startDeps();
-    const state = startImport(startSpec(), d);
+    const state = startLooked(startSpec(), d);
     const sheet = d.book.byId(state.sheetId) as StrictSheet;
     const header = sheet.grid[0].map(String);
     expect(header[0]).toBe(`${PARTIAL_MARK}ID do cliente`);
@@ -89,8 +88,8 @@ describe('the header of a run under way', () => {
 
   it('card columns only when asked for', () => {
     const d = startDeps();
-    const plain = startImport(startSpec({ sheetName: 'A' }), d);
-    const withCards = startImport(startSpec({ sheetName: 'B', cardData: true }), d);
+    const plain = startLooked(startSpec({ sheetName: 'A' }), d);
+    const withCards = startLooked(startSpec({ sheetName: 'B', cardData: true }), d);
     const width = (id: number) => (d.book.byId(id) as StrictSheet).grid[0].length;
     // The customer's card (number, CVV, expiry, printed name, holder's CPF): five columns more.
     expect(width(withCards.sheetId)).toBe(width(plain.sheetId) + 5);

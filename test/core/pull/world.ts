@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import type { ListingKey } from '../../../src/api/operations';
 import { CHILD_TAG, childTagValue } from '../../../src/core/sheets/child-sheet';
 import { settle } from '../../../src/core/pull/settling';
-import { startImport } from '../../../src/core/pull/start';
+import { lookAtSheet, startImport } from '../../../src/core/pull/start';
 import type { CompanySpec, ImportDeps, ImportSpec, ImportState, StepOptions } from '../../../src/core/pull/state';
 import { stepImport } from '../../../src/core/pull/step';
 import { Writer } from '../../../src/core/pull/writer';
@@ -60,7 +60,7 @@ export function world(companies: Record<string, Records>, book = new StrictBook(
   let sheetId: number | undefined;
   /** A run of the Clientes report into the document's report sheet (the first run makes it). */
   const start = (spec: Partial<ImportSpec> = {}) => {
-    const state = startImport({ listing: 'clientes', filters: {}, sheetName: 'Clientes', sheetId, mode: 'replace', ...spec }, deps);
+    const state = startLooked({ listing: 'clientes', filters: {}, sheetName: 'Clientes', sheetId, mode: 'replace', ...spec }, deps);
     sheetId = state.sheetId;
     return state;
   };
@@ -95,6 +95,11 @@ export function world(companies: Record<string, Records>, book = new StrictBook(
 }
 
 /** Ports for starting runs in `book`, at time 0, against a service that is never asked. */
+/** A pull started as a run starts it: on its own look at the sheet, with the columns its spec asks for. */
+export function startLooked(spec: ImportSpec, deps: ImportDeps): ImportState {
+  return startImport(spec, deps, lookAtSheet(deps.book, spec, { consolidated: Boolean(spec.companies), cardData: spec.cardData }));
+}
+
 export function startDeps(book = new StrictBook()): ImportDeps & { book: StrictBook } {
   const service = new FakeService({ k: customers(1, 3) });
   return { client: service.client('k'), book, zone, now: () => 0 };
@@ -118,7 +123,7 @@ export function pulling(records: Records, spec: Partial<ImportSpec> = {}, book =
   };
   const now = () => clock;
   const deps: ImportDeps = { client: service.client('k', now), book, zone, now };
-  const state = startImport({ listing: 'clientes', filters: {}, sheetName: 'Clientes', mode: 'replace', ...spec }, deps);
+  const state = startLooked({ listing: 'clientes', filters: {}, sheetName: 'Clientes', mode: 'replace', ...spec }, deps);
   const step = (s: ImportState, deadline = clock + 600_000, limit?: number) => stepImport(s, deps, { deadline, limit });
   const toEnd = () => {
     let s = state;
@@ -158,7 +163,7 @@ export interface Started {
 export function started(listing: ListingKey, spec: Partial<ImportSpec> = {}, book = new StrictBook(), clock = T0, deps: Partial<ImportDeps> = {}): Started {
   const service = new FakeService({});
   const full: ImportDeps = { client: service.client('k', () => clock), book, zone, now: () => clock, ...deps };
-  const state = startImport({ listing, filters: {}, sheetName: 'Relatório', mode: 'replace', ...spec }, full);
+  const state = startLooked({ listing, filters: {}, sheetName: 'Relatório', mode: 'replace', ...spec }, full);
   return { book, deps: full, state, sheet: book.watched(state.sheetId), writer: new Writer(state, full), nextStep: () => new Writer(state, full) };
 }
 

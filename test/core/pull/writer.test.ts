@@ -11,12 +11,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../../src/api/envelopes';
-import { startImport } from '../../../src/core/pull/start';
 import { Writer } from '../../../src/core/pull/writer';
 import { PARTIAL_MARK } from '../../../src/core/sheets/sheet-names';
 import { customers, invoices, PAGE_ROWS } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
-import { column, company, HOUR, pulling, pullRun, pullToEnd, settled, started, T0, world } from './world';
+import { column, company, HOUR, pulling, pullRun, pullToEnd, settled, started, T0, world, startLooked } from './world';
 
 const named = (name: string) => (c: Record<string, unknown>) => ({ ...c, razaoSocial: name });
 const long = (n: number, from = 1) => customers(from, n).map(named('x'.repeat(60_000)));
@@ -308,7 +307,7 @@ function merging(first: Array<Record<string, unknown>>) {
   const pull = pulling(first, {}, book);
   const done = pull.toEnd();
   expect(done.status).toBe('done');
-  const state = startImport({ ...done.spec, mode: 'merge' }, pull.deps);
+  const state = startLooked({ ...done.spec, mode: 'merge' }, pull.deps);
   return { book, sheet: pull.sheet(), state, writer: new Writer(state, pull.deps) };
 }
 

@@ -8,13 +8,12 @@
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../../src/api/calendar';
 import type { Organization } from '../../../src/core/connections/organizations';
-import { lookAtSheet } from '../../../src/core/pull/layout';
-import { startImport } from '../../../src/core/pull/start';
+import { lookAtSheet } from '../../../src/core/pull/start';
 import type { ImportSpec } from '../../../src/core/pull/state';
 import type { Report } from '../../../src/core/reports/reports';
 import { planPull } from '../../../src/core/runs/plan-pull';
 import { LISTING_TAG } from '../../../src/core/sheets/sheet-layout';
-import { startDeps } from '../pull/world';
+import { startDeps, startLooked } from '../pull/world';
 
 /** 22/11/2026 12:00 in São Paulo, 15:00 in Lisbon. */
 const T0 = Date.UTC(2026, 10, 22, 15);
@@ -331,7 +330,7 @@ function sheetFor(report: Report, state: SheetState, deps: ReturnType<typeof sta
   if (state === 'none') return report.sheetId;
   const consolidated = state !== 'laid out for one company' && report.companies !== undefined;
   const cardData = state !== 'laid out without card columns' && report.cardData;
-  const laid = startImport(
+  const laid = startLooked(
     { listing: report.listing, filters: {}, sheetName: SHEET, mode: 'replace', ...(consolidated ? { companies: [] } : {}), ...(cardData ? { cardData } : {}) },
     deps,
   );

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_MAX } from '../../../src/core/bounds';
-import { beginRun } from '../../../src/core/runs/begin';
+import { lookAtSheet } from '../../../src/core/pull/start';
+import { beginFromForm, beginRun } from '../../../src/core/runs/begin';
 import { cancelRun, continueRun, stepRun } from '../../../src/core/runs/step';
 import { SHEET_TAG } from '../../../src/core/sheets/sheet-layout';
 import { customers, invoices, refused } from '../fake-service';
@@ -232,7 +233,7 @@ describe('a run beginning', () => {
       companyStamps: { k1: T0, k2: T0 },
       lastSuccessStart: T0,
     });
-    const begun = beginRun(w.deps, consolidated, 'manual', null, { form: true });
+    const begun = beginFromForm(w.deps, consolidated, null, lookAtSheet(w.deps.book, consolidated, { consolidated: true }));
     expect(begun.started).toBe(true);
     expect(begun.progress.incremental).toBe(false);
     expect(begun.job.state.spec.companies?.map((c) => c.mode)).toEqual(['replace', 'replace']);
