@@ -38,6 +38,8 @@ export interface DashboardView {
   chargesReportName: string | null;
   competencia: string | null;
   checks: PanelLine[];
+  /** Its kind offers invoices to issue NFS-e for (Emitir NFS-e destas faturas). */
+  issues: boolean;
   sheetName: string;
   owner: string;
   mine: boolean;
@@ -62,6 +64,7 @@ function views(deps: DashboardDeps): DashboardView[] {
     chargesReportName: reportName(d.chargesReportId),
     competencia: d.competencia ?? null,
     checks: [...(KINDS[d.kind].lines ?? [])],
+    issues: KINDS[d.kind].invoices !== undefined,
     sheetName: (d.sheetId !== undefined && names.get(d.sheetId)) || d.sheetName,
     owner: d.owner?.email ?? '',
     mine: d.owner?.id === me,

@@ -223,6 +223,11 @@ describe('Painéis over one company', () => {
     for (let r = start + 1; r < values.length && values[r][0] !== ''; r++) detail.set(String(values[r][0]), cents(values[r][3] as number));
     expect(detail).toEqual(plans);
   });
+
+  it('offers its owner "Emitir NFS-e destas faturas" on a kind that lists invoices to issue, and on no other', () => {
+    const issues = Object.fromEntries(dashboards().map((d) => [d.kind, (d as Rec).issues]));
+    expect(issues).toMatchObject({ vencimentos: false, faturamento: false, inadimplencia: false, 'sem-nfse': true, 'fluxo-caixa': false });
+  });
 });
 
 describe('a dashboard and its report', () => {

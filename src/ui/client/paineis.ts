@@ -79,8 +79,7 @@ function card(d: View): HTMLElement {
       notice(status, 'info', `Painel "${d.title}" excluído.`);
     }),
   );
-  const issue =
-    (d.kind === 'sem-nfse' || d.kind === 'fechamento') && d.mine ? h('button', { type: 'button', class: 'primary' }, 'Emitir NFS-e destas faturas') : null;
+  const issue = d.issues && d.mine ? h('button', { type: 'button', class: 'primary' }, 'Emitir NFS-e destas faturas') : null;
   issue?.addEventListener('click', () =>
     busy(issue, async () => {
       const r = await server.prepareNfseIssue(d.id);
