@@ -2,8 +2,8 @@
  * Beginning a report's run: unless one still runs (which goes on instead),
  * the sheet looked at once, the pull planned from that look (runs/plan-pull.ts),
  * the sheet laid out, the job stored and the report saved once with the run's
- * start. The same start serves the sidebars, "atualizar todos" and the hourly
- * dispatcher.
+ * start. The same start serves the Importar form (on the look its check took),
+ * Relatórios, "atualizar todos" and the hourly dispatcher.
  */
 import { lookAtSheet, type SheetLook } from '../pull/start';
 import { startImport } from '../pull/start';
@@ -15,8 +15,8 @@ import { refuse } from './finish';
 import { planPull } from './plan-pull';
 import { progress } from './progress';
 
-/** An incremental report pulled whole this once ("Atualização completa"), staying incremental after. */
 interface BeginFrom {
+  /** An incremental report pulled whole this once ("Atualização completa"), staying incremental after. */
   full?: boolean;
 }
 
