@@ -20,14 +20,14 @@ function setUp() {
   const connections = new ConnectionStore(new MemoryStore(), () => `k${++n}`);
   connections.upsert({ name: 'Empresa k1', baseUrl: 'http://localhost:1', apiKey: 'chave-1' });
   connections.upsert({ name: 'Empresa k2', baseUrl: 'http://localhost:1', apiKey: 'chave-2' });
-  const ctx: FormContext = {
+  const ctx = {
     owner: OWNER,
-    mayEdit: (report) => report.owner?.id === OWNER.id,
+    mayEdit: (report: Report) => report.owner?.id === OWNER.id,
     connections,
     workSheet: 'Faturamento · dados',
     reserved: ['Faturamento · dados', 'Diagnóstico'],
-    ownJob: (reportId) => w.deps.jobs.get(reportId),
-  };
+    ownJob: (reportId: string) => w.deps.jobs.get(reportId),
+  } satisfies FormContext;
   const send = (form: Partial<ReportForm>) =>
     runForm(w.deps, { name: '', listing: 'clientes', connection: '', filters: {}, sheetName: 'Clientes', ...form }, ctx);
   /** The field a form is refused beside (and, with `said`, its words), and that nothing was saved or asked. */
@@ -102,19 +102,27 @@ describe('the Importar form', () => {
     );
   });
 
-  it('takes a user’s sheet that has data only once they confirmed replacing it', () => {
+  it('takes a user’s sheet that has data only once they confirmed replacing it, and an empty one at once', () => {
     const { w, send } = setUp();
+    const empty = w.book.create('Vazia');
+    expect(send({ sheetName: 'Vazia' }).report.sheetId).toBe(empty.id);
     w.book.create('Minha aba').write(1, 1, [['nota']]);
     const run = send({ sheetName: 'Minha aba', confirmReplace: 'Minha aba' });
     expect(run.report.sheetId).toBe(w.book.byName('Minha aba')?.id);
   });
 
   it('keeps one company as a one-company report, and names a consolidated one by its companies', () => {
-    const { send } = setUp();
+    const { w, ctx, send } = setUp();
     expect(send({ companies: { ids: ['k2'] }, sheetName: 'Uma' }).report).toMatchObject({ connection: 'Empresa k2', connectionId: 'k2', companies: undefined });
     const both = send({ companies: { ids: ['k1', 'k2', 'k1'] }, sheetName: 'Duas' }).report;
     expect(both).toMatchObject({ connection: 'Empresa k1, Empresa k2', connectionId: 'k1', companies: { all: false, ids: ['k1', 'k2'] } });
+    // The sheet the check looked at is laid out as consolidated: the company first.
+    expect(w.book.byName('Duas')?.read(1, 1, 1, 2)).toEqual([['⚠ INCOMPLETO · Empresa', 'ID da conexão']]);
+    expect(w.book.byName('Uma')?.read(1, 1, 1, 1)[0][0]).not.toMatch(/Empresa/);
     expect(send({ companies: { all: true }, sheetName: 'Todas' }).report).toMatchObject({ connectionId: 'k1', companies: { all: true, ids: [] } });
+    // "Todas" is led by the default connection.
+    ctx.connections.upsert({ id: 'k2', name: 'Empresa k2', baseUrl: 'http://localhost:1', isDefault: true });
+    expect(send({ companies: { all: true }, sheetName: 'Todas de novo' }).report).toMatchObject({ connectionId: 'k2', connection: 'Todas as minhas conexões' });
   });
 
   it('keeps card data and incremental only where the listing has them', () => {
