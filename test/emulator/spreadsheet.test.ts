@@ -178,7 +178,13 @@ describe('Spreadsheet service', () => {
     });
     // Below the header (insertRowsAfter): the header's own formats, as Sheets' "Inserir 1 linha abaixo".
     emu.run('insertBelow', [1, 1]);
-    expect(emu.run('look', ['A2:B2'])).toMatchObject({ values: [['', '']], formats: [['General', 'General']], weights: [['bold', 'bold']], backgrounds: [['#cfe2f3', '#cfe2f3']], lists: [['', '']] });
+    expect(emu.run('look', ['A2:B2'])).toMatchObject({
+      values: [['', '']],
+      formats: [['General', 'General']],
+      weights: [['bold', 'bold']],
+      backgrounds: [['#cfe2f3', '#cfe2f3']],
+      lists: [['', '']],
+    });
     // Below the last template row: its formats go on; below an empty row, nothing.
     emu.run('insertBelow', [7, 1]);
     emu.run('insertBelow', [20, 1]);
