@@ -135,52 +135,97 @@ describe('alignment as Sheets gives it', () => {
   });
 });
 
+interface Box {
+  text: string;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** A chart over A1:<last> of a new tab, built as the add-on builds its dashboards' charts (one header row). */
+function chartTab(name: string, rows: unknown[][], options: Record<string, unknown>): void {
+  newTab(name, (sheet, s) => {
+    sheet.getRange(1, 1, rows.length, 1).setNumberFormat('@');
+    sheet.getRange(1, 1, rows.length, rows[0].length).setValues(rows);
+    let chart = sheet
+      .newChart()
+      .setChartType(s.Charts.ChartType.COLUMN)
+      .addRange(sheet.getRange(1, 1, rows.length, rows[0].length))
+      .setNumHeaders(1)
+      .setPosition(2, 8, 0, 0)
+      .setOption('title', name);
+    for (const [key, value] of Object.entries(options)) chart = chart.setOption(key, value);
+    sheet.insertChart(chart.build());
+  });
+}
+
+/** Where the chart's texts and bars are drawn, in page pixels. */
+async function chartLayout(title: string): Promise<{ frame: Box; texts: Box[]; bars: Box[] }> {
+  const svg = t.page.getByRole('figure', { name: `Gráfico: ${title}` }).locator('svg');
+  await svg.waitFor();
+  return svg.evaluate((el) => {
+    const box = (e: Element): Box => {
+      const b = e.getBoundingClientRect();
+      return { text: e.textContent ?? '', left: b.left, right: b.right, top: b.top, bottom: b.bottom };
+    };
+    return { frame: box(el), texts: Array.from(el.querySelectorAll('text'), box), bars: Array.from(el.querySelectorAll('rect'), box) };
+  });
+}
+
+const overlap = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+const clashes = (boxes: Box[]) =>
+  boxes.flatMap((a, i) =>
+    boxes
+      .slice(i + 1)
+      .filter((b) => overlap(a, b))
+      .map((b) => `${a.text} × ${b.text}`),
+  );
+const outside = (boxes: Box[], frame: Box) =>
+  boxes.filter((b) => b.left < frame.left || b.right > frame.right || b.top < frame.top || b.bottom > frame.bottom).map((b) => b.text);
+const entry = (b: Box) => b.text.replace(/^\W+/, '');
+
 describe('charts', () => {
   it('a legend at the bottom keeps clear of the month labels, and the labels of each other', async () => {
-    // Twelve months and three series, built as the add-on builds its cash-flow chart: one header row, legend below.
-    newTab('Fluxo', (sheet, s) => {
-      const rows: unknown[][] = [['Mês', 'Recebimentos', 'Pagamentos', 'Saldo']];
-      for (let m = 1; m <= 12; m++) rows.push([`${String(m).padStart(2, '0')}/2026`, 1000 * m, 800 * m, 200 * m - 1500]);
-      sheet.getRange(1, 1, 13, 1).setNumberFormat('@');
-      sheet.getRange(1, 1, 13, 4).setValues(rows);
-      sheet.insertChart(
-        sheet
-          .newChart()
-          .setChartType(s.Charts.ChartType.COLUMN)
-          .addRange(sheet.getRange('A1:D13'))
-          .setNumHeaders(1)
-          .setPosition(2, 6, 0, 0)
-          .setOption('title', 'Fluxo de caixa por mês')
-          .setOption('legend.position', 'bottom')
-          .build(),
-      );
-    });
-    const svg = t.page.locator('figure.pg-chart svg');
-    await svg.waitFor();
-    const boxes = await svg.evaluate((el) => {
-      const frame = el.getBoundingClientRect();
-      return {
-        frame: { left: frame.left, right: frame.right, top: frame.top, bottom: frame.bottom },
-        texts: Array.from(el.querySelectorAll('text')).map((text) => {
-          const b = text.getBoundingClientRect();
-          return { text: text.textContent ?? '', left: b.left, right: b.right, top: b.top, bottom: b.bottom };
-        }),
-      };
-    });
-    const legend = boxes.texts.filter((b) => /Recebimentos|Pagamentos|Saldo/.test(b.text));
-    const months = boxes.texts.filter((b) => /\/2026$/.test(b.text));
-    expect(legend.map((b) => b.text.replace(/^\W+/, ''))).toEqual(['Recebimentos', 'Pagamentos', 'Saldo']);
+    // Twelve months and three series, as the cash-flow dashboard's chart: legend below.
+    const rows: unknown[][] = [['Mês', 'Recebimentos', 'Pagamentos', 'Saldo']];
+    for (let m = 1; m <= 12; m++) rows.push([`${String(m).padStart(2, '0')}/2026`, 1000 * m, 800 * m, 200 * m - 1500]);
+    chartTab('Fluxo de caixa por mês', rows, { 'legend.position': 'bottom' });
+    const { frame, texts } = await chartLayout('Fluxo de caixa por mês');
+    const legend = texts.filter((b) => /Recebimentos|Pagamentos|Saldo/.test(b.text));
+    const months = texts.filter((b) => /\/2026$/.test(b.text));
+    expect(legend.map(entry)).toEqual(['Recebimentos', 'Pagamentos', 'Saldo']);
     expect(months.length).toBeGreaterThan(0);
-    const overlap = (a: (typeof legend)[number], b: (typeof legend)[number]) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-    const shown = [...legend, ...months];
-    const clashes = shown.flatMap((a, i) =>
-      shown
-        .slice(i + 1)
-        .filter((b) => overlap(a, b))
-        .map((b) => `${a.text} × ${b.text}`),
+    expect(clashes([...legend, ...months])).toEqual([]);
+    expect(outside([...legend, ...months], frame)).toEqual([]);
+  });
+
+  it('a legend on the right stands beside the bars, one entry a line; legend.position none shows none', async () => {
+    // Five companies stacked by bucket, as the consolidated receivables dashboard.
+    const companies = ['Aurora Contábil Ltda', 'Boreal Serviços', 'Cerrado Assessoria', 'Delta Consultores', 'Total'];
+    const buckets = ['A vencer', '1–30 dias', '31–60 dias', '61–90 dias', 'Mais de 90 dias'];
+    chartTab('Por faixa e empresa', [['Faixa', ...companies], ...buckets.map((b, i) => [b, ...companies.map((_, c) => 100 * (i + 1) + c)])], {
+      isStacked: true,
+      'legend.position': 'right',
+    });
+    const { frame, texts, bars } = await chartLayout('Por faixa e empresa');
+    const legend = texts.filter((b) => companies.some((c) => b.text.includes(c)));
+    expect(legend.map(entry)).toEqual(companies);
+    expect(clashes(legend)).toEqual([]);
+    expect(outside(legend, frame)).toEqual([]);
+    const rightmostBar = Math.max(...bars.map((b) => b.right));
+    expect(legend.filter((b) => b.left <= rightmostBar).map(entry)).toEqual([]);
+
+    chartTab(
+      'Sem legenda',
+      [
+        ['Mês', 'Faturado', 'Recebido'],
+        ['01/2026', 10, 8],
+        ['02/2026', 12, 11],
+      ],
+      { 'legend.position': 'none' },
     );
-    expect(clashes).toEqual([]);
-    const outside = shown.filter((b) => b.left < boxes.frame.left || b.right > boxes.frame.right || b.bottom > boxes.frame.bottom).map((b) => b.text);
-    expect(outside).toEqual([]);
+    const plain = await chartLayout('Sem legenda');
+    expect(plain.texts.filter((b) => /Faturado|Recebido/.test(b.text))).toEqual([]);
   });
 });
