@@ -230,6 +230,7 @@ export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
     if (rowIndex < 1 || rowIndex > this.model.maxRows) throw this.fail('Those rows are out of bounds.');
     this.grow(numRows * this.model.maxColumns);
     this.model.shiftRows(rowIndex, numRows);
+    this.model.inheritRowFormats(rowIndex + numRows, rowIndex, numRows);
     this.model.maxRows += numRows;
     return this.self();
   }
@@ -238,6 +239,7 @@ export class SheetImpl extends GasObject implements Pick<GSheet, Implemented> {
     if (afterPosition < 1 || afterPosition > this.model.maxRows) throw this.fail('Those rows are out of bounds.');
     this.grow(howMany * this.model.maxColumns);
     this.model.shiftRows(afterPosition + 1, howMany);
+    this.model.inheritRowFormats(afterPosition, afterPosition + 1, howMany);
     this.model.maxRows += howMany;
     return this.self();
   }

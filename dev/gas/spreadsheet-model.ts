@@ -130,6 +130,25 @@ export class SheetModel {
     this.moveRowsBy((r) => shifted(r, at, count));
   }
 
+  /**
+   * New rows take the formats of the row they were inserted next to (number format, background, weight,
+   * dropdown), never its values or notes: a template's text column stays text in an inserted row.
+   */
+  inheritRowFormats(from: number, first: number, count: number): void {
+    const source = this.rows.get(from);
+    if (!source) return;
+    for (const [column, cell] of source) {
+      if (cell.format === undefined && cell.background === undefined && cell.fontWeight === undefined && cell.validation === undefined) continue;
+      for (let row = first; row < first + count; row++) {
+        const target = this.ensure(row, column);
+        target.format = cell.format;
+        target.background = cell.background;
+        target.fontWeight = cell.fontWeight;
+        target.validation = cell.validation;
+      }
+    }
+  }
+
   shiftColumns(at: number, count: number): void {
     this.moveColumnsBy((c) => shifted(c, at, count));
   }

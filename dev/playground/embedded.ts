@@ -8,6 +8,9 @@ import type { ChartView, EmbeddedView } from './view';
 /** Rows a chart's data may have on the page: a chart over a huge range still draws quickly. */
 const MAX_POINTS = 200;
 
+const LEGENDS: ReadonlyArray<ChartView['legend']> = ['bottom', 'top', 'right', 'none'];
+const legendOf = (position: unknown): ChartView['legend'] => LEGENDS.find((l) => l === position) ?? 'bottom';
+
 function chartOf(model: SpreadsheetModel, chart: SheetModel['charts'][number]): ChartView {
   const headers = Math.max(1, chart.numHeaders);
   // Ranges side by side are the chart's columns, as Sheets merges them (first column: the categories).
@@ -37,6 +40,7 @@ function chartOf(model: SpreadsheetModel, chart: SheetModel['charts'][number]): 
     offsetX: chart.position.offsetX,
     offsetY: chart.position.offsetY,
     stacked: chart.options.isStacked === true,
+    legend: legendOf(chart.options['legend.position']),
     categories: first ? first.shown.slice(headers) : [],
     series: rest.map((s) => ({ name: s.shown.slice(0, headers).join(' '), values: s.raw.slice(headers).map((v) => (typeof v === 'number' ? v : 0)) })),
     table: columns.length ? columns[0].shown.map((_, i) => columns.map((c) => c.shown[i])) : [],

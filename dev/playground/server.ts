@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Assets } from './assets';
 import type { Session } from './session';
+import { windowOf } from './state';
 
 const TYPES: Record<string, string> = {
   'page.html': 'text/html; charset=utf-8',
@@ -62,7 +63,7 @@ async function route(session: Session, assets: Assets, req: http.IncomingMessage
     if (path === '/' || path === '/index.html') return send(res, 200, TYPES['page.html'], assets['page.html']);
     const file = path.slice(1) as keyof Assets;
     if (file in TYPES && file !== 'page.html') return send(res, 200, TYPES[file], assets[file]);
-    if (path === '/state') return json(res, session.view());
+    if (path === '/state') return json(res, session.view(windowOf(url.searchParams)));
     if (path === '/version') return json(res, { version: session.currentVersion });
     // Asked only when the user opens "Chaves de demonstração": never part of the state the page polls.
     if (path === '/demo-keys') return json(res, { baseUrl: session.view().demo.baseUrl, orgs: session.demoKeys });

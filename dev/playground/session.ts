@@ -6,13 +6,22 @@
 import { columnLetters } from '../gas/a1';
 import { typeInto } from '../gas/formula-locale';
 import type { ExecutionReport, GasEmulator } from '../gas/runner';
+import { CELL_LIMIT_MESSAGE } from '../gas/spreadsheet-model';
 import { callableFunctions, injectBridge, parseRpcRequest, runScriptCall } from './rpc';
-import { buildView } from './state';
+import { buildView, type RowWindow } from './state';
 import { applyStructureEdit, parseStructureEdit } from './structure';
 import { Surfaces } from './surfaces';
 import type { PlaygroundView, RpcReply } from './view';
 
 export type ActionReply = { ok: true; version: number; message?: string } | { ok: false; version: number; error: { name: string; message: string } };
+
+/** What Sheets tells a person in Portuguese where the Spreadsheet service, which the grid's edits go through, speaks English. */
+const IN_PORTUGUESE: Record<string, string> = {
+  [CELL_LIMIT_MESSAGE]: 'Esta ação aumentaria o número de células da planilha acima do limite de 10.000.000 células.',
+  "You can't delete all the rows on the sheet.": 'Não é possível excluir todas as linhas da página.',
+  "You can't delete all the columns on the sheet.": 'Não é possível excluir todas as colunas da página.',
+  "You can't remove all the sheets in a document.": 'Não é possível excluir todas as páginas da planilha.',
+};
 
 const A1_RANGE = /^[A-Z]{1,3}\d{1,7}(:[A-Z]{1,3}\d{1,7})?$/;
 const MINUTE = 60_000;
@@ -62,11 +71,14 @@ export class Session {
 
   private fail(err: unknown): ActionReply {
     const e = err as Error;
-    return { ok: false, version: this.changed(), error: { name: e?.name ?? 'Error', message: e?.message ?? String(err) } };
+    const message = e?.message ?? String(err);
+    return { ok: false, version: this.changed(), error: { name: e?.name ?? 'Error', message: IN_PORTUGUESE[message] ?? message } };
   }
 
-  view(): PlaygroundView {
+  /** The state the page draws, with the rows of the active tab in `window` (the ones the page shows). */
+  view(window?: RowWindow): PlaygroundView {
     return buildView({
+      window,
       emulator: this.emulator,
       surfaces: this.surfaces,
       version: this.version,
@@ -134,11 +146,27 @@ export class Session {
           if (!sheet) throw new Error(`Aba "${name}" não existe`);
           for (const a1 of clear) sheet.getRange(a1).clearContent();
         });
-      if (rows) typeInto(this.emulator, name, at, rows);
+      if (rows) {
+        this.growFor(name, at, rows);
+        typeInto(this.emulator, name, at, rows);
+      }
       return { ok: true, version: this.changed() };
     } catch (err) {
       return this.fail(err);
     }
+  }
+
+  /** A paste past the last row or column adds the rows and columns it needs, as Sheets grows the grid for a paste. */
+  private growFor(name: string, at: string, rows: string[][]): void {
+    this.emulator.withServices((s) => {
+      const sheet = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
+      if (!sheet) throw new Error(`Aba "${name}" não existe`);
+      const start = sheet.getRange(at);
+      const moreRows = start.getRow() + rows.length - 1 - sheet.getMaxRows();
+      const moreColumns = start.getColumn() + Math.max(...rows.map((r) => r.length)) - 1 - sheet.getMaxColumns();
+      if (moreRows > 0) sheet.insertRowsAfter(sheet.getMaxRows(), moreRows);
+      if (moreColumns > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), moreColumns);
+    });
   }
 
   /** Rows, columns, sort and tabs, at the selection (dev/playground/structure.ts). */

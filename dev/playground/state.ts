@@ -1,6 +1,7 @@
 /** The emulator's state as the page draws it (PlaygroundView): plain JSON, display values only. */
 import { columnLetters, parseA1, toA1 } from '../gas/a1';
 import type { ExecutionReport, GasEmulator } from '../gas/runner';
+import { computedValue } from '../gas/formula';
 import { shownFormula } from '../gas/formula-locale';
 import { DEFAULT_COLUMN_WIDTH } from '../gas/sheet';
 import type { SheetModel } from '../gas/spreadsheet-model';
@@ -10,13 +11,31 @@ import { describeSpec, formatInZone, formatShort } from './time';
 import type { Surfaces } from './surfaces';
 import type { CellView, GridView, PlaygroundView, RectView, TriggerRunView, TriggerView } from './view';
 
-/** The page draws at most this many rows of a sheet; a bigger import says how many it left out. */
-export const MAX_SHOWN_ROWS = 2000;
-/** Empty rows/columns drawn past the data, as an empty sheet shows some. */
-const MIN_ROWS = 60;
+/** Empty columns drawn past the data, as an empty sheet shows some. */
 const MIN_COLUMNS = 26;
-const SPARE_ROWS = 20;
 const SPARE_COLUMNS = 3;
+
+/**
+ * The rows of the tab the page asks for: the ones in view and some around them. The page scrolls
+ * over every row the tab has and asks for another window as it scrolls, as Sheets draws its grid.
+ */
+export interface RowWindow {
+  from: number;
+  count: number;
+}
+export const DEFAULT_WINDOW: RowWindow = { from: 1, count: 200 };
+/** More than a tall screen needs: a window never costs the server the whole of a big tab. */
+export const MAX_WINDOW_ROWS = 1000;
+
+/** A window as the page asked for it in the query string, within bounds. */
+export function windowOf(query: URLSearchParams): RowWindow {
+  const from = Math.floor(Number(query.get('from') ?? DEFAULT_WINDOW.from));
+  const count = Math.floor(Number(query.get('count') ?? DEFAULT_WINDOW.count));
+  return {
+    from: Number.isFinite(from) && from >= 1 ? from : DEFAULT_WINDOW.from,
+    count: Number.isFinite(count) && count >= 1 ? Math.min(count, MAX_WINDOW_ROWS) : DEFAULT_WINDOW.count,
+  };
+}
 
 export interface ViewContext {
   emulator: GasEmulator;
@@ -25,30 +44,60 @@ export interface ViewContext {
   demo: PlaygroundView['demo'];
   users: PlaygroundView['users'];
   triggerRuns: ExecutionReport[];
+  window?: RowWindow;
 }
 
-function gridOf(emulator: GasEmulator, sheet: SheetModel): GridView {
-  const lastRow = sheet.lastRow();
-  const lastColumn = sheet.lastColumn();
-  const wantRows = Math.min(sheet.maxRows, Math.max(MIN_ROWS, lastRow + SPARE_ROWS));
-  const rows = Math.min(wantRows, MAX_SHOWN_ROWS);
-  const columns = Math.min(sheet.maxColumns, Math.max(MIN_COLUMNS, lastColumn + SPARE_COLUMNS));
-  const display = emulator.displayValues(sheet.name, `A1:${columnLetters(columns)}${rows}`);
-  const out: CellView[][] = display.map((line, r) =>
+/** Dropdown lists are sent once per window and named by their place, not repeated in every cell. */
+class Lists {
+  readonly all: string[][] = [];
+  private readonly index = new Map<string, number>();
+  of(values: string[]): number {
+    const key = JSON.stringify(values);
+    let at = this.index.get(key);
+    if (at === undefined) {
+      at = this.all.push([...values]) - 1;
+      this.index.set(key, at);
+    }
+    return at;
+  }
+}
+
+/** Sheets' alignment when none is set: numbers (a formula's too) to the right, booleans centred, text to the left. */
+function alignmentOf(sheet: SheetModel, row: number, column: number): CellView['a'] {
+  const value = computedValue(sheet, row, column);
+  if (typeof value === 'number') return 'r';
+  if (typeof value === 'boolean') return 'c';
+  return undefined;
+}
+
+function rowsOf(emulator: GasEmulator, sheet: SheetModel, from: number, count: number, columns: number, lists: Lists): CellView[][] {
+  if (count < 1) return [];
+  const display = emulator.displayValues(sheet.name, `A${from}:${columnLetters(columns)}${from + count - 1}`);
+  return display.map((line, r) =>
     line.map((t, c) => {
-      const cell = sheet.cell(r + 1, c + 1);
+      const cell = sheet.cell(from + r, c + 1);
       const view: CellView = { t };
       if (!cell) return view;
       if (isFormula(cell.value)) view.f = shownFormula(cell.value.formula, emulator.spreadsheet.locale);
-      if (typeof cell.value === 'number') view.a = 'r';
-      else if (typeof cell.value === 'boolean') view.a = 'c';
+      const align = cell.value === null ? undefined : alignmentOf(sheet, from + r, c + 1);
+      if (align) view.a = align;
       if (cell.note) view.n = cell.note;
       if (cell.background) view.bg = cell.background;
       if (cell.fontWeight === 'bold') view.b = 1;
-      if (cell.validation?.showDropdown) view.dd = 1;
+      if (cell.validation?.showDropdown) view.dd = lists.of(cell.validation.values);
       return view;
     }),
   );
+}
+
+function gridOf(emulator: GasEmulator, sheet: SheetModel, window: RowWindow): GridView {
+  const lastColumn = sheet.lastColumn();
+  const columns = Math.min(sheet.maxColumns, Math.max(MIN_COLUMNS, lastColumn + SPARE_COLUMNS));
+  const frozen = Math.min(sheet.frozenRows, sheet.maxRows);
+  // The frozen rows are always drawn; the window covers rows below them.
+  const from = Math.min(Math.max(window.from, frozen + 1), sheet.maxRows + 1);
+  const to = Math.min(window.from + window.count - 1, sheet.maxRows);
+  const lists = new Lists();
   return {
     sheetId: sheet.id,
     name: sheet.name,
@@ -56,11 +105,13 @@ function gridOf(emulator: GasEmulator, sheet: SheetModel): GridView {
     frozenColumns: sheet.frozenColumns,
     maxRows: sheet.maxRows,
     maxColumns: sheet.maxColumns,
-    lastRow,
+    lastRow: sheet.lastRow(),
     lastColumn,
     columnWidths: Array.from({ length: columns }, (_, c) => sheet.columnWidths.get(c + 1) ?? DEFAULT_COLUMN_WIDTH),
-    rows: out,
-    rowsNotShown: Math.max(0, lastRow - rows),
+    frozen: rowsOf(emulator, sheet, 1, frozen, columns, lists),
+    rowsFrom: from,
+    rows: rowsOf(emulator, sheet, from, to - from + 1, columns, lists),
+    lists: lists.all,
   };
 }
 
@@ -117,7 +168,7 @@ export function buildView(ctx: ViewContext): PlaygroundView {
       .reverse()
       .map((m) => ({ to: m.to, subject: m.subject, body: m.body.slice(0, 2000), at: formatShort(m.at, ctx.emulator.spreadsheet.timeZone) })),
     tabs: visible.map((s) => ({ id: s.id, name: s.name, tabColor: s.tabColor })),
-    grid: gridOf(emulator, active),
+    grid: gridOf(emulator, active, ctx.window ?? DEFAULT_WINDOW),
     selection: selectionOf(emulator, active),
     embedded: embeddedOf(ss, active),
     menus: emulator.ui.menus.map((m) => ({ caption: m.caption, addon: m.addon, items: m.items })),

@@ -19,8 +19,8 @@ export interface CellView {
   bg?: string;
   /** Bold. */
   b?: 1;
-  /** Has a dropdown (data validation list). */
-  dd?: 1;
+  /** Has a dropdown (data validation list): its choices are GridView.lists[dd]. */
+  dd?: number;
 }
 
 export interface RectView {
@@ -42,10 +42,16 @@ export interface GridView {
   lastColumn: number;
   /** Pixel width of each shown column (Sheets' default 100). */
   columnWidths: number[];
-  /** Shown rectangle starts at A1; rows[r][c] is row r+1, column c+1. */
+  /** The frozen rows, always sent: frozen[r][c] is row r+1, column c+1. */
+  frozen: CellView[][];
+  /**
+   * The rows the page asked for (the ones in view and around them): rows[r][c] is row rowsFrom+r,
+   * column c+1. The page scrolls over all maxRows rows and asks for others as it scrolls.
+   */
+  rowsFrom: number;
   rows: CellView[][];
-  /** Rows with data that the page does not draw (very large imports). */
-  rowsNotShown: number;
+  /** The choices of the dropdowns in these rows. */
+  lists: string[][];
 }
 
 export interface TabView {
@@ -103,6 +109,8 @@ export interface ChartView {
   offsetX: number;
   offsetY: number;
   stacked: boolean;
+  /** Where the legend goes (its legend.position option): bottom unless the chart says top, right or none. */
+  legend: 'bottom' | 'top' | 'right' | 'none';
   categories: string[];
   series: Array<{ name: string; values: number[] }>;
   /** The cells drawn, display values (a TABLE chart shows them as they are). */

@@ -6,7 +6,7 @@
  * each CNPJ names.
  */
 import { describe, expect, it } from 'vitest';
-import { cell, clickMenu, readGrid, sidebar, sidebarTitle, tab, usePlaygroundPage } from './helpers';
+import { cell, clickMenu, paste, readGrid, sidebar, sidebarTitle, tab, usePlaygroundPage } from './helpers';
 
 type Rec = Record<string, any>;
 
@@ -17,14 +17,6 @@ const resultText = () => sb().locator('#result').textContent();
 const dump = (resource: 'clientes' | 'produtos' | 'assinaturas') => t.pg.sandbox.dump<Rec>(t.pg.sandbox.orgs[0].name, resource);
 const digits = (c: Rec) => String(c.cpfCnpj).replace(/\D/g, '');
 const punctuated = (d: string) => d.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');
-
-async function paste(text: string): Promise<void> {
-  await t.page.evaluate((data) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', data);
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
-  }, text);
-}
 
 describe('Lançamentos em lote: customers by CNPJ', () => {
   it('five subscription rows pasted with the CNPJ instead of the ID are validated, confirmed and sent to the right customers', async () => {
@@ -46,7 +38,7 @@ describe('Lançamentos em lote: customers by CNPJ', () => {
     const rows = companies.map((c, i) =>
       [`CNPJ-${i + 1}`, '', '05/11/2026', '11/2026', 'MENSAL', produto, 'Honorários', '200', 'AGRUPADA', '10', punctuated(digits(c))].join('\t'),
     );
-    await paste(`${rows.join('\n')}\n`);
+    await paste(t.page, `${rows.join('\n')}\n`);
     await expect.poll(() => readGrid(t.page, 'K3:K7')).toEqual(companies.map((c) => [punctuated(digits(c))]));
 
     await t.pg.sandbox.clearLog();

@@ -4,17 +4,9 @@
  * it through the emulator, so the add-on sees typed input parsed as Sheets does.
  */
 import { describe, expect, it } from 'vitest';
-import { cell, clickMenu, readGrid, sidebar, sidebarTitle, tab, usePlaygroundPage } from './helpers';
+import { cell, clickMenu, paste, readGrid, sidebar, sidebarTitle, tab, usePlaygroundPage } from './helpers';
 
 const t = usePlaygroundPage();
-
-async function paste(text: string): Promise<void> {
-  await t.page.evaluate((data) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', data);
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
-  }, text);
-}
 
 describe('an editable grid', () => {
   it('types, edits, pastes a block and deletes, as typed input', async () => {
@@ -37,7 +29,7 @@ describe('an editable grid', () => {
 
     await cell(t.page, 'D5').click();
     await expect.poll(() => t.pg.emulator.spreadsheet.selection?.ranges).toEqual(['D5']);
-    await paste('LOTE-1\t12/2026\t10\nLOTE-2\t01/2027\t15\n');
+    await paste(t.page, 'LOTE-1\t12/2026\t10\nLOTE-2\t01/2027\t15\n');
     await expect
       .poll(() => readGrid(t.page, 'D5:F6'))
       .toEqual([

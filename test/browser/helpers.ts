@@ -156,7 +156,7 @@ export function cell(page: Page, a1: string): Locator {
   return page.locator(`#grid td[data-r="${m[2]}"][data-c="${column}"]`);
 }
 
-/** Display values the page shows in a rectangle ("A1:C3"), read from the DOM. */
+/** Display values the page shows in a rectangle ("A1:C3"), read from the DOM ('' for a row the page does not draw now). */
 export async function readGrid(page: Page, range: string): Promise<string[][]> {
   const [from, to = from] = range.split(':');
   const parse = (ref: string) => {
@@ -169,16 +169,38 @@ export async function readGrid(page: Page, range: string): Promise<string[][]> {
   const b = parse(to);
   return page.locator('#grid tbody').evaluate(
     (body, { a, b }) => {
+      const rows = new Map<number, HTMLTableRowElement>();
+      for (const tr of Array.from((body as HTMLTableSectionElement).rows)) {
+        const head = tr.querySelector<HTMLElement>('th[data-row]');
+        if (head) rows.set(Number(head.dataset.row), tr);
+      }
       const out: string[][] = [];
       for (let r = a.r; r <= b.r; r++) {
         const row: string[] = [];
-        for (let c = a.c; c <= b.c; c++) row.push((body as HTMLTableSectionElement).rows[r - 1]?.cells[c]?.textContent ?? '');
+        for (let c = a.c; c <= b.c; c++) row.push(rows.get(r)?.cells[c]?.textContent ?? '');
         out.push(row);
       }
       return out;
     },
     { a, b },
   );
+}
+
+/** Scrolls the grid as a person does: to its top, its bottom, or a fraction of the way down. */
+export async function scrollGrid(page: Page, where: 'top' | 'bottom' | number): Promise<void> {
+  await page.locator('#grid-wrap').evaluate((wrap, where) => {
+    const end = wrap.scrollHeight - wrap.clientHeight;
+    wrap.scrollTop = where === 'top' ? 0 : where === 'bottom' ? end : end * where;
+  }, where);
+}
+
+/** Pastes text at the active cell, as a block copied from a spreadsheet or an editor (lines and tabs) arrives. */
+export async function paste(page: Page, text: string): Promise<void> {
+  await page.evaluate((data) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', data);
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
+  }, text);
 }
 
 /** Drags from one cell to another, as a user selects a range. */

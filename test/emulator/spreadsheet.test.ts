@@ -68,6 +68,21 @@ function clearing() {
   r.setValues([[1, 2]]); r.clear();
   return [afterContent, [r.getValues()[0], r.getNumberFormats()[0], r.getNotes()[0]]];
 }
+function template() {
+  var s = SpreadsheetApp.getActiveSheet();
+  s.getRange('A1:B1').setValues([['Nome', 'CPF']]).setFontWeight('bold').setBackground('#cfe2f3');
+  s.getRange('A2:B4').setNumberFormat('@');
+  s.getRange('B2:B4').setDataValidation(SpreadsheetApp.newDataValidation().requireValueInList(['Sim', 'Não']).build());
+  s.getRange('A3').setValue('Ana').setNote('vista');
+}
+function typed(a1, text) { SpreadsheetApp.getActiveSheet().getRange(a1).setValue(text); }
+function look(a1) {
+  var r = SpreadsheetApp.getActiveSheet().getRange(a1);
+  return { values: r.getValues(), formats: r.getNumberFormats(), weights: r.getFontWeights(), backgrounds: r.getBackgrounds(), notes: r.getNotes(),
+    lists: r.getDataValidations().map(function (row) { return row.map(function (v) { return v ? v.getCriteriaValues()[0].join('|') : ''; }); }) };
+}
+function insertAbove(row, n) { SpreadsheetApp.getActiveSheet().insertRows(row, n); }
+function insertBelow(row, n) { SpreadsheetApp.getActiveSheet().insertRowsAfter(row, n); }
 function toast() { SpreadsheetApp.getActiveSpreadsheet().toast('Pronto', 'Importação', 3); return [SpreadsheetApp.getActive().getSpreadsheetTimeZone(), SpreadsheetApp.getActive().getSpreadsheetLocale(), SpreadsheetApp.getActive().getId().length > 10, SpreadsheetApp.getActive().getUrl().indexOf('https://docs.google.com/') === 0]; }
 `;
 
@@ -133,6 +148,48 @@ describe('Spreadsheet service', () => {
 
   it('inserting after the last row or column moves nothing, inserting after another shifts what follows', () => {
     expect(fixture(CODE).run('insertAfterLast')).toEqual([['A', 'Z'], 'Z', 29, 1001]);
+  });
+
+  it('inserted rows take the formats of the row they are inserted next to, not its values or notes, as in Sheets', () => {
+    const emu = fixture(CODE);
+    emu.run('template');
+    // Above row 3 (insertRows): the row pushed down lends its formats, so text stays text.
+    emu.run('insertAbove', [3, 2]);
+    emu.run('typed', ['B3', '01234567890']);
+    expect(emu.run('look', ['A3:B5'])).toEqual({
+      values: [
+        ['', '01234567890'],
+        ['', ''],
+        ['Ana', ''],
+      ],
+      formats: [
+        ['@', '@'],
+        ['@', '@'],
+        ['@', '@'],
+      ],
+      weights: Array(3).fill(['normal', 'normal']),
+      backgrounds: Array(3).fill(['#ffffff', '#ffffff']),
+      notes: [
+        ['', ''],
+        ['', ''],
+        ['vista', ''],
+      ],
+      lists: Array(3).fill(['', 'Sim|Não']),
+    });
+    // Below the header (insertRowsAfter): the header's own formats, as Sheets' "Inserir 1 linha abaixo".
+    emu.run('insertBelow', [1, 1]);
+    expect(emu.run('look', ['A2:B2'])).toMatchObject({
+      values: [['', '']],
+      formats: [['General', 'General']],
+      weights: [['bold', 'bold']],
+      backgrounds: [['#cfe2f3', '#cfe2f3']],
+      lists: [['', '']],
+    });
+    // Below the last template row: its formats go on; below an empty row, nothing.
+    emu.run('insertBelow', [7, 1]);
+    emu.run('insertBelow', [20, 1]);
+    expect(emu.run('look', ['A8:B8'])).toMatchObject({ formats: [['@', '@']], lists: [['', 'Sim|Não']] });
+    expect(emu.run('look', ['A21:B21'])).toMatchObject({ formats: [['General', 'General']], lists: [['', '']] });
   });
 
   it('refuses duplicate sheet names and removing the last sheet', () => {

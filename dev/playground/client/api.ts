@@ -8,8 +8,9 @@ export interface ActionReply {
   error?: { name: string; message: string };
 }
 
-export async function getView(): Promise<PlaygroundView> {
-  const res = await fetch('/state', { cache: 'no-store' });
+/** The state, with the active tab's rows in `rows` (the ones the grid shows). */
+export async function getView(rows: { from: number; count: number }): Promise<PlaygroundView> {
+  const res = await fetch(`/state?from=${rows.from}&count=${rows.count}`, { cache: 'no-store' });
   if (!res.ok) throw new Error(`/state: HTTP ${res.status}`);
   return (await res.json()) as PlaygroundView;
 }

@@ -6,7 +6,7 @@
 import type { PlaygroundView } from '../view';
 import { getView, post, type ActionReply } from './api';
 import { renderEmbedded } from './charts';
-import { initGrid, renderGrid } from './grid';
+import { initGrid, renderGrid, rowWindow } from './grid';
 import { initMenus, renderMenus } from './menus';
 import { initPanels, renderPanels, setPlaygroundResult, showToast } from './panels';
 import { initStructureBar } from './structure';
@@ -34,7 +34,7 @@ function refresh(): Promise<void> {
     try {
       do {
         again = false;
-        render(await getView());
+        render(await getView(rowWindow()));
       } while (again);
     } catch (err) {
       showToast({ title: 'Playground', message: `Não foi possível atualizar a página: ${(err as Error).message}`, timeoutSeconds: 8 }, 'error');
@@ -71,11 +71,12 @@ initMenus((functionName) => {
   });
 });
 initGrid(
-  (sheet, ranges) => void act('/select', { sheet, ranges }),
+  (sheet, ranges) => act('/select', { sheet, ranges }),
   (edit) =>
     void act('/edit', edit).then((r) => {
       if (!r.ok) showToast({ title: 'Erro', message: r.error?.message ?? 'Erro desconhecido', timeoutSeconds: 10 }, 'error');
     }),
+  () => void refresh(),
 );
 initStructureBar(
   (body) => act('/structure', body),
