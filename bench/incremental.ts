@@ -109,7 +109,5 @@ export async function benchIncremental(n = 50_000): Promise<void> {
   console.log(
     `- ${((result.changed / n) * 100).toFixed(1)}% dos registros mudaram: a mescla gravou ${share.toFixed(2)}% das células da importação completa (${beside('≤ 2%', share <= 2)})`,
   );
-  console.log(
-    `- relatório sem mudanças: ${unchanged.counters.urlFetchWaves} onda(s) HTTP (${beside('≤ 2', unchanged.counters.urlFetchWaves <= 2)})`,
-  );
+  console.log(`- relatório sem mudanças: ${unchanged.counters.urlFetchWaves} onda(s) HTTP (${beside('≤ 2', unchanged.counters.urlFetchWaves <= 2)})`);
 }
