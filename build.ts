@@ -48,6 +48,15 @@ export function configuredBaseUrls(): string[] {
   return envUrls?.length ? envUrls : config.apiBaseUrls;
 }
 
+/** The kind of Google account the publisher says the add-on's users have: addon.config.json's `conta` (`workspace` or `pessoal`), else null (src/gas/account.ts). */
+export function configuredAccount(): 'workspace' | 'consumer' | null {
+  const config = JSON.parse(readFileSync(join(root, 'addon.config.json'), 'utf8')) as { conta?: string };
+  if (config.conta === undefined) return null;
+  if (config.conta === 'workspace') return 'workspace';
+  if (config.conta === 'pessoal') return 'consumer';
+  throw new Error(`addon.config.json: conta must be "workspace" or "pessoal", not ${JSON.stringify(config.conta)}`);
+}
+
 /** What the eager bundle and its lazy chunks (dev/build/lazy-chunks.ts) are both built with. */
 export function sharedOptions(): BuildOptions {
   return {
@@ -59,7 +68,11 @@ export function sharedOptions(): BuildOptions {
     // Non-ASCII characters escaped: one character beyond Latin-1 makes V8 hold and scan the whole source as two-byte text.
     charset: 'ascii',
     // The connection form offers these and refuses any other host: UrlFetchApp could not reach it.
-    define: { globalThis: '__bundleGlobal', __API_BASE_URLS__: JSON.stringify(configuredBaseUrls()) },
+    define: {
+      globalThis: '__bundleGlobal',
+      __API_BASE_URLS__: JSON.stringify(configuredBaseUrls()),
+      __ACCOUNT_KIND__: JSON.stringify(configuredAccount()),
+    },
     inject: [join(root, 'src/build/shadow-global.ts')],
     logLevel: 'warning',
     legalComments: 'none',

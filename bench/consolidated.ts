@@ -3,7 +3,8 @@
  * hourly trigger, as one consolidated report (every company's pages in the
  * same waves) and as three one-company reports (each its own waves). The real
  * bundle in the emulator under the pessimistic cost model, the sandbox with
- * 300 ms of latency. Figures are printed, never asserted.
+ * 300 ms of latency per round trip, in virtual time only. Figures are
+ * printed, never asserted.
  */
 import { LOCAL_TEST_SERVERS } from '../dev/gas/allow-list';
 import { COST_MODELS } from '../dev/gas/clock';
@@ -32,6 +33,7 @@ function measure(baseUrl: string, keys: string[], consolidated: boolean): Row {
     startAt: new Date('2026-11-22T10:00:00-03:00'),
     realTimeoutMs: 3_600_000,
     countRealTime: false,
+    latency: { ms: LATENCY_MS },
     urlFetchWhitelist: LOCAL_TEST_SERVERS,
     costs: COST_MODELS.pessimistic,
   });
@@ -70,10 +72,7 @@ export async function benchConsolidated(n = 3_000): Promise<void> {
   const sb = await startSandbox({ seed: 1, size: 'small' });
   let rows: Row[];
   try {
-    await sb.reset({
-      size: { faturas: n, clientes: 100, cobrancas: 10, transacoes: 10, assinaturas: 10 },
-      config: { faults: [{ kind: 'latency', ms: LATENCY_MS }] },
-    });
+    await sb.reset({ size: { faturas: n, clientes: 100, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
     const keys = sb.orgs.slice(0, COMPANIES).map((o) => o.apiKey);
     rows = [measure(sb.baseUrl, keys, true), measure(sb.baseUrl, keys, false)];
   } finally {

@@ -1,6 +1,8 @@
 /**
- * `npm run bench`: prints the figures of every benchmark. `--quick` runs small
- * sizes only (a smoke run of the benchmark code itself).
+ * `npm run bench`: prints the figures of every benchmark, each beside its
+ * target where it has one. Everything on stdout is virtual time (or counts):
+ * two runs print the same; what real time and CPU show goes to stderr.
+ * `--quick` runs small sizes only (a smoke run of the benchmark code itself).
  */
 import { benchColdStart } from './cold-start';
 import { benchDashboards } from './dashboards';

@@ -7,3 +7,21 @@ export function printTable(header: string[], rows: Array<Array<string | number>>
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of cells.slice(1)) console.log(line(r));
 }
+
+/** A figure beside its target, and whether it meets it. */
+export function beside(target: string, met: boolean): string {
+  return `meta ${target}: ${met ? 'atingida' : 'NÃO atingida'}`;
+}
+
+/**
+ * What varies from one run to the next (real time, CPU): to stderr, so that
+ * what a bench prints on stdout is the same on every run.
+ */
+export function note(text: string): void {
+  console.error(text);
+}
+
+/** A number in the way the tables write it (pt-BR: decimal comma). */
+export function dec(x: number, digits = 1): string {
+  return x.toLocaleString('pt-BR', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}

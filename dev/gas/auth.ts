@@ -65,22 +65,30 @@ const SCOPES: Record<string, string> = {
 export const AUTHORIZATION_REQUIRED_MESSAGE = 'Authorization is required to perform that action.';
 
 /**
- * Calls needing a scope beyond the bound document's. The emulator does not know
- * which scope a change added, so a user who must authorize again is refused all
- * of them, as Apps Script would refuse the newest.
+ * Calls needing a scope beyond the bound document's, with that scope. A user
+ * who must authorize again is refused those whose scope a new version added
+ * (`authorizationRequired` lists them); when the emulator is not told which
+ * (`true`), all of them, as Apps Script would refuse the newest.
  */
-const NEEDS_GRANT = new Set(['UrlFetchApp', 'MailApp', 'SpreadsheetApp.openById']);
+const NEEDS_GRANT: Record<string, string> = {
+  UrlFetchApp: 'https://www.googleapis.com/auth/script.external_request',
+  MailApp: 'https://www.googleapis.com/auth/script.send_mail',
+  'SpreadsheetApp.openById': 'https://www.googleapis.com/auth/spreadsheets',
+};
 
 /**
  * The Apps Script-like message when `mode` may not call `object.method`, or when
- * the user must authorize the script again and the call needs a granted scope; else null.
+ * the user must authorize the script again and the call needs a scope not granted; else null.
  */
-export function authDenial(object: string, method: string, mode: AuthModeName, authorizationRequired = false): string | null {
+export function authDenial(object: string, method: string, mode: AuthModeName, authorizationRequired: boolean | readonly string[] = false): string | null {
   const need = REQUIRED[`${object}.${method}`] ?? REQUIRED[object] ?? 0;
   if (LEVEL[mode] < need) {
     const scope = SCOPES[object];
     return `You do not have permission to call ${object}.${method}${scope ? `. Required permissions: ${scope}` : ''}`;
   }
-  if (authorizationRequired && (NEEDS_GRANT.has(object) || NEEDS_GRANT.has(`${object}.${method}`))) return AUTHORIZATION_REQUIRED_MESSAGE;
+  const grant = NEEDS_GRANT[`${object}.${method}`] ?? NEEDS_GRANT[object];
+  if (grant && (authorizationRequired === true || (Array.isArray(authorizationRequired) && authorizationRequired.includes(grant)))) {
+    return AUTHORIZATION_REQUIRED_MESSAGE;
+  }
   return null;
 }

@@ -29,6 +29,13 @@ export interface CallCosts {
   sleepOverheadMs: number;
   /** Every other service call (cache, lock, session, ...). */
   otherCallMs: number;
+  /** Each execution's start-up: Google loads the project and runs its top level before the function called. */
+  startupMs: number;
+  /**
+   * SpreadsheetApp.openById of a document other than the active one, the first
+   * time in an execution, with its first read (on top of the call).
+   */
+  openByIdMs: number;
 }
 
 /**
@@ -41,7 +48,14 @@ export interface CallCosts {
  * - flush(): "hundreds of ms" (100–500 ms);
  * - a property read or write: 30–60 ms on average (community measurements of
  *   PropertiesService; CacheService is faster);
- * - a UrlFetch round trip adds 50–300 ms to the server's time.
+ * - a UrlFetch round trip adds 50–300 ms to the server's time;
+ * - an execution's start-up, before the first line of the script: 0.3–1 s
+ *   (community reports of the Executions page: a function that does nothing
+ *   is listed at a few hundred ms to over a second; no Google figure);
+ * - opening another spreadsheet by id, with its first read: 0.5–2 s
+ *   (community timings of openById; no Google figure).
+ * The last two are planning figures until a real install's Diagnóstico
+ * measures them (an idle hourly run, and a second spreadsheet opened).
  */
 export const COST_MODELS = {
   optimistic: {
@@ -54,6 +68,8 @@ export const COST_MODELS = {
     propertyCallMs: 30,
     sleepOverheadMs: 0,
     otherCallMs: 1,
+    startupMs: 300,
+    openByIdMs: 500,
   },
   pessimistic: {
     spreadsheetCallMs: 50,
@@ -65,6 +81,8 @@ export const COST_MODELS = {
     propertyCallMs: 60,
     sleepOverheadMs: 10,
     otherCallMs: 10,
+    startupMs: 1_000,
+    openByIdMs: 2_000,
   },
 } satisfies Record<string, CallCosts>;
 

@@ -103,8 +103,8 @@ export interface ExecutionInit {
   user: string;
   kind: InvocationKind;
   costs: CallCosts;
-  /** The user must authorize the script again (TriggerStore.authorizationRequired). */
-  authorizationRequired?: boolean;
+  /** The user must authorize the script again (TriggerStore.authorizationRequired): true, or the scopes still to grant. */
+  authorizationRequired?: boolean | readonly string[];
   onServiceCall?: (call: ServiceCall) => void;
   /** Kill the execution at this service call (1-based): the call does not run. */
   killAtCall?: number;
@@ -124,7 +124,7 @@ export class Execution {
   readonly user: string;
   readonly kind: InvocationKind;
   readonly costs: CallCosts;
-  readonly authorizationRequired: boolean;
+  readonly authorizationRequired: boolean | readonly string[];
   readonly landing: { landed: Landed; random: () => number };
   readonly counters = emptyCounters();
   killed = false;

@@ -99,8 +99,14 @@ export interface EmulatorOptions {
   enforceUrlWhitelist?: boolean;
   /** Prefixes allowed on top of the manifest's: local test servers (LOCAL_TEST_SERVERS in allow-list.ts). */
   urlFetchWhitelist?: string[];
-  /** Daily quotas per user; consumer-account figures by default (UrlFetch 20,000; properties 50,000; e-mail recipients 100; trigger runtime 90 min). */
-  quotas?: { urlFetchPerDay?: number; propertyOpsPerDay?: number; emailsPerDay?: number; triggerMinutesPerDay?: number };
+  /**
+   * The users' kind of Google account, which sets the default daily quotas
+   * (ACCOUNT_QUOTAS): 'consumer' (gmail.com and the like, the default) or
+   * 'workspace'.
+   */
+  account?: AccountKind;
+  /** Daily quotas per user, over the account's (`account`). */
+  quotas?: Partial<DailyQuotas>;
   /** Real-time safety net for a script that loops without calling services (default 120 s). */
   realTimeoutMs?: number;
   /**
@@ -224,6 +230,21 @@ export class GasRunError extends Error {
 }
 
 export type LockKind = 'script' | 'user' | 'document';
+
+export type AccountKind = 'consumer' | 'workspace';
+
+export interface DailyQuotas {
+  urlFetchPerDay: number;
+  propertyOpsPerDay: number;
+  emailsPerDay: number;
+  triggerMinutesPerDay: number;
+}
+
+/** Daily quotas per user by kind of account (developers.google.com/apps-script/guides/services/quotas). */
+export const ACCOUNT_QUOTAS: Record<AccountKind, DailyQuotas> = {
+  consumer: { urlFetchPerDay: 20_000, propertyOpsPerDay: 50_000, emailsPerDay: 100, triggerMinutesPerDay: 90 },
+  workspace: { urlFetchPerDay: 100_000, propertyOpsPerDay: 500_000, emailsPerDay: 1_500, triggerMinutesPerDay: 360 },
+};
 
 /** What Apps Script says once a user's daily trigger runtime is spent. */
 export const TRIGGER_QUOTA_MESSAGE = 'Service using too much computer time for one day';
@@ -363,11 +384,11 @@ export class GasEmulator {
     );
     this.ui = new UiState(options.addonName ?? 'Faturamento');
     this.now = (options.startAt ?? new Date('2026-03-02T09:00:00-03:00')).getTime();
-    const q = options.quotas ?? {};
-    this.urlQuota = new DailyQuota(q.urlFetchPerDay ?? 20_000, 'Service invoked too many times for one day: urlfetch.');
-    this.propertyQuota = new DailyQuota(q.propertyOpsPerDay ?? 50_000, 'Service invoked too many times for one day: properties.');
-    this.mailQuota = new DailyQuota(q.emailsPerDay ?? 100, 'Service invoked too many times for one day: email.');
-    this.triggerQuota = new DailyQuota((q.triggerMinutesPerDay ?? 90) * 60_000, TRIGGER_QUOTA_MESSAGE);
+    const q = { ...ACCOUNT_QUOTAS[options.account ?? 'consumer'], ...options.quotas };
+    this.urlQuota = new DailyQuota(q.urlFetchPerDay, 'Service invoked too many times for one day: urlfetch.');
+    this.propertyQuota = new DailyQuota(q.propertyOpsPerDay, 'Service invoked too many times for one day: properties.');
+    this.mailQuota = new DailyQuota(q.emailsPerDay, 'Service invoked too many times for one day: email.');
+    this.triggerQuota = new DailyQuota(q.triggerMinutesPerDay * 60_000, TRIGGER_QUOTA_MESSAGE);
     this.whitelist = options.enforceUrlWhitelist === false ? null : this.manifestWhitelist(options.urlFetchWhitelist ?? []);
     // The same jitter on every run of a test.
     this.random = seeded(options.latency?.seed ?? 1);
@@ -418,7 +439,7 @@ export class GasEmulator {
       realm,
       authMode: opts.authMode ?? 'FULL',
       user,
-      authorizationRequired: this.triggers.authorizationRequired.has(user),
+      authorizationRequired: this.triggers.authorizationRequired.has(user) && (this.triggers.scopesToGrant.get(user) ?? true),
       kind: opts.kind ?? 'ui',
       costs: { ...DEFAULT_COSTS, ...this.options.costs, ...opts.costs },
       onServiceCall: opts.onServiceCall,
@@ -556,6 +577,8 @@ export class GasEmulator {
     this.running.set(exec.user, running);
     try {
       if (running > MAX_SIMULTANEOUS_EXECUTIONS) throw exec.error(TOO_MANY_SCRIPTS_MESSAGE);
+      // Google loads the project before its first line runs: every execution pays it, whatever it then does.
+      exec.charge(exec.costs.startupMs);
       this.script.runInContext(context, { timeout: realTimeout });
       const fn = Object.getOwnPropertyDescriptor(context, functionName)?.value as unknown;
       if (typeof fn !== 'function') throw exec.error(`Script function not found: ${functionName}`);
@@ -721,8 +744,9 @@ export class GasEmulator {
   /** The minute each seeded trigger fires at, by trigger id. */
   readonly seededMinute = new Map<string, number>();
 
+  /** The event of a time-driven trigger: when it fired (the execution's start, before its start-up), to the second. */
   private triggerEvent(t: TriggerRecord, exec: Execution): unknown {
-    const w = wallClock(exec.clock.now(), 'UTC');
+    const w = wallClock(exec.clock.options.startMs, 'UTC');
     return exec.realm.toContext({
       authMode: 'FULL',
       triggerUid: t.id,

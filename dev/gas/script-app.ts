@@ -52,6 +52,12 @@ export class TriggerStore {
   triggers: TriggerRecord[] = [];
   /** Users who must authorize the script again (after a scope change): getAuthorizationInfo says REQUIRED for them. */
   readonly authorizationRequired = new Set<string>();
+  /**
+   * For a user in `authorizationRequired`, the scopes a new version added that
+   * they have not granted: only calls needing those are refused. Without an
+   * entry every call needing a granted scope is (auth.ts).
+   */
+  readonly scopesToGrant = new Map<string, readonly string[]>();
   private seq = 0;
   nextId(): string {
     this.seq += 1;

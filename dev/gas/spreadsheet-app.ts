@@ -359,6 +359,8 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
     }
     const refusal = this.document.refusal(String(id));
     if (refusal) throw this.exec.error(refusal);
+    // Another document is loaded the first time the execution opens it; the active one, or one opened already, is at hand.
+    if (String(id) !== this.document.activeId && !this.opened.has(String(id))) this.exec.charge(this.exec.costs.openByIdMs);
     return this.documentObject(String(id)).spreadsheet as unknown as GSpreadsheet;
   }
   getActive(): GSpreadsheet {

@@ -1,11 +1,14 @@
 /**
  * The Diagnóstico's measurements: what the cost model assumes (a setValues of
- * many cells, a flush, an openById, a fetchAll of 10 against the allowed
- * host), timed on the real platform and written beside the model's figures.
+ * many cells, a flush, another spreadsheet opened by id and read, a fetchAll
+ * of 10 against the allowed host), timed on the real platform and written
+ * beside the model's figures.
  */
 import { plural } from '../api/words';
+import { AgendaStore } from '../core/hourly/agenda';
 import { COST_FIGURES, type CostFigures } from './cost-model';
 import { attempt, type Figures, type Row, type Verdict } from './diagnostic-row';
+import { ownerStore, userStore } from './services';
 
 const ROWS = 100;
 const COLUMNS = 10;
@@ -19,10 +22,10 @@ function timed(action: () => unknown): number {
   return Date.now() - start;
 }
 
-const ms = (n: number) => `${String(Math.round(n * 10) / 10).replace('.', ',')} ms`;
+export const ms = (n: number) => `${String(Math.round(n * 10) / 10).replace('.', ',')} ms`;
 
 /** The measured figure beside the model's: above its pessimistic end is an AVISO, the add-on's deadlines assume less. */
-function besideModel(observed: string, measured: number, model: (c: CostFigures) => number): [string, Verdict, ...Figures] {
+export function besideModel(observed: string, measured: number, model: (c: CostFigures) => number): [string, Verdict, ...Figures] {
   const low = model(COST_FIGURES.optimistic);
   const high = model(COST_FIGURES.pessimistic);
   const within = measured <= high;
@@ -51,12 +54,44 @@ export function writeCosts(sheet: GoogleAppsScript.Spreadsheet.Sheet): Row[] {
   return rows;
 }
 
-/** Opening this very document by id, as the hourly run opens each document it serves. */
-export function openCost(id: string): Row {
-  return attempt('Abrir uma planilha pelo id (openById), como a execução de hora em hora faz', () => {
-    const took = timed(() => SpreadsheetApp.openById(id));
-    return besideModel(ms(took), took, (c) => c.spreadsheetCallMs);
-  });
+/** Documents of the user's other than `current`: those of their agenda, then those they keep work in. */
+function otherDocuments(current: string): string[] {
+  const agenda = Object.keys(new AgendaStore(userStore()).read() ?? {});
+  return [...new Set([...agenda, ...ownerStore().documents()])].filter((id) => id !== current);
+}
+
+/** Tried at most on this many of the user's other documents: one may have been deleted or unshared. */
+const TRIES = 3;
+
+/**
+ * Opening another of the user's spreadsheets by id and its first read, as the hourly run opens each
+ * document that has no trigger of its own: the active document is at hand already and would tell nothing.
+ */
+export function openOtherCost(current: string): Row {
+  const assumption = 'Abrir outra planilha sua pelo id (openById) e ler nela pela primeira vez, como a execução de hora em hora faz';
+  const candidates = otherDocuments(current).slice(0, TRIES);
+  if (candidates.length === 0)
+    return [assumption, 'não medido: você não tem trabalho em outra planilha; agende um relatório em outra planilha e rode o diagnóstico de novo', 'VERIFICAR'];
+  const refused: string[] = [];
+  for (const id of candidates) {
+    let other: GoogleAppsScript.Spreadsheet.Spreadsheet | undefined;
+    let open = 0;
+    try {
+      open = timed(() => {
+        other = SpreadsheetApp.openById(id);
+      });
+    } catch (err) {
+      refused.push(String((err as Error).message).slice(0, 100));
+      continue;
+    }
+    const opened = other as GoogleAppsScript.Spreadsheet.Spreadsheet;
+    return attempt(assumption, () => {
+      const read = timed(() => opened.getSheets()[0].getRange(1, 1).getValue());
+      // The open, then a look at the sheets, a range and its value: four round trips beside the open's own cost.
+      return besideModel(`${ms(open + read)}: openById ${ms(open)}, primeira leitura ${ms(read)}`, open + read, (c) => c.openByIdMs + 4 * c.spreadsheetCallMs);
+    });
+  }
+  return [assumption, `não medido: nenhuma das suas outras planilhas abriu (${refused.join('; ')})`, 'VERIFICAR'];
 }
 
 /**

@@ -7,15 +7,16 @@
 import { plural } from '../api/words';
 import { checkConnection } from '../core/connections/connection-check';
 import { type ConnectionView, hostProblem } from '../core/connections/connections';
+import { AgendaStore } from '../core/hourly/agenda';
 import { ownWork, wantsDispatcher } from '../core/hourly/dispatch';
-import { DAILY_QUOTA } from '../core/hourly/usage';
-import { fetchCosts, openCost, writeCosts } from './diagnostic-measures';
+import { accountRows } from './diagnostic-account';
+import { fetchCosts, openOtherCost, writeCosts } from './diagnostic-measures';
 import { attempt, HEADER, type Row } from './diagnostic-row';
-import { ours, readWork } from './dispatcher';
+import { startupRows } from './diagnostic-startup';
+import { DISPATCHER_HANDLERS, ours, readWork } from './dispatcher';
 import { executionStarted } from './execution-limit';
 import { type HourlyRunSeen, LAST_RUN_KEY } from './run-seen';
 import { allowedBaseUrls, clientFor, connectionStore, currentUser, documentId, documentView, ownerStore, spreadsheetTimeZone, userStore } from './services';
-import { usageStore } from './usage';
 
 export const DIAGNOSTICS_SHEET = 'Diagnóstico';
 
@@ -118,7 +119,21 @@ function measuredHost(allowed: readonly string[] | null, connections: readonly C
   return connections.find((c) => hostProblem(c.baseUrl, allowed) === null)?.baseUrl ?? allowed?.[0] ?? null;
 }
 
-/** The running user's hourly trigger here, against the work they own here: a schedule with no trigger never runs. */
+/** Apps Script allows a user this many triggers per script; past it a document's work is served by the runs of the others. */
+const TRIGGERS_PER_USER = 20;
+
+/** A document with work and no trigger of its own: served by the user's runs elsewhere when the agenda has it, else never. */
+function withoutOwnTrigger(seen: string, id: string): [string, 'OK' | 'AVISO' | 'FALHA'] {
+  const elsewhere = ScriptApp.getProjectTriggers().filter((t) => DISPATCHER_HANDLERS.includes(t.getHandlerFunction())).length;
+  const onAgenda = new AgendaStore(userStore()).read()?.[id] !== undefined;
+  if (!onAgenda || elsewhere === 0)
+    return [`${seen}: sem gatilho, nada disso anda sozinho; abra Relatórios e salve o agendamento de novo para o complemento criá-lo`, 'FALHA'];
+  const served = `as execuções de hora em hora das suas outras planilhas (${elsewhere} gatilho(s)) atendem esta quando algo vence aqui`;
+  if (elsewhere >= TRIGGERS_PER_USER) return [`${seen}: sem gatilho próprio, pois você já tem os ${TRIGGERS_PER_USER} que o Google permite; ${served}`, 'OK'];
+  return [`${seen}: sem gatilho próprio; ${served}. Para ela ter o seu, abra Relatórios e salve o agendamento de novo`, 'AVISO'];
+}
+
+/** The running user's hourly trigger here, against the work they own here: a schedule with no trigger and no other run to serve it never runs. */
 function ownTrigger(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Row {
   return attempt('Você tem um gatilho de hora em hora nesta planilha enquanto tem agendamentos ou execuções inacabadas aqui, e só um', () => {
     const owners = ownerStore();
@@ -128,25 +143,9 @@ function ownTrigger(ss: GoogleAppsScript.Spreadsheet.Spreadsheet): Row {
     const unfinished = work.pulls.filter((j) => j.state.status === 'running').length + work.bulk.filter((j) => j.status === 'running').length;
     const seen = `${triggers} gatilho(s); seus aqui: ${work.reports.filter((r) => r.schedule).length} relatório(s) agendado(s), ${unfinished} execução(ões) inacabada(s)`;
     if (triggers > 1) return [`${seen}: sobra gatilho; abra Relatórios e salve um agendamento para o complemento refazê-lo`, 'FALHA'];
-    if (wanted && triggers === 0)
-      return [`${seen}: sem gatilho, nada disso anda sozinho; abra Relatórios e salve o agendamento de novo para o complemento criá-lo`, 'FALHA'];
+    if (wanted && triggers === 0) return withoutOwnTrigger(seen, documentId(ss));
     return [seen, 'OK'];
   });
-}
-
-function quotas(): Row[] {
-  const u = usageStore().get();
-  return [
-    [
-      'Uso de hoje das cotas diárias (contas pessoais: 20.000 chamadas, 90 min de gatilhos)',
-      `${u.fetches} de ${DAILY_QUOTA.fetches} chamadas; ${Math.round(u.triggerMs / 60_000)} de ${DAILY_QUOTA.triggerMs / 60_000} min${u.stopped ? `; ${u.stopped}` : ''}`,
-      u.stopped ? 'VERIFICAR' : 'OK',
-    ],
-    attempt('E-mails que ainda podem ser enviados hoje', () => {
-      const left = MailApp.getRemainingDailyQuota();
-      return [`${left}`, left > 0 ? 'OK' : 'FALHA'];
-    }),
-  ];
 }
 
 const NOT_HERE: Row[] = [
@@ -175,11 +174,16 @@ export function runDiagnostics(): void {
     lastHourlyRun(),
     ownTrigger(ss),
     ...hostsReachable(allowed, connections),
-    ...quotas(),
+    ...accountRows(),
+    ...startupRows(),
     ...writeCosts(sheet),
-    openCost(documentId(ss)),
+    openOtherCost(documentId(ss)),
     ...fetchCosts(measuredHost(allowed, connections)),
-    ['Tempo desde o início desta execução até aqui', `${Date.now() - executionStarted()} ms`, 'INFO'],
+    [
+      'Tempo desta execução desde a primeira linha do complemento até aqui',
+      `${Date.now() - executionStarted()} ms, sem a partida (o tempo antes da primeira linha, que nenhuma execução mede de si; veja a linha da partida)`,
+      'INFO',
+    ],
     // Reaching this line proves it: this file is one of the chunks the bundle keeps as text (dev/build/lazy-chunks.ts).
     ['O código que o pacote guarda como texto é compilado quando usado (new Function)', 'sim: este diagnóstico é uma dessas partes', 'OK'],
     ...NOT_HERE,

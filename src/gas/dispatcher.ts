@@ -24,7 +24,9 @@ import { REPORT_PREFIX } from '../core/reports/reports';
 import { gasZone } from './zone';
 import { quotaStop, triggerBudgetMs } from '../core/hourly/usage';
 import { recordUsage, usageStore } from './usage';
-import { hourlyRunSeen } from './run-seen';
+import { firedAt, hourlyRunSeen, idleRunSeen } from './run-seen';
+import { accountKind } from './account';
+import { tellReauthorization } from './reauthorize-notice';
 import { tellAlteredWork } from './altered-notice';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -174,26 +176,29 @@ function needsAuthorization(): boolean {
  * gives one, else every document whose work is due, under their user lock
  * (and the document's lock when the document is open), until the deadline.
  */
-export function runScheduledReports(_e?: GoogleAppsScript.Events.TimeDriven): void {
+export function runScheduledReports(e?: GoogleAppsScript.Events.TimeDriven): void {
+  const fired = firedAt(e);
   if (needsAuthorization()) {
-    // Nothing is read, pulled or sent until the owner authorizes again; Relatórios says so.
-    recordUsage({ trigger: true, stopped: REAUTHORIZE });
+    // Nothing is read, pulled or sent until the owner authorizes again; Relatórios says so, and an e-mail a day at most.
+    recordUsage({ trigger: true, firedAt: fired, stopped: REAUTHORIZE, alongside: tellReauthorization() });
     return;
   }
   const usage = usageStore().get();
-  const stop = quotaStop(usage, MIN_RUN_MS, Date.now());
+  const account = accountKind(usage);
+  const stop = quotaStop(usage, MIN_RUN_MS, Date.now(), account);
   if (stop) {
     // Before a daily quota is gone, scheduled work waits for tomorrow and says so in Relatórios.
-    recordUsage({ trigger: true, stopped: stop });
+    recordUsage({ trigger: true, firedAt: fired, stopped: stop, account });
     return;
   }
-  const deadline = Date.now() + Math.min(DISPATCH_MS, triggerBudgetMs(usage));
+  const deadline = Date.now() + Math.min(DISPATCH_MS, triggerBudgetMs(usage, account));
   const active = SpreadsheetApp.getActiveSpreadsheet();
+  let idle = false;
   try {
-    runOwnDocuments(deadline, active);
+    idle = runOwnDocuments(deadline, active) === 0;
   } finally {
-    // What the run saw goes with its usage: one property write.
-    recordUsage({ trigger: true, alongside: hourlyRunSeen(active !== null) });
+    // What the run saw goes with its usage (and, for a run with nothing due, what it took for the Diagnóstico): one property write.
+    recordUsage({ trigger: true, firedAt: fired, account, alongside: { ...hourlyRunSeen(active !== null), ...(idle ? idleRunSeen(fired) : {}) } });
   }
 }
 
@@ -227,11 +232,12 @@ function unreachable(id: string): void {
   );
 }
 
-function runOwnDocuments(deadline: number, active: Spreadsheet | null): void {
+/** Serves the due documents; returns how many were due. */
+function runOwnDocuments(deadline: number, active: Spreadsheet | null): number {
   const owners = ownerStore();
   const visits = documentsToVisit(owners, active);
   // Who the owner is is asked only when something is due: an hour with nothing due reads their agenda and usage only.
-  if (visits.length === 0) return;
+  if (visits.length === 0) return 0;
   const me = currentUser(owners);
   let failure: unknown;
   for (const id of visits) {
@@ -254,4 +260,5 @@ function runOwnDocuments(deadline: number, active: Spreadsheet | null): void {
     }
   }
   if (failure !== undefined) throw new Error(redact(String((failure as Error)?.message ?? failure), connectionStore().secrets()));
+  return visits.length;
 }

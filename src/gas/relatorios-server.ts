@@ -29,7 +29,8 @@ import { connectionStore, documentView, spreadsheetTimeZone } from './services';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
 import { usageStore } from './usage';
-import { DAILY_QUOTA } from '../core/hourly/usage';
+import { QUOTAS } from '../core/hourly/usage';
+import { accountKind } from './account';
 import { bounded } from '../core/bounds';
 import { RESULT_LABEL } from '../core/run-state';
 
@@ -124,11 +125,12 @@ export interface UsageView {
 /** Today's share of Google's daily quotas spent by this add-on for this user (shown in Relatórios). */
 export function getUsage(): UsageView {
   const u = usageStore().get();
+  const quota = QUOTAS[accountKind(u)];
   return {
     fetches: u.fetches,
-    fetchLimit: DAILY_QUOTA.fetches,
+    fetchLimit: quota.fetches,
     triggerMinutes: Math.round(u.triggerMs / 60_000),
-    triggerLimit: DAILY_QUOTA.triggerMs / 60_000,
+    triggerLimit: quota.triggerMs / 60_000,
     stopped: u.stopped,
   };
 }

@@ -238,4 +238,32 @@ describe('a run that needs the owner to authorize again', () => {
     expect(usage.stopped).toMatch(/autorização/);
     expect(usage.stopped).toMatch(/Extensões › Faturamento › Relatórios/);
   });
+
+  it('tells the owner by e-mail too, once a day at most, with the address to authorize again; once authorized the runs go on', async () => {
+    const emu = emulator();
+    connect(emu, ANA, 0);
+    pulled(emu, ANA, undefined, 'Clientes', { kind: 'hourly' });
+    // A new version asks a scope Ana has not granted yet; sending mail she granted before.
+    emu.triggers.authorizationRequired.add(ANA);
+    emu.triggers.scopesToGrant.set(ANA, ['https://www.googleapis.com/auth/spreadsheets']);
+    await sb.clearLog();
+    const notices = () => emu.mail.filter((m) => m.to === ANA && /autorize o complemento de novo/.test(m.subject));
+    const sentAt: number[] = [];
+    for (let h = 0; h < 30; h++) {
+      const [run] = emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: h % 2 === 0 });
+      expect(run.status).toBe('ok');
+      if (notices().length > sentAt.length) sentAt.push(h);
+    }
+    // The first run tells her, the next 23 do not, the first run 24 hours later tells her again.
+    expect(sentAt).toEqual([0, 24]);
+    const [mail] = notices();
+    expect(mail.body).toContain('https://script.google.com/macros/d/emulated-script-id/authorize');
+    expect(mail.body).toMatch(/Extensões › Faturamento › Relatórios/);
+    expect(mail.body).toMatch(/no máximo uma vez por dia/);
+    expect(await sb.requestLog()).toEqual([]);
+    emu.triggers.authorizationRequired.delete(ANA);
+    const [run] = emu.runDueTriggers(new Date(emu.now + HOUR));
+    expect(run.counters.urlFetchRequests).toBeGreaterThan(0);
+    expect(notices()).toHaveLength(2);
+  });
 });

@@ -88,4 +88,25 @@ describe('the day’s quota use', () => {
     expect((await sb.requestLog()).length).toBeGreaterThan(0);
     expect((emu.run('getUsage') as Usage).stopped).toBeUndefined();
   });
+
+  it('on a Workspace account plans with its quotas: 79 minutes spent leave the hourly run going, and Relatórios shows 6 hours', async () => {
+    const emu = emulator({ account: 'workspace' });
+    connect(emu, sb);
+    importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Clientes' });
+    const id = (emu.run('listReports') as Rec[])[0].id as string;
+    emu.run('setReportSchedule', [id, { kind: 'hourly' }, false]);
+    emu.withServices((s) =>
+      s.PropertiesService.getUserProperties().setProperty(
+        'faturamento.uso',
+        JSON.stringify({ since: SP('2026-11-22T09:00:00').getTime(), fetches: 19_200, triggerMs: 79 * 60_000 }),
+      ),
+    );
+    await sb.clearLog();
+    const [run] = emu.runDueTriggers(SP('2026-11-22T11:05:00'));
+    expect(run.status).toBe('ok');
+    expect((await sb.requestLog()).length).toBeGreaterThan(0);
+    const usage = emu.run('getUsage') as Usage;
+    expect(usage).toMatchObject({ fetchLimit: 100_000, triggerLimit: 360 });
+    expect(usage.stopped).toBeUndefined();
+  });
 });

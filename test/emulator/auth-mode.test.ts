@@ -83,4 +83,17 @@ describe('a user who must authorize the script again', () => {
     expect(report.error?.message).toBe(AUTHORIZATION_REQUIRED_MESSAGE);
     expect(report.counters.urlFetchRequests).toBe(0);
   });
+
+  it('when told which scopes a new version added, is refused only the calls needing those', () => {
+    const added = ['https://www.googleapis.com/auth/spreadsheets'];
+    expect(authDenial('SpreadsheetApp', 'openById', 'FULL', added)).toBe(AUTHORIZATION_REQUIRED_MESSAGE);
+    expect(authDenial('MailApp', 'sendEmail', 'FULL', added)).toBeNull();
+    expect(authDenial('UrlFetchApp', 'fetch', 'FULL', added)).toBeNull();
+    const emu = fixture(`function mail() { MailApp.sendEmail('ana@example.com.br', 'a', 'b'); }`);
+    emu.triggers.authorizationRequired.add('ana@example.com.br');
+    expect(emu.execute('mail', [], { user: 'ana@example.com.br' }).error?.message).toBe(AUTHORIZATION_REQUIRED_MESSAGE);
+    emu.triggers.scopesToGrant.set('ana@example.com.br', added);
+    expect(emu.execute('mail', [], { user: 'ana@example.com.br' }).status).toBe('ok');
+    expect(emu.mail).toHaveLength(1);
+  });
 });

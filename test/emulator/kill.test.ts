@@ -37,7 +37,7 @@ function selfStopping() {
 
 describe('the 6-minute kill at a deterministic virtual time', () => {
   // Each spreadsheet call costs 100 virtual ms, so a 1 s budget dies at a known call.
-  const options = { costs: { spreadsheetCallMs: 100, cellWriteMs: 0, otherCallMs: 0 }, budgetMs: 1000 };
+  const options = { costs: { spreadsheetCallMs: 100, cellWriteMs: 0, otherCallMs: 0, startupMs: 0 }, budgetMs: 1000 };
 
   it('kills at the first service call after the deadline, and what it had not flushed is lost when none of it lands', () => {
     // How much of the unflushed writes a kill lands is torn-writes.test.ts's subject: here none does.
@@ -74,7 +74,7 @@ describe('the 6-minute kill at a deterministic virtual time', () => {
   });
 
   it('Utilities.sleep spends virtual time', () => {
-    const emu = fixture(CODE, { costs: { otherCallMs: 0 } });
+    const emu = fixture(CODE, { costs: { otherCallMs: 0, startupMs: 0 } });
     const report = emu.execute('sleeper');
     expect(report.status).toBe('killed');
     // The 6th minute of sleep ends exactly at 6:00, so the write after it is the call that dies.

@@ -43,7 +43,7 @@ describe('LockService contention', () => {
   });
 
   it('waitLock waits (virtually) for a simulated holder that lets go in time', () => {
-    const emu = fixture(CODE, { costs: { otherCallMs: 0 } });
+    const emu = fixture(CODE, { costs: { otherCallMs: 0, startupMs: 0 } });
     emu.holdLock('script', new Date(emu.now + 5000));
     expect(emu.run('waiting', [10_000])).toEqual([5000, true, false]);
   });

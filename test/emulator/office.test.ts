@@ -163,7 +163,7 @@ describe('writes buffered per execution', () => {
 describe('what a call costs', () => {
   it('writes still pending when an execution ends are applied at a flush’s cost', () => {
     const emu = fixture(CODE);
-    const costs = { spreadsheetCallMs: 0, cellWriteMs: 0, cellReadMs: 0, formatCellMs: 0, otherCallMs: 0, propertyCallMs: 0, flushMs: 400 };
+    const costs = { spreadsheetCallMs: 0, cellWriteMs: 0, cellReadMs: 0, formatCellMs: 0, otherCallMs: 0, propertyCallMs: 0, flushMs: 400, startupMs: 0 };
     expect(emu.execute('writeActive', ['F1', 'pendente', false], { costs }).counters.virtualMs).toBe(400);
     expect(emu.execute('writeActive', ['F2', 'aplicada', true], { costs }).counters.virtualMs).toBe(400);
     expect(emu.execute('readActive', ['F1'], { costs }).counters.virtualMs).toBe(0);

@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const quiet = { costs: { ...COST_MODELS.pessimistic, urlFetchCallMs: 0, propertyCallMs: 0, otherCallMs: 0, spreadsheetCallMs: 0 } };
+const quiet = { costs: { ...COST_MODELS.pessimistic, urlFetchCallMs: 0, propertyCallMs: 0, otherCallMs: 0, spreadsheetCallMs: 0, startupMs: 0 } };
 
 describe('UrlFetchApp as Apps Script has it', () => {
   it('takes no time-out option: a request that hangs costs 60 s and fails with "Timeout"', () => {
@@ -51,7 +51,7 @@ describe('UrlFetchApp as Apps Script has it', () => {
   });
 
   it('fetchAll sends at most FETCH_ALL_CONCURRENCY requests at once: 25 requests are 3 round trips', () => {
-    const emu = fixture(CODE, { costs: { urlFetchCallMs: 1000, otherCallMs: 0 } });
+    const emu = fixture(CODE, { costs: { urlFetchCallMs: 1000, otherCallMs: 0, startupMs: 0 } });
     const report = emu.execute('many', [Array.from({ length: 25 }, () => `${server.base}/echo`)]);
     expect(report.status).toBe('ok');
     expect(report.counters.virtualMs).toBe(Math.ceil(25 / FETCH_ALL_CONCURRENCY) * 1000);
@@ -122,7 +122,7 @@ describe('what Sheets calls cost', () => {
     const emu = fixture(CODE, quiet);
     expect(emu.execute('formats', [1000, 10]).counters.virtualMs).toBeCloseTo(10_000 * COST_MODELS.pessimistic.formatCellMs, 0);
     expect(emu.execute('flush').counters.virtualMs).toBe(COST_MODELS.pessimistic.flushMs);
-    const props = fixture(CODE, { costs: { ...COST_MODELS.pessimistic, otherCallMs: 0 } }).execute('props', [10]);
+    const props = fixture(CODE, { costs: { ...COST_MODELS.pessimistic, otherCallMs: 0, startupMs: 0 } }).execute('props', [10]);
     expect(props.counters.virtualMs).toBe(10 * COST_MODELS.pessimistic.propertyCallMs);
   });
 });

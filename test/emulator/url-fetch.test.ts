@@ -78,7 +78,7 @@ describe('UrlFetchApp over real HTTP', () => {
   });
 
   it('each wave costs virtual time and counts against the daily quota', () => {
-    const emu = fixture(CODE, { costs: { urlFetchCallMs: 250, otherCallMs: 0 }, quotas: { urlFetchPerDay: 3 } });
+    const emu = fixture(CODE, { costs: { urlFetchCallMs: 250, otherCallMs: 0, startupMs: 0 }, quotas: { urlFetchPerDay: 3 } });
     const report = emu.execute('many', [[`${server.base}/echo`, `${server.base}/echo`]]);
     expect(report.counters.virtualMs).toBe(250);
     expect(emu.execute('get', [`${server.base}/echo`]).status).toBe('ok');

@@ -7,15 +7,30 @@
  * first request and lasts 24 hours. The hourly run stops before a quota is
  * gone, so a person's own clicks still work, and says why in Relatórios.
  *
- * The add-on cannot ask Google which kind of account it runs under, so it
- * plans with the consumer account's figures, the smaller ones.
+ * The quotas depend on the kind of account (a Workspace account has four
+ * times the trigger time of a consumer one); the shell finds out which
+ * (src/gas/account.ts) and the figures here follow it, the consumer ones when
+ * it cannot tell.
  */
 import type { KeyValueStore } from '../ports';
 
-/** Consumer-account quotas (developers.google.com/apps-script/guides/services/quotas). */
-export const DAILY_QUOTA = { fetches: 20_000, triggerMs: 90 * 60_000 };
-/** Left for the user's own work: scheduled runs stop when less than this remains. */
-export const RESERVE = { fetches: 1_000, triggerMs: 10 * 60_000 };
+/** The kinds of Google account, whose daily quotas differ. */
+export type AccountKind = 'consumer' | 'workspace';
+
+/** Daily quotas by kind of account (developers.google.com/apps-script/guides/services/quotas). */
+export const QUOTAS: Readonly<Record<AccountKind, { fetches: number; triggerMs: number }>> = {
+  consumer: { fetches: 20_000, triggerMs: 90 * 60_000 },
+  workspace: { fetches: 100_000, triggerMs: 6 * 3_600_000 },
+};
+/** A consumer account's quotas: the smaller figures. */
+export const DAILY_QUOTA = QUOTAS.consumer;
+/** Left for the user's own work (their clicks, their other scripts): scheduled runs stop when less than this remains. */
+export const RESERVES: Readonly<Record<AccountKind, { fetches: number; triggerMs: number }>> = {
+  consumer: { fetches: 1_000, triggerMs: 10 * 60_000 },
+  // The same shares of the larger quotas: a twentieth of the calls, a ninth of the trigger time.
+  workspace: { fetches: 5_000, triggerMs: 40 * 60_000 },
+};
+export const RESERVE = RESERVES.consumer;
 
 /** A quota day: 24 hours from its first request. */
 export const QUOTA_DAY_MS = 24 * 3_600_000;
@@ -27,6 +42,8 @@ export interface DailyUsage {
   triggerMs: number;
   /** Why scheduled work stopped today, when it did. */
   stopped?: string;
+  /** The kind of account found on this quota day: found once a day, kept for the day's runs. */
+  account?: AccountKind;
 }
 
 const KEY = 'faturamento.uso';
@@ -48,10 +65,19 @@ export class UsageStore {
     return { since: now, fetches: 0, triggerMs: 0 };
   }
 
-  /** Adds an execution's share; `alongside`, other values the execution ends with, go in the same write when the store can. */
-  add(fetches: number, triggerMs: number, stopped?: string, alongside: Record<string, string> = {}): DailyUsage {
+  /**
+   * Adds an execution's share, and the kind of account when it found it; `alongside`, other values the
+   * execution ends with, go in the same write when the store can.
+   */
+  add(fetches: number, triggerMs: number, stopped?: string, alongside: Record<string, string> = {}, account?: AccountKind): DailyUsage {
     const now = this.get();
-    const next: DailyUsage = { since: now.since, fetches: now.fetches + fetches, triggerMs: now.triggerMs + triggerMs, stopped: stopped ?? now.stopped };
+    const next: DailyUsage = {
+      since: now.since,
+      fetches: now.fetches + fetches,
+      triggerMs: now.triggerMs + triggerMs,
+      stopped: stopped ?? now.stopped,
+      account: account ?? now.account,
+    };
     const values = { ...alongside, [KEY]: JSON.stringify(next) };
     if (this.store.setMany) this.store.setMany(values);
     else for (const [key, value] of Object.entries(values)) this.store.set(key, value);
@@ -60,8 +86,8 @@ export class UsageStore {
 }
 
 /** Trigger time the hourly run may still use today. */
-export function triggerBudgetMs(usage: DailyUsage): number {
-  return Math.max(0, DAILY_QUOTA.triggerMs - RESERVE.triggerMs - usage.triggerMs);
+export function triggerBudgetMs(usage: DailyUsage, account: AccountKind = 'consumer'): number {
+  return Math.max(0, QUOTAS[account].triggerMs - RESERVES[account].triggerMs - usage.triggerMs);
 }
 
 /** When the quota day ends, in words: Google resets it 24 hours after its first request, not at midnight. */
@@ -71,12 +97,13 @@ function resumes(usage: DailyUsage, now: number): string {
 }
 
 /** Why the hourly run must not start today, or null. */
-export function quotaStop(usage: DailyUsage, minimumRunMs: number, now: number): string | null {
-  if (usage.fetches >= DAILY_QUOTA.fetches - RESERVE.fetches) {
-    return `As atualizações agendadas pararam hoje: o complemento já fez ${usage.fetches.toLocaleString('pt-BR')} das ${DAILY_QUOTA.fetches.toLocaleString('pt-BR')} chamadas ao serviço que o Google permite por dia, e a reserva fica para o seu uso. Elas voltam ${resumes(usage, now)}; atualizar pela barra lateral continua possível.`;
+export function quotaStop(usage: DailyUsage, minimumRunMs: number, now: number, account: AccountKind = 'consumer'): string | null {
+  const quota = QUOTAS[account];
+  if (usage.fetches >= quota.fetches - RESERVES[account].fetches) {
+    return `As atualizações agendadas pararam hoje: o complemento já fez ${usage.fetches.toLocaleString('pt-BR')} das ${quota.fetches.toLocaleString('pt-BR')} chamadas ao serviço que o Google permite por dia, e a reserva fica para o seu uso. Elas voltam ${resumes(usage, now)}; atualizar pela barra lateral continua possível.`;
   }
-  if (triggerBudgetMs(usage) < minimumRunMs) {
-    return `As atualizações agendadas pararam hoje: usaram ${Math.round(usage.triggerMs / 60_000)} dos ${DAILY_QUOTA.triggerMs / 60_000} minutos de execução automática que o Google permite por dia. Elas voltam ${resumes(usage, now)}; atualizar pela barra lateral continua possível.`;
+  if (triggerBudgetMs(usage, account) < minimumRunMs) {
+    return `As atualizações agendadas pararam hoje: usaram ${Math.round(usage.triggerMs / 60_000)} dos ${quota.triggerMs / 60_000} minutos de execução automática que o Google permite por dia. Elas voltam ${resumes(usage, now)}; atualizar pela barra lateral continua possível.`;
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAILY_QUOTA, quotaStop, RESERVE, triggerBudgetMs, UsageStore } from '../../../src/core/hourly/usage';
+import { DAILY_QUOTA, QUOTAS, quotaStop, RESERVE, RESERVES, triggerBudgetMs, UsageStore } from '../../../src/core/hourly/usage';
 import { MemoryStore } from '../bulk/fixtures';
 
 const KEY = 'faturamento.uso';
@@ -60,5 +60,29 @@ describe("the user's share of Google's daily quotas", () => {
     expect(quotaStop({ since: 0, fetches: 0, triggerMs: 4_740_001 }, 60_000, 5 * 3_600_000)).toBe(
       'As atualizações agendadas pararam hoje: usaram 79 dos 90 minutos de execução automática que o Google permite por dia. Elas voltam quando a cota diária do Google renovar, 24 horas depois da primeira chamada do dia (em até 19 h); atualizar pela barra lateral continua possível.',
     );
+  });
+
+  it('plans with a Workspace account’s quotas when it is one: 6 hours and 100,000 calls, the same shares kept in reserve', () => {
+    expect(QUOTAS.workspace).toEqual({ fetches: 100_000, triggerMs: 6 * 3_600_000 });
+    expect(RESERVES.workspace).toEqual({ fetches: 5_000, triggerMs: 40 * 60_000 });
+    const usage = { since: 0, fetches: 0, triggerMs: 80 * 60_000 };
+    expect(triggerBudgetMs(usage, 'workspace')).toBe((360 - 40 - 80) * 60_000);
+    expect(quotaStop(usage, 60_000, 5 * 3_600_000, 'workspace')).toBeNull();
+    expect(quotaStop(usage, 60_000, 5 * 3_600_000, 'consumer')).toMatch(/usaram 80 dos 90 minutos/);
+    expect(quotaStop({ since: 0, fetches: 95_000, triggerMs: 0 }, 60_000, 5 * 3_600_000, 'workspace')).toMatch(/95\.000 das 100\.000 chamadas/);
+    expect(quotaStop({ since: 0, fetches: 94_999, triggerMs: 0 }, 60_000, 5 * 3_600_000, 'workspace')).toBeNull();
+    expect(quotaStop({ since: 0, fetches: 0, triggerMs: 320 * 60_000 }, 60_000, 5 * 3_600_000, 'workspace')).toBeNull();
+    expect(quotaStop({ since: 0, fetches: 0, triggerMs: 320 * 60_000 + 1 }, 60_000, 5 * 3_600_000, 'workspace')).toMatch(/usaram 320 dos 360 minutos/);
+  });
+
+  it('keeps the kind of account found on a quota day for the rest of that day, and forgets it with the day', () => {
+    const store = new MemoryStore();
+    let now = 1_000;
+    const usage = new UsageStore(store, () => now);
+    expect(usage.add(1, 0, undefined, {}, 'workspace').account).toBe('workspace');
+    expect(usage.add(1, 0).account).toBe('workspace');
+    expect(usage.get().account).toBe('workspace');
+    now += 24 * 3_600_000;
+    expect(usage.get().account).toBeUndefined();
   });
 });
