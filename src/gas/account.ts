@@ -14,6 +14,7 @@
  *   consumer account's e-mail quota.
  * Found at most once per quota day: the day's usage record keeps it.
  */
+import { plural } from '../api/words';
 import type { AccountKind, DailyUsage } from '../core/hourly/usage';
 import { userEmail } from './services';
 
@@ -48,7 +49,7 @@ export function accountFrom(facts: AccountFacts): Account {
   if (left !== null && left > CONSUMER_MAIL_RECIPIENTS) {
     return {
       kind: 'workspace',
-      how: `cota de e-mail de hoje com ${left.toLocaleString('pt-BR')} destinatários (uma conta pessoal tem ${CONSUMER_MAIL_RECIPIENTS})`,
+      how: `cota de e-mail de hoje com ${plural(left, 'destinatário', 'destinatários')} (uma conta pessoal tem ${CONSUMER_MAIL_RECIPIENTS})`,
       known: true,
     };
   }

@@ -3,6 +3,7 @@
  * account this is and how the add-on knows it (account.ts), the figures it
  * plans with, and what today used of them.
  */
+import { plural } from '../api/words';
 import { QUOTAS } from '../core/hourly/usage';
 import { findAccount } from './account';
 import { attempt, type Row } from './diagnostic-row';
@@ -17,7 +18,7 @@ export function accountRows(): Row[] {
   const account = findAccount();
   const quota = QUOTAS[account.kind];
   const name = account.kind === 'workspace' ? 'conta Google Workspace' : 'conta pessoal';
-  const figures = `${quota.triggerMs / 60_000} min de gatilhos, ${n(quota.fetches)} chamadas ao serviço (UrlFetch), ${n(PROPERTY_OPS[account.kind])} leituras e gravações de propriedades por dia`;
+  const figures = `${quota.triggerMs / 60_000} min de gatilhos, ${plural(quota.fetches, 'chamada', 'chamadas')} ao serviço (UrlFetch), ${plural(PROPERTY_OPS[account.kind], 'leitura', 'leituras')} e gravações de propriedades por dia`;
   const unknown = account.known
     ? ''
     : '; o complemento planeja com as cotas de conta pessoal, as menores. Numa publicação só para um domínio Google Workspace, o administrador põe "conta": "workspace" em addon.config.json e publica de novo';
@@ -30,7 +31,7 @@ export function accountRows(): Row[] {
     ],
     [
       'Uso de hoje das cotas diárias da sua conta',
-      `${n(u.fetches)} de ${n(quota.fetches)} chamadas; ${Math.round(u.triggerMs / 60_000)} de ${quota.triggerMs / 60_000} min de gatilhos${u.stopped ? `; ${u.stopped}` : ''}`,
+      `${n(u.fetches)} de ${plural(quota.fetches, 'chamada', 'chamadas')}; ${Math.round(u.triggerMs / 60_000)} de ${quota.triggerMs / 60_000} min de gatilhos${u.stopped ? `; ${u.stopped}` : ''}`,
       u.stopped ? 'VERIFICAR' : 'OK',
     ],
     attempt('E-mails que ainda podem ser enviados hoje', () => {

@@ -12,6 +12,7 @@
  * (src/gas/account.ts) and the figures here follow it, the consumer ones when
  * it cannot tell.
  */
+import { plural } from '../../api/words';
 import type { KeyValueStore } from '../ports';
 
 /** The kinds of Google account, whose daily quotas differ. */
@@ -100,10 +101,10 @@ function resumes(usage: DailyUsage, now: number): string {
 export function quotaStop(usage: DailyUsage, minimumRunMs: number, now: number, account: AccountKind = 'consumer'): string | null {
   const quota = QUOTAS[account];
   if (usage.fetches >= quota.fetches - RESERVES[account].fetches) {
-    return `As atualizações agendadas pararam hoje: o complemento já fez ${usage.fetches.toLocaleString('pt-BR')} das ${quota.fetches.toLocaleString('pt-BR')} chamadas ao serviço que o Google permite por dia, e a reserva fica para o seu uso. Elas voltam ${resumes(usage, now)}; atualizar pela barra lateral continua possível.`;
+    return `As atualizações agendadas pararam hoje: o complemento já fez ${usage.fetches.toLocaleString('pt-BR')} das ${plural(quota.fetches, 'chamada', 'chamadas')} ao serviço que o Google permite por dia, e a reserva fica para o seu uso. Elas voltam ${resumes(usage, now)}; atualizar pela barra lateral continua possível.`;
   }
   if (triggerBudgetMs(usage, account) < minimumRunMs) {
-    return `As atualizações agendadas pararam hoje: usaram ${Math.round(usage.triggerMs / 60_000)} dos ${quota.triggerMs / 60_000} minutos de execução automática que o Google permite por dia. Elas voltam ${resumes(usage, now)}; atualizar pela barra lateral continua possível.`;
+    return `As atualizações agendadas pararam hoje: usaram ${Math.round(usage.triggerMs / 60_000)} dos ${plural(quota.triggerMs / 60_000, 'minuto', 'minutos')} de execução automática que o Google permite por dia. Elas voltam ${resumes(usage, now)}; atualizar pela barra lateral continua possível.`;
   }
   return null;
 }

@@ -71,8 +71,8 @@ describe("the user's share of Google's daily quotas", () => {
     expect(quotaStop(usage, 60_000, 5 * 3_600_000, 'consumer')).toMatch(/usaram 80 dos 90 minutos/);
     expect(quotaStop({ since: 0, fetches: 95_000, triggerMs: 0 }, 60_000, 5 * 3_600_000, 'workspace')).toMatch(/95\.000 das 100\.000 chamadas/);
     expect(quotaStop({ since: 0, fetches: 94_999, triggerMs: 0 }, 60_000, 5 * 3_600_000, 'workspace')).toBeNull();
-    expect(quotaStop({ since: 0, fetches: 0, triggerMs: 320 * 60_000 }, 60_000, 5 * 3_600_000, 'workspace')).toBeNull();
-    expect(quotaStop({ since: 0, fetches: 0, triggerMs: 320 * 60_000 + 1 }, 60_000, 5 * 3_600_000, 'workspace')).toMatch(/usaram 320 dos 360 minutos/);
+    expect(quotaStop({ since: 0, fetches: 0, triggerMs: 319 * 60_000 }, 60_000, 5 * 3_600_000, 'workspace')).toBeNull();
+    expect(quotaStop({ since: 0, fetches: 0, triggerMs: 319 * 60_000 + 1 }, 60_000, 5 * 3_600_000, 'workspace')).toMatch(/usaram 319 dos 360 minutos/);
   });
 
   it('keeps the kind of account found on a quota day for the rest of that day, and forgets it with the day', () => {
