@@ -1,9 +1,11 @@
 /**
  * The hourly run's notice of the running user's stored work that someone
- * altered (core/hourly/altered.ts): a Histórico line written by the owner's own
- * execution, and one e-mail, once per alteration.
+ * altered, or that is in their name but no longer theirs to run
+ * (core/hourly/altered.ts): a Histórico line written by the owner's own
+ * execution once per alteration, and an e-mail at most once a day per item.
  */
-import { alteredItems, tellAltered } from '../core/hourly/altered';
+import { alteredItems, lostItems, tellAltered } from '../core/hourly/altered';
+import { SHEET_TAG } from '../core/sheets/sheet-layout';
 import type { StoredWork } from '../core/hourly/dispatch';
 import { DashboardStore } from '../core/dashboards/store';
 import { SNAPSHOT_PREFIX } from '../core/bulk/snapshot';
@@ -23,18 +25,24 @@ export function tellAlteredWork(ss: Spreadsheet, doc: SignedStore, work: StoredW
       return head ? [{ key, head }] : [];
     });
   const dashboards = new DashboardStore(doc, () => Utilities.getUuid()).list();
-  const altered = alteredItems({ ...work, dashboards, snapshots }, check);
-  if (altered.length === 0) return;
+  const items = { ...work, dashboards, snapshots };
+  const id = documentId(ss);
+  const book = bookPort(ss);
+  const look = { place: (tag: string) => book.tagged(SHEET_TAG, tag)[0]?.sheet.name(), raw: (key: string) => doc.get(key) };
+  const told = [...alteredItems(items, check), ...lostItems(items, owners.inTheirName(id), me.id, look)];
+  if (told.length === 0) return;
   tellAltered(
     {
-      book: bookPort(ss),
+      book,
       now: () => Date.now(),
       who: me.email,
-      firstTime: (a) => owners.firstNotice(me, documentId(ss), a.key, a.text),
+      firstTime: (a) => owners.firstNotice(me, id, a.key, a.text),
+      mayMail: (a) => owners.mayMail(id, a.key, Date.now()),
       mail: (subject, body) => {
         if (me.email) MailApp.sendEmail(me.email, subject, `${body}\n\nPlanilha "${ss.getName()}": ${ss.getUrl()}`);
       },
     },
-    altered,
+    told,
   );
+  for (const a of told) if (a.letGo) owners.letGo(id, a.key);
 }

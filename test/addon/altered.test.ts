@@ -10,8 +10,8 @@ import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { catalog, type Rec } from '../core/bulk/fixtures';
 import { connect, emulator, importAll, ok, SP, subscriptionSheet } from './helpers';
+import { editCell, stored, WORK_SHEET } from './hidden-sheet';
 
-const WORK_SHEET = 'Faturamento · dados';
 const OWNER = 'contador@example.com.br';
 
 let sb: SandboxHandle;
@@ -25,24 +25,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await sb.reset({ size: { faturas: 3_000, clientes: 20, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
 });
-
-/** The hidden sheet's rows as key → [row, value]. */
-function stored(emu: GasEmulator): Map<string, [number, string]> {
-  const rows = emu.values(WORK_SHEET) as unknown[][];
-  return new Map(rows.map((r, i) => [String(r[0]), [i + 1, String(r[1])] as [number, string]]));
-}
-
-/** Another editor unhides the sheet and edits one item's cell. */
-function editCell(emu: GasEmulator, key: string, change: (item: Rec) => Rec): void {
-  const [row, value] = stored(emu).get(key) ?? [0, ''];
-  expect(row, key).toBeGreaterThan(0);
-  emu.withServices((s) => {
-    s.SpreadsheetApp.getActiveSpreadsheet()
-      .getSheetByName(WORK_SHEET)!
-      .getRange(row, 2)
-      .setValue(JSON.stringify(change(JSON.parse(value))));
-  });
-}
 
 function keyStarting(emu: GasEmulator, prefix: string): string {
   const key = [...stored(emu).keys()].find((k) => k.startsWith(prefix) && !k.includes('#'));

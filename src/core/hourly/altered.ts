@@ -2,9 +2,14 @@
  * Stored work that names the running user as its owner but is not as they
  * saved it (seal.ts): someone changed it in the hidden sheet, or put back an
  * older copy. It is never run, and never deleted: the owner is told, once per
- * alteration, in Histórico (written by their own execution) and by e-mail,
- * with what to do. Only the owner can put it right: whatever anyone else saves
- * is signed as theirs, not the owner's.
+ * alteration, in Histórico (written by their own execution) and by e-mail (at
+ * most one a day per item), with what to do. Only the owner can put it right:
+ * whatever anyone else saves is signed as theirs, not the owner's.
+ *
+ * So is work still in the owner's name (they saved it last, or their old
+ * ledger vouched for it) that their run cannot take as theirs any more: a row
+ * no longer readable, or one whose owner field was removed or now names
+ * someone else. Nothing else would tell them: their schedule just stops.
  */
 import type { BulkJob } from '../bulk/state';
 import type { Dashboard } from '../dashboards/store';
@@ -26,6 +31,12 @@ export interface Altered {
   fix: string;
   /** The item as read: a new alteration of the same item is told again, the same one never twice. */
   text: string;
+  /** What happened to it, when not an alteration of an item still in the owner's name. */
+  why?: string;
+  /** The e-mail's subject, when not an alteration's. */
+  subject?: string;
+  /** The item now names someone else: told once, then no longer the owner's to be told of. */
+  letGo?: boolean;
 }
 
 export const ALTERED_WHY = 'foi alterado fora do complemento (alguém editou a aba oculta "Faturamento · dados") e não é executado';
@@ -68,6 +79,86 @@ export function alteredItems(items: StoredItems, check: OwnershipCheck): Altered
   return out;
 }
 
+type Item = { owner?: Owner; name?: unknown; sheetName?: unknown };
+
+/** A text of the item, if it has one. */
+const text = (item: Item | undefined, field: 'name' | 'sheetName') => (typeof item?.[field] === 'string' ? (item[field] as string) : undefined);
+
+/**
+ * The kinds of stored work by the prefix of their keys, with the name Histórico files one under: the item's own when
+ * it can be read, else the sheet tagged for it (`tag` + id), else its code.
+ */
+const KINDS = [
+  { prefix: 'faturamento.relatorio.', kind: 'report', the: 'O relatório', field: 'name', of: '', tag: 'relatorio:' },
+  { prefix: 'faturamento.job.', kind: 'pull', the: 'A atualização em andamento do relatório', field: 'name', of: '', tag: 'relatorio:' },
+  { prefix: 'faturamento.lote.', kind: 'bulk', the: 'O lote', field: 'sheetName', of: 'da aba ', tag: '' },
+  { prefix: 'faturamento.painel.', kind: 'dashboard', the: 'O painel', field: 'sheetName', of: '', tag: 'painel:' },
+  { prefix: 'faturamento.edicao.', kind: 'snapshot', the: 'A base de comparação de "Enviar alterações"', field: 'name', of: '', tag: '' },
+] as const;
+
+type Kind = (typeof KINDS)[number]['kind'];
+
+/** What the owner does about an item of theirs that can no longer be read. */
+export const REDO: Record<Kind, string> = {
+  report: 'Só você pode refazê-lo: em Importar dados, crie-o de novo (numa aba nova) e agende-o outra vez.',
+  pull: FIX.pull,
+  bulk: 'Só você pode retomá-lo: em Lançamentos em lote, execute de novo a aba desse lote (as linhas com Status OK não são enviadas outra vez).',
+  dashboard: 'Só você pode refazê-lo: em Painéis, crie-o de novo.',
+  snapshot: FIX.snapshot,
+};
+
+export const UNREADABLE_WHY =
+  'não pode mais ser lido: a linha dele na aba oculta "Faturamento · dados" foi alterada fora do complemento, e ele não é executado';
+
+/** Why an item in the owner's name that now names `email` is no longer run by them. */
+export const notTheirsWhy = (email: string | undefined): string =>
+  `não está mais em seu nome: consta agora como de ${email || 'outro editor'}, e a sua execução automática não o executa mais`;
+
+/** What the run sees of the document beside the items read. */
+export interface Look {
+  /** The name of the sheet holding a tag (`relatorio:<id>`, `painel:<id>`), if any. */
+  place(tag: string): string | undefined;
+  /** The stored text under a key (a new alteration of an unreadable item is told again). */
+  raw(key: string): string | null;
+}
+
+/**
+ * Items in the running user's name (`mine`: the keys they saved last or their old ledger vouched for) that their run
+ * cannot take as theirs: not readable any more, or naming no owner or someone else. An item read as theirs is left
+ * to alteredItems, and a pull, which names no owner, to its report.
+ */
+export function lostItems(items: StoredItems, mine: readonly string[], me: string, look: Look): Altered[] {
+  const read = new Map<string, Item>([
+    ...items.reports.map((r) => [`faturamento.relatorio.${r.id}`, r] as const),
+    ...items.pulls.map((j) => [`faturamento.job.${j.reportId}`, {}] as const),
+    ...items.bulk.map((j) => [`faturamento.lote.${j.id}`, j] as const),
+    ...(items.dashboards ?? []).map((d) => [`faturamento.painel.${d.id}`, d] as const),
+    ...(items.snapshots ?? []).map((s) => [s.key, s.head] as const),
+  ]);
+  const out: Altered[] = [];
+  for (const key of mine) {
+    const k = KINDS.find((x) => key.startsWith(x.prefix));
+    if (!k || key.includes('#')) continue;
+    const item = read.get(key);
+    const owner = item?.owner;
+    if (item && (k.kind === 'pull' || owner?.id === me)) continue;
+    const id = key.slice(k.prefix.length);
+    const own = text(item, k.field);
+    const sheet = k.tag ? look.place(k.tag + id) : undefined;
+    const snapshot = k.kind === 'snapshot';
+    const name = snapshot ? 'Enviar alterações' : (own ?? sheet ?? id);
+    const what = snapshot ? k.the : `${k.the} ${own ? `${k.of}"${own}"` : sheet ? `da aba "${sheet}"` : `de código "${id}"`}`;
+    const base = { key, what, name, text: item ? JSON.stringify(item) : `${look.raw(key)}` };
+    if (!item) out.push({ ...base, why: UNREADABLE_WHY, fix: REDO[k.kind], subject: `${what} não pode mais ser lido` });
+    else if (typeof owner?.id !== 'string') out.push({ ...base, fix: FIX[k.kind as Exclude<Kind, 'pull'>] });
+    else {
+      const fix = `Se foi um colega que clicou em "Assumir", não há nada a fazer; se não, ${FIX[k.kind as Exclude<Kind, 'pull'>].replace(/^Só você pode corrigi-l[oa]: /, '')}`;
+      out.push({ ...base, why: notTheirsWhy(owner.email), fix, subject: `${what} não está mais em seu nome`, letGo: true });
+    }
+  }
+  return out;
+}
+
 export interface TellDeps {
   book: BookPort;
   now: () => number;
@@ -75,6 +166,8 @@ export interface TellDeps {
   firstTime: (a: Altered) => boolean;
   /** E-mails the owner (a scheduled run's notice: nobody is watching a sidebar). */
   mail?: (subject: string, body: string) => void;
+  /** Whether the owner may be e-mailed about this item now, remembering it: at most once a day per item. */
+  mayMail?: (a: Altered) => boolean;
   /** The owner's e-mail, for Histórico's Quem: the line is theirs, whoever altered the item. */
   who?: string;
 }
@@ -84,10 +177,10 @@ export function tellAltered(deps: TellDeps, altered: readonly Altered[]): number
   let told = 0;
   for (const a of altered) {
     if (!deps.firstTime(a)) continue;
-    const message = `${a.what} ${ALTERED_WHY}. ${a.fix}`;
+    const message = `${a.what} ${a.why ?? ALTERED_WHY}. ${a.fix}`;
     const at = deps.now();
     appendHistory(deps.book, a.name, { startedAt: at, finishedAt: at, origin: 'agendado', rows: 0, durationMs: 0, result: 'erro', message }, deps.who);
-    deps.mail?.(`${a.what} foi alterado por outra pessoa`, message);
+    if (deps.mail && (deps.mayMail?.(a) ?? true)) deps.mail(a.subject ?? `${a.what} foi alterado por outra pessoa`, message);
     told++;
   }
   return told;

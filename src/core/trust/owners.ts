@@ -42,6 +42,9 @@ const LEDGER_PREFIX = 'faturamento.meus.';
 const SEAL_PREFIX = 'faturamento.selo.';
 /** Per document and key, the alteration last told to the owner: `faturamento.aviso.<document>|<key>`. */
 const NOTICE_PREFIX = 'faturamento.aviso.';
+/** Per document and key, when the owner was last e-mailed about it: `faturamento.avisado.<document>|<key>`. */
+const MAILED_PREFIX = 'faturamento.avisado.';
+const DAY_MS = 24 * 3_600_000;
 const REPORT_KEY = 'faturamento.relatorio.';
 const BULK_KEY = 'faturamento.lote.';
 
@@ -122,6 +125,30 @@ export class OwnerStore {
     if (this.user.get(property) === mark) return false;
     this.user.set(property, mark);
     return true;
+  }
+
+  /** Whether the user may be e-mailed about `key` at `now`: at most once a day per item, remembered. */
+  mayMail(documentId: string, key: string, now: number): boolean {
+    const property = `${MAILED_PREFIX}${documentId}|${key}`;
+    if (now - Number(this.user.get(property)) < DAY_MS) return false;
+    this.user.set(property, String(now));
+    return true;
+  }
+
+  /** The keys of the document's work store in the user's name: those they saved last, and those their old ledger vouches for. */
+  inTheirName(documentId: string): string[] {
+    // Signatures first: their one read brings the old ledger too.
+    const seals = this.seals(documentId);
+    const ledger = this.ledger(documentId);
+    const legacy = [...Object.keys(ledger.reports).map((id) => REPORT_KEY + id), ...Object.keys(ledger.bulk).map((id) => BULK_KEY + id)];
+    return [...new Set([...seals.keys(), ...legacy])];
+  }
+
+  /** The item under `key` is in someone else's name now: the user neither signs nor vouches for it any longer. */
+  letGo(documentId: string, key: string): void {
+    this.keepSignature(documentId, key, undefined);
+    const id = (prefix: string) => (key.startsWith(prefix) ? [key.slice(prefix.length)] : []);
+    this.forget(documentId, { reports: id(REPORT_KEY), bulk: id(BULK_KEY) });
   }
 
   /** The ledger of an owner from before items were signed whole (empty once nothing is left to accept from it). */
