@@ -130,7 +130,8 @@ export class OwnerStore {
   /** Whether the user may be e-mailed about `key` at `now`: at most once a day per item, remembered. */
   mayMail(documentId: string, key: string, now: number): boolean {
     const property = `${MAILED_PREFIX}${documentId}|${key}`;
-    if (now - Number(this.user.get(property)) < DAY_MS) return false;
+    const last = this.user.get(property);
+    if (last !== null && now - Number(last) < DAY_MS) return false;
     this.user.set(property, String(now));
     return true;
   }
@@ -199,6 +200,10 @@ export class OwnerStore {
     const seals = this.seals(documentId);
     const ledger = this.ledger(documentId);
     // Vouched for before items were signed whole, and never saved by this user since: accepted as it was then, until the next save signs it.
+    // Kept, not retired: reports scheduled and bulk runs left unfinished under the previous version are still in people's
+    // documents, and refusing them all would stop every such schedule and tell its owner of an alteration nobody made.
+    // Nor can they be signed whole unseen: only this comparison tells the owner's terms from a colleague's edit of them,
+    // so an item changed in what its owner vouched for is refused and told like any other alteration.
     const report = (r: ReportTerms) => isSealed(r) || (!seals.has(REPORT_KEY + r.id) && reportVouched(this.sign, me.secret, ledger.reports[r.id], r));
     const bulk = (j: BulkTerms) => isSealed(j) || (!seals.has(BULK_KEY + j.id) && bulkVouched(this.sign, me.secret, ledger.bulk[j.id], j));
     return {

@@ -403,6 +403,51 @@ describe('OwnerStore notices', () => {
   });
 });
 
+describe("OwnerStore: what is in the user's name, and e-mails about it", () => {
+  it('the keys they saved last and those their old ledger vouches for, each once, in this document only', () => {
+    const { user, store } = owners();
+    const me = store.identity('a');
+    const { view } = docAs(store, me);
+    view.writeJson('faturamento.relatorio.r1', report(me.id));
+    view.writeJson('faturamento.painel.p1', { id: 'p1' });
+    docAs(store, me, new MemoryStore(), 'doc-2').view.writeJson('faturamento.relatorio.r9', report(me.id));
+    user.set(`faturamento.meus.${DOC}`, JSON.stringify({ reports: { r1: 'x', r2: 'y' }, bulk: { b1: 'z' } }));
+    const fresh = owners('id', user).store;
+    expect(fresh.inTheirName(DOC).sort()).toEqual(['faturamento.lote.b1', 'faturamento.painel.p1', 'faturamento.relatorio.r1', 'faturamento.relatorio.r2']);
+    expect(fresh.inTheirName('doc-3')).toEqual([]);
+  });
+
+  it('letting an item go drops its signature and what the old ledger vouched for it, and nothing else', () => {
+    const { user, store } = owners();
+    const me = store.identity('a');
+    const { view } = docAs(store, me);
+    view.writeJson('faturamento.relatorio.r1', report(me.id));
+    view.writeJson('faturamento.lote.b2', job(me.id));
+    user.set(`faturamento.meus.${DOC}`, JSON.stringify({ reports: { r3: 'x' }, bulk: { b1: 'z' } }));
+    const fresh = owners('id', user).store;
+    fresh.letGo(DOC, 'faturamento.relatorio.r1');
+    fresh.letGo(DOC, 'faturamento.lote.b1');
+    expect(fresh.inTheirName(DOC).sort()).toEqual(['faturamento.lote.b2', 'faturamento.relatorio.r3']);
+    expect(user.get(`faturamento.selo.${DOC}|faturamento.relatorio.r1`)).toBeNull();
+    expect(owners('id', user).store.inTheirName(DOC).sort()).toEqual(['faturamento.lote.b2', 'faturamento.relatorio.r3']);
+    fresh.letGo(DOC, 'faturamento.relatorio.r3');
+    expect(fresh.ledger(DOC)).toEqual({ reports: {}, bulk: {} });
+  });
+
+  it('an e-mail about an item at most once a day, per document and item', () => {
+    const { store } = owners();
+    const DAY = 24 * 3_600_000;
+    expect(store.mayMail(DOC, 'k', 1_000)).toBe(true);
+    expect(store.mayMail(DOC, 'k', 1_000 + DAY - 1)).toBe(false);
+    expect(store.mayMail(DOC, 'outra', 1_000)).toBe(true);
+    expect(store.mayMail('doc-2', 'k', 1_000)).toBe(true);
+    expect(store.mayMail(DOC, 'k', 1_000 + DAY)).toBe(true);
+    // The day counts from the last e-mail sent, not from the refusals in between.
+    expect(store.mayMail(DOC, 'k', 1_000 + 2 * DAY - 1)).toBe(false);
+    expect(store.mayMail(DOC, 'k', 1_000 + 2 * DAY)).toBe(true);
+  });
+});
+
 describe('OwnerStore reads', () => {
   it("a checker reads the user's properties once, all together: the old ledger comes with the signatures", () => {
     /** Properties as Apps Script has them: one read of them all costs what one key's does. */
