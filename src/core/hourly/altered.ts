@@ -125,7 +125,7 @@ export interface Look {
 /**
  * Items in the running user's name (`mine`: the keys they saved last or their old ledger vouched for) that their run
  * cannot take as theirs: not readable any more, or naming no owner or someone else. An item read as theirs is left
- * to alteredItems, and a pull, which names no owner, to its report.
+ * to alteredItems.
  */
 export function lostItems(items: StoredItems, mine: readonly string[], me: string, look: Look): Altered[] {
   const read = new Map<string, Item>([
@@ -141,7 +141,9 @@ export function lostItems(items: StoredItems, mine: readonly string[], me: strin
     if (!k || key.includes('#')) continue;
     const item = read.get(key);
     const owner = item?.owner;
-    if (item && (k.kind === 'pull' || owner?.id === me)) continue;
+    // A pull names no owner and a snapshot goes to whoever pulls its report next: each follows its report, told of on its own.
+    const follows = k.kind === 'pull' || (k.kind === 'snapshot' && typeof owner?.id === 'string');
+    if (item && (follows || owner?.id === me)) continue;
     const id = key.slice(k.prefix.length);
     const own = text(item, k.field);
     const sheet = k.tag ? look.place(k.tag + id) : undefined;

@@ -31,11 +31,21 @@ describe('lostItems', () => {
     pulls: [pull('r1'), pull('r3')],
     bulk: [bulk('b1', mine), bulk('b2', other)],
     dashboards: [dashboard('p1', other)],
-    snapshots: [{ key: 'faturamento.edicao.5', head: {} }],
+    snapshots: [
+      { key: 'faturamento.edicao.5', head: {} },
+      { key: 'faturamento.edicao.6', head: { owner: other } },
+    ],
   };
 
-  it('leaves alone what is read as the owner’s, a readable pull, keys it does not know, and parts', () => {
-    const keys = ['faturamento.relatorio.r1', 'faturamento.lote.b1', 'faturamento.job.r3', 'faturamento.outra.x', 'faturamento.lote.b9#a0'];
+  it('leaves alone what is read as the owner’s, a readable pull, a snapshot a colleague pulled since, keys it does not know, and parts', () => {
+    const keys = [
+      'faturamento.relatorio.r1',
+      'faturamento.lote.b1',
+      'faturamento.job.r3',
+      'faturamento.edicao.6',
+      'faturamento.outra.x',
+      'faturamento.lote.b9#a0',
+    ];
     expect(lostItems(items, keys, ME, look)).toEqual([]);
   });
 
