@@ -39,7 +39,12 @@ export function tellAlteredWork(ss: Spreadsheet, doc: SignedStore, work: StoredW
       firstTime: (a) => owners.firstNotice(me, id, a.key, a.text),
       mayMail: (a) => owners.mayMail(id, a.key, Date.now()),
       mail: (subject, body) => {
-        if (me.email) MailApp.sendEmail(me.email, subject, `${body}\n\nPlanilha "${ss.getName()}": ${ss.getUrl()}`);
+        if (!me.email) return;
+        try {
+          MailApp.sendEmail(me.email, subject, `${body}\n\nPlanilha "${ss.getName()}": ${ss.getUrl()}`);
+        } catch {
+          // The day's e-mails are spent: Histórico has the line, and the owner's other work in the document still runs.
+        }
       },
     },
     told,

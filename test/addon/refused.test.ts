@@ -85,6 +85,23 @@ describe('a scheduled report a co-editor broke', () => {
     });
   }
 
+  it('with the day’s e-mails spent, the line is still written and the rest of the owner’s work still runs', async () => {
+    const emu = emulator();
+    const id = scheduledReport(emu);
+    typeOver(emu, `faturamento.relatorio.${id}`, (v) => v.slice(0, -7));
+    // The owner's other scripts sent the account's e-mails of the day.
+    emu.withServices((s) => {
+      while (s.MailApp.getRemainingDailyQuota() > 0) s.MailApp.sendEmail(OWNER, 'outro script', '.');
+    });
+    emu.mail.length = 0;
+    await sb.clearLog();
+    const [run] = emu.runDueTriggers(SP('2026-11-22T11:05:00'));
+    expect(run.status).toBe('ok');
+    expect((await sb.requestLog()).filter((e) => /clientes/.test(e.path)).length).toBeGreaterThan(0);
+    expect(toldLines(emu)).toHaveLength(1);
+    expect(emu.mail).toEqual([]);
+  });
+
   it('broken again and again: a Histórico line for each new alteration, at most one e-mail a day', async () => {
     const emu = emulator();
     const id = scheduledReport(emu);
