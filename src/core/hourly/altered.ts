@@ -31,6 +31,8 @@ export interface Altered {
   fix: string;
   /** The item as read: a new alteration of the same item is told again, the same one never twice. */
   text: string;
+  /** The item is said in the feminine ("a atualização", "a base"): what is said of it agrees. */
+  she?: boolean;
   /** What happened to it, when not an alteration of an item still in the owner's name. */
   why?: string;
   /** The e-mail's subject, when not an alteration's. */
@@ -40,6 +42,12 @@ export interface Altered {
 }
 
 export const ALTERED_WHY = 'foi alterado fora do complemento (alguém editou a aba oculta "Faturamento · dados") e não é executado';
+
+/** The ending that agrees with the item: "alterado", "alterada". */
+const ending = (she: boolean | undefined) => (she ? 'a' : 'o');
+
+/** ALTERED_WHY, agreeing with the item. */
+const alteredWhy = (she: boolean | undefined) => (she ? ALTERED_WHY.replace('alterado', 'alterada').replace(/executado$/, 'executada') : ALTERED_WHY);
 
 export const FIX = {
   report: 'Só você pode corrigi-lo: em Relatórios, confira os filtros e a aba e clique em "Assumir" para salvá-lo de novo, ou exclua-o.',
@@ -62,20 +70,21 @@ export interface StoredItems {
 /** The running user's items that are not as they saved them. */
 export function alteredItems(items: StoredItems, check: OwnershipCheck): Altered[] {
   const out: Altered[] = [];
-  const add = (key: string, item: object, what: string, name: string, fix: string) => out.push({ key, what, name, fix, text: JSON.stringify(item) });
+  const add = (key: string, item: object, what: string, name: string, fix: string, she = false) =>
+    out.push({ key, what, name, fix, text: JSON.stringify(item), ...(she ? { she } : {}) });
   const reports = new Map(items.reports.map((r) => [r.id, r]));
   for (const r of items.reports) if (check.altered(r)) add(`faturamento.relatorio.${r.id}`, r, `O relatório "${r.name}"`, r.name, FIX.report);
   for (const j of items.pulls) {
     const r = reports.get(j.reportId);
     if (r && r.owner?.id === check.me && j.state.status === 'running' && !check.sealed(j))
-      add(`faturamento.job.${j.reportId}`, j, `A atualização em andamento do relatório "${r.name}"`, r.name, FIX.pull);
+      add(`faturamento.job.${j.reportId}`, j, `A atualização em andamento do relatório "${r.name}"`, r.name, FIX.pull, true);
   }
   for (const j of items.bulk)
     if ((j.status === 'running' || j.status === 'failed') && check.altered(j))
       add(`faturamento.lote.${j.id}`, j, `O lote da aba "${j.sheetName}"`, `Lote · ${j.sheetName}`, FIX.bulk);
   for (const d of items.dashboards ?? []) if (check.altered(d)) add(`faturamento.painel.${d.id}`, d, `O painel "${d.sheetName}"`, d.sheetName, FIX.dashboard);
   for (const s of items.snapshots ?? [])
-    if (check.altered(s.head)) add(s.key, s.head, 'A base de comparação de "Enviar alterações"', 'Enviar alterações', FIX.snapshot);
+    if (check.altered(s.head)) add(s.key, s.head, 'A base de comparação de "Enviar alterações"', 'Enviar alterações', FIX.snapshot, true);
   return out;
 }
 
@@ -89,11 +98,11 @@ const text = (item: Item | undefined, field: 'name' | 'sheetName') => (typeof it
  * it can be read, else the sheet tagged for it (`tag` + id), else its code.
  */
 const KINDS = [
-  { prefix: 'faturamento.relatorio.', kind: 'report', the: 'O relatório', field: 'name', of: '', tag: 'relatorio:' },
-  { prefix: 'faturamento.job.', kind: 'pull', the: 'A atualização em andamento do relatório', field: 'name', of: '', tag: 'relatorio:' },
-  { prefix: 'faturamento.lote.', kind: 'bulk', the: 'O lote', field: 'sheetName', of: 'da aba ', tag: '' },
-  { prefix: 'faturamento.painel.', kind: 'dashboard', the: 'O painel', field: 'sheetName', of: '', tag: 'painel:' },
-  { prefix: 'faturamento.edicao.', kind: 'snapshot', the: 'A base de comparação de "Enviar alterações"', field: 'name', of: '', tag: '' },
+  { prefix: 'faturamento.relatorio.', kind: 'report', the: 'O relatório', she: false, field: 'name', of: '', tag: 'relatorio:' },
+  { prefix: 'faturamento.job.', kind: 'pull', the: 'A atualização em andamento do relatório', she: true, field: 'name', of: '', tag: 'relatorio:' },
+  { prefix: 'faturamento.lote.', kind: 'bulk', the: 'O lote', she: false, field: 'sheetName', of: 'da aba ', tag: '' },
+  { prefix: 'faturamento.painel.', kind: 'dashboard', the: 'O painel', she: false, field: 'sheetName', of: '', tag: 'painel:' },
+  { prefix: 'faturamento.edicao.', kind: 'snapshot', the: 'A base de comparação de "Enviar alterações"', she: true, field: 'name', of: '', tag: '' },
 ] as const;
 
 type Kind = (typeof KINDS)[number]['kind'];
@@ -107,8 +116,11 @@ export const REDO: Record<Kind, string> = {
   snapshot: FIX.snapshot,
 };
 
-export const UNREADABLE_WHY =
-  'não pode mais ser lido: a linha dele na aba oculta "Faturamento · dados" foi alterada fora do complemento, e ele não é executado';
+/** Why an item in the owner's name that no longer reads is not run. */
+export const unreadableWhy = (she: boolean): string => {
+  const o = ending(she);
+  return `não pode mais ser lid${o}: a linha del${she ? 'a' : 'e'} na aba oculta "Faturamento · dados" foi alterada fora do complemento, e el${she ? 'a' : 'e'} não é executad${o}`;
+};
 
 /** Why an item in the owner's name that now names `email` is no longer run by them. */
 export const notTheirsWhy = (email: string | undefined): string =>
@@ -150,8 +162,8 @@ export function lostItems(items: StoredItems, mine: readonly string[], me: strin
     const snapshot = k.kind === 'snapshot';
     const name = snapshot ? 'Enviar alterações' : (own ?? sheet ?? id);
     const what = snapshot ? k.the : `${k.the} ${own ? `${k.of}"${own}"` : sheet ? `da aba "${sheet}"` : `de código "${id}"`}`;
-    const base = { key, what, name, text: item ? JSON.stringify(item) : `${look.raw(key)}` };
-    if (!item) out.push({ ...base, why: UNREADABLE_WHY, fix: REDO[k.kind], subject: `${what} não pode mais ser lido` });
+    const base = { key, what, name, text: item ? JSON.stringify(item) : `${look.raw(key)}`, ...(k.she ? { she: true } : {}) };
+    if (!item) out.push({ ...base, why: unreadableWhy(k.she), fix: REDO[k.kind], subject: `${what} não pode mais ser lid${ending(k.she)}` });
     else if (typeof owner?.id !== 'string') out.push({ ...base, fix: FIX[k.kind as Exclude<Kind, 'pull'>] });
     else {
       const fix = `Se foi um colega que clicou em "Assumir", não há nada a fazer; se não, ${FIX[k.kind as Exclude<Kind, 'pull'>].replace(/^Só você pode corrigi-l[oa]: /, '')}`;
@@ -179,10 +191,10 @@ export function tellAltered(deps: TellDeps, altered: readonly Altered[]): number
   let told = 0;
   for (const a of altered) {
     if (!deps.firstTime(a)) continue;
-    const message = `${a.what} ${a.why ?? ALTERED_WHY}. ${a.fix}`;
+    const message = `${a.what} ${a.why ?? alteredWhy(a.she)}. ${a.fix}`;
     const at = deps.now();
     appendHistory(deps.book, a.name, { startedAt: at, finishedAt: at, origin: 'agendado', rows: 0, durationMs: 0, result: 'erro', message }, deps.who);
-    if (deps.mail && (deps.mayMail?.(a) ?? true)) deps.mail(a.subject ?? `${a.what} foi alterado por outra pessoa`, message);
+    if (deps.mail && (deps.mayMail?.(a) ?? true)) deps.mail(a.subject ?? `${a.what} foi alterad${ending(a.she)} por outra pessoa`, message);
     told++;
   }
   return told;

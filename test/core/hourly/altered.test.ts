@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BulkJob } from '../../../src/core/bulk/state';
 import type { Dashboard } from '../../../src/core/dashboards/store';
-import { type Altered, FIX, lostItems, notTheirsWhy, REDO, tellAltered, UNREADABLE_WHY } from '../../../src/core/hourly/altered';
+import { type Altered, alteredItems, FIX, lostItems, notTheirsWhy, REDO, tellAltered, unreadableWhy } from '../../../src/core/hourly/altered';
 import type { Report } from '../../../src/core/reports/reports';
 import type { PullJob } from '../../../src/core/runs/deps';
 import { HISTORY_SHEET } from '../../../src/core/sheets/sheet-names';
@@ -60,13 +60,21 @@ describe('lostItems', () => {
     ];
     const lost = lostItems(items, keys, ME, look);
     expect(lost.map((a) => [a.what, a.name, a.fix, a.why])).toEqual([
-      ['O relatório da aba "Cobranças"', 'Cobranças', REDO.report, UNREADABLE_WHY],
-      ['O relatório de código "r8"', 'r8', REDO.report, UNREADABLE_WHY],
-      ['A atualização em andamento do relatório da aba "Cobranças"', 'Cobranças', FIX.pull, UNREADABLE_WHY],
-      ['O lote de código "b9"', 'b9', REDO.bulk, UNREADABLE_WHY],
-      ['O painel da aba "Vencimentos"', 'Vencimentos', REDO.dashboard, UNREADABLE_WHY],
-      ['A base de comparação de "Enviar alterações"', 'Enviar alterações', FIX.snapshot, UNREADABLE_WHY],
+      ['O relatório da aba "Cobranças"', 'Cobranças', REDO.report, unreadableWhy(false)],
+      ['O relatório de código "r8"', 'r8', REDO.report, unreadableWhy(false)],
+      ['A atualização em andamento do relatório da aba "Cobranças"', 'Cobranças', FIX.pull, unreadableWhy(true)],
+      ['O lote de código "b9"', 'b9', REDO.bulk, unreadableWhy(false)],
+      ['O painel da aba "Vencimentos"', 'Vencimentos', REDO.dashboard, unreadableWhy(false)],
+      ['A base de comparação de "Enviar alterações"', 'Enviar alterações', FIX.snapshot, unreadableWhy(true)],
     ]);
+    expect(unreadableWhy(false)).toBe(
+      'não pode mais ser lido: a linha dele na aba oculta "Faturamento · dados" foi alterada fora do complemento, e ele não é executado',
+    );
+    expect(unreadableWhy(true)).toBe(
+      'não pode mais ser lida: a linha dela na aba oculta "Faturamento · dados" foi alterada fora do complemento, e ela não é executada',
+    );
+    expect(lost.map((a) => Boolean(a.she))).toEqual([false, false, true, false, false, true]);
+    expect(lost[2].subject).toBe('A atualização em andamento do relatório da aba "Cobranças" não pode mais ser lida');
     expect(lost[0]).toMatchObject({
       key: 'faturamento.relatorio.r9',
       text: '{quebrado faturamento.relatorio.r9',
@@ -77,10 +85,10 @@ describe('lostItems', () => {
 
   it('an item whose owner was removed (or has no id) is an alteration, told as one', () => {
     const lost = lostItems(items, ['faturamento.relatorio.r2', 'faturamento.relatorio.r4', 'faturamento.edicao.5'], ME, look);
-    expect(lost.map((a) => [a.what, a.name, a.fix, a.why, a.subject, a.letGo])).toEqual([
-      ['O relatório "Relatório r2"', 'Relatório r2', FIX.report, undefined, undefined, undefined],
-      ['O relatório "Relatório r4"', 'Relatório r4', FIX.report, undefined, undefined, undefined],
-      ['A base de comparação de "Enviar alterações"', 'Enviar alterações', FIX.snapshot, undefined, undefined, undefined],
+    expect(lost.map((a) => [a.what, a.name, a.fix, a.why, a.subject, a.letGo, a.she])).toEqual([
+      ['O relatório "Relatório r2"', 'Relatório r2', FIX.report, undefined, undefined, undefined, undefined],
+      ['O relatório "Relatório r4"', 'Relatório r4', FIX.report, undefined, undefined, undefined, undefined],
+      ['A base de comparação de "Enviar alterações"', 'Enviar alterações', FIX.snapshot, undefined, undefined, undefined, true],
     ]);
     expect(lost[0].text).toBe(JSON.stringify(items.reports[1]));
   });
@@ -99,6 +107,28 @@ describe('lostItems', () => {
       'Se foi um colega que clicou em "Assumir", não há nada a fazer; se não, em Relatórios, confira os filtros e a aba e clique em "Assumir" para salvá-lo de novo, ou exclua-o.',
     );
     expect(lost[1].fix).toMatch(/; se não, em Lançamentos em lote, clique em "Cancelar"/);
+  });
+});
+
+describe('alteredItems', () => {
+  it('a running pull and a snapshot are said in the feminine, the rest not', () => {
+    const check = { me: ME, report: () => false, bulk: () => false, sealed: () => false, altered: () => true };
+    const running = { reportId: 'r1', state: { status: 'running' } } as unknown as PullJob;
+    const found = alteredItems(
+      {
+        reports: [report('r1', mine)],
+        pulls: [running],
+        bulk: [{ ...bulk('b1', mine), status: 'running' } as BulkJob],
+        snapshots: [{ key: 'faturamento.edicao.5', head: { owner: mine } }],
+      },
+      check,
+    );
+    expect(found.map((a) => [a.key, a.she])).toEqual([
+      ['faturamento.relatorio.r1', undefined],
+      ['faturamento.job.r1', true],
+      ['faturamento.lote.b1', undefined],
+      ['faturamento.edicao.5', true],
+    ]);
   });
 });
 
@@ -139,9 +169,17 @@ describe('tellAltered', () => {
     ]);
   });
 
-  it('without a limit every new alteration is e-mailed, under its own subject', () => {
-    const mails: string[] = [];
-    tellAltered({ book: new MemoryBook(), now: () => 1, firstTime: () => true, mail: (subject) => mails.push(subject) }, [lost, altered]);
-    expect(mails).toEqual(['Assunto', 'O lote da aba "B" foi alterado por outra pessoa']);
+  it('without a limit every new alteration is e-mailed, under its own subject, in words that agree with the item', () => {
+    const mails: string[][] = [];
+    const she: Altered = { key: 'k4', what: 'A base de comparação', name: 'Enviar alterações', fix: 'Refaça.', text: 't4', she: true };
+    tellAltered({ book: new MemoryBook(), now: () => 1, firstTime: () => true, mail: (subject, body) => mails.push([subject, body]) }, [lost, altered, she]);
+    expect(mails.map(([subject]) => subject)).toEqual([
+      'Assunto',
+      'O lote da aba "B" foi alterado por outra pessoa',
+      'A base de comparação foi alterada por outra pessoa',
+    ]);
+    expect(mails[2][1]).toBe(
+      'A base de comparação foi alterada fora do complemento (alguém editou a aba oculta "Faturamento · dados") e não é executada. Refaça.',
+    );
   });
 });
