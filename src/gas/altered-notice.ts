@@ -29,7 +29,8 @@ export function tellAlteredWork(ss: Spreadsheet, doc: SignedStore, work: StoredW
   const id = documentId(ss);
   const book = bookPort(ss);
   const look = { place: (tag: string) => book.tagged(SHEET_TAG, tag)[0]?.sheet.name(), raw: (key: string) => doc.get(key) };
-  const told = [...alteredItems(items, check), ...lostItems(items, owners.inTheirName(id), me.id, look)];
+  const mine = owners.inTheirName(id);
+  const told = [...alteredItems(items, check, new Set(mine)), ...lostItems(items, mine, me.id, look)];
   if (told.length === 0) return;
   tellAltered(
     {

@@ -42,7 +42,9 @@ function scheduledReport(emu: GasEmulator): string {
 
 /** Histórico's lines about refusals (their Mensagem says what to do). */
 function toldLines(emu: GasEmulator): unknown[][] {
-  return (emu.values('Histórico') as unknown[][]).slice(1).filter((r) => /não é executad|não pode mais ser lid|não está mais em seu nome/.test(String(r[6])));
+  return (emu.values('Histórico') as unknown[][])
+    .slice(1)
+    .filter((r) => /não é executad|não é continuad|não pode mais ser lid|não está mais em seu nome/.test(String(r[6])));
 }
 
 function hours(emu: GasEmulator, day: string, times: string[], between?: (i: number) => void): void {
@@ -185,6 +187,28 @@ describe('work saved by the previous version', () => {
     expect(told).toHaveLength(1);
     expect(String(told[0][6])).toMatch(/Cobranças do mês.*alterado fora do complemento/);
     expect(emu.mail).toEqual([expect.objectContaining({ to: OWNER })]);
+  });
+
+  it('an unfinished pull of a scheduled report is not continued nor blamed on anyone: the report starts over, and its owner is told', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const started = ok(emu.run('startImportRun', [{ connection: 'Demo', listing: 'faturas', sheetName: 'Faturas', filters: {}, name: 'Faturas' }]));
+    expect(started.done).toBe(false);
+    const id = started.reportId as string;
+    ok(emu.run('setReportSchedule', [id, { kind: 'hourly' }, false]));
+    // The previous version signed no pull.
+    emu.withServices((s) => {
+      const props = s.PropertiesService.getUserProperties();
+      for (const k of props.getKeys()) if (k.includes(`|faturamento.job.${id}`)) props.deleteProperty(k);
+    });
+    emu.mail.length = 0;
+    hours(emu, '2026-11-22', ['11:05', '12:05', '13:05']);
+    expect((emu.run('listReports') as Rec[]).find((r) => r.id === id)?.lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+    expect((emu.values('Histórico') as unknown[][]).filter((r) => /fora do complemento/.test(String(r[6])))).toEqual([]);
+    const told = toldLines(emu);
+    expect(told).toHaveLength(1);
+    expect(String(told[0][6])).toMatch(/atualização em andamento do relatório "Faturas" .*versão anterior.*recomeça do início/);
+    expect(emu.mail).toHaveLength(1);
   });
 
   async function unfinishedBulkRun(emu: GasEmulator): Promise<string> {

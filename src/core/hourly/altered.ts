@@ -67,8 +67,16 @@ export interface StoredItems {
   snapshots?: Array<{ key: string; head: { owner?: Owner } }>;
 }
 
-/** The running user's items that are not as they saved them. */
-export function alteredItems(items: StoredItems, check: OwnershipCheck): Altered[] {
+/** Why an unfinished pull the owner never saved (they signed none of its values) is not continued. */
+export const NOT_CONTINUED = 'não foi salva por você nesta versão do complemento (vem de uma versão anterior, ou de outra pessoa) e não é continuada';
+export const RESTARTS = 'Ela recomeça do início na próxima execução agendada do relatório, que está intacto.';
+
+/**
+ * The running user's items that are not as they saved them. An unfinished pull of theirs they never signed (`signed`:
+ * the keys they saved last) is not an alteration: the previous version signed no pull. It is not continued either,
+ * since nothing says it is theirs, and its report starts over.
+ */
+export function alteredItems(items: StoredItems, check: OwnershipCheck, signed?: ReadonlySet<string>): Altered[] {
   const out: Altered[] = [];
   const add = (key: string, item: object, what: string, name: string, fix: string, she = false) =>
     out.push({ key, what, name, fix, text: JSON.stringify(item), ...(she ? { she } : {}) });
@@ -76,8 +84,21 @@ export function alteredItems(items: StoredItems, check: OwnershipCheck): Altered
   for (const r of items.reports) if (check.altered(r)) add(`faturamento.relatorio.${r.id}`, r, `O relatório "${r.name}"`, r.name, FIX.report);
   for (const j of items.pulls) {
     const r = reports.get(j.reportId);
-    if (r && r.owner?.id === check.me && j.state.status === 'running' && !check.sealed(j))
-      add(`faturamento.job.${j.reportId}`, j, `A atualização em andamento do relatório "${r.name}"`, r.name, FIX.pull, true);
+    if (!r || r.owner?.id !== check.me || j.state.status !== 'running' || check.sealed(j)) continue;
+    const key = `faturamento.job.${j.reportId}`;
+    const what = `A atualização em andamento do relatório "${r.name}"`;
+    if (!signed || signed.has(key)) add(key, j, what, r.name, FIX.pull, true);
+    else
+      out.push({
+        key,
+        what,
+        name: r.name,
+        text: JSON.stringify(j),
+        she: true,
+        why: NOT_CONTINUED,
+        fix: r.schedule ? RESTARTS : FIX.pull,
+        subject: `${what} não é continuada`,
+      });
   }
   for (const j of items.bulk)
     if ((j.status === 'running' || j.status === 'failed') && check.altered(j))

@@ -7,7 +7,18 @@
 import { describe, expect, it } from 'vitest';
 import type { BulkJob } from '../../../src/core/bulk/state';
 import type { Dashboard } from '../../../src/core/dashboards/store';
-import { type Altered, alteredItems, FIX, lostItems, notTheirsWhy, REDO, tellAltered, unreadableWhy } from '../../../src/core/hourly/altered';
+import {
+  type Altered,
+  alteredItems,
+  FIX,
+  lostItems,
+  NOT_CONTINUED,
+  notTheirsWhy,
+  REDO,
+  RESTARTS,
+  tellAltered,
+  unreadableWhy,
+} from '../../../src/core/hourly/altered';
 import type { Report } from '../../../src/core/reports/reports';
 import type { PullJob } from '../../../src/core/runs/deps';
 import { HISTORY_SHEET } from '../../../src/core/sheets/sheet-names';
@@ -129,6 +140,33 @@ describe('alteredItems', () => {
       ['faturamento.lote.b1', undefined],
       ['faturamento.edicao.5', true],
     ]);
+  });
+});
+
+describe('alteredItems, an unfinished pull its owner never signed', () => {
+  const check = { me: ME, report: () => false, bulk: () => false, sealed: () => false, altered: () => false };
+  const running = (reportId: string) => ({ reportId, state: { status: 'running' } }) as unknown as PullJob;
+  const items = {
+    reports: [report('r1', mine), { ...report('r2', mine), schedule: { kind: 'hourly' } } as Report, report('r3', other)],
+    pulls: [running('r1'), running('r2'), running('r3'), { reportId: 'r1', state: { status: 'done' } } as unknown as PullJob],
+    bulk: [],
+  };
+
+  it('is not continued nor called altered: a scheduled report starts over, another waits for Atualizar', () => {
+    const found = alteredItems(items, check, new Set(['faturamento.relatorio.r1']));
+    expect(found.map((a) => [a.key, a.why, a.fix, a.subject, a.she])).toEqual([
+      ['faturamento.job.r1', NOT_CONTINUED, FIX.pull, 'A atualização em andamento do relatório "Relatório r1" não é continuada', true],
+      ['faturamento.job.r2', NOT_CONTINUED, RESTARTS, 'A atualização em andamento do relatório "Relatório r2" não é continuada', true],
+    ]);
+  });
+
+  it('one they signed and that is not as they saved it is an alteration', () => {
+    const found = alteredItems(items, check, new Set(['faturamento.job.r1']));
+    expect(found.map((a) => [a.key, a.why])).toEqual([
+      ['faturamento.job.r1', undefined],
+      ['faturamento.job.r2', NOT_CONTINUED],
+    ]);
+    expect(alteredItems(items, { ...check, sealed: () => true }, new Set())).toEqual([]);
   });
 });
 
