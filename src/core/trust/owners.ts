@@ -148,8 +148,9 @@ export class OwnerStore {
   /** The item under `key` is in someone else's name now: the user neither signs nor vouches for it any longer. */
   letGo(documentId: string, key: string): void {
     this.keepSignature(documentId, key, undefined);
-    const id = (prefix: string) => (key.startsWith(prefix) ? [key.slice(prefix.length)] : []);
-    this.forget(documentId, { reports: id(REPORT_KEY), bulk: id(BULK_KEY) });
+    const { reports, bulk } = this.ledger(documentId);
+    const under = (prefix: string) => (id: string) => prefix + id === key;
+    this.forget(documentId, { reports: Object.keys(reports).filter(under(REPORT_KEY)), bulk: Object.keys(bulk).filter(under(BULK_KEY)) });
   }
 
   /** The ledger of an owner from before items were signed whole (empty once nothing is left to accept from it). */
