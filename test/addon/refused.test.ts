@@ -2,7 +2,8 @@
  * Stored work in its owner's name that their hourly run refuses without it
  * being theirs as they saved it: a scheduled report whose owner field or JSON a
  * co-editor broke, and work saved by the previous version (vouched for by the
- * owner's old ledger, which signed only an item's terms). Each refusal is told
+ * owner's old ledger, which signed only an item's terms, and unfinished pulls,
+ * which it did not sign at all). Each refusal is told
  * to the owner, who alone can act on it: a Histórico line in their name naming
  * the item and what to do, and at most one e-mail a day per item. What was sent
  * is checked against the sandbox's own log.
