@@ -423,15 +423,16 @@ describe("OwnerStore: what is in the user's name, and e-mails about it", () => {
     const { view } = docAs(store, me);
     view.writeJson('faturamento.relatorio.r1', report(me.id));
     view.writeJson('faturamento.lote.b2', job(me.id));
-    user.set(`faturamento.meus.${DOC}`, JSON.stringify({ reports: { r3: 'x' }, bulk: { b1: 'z' } }));
+    user.set(`faturamento.meus.${DOC}`, JSON.stringify({ reports: { r3: 'x' }, bulk: { b1: 'z', b3: 'w' } }));
     const fresh = owners('id', user).store;
     fresh.letGo(DOC, 'faturamento.relatorio.r1');
     fresh.letGo(DOC, 'faturamento.lote.b1');
-    expect(fresh.inTheirName(DOC).sort()).toEqual(['faturamento.lote.b2', 'faturamento.relatorio.r3']);
+    const left = ['faturamento.lote.b2', 'faturamento.lote.b3', 'faturamento.relatorio.r3'];
+    expect(fresh.inTheirName(DOC).sort()).toEqual(left);
     expect(user.get(`faturamento.selo.${DOC}|faturamento.relatorio.r1`)).toBeNull();
-    expect(owners('id', user).store.inTheirName(DOC).sort()).toEqual(['faturamento.lote.b2', 'faturamento.relatorio.r3']);
+    expect(owners('id', user).store.inTheirName(DOC).sort()).toEqual(left);
     fresh.letGo(DOC, 'faturamento.relatorio.r3');
-    expect(fresh.ledger(DOC)).toEqual({ reports: {}, bulk: {} });
+    expect(fresh.ledger(DOC)).toEqual({ reports: {}, bulk: { b3: 'w' } });
   });
 
   it('an e-mail about an item at most once a day, per document and item', () => {
