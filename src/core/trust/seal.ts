@@ -41,7 +41,8 @@ export interface Seal {
 
 /**
  * Where the user keeps their signatures of one document's values, by key: the signature of the value the document
- * holds, then, while a save of this execution may not have reached the document, the new one after a space.
+ * holds, then, while saves of this execution may not have reached the document, the signature of each value saved
+ * since the last flush, space-separated.
  */
 export interface SignatureBook {
   get(key: string): string | undefined;
@@ -49,49 +50,63 @@ export interface SignatureBook {
   put(key: string, text: string | undefined): void;
 }
 
-/** The seal of the user whose secret is `secret` in the document `documentId`, its signatures kept in `book`. */
+/**
+ * The seal of the user whose secret is `secret` in the document `documentId`, its signatures kept in `book`. Until a
+ * flush, a kill may land any prefix of the execution's sheet writes, so any value saved since the last flush may be
+ * the one the document holds, and a value deleted may still be there: each stays valid until the flush.
+ */
 export function documentSeal(sign: Signer, secret: string, documentId: string, book: SignatureBook): Seal {
   const signature = (key: string, value: string) => sign(JSON.stringify(['selo', documentId, key, value]), secret);
   const entry = (key: string) => {
-    const [landed = '', pending = ''] = (book.get(key) ?? '').split(' ');
-    return { landed, pending };
+    const [landed = '', ...pending] = (book.get(key) ?? '').split(' ');
+    return { landed, pending: pending.filter(Boolean) };
   };
   /** Keys signed by this execution whose value may still wait for a flush. */
   const unsettled = new Set<string>();
+  /** Keys deleted by this execution: their blank may still wait for a flush. */
+  const forgotten = new Set<string>();
   return {
     sign: (key, value) => {
       const before = book.get(key);
       const { landed, pending } = entry(key);
       const after = signature(key, value);
-      const text = `${landed} ${after}`;
+      const text = [landed, ...pending.filter((p) => p !== after), after].join(' ');
+      const wasForgotten = forgotten.delete(key);
+      const undoForget = () => {
+        if (wasForgotten) forgotten.add(key);
+      };
       // The same value saved again keeps its signature: no write.
-      if (before === text || (after === landed && !pending)) return () => undefined;
+      if (before === text || (after === landed && pending.length === 0)) return undoForget;
       const waited = unsettled.has(key);
       book.put(key, text);
       unsettled.add(key);
       return () => {
         book.put(key, before);
+        undoForget();
         if (!waited) unsettled.delete(key);
       };
     },
-    // A key forgotten while it waits has nothing left for the flush to settle.
+    // The blank waits for the flush like any write: until then the value it replaces still counts.
     forget: (key) => {
-      if (book.get(key) !== undefined) book.put(key, undefined);
+      if (book.get(key) !== undefined) forgotten.add(key);
     },
     verify: (key, value) => {
       const { landed, pending } = entry(key);
       const sig = signature(key, value);
-      if (sig !== landed && sig !== pending) return false;
-      // A save another execution left unsettled (killed before its flush): what the document holds now settles it.
-      if (pending && !unsettled.has(key)) book.put(key, sig);
+      if (sig !== landed && !pending.includes(sig)) return false;
+      // Saves another execution left unsettled (killed before its flush): what the document holds now settles them.
+      if (pending.length > 0 && !unsettled.has(key) && !forgotten.has(key)) book.put(key, sig);
       return true;
     },
     commit: () => {
       for (const key of unsettled) {
         const { pending } = entry(key);
-        if (pending) book.put(key, pending);
+        const last = pending[pending.length - 1];
+        if (last && !forgotten.has(key)) book.put(key, last);
       }
+      for (const key of forgotten) book.put(key, undefined);
       unsettled.clear();
+      forgotten.clear();
     },
   };
 }
