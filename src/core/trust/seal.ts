@@ -59,7 +59,7 @@ export function documentSeal(sign: Signer, secret: string, documentId: string, b
   const signature = (key: string, value: string) => sign(JSON.stringify(['selo', documentId, key, value]), secret);
   const entry = (key: string) => {
     const [landed = '', ...pending] = (book.get(key) ?? '').split(' ');
-    return { landed, pending: pending.filter(Boolean) };
+    return { landed, pending };
   };
   /** Keys signed by this execution whose value may still wait for a flush. */
   const unsettled = new Set<string>();
@@ -71,40 +71,42 @@ export function documentSeal(sign: Signer, secret: string, documentId: string, b
       const { landed, pending } = entry(key);
       const after = signature(key, value);
       const text = [landed, ...pending.filter((p) => p !== after), after].join(' ');
-      const wasForgotten = forgotten.delete(key);
-      const undoForget = () => {
-        if (wasForgotten) forgotten.add(key);
+      // Saved again after a delete: the key is kept.
+      const revived = forgotten.delete(key);
+      const unrevive = () => {
+        if (revived) forgotten.add(key);
       };
       // The same value saved again keeps its signature: no write.
-      if (before === text || (after === landed && pending.length === 0)) return undoForget;
+      if (before === text || (after === landed && pending.length === 0)) return unrevive;
       const waited = unsettled.has(key);
       book.put(key, text);
       unsettled.add(key);
       return () => {
         book.put(key, before);
-        undoForget();
+        unrevive();
         if (!waited) unsettled.delete(key);
       };
     },
     // The blank waits for the flush like any write: until then the value it replaces still counts.
     forget: (key) => {
-      if (book.get(key) !== undefined) forgotten.add(key);
+      unsettled.delete(key);
+      forgotten.add(key);
     },
     verify: (key, value) => {
       const { landed, pending } = entry(key);
       const sig = signature(key, value);
       if (sig !== landed && !pending.includes(sig)) return false;
       // Saves another execution left unsettled (killed before its flush): what the document holds now settles them.
-      if (pending.length > 0 && !unsettled.has(key) && !forgotten.has(key)) book.put(key, sig);
+      if (pending.length > 0 && !unsettled.has(key)) book.put(key, sig);
       return true;
     },
     commit: () => {
       for (const key of unsettled) {
+        // The last value saved is the one the flush put in the document.
         const { pending } = entry(key);
-        const last = pending[pending.length - 1];
-        if (last && !forgotten.has(key)) book.put(key, last);
+        book.put(key, pending[pending.length - 1]);
       }
-      for (const key of forgotten) book.put(key, undefined);
+      for (const key of forgotten) if (book.get(key) !== undefined) book.put(key, undefined);
       unsettled.clear();
       forgotten.clear();
     },

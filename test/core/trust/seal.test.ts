@@ -71,6 +71,55 @@ describe('a seal', () => {
     }
   });
 
+  it('at the flush keeps only the last of the values saved since, and a check after writes nothing', () => {
+    const { book: b, kept, writes } = book();
+    const seal = documentSeal(hmac, 's', 'd', b);
+    seal.sign('k', 'v1');
+    seal.sign('k', 'v2');
+    seal.sign('k', 'v3');
+    seal.commit();
+    expect(kept.get('k')).toBe(hmac(JSON.stringify(['selo', 'd', 'k', 'v3']), 's'));
+    const written = writes.length;
+    expect(seal.verify('k', 'v3')).toBe(true);
+    expect(seal.verify('k', 'v2')).toBe(false);
+    expect(writes).toHaveLength(written);
+  });
+
+  it('a delete costs one write, at the flush, and none for a key the user does not keep', () => {
+    const { book: b, writes } = book();
+    const seal = documentSeal(hmac, 's', 'd', b);
+    seal.forget('nunca');
+    seal.commit();
+    expect(writes).toEqual([]);
+    seal.sign('k', 'v');
+    seal.forget('k');
+    expect(writes).toHaveLength(1);
+    seal.commit();
+    expect(writes).toEqual([
+      ['k', ` ${hmac(JSON.stringify(['selo', 'd', 'k', 'v']), 's')}`],
+      ['k', undefined],
+    ]);
+  });
+
+  it('a key deleted and saved again as it was is kept; a save refused after a delete leaves it deleted', () => {
+    const { book: b, kept } = book();
+    const seal = documentSeal(hmac, 's', 'd', b);
+    seal.sign('k', 'v1');
+    seal.commit();
+    seal.forget('k');
+    seal.sign('k', 'v1');
+    seal.commit();
+    expect(seal.verify('k', 'v1')).toBe(true);
+    for (const value of ['v1', 'v2']) {
+      seal.sign('k', 'v1');
+      seal.commit();
+      seal.forget('k');
+      seal.sign('k', value)();
+      seal.commit();
+      expect(kept.has('k'), value).toBe(false);
+    }
+  });
+
   it('a key deleted and saved again before a flush keeps every value it may hold until the flush, then the last', () => {
     const { book: b, kept } = book();
     const seal = documentSeal(hmac, 's', 'd', b);
