@@ -50,5 +50,6 @@ describe('a pull killed at a getRange and then at a getMaxRows, with torn writes
       if (/alterado fora do complemento/.test(next.error?.message ?? '')) refused.push(`getRange #${first}, then getMaxRows #${maxRows[maxRows.length - 1]}`);
     }
     expect(refused).toEqual([]);
-  });
+    // Two pulls started and five Continuar for each getRange of a step: more than the suite’s minute per test on a busy machine.
+  }, 300_000);
 });
