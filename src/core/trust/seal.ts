@@ -7,9 +7,11 @@
  * covers the document, the key and the value's whole text, and only the
  * latest one is kept in the user's own properties: an older value of the same
  * item put back by hand fails as surely as an edited one. Sheets keeps an
- * execution's writes until a flush while a signature lands at once, so until
- * the flush the value being replaced stays valid beside the new one: an
- * execution killed in between leaves its item as it was, not altered.
+ * execution's writes until a flush while a signature lands at once, and a kill
+ * may land any first part of the writes since the flush: until the flush, the
+ * value being replaced, every value saved since and a value being deleted all
+ * stay valid, so an execution killed in between leaves its items as some
+ * value of its own, never altered.
  *
  * Reading does not trust: each item read is checked against the running
  * user's signatures and, when it matches, remembered as sealed (the object
