@@ -60,7 +60,7 @@ export interface SignatureBook {
 export function documentSeal(sign: Signer, secret: string, documentId: string, book: SignatureBook): Seal {
   const signature = (key: string, value: string) => sign(JSON.stringify(['selo', documentId, key, value]), secret);
   const entry = (key: string) => {
-    const [landed = '', ...pending] = (book.get(key) ?? '').split(' ');
+    const [landed, ...pending] = (book.get(key) ?? '').split(' ');
     return { landed, pending };
   };
   /** Keys signed by this execution whose value may still wait for a flush. */
