@@ -98,12 +98,13 @@ class WorkSheetStore implements KeyValueStore {
     this.rows.clear();
     this.values.clear();
     const last = this.sheet.getLastRow();
-    if (last < 2) return;
-    const grid = this.sheet.getRange(2, 1, last - 1, 2).getValues();
+    if (last < 1) return;
+    // From row 1: an execution killed while making the sheet may leave it without its mark, and its first key there.
+    const grid = this.sheet.getRange(1, 1, last, 2).getValues();
     grid.forEach(([k, v], i) => {
       const key = String(k);
-      if (!key) return;
-      this.rows.set(key, i + 2);
+      if (!key || key === MARK) return;
+      this.rows.set(key, i + 1);
       if (v === '' || v === null) this.values.delete(key);
       else this.values.set(key, String(v));
     });

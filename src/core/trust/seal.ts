@@ -7,9 +7,11 @@
  * covers the document, the key and the value's whole text, and only the
  * latest one is kept in the user's own properties: an older value of the same
  * item put back by hand fails as surely as an edited one. Sheets keeps an
- * execution's writes until a flush while a signature lands at once, so until
- * the flush the value being replaced stays valid beside the new one: an
- * execution killed in between leaves its item as it was, not altered.
+ * execution's writes until a flush while a signature lands at once, and a kill
+ * may land any first part of the writes since the flush: until the flush, the
+ * value being replaced, every value saved since and a value being deleted all
+ * stay valid, so an execution killed in between leaves its items as some
+ * value of its own, never altered.
  *
  * Reading does not trust: each item read is checked against the running
  * user's signatures and, when it matches, remembered as sealed (the object
@@ -41,7 +43,8 @@ export interface Seal {
 
 /**
  * Where the user keeps their signatures of one document's values, by key: the signature of the value the document
- * holds, then, while a save of this execution may not have reached the document, the new one after a space.
+ * holds, then, while saves of this execution may not have reached the document, the signature of each value saved
+ * since the last flush, space-separated.
  */
 export interface SignatureBook {
   get(key: string): string | undefined;
@@ -49,49 +52,65 @@ export interface SignatureBook {
   put(key: string, text: string | undefined): void;
 }
 
-/** The seal of the user whose secret is `secret` in the document `documentId`, its signatures kept in `book`. */
+/**
+ * The seal of the user whose secret is `secret` in the document `documentId`, its signatures kept in `book`. Until a
+ * flush, a kill may land any prefix of the execution's sheet writes, so any value saved since the last flush may be
+ * the one the document holds, and a value deleted may still be there: each stays valid until the flush.
+ */
 export function documentSeal(sign: Signer, secret: string, documentId: string, book: SignatureBook): Seal {
   const signature = (key: string, value: string) => sign(JSON.stringify(['selo', documentId, key, value]), secret);
   const entry = (key: string) => {
-    const [landed = '', pending = ''] = (book.get(key) ?? '').split(' ');
+    const [landed, ...pending] = (book.get(key) ?? '').split(' ');
     return { landed, pending };
   };
   /** Keys signed by this execution whose value may still wait for a flush. */
   const unsettled = new Set<string>();
+  /** Keys deleted by this execution: their blank may still wait for a flush. */
+  const forgotten = new Set<string>();
   return {
     sign: (key, value) => {
       const before = book.get(key);
       const { landed, pending } = entry(key);
       const after = signature(key, value);
-      const text = `${landed} ${after}`;
+      const text = [landed, ...pending.filter((p) => p !== after), after].join(' ');
+      // Saved again after a delete: the key is kept.
+      const revived = forgotten.delete(key);
+      const unrevive = () => {
+        if (revived) forgotten.add(key);
+      };
       // The same value saved again keeps its signature: no write.
-      if (before === text || (after === landed && !pending)) return () => undefined;
+      if (before === text || (after === landed && pending.length === 0)) return unrevive;
       const waited = unsettled.has(key);
       book.put(key, text);
       unsettled.add(key);
       return () => {
         book.put(key, before);
+        unrevive();
         if (!waited) unsettled.delete(key);
       };
     },
-    // A key forgotten while it waits has nothing left for the flush to settle.
+    // The blank waits for the flush like any write: until then the value it replaces still counts.
     forget: (key) => {
-      if (book.get(key) !== undefined) book.put(key, undefined);
+      unsettled.delete(key);
+      forgotten.add(key);
     },
     verify: (key, value) => {
       const { landed, pending } = entry(key);
       const sig = signature(key, value);
-      if (sig !== landed && sig !== pending) return false;
-      // A save another execution left unsettled (killed before its flush): what the document holds now settles it.
-      if (pending && !unsettled.has(key)) book.put(key, sig);
+      if (sig !== landed && !pending.includes(sig)) return false;
+      // Saves another execution left unsettled (killed before its flush): what the document holds now settles them.
+      if (pending.length > 0 && !unsettled.has(key)) book.put(key, sig);
       return true;
     },
     commit: () => {
       for (const key of unsettled) {
+        // The last value saved is the one the flush put in the document.
         const { pending } = entry(key);
-        if (pending) book.put(key, pending);
+        book.put(key, pending[pending.length - 1]);
       }
+      for (const key of forgotten) if (book.get(key) !== undefined) book.put(key, undefined);
       unsettled.clear();
+      forgotten.clear();
     },
   };
 }

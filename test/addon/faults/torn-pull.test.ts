@@ -11,9 +11,9 @@ import type { GasEmulator } from '../../../dev/gas/runner';
 import { connect, emulator, ok } from '../helpers';
 import { sandbox } from './setup';
 
-const sandboxOf = sandbox(23, { size: { faturas: 3_000, clientes: 20, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
+const sandboxOf = sandbox(23, { size: { faturas: 1_000, clientes: 20, cobrancas: 10, transacoes: 10, assinaturas: 10 } });
 
-/** A pull of 3,000 invoices started from Importar: its first step leaves most of it to Continuar. */
+/** A pull of 1,000 invoices started from Importar: its first step leaves most of it to Continuar. */
 function started(): { emu: GasEmulator; reportId: string } {
   const emu = emulator();
   connect(emu, sandboxOf());

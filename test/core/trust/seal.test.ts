@@ -44,7 +44,98 @@ function killedBeforeFlush(b: SignatureBook): void {
   killed.sign('k', 'v2');
 }
 
+/** A book over signatures already kept, as the next execution reads them. */
+function bookOf(kept: Map<string, string>): SignatureBook {
+  return {
+    get: (key) => kept.get(key),
+    put: (key, text) => {
+      if (text === undefined) kept.delete(key);
+      else kept.set(key, text);
+    },
+  };
+}
+
 describe('a seal', () => {
+  it('after a kill, any value saved since the last flush may be what the document holds: each is the user’s, then only the one it holds', () => {
+    for (const holds of ['v1', 'v2', 'v3']) {
+      const { book: b, kept } = book();
+      const killed = documentSeal(hmac, 's', 'd', b);
+      killed.sign('k', 'v1');
+      killed.commit();
+      killed.sign('k', 'v2');
+      killed.sign('k', 'v3');
+      const next = documentSeal(hmac, 's', 'd', bookOf(kept));
+      expect(next.verify('k', holds), `holding ${holds}`).toBe(true);
+      for (const other of ['v1', 'v2', 'v3'].filter((v) => v !== holds)) expect(next.verify('k', other), `holding ${holds}, ${other}`).toBe(false);
+      expect(next.verify('k', 'v4')).toBe(false);
+    }
+  });
+
+  it('at the flush keeps only the last of the values saved since, and a check after writes nothing', () => {
+    const { book: b, kept, writes } = book();
+    const seal = documentSeal(hmac, 's', 'd', b);
+    seal.sign('k', 'v1');
+    seal.sign('k', 'v2');
+    seal.sign('k', 'v3');
+    seal.commit();
+    expect(kept.get('k')).toBe(hmac(JSON.stringify(['selo', 'd', 'k', 'v3']), 's'));
+    const written = writes.length;
+    expect(seal.verify('k', 'v3')).toBe(true);
+    expect(seal.verify('k', 'v2')).toBe(false);
+    expect(writes).toHaveLength(written);
+  });
+
+  it('a delete costs one write, at the flush, and none for a key the user does not keep', () => {
+    const { book: b, writes } = book();
+    const seal = documentSeal(hmac, 's', 'd', b);
+    seal.forget('nunca');
+    seal.commit();
+    expect(writes).toEqual([]);
+    seal.sign('k', 'v');
+    seal.forget('k');
+    expect(writes).toHaveLength(1);
+    seal.commit();
+    expect(writes).toEqual([
+      ['k', ` ${hmac(JSON.stringify(['selo', 'd', 'k', 'v']), 's')}`],
+      ['k', undefined],
+    ]);
+  });
+
+  it('a key deleted and saved again as it was is kept; a save refused after a delete leaves it deleted', () => {
+    const { book: b, kept } = book();
+    const seal = documentSeal(hmac, 's', 'd', b);
+    seal.sign('k', 'v1');
+    seal.commit();
+    seal.forget('k');
+    seal.sign('k', 'v1');
+    seal.commit();
+    expect(seal.verify('k', 'v1')).toBe(true);
+    for (const value of ['v1', 'v2']) {
+      seal.sign('k', 'v1');
+      seal.commit();
+      seal.forget('k');
+      seal.sign('k', value)();
+      seal.commit();
+      expect(kept.has('k'), value).toBe(false);
+    }
+  });
+
+  it('a key deleted and saved again before a flush keeps every value it may hold until the flush, then the last', () => {
+    const { book: b, kept } = book();
+    const seal = documentSeal(hmac, 's', 'd', b);
+    seal.sign('k', 'v1');
+    seal.commit();
+    seal.forget('k');
+    seal.sign('k', 'v2');
+    const next = documentSeal(hmac, 's', 'd', bookOf(new Map(kept)));
+    expect(next.verify('k', 'v1')).toBe(true);
+    expect(documentSeal(hmac, 's', 'd', bookOf(new Map(kept))).verify('k', 'v2')).toBe(true);
+    seal.commit();
+    expect(seal.verify('k', 'v1')).toBe(false);
+    expect(seal.verify('k', 'v2')).toBe(true);
+    expect(kept.get('k')?.split(' ')).toHaveLength(1);
+  });
+
   it("accepts exactly the value the user signed under that key, in that document, with that user's secret", () => {
     const { book: b } = book();
     const seal = documentSeal(hmac, 'segredo', 'doc-1', b);
@@ -191,11 +282,15 @@ describe('a signed store', () => {
     expect(store.keys()).toEqual(['k']);
   });
 
-  it('a delete drops the value and its signature', () => {
-    const { inner, kept, store } = signed();
+  it('a delete drops the value, and its signature once the blank is in the document (the flush)', () => {
+    const { inner, kept, seal, store } = signed();
     store.set('k', 'v');
+    seal.commit();
     store.delete('k');
     expect(inner.keys()).toEqual([]);
+    // Killed before the flush, the sheet may still hold the value: it is still the user's.
+    expect(documentSeal(hmac, 's', 'd', bookOf(new Map(kept))).verify('k', 'v')).toBe(true);
+    seal.commit();
     expect(kept.size).toBe(0);
   });
 
