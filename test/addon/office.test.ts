@@ -132,7 +132,7 @@ describe('documents past the per-user trigger limit', () => {
 });
 
 describe('a document the owner can no longer open', () => {
-  it('is tried for a few hours, then dropped with one e-mail to its owner; the other documents go on', () => {
+  it('is tried again each hour for a day, then dropped with one e-mail to its owner naming it; the other documents go on', () => {
     const emu = emulator();
     connect(emu, ANA, 0);
     emu.addSpreadsheet({ id: CLIENTE_A, name: 'Cliente A', editors: [ANA] });
@@ -140,15 +140,40 @@ describe('a document the owner can no longer open', () => {
     pulled(emu, ANA, CLIENTE_A, 'A', { kind: 'hourly' });
     pulled(emu, ANA, CLIENTE_B, 'B', { kind: 'hourly' });
     emu.share(CLIENTE_A, ANA, false);
-    const counted = opens();
-    for (let h = 0; h < 5; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall: counted.onServiceCall });
-    const toAna = emu.mail.filter((m) => m.to === ANA && /fora do alcance/.test(m.subject));
-    expect(toAna).toHaveLength(1);
-    expect(toAna[0].body).toContain(CLIENTE_A);
-    expect(toAna[0].body).toMatch(/não está mais compartilhada/);
-    // Three tries of A, then only B: five runs of B.
-    expect(counted.count()).toBe(3 + 5);
+    let triesOfA = 0;
+    const onServiceCall = (c: ServiceCall) => {
+      if (c.object === 'SpreadsheetApp' && c.method === 'openById' && c.args[0] === CLIENTE_A) triesOfA++;
+    };
+    const told = () => emu.mail.filter((m) => m.to === ANA && /fora do alcance/.test(m.subject));
+    const inAgenda = () => CLIENTE_A in JSON.parse(emu.properties.userStore(ANA).get('faturamento.agenda') ?? '{}');
+    // Not shared for most of a day: still in the agenda, nobody told.
+    for (let h = 0; h < 23; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall });
+    expect({ told: told().length, inAgenda: inAgenda(), triesOfA }).toEqual({ told: 0, inAgenda: true, triesOfA: 23 });
+    for (let h = 0; h < 5; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall });
+    expect(told()).toHaveLength(1);
+    expect(told()[0].subject).toContain(CLIENTE_A);
+    expect(told()[0].body).toContain(CLIENTE_A);
+    expect(told()[0].body).toMatch(/não está mais compartilhada/);
+    expect(inAgenda()).toBe(false);
+    // Tried once an hour until it left: a day and an hour after the first try.
+    expect(triesOfA).toBe(25);
     expect(reportIn(emu, 'B', ANA, CLIENTE_B).lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+  });
+
+  it('shared again within the day, it stays, and its day starts over', () => {
+    const emu = emulator();
+    connect(emu, ANA, 0);
+    emu.addSpreadsheet({ id: CLIENTE_A, name: 'Cliente A', editors: [ANA] });
+    pulled(emu, ANA, CLIENTE_A, 'A', { kind: 'hourly' });
+    emu.share(CLIENTE_A, ANA, false);
+    for (let h = 0; h < 20; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false });
+    emu.share(CLIENTE_A, ANA, true);
+    emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false });
+    expect(reportIn(emu, 'A', ANA, CLIENTE_A).lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+    emu.share(CLIENTE_A, ANA, false);
+    for (let h = 0; h < 20; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false });
+    expect(emu.mail.filter((m) => /fora do alcance/.test(m.subject))).toHaveLength(0);
+    expect(CLIENTE_A in JSON.parse(emu.properties.userStore(ANA).get('faturamento.agenda') ?? '{}')).toBe(true);
   });
 });
 
