@@ -8,9 +8,10 @@
  * something due, so an hour with nothing due opens nothing. It exists exactly
  * while its owner has a schedule or an unfinished run in the document.
  */
+import { UserError } from '../api/user-error';
 import { type Agenda, AgendaStore, dueDocuments } from '../core/hourly/agenda';
 import { bulkJobStore } from '../core/bulk/stored-job';
-import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, wantsDispatcher } from '../core/hourly/dispatch';
+import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, triggerPlan, wantsDispatcher } from '../core/hourly/dispatch';
 import type { Identity, OwnerStore } from '../core/trust/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
 import type { SignedStore } from '../core/trust/seal';
@@ -55,15 +56,6 @@ const agenda = (): AgendaStore => new AgendaStore(userStore(), withUserLock);
 /** The hourly run's: it never waits for the owner's lock (runOwnDocuments says why). */
 const runAgenda = (): AgendaStore => new AgendaStore(userStore(), (change) => withUserLock(change, 0));
 
-/**
- * Before a schedule is saved in the document: its agenda entry, so the
- * schedule will run. Throws (a UserError) when the agenda or the user's
- * properties have no room, and the schedule must then be refused.
- */
-export function reserveAgenda(id: string): void {
-  agenda().reserve(id, Date.now());
-}
-
 /** Reports and both kinds of jobs, from one read of the document's work store. */
 export function readWork(doc: SignedStore): StoredWork {
   return storedWork(reportStore(doc), pullJobStore(doc), bulkJobStore(doc));
@@ -82,18 +74,31 @@ export function ours(ss: Spreadsheet): GoogleAppsScript.Script.Trigger[] {
  * one. Never throws: the action that called it has already succeeded, so a
  * problem here is a warning saying what to do.
  */
-export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore; ss?: Spreadsheet } = {}): string | undefined {
+export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore; ss?: Spreadsheet; strictAgenda?: boolean } = {}): string | undefined {
   try {
     const ss = options.ss ?? SpreadsheetApp.getActiveSpreadsheet();
     const owners = ownerStore();
     const me = currentUser(owners);
     const work = ownWork(readWork(options.doc ?? documentView(ss)), owners.checker(me, documentId(ss)));
     const wanted = wantsDispatcher(work);
-    agenda().set(documentId(ss), nextDueAt(work, gasZone(spreadsheetTimeZone(ss))));
+    const id = documentId(ss);
+    let agendaNow: Agenda;
+    try {
+      agendaNow = agenda().set(id, nextDueAt(work, gasZone(spreadsheetTimeZone(ss))));
+    } catch (err) {
+      // A schedule the agenda cannot hold would never run: the caller refuses it.
+      if (options.strictAgenda && err instanceof UserError) throw new AgendaRefusal(err.message);
+      throw err;
+    }
+    const workElsewhere = Object.keys(agendaNow).some((d) => d !== id);
     const existing = ours(ss);
-    const keep = wanted ? existing.find((t) => t.getHandlerFunction() === DISPATCHER) : undefined;
-    for (const t of existing) if (t !== keep) ScriptApp.deleteTrigger(t);
-    if (wanted && !keep && options.mayCreate !== false) {
+    const here = existing.find((t) => t.getHandlerFunction() === DISPATCHER);
+    // The owner's other triggers matter only while they have work in other documents: one call, asked only then.
+    const others = workElsewhere && (here || wanted) ? ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === DISPATCHER) : [];
+    const all = [...new Set([...others.map((t) => t.getUniqueId()), ...(here ? [here.getUniqueId()] : [])])];
+    const plan = triggerPlan({ ownWork: wanted, workElsewhere, here: here?.getUniqueId() ?? null, all });
+    for (const t of existing) if (t !== here || plan !== 'keep') ScriptApp.deleteTrigger(t);
+    if (plan === 'create' && options.mayCreate !== false) {
       try {
         ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
       } catch {
@@ -104,9 +109,15 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore
     }
     return undefined;
   } catch (err) {
+    if (err instanceof AgendaRefusal) throw new UserError(err.message);
     const detail = redact(String((err as Error)?.message ?? err), connectionStore().secrets()).slice(0, 200);
     return `Feito, mas a execução automática de hora em hora não pôde ser ajustada (${detail}). Os agendamentos e lotes inacabados só andam com ela: feche e abra a barra lateral e repita a ação; se o aviso voltar, remova os acionadores antigos do complemento em Extensões › Apps Script › Acionadores.`;
   }
+}
+
+/** The agenda could not take the document, for a caller that must refuse rather than warn. */
+class AgendaRefusal extends Error {
+  override name = 'AgendaRefusal';
 }
 
 /** A save refused because the item changed since the run read it: the run leaves this document to the next hour. */
@@ -214,7 +225,7 @@ export function runScheduledReports(e?: GoogleAppsScript.Events.TimeDriven): voi
   const active = SpreadsheetApp.getActiveSpreadsheet();
   let idle = false;
   try {
-    idle = runOwnDocuments(deadline, active) === 0;
+    idle = runOwnDocuments(deadline, active, e?.triggerUid) === 0;
   } finally {
     // What the run saw goes with its usage (and, for a run with nothing due, what it took for the Diagnóstico): one property write.
     recordUsage({ trigger: true, firedAt: fired, account, alongside: { ...hourlyRunSeen(active !== null), ...(idle ? idleRunSeen(fired) : {}) } });
@@ -253,6 +264,11 @@ function unreachable(id: string, err: unknown): void {
     `Planilha fora do alcance das atualizações agendadas (${id})`,
     `A execução automática do complemento Faturamento não consegue abrir a planilha abaixo há mais de um dia: o Google diz que ela foi excluída ou que não está mais compartilhada com você.\n\n${link}\n\nOs agendamentos e lotes inacabados dela pararam e ela saiu da sua agenda de atualizações. Se voltar a ter acesso, abra a planilha, vá a Extensões › Faturamento › Relatórios e salve o agendamento de novo.`,
   );
+}
+
+/** Deletes the owner's trigger `uid`. */
+function retire(uid: string): void {
+  for (const t of ScriptApp.getProjectTriggers()) if (t.getUniqueId() === uid) ScriptApp.deleteTrigger(t);
 }
 
 /** What became of a visit: the owner's lock was held by another of their executions, which serves what is due. */
@@ -297,9 +313,11 @@ function visit(
  * nothing is lost: a document's entry changes only once it was served, so
  * what it did not finish stays due for the next run.
  */
-function runOwnDocuments(deadline: number, active: Spreadsheet | null): number {
+function runOwnDocuments(deadline: number, active: Spreadsheet | null, trigger: string | undefined): number {
   const owners = ownerStore();
   let known = agenda().read();
+  // The owner has no work left anywhere: a trigger kept to serve other documents goes (the next schedule creates one).
+  if (known && Object.keys(known).length === 0 && trigger) retire(trigger);
   let visits = documentsToVisit(owners, active, known);
   // Who the owner is is asked only when something is due: an hour with nothing due reads their agenda and usage only.
   if (visits.length === 0) return 0;

@@ -21,7 +21,7 @@ import { describeOrganization } from '../core/connections/organizations';
 import { dashboardDeps } from './dashboard-port';
 import { reportChangedCompany, reportDeleted } from '../core/dashboards/refresh';
 import { SnapshotStore } from '../core/bulk/snapshot';
-import { reserveAgenda, syncDispatcher } from './dispatcher';
+import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, outcome } from './outcome';
 import { ownJob, ownReport, who, withWarning } from './runs-server';
@@ -177,10 +177,15 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
       const store = reportStore(doc);
       const current = store.get(reportId);
       if (!w.check.report(current)) return { ok: false, field: 'schedule', message: notYours(`O relatório "${current.name}"`, current.owner) };
-      // A schedule the agenda has no room for would never run: refused before anything is saved.
-      if (schedule) reserveAgenda(w.documentId);
       const report = store.save({ ...current, schedule, notifyByEmail: Boolean(notifyByEmail), scheduleSince: Date.now() });
-      const warning = syncDispatcher({ doc });
+      let warning: string | undefined;
+      try {
+        warning = syncDispatcher({ doc, strictAgenda: true });
+      } catch (err) {
+        // A schedule the owner's agenda has no room for would never run: the report goes back as it was, and the save is refused.
+        store.save(current);
+        throw err;
+      }
       const check = w.owners.checker(w.me, w.documentId);
       return { ok: true, value: { ...viewer(doc, check)(report), ...(warning ? { warning } : {}) } };
     });

@@ -10,6 +10,7 @@ import type { ServiceCall } from '../../dev/gas/execution';
 import { spreadsheetId } from '../../dev/gas/office';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
+import { DISPATCHERS_PER_OWNER } from '../../src/core/hourly/dispatch';
 import type { Rec } from '../core/bulk/fixtures';
 import { emulator, importAll, ok, SP } from './helpers';
 
@@ -109,7 +110,7 @@ describe('an hour with nothing due', () => {
   });
 });
 
-describe('documents past the per-user trigger limit', () => {
+describe('documents past the owner’s few triggers (and past the per-user limit of 20)', () => {
   it('a run in its own document also serves the due documents that have no trigger, and an hour with nothing due opens none', () => {
     const emu = emulator({ startAt: SP('2026-11-22T10:00:00') });
     connect(emu, ANA, 0);
@@ -119,15 +120,42 @@ describe('documents past the per-user trigger limit', () => {
       emu.addSpreadsheet({ id, name: id });
       pulled(emu, ANA, id, `Diário ${id}`, { kind: 'daily', hour: 15 });
     }
+    // The owner keeps a few triggers; the other documents are served through the agenda by their runs.
     const withTrigger = new Set(emu.triggers.triggers.map((t) => t.documentId));
-    expect(withTrigger.size).toBe(20);
+    expect(withTrigger.size).toBe(DISPATCHERS_PER_OWNER);
     const stranded = ids.filter((id) => !withTrigger.has(id));
-    expect(stranded).toHaveLength(1);
+    expect(stranded).toHaveLength(21 - DISPATCHERS_PER_OWNER);
     const counted = opens();
     emu.runDueTriggers(SP('2026-11-22T14:59:00'), { documentContext: true, onServiceCall: counted.onServiceCall });
     expect(counted.count()).toBe(0);
     emu.runDueTriggers(SP('2026-11-22T15:59:00'), { documentContext: true, onServiceCall: counted.onServiceCall });
     for (const id of ids) expect(reportIn(emu, `Diário ${id}`, ANA, id).lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+  });
+});
+
+describe('the owner’s few triggers', () => {
+  it('a trigger stays while the owner has work in other documents, and goes at the first run after the owner has none left anywhere', () => {
+    const emu = emulator({ startAt: SP('2026-11-22T10:00:00') });
+    connect(emu, ANA, 0);
+    const ids = Array.from({ length: DISPATCHERS_PER_OWNER + 2 }, (_, i) => cliente(`poucos-${i}`));
+    const reports = ids.map((id) => {
+      emu.addSpreadsheet({ id, name: id });
+      return pulled(emu, ANA, id, `Diário ${id}`, { kind: 'daily', hour: 15 });
+    });
+    const carriers = () => new Set(emu.triggers.triggers.map((t) => t.documentId));
+    const first = carriers();
+    expect(first).toEqual(new Set(ids.slice(0, DISPATCHERS_PER_OWNER)));
+    // The schedule of a document with a trigger is removed: its trigger stays, to serve the others.
+    ok(emu.run('setReportSchedule', [reports[0].id, null, false], as(ANA, ids[0])));
+    expect(carriers()).toEqual(first);
+    emu.runDueTriggers(SP('2026-11-22T14:59:00'), { documentContext: true });
+    emu.runDueTriggers(SP('2026-11-22T15:59:00'), { documentContext: true });
+    for (const id of ids.slice(1)) expect(reportIn(emu, `Diário ${id}`, ANA, id).lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+    // Every schedule removed: the triggers of documents with nothing left stay until a run finds the owner's agenda empty.
+    for (const [i, id] of ids.entries()) ok(emu.run('setReportSchedule', [reports[i].id, null, false], as(ANA, id)));
+    expect(carriers().size).toBeGreaterThan(0);
+    emu.runDueTriggers(SP('2026-11-22T16:59:00'), { documentContext: true });
+    expect(emu.triggers.triggers).toEqual([]);
   });
 });
 
@@ -186,8 +214,11 @@ describe('locks and what was written under them', () => {
     pulled(emu, ANA, CLIENTE_B, 'Segundo', { kind: 'hourly' });
     let seen: Rec | undefined;
     let opened = 0;
-    // While the run works in the second document, Ana opens Relatórios in the first.
+    let run: number | undefined;
+    // While the first run works in the second document (the other document's run may start inside it), Ana opens Relatórios in the first.
     const onServiceCall = (c: ServiceCall) => {
+      run ??= c.execution.id;
+      if (c.execution.id !== run) return;
       if (c.object === 'SpreadsheetApp' && c.method === 'openById') opened++;
       if (opened === 2 && seen === undefined && c.object === 'Range') seen = reportIn(emu, 'Primeiro', ANA);
     };

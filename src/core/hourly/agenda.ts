@@ -72,6 +72,12 @@ function entryOf(stored: Part[string]): AgendaEntry {
 
 const storedOf = (entry: AgendaEntry): Part[string] => (entry.lost === undefined ? entry.at : { at: entry.at, lost: entry.lost });
 
+function agendaOf(parts: readonly Part[]): Agenda {
+  const agenda: Agenda = {};
+  for (const part of parts) for (const [id, stored] of Object.entries(part)) if (id !== PARTS) agenda[id] = entryOf(stored);
+  return agenda;
+}
+
 const fits = (part: Part): boolean => JSON.stringify(part).length <= PART_BYTES;
 
 export class AgendaStore {
@@ -98,10 +104,7 @@ export class AgendaStore {
   /** Null before the agenda was ever kept: the owner's documents are not known from it yet. */
   read(): Agenda | null {
     const parts = this.parts();
-    if (!parts) return null;
-    const agenda: Agenda = {};
-    for (const part of parts) for (const [id, stored] of Object.entries(part)) if (id !== PARTS) agenda[id] = entryOf(stored);
-    return agenda;
+    return parts && agendaOf(parts);
   }
 
   /**
@@ -109,14 +112,14 @@ export class AgendaStore {
    * (undefined: none), only when it changes; the agenda is written even empty
    * the first time, since from then on it, not the ledger, says what to open.
    */
-  private change(documentId: string, change: (entry: AgendaEntry | undefined) => AgendaEntry | undefined): void {
-    this.guard(() => {
+  private change(documentId: string, change: (entry: AgendaEntry | undefined) => AgendaEntry | undefined): Agenda {
+    return this.guard(() => {
       const stored = this.parts();
       const parts = stored ?? [{}];
       const holder = parts.findIndex((p) => p[documentId] !== undefined);
       const known = holder < 0 ? undefined : entryOf(parts[holder][documentId]);
       const next = change(known);
-      if (stored && JSON.stringify(next) === JSON.stringify(known)) return;
+      if (stored && JSON.stringify(next) === JSON.stringify(known)) return agendaOf(parts);
       const count = parts.length;
       const written = new Set<number>(stored ? [] : [0]);
       if (holder >= 0) {
@@ -130,6 +133,7 @@ export class AgendaStore {
       }
       // Further parts first: the first names how many there are, and is written last.
       for (const i of [...written].sort((a, b) => b - a)) this.user.set(this.key(i), JSON.stringify(parts[i]));
+      return agendaOf(parts);
     });
   }
 
@@ -147,19 +151,13 @@ export class AgendaStore {
     throw new AgendaFullError();
   }
 
-  /** The document's work is next due at `at`, or (null) it holds nothing due or unfinished of this owner. Writes only when it changes. */
-  set(documentId: string, at: number | null): void {
-    this.change(documentId, () => (at === null ? undefined : { at }));
-  }
-
   /**
-   * Makes sure the document has an entry before its first schedule is saved,
-   * due now until the saved work writes its real time; throws AgendaFullError
-   * when the agenda has no room, so the schedule is refused, never saved
-   * without a run.
+   * The document's work is next due at `at`, or (null) it holds nothing due or
+   * unfinished of this owner. Writes only when it changes; the agenda as it is
+   * then. Throws AgendaFullError when it has no room for one more document.
    */
-  reserve(documentId: string, now: number): void {
-    this.change(documentId, (entry) => entry ?? { at: now });
+  set(documentId: string, at: number | null): Agenda {
+    return this.change(documentId, () => (at === null ? undefined : { at }));
   }
 
   /** The run opened the document: whatever was seen out of reach before was passing. */

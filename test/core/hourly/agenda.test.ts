@@ -122,7 +122,9 @@ describe('the agenda in the owner’s properties', () => {
     agenda.set('b', null);
     expect(agenda.read()).toEqual({ a: { at: T0 + HOUR }, c: { at: T0 } });
     // Each document's entry, read as stored: the soonest first, ties by id.
-    agenda.set('d', T0);
+    // The agenda as the change left it.
+    expect(agenda.set('d', T0)).toEqual({ a: { at: T0 + HOUR }, c: { at: T0 }, d: { at: T0 } });
+    expect(agenda.set('d', T0)).toEqual(agenda.read());
     expect(dueDocuments(agenda.read() ?? {}, T0 + HOUR)).toEqual(['c', 'd', 'a']);
   });
 
@@ -178,25 +180,17 @@ describe('the agenda in the owner’s properties', () => {
     const agenda = new AgendaStore(user);
     expect(Object.keys(agenda.read() ?? {})).toHaveLength(n);
     expect(() => agenda.set(docId(n), T0)).toThrow(AgendaFullError);
-    expect(() => agenda.reserve(docId(n), T0)).toThrow(/não foi salvo/);
+    expect(() => agenda.set(docId(n), T0)).toThrow(/não foi salvo/);
     const held = Object.keys(agenda.read() ?? {});
     expect(held).toHaveLength(n);
     expect(held).not.toContain(docId(n));
     // A document already in the agenda still changes.
     agenda.set(docId(0), T0 + HOUR);
     expect(agenda.read()?.[docId(0)]).toEqual({ at: T0 + HOUR });
-    agenda.reserve(docId(n - 1), T0 + HOUR);
-    expect(agenda.read()?.[docId(n - 1)]).toEqual({ at: T0 });
     // With one gone, the next one fits.
     agenda.set(docId(5), null);
     agenda.set(docId(n), T0);
     expect(Object.keys(agenda.read() ?? {})).toHaveLength(n);
-  });
-
-  it('reserves an entry due now for a document it does not hold yet', () => {
-    const agenda = new AgendaStore(new MemoryStore());
-    agenda.reserve('a', T0);
-    expect(agenda.read()).toEqual({ a: { at: T0 } });
   });
 });
 
