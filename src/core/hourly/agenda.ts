@@ -95,9 +95,9 @@ export class AgendaStore {
   private parts(): Part[] | null {
     const first = readJson<Part | null>(this.user, KEY, null);
     if (!first) return null;
-    const count = Number(first[PARTS] ?? 1);
     const parts = [first];
-    for (let i = 1; i < count; i++) parts.push(readJson<Part>(this.user, this.key(i), {}));
+    // A single part names no count (NaN: no further part).
+    for (let i = 1; i < Number(first[PARTS]); i++) parts.push(readJson<Part>(this.user, this.key(i), {}));
     return parts;
   }
 
@@ -139,7 +139,7 @@ export class AgendaStore {
 
   /** Puts the entry in the first part with room, a new part if none has any; the part's index. */
   private place(parts: Part[], documentId: string, stored: Part[string]): number {
-    for (let i = 0; i <= parts.length; i++) {
+    for (let i = 0; ; i++) {
       if (i === parts.length) {
         if (parts.length >= MAX_PARTS) throw new AgendaFullError();
         parts.push({});
@@ -148,7 +148,6 @@ export class AgendaStore {
       if (fits(parts[i])) return i;
       delete parts[i][documentId];
     }
-    throw new AgendaFullError();
   }
 
   /**

@@ -120,7 +120,7 @@ describe('the agenda in the owner’s properties', () => {
     agenda.set('c', T0);
     expect(user.writes).toHaveLength(4);
     agenda.set('b', null);
-    expect(agenda.read()).toEqual({ a: { at: T0 + HOUR }, c: { at: T0 } });
+    expect(agenda.read()).toStrictEqual({ a: { at: T0 + HOUR }, c: { at: T0 } });
     // Each document's entry, read as stored: the soonest first, ties by id.
     // The agenda as the change left it.
     expect(agenda.set('d', T0)).toEqual({ a: { at: T0 + HOUR }, c: { at: T0 }, d: { at: T0 } });
@@ -138,7 +138,7 @@ describe('the agenda in the owner’s properties', () => {
       guarded.push('out');
       return out;
     });
-    expect(agenda.read()).toEqual({ a: { at: T0 }, b: { at: T0 + HOUR } });
+    expect(agenda.read()).toStrictEqual({ a: { at: T0 }, b: { at: T0 + HOUR } });
     agenda.set('a', T0 + 2 * HOUR);
     expect(guarded).toEqual(['in', 'out']);
     expect(JSON.parse(user.get('faturamento.agenda') ?? '')).toEqual({ a: T0 + 2 * HOUR, b: { at: T0 + HOUR } });
@@ -151,6 +151,9 @@ describe('the agenda in the owner’s properties', () => {
     const agendaKeys = user.keys().filter((k) => k.startsWith('faturamento.agenda'));
     expect(agendaKeys.length).toBeGreaterThan(1);
     for (const key of agendaKeys) expect(user.get(key)?.length).toBeLessThanOrEqual(PART_BYTES);
+    // Each new part is written before the first part names it.
+    const grew = user.writes.flatMap((key, i) => (key !== 'faturamento.agenda' && !user.writes.slice(0, i).includes(key) ? [user.writes.slice(i, i + 2)] : []));
+    expect(grew).toEqual(agendaKeys.slice(1).map((key) => [key, 'faturamento.agenda']));
     const read = agenda.read() ?? {};
     expect(Object.keys(read)).toHaveLength(500);
     expect(read[docId(499)]).toEqual({ at: T0 + 499 * MINUTE });
@@ -199,6 +202,8 @@ describe('a document the hourly run could not open', () => {
 
   it('tells Google’s words for a lost document from a passing failure', () => {
     expect(lastingLoss(GONE)).toBe(true);
+    // Whatever the case Google writes it in.
+    expect(lastingLoss(`Exception: ${GONE.toUpperCase()}`)).toBe(true);
     expect(lastingLoss("Exception: Document 1abc is missing (perhaps it was deleted, or you don't have read access?)")).toBe(true);
     expect(lastingLoss('Unexpected error while getting the method or property openById on object SpreadsheetApp.')).toBe(true);
     expect(lastingLoss('Service Spreadsheets failed while accessing document with id 1abc.')).toBe(false);
@@ -214,7 +219,7 @@ describe('a document the hourly run could not open', () => {
     const agenda = new AgendaStore(user);
     agenda.set('a', T0);
     for (let h = 0; h < 48; h++) expect(agenda.unreachable('a', 'Service Spreadsheets failed while accessing document with id a.', T0 + h * HOUR)).toBe(false);
-    expect(agenda.read()).toEqual({ a: { at: T0 } });
+    expect(agenda.read()).toStrictEqual({ a: { at: T0 } });
     expect(user.writes).toHaveLength(1);
   });
 
@@ -241,7 +246,7 @@ describe('a document the hourly run could not open', () => {
     agenda.set('a', T0);
     agenda.unreachable('a', GONE, T0);
     agenda.reached('a');
-    expect(agenda.read()).toEqual({ a: { at: T0 + RETRY_LOST_MS } });
+    expect(agenda.read()).toStrictEqual({ a: { at: T0 + RETRY_LOST_MS } });
     agenda.reached('nunca');
     expect(agenda.read()).toEqual({ a: { at: T0 + RETRY_LOST_MS } });
     expect(agenda.unreachable('a', GONE, T0 + LOST_AFTER_MS)).toBe(false);
