@@ -121,18 +121,13 @@ export class AgendaStore {
       const next = change(known);
       if (stored && JSON.stringify(next) === JSON.stringify(known)) return agendaOf(parts);
       const count = parts.length;
-      const written = new Set<number>(stored ? [] : [0]);
-      if (holder >= 0) {
-        delete parts[holder][documentId];
-        written.add(holder);
-      }
-      if (next) written.add(this.place(parts, documentId, storedOf(next)));
-      if (parts.length !== count) {
-        parts[0][PARTS] = parts.length;
-        written.add(0);
-      }
-      // Further parts first: the first names how many there are, and is written last.
-      for (const i of [...written].sort((a, b) => b - a)) this.user.set(this.key(i), JSON.stringify(parts[i]));
+      if (holder >= 0) delete parts[holder][documentId];
+      const placed = next ? this.place(parts, documentId, storedOf(next)) : -1;
+      if (parts.length !== count) parts[0][PARTS] = parts.length;
+      // The part that takes the entry first, then the one it left (a kill between them leaves it twice, never nowhere),
+      // and the first part, which names how many there are, last.
+      const first = stored && parts.length === count ? -1 : 0;
+      for (const i of new Set([placed, holder, first].filter((p) => p >= 0))) this.user.set(this.key(i), JSON.stringify(parts[i]));
       return agendaOf(parts);
     });
   }

@@ -171,6 +171,24 @@ describe('the agenda in the owner’s properties', () => {
     expect(Object.keys(agenda.read() ?? {})).toHaveLength(500);
   });
 
+  it('fills a part to its last byte, and moves an entry that grows past it to another part, written there before it leaves', () => {
+    const user = new CountingStore();
+    const agenda = new AgendaStore(user);
+    let n = 0;
+    while (JSON.stringify(JSON.parse(user.get('faturamento.agenda') ?? '{}')).length < PART_BYTES - 80) agenda.set(docId(n++), T0);
+    // An id as long as the room left, so that the part is then exactly PART_BYTES long.
+    const room = PART_BYTES - (user.get('faturamento.agenda') ?? '').length - `,"":${T0}`.length;
+    const last = `1${'z'.repeat(room - 1)}`;
+    agenda.set(last, T0);
+    expect(user.get('faturamento.agenda')?.length).toBe(PART_BYTES);
+    expect(user.keys().filter((k) => k.startsWith('faturamento.agenda'))).toEqual(['faturamento.agenda']);
+    user.writes = [];
+    agenda.unreachable(last, 'You do not have permission to access the requested document.', T0);
+    expect(user.writes).toEqual(['faturamento.agenda.1', 'faturamento.agenda']);
+    expect(agenda.read()?.[last]).toStrictEqual({ at: T0 + RETRY_LOST_MS, lost: T0 });
+    expect(Object.keys(agenda.read() ?? {})).toHaveLength(n + 1);
+  });
+
   it('refuses a document it has no room for, and keeps every one it had', () => {
     const user = new MemoryStore();
     // Every part as full as it gets, written as the agenda writes them.
@@ -183,6 +201,7 @@ describe('the agenda in the owner’s properties', () => {
     const agenda = new AgendaStore(user);
     expect(Object.keys(agenda.read() ?? {})).toHaveLength(n);
     expect(() => agenda.set(docId(n), T0)).toThrow(AgendaFullError);
+    expect(() => agenda.set(docId(n), T0)).toThrow(expect.objectContaining({ name: 'AgendaFullError' }));
     expect(() => agenda.set(docId(n), T0)).toThrow(/não foi salvo/);
     const held = Object.keys(agenda.read() ?? {});
     expect(held).toHaveLength(n);
