@@ -24,10 +24,6 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [
             'test/browser/**',
-            // red until the add-on survives these faults
-            'test/addon/faults/agenda-size.test.ts',
-            'test/addon/faults/overlapping-runs.test.ts',
-            'test/addon/faults/passing-open.test.ts',
           ],
           // Vitest's default is one worker fewer than the cores (one, on a 2-core machine). These
           // workers spend much of their time waiting on a sandbox: more of them than cores.

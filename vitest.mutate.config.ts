@@ -6,8 +6,6 @@ export default defineConfig({
   test: {
     ...base.test,
     include: ['test/api/**/*.test.ts', 'test/core/**/*.test.ts', 'test/addon/**/*.test.ts'],
-    // red until the add-on survives these faults
-    exclude: ['test/addon/faults/agenda-size.test.ts', 'test/addon/faults/overlapping-runs.test.ts', 'test/addon/faults/passing-open.test.ts'],
     reporters: ['default'],
     // One pool for these files (not the suite's projects), each file importing src/ afresh: nothing
     // src/ memoizes under one mutant is seen under the next.

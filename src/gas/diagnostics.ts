@@ -8,7 +8,7 @@ import { plural } from '../api/words';
 import { checkConnection } from '../core/connections/connection-check';
 import { type ConnectionView, hostProblem } from '../core/connections/connections';
 import { AgendaStore } from '../core/hourly/agenda';
-import { ownWork, wantsDispatcher } from '../core/hourly/dispatch';
+import { ownWork, wantsDispatcher, DISPATCHERS_PER_OWNER } from '../core/hourly/dispatch';
 import { accountRows } from './diagnostic-account';
 import { fetchCosts, openOtherCost, writeCosts } from './diagnostic-measures';
 import { attempt, HEADER, type Row } from './diagnostic-row';
@@ -119,9 +119,6 @@ function measuredHost(allowed: readonly string[] | null, connections: readonly C
   return connections.find((c) => hostProblem(c.baseUrl, allowed) === null)?.baseUrl ?? allowed?.[0] ?? null;
 }
 
-/** Apps Script allows a user this many triggers per script; past it a document's work is served by the runs of the others. */
-const TRIGGERS_PER_USER = 20;
-
 /** A document with work and no trigger of its own: served by the user's runs elsewhere when the agenda has it, else never. */
 function withoutOwnTrigger(seen: string, id: string): [string, 'OK' | 'AVISO' | 'FALHA'] {
   const elsewhere = ScriptApp.getProjectTriggers().filter((t) => DISPATCHER_HANDLERS.includes(t.getHandlerFunction())).length;
@@ -129,7 +126,11 @@ function withoutOwnTrigger(seen: string, id: string): [string, 'OK' | 'AVISO' | 
   if (!onAgenda || elsewhere === 0)
     return [`${seen}: sem gatilho, nada disso anda sozinho; abra Relatórios e salve o agendamento de novo para o complemento criá-lo`, 'FALHA'];
   const served = `as execuções de hora em hora das suas outras planilhas (${elsewhere} gatilho(s)) atendem esta quando algo vence aqui`;
-  if (elsewhere >= TRIGGERS_PER_USER) return [`${seen}: sem gatilho próprio, pois você já tem os ${TRIGGERS_PER_USER} que o Google permite; ${served}`, 'OK'];
+  if (elsewhere >= DISPATCHERS_PER_OWNER)
+    return [
+      `${seen}: sem gatilho próprio, pois o complemento mantém ${DISPATCHERS_PER_OWNER} por pessoa, que atendem todas as suas planilhas; ${served}`,
+      'OK',
+    ];
   return [`${seen}: sem gatilho próprio; ${served}. Para ela ter o seu, abra Relatórios e salve o agendamento de novo`, 'AVISO'];
 }
 

@@ -8,16 +8,17 @@
  * something due, so an hour with nothing due opens nothing. It exists exactly
  * while its owner has a schedule or an unfinished run in the document.
  */
-import { AgendaStore, dueDocuments } from '../core/hourly/agenda';
+import { UserError } from '../api/user-error';
+import { type Agenda, AgendaStore, dueDocuments } from '../core/hourly/agenda';
 import { bulkJobStore } from '../core/bulk/stored-job';
-import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, wantsDispatcher } from '../core/hourly/dispatch';
+import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, triggerPlan, wantsDispatcher } from '../core/hourly/dispatch';
 import type { Identity, OwnerStore } from '../core/trust/owners';
 import { type KeyValueStore, readOnce } from '../core/ports';
 import type { SignedStore } from '../core/trust/seal';
 import { redact } from '../core/trust/redact';
 import { pullJobStore } from '../core/runs/deps';
 import { bulkDeps, reportStore, runDeps } from './deps';
-import { BusyError, withDocumentLock } from './lock';
+import { BusyError, OwnerBusyError, withDocumentLock, withUserLock } from './lock';
 import { connectionStore, currentUser, documentId, documentStore, documentView, ownerStore, spreadsheetTimeZone, userEmail, userStore } from './services';
 import { workStore } from './work-store';
 import { REPORT_PREFIX } from '../core/reports/reports';
@@ -37,6 +38,12 @@ export const DISPATCHER_HANDLERS: readonly string[] = [DISPATCHER];
 
 /** The dispatcher stops well before the 6-minute kill. */
 const DISPATCH_MS = 4.5 * 60_000;
+/**
+ * How long the hourly run waits for a document's lock (a colleague's sidebar
+ * step holds it a few seconds). The owner's user lock it never waits for: the
+ * execution holding it is the owner's, and serves what is due (runOwnDocuments).
+ */
+const DOCUMENT_WAIT_MS = 5_000;
 /** Less trigger time than this left today: not worth starting (one wave at its worst, and the writes). */
 const MIN_RUN_MS = 2 * 60_000;
 
@@ -44,7 +51,10 @@ const MIN_RUN_MS = 2 * 60_000;
 export const REAUTHORIZE =
   'As atualizações agendadas e os lotes inacabados estão parados: o complemento precisa da sua autorização de novo (as permissões dele mudaram). Abra Extensões › Faturamento › Relatórios nesta planilha e aceite as permissões pedidas; até lá nada é atualizado nem enviado.';
 
-const agenda = (): AgendaStore => new AgendaStore(userStore());
+/** Every change to the agenda is made under the owner's user lock: their sidebars and overlapping runs write it too. */
+const agenda = (): AgendaStore => new AgendaStore(userStore(), withUserLock);
+/** The hourly run's: it never waits for the owner's lock (runOwnDocuments says why). */
+const runAgenda = (): AgendaStore => new AgendaStore(userStore(), (change) => withUserLock(change, 0));
 
 /** Reports and both kinds of jobs, from one read of the document's work store. */
 export function readWork(doc: SignedStore): StoredWork {
@@ -64,18 +74,31 @@ export function ours(ss: Spreadsheet): GoogleAppsScript.Script.Trigger[] {
  * one. Never throws: the action that called it has already succeeded, so a
  * problem here is a warning saying what to do.
  */
-export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore; ss?: Spreadsheet } = {}): string | undefined {
+export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore; ss?: Spreadsheet; strictAgenda?: boolean } = {}): string | undefined {
   try {
     const ss = options.ss ?? SpreadsheetApp.getActiveSpreadsheet();
     const owners = ownerStore();
     const me = currentUser(owners);
     const work = ownWork(readWork(options.doc ?? documentView(ss)), owners.checker(me, documentId(ss)));
     const wanted = wantsDispatcher(work);
-    agenda().set(documentId(ss), nextDueAt(work, gasZone(spreadsheetTimeZone(ss))));
+    const id = documentId(ss);
+    let agendaNow: Agenda;
+    try {
+      agendaNow = agenda().set(id, nextDueAt(work, gasZone(spreadsheetTimeZone(ss))));
+    } catch (err) {
+      // A schedule the agenda cannot hold would never run: the caller refuses it.
+      if (options.strictAgenda && err instanceof UserError) throw new AgendaRefusal(err.message);
+      throw err;
+    }
+    const workElsewhere = Object.keys(agendaNow).some((d) => d !== id);
     const existing = ours(ss);
-    const keep = wanted ? existing.find((t) => t.getHandlerFunction() === DISPATCHER) : undefined;
-    for (const t of existing) if (t !== keep) ScriptApp.deleteTrigger(t);
-    if (wanted && !keep && options.mayCreate !== false) {
+    const here = existing.find((t) => t.getHandlerFunction() === DISPATCHER);
+    // The owner's other triggers matter only while they have work in other documents: one call, asked only then.
+    const others = workElsewhere && (here || wanted) ? ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === DISPATCHER) : [];
+    const all = [...new Set([...others.map((t) => t.getUniqueId()), ...(here ? [here.getUniqueId()] : [])])];
+    const plan = triggerPlan({ ownWork: wanted, workElsewhere, here: here?.getUniqueId() ?? null, all });
+    for (const t of existing) if (t !== here || plan !== 'keep') ScriptApp.deleteTrigger(t);
+    if (plan === 'create' && options.mayCreate !== false) {
       try {
         ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
       } catch {
@@ -86,9 +109,15 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore
     }
     return undefined;
   } catch (err) {
+    if (err instanceof AgendaRefusal) throw new UserError(err.message);
     const detail = redact(String((err as Error)?.message ?? err), connectionStore().secrets()).slice(0, 200);
     return `Feito, mas a execução automática de hora em hora não pôde ser ajustada (${detail}). Os agendamentos e lotes inacabados só andam com ela: feche e abra a barra lateral e repita a ação; se o aviso voltar, remova os acionadores antigos do complemento em Extensões › Apps Script › Acionadores.`;
   }
+}
+
+/** The agenda could not take the document, for a caller that must refuse rather than warn. */
+class AgendaRefusal extends Error {
+  override name = 'AgendaRefusal';
 }
 
 /** A save refused because the item changed since the run read it: the run leaves this document to the next hour. */
@@ -161,8 +190,9 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
       // Nothing left to do here: the trigger goes away (the next schedule or run creates it again). The agenda follows.
       syncDispatcher({ mayCreate: false, doc, ss });
     },
-    60_000,
+    DOCUMENT_WAIT_MS,
     active,
+    0,
   );
 }
 
@@ -195,7 +225,7 @@ export function runScheduledReports(e?: GoogleAppsScript.Events.TimeDriven): voi
   const active = SpreadsheetApp.getActiveSpreadsheet();
   let idle = false;
   try {
-    idle = runOwnDocuments(deadline, active) === 0;
+    idle = runOwnDocuments(deadline, active, e?.triggerUid) === 0;
   } finally {
     // What the run saw goes with its usage (and, for a run with nothing due, what it took for the Diagnóstico): one property write.
     recordUsage({ trigger: true, firedAt: fired, account, alongside: { ...hourlyRunSeen(active !== null), ...(idle ? idleRunSeen(fired) : {}) } });
@@ -210,8 +240,7 @@ export function runScheduledReports(e?: GoogleAppsScript.Events.TimeDriven): voi
  * owner whose agenda was never kept (an earlier version) has every document of
  * their ledger visited once, which writes it.
  */
-function documentsToVisit(owners: OwnerStore, active: Spreadsheet | null): string[] {
-  const known = agenda().read();
+function documentsToVisit(owners: OwnerStore, active: Spreadsheet | null, known: Agenda | null): string[] {
   if (!active) return known ? dueDocuments(known, Date.now()) : owners.documents();
   const id = documentId(active);
   const entry = known?.[id];
@@ -220,45 +249,96 @@ function documentsToVisit(owners: OwnerStore, active: Spreadsheet | null): strin
   return [...own, ...(known ? dueDocuments(known, Date.now()).filter((d) => d !== id) : [])];
 }
 
-/** A document that could not be opened: after a few hourly runs in a row it leaves the agenda, and its owner is told. */
-function unreachable(id: string): void {
-  if (!agenda().missed(id)) return;
+/**
+ * A document that could not be opened. A passing failure leaves it due for the
+ * next run; one that says the document is gone or no longer shared, seen again
+ * a day later, takes it off the agenda, and its owner is told once.
+ */
+function unreachable(id: string, err: unknown): void {
+  if (!runAgenda().unreachable(id, String((err as Error)?.message ?? err), Date.now())) return;
   const to = userEmail();
   if (!to) return;
+  const link = `https://docs.google.com/spreadsheets/d/${id}/edit`;
   MailApp.sendEmail(
     to,
-    'Planilha fora do alcance das atualizações agendadas',
-    `A execução automática do complemento Faturamento não conseguiu abrir esta planilha em várias horas seguidas: ela foi excluída ou não está mais compartilhada com você.\n\nhttps://docs.google.com/spreadsheets/d/${id}/edit\n\nOs agendamentos e lotes inacabados dela pararam. Se voltar a ter acesso, abra a planilha, vá a Extensões › Faturamento › Relatórios e salve o agendamento de novo.`,
+    `Planilha fora do alcance das atualizações agendadas (${id})`,
+    `A execução automática do complemento Faturamento não consegue abrir a planilha abaixo há mais de um dia: o Google diz que ela foi excluída ou que não está mais compartilhada com você.\n\n${link}\n\nOs agendamentos e lotes inacabados dela pararam e ela saiu da sua agenda de atualizações. Se voltar a ter acesso, abra a planilha, vá a Extensões › Faturamento › Relatórios e salve o agendamento de novo.`,
   );
 }
 
-/** Serves the due documents; returns how many were due. */
-function runOwnDocuments(deadline: number, active: Spreadsheet | null): number {
-  const owners = ownerStore();
-  const visits = documentsToVisit(owners, active);
-  // Who the owner is is asked only when something is due: an hour with nothing due reads their agenda and usage only.
-  if (visits.length === 0) return 0;
-  const me = currentUser(owners);
-  let failure: unknown;
-  for (const id of visits) {
-    if (Date.now() >= deadline) break;
-    const isActive = active !== null && documentId(active) === id;
+/** Deletes the owner's trigger `uid`. */
+function retire(uid: string): void {
+  for (const t of ScriptApp.getProjectTriggers()) if (t.getUniqueId() === uid) ScriptApp.deleteTrigger(t);
+}
+
+/** What became of a visit: the owner's lock was held by another of their executions, which serves what is due. */
+type Visit = 'done' | 'owner-busy';
+
+/** Opens the document (by id unless it is the active one) and runs this user's work there; a failure to run is `failure`'s. */
+function visit(
+  id: string,
+  active: Spreadsheet | null,
+  known: Agenda | null,
+  owners: OwnerStore,
+  me: Identity,
+  deadline: number,
+  failure: { err?: unknown },
+): Visit {
+  const isActive = active !== null && documentId(active) === id;
+  try {
     let ss: Spreadsheet;
     try {
       ss = isActive ? active : SpreadsheetApp.openById(id);
-    } catch {
-      // Deleted, or no longer shared with this user: tried again next hour, then dropped with a line to the owner.
-      unreachable(id);
-      continue;
-    }
-    try {
-      runDocument(ss, isActive, owners, me, deadline);
     } catch (err) {
-      // Busy: someone is working in the document, and whatever is due stays due for the next hour.
-      // Anything else fails the execution, but only after the other documents had their turn.
-      if (!(err instanceof BusyError)) failure ??= err;
+      unreachable(id, err);
+      return 'done';
     }
+    // Opened: what was seen out of reach before was passing.
+    if (known?.[id]?.lost !== undefined) runAgenda().reached(id);
+    runDocument(ss, isActive, owners, me, deadline);
+  } catch (err) {
+    if (err instanceof OwnerBusyError) return 'owner-busy';
+    // Busy: someone is working in the document, and whatever is due stays due for the next run.
+    // Anything else fails the execution, but only after the other documents had their turn.
+    if (!(err instanceof BusyError)) failure.err ??= err;
   }
-  if (failure !== undefined) throw new Error(redact(String((failure as Error)?.message ?? failure), connectionStore().secrets()));
-  return visits.length;
+  return 'done';
+}
+
+/**
+ * Serves the due documents; returns how many were due. An execution that
+ * finds the owner's user lock held leaves at once: the holder is another of
+ * the owner's executions, and before it ends it reads the agenda again and
+ * serves whatever is due that it has not visited. If the holder is killed,
+ * nothing is lost: a document's entry changes only once it was served, so
+ * what it did not finish stays due for the next run.
+ */
+function runOwnDocuments(deadline: number, active: Spreadsheet | null, trigger: string | undefined): number {
+  const owners = ownerStore();
+  let known = agenda().read();
+  // The owner has no work left anywhere: a trigger kept to serve other documents goes (the next schedule creates one).
+  if (known && Object.keys(known).length === 0 && trigger) retire(trigger);
+  let visits = documentsToVisit(owners, active, known);
+  // Who the owner is is asked only when something is due: an hour with nothing due reads their agenda and usage only.
+  if (visits.length === 0) return 0;
+  const me = currentUser(owners);
+  const failure: { err?: unknown } = {};
+  const visited = new Set<string>();
+  let due = 0;
+  let ownerBusy = false;
+  while (visits.length > 0 && !ownerBusy && Date.now() < deadline) {
+    due += visits.length;
+    for (const id of visits) {
+      if (Date.now() >= deadline) break;
+      visited.add(id);
+      ownerBusy = visit(id, active, known, owners, me, deadline, failure) === 'owner-busy';
+      if (ownerBusy) break;
+    }
+    if (ownerBusy) break;
+    // What fell due meanwhile, or what an overlapping run of the owner left to this one.
+    known = agenda().read();
+    visits = known ? dueDocuments(known, Date.now()).filter((id) => !visited.has(id)) : [];
+  }
+  if (failure.err !== undefined) throw new Error(redact(String((failure.err as Error)?.message ?? failure.err), connectionStore().secrets()));
+  return due;
 }

@@ -178,7 +178,14 @@ export function setReportSchedule(reportId: string, schedule: Schedule | null, n
       const current = store.get(reportId);
       if (!w.check.report(current)) return { ok: false, field: 'schedule', message: notYours(`O relatório "${current.name}"`, current.owner) };
       const report = store.save({ ...current, schedule, notifyByEmail: Boolean(notifyByEmail), scheduleSince: Date.now() });
-      const warning = syncDispatcher({ doc });
+      let warning: string | undefined;
+      try {
+        warning = syncDispatcher({ doc, strictAgenda: true });
+      } catch (err) {
+        // A schedule the owner's agenda has no room for would never run: the report goes back as it was, and the save is refused.
+        store.save(current);
+        throw err;
+      }
       const check = w.owners.checker(w.me, w.documentId);
       return { ok: true, value: { ...viewer(doc, check)(report), ...(warning ? { warning } : {}) } };
     });

@@ -10,6 +10,7 @@ import { COST_MODELS } from '../../dev/gas/clock';
 import { spreadsheetId } from '../../dev/gas/office';
 import type { GasEmulator, RunOptions } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
+import { DISPATCHERS_PER_OWNER } from '../../src/core/hourly/dispatch';
 import { COST_FIGURES } from '../../src/gas/cost-model';
 import type { Rec } from '../core/bulk/fixtures';
 import { connect, emulator, importAll, ok, SP } from './helpers';
@@ -278,10 +279,10 @@ describe('Diagnóstico: what the model leaves to a real install', () => {
     expect(row(TODAY)[1]).toMatch(/de 100\.000 chamadas; 0 de 360 min de gatilhos$/);
   });
 
-  it('says no FALHA for a document past the 20-trigger limit: the runs of the owner’s other documents serve it through the agenda', () => {
+  it('says no FALHA for a document past the owner’s few triggers: the runs of the owner’s other documents serve it through the agenda', () => {
     const emu = emulator();
     connect(emu, sb);
-    const ids = Array.from({ length: 21 }, (_, i) => spreadsheetId(`limite-${i}`));
+    const ids = Array.from({ length: DISPATCHERS_PER_OWNER + 1 }, (_, i) => spreadsheetId(`limite-${i}`));
     for (const id of ids) {
       emu.addSpreadsheet({ id, name: id });
       scheduled(emu, { kind: 'daily', hour: 15 }, { documentId: id });
@@ -290,17 +291,17 @@ describe('Diagnóstico: what the model leaves to a real install', () => {
     const stranded = ids.find((id) => !withTrigger.has(id)) as string;
     expect(diagnose(emu, { documentId: stranded })('Você tem um gatilho de hora em hora').slice(1, 3)).toEqual([
       expect.stringMatching(
-        /^0 gatilho\(s\); seus aqui: 1 relatório\(s\) agendado\(s\), 0 execução\(ões\) inacabada\(s\): sem gatilho próprio, pois você já tem os 20 que o Google permite; as execuções de hora em hora das suas outras planilhas \(20 gatilho\(s\)\) atendem esta/,
+        /^0 gatilho\(s\); seus aqui: 1 relatório\(s\) agendado\(s\), 0 execução\(ões\) inacabada\(s\): sem gatilho próprio, pois o complemento mantém 4 por pessoa, que atendem todas as suas planilhas; as execuções de hora em hora das suas outras planilhas \(4 gatilho\(s\)\) atendem esta/,
       ),
       'OK',
     ]);
-    // Below the limit a document without its own trigger is still served, but should have one: AVISO.
+    // Below those a document without its own trigger is still served, but should have one: AVISO.
     emu.withServices((s) => {
       for (const t of s.ScriptApp.getUserTriggers(s.SpreadsheetApp.openById(ids[0]))) s.ScriptApp.deleteTrigger(t);
     });
     expect(diagnose(emu, { documentId: ids[0] })('Você tem um gatilho de hora em hora').slice(1, 3)).toEqual([
       expect.stringMatching(
-        /sem gatilho próprio; as execuções de hora em hora das suas outras planilhas \(19 gatilho\(s\)\) atendem esta .*salve o agendamento de novo$/,
+        /sem gatilho próprio; as execuções de hora em hora das suas outras planilhas \(3 gatilho\(s\)\) atendem esta .*salve o agendamento de novo$/,
       ),
       'AVISO',
     ]);

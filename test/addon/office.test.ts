@@ -10,6 +10,7 @@ import type { ServiceCall } from '../../dev/gas/execution';
 import { spreadsheetId } from '../../dev/gas/office';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
+import { DISPATCHERS_PER_OWNER } from '../../src/core/hourly/dispatch';
 import type { Rec } from '../core/bulk/fixtures';
 import { emulator, importAll, ok, SP } from './helpers';
 
@@ -109,7 +110,7 @@ describe('an hour with nothing due', () => {
   });
 });
 
-describe('documents past the per-user trigger limit', () => {
+describe('documents past the owner’s few triggers (and past the per-user limit of 20)', () => {
   it('a run in its own document also serves the due documents that have no trigger, and an hour with nothing due opens none', () => {
     const emu = emulator({ startAt: SP('2026-11-22T10:00:00') });
     connect(emu, ANA, 0);
@@ -119,10 +120,11 @@ describe('documents past the per-user trigger limit', () => {
       emu.addSpreadsheet({ id, name: id });
       pulled(emu, ANA, id, `Diário ${id}`, { kind: 'daily', hour: 15 });
     }
+    // The owner keeps a few triggers; the other documents are served through the agenda by their runs.
     const withTrigger = new Set(emu.triggers.triggers.map((t) => t.documentId));
-    expect(withTrigger.size).toBe(20);
+    expect(withTrigger.size).toBe(DISPATCHERS_PER_OWNER);
     const stranded = ids.filter((id) => !withTrigger.has(id));
-    expect(stranded).toHaveLength(1);
+    expect(stranded).toHaveLength(21 - DISPATCHERS_PER_OWNER);
     const counted = opens();
     emu.runDueTriggers(SP('2026-11-22T14:59:00'), { documentContext: true, onServiceCall: counted.onServiceCall });
     expect(counted.count()).toBe(0);
@@ -131,8 +133,34 @@ describe('documents past the per-user trigger limit', () => {
   });
 });
 
+describe('the owner’s few triggers', () => {
+  it('a trigger stays while the owner has work in other documents, and goes at the first run after the owner has none left anywhere', () => {
+    const emu = emulator({ startAt: SP('2026-11-22T10:00:00') });
+    connect(emu, ANA, 0);
+    const ids = Array.from({ length: DISPATCHERS_PER_OWNER + 2 }, (_, i) => cliente(`poucos-${i}`));
+    const reports = ids.map((id) => {
+      emu.addSpreadsheet({ id, name: id });
+      return pulled(emu, ANA, id, `Diário ${id}`, { kind: 'daily', hour: 15 });
+    });
+    const carriers = () => new Set(emu.triggers.triggers.map((t) => t.documentId));
+    const first = carriers();
+    expect(first).toEqual(new Set(ids.slice(0, DISPATCHERS_PER_OWNER)));
+    // The schedule of a document with a trigger is removed: its trigger stays, to serve the others.
+    ok(emu.run('setReportSchedule', [reports[0].id, null, false], as(ANA, ids[0])));
+    expect(carriers()).toEqual(first);
+    emu.runDueTriggers(SP('2026-11-22T14:59:00'), { documentContext: true });
+    emu.runDueTriggers(SP('2026-11-22T15:59:00'), { documentContext: true });
+    for (const id of ids.slice(1)) expect(reportIn(emu, `Diário ${id}`, ANA, id).lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+    // Every schedule removed: the triggers of documents with nothing left stay until a run finds the owner's agenda empty.
+    for (const [i, id] of ids.entries()) ok(emu.run('setReportSchedule', [reports[i].id, null, false], as(ANA, id)));
+    expect(carriers().size).toBeGreaterThan(0);
+    emu.runDueTriggers(SP('2026-11-22T16:59:00'), { documentContext: true });
+    expect(emu.triggers.triggers).toEqual([]);
+  });
+});
+
 describe('a document the owner can no longer open', () => {
-  it('is tried for a few hours, then dropped with one e-mail to its owner; the other documents go on', () => {
+  it('is tried again each hour for a day, then dropped with one e-mail to its owner naming it; the other documents go on', () => {
     const emu = emulator();
     connect(emu, ANA, 0);
     emu.addSpreadsheet({ id: CLIENTE_A, name: 'Cliente A', editors: [ANA] });
@@ -140,15 +168,40 @@ describe('a document the owner can no longer open', () => {
     pulled(emu, ANA, CLIENTE_A, 'A', { kind: 'hourly' });
     pulled(emu, ANA, CLIENTE_B, 'B', { kind: 'hourly' });
     emu.share(CLIENTE_A, ANA, false);
-    const counted = opens();
-    for (let h = 0; h < 5; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall: counted.onServiceCall });
-    const toAna = emu.mail.filter((m) => m.to === ANA && /fora do alcance/.test(m.subject));
-    expect(toAna).toHaveLength(1);
-    expect(toAna[0].body).toContain(CLIENTE_A);
-    expect(toAna[0].body).toMatch(/não está mais compartilhada/);
-    // Three tries of A, then only B: five runs of B.
-    expect(counted.count()).toBe(3 + 5);
+    let triesOfA = 0;
+    const onServiceCall = (c: ServiceCall) => {
+      if (c.object === 'SpreadsheetApp' && c.method === 'openById' && c.args[0] === CLIENTE_A) triesOfA++;
+    };
+    const told = () => emu.mail.filter((m) => m.to === ANA && /fora do alcance/.test(m.subject));
+    const inAgenda = () => CLIENTE_A in JSON.parse(emu.properties.userStore(ANA).get('faturamento.agenda') ?? '{}');
+    // Not shared for most of a day: still in the agenda, nobody told.
+    for (let h = 0; h < 23; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall });
+    expect({ told: told().length, inAgenda: inAgenda(), triesOfA }).toEqual({ told: 0, inAgenda: true, triesOfA: 23 });
+    for (let h = 0; h < 5; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false, onServiceCall });
+    expect(told()).toHaveLength(1);
+    expect(told()[0].subject).toContain(CLIENTE_A);
+    expect(told()[0].body).toContain(CLIENTE_A);
+    expect(told()[0].body).toMatch(/não está mais compartilhada/);
+    expect(inAgenda()).toBe(false);
+    // Tried once an hour until it left: a day and an hour after the first try.
+    expect(triesOfA).toBe(25);
     expect(reportIn(emu, 'B', ANA, CLIENTE_B).lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+  });
+
+  it('shared again within the day, it stays, and its day starts over', () => {
+    const emu = emulator();
+    connect(emu, ANA, 0);
+    emu.addSpreadsheet({ id: CLIENTE_A, name: 'Cliente A', editors: [ANA] });
+    pulled(emu, ANA, CLIENTE_A, 'A', { kind: 'hourly' });
+    emu.share(CLIENTE_A, ANA, false);
+    for (let h = 0; h < 20; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false });
+    emu.share(CLIENTE_A, ANA, true);
+    emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false });
+    expect(reportIn(emu, 'A', ANA, CLIENTE_A).lastRun).toMatchObject({ origin: 'agendado', result: 'ok' });
+    emu.share(CLIENTE_A, ANA, false);
+    for (let h = 0; h < 20; h++) emu.runDueTriggers(new Date(emu.now + HOUR), { documentContext: false });
+    expect(emu.mail.filter((m) => /fora do alcance/.test(m.subject))).toHaveLength(0);
+    expect(CLIENTE_A in JSON.parse(emu.properties.userStore(ANA).get('faturamento.agenda') ?? '{}')).toBe(true);
   });
 });
 
@@ -161,8 +214,11 @@ describe('locks and what was written under them', () => {
     pulled(emu, ANA, CLIENTE_B, 'Segundo', { kind: 'hourly' });
     let seen: Rec | undefined;
     let opened = 0;
-    // While the run works in the second document, Ana opens Relatórios in the first.
+    let run: number | undefined;
+    // While the first run works in the second document (the other document's run may start inside it), Ana opens Relatórios in the first.
     const onServiceCall = (c: ServiceCall) => {
+      run ??= c.execution.id;
+      if (c.execution.id !== run) return;
       if (c.object === 'SpreadsheetApp' && c.method === 'openById') opened++;
       if (opened === 2 && seen === undefined && c.object === 'Range') seen = reportIn(emu, 'Primeiro', ANA);
     };

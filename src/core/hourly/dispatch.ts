@@ -46,6 +46,30 @@ export function wantsDispatcher(work: StoredWork): boolean {
   return work.reports.some((r) => r.schedule) || work.pulls.some((j) => j.state.status === 'running') || work.bulk.some((j) => j.status === 'running');
 }
 
+/**
+ * How many of the owner's documents carry their hourly trigger. Any run of the
+ * owner serves every document the agenda says is due, so triggers past these
+ * add only executions that find nothing to do (each paying its start-up); a
+ * few are kept so that one lost (the document deleted or unshared, the add-on
+ * turned off there, a firing Google skips) leaves the others serving, and so
+ * that a due document waits a quarter of an hour on average, not an hour
+ * (docs/limits.md).
+ */
+export const DISPATCHERS_PER_OWNER = 4;
+
+/**
+ * Whether the document keeps its trigger, gets one, or has none: it carries
+ * one while it has work of its own or the owner has work elsewhere, and while
+ * it is among the first DISPATCHERS_PER_OWNER of the owner's triggers (by id,
+ * so every run agrees); a new one only for work of its own, while the owner
+ * has fewer. `here` is the document's trigger id, `all` the owner's.
+ */
+export function triggerPlan(p: { ownWork: boolean; workElsewhere: boolean; here: string | null; all: readonly string[] }): 'keep' | 'create' | 'none' {
+  if (p.here === null) return p.ownWork && p.all.length < DISPATCHERS_PER_OWNER ? 'create' : 'none';
+  const rank = [...p.all].sort().indexOf(p.here);
+  return (p.ownWork || p.workElsewhere) && rank < DISPATCHERS_PER_OWNER ? 'keep' : 'none';
+}
+
 /** A sidebar steps its own job every few seconds: the dispatcher leaves recently touched jobs to it. */
 export const IDLE_MS = 5 * 60_000;
 

@@ -18,6 +18,8 @@ const sandboxOf = sandbox(23, { size: { faturas: 400, clientes: 30, cobrancas: 1
 
 const ANA = 'ana@escritorio.com.br';
 const HOUR = 3_600_000;
+/** A service call of the first hourly run, in the middle of its work (it makes about 640 when it is not killed). */
+const KILL_AT = 300;
 
 describe('an owner’s overlapping hourly runs', () => {
   it('do not wait on the owner’s user lock, 60 s per document, while another of their runs works', () => {
@@ -56,5 +58,32 @@ describe('an owner’s overlapping hourly runs', () => {
       idle.reduce((ms, r) => ms + r.counters.virtualMs, 0),
       seen,
     ).toBeLessThan(60_000);
+  });
+
+  it('leave nothing due undone when the run serving the owner’s documents is killed: a later run serves what it had not', () => {
+    const emu = emulator({ user: ANA, costs: COST_MODELS.pessimistic, latency: { ms: 300 } });
+    connectEmpresa(emu, sandboxOf());
+    const ids = Array.from({ length: 4 }, (_, i) => emu.addSpreadsheet({ name: `Cliente ${i + 1}` }).id);
+    // A daily report in each, due at the next hour (São Paulo, UTC−3): what one run serves is not due again that day.
+    const hour = (new Date(emu.now + HOUR).getUTCHours() + 21) % 24;
+    for (const documentId of ids) {
+      importAll(emu, { listing: 'faturas', sheetName: 'Faturas', name: 'Faturas', connection: 'Empresa', filters: {} }, { documentId });
+      const report = (emu.run('listReports', [], { documentId }) as Rec[])[0];
+      ok(emu.run('setReportSchedule', [report.id, { kind: 'daily', hour }, false], { documentId }));
+    }
+    const lastRun = (documentId: string) => ((emu.run('listReports', [], { documentId }) as Rec[])[0].lastRun ?? {}) as Rec;
+    const before = ids.map((id) => lastRun(id).at);
+    // The first run of the hour serves every due document, and is killed in the middle of its work.
+    let first: number | undefined;
+    const onServiceCall = (c: ServiceCall) => {
+      first ??= c.execution.id;
+      if (c.execution.id === first && c.index === KILL_AT) c.execution.killed = true;
+    };
+    const runs = emu.runDueTriggers(new Date(emu.now + HOUR + 10 * 60_000), { onServiceCall });
+    expect(runs[0].status).toBe('killed');
+    // The runs after it find the documents it had not served still due, and serve them.
+    expect(runs.slice(1).reduce((n, r) => n + r.counters.urlFetchRequests, 0)).toBeGreaterThan(0);
+    for (const [i, id] of ids.entries())
+      expect({ id, ran: lastRun(id).at !== before[i], origin: lastRun(id).origin }).toEqual({ id, ran: true, origin: 'agendado' });
   });
 });

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AgendaStore, dueDocuments, MISSES_BEFORE_DROP } from '../../../src/core/hourly/agenda';
+import { AgendaFullError, AgendaStore, dueDocuments, LOST_AFTER_MS, lastingLoss, MAX_PARTS, PART_BYTES, RETRY_LOST_MS } from '../../../src/core/hourly/agenda';
 import type { BulkJob } from '../../../src/core/bulk/state';
 import { bulkToContinue, dueReports, nextDueAt, pullsToContinue, type StoredWork } from '../../../src/core/hourly/dispatch';
 import type { PullJob } from '../../../src/core/runs/deps';
@@ -90,23 +90,188 @@ describe('when a document is next due', () => {
   });
 });
 
+/** A spreadsheet id of Google's length (44 characters), different for each `n`. */
+const docId = (n: number) => `1${String(n).padStart(6, '0')}${'x'.repeat(37)}`;
+
+/** The owner's properties, counting each write. */
+class CountingStore extends MemoryStore {
+  writes: string[] = [];
+  override set(key: string, value: string) {
+    this.writes.push(key);
+    super.set(key, value);
+  }
+}
+
 describe('the agenda in the owner’s properties', () => {
-  it('keeps only documents with something coming, writes only on change, and drops one that could not be opened a few times', () => {
-    const user = new MemoryStore();
+  it('keeps only documents with something coming, and writes only on change', () => {
+    const user = new CountingStore();
     const agenda = new AgendaStore(user);
     expect(agenda.read()).toBeNull();
     agenda.set('nada', null);
     // Kept from now on, even empty: the ledger is no longer walked.
     expect(agenda.read()).toEqual({});
+    expect(user.writes).toHaveLength(1);
+    agenda.set('nada', null);
+    expect(user.writes).toHaveLength(1);
     agenda.set('a', T0 + HOUR);
     agenda.set('b', T0 - HOUR);
     agenda.set('c', T0);
     expect(dueDocuments(agenda.read() ?? {}, T0)).toEqual(['b', 'c']);
+    agenda.set('c', T0);
+    expect(user.writes).toHaveLength(4);
     agenda.set('b', null);
-    expect(Object.keys(agenda.read() ?? {})).toEqual(['a', 'c']);
-    for (let i = 1; i < MISSES_BEFORE_DROP; i++) expect(agenda.missed('c')).toBe(false);
-    expect(agenda.missed('c')).toBe(true);
-    expect(Object.keys(agenda.read() ?? {})).toEqual(['a']);
-    expect(agenda.missed('nunca')).toBe(false);
+    expect(agenda.read()).toStrictEqual({ a: { at: T0 + HOUR }, c: { at: T0 } });
+    // Each document's entry, read as stored: the soonest first, ties by id.
+    // The agenda as the change left it.
+    expect(agenda.set('d', T0)).toEqual({ a: { at: T0 + HOUR }, c: { at: T0 }, d: { at: T0 } });
+    expect(agenda.set('d', T0)).toEqual(agenda.read());
+    expect(dueDocuments(agenda.read() ?? {}, T0 + HOUR)).toEqual(['c', 'd', 'a']);
+  });
+
+  it('reads what an earlier version kept, and each guarded change runs whole inside the guard', () => {
+    const user = new MemoryStore();
+    user.set('faturamento.agenda', JSON.stringify({ a: { at: T0, misses: 2 }, b: { at: T0 + HOUR } }));
+    const guarded: string[] = [];
+    const agenda = new AgendaStore(user, (change) => {
+      guarded.push('in');
+      const out = change();
+      guarded.push('out');
+      return out;
+    });
+    expect(agenda.read()).toStrictEqual({ a: { at: T0 }, b: { at: T0 + HOUR } });
+    agenda.set('a', T0 + 2 * HOUR);
+    expect(guarded).toEqual(['in', 'out']);
+    expect(JSON.parse(user.get('faturamento.agenda') ?? '')).toEqual({ a: T0 + 2 * HOUR, b: { at: T0 + HOUR } });
+  });
+
+  it('holds an office of 500 documents with ids of Google’s length, in parts each within a property’s 9 KB', () => {
+    const user = new CountingStore();
+    const agenda = new AgendaStore(user);
+    for (let i = 0; i < 500; i++) agenda.set(docId(i), T0 + i * MINUTE);
+    const agendaKeys = user.keys().filter((k) => k.startsWith('faturamento.agenda'));
+    expect(agendaKeys.length).toBeGreaterThan(1);
+    for (const key of agendaKeys) expect(user.get(key)?.length).toBeLessThanOrEqual(PART_BYTES);
+    // Each new part is written before the first part names it.
+    const grew = user.writes.flatMap((key, i) => (key !== 'faturamento.agenda' && !user.writes.slice(0, i).includes(key) ? [user.writes.slice(i, i + 2)] : []));
+    expect(grew).toEqual(agendaKeys.slice(1).map((key) => [key, 'faturamento.agenda']));
+    const read = agenda.read() ?? {};
+    expect(Object.keys(read)).toHaveLength(500);
+    expect(read[docId(499)]).toEqual({ at: T0 + 499 * MINUTE });
+    expect(dueDocuments(read, T0 + MINUTE)).toEqual([docId(0), docId(1)]);
+    // A change to one document writes the part that holds it, and nothing else.
+    user.writes = [];
+    agenda.set(docId(499), T0);
+    expect(user.writes).toEqual([agendaKeys[agendaKeys.length - 1]]);
+    // One gone from the first part leaves room there for the next new one, without a new part.
+    agenda.set(docId(0), null);
+    user.writes = [];
+    agenda.set('1novo', T0);
+    expect(user.writes).toEqual(['faturamento.agenda']);
+    expect(user.keys().filter((k) => k.startsWith('faturamento.agenda'))).toHaveLength(agendaKeys.length);
+    expect(Object.keys(agenda.read() ?? {})).toHaveLength(500);
+  });
+
+  it('fills a part to its last byte, and moves an entry that grows past it to another part, written there before it leaves', () => {
+    const user = new CountingStore();
+    const agenda = new AgendaStore(user);
+    let n = 0;
+    while (JSON.stringify(JSON.parse(user.get('faturamento.agenda') ?? '{}')).length < PART_BYTES - 80) agenda.set(docId(n++), T0);
+    // An id as long as the room left, so that the part is then exactly PART_BYTES long.
+    const room = PART_BYTES - (user.get('faturamento.agenda') ?? '').length - `,"":${T0}`.length;
+    const last = `1${'z'.repeat(room - 1)}`;
+    agenda.set(last, T0);
+    expect(user.get('faturamento.agenda')?.length).toBe(PART_BYTES);
+    expect(user.keys().filter((k) => k.startsWith('faturamento.agenda'))).toEqual(['faturamento.agenda']);
+    user.writes = [];
+    agenda.unreachable(last, 'You do not have permission to access the requested document.', T0);
+    expect(user.writes).toEqual(['faturamento.agenda.1', 'faturamento.agenda']);
+    expect(agenda.read()?.[last]).toStrictEqual({ at: T0 + RETRY_LOST_MS, lost: T0 });
+    expect(Object.keys(agenda.read() ?? {})).toHaveLength(n + 1);
+  });
+
+  it('refuses a document it has no room for, and keeps every one it had', () => {
+    const user = new MemoryStore();
+    // Every part as full as it gets, written as the agenda writes them.
+    let n = 0;
+    for (let i = 0; i < MAX_PARTS; i++) {
+      const part: Record<string, number> = i === 0 ? { '#': MAX_PARTS } : {};
+      while (JSON.stringify({ ...part, [docId(n)]: T0 }).length <= PART_BYTES) part[docId(n++)] = T0;
+      user.set(i === 0 ? 'faturamento.agenda' : `faturamento.agenda.${i}`, JSON.stringify(part));
+    }
+    const agenda = new AgendaStore(user);
+    expect(Object.keys(agenda.read() ?? {})).toHaveLength(n);
+    expect(() => agenda.set(docId(n), T0)).toThrow(AgendaFullError);
+    expect(() => agenda.set(docId(n), T0)).toThrow(expect.objectContaining({ name: 'AgendaFullError' }));
+    expect(() => agenda.set(docId(n), T0)).toThrow(/não foi salvo/);
+    const held = Object.keys(agenda.read() ?? {});
+    expect(held).toHaveLength(n);
+    expect(held).not.toContain(docId(n));
+    // A document already in the agenda still changes.
+    agenda.set(docId(0), T0 + HOUR);
+    expect(agenda.read()?.[docId(0)]).toEqual({ at: T0 + HOUR });
+    // With one gone, the next one fits.
+    agenda.set(docId(5), null);
+    agenda.set(docId(n), T0);
+    expect(Object.keys(agenda.read() ?? {})).toHaveLength(n);
+  });
+});
+
+describe('a document the hourly run could not open', () => {
+  const GONE = 'You do not have permission to access the requested document.';
+
+  it('tells Google’s words for a lost document from a passing failure', () => {
+    expect(lastingLoss(GONE)).toBe(true);
+    // Whatever the case Google writes it in.
+    expect(lastingLoss(`Exception: ${GONE.toUpperCase()}`)).toBe(true);
+    expect(lastingLoss("Exception: Document 1abc is missing (perhaps it was deleted, or you don't have read access?)")).toBe(true);
+    expect(lastingLoss('Unexpected error while getting the method or property openById on object SpreadsheetApp.')).toBe(true);
+    expect(lastingLoss('Service Spreadsheets failed while accessing document with id 1abc.')).toBe(false);
+    expect(lastingLoss("We're sorry, a server error occurred. Please wait a bit and try again.")).toBe(false);
+    expect(lastingLoss('Service invoked too many times in a short time: spreadsheets. Try Utilities.sleep(1000) between calls.')).toBe(false);
+    expect(lastingLoss('You do not have permission to call SpreadsheetApp.openById. Required permissions: https://www.googleapis.com/auth/spreadsheets')).toBe(
+      false,
+    );
+  });
+
+  it('stays due after a passing failure, however many', () => {
+    const user = new CountingStore();
+    const agenda = new AgendaStore(user);
+    agenda.set('a', T0);
+    for (let h = 0; h < 48; h++) expect(agenda.unreachable('a', 'Service Spreadsheets failed while accessing document with id a.', T0 + h * HOUR)).toBe(false);
+    expect(agenda.read()).toStrictEqual({ a: { at: T0 } });
+    expect(user.writes).toHaveLength(1);
+  });
+
+  it('leaves the agenda only when it is still lost a day after it was first seen lost, and says so once', () => {
+    const agenda = new AgendaStore(new MemoryStore());
+    agenda.set('a', T0);
+    agenda.set('b', T0);
+    expect(agenda.unreachable('a', GONE, T0)).toBe(false);
+    // Tried again an hour later, not at every run.
+    expect(agenda.read()?.a).toEqual({ at: T0 + RETRY_LOST_MS, lost: T0 });
+    expect(dueDocuments(agenda.read() ?? {}, T0 + RETRY_LOST_MS - 1)).toEqual(['b']);
+    for (let h = 1; h < 24; h++) expect(agenda.unreachable('a', GONE, T0 + h * HOUR)).toBe(false);
+    expect(agenda.read()?.a).toEqual({ at: T0 + 24 * HOUR, lost: T0 });
+    expect(agenda.unreachable('a', GONE, T0 + LOST_AFTER_MS - 1)).toBe(false);
+    expect(agenda.unreachable('a', GONE, T0 + LOST_AFTER_MS)).toBe(true);
+    expect(agenda.read()).toEqual({ b: { at: T0 } });
+    expect(agenda.unreachable('a', GONE, T0 + LOST_AFTER_MS + HOUR)).toBe(false);
+    expect(agenda.unreachable('nunca', GONE, T0)).toBe(false);
+    expect(agenda.read()).toEqual({ b: { at: T0 } });
+  });
+
+  it('starts the day over once the document opens again', () => {
+    const agenda = new AgendaStore(new MemoryStore());
+    agenda.set('a', T0);
+    agenda.unreachable('a', GONE, T0);
+    agenda.reached('a');
+    expect(agenda.read()).toStrictEqual({ a: { at: T0 + RETRY_LOST_MS } });
+    agenda.reached('nunca');
+    expect(agenda.read()).toEqual({ a: { at: T0 + RETRY_LOST_MS } });
+    expect(agenda.unreachable('a', GONE, T0 + LOST_AFTER_MS)).toBe(false);
+    expect(agenda.read()?.a).toEqual({ at: T0 + LOST_AFTER_MS + RETRY_LOST_MS, lost: T0 + LOST_AFTER_MS });
+    // A schedule written again clears the mark too.
+    agenda.set('a', T0);
+    expect(agenda.read()).toEqual({ a: { at: T0 } });
   });
 });

@@ -17,6 +17,8 @@ import {
   type StoredWork,
   storedWork,
   wantsDispatcher,
+  DISPATCHERS_PER_OWNER,
+  triggerPlan,
 } from '../../../src/core/hourly/dispatch';
 import { beginRun } from '../../../src/core/runs/begin';
 import type { PullJob } from '../../../src/core/runs/deps';
@@ -268,5 +270,27 @@ describe('the hourly run', () => {
     const result = dispatch({ runs: w.deps, bulk: bulkDeps(w) }, stored(w, [job]), w.now());
     expect(result).toEqual({ continued: [], started: [], bulk: [], left: ['b1', r.id] });
     expect(w.service.asked).toEqual([]);
+  });
+});
+
+describe('which of the owner’s documents carry their hourly trigger', () => {
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+
+  it('a document with work of its own gets one while the owner has fewer than the few they keep', () => {
+    expect(triggerPlan({ ownWork: true, workElsewhere: false, here: null, all: ids(DISPATCHERS_PER_OWNER - 1) })).toBe('create');
+    expect(triggerPlan({ ownWork: true, workElsewhere: true, here: null, all: ids(DISPATCHERS_PER_OWNER) })).toBe('none');
+    expect(triggerPlan({ ownWork: false, workElsewhere: true, here: null, all: [] })).toBe('none');
+  });
+
+  it('one keeps its trigger while there is work here or elsewhere, and it is among the first few by id', () => {
+    const all = ['t5', 't1', 't9', 't3', 't7', 't2'];
+    // Sorted: t1 t2 t3 t5 | t7 t9.
+    for (const here of ['t1', 't2', 't3', 't5']) {
+      expect(triggerPlan({ ownWork: true, workElsewhere: false, here, all })).toBe('keep');
+      expect(triggerPlan({ ownWork: false, workElsewhere: true, here, all })).toBe('keep');
+      expect(triggerPlan({ ownWork: false, workElsewhere: false, here, all })).toBe('none');
+    }
+    for (const here of ['t7', 't9']) expect(triggerPlan({ ownWork: true, workElsewhere: true, here, all })).toBe('none');
+    expect(DISPATCHERS_PER_OWNER).toBe(4);
   });
 });
