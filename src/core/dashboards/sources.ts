@@ -93,6 +93,11 @@ export function lastTwelve(today: Day): string[] {
   return Array.from({ length: 12 }, (_, i) => competencia(addMonths(now, i - 11)));
 }
 
+/** The statuses the interface names for a note (AUTORIZADA, EMITIDA): a note in any other (a cancelled one) is not an issued note. */
+const ISSUED_NOTE = new Set(['AUTORIZADA', 'EMITIDA']);
+
+export const issuedNote = (status: CellValue | undefined): boolean => ISSUED_NOTE.has(text(status).toUpperCase());
+
 const CLOSED_CHARGE = new Set(['CANCELADA', 'CANCELADO', 'BAIXA_POR_PERDA', 'BAIXADO']);
 
 /** An open charge: not paid, not cancelled, not written off. */
