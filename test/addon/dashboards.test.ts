@@ -166,9 +166,25 @@ describe('Painéis over one company', () => {
   it('Faturas sem NFS-e: invoices the NFS-e report lacks, and a path that selects their rows for Lançamentos em lote', () => {
     const d = create('sem-nfse', reports.faturas, reports.nfse);
     const { values } = sheetOf(d.sheetName);
-    const issued = new Set(dump.nfse.map((n) => n.idFatura));
-    const missing = dump.faturas.filter((f) => f.statusFatura !== 'CANCELADA' && !issued.has(f.idFatura)).map((f) => f.idFatura);
+    // Only a note the interface names as issued is an invoice's note: the invoice whose only note was cancelled has none.
+    const issued = new Set(dump.nfse.filter((n) => ['AUTORIZADA', 'EMITIDA'].includes(n.statusNotaFiscalServico)).map((n) => n.idFatura));
+    const withoutNote = dump.faturas.filter((f) => f.statusFatura !== 'CANCELADA' && !issued.has(f.idFatura));
+    const missing = withoutNote.map((f) => f.idFatura);
     expect(missing.length).toBeGreaterThan(0);
+    const cancelled = dump.nfse.filter((n) => n.statusNotaFiscalServico === 'CANCELADA').map((n) => n.idFatura);
+    expect(cancelled.length).toBeGreaterThan(0);
+    for (const id of cancelled) expect(missing).toContain(id);
+    // The open invoices among them are said, with their ids, above the list that Emitir NFS-e selects.
+    const open = withoutNote.filter((f) => f.statusFatura === 'ABERTA').map((f) => f.idFatura);
+    expect(open.length).toBeGreaterThan(1);
+    expect(
+      values
+        .slice(0, 8)
+        .map((r) => String(r[0]))
+        .join(' '),
+    ).toContain(
+      `${open.length} faturas da lista estão em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs ${open.slice(0, 10).join(', ')}${open.length > 10 ? '…' : ''}).`,
+    );
     expect(
       table(values)
         .slice(1)

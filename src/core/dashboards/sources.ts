@@ -6,6 +6,7 @@
  * never a formula the user could break.
  */
 import { addMonths, competencia, type Day, isDate, type Month, type Zone } from '../../api/calendar';
+import { plural } from '../../api/words';
 import type { CellValue } from '../sheets/table';
 
 /** The company column of a consolidated report: each row's company, by its connection's name. */
@@ -97,6 +98,18 @@ export function lastTwelve(today: Day): string[] {
 const ISSUED_NOTE = new Set(['AUTORIZADA', 'EMITIDA']);
 
 export const issuedNote = (status: CellValue | undefined): boolean => ISSUED_NOTE.has(text(status).toUpperCase());
+
+/** The open invoices (ABERTA) among those a panel offers for NFS-e, said with their ids: not billed yet, and selected with the others. */
+export function openInvoices(src: SourceTable, rows: readonly number[], what: [string, string]): string[] {
+  const status = col(src, 'statusFatura');
+  const ids = col(src, 'idFatura');
+  const open = rows.filter((r) => text(status[r]).toUpperCase() === 'ABERTA');
+  if (!open.length) return [];
+  const list = open.slice(0, 10).map((r) => text(ids[r]));
+  return [
+    `${plural(open.length, ...what)} em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs ${list.join(', ')}${open.length > 10 ? '…' : ''}).`,
+  ];
+}
 
 const CLOSED_CHARGE = new Set(['CANCELADA', 'CANCELADO', 'BAIXA_POR_PERDA', 'BAIXADO']);
 

@@ -251,6 +251,45 @@ describe('Faturas sem NFS-e', () => {
     expect(f.table.rows).toEqual([[4, '', '', '', 1]]);
   });
 
+  it('counts only an issued note (AUTORIZADA, EMITIDA) as the invoice’s: an invoice whose only note was cancelled is without one', () => {
+    const inv = (idFatura: number, statusFatura = 'FATURADA') => ({ idFatura, valorTotal: 1, statusFatura });
+    const f = invoicesWithoutNfse(
+      sheet([inv(1), inv(2), inv(3), inv(4)]),
+      sheet([
+        { idFatura: 1, statusNotaFiscalServico: 'CANCELADA' },
+        { idFatura: 2, statusNotaFiscalServico: 'autorizada' },
+        { idFatura: 3, statusNotaFiscalServico: 'EMITIDA' },
+        { idFatura: 4, statusNotaFiscalServico: 'CANCELADA' },
+        { idFatura: 4, statusNotaFiscalServico: ' Emitida ' },
+      ]),
+    );
+    expect(f.invoices).toEqual([{ empresa: '', id: 1 }]);
+  });
+
+  it('says which invoices of the list are open (ABERTA), with their ids, ten at most', () => {
+    const inv = (idFatura: number, statusFatura: string) => ({
+      idFatura,
+      numero: idFatura,
+      nomeCliente: 'a',
+      competencia: '10/2026',
+      valorTotal: 1,
+      statusFatura,
+    });
+    const many = invoicesWithoutNfse(sheet([inv(1, 'FATURADA'), ...Array.from({ length: 11 }, (_, i) => inv(i + 2, 'Aberta'))]), sheet([{ idFatura: 2 }]));
+    expect(many.notes).toEqual([
+      '10 faturas da lista estão em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs 3, 4, 5, 6, 7, 8, 9, 10, 11, 12).',
+    ]);
+    const more = invoicesWithoutNfse(sheet(Array.from({ length: 11 }, (_, i) => inv(i + 1, 'ABERTA'))), sheet([]));
+    expect(more.notes).toEqual([
+      'A coluna idFatura não está na aba do relatório: refaça a importação para ter esta coluna.',
+      '11 faturas da lista estão em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs 1, 2, 3, 4, 5, 6, 7, 8, 9, 10…).',
+    ]);
+    const one = invoicesWithoutNfse(sheet([inv(1, 'ABERTA'), inv(2, 'ABERTA')]), sheet([{ idFatura: 1 }]));
+    expect(one.notes).toEqual([
+      '1 fatura da lista está em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs 2).',
+    ]);
+  });
+
   it('says nothing of a cut with exactly 2,000', () => {
     const invoices = sheet(Array.from({ length: 2_000 }, (_, i) => ({ idFatura: i + 1, valorTotal: 1, statusFatura: 'FATURADA' })));
     expect(invoicesWithoutNfse(invoices, sheet([{ idFatura: 999_999 }])).notes).not.toContainEqual(expect.stringMatching(/^São /));

@@ -5,7 +5,7 @@
  * conference line names the rows behind it, by source and data row.
  */
 import { plural } from '../../../../api/words';
-import { cents, col, companies, isTrue, issuedNote, missing, text, type Today } from '../../sources';
+import { cents, col, companies, isTrue, issuedNote, missing, openInvoices, text, type Today } from '../../sources';
 import {
   CHECKS,
   type CheckKey,
@@ -86,7 +86,7 @@ export function closing(src: ClosingSources, competencia: string, today: Today, 
   const empresa = (row: number) => (consolidated ? names[of.faturas(row)] : '');
   const ids = col(src.faturas, 'idFatura');
   const withoutNote = checks.find((c) => c.key === 'sem-nfse')!.rows;
-  ctx.notes.push(...openWithoutNote(ctx, withoutNote));
+  ctx.notes.push(...openInvoices(src.faturas, withoutNote, ['fatura sem NFS-e está', 'faturas sem NFS-e estão']));
   return {
     competencia,
     companies: names,
@@ -118,18 +118,6 @@ function emptySources(ctx: Ctx): string[] {
     (s) =>
       `O relatório de ${EMPTY[s][0]} não tem ${EMPTY[s][1]} da competência ${ctx.competencia}: as linhas que dependem dele mostram zero por isso, não porque esteja em ordem. Confira os filtros dele.`,
   );
-}
-
-/** Open invoices (ABERTA) among those without a note: not billed yet, and selected for NFS-e with the others. */
-function openWithoutNote(ctx: Ctx, rows: number[]): string[] {
-  const status = col(ctx.src.faturas, 'statusFatura');
-  const ids = col(ctx.src.faturas, 'idFatura');
-  const open = rows.filter((r) => text(status[r]).toUpperCase() === 'ABERTA');
-  if (!open.length) return [];
-  const list = open.slice(0, 10).map((r) => text(ids[r]));
-  return [
-    `${plural(open.length, 'fatura sem NFS-e está', 'faturas sem NFS-e estão')} em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs ${list.join(', ')}${open.length > 10 ? '…' : ''}).`,
-  ];
 }
 
 function billingSection(ctx: Ctx): { section: ClosingSection; live: number[] } {
