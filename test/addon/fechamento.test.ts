@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import { emulator, finishRun, ok, type Progress } from './helpers';
+import { bulkToEnd, emulator, finishRun, ok, type Progress } from './helpers';
 
 type Rec = Record<string, any>;
 let sb: SandboxHandle;
@@ -354,6 +354,31 @@ describe('Fechamento da competência', () => {
     // No record of any listing is of 01/2030.
     for (const list of Object.values(dump)) expect(list.some((r: Rec) => r.competencia === '01/2030')).toBe(false);
     expect(head('01/2030')).toMatch(/^Os três relatórios não têm nenhum registro da competência 01\/2030 \(nenhuma fatura, NFS-e ou cobrança\)/);
+  });
+
+  it('after Emitir NFS-e destas faturas, says which report to refresh until it runs; then the issued invoices leave Faturas sem NFS-e, to the cent', async () => {
+    const emu = emulator();
+    ok(emu.run('saveConnection', [{ name: 'Demo', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey, isDefault: true }]));
+    const panel = build(emu, false, 'Demo');
+    const head = () =>
+      (emu.values(panel.sheetName) as unknown[][])
+        .slice(0, 6)
+        .map((r) => String(r[0]))
+        .join('\n');
+    const refresh = /as notas emitidas desde então só aparecem aqui depois que o relatório de NFS-e "Notas" for atualizado \(Relatórios › Atualizar\)/;
+    expect(head()).not.toMatch(refresh);
+    const before = checksOf(await dumpOf(0))['sem-nfse'];
+    const issue = ok<{ invoices: number }>(emu.run('prepareNfseIssue', [panel.id]));
+    expect(issue.invoices).toBe(before.length);
+    bulkToEnd(emu, ok(emu.run('startBulkRun', [{ connection: 'Demo', operation: 'emitirNfse', sheetName: 'Faturas', scope: 'selected' }])));
+    const after = await dumpOf(0);
+    expect(checksOf(after)['sem-nfse'].length).toBeLessThan(before.length);
+    // The panel has not read the new notes yet, and says which report brings them.
+    expect(head()).toMatch(refresh);
+    emu.run('runReport', [panel.reports.nfse, true]);
+    expect(finishRun(emu, panel.reports.nfse).status).toBe('done');
+    expect(head()).not.toMatch(refresh);
+    expect(shownLines(emu, panel.sheetName, 1).lines).toEqual(expectedLines([after]));
   });
 
   it('refreshes after a run of any of its three reports: the charges report run over new records changes the charges lines', async () => {
