@@ -148,15 +148,21 @@ function billing(emu: GasEmulator, sheetName: string): Array<[string, number, nu
   return values.slice(at + 1, at + 13).map((r) => [String(r[0]), cents(r[1] as number), r[2] as number]);
 }
 
+/** Aurora's invoices imported in full, by the document's first user, with their own connection. */
+function auroraInvoices() {
+  const emu = emulator();
+  const mine = save(emu, 'Aurora', sb.orgs[0].apiKey);
+  const started = ok<Progress>(
+    emu.run('startImportRun', [{ connection: mine, listing: 'faturas', filters: {}, sheetName: 'Faturas', name: 'Faturas', incremental: false }]),
+  );
+  expect(finishRun(emu, started.reportId).status).toBe('done');
+  return { emu, mine, started };
+}
+
 describe('a report that changes company', () => {
   it('after Assumir with another company and its full run, a panel counts only the new company’s records: the old rows with bulk results are gone', async () => {
-    const emu = emulator();
-    const [aurora, ipe] = sb.orgs;
-    const mine = save(emu, 'Aurora', aurora.apiKey);
-    const started = ok<Progress>(
-      emu.run('startImportRun', [{ connection: mine, listing: 'faturas', filters: {}, sheetName: 'Faturas', name: 'Faturas', incremental: false }]),
-    );
-    expect(finishRun(emu, started.reportId).status).toBe('done');
+    const { emu, mine, started } = auroraInvoices();
+    const ipe = sb.orgs[1];
     // NFS-e issued in bulk from the report's own sheet: its rows now carry the add-on's results beside them.
     const rows = (emu.values('Faturas') as unknown[][]).length - 1;
     emu.select('Faturas', `A2:A${Math.min(rows, 40) + 1}`);
@@ -184,5 +190,40 @@ describe('a report that changes company', () => {
     expect(expected.some(([, c]) => c > 0)).toBe(true);
     expect(billing(emu, panel.sheetName)).toEqual(expected);
     expect((emu.values('Faturas') as unknown[][]).length - 1).toBe(dump.length);
+  });
+  it('after the change of company, the old rows kept for the user’s own notes are not records: no panel counts them', async () => {
+    const { emu, started } = auroraInvoices();
+    const [aurora, ipe] = sb.orgs;
+    // The user writes beside Aurora's first ten invoices, in a column of their own.
+    const noted = emu.withServices((s) => {
+      const sheet = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Faturas')!;
+      const own = sheet.getLastColumn() + 2;
+      sheet.getRange(2, own, 10, 1).setValues(Array.from({ length: 10 }, () => ['cobrar']));
+      const idAt = (sheet.getRange(1, 1, 1, sheet.getLastColumn()).getNotes()[0] as string[]).findIndex((n) => n.split('\n')[0] === 'idFatura') + 1;
+      return sheet
+        .getRange(2, idAt, 10, 1)
+        .getValues()
+        .map((r: unknown[]) => r[0] as number);
+    });
+    const old = await sb.dump<Rec>(aurora.name, 'faturas');
+    expect(old.filter((f) => noted.includes(f.idFatura) && MONTHS.includes(f.competencia) && f.statusFatura !== 'CANCELADA').length).toBeGreaterThan(0);
+
+    const ANA = { user: 'ana@escritorio.com.br' };
+    const hers = save(emu, 'Ipê', ipe.apiKey, undefined, ANA);
+    expect(emu.run('takeOverReport', [started.reportId, hers, true], ANA)).toMatchObject({ ok: true });
+    emu.run('runReport', [started.reportId, true], ANA);
+    const done = finishRun(emu, started.reportId, ANA);
+    expect(done.warnings.join(' ')).toMatch(/10 linha\(s\) de registros que não vieram nesta atualização ficaram na aba porque têm anotações suas/);
+    const dump = await sb.dump<Rec>(ipe.name, 'faturas');
+    expect((emu.values('Faturas') as unknown[][]).length - 1).toBe(dump.length + 10);
+
+    const panel = ok<Rec>(emu.run('createDashboard', [{ kind: 'faturamento', reportId: started.reportId }], ANA));
+    const live = dump.filter((f) => f.statusFatura !== 'CANCELADA');
+    expect(billing(emu, panel.sheetName)).toEqual(
+      MONTHS.map((m): [string, number, number] => {
+        const of = live.filter((f) => f.competencia === m);
+        return [m, of.reduce((t, f) => t + cents(f.valorTotal), 0), of.length];
+      }),
+    );
   });
 });

@@ -81,6 +81,8 @@ function sweep(state: ImportState, deps: ImportDeps, report: ReportSheet, compan
     const when = brDateTime(deps.zone.wall(new Date(state.startedAt)));
     // Noted before the rows above them go: a note moves up with its row.
     for (const row of kept) {
+      // Not received any more: a blank "Recebido em" keeps the row out of every panel until its record comes again.
+      sheet.write(row, positions[columns.length - 1], [['']]);
       sheet.setNote(
         row,
         positions[idIndex],

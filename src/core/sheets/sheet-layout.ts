@@ -21,6 +21,12 @@ export const LISTING_TAG = 'faturamento.listagem';
  */
 export const RESULT_NOTE = 'Resultado do lançamento em lote, preenchido pelo complemento.';
 
+/**
+ * The field key of a report sheet's "Recebido em": when each row was last received. A row a full refresh kept for
+ * the user's notes after its record left has it blank, and no panel counts it.
+ */
+export const RECEIVED_KEY = '$recebidoEm';
+
 /** The 1-based columns of a header row whose note says they hold bulk results. */
 export function resultColumns(notes: readonly string[]): number[] {
   return notes.flatMap((note, i) =>

@@ -118,6 +118,20 @@ describe('refreshing a dashboard', () => {
     ]);
   });
 
+  it('counts no row whose "Recebido em" is blank (kept for the user’s notes after its record left); a sheet without the column counts every row', () => {
+    const { deps, source, dashboard } = world();
+    const total = () => {
+      const d = refreshDashboard(deps, dashboard);
+      return { counted: d.lastRefresh?.counted };
+    };
+    expect(total()).toEqual({ counted: 2 });
+    source.write(1, 6, [['Recebido em'], [new Date(NOW)], [''], ['']]);
+    source.columnsByKey.set('$recebidoEm', 6);
+    expect(total()).toEqual({ counted: 1 });
+    source.write(4, 6, [[new Date(NOW)]]);
+    expect(total()).toEqual({ counted: 2 });
+  });
+
   it('refreshes on the same sheet, renamed or not, keeping the chart the user moved and dropping extra ones', () => {
     const { deps, book, dashboard } = world();
     const first = refreshDashboard(deps, dashboard);

@@ -85,6 +85,17 @@ describe('rows whose record did not come in a full refresh', () => {
     expect(first.sheet.column('ID do cliente')).toEqual([1]);
   });
 
+  it('a row kept for the user’s notes has a blank "Recebido em": it is not a record any more, until its record comes again', () => {
+    const first = settled('clientes', customers(1, 3));
+    first.sheet.type(3, OWN, 'cobrar');
+    const received = () => first.sheet.column('Recebido em').map((v) => (v === '' ? '' : 'data'));
+    refresh(first, customers(1, 1));
+    expect(first.sheet.column('ID do cliente')).toEqual([1, 2]);
+    expect(received()).toEqual(['data', '']);
+    refresh(first, customers(1, 2));
+    expect(received()).toEqual(['data', 'data']);
+  });
+
   it('the results a bulk run wrote beside a record (Status do lote, ID da NFS-e…) are the add-on’s, not the user’s: the row goes with its record', () => {
     const first = settled('clientes', customers(1, 4));
     first.sheet.ensureSize(5, OWN + 2);
