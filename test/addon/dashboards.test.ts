@@ -123,6 +123,14 @@ describe('Painéis over one company', () => {
         live.filter((f) => f.competencia === m).length,
       ]),
     );
+    // The open invoices (ABERTA) it sums are said, per competência, to the cent.
+    const money = (c: number) => `R$ ${String(Math.floor(c / 100)).replace(/\B(?=(\d{3})+$)/g, '.')},${String(c % 100).padStart(2, '0')}`;
+    const open = MONTHS.flatMap((m) => {
+      const of = live.filter((f) => f.competencia === m && f.statusFatura === 'ABERTA');
+      return of.length ? [`${m}: ${of.length} fatura${of.length > 1 ? 's' : ''} · ${money(sumCents(of, 'valorTotal'))}`] : [];
+    });
+    expect(open.length).toBeGreaterThan(0);
+    expect(String(values[4][0])).toContain(`Faturas em aberto (ABERTA), ainda não faturadas, estão somadas no faturado: ${open.join('; ')}.`);
     expect(charts.map((c) => [c.type, c.ranges])).toEqual([['COLUMN', ['A9:B21']]]);
     // The pivot is Sheets' own: every invoice of the 12 competências by status, its grand total from the sandbox's records.
     expect(pivots).toHaveLength(1);

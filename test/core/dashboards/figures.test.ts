@@ -97,6 +97,25 @@ describe('Contas a receber por faixa de vencimento', () => {
 });
 
 describe('Faturamento por competência', () => {
+  it('says the open invoices (ABERTA) it sums, per competência of the twelve', () => {
+    const invoices: Array<[string, number, string]> = [
+      ['11/2026', 10.1, 'FATURADA'],
+      ['11/2026', 0.25, ' aberta'],
+      ['11/2026', 3, 'ABERTA'],
+      ['10/2026', 1234.5, 'ABERTA'],
+      ['11/2025', 99, 'ABERTA'],
+    ];
+    const f = billingByMonth(sheet(invoices.map(([competencia, valorTotal, statusFatura]) => ({ competencia, valorTotal, statusFatura }))), today);
+    expect(f.table.rows.slice(10)).toEqual([
+      ['10/2026', 1234.5, 1],
+      ['11/2026', 13.35, 3],
+      ['Total', 1247.85, 4],
+    ]);
+    expect(f.notes).toEqual([
+      'Faturas em aberto (ABERTA), ainda não faturadas, estão somadas no faturado: 10/2026: 1 fatura · R$ 1.234,50; 11/2026: 2 faturas · R$ 3,25. A tabela dinâmica mostra cada status à parte.',
+    ]);
+  });
+
   it('sums the last twelve competências, trimmed, leaving out cancelled invoices and older months', () => {
     const f = billingByMonth(
       sheet([
