@@ -130,7 +130,7 @@ describe('Painéis over one company', () => {
       return of.length ? [`${m}: ${of.length} fatura${of.length > 1 ? 's' : ''} · ${money(sumCents(of, 'valorTotal'))}`] : [];
     });
     expect(open.length).toBeGreaterThan(0);
-    expect(String(values[4][0])).toContain(`Faturas em aberto (ABERTA), ainda não faturadas, estão somadas no faturado: ${open.join('; ')}.`);
+    expect(String(values[4][0])).toContain(`Somadas no faturado, faturas em aberto (ABERTA), ainda sem faturamento: ${open.join('; ')}.`);
     expect(charts.map((c) => [c.type, c.ranges])).toEqual([['COLUMN', ['A9:B21']]]);
     // The pivot is Sheets' own: every invoice of the 12 competências by status, its grand total from the sandbox's records.
     expect(pivots).toHaveLength(1);
@@ -191,7 +191,7 @@ describe('Painéis over one company', () => {
         .map((r) => String(r[0]))
         .join(' '),
     ).toContain(
-      `${open.length} faturas da lista estão em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs ${open.slice(0, 10).join(', ')}${open.length > 10 ? '…' : ''}).`,
+      `Em aberto (ABERTA), ainda sem faturamento: ${open.length} faturas da lista (IDs ${open.slice(0, 10).join(', ')}${open.length > 10 ? '…' : ''}). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.`,
     );
     expect(
       table(values)

@@ -284,7 +284,7 @@ describe('Fechamento da competência', () => {
       .map((f) => f.idFatura)
       .join(', ')}${open.length > 10 ? '…' : ''}`;
     expect(text).toContain(
-      `${open.length === 1 ? '1 fatura sem NFS-e está' : `${open.length} faturas sem NFS-e estão`} em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs ${ids}).`,
+      `Em aberto (ABERTA), ainda sem faturamento: ${open.length === 1 ? '1 fatura sem NFS-e' : `${open.length} faturas sem NFS-e`} (IDs ${ids}). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.`,
     );
     expect(checks['sem-fatura'].length).toBeGreaterThan(0);
     expect(checks.notes.some((n) => n.idFatura === seeded(1).idFatura && n.issRetido === 2)).toBe(true);

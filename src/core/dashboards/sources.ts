@@ -107,7 +107,7 @@ export function openInvoices(src: SourceTable, rows: readonly number[], what: [s
   if (!open.length) return [];
   const list = open.slice(0, 10).map((r) => text(ids[r]));
   return [
-    `${plural(open.length, ...what)} em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs ${list.join(', ')}${open.length > 10 ? '…' : ''}).`,
+    `Em aberto (ABERTA), ainda sem faturamento: ${plural(open.length, ...what)} (IDs ${list.join(', ')}${open.length > 10 ? '…' : ''}). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.`,
   ];
 }
 

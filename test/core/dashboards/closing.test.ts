@@ -192,9 +192,14 @@ describe('Fechamento da competência', () => {
     expect(rowsOf(f, 'sem-numero')).toEqual([]);
     expect(rowsOf(f, 'valor-diferente')).toEqual([]);
     expect(f.notes).toContain(
-      '3 notas da competência estão em status que a interface não dá como emitida (CANCELADA, SUBSTITUIDA): ficam fora dos totais, cada status na sua linha, e a fatura que só tem notas assim conta como sem NFS-e.',
+      'Fora dos totais, cada status na sua linha: 3 notas da competência em status que a interface não dá como emitida (CANCELADA, SUBSTITUIDA); a fatura que só tem notas assim conta como sem NFS-e.',
     );
     expect(f.counted).toBe(3 + 4);
+    const blank = closing({ ...src, nfse: sheet([note(1, 100, { statusNotaFiscalServico: ' ' })]) }, '10/2026', today, labels);
+    expect(line(blank, 'Sem status (não é emitida: fora dos totais)')).toEqual([{ count: 1, cents: 10_000 }]);
+    expect(blank.notes).toContain(
+      'Fora dos totais, cada status na sua linha: 1 nota da competência em status que a interface não dá como emitida (sem status); a fatura que só tem notas assim conta como sem NFS-e.',
+    );
   });
 
   it('shows open invoices (ABERTA) apart inside the total, and says which of those without a note are open', () => {
@@ -208,11 +213,11 @@ describe('Fechamento da competência', () => {
     expect(line(f, 'Faturas da competência (sem as canceladas)')).toEqual([{ count: 13, cents: 10_000 + 77_000 + 500 }]);
     expect(line(f, 'Em aberto (ABERTA: ainda não faturadas, incluídas no total)')).toEqual([{ count: 11, cents: 77_000 }]);
     expect(f.notes).toContain(
-      '10 faturas sem NFS-e estão em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs 3, 4, 5, 6, 7, 8, 9, 10, 11, 12).',
+      'Em aberto (ABERTA), ainda sem faturamento: 10 faturas sem NFS-e (IDs 3, 4, 5, 6, 7, 8, 9, 10, 11, 12). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.',
     );
     const one = closing({ ...src, nfse: sheet(Array.from({ length: 11 }, (_, i) => note(i + 1, 1))) }, '10/2026', today, labels);
     expect(one.notes).toContain(
-      '1 fatura sem NFS-e está em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs 12).',
+      'Em aberto (ABERTA), ainda sem faturamento: 1 fatura sem NFS-e (IDs 12). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.',
     );
     const none = closing({ ...src, nfse: sheet(Array.from({ length: 12 }, (_, i) => note(i + 1, 1))) }, '10/2026', today, labels);
     expect(none.notes.join(' ')).not.toContain('ABERTA');

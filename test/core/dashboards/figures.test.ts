@@ -112,7 +112,7 @@ describe('Faturamento por competência', () => {
       ['Total', 1247.85, 4],
     ]);
     expect(f.notes).toEqual([
-      'Faturas em aberto (ABERTA), ainda não faturadas, estão somadas no faturado: 10/2026: 1 fatura · R$ 1.234,50; 11/2026: 2 faturas · R$ 3,25. A tabela dinâmica mostra cada status à parte.',
+      'Somadas no faturado, faturas em aberto (ABERTA), ainda sem faturamento: 10/2026: 1 fatura · R$ 1.234,50; 11/2026: 2 faturas · R$ 3,25. A tabela dinâmica mostra cada status à parte.',
     ]);
   });
 
@@ -296,16 +296,16 @@ describe('Faturas sem NFS-e', () => {
     });
     const many = invoicesWithoutNfse(sheet([inv(1, 'FATURADA'), ...Array.from({ length: 11 }, (_, i) => inv(i + 2, 'Aberta'))]), sheet([{ idFatura: 2 }]));
     expect(many.notes).toEqual([
-      '10 faturas da lista estão em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs 3, 4, 5, 6, 7, 8, 9, 10, 11, 12).',
+      'Em aberto (ABERTA), ainda sem faturamento: 10 faturas da lista (IDs 3, 4, 5, 6, 7, 8, 9, 10, 11, 12). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.',
     ]);
     const more = invoicesWithoutNfse(sheet(Array.from({ length: 11 }, (_, i) => inv(i + 1, 'ABERTA'))), sheet([]));
     expect(more.notes).toEqual([
       'A coluna idFatura não está na aba do relatório: refaça a importação para ter esta coluna.',
-      '11 faturas da lista estão em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs 1, 2, 3, 4, 5, 6, 7, 8, 9, 10…).',
+      'Em aberto (ABERTA), ainda sem faturamento: 11 faturas da lista (IDs 1, 2, 3, 4, 5, 6, 7, 8, 9, 10…). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.',
     ]);
     const one = invoicesWithoutNfse(sheet([inv(1, 'ABERTA'), inv(2, 'ABERTA')]), sheet([{ idFatura: 1 }]));
     expect(one.notes).toEqual([
-      '1 fatura da lista está em aberto (ABERTA), ainda não faturadas: "Emitir NFS-e destas faturas" também as seleciona; confira antes de emitir (IDs 2).',
+      'Em aberto (ABERTA), ainda sem faturamento: 1 fatura da lista (IDs 2). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.',
     ]);
   });
 

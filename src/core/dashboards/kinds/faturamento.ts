@@ -56,7 +56,7 @@ function openNote(months: readonly string[], open: ReadonlyMap<string, { count: 
     return t ? [`${m}: ${plural(t.count, 'fatura', 'faturas')} · ${moneyText(t.cents)}`] : [];
   });
   if (!said.length) return [];
-  return [`Faturas em aberto (ABERTA), ainda não faturadas, estão somadas no faturado: ${said.join('; ')}. A tabela dinâmica mostra cada status à parte.`];
+  return [`Somadas no faturado, faturas em aberto (ABERTA), ainda sem faturamento: ${said.join('; ')}. A tabela dinâmica mostra cada status à parte.`];
 }
 
 export const faturamento = figuresKind({

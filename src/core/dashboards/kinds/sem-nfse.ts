@@ -43,7 +43,7 @@ export function invoicesWithoutNfse(invoices: SourceTable, nfse: SourceTable, la
   const said = [
     ...missing(invoices, COLUMNS, labels),
     ...missing(nfse, ['idFatura'], labels),
-    ...openInvoices(invoices, listed, ['fatura da lista está', 'faturas da lista estão']),
+    ...openInvoices(invoices, listed, ['fatura da lista', 'faturas da lista']),
   ];
   if (list.length > LIST_MAX)
     said.push(`São ${plural(list.length, 'fatura', 'faturas')} sem NFS-e; a lista mostra as ${LIST_MAX} primeiras (a emissão em lote considera todas).`);

@@ -86,7 +86,7 @@ export function closing(src: ClosingSources, competencia: string, today: Today, 
   const empresa = (row: number) => (consolidated ? names[of.faturas(row)] : '');
   const ids = col(src.faturas, 'idFatura');
   const withoutNote = checks.find((c) => c.key === 'sem-nfse')!.rows;
-  ctx.notes.push(...openInvoices(src.faturas, withoutNote, ['fatura sem NFS-e está', 'faturas sem NFS-e estão']));
+  ctx.notes.push(...openInvoices(src.faturas, withoutNote, ['fatura sem NFS-e', 'faturas sem NFS-e']));
   return {
     competencia,
     companies: names,
@@ -204,7 +204,7 @@ function notesSection(ctx: Ctx): { section: ClosingSection; issued: number[]; of
   const statuses = [...others.keys()].sort();
   if (statuses.length)
     ctx.notes.push(
-      `${plural(rows.length - issued.length, 'nota da competência está', 'notas da competência estão')} em status que a interface não dá como emitida (${statuses.map((s) => s || 'sem status').join(', ')}): ficam fora dos totais, cada status na sua linha, e a fatura que só tem notas assim conta como sem NFS-e.`,
+      `Fora dos totais, cada status na sua linha: ${plural(rows.length - issued.length, 'nota', 'notas')} da competência em status que a interface não dá como emitida (${statuses.map((s) => s || 'sem status').join(', ')}); a fatura que só tem notas assim conta como sem NFS-e.`,
     );
   const sorted = [...rates.entries()].sort((a, b) => a[0] - b[0]);
   return {
