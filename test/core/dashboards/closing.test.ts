@@ -238,4 +238,109 @@ describe('Fechamento da competência', () => {
       'Os três relatórios não têm nenhum registro da competência 01/2030 (nenhuma fatura, NFS-e ou cobrança): os zeros e "nenhuma" deste painel não são um fechamento em ordem. Confira a competência e os filtros dos relatórios.',
     ]);
   });
+
+  it('lists each conference line’s records with their columns, the company last when consolidated', () => {
+    const due = day('2026-11-30');
+    const src: ClosingSources = {
+      faturas: sheet([invoice(1, 100, { empresa: 'A' }), invoice(2, 80, { empresa: 'B', idCliente: 8, tipoFatura: 'RECORRENTE' })]),
+      nfse: sheet([note(2, 70, { empresa: 'B', numeroNotaFiscalServico: '', statusNotaFiscalServico: 'EMITIDA', nomeFantasia: 'Tomador B' })]),
+      cobrancas: sheet([
+        charge(10, 100, '2026-11-30', { empresa: 'A' }),
+        charge(11, 55, '2026-11-30', { empresa: 'B', idCliente: 9, nomeFantasia: 'Outro' }),
+        charge(12, 80, '2026-11-30', { empresa: 'B', idCliente: 8 }),
+      ]),
+    };
+    const f = closing(src, '10/2026', today, labels);
+    const check = (key: string) => {
+      const c = f.checks.find((x) => x.key === key)!;
+      return { header: c.header, formats: c.formats, list: c.list };
+    };
+    expect(check('sem-nfse')).toEqual({
+      header: ['ID da fatura', 'Número', 'Cliente', 'Tipo', 'Status', 'Valor total', 'Empresa'],
+      formats: ['0', '0', '@', '@', '@', '#,##0.00', '@'],
+      list: [[1, 1, 'Cliente', 'AVULSA', 'FATURADA', 100, 'A']],
+    });
+    const noteColumns = {
+      header: ['ID da NFS-e', 'ID da fatura', 'Número da NFS-e', 'Status', 'Tomador', 'Valor do serviço', 'Valor da fatura', 'Empresa'],
+      formats: ['0', '0', '@', '@', '@', '#,##0.00', '#,##0.00', '@'],
+      list: [[902, 2, '', 'EMITIDA', 'Tomador B', 70, 80, 'B']],
+    };
+    expect(check('valor-diferente')).toEqual(noteColumns);
+    expect(check('sem-numero')).toEqual(noteColumns);
+    expect(check('sem-fatura')).toEqual({
+      header: ['ID da cobrança', 'ID do cliente', 'Cliente', 'Vencimento', 'Valor', 'Empresa'],
+      formats: ['0', '0', '@', 'dd/mm/yyyy', '#,##0.00', '@'],
+      list: [[11, 9, 'Outro', due, 55, 'B']],
+    });
+    expect(line(f, 'Cobranças da competência sem fatura')).toEqual([
+      { count: 0, cents: 0 },
+      { count: 1, cents: 5_500 },
+    ]);
+    // A column the sheets lack lists blank; a note whose invoice the report lacks has no invoice value.
+    const bare = closing(
+      {
+        faturas: sheet([{ competencia: '10/2026', valorTotal: 5, statusFatura: 'FATURADA', idFatura: 3 }]),
+        nfse: sheet([{ competencia: '10/2026', statusNotaFiscalServico: 'EMITIDA', valorServico: 5 }]),
+        cobrancas: sheet([{ competencia: '10/2026', valor: 7, situacao: 'EMITIDA' }]),
+      },
+      '10/2026',
+      today,
+      labels,
+    );
+    const bareList = (key: string) => bare.checks.find((x) => x.key === key)!.list;
+    expect(bareList('sem-nfse')).toEqual([[3, '', '', '', 'FATURADA', 5]]);
+    expect(bareList('sem-numero')).toEqual([['', '', '', 'EMITIDA', '', 5, '']]);
+    expect(bareList('sem-fatura')).toEqual([]);
+    expect(bareList('a-vencer')).toEqual([['', '', '', '', 7]]);
+  });
+
+  it('lays out its sections in order: types, open and cancelled invoices; statuses, then rates in increasing order', () => {
+    const src: ClosingSources = {
+      faturas: sheet([
+        invoice(1, 100, { tipoFatura: 'recorrente' }),
+        invoice(2, 50),
+        invoice(3, 30, { tipoFatura: 'OUTRO' }),
+        invoice(4, 20, { statusFatura: 'cancelada' }),
+      ]),
+      nfse: sheet([
+        note(1, 100, { aliquota: 5, valorIss: 5 }),
+        note(2, 50, { numeroNotaFiscalServico: '', statusNotaFiscalServico: 'EMITIDA', issRetido: 'Sim', valorIss: 1 }),
+        note(3, 30, { statusNotaFiscalServico: 'Z-OUTRO' }),
+        note(3, 30, { statusNotaFiscalServico: 'CANCELADA' }),
+      ]),
+      cobrancas: sheet([]),
+    };
+    const f = closing(src, '10/2026', today, labels);
+    expect(f.sections.map((sec) => [sec.title, sec.lines.map((l) => [l.label, ...l.tallies.map((t) => `${t.count}:${t.cents}`)])]).slice(0, 2)).toEqual([
+      [
+        'Faturamento',
+        [
+          ['Faturas da competência (sem as canceladas)', '3:18000'],
+          ['Recorrentes', '1:10000'],
+          ['Avulsas', '1:5000'],
+          ['Em aberto (ABERTA: ainda não faturadas, incluídas no total)', '0:0'],
+          ['Canceladas (fora do total)', '1:2000'],
+        ],
+      ],
+      [
+        'NFS-e',
+        [
+          ['Notas emitidas da competência (AUTORIZADA e EMITIDA) · valor dos serviços', '2:15000'],
+          ['AUTORIZADA', '1:10000'],
+          ['EMITIDA com número', '0:0'],
+          ['EMITIDA sem número', '1:5000'],
+          ['CANCELADA (não é emitida: fora dos totais)', '1:3000'],
+          ['Z-OUTRO (não é emitida: fora dos totais)', '1:3000'],
+          ['ISS retido pelo tomador', '1:100'],
+          ['   retido à alíquota de 2,00%', '1:100'],
+          ['   retido à alíquota de 5,00%', '0:0'],
+          ['ISS a recolher', '1:500'],
+          ['   a recolher à alíquota de 2,00%', '0:0'],
+          ['   a recolher à alíquota de 5,00%', '1:500'],
+          ['Valor líquido', '2:15000'],
+        ],
+      ],
+    ]);
+    expect(f.notes).toContain('1 fatura não é RECORRENTE nem AVULSA: entram no total, não nas linhas por tipo.');
+  });
 });
