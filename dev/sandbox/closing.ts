@@ -1,9 +1,10 @@
 /**
  * A known competência to close (10/2026): each organization gets, beside its
- * random records, five invoices whose notes and charges hold the cases a
+ * random records, six invoices whose notes and charges hold the cases a
  * month-end close must find: an ISS retido note, a note still without a
  * number (EMITIDA), a note whose service value differs from its invoice's
- * total, an invoice without a charge and an invoice without a note. Charges
+ * total, an invoice without a charge, an invoice without a note and one whose
+ * only note was cancelled. Charges
  * and invoices share no id (the spec gives none): a charge goes with an
  * invoice by client and competência, so each case's client has no other
  * record of that competência. Drawn from its own stream, after every other.
@@ -22,8 +23,11 @@ type Charge = 'paga' | 'a vencer' | 'vencida' | null;
 interface Case {
   tipo: 'RECORRENTE' | 'AVULSA';
   status: 'FATURADA' | 'ABERTA';
-  /** The note: null for none; its status, whether ISS is withheld, and how much its service value is under the invoice's total (cents). */
-  note: null | { autorizada: boolean; retido: boolean; under: number };
+  /**
+   * The note: null for none; its status, whether ISS is withheld, and how much its service value is under the invoice's total (cents).
+   * `status` names one the spec does not list (its sets of values are "not shown"): a note the city hall cancelled.
+   */
+  note: null | { autorizada: boolean; retido: boolean; under: number; status?: string };
   charge: Charge;
   day: number;
 }
@@ -34,6 +38,7 @@ const CASES: readonly Case[] = [
   { tipo: 'RECORRENTE', status: 'FATURADA', note: { autorizada: true, retido: false, under: 1_250 }, charge: 'vencida', day: 14 },
   { tipo: 'AVULSA', status: 'FATURADA', note: { autorizada: true, retido: false, under: 0 }, charge: null, day: 20 },
   { tipo: 'RECORRENTE', status: 'ABERTA', note: null, charge: 'paga', day: 27 },
+  { tipo: 'AVULSA', status: 'FATURADA', note: { autorizada: true, retido: false, under: 0, status: 'CANCELADA' }, charge: null, day: 29 },
 ];
 
 /** Buyers with no invoice and no charge of the competência, by id: each case's client is one of them. */
@@ -112,6 +117,7 @@ function addNote(data: OrgData, rng: Rng, f: FaturaRow, c: Cliente, n: NonNullab
     issRetido: n.retido ? 2 : 0,
     aliquota,
     valorServico,
+    ...(n.status ? { status: n.status } : {}),
   });
   data.next.idNfse += 1;
   data.next.numeroRps += 1;

@@ -18,6 +18,8 @@ export interface NfseIssue {
   aliquota: number;
   /** The invoice's total unless the note was issued for less. */
   valorServico?: number;
+  /** A status the spec does not list (a cancelled note); otherwise AUTORIZADA with a number, EMITIDA without. */
+  status?: string;
 }
 
 export function nfseFor(f: FaturaRow, c: Cliente, n: NfseIssue): Nfse {
@@ -28,7 +30,7 @@ export function nfseFor(f: FaturaRow, c: Cliente, n: NfseIssue): Nfse {
     competencia: f.competencia,
     dataEmissao: n.dataEmissao,
     horaEmissao: n.horaEmissao,
-    statusNotaFiscalServico: n.numeroNotaFiscalServico === null ? 'EMITIDA' : 'AUTORIZADA',
+    statusNotaFiscalServico: n.status ?? (n.numeroNotaFiscalServico === null ? 'EMITIDA' : 'AUTORIZADA'),
     numeroRps: n.numeroRps,
     numeroNotaFiscalServico: n.numeroNotaFiscalServico,
     idFatura: f.idFatura,

@@ -8,7 +8,7 @@ import { isSealed } from '../core/trust/seal';
 import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
 import type { PanelKind, PanelLine } from '../core/dashboards/panel';
 import { crossOrganization } from '../core/dashboards/read';
-import { type DashboardDeps, invoicesToIssue, lineRows, refreshDashboard } from '../core/dashboards/refresh';
+import { type DashboardDeps, lineRows, prepareIssue, refreshDashboard } from '../core/dashboards/refresh';
 import { lastMonth, todayOf } from '../core/dashboards/sources';
 import { competencia, parseCompetencia } from '../api/calendar';
 import { type Dashboard, dashboardTag } from '../core/dashboards/store';
@@ -225,7 +225,7 @@ export function prepareNfseIssue(id: string): Outcome<{ invoices: number; sheetN
   return outcome(() => {
     const deps = dashboardDeps();
     const d = deps.dashboards.get(id);
-    const { sheet, ids } = invoicesToIssue(deps, d);
+    const { sheet, ids } = prepareIssue(deps, d);
     if (ids.length === 0) throw new UserError('Nenhuma fatura sem NFS-e: nada a emitir.');
     const idColumn = sheet.columnTags(COLUMN_TAG).get('idFatura');
     const empresaColumn = sheet.columnTags(COLUMN_TAG).get('empresa');

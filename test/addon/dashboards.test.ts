@@ -123,6 +123,14 @@ describe('Painéis over one company', () => {
         live.filter((f) => f.competencia === m).length,
       ]),
     );
+    // The open invoices (ABERTA) it sums are said, per competência, to the cent.
+    const money = (c: number) => `R$ ${String(Math.floor(c / 100)).replace(/\B(?=(\d{3})+$)/g, '.')},${String(c % 100).padStart(2, '0')}`;
+    const open = MONTHS.flatMap((m) => {
+      const of = live.filter((f) => f.competencia === m && f.statusFatura === 'ABERTA');
+      return of.length ? [`${m}: ${of.length} fatura${of.length > 1 ? 's' : ''} · ${money(sumCents(of, 'valorTotal'))}`] : [];
+    });
+    expect(open.length).toBeGreaterThan(0);
+    expect(String(values[4][0])).toContain(`Somadas no faturado, faturas em aberto (ABERTA), ainda sem faturamento: ${open.join('; ')}.`);
     expect(charts.map((c) => [c.type, c.ranges])).toEqual([['COLUMN', ['A9:B21']]]);
     // The pivot is Sheets' own: every invoice of the 12 competências by status, its grand total from the sandbox's records.
     expect(pivots).toHaveLength(1);
@@ -166,9 +174,25 @@ describe('Painéis over one company', () => {
   it('Faturas sem NFS-e: invoices the NFS-e report lacks, and a path that selects their rows for Lançamentos em lote', () => {
     const d = create('sem-nfse', reports.faturas, reports.nfse);
     const { values } = sheetOf(d.sheetName);
-    const issued = new Set(dump.nfse.map((n) => n.idFatura));
-    const missing = dump.faturas.filter((f) => f.statusFatura !== 'CANCELADA' && !issued.has(f.idFatura)).map((f) => f.idFatura);
+    // Only a note the interface names as issued is an invoice's note: the invoice whose only note was cancelled has none.
+    const issued = new Set(dump.nfse.filter((n) => ['AUTORIZADA', 'EMITIDA'].includes(n.statusNotaFiscalServico)).map((n) => n.idFatura));
+    const withoutNote = dump.faturas.filter((f) => f.statusFatura !== 'CANCELADA' && !issued.has(f.idFatura));
+    const missing = withoutNote.map((f) => f.idFatura);
     expect(missing.length).toBeGreaterThan(0);
+    const cancelled = dump.nfse.filter((n) => n.statusNotaFiscalServico === 'CANCELADA').map((n) => n.idFatura);
+    expect(cancelled.length).toBeGreaterThan(0);
+    for (const id of cancelled) expect(missing).toContain(id);
+    // The open invoices among them are said, with their ids, above the list that Emitir NFS-e selects.
+    const open = withoutNote.filter((f) => f.statusFatura === 'ABERTA').map((f) => f.idFatura);
+    expect(open.length).toBeGreaterThan(1);
+    expect(
+      values
+        .slice(0, 8)
+        .map((r) => String(r[0]))
+        .join(' '),
+    ).toContain(
+      `Em aberto (ABERTA), ainda sem faturamento: ${open.length} faturas da lista (IDs ${open.slice(0, 10).join(', ')}${open.length > 10 ? '…' : ''}). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.`,
+    );
     expect(
       table(values)
         .slice(1)

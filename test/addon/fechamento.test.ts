@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
-import { emulator, finishRun, ok, type Progress } from './helpers';
+import { bulkToEnd, emulator, finishRun, ok, type Progress } from './helpers';
 
 type Rec = Record<string, any>;
 let sb: SandboxHandle;
@@ -41,11 +41,15 @@ async function dumpOf(org: number): Promise<Dump> {
 type T = [number, number];
 const tally = (list: Rec[], value: (r: Rec) => number): T => [list.length, list.reduce((t, r) => t + value(r), 0)];
 
+/** The statuses the interface names for a note: only these are issued notes; any other stays out of the totals. */
+const ISSUED = ['AUTORIZADA', 'EMITIDA'];
+
 /** The conference's record lists of one organization, computed from its dump. */
 function checksOf(d: Dump) {
   const live = d.faturas.filter((f) => f.competencia === COMP && f.statusFatura !== 'CANCELADA');
-  const notes = d.nfse.filter((n) => n.competencia === COMP);
-  const noted = new Set(d.nfse.map((n) => n.idFatura));
+  const ofMonth = d.nfse.filter((n) => n.competencia === COMP);
+  const notes = ofMonth.filter((n) => ISSUED.includes(n.statusNotaFiscalServico));
+  const noted = new Set(d.nfse.filter((n) => ISSUED.includes(n.statusNotaFiscalServico)).map((n) => n.idFatura));
   const invoice = new Map(d.faturas.map((f) => [f.idFatura, f]));
   const charges = d.cobrancas.filter((c) => c.competencia === COMP && !['CANCELADA', 'BAIXA_POR_PERDA'].includes(c.situacao));
   // Each charge covers one invoice of its client: one of equal value first, then any.
@@ -62,10 +66,12 @@ function checksOf(d: Dump) {
   return {
     live,
     notes,
+    ofMonth,
     'sem-nfse': live.filter((f) => !noted.has(f.idFatura)),
     'valor-diferente': notes.filter((n) => invoice.has(n.idFatura) && cents(n.valorServico) !== cents(invoice.get(n.idFatura)!.valorTotal)),
     'sem-numero': notes.filter((n) => !n.numeroNotaFiscalServico),
     'sem-cobranca': noCharge,
+    'sem-fatura': charges.filter((c) => [...pool.values()].some((left) => left.includes(c))),
     pagas: charges.filter((c) => c.isQuitado),
     'a-vencer': open.filter((c) => c.dataVencimento >= TODAY),
     vencidas: open.filter((c) => c.dataVencimento < TODAY),
@@ -77,13 +83,14 @@ function checksOf(d: Dump) {
 function expectedLines(dumps: Dump[]): Array<[string, ...T[]]> {
   const each = dumps.map(checksOf);
   const rates = [...new Set(each.flatMap((c) => c.notes.map((n) => n.aliquota as number)))].sort((a, b) => a - b);
+  const others = [...new Set(each.flatMap((c) => c.ofMonth.map((n) => n.statusNotaFiscalServico as string)))].filter((s) => !ISSUED.includes(s)).sort();
   const line = (label: string, pick: (c: ReturnType<typeof checksOf>) => T): [string, ...T[]] => [label, ...each.map(pick)];
   const invoices = (list: (c: ReturnType<typeof checksOf>) => Rec[]) => (c: ReturnType<typeof checksOf>) => tally(list(c), (f) => cents(f.valorTotal));
   const notes =
     (keep: (n: Rec) => boolean, key = 'valorServico') =>
     (c: ReturnType<typeof checksOf>) =>
       tally(c.notes.filter(keep), (n) => cents(n[key]));
-  const charges = (k: 'pagas' | 'a-vencer' | 'vencidas') => (c: ReturnType<typeof checksOf>) => tally(c[k], (x) => cents(x.valor));
+  const charges = (k: 'sem-fatura' | 'pagas' | 'a-vencer' | 'vencidas') => (c: ReturnType<typeof checksOf>) => tally(c[k], (x) => cents(x.valor));
   const section = (title: string): [string, ...T[]] => [title, ...each.map((): T => [Number.NaN, Number.NaN])];
   return [
     section('Faturamento'),
@@ -99,6 +106,10 @@ function expectedLines(dumps: Dump[]): Array<[string, ...T[]]> {
       'Avulsas',
       invoices((c) => c.live.filter((f) => f.tipoFatura === 'AVULSA')),
     ),
+    line(
+      'Em aberto (ABERTA: ainda não faturadas, incluídas no total)',
+      invoices((c) => c.live.filter((f) => f.statusFatura === 'ABERTA')),
+    ),
     line('Canceladas (fora do total)', (c) =>
       tally(
         dumps[each.indexOf(c)].faturas.filter((f) => f.competencia === COMP && f.statusFatura === 'CANCELADA'),
@@ -107,7 +118,7 @@ function expectedLines(dumps: Dump[]): Array<[string, ...T[]]> {
     ),
     section('NFS-e'),
     line(
-      'Notas da competência · valor dos serviços',
+      'Notas emitidas da competência (AUTORIZADA e EMITIDA) · valor dos serviços',
       notes(() => true),
     ),
     line(
@@ -121,6 +132,14 @@ function expectedLines(dumps: Dump[]): Array<[string, ...T[]]> {
     line(
       'EMITIDA sem número',
       notes((n) => n.statusNotaFiscalServico === 'EMITIDA' && !n.numeroNotaFiscalServico),
+    ),
+    ...others.map((status) =>
+      line(`${status} (não é emitida: fora dos totais)`, (c) =>
+        tally(
+          c.ofMonth.filter((n) => n.statusNotaFiscalServico === status),
+          (n) => cents(n.valorServico),
+        ),
+      ),
     ),
     line(
       'ISS retido pelo tomador',
@@ -159,6 +178,7 @@ function expectedLines(dumps: Dump[]): Array<[string, ...T[]]> {
       'Faturas sem cobrança',
       invoices((c) => c['sem-cobranca']),
     ),
+    line('Cobranças da competência sem fatura', charges('sem-fatura')),
     line('Cobranças da competência pagas', charges('pagas')),
     line('Cobranças da competência em aberto, a vencer', charges('a-vencer')),
     line('Cobranças da competência vencidas', charges('vencidas')),
@@ -252,6 +272,21 @@ describe('Fechamento da competência', () => {
     expect(checks['sem-numero'].map((n) => n.idFatura)).toContain(seeded(2).idFatura);
     expect(checks['valor-diferente'].map((n) => n.idFatura)).toContain(seeded(3).idFatura);
     expect(checks['sem-cobranca'].map((f) => f.idFatura)).toContain(seeded(4).idFatura);
+    // An invoice whose only note was cancelled has no NFS-e; the cancelled note is on a line of its own, out of the totals.
+    expect(dump.nfse.filter((n) => n.idFatura === seeded(6).idFatura).map((n) => n.statusNotaFiscalServico)).toEqual(['CANCELADA']);
+    expect(checks['sem-nfse'].map((f) => f.idFatura)).toContain(seeded(6).idFatura);
+    expect(shown.lines.map(([label]) => label)).toContain('CANCELADA (não é emitida: fora dos totais)');
+    // The open invoice without a note is said to be open, where the list offers it for NFS-e.
+    expect(seeded(5).statusFatura).toBe('ABERTA');
+    const open = checks['sem-nfse'].filter((f) => f.statusFatura === 'ABERTA');
+    const ids = `${open
+      .slice(0, 10)
+      .map((f) => f.idFatura)
+      .join(', ')}${open.length > 10 ? '…' : ''}`;
+    expect(text).toContain(
+      `Em aberto (ABERTA), ainda sem faturamento: ${open.length === 1 ? '1 fatura sem NFS-e' : `${open.length} faturas sem NFS-e`} (IDs ${ids}). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.`,
+    );
+    expect(checks['sem-fatura'].length).toBeGreaterThan(0);
     expect(checks.notes.some((n) => n.idFatura === seeded(1).idFatura && n.issRetido === 2)).toBe(true);
     for (const k of ['pagas', 'a-vencer', 'vencidas'] as const) expect(checks[k].length).toBeGreaterThan(0);
 
@@ -262,6 +297,7 @@ describe('Fechamento da competência', () => {
       sorted(checks['valor-diferente'].map((n) => n.idNotaFiscalServico)),
     );
     expect(sorted(selectedIds(emu, panel.id, 'vencidas', 'idCobranca'))).toEqual(sorted(checks.vencidas.map((c) => c.idCobranca)));
+    expect(sorted(selectedIds(emu, panel.id, 'sem-fatura', 'idCobranca'))).toEqual(sorted(checks['sem-fatura'].map((c) => c.idCobranca)));
 
     // Faturas sem NFS-e → Lançamentos em lote: exactly those invoices are selected.
     const issue = ok<{ invoices: number }>(emu.run('prepareNfseIssue', [panel.id]));
@@ -292,11 +328,66 @@ describe('Fechamento da competência', () => {
     for (const org of [0, 1, 2]) expect(byLabel['Faturas sem cobrança'][org][0]).toBeGreaterThan(0);
   });
 
+  it('says plainly that its sources hold nothing for the competência: one report filtered to another month, or none with a record of it', async () => {
+    const emu = emulator();
+    ok(emu.run('saveConnection', [{ name: 'Demo', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey, isDefault: true }]));
+    const dump = await dumpOf(0);
+    const run = (listing: string, name: string, filters: Rec) => {
+      const started = ok<Progress>(emu.run('startImportRun', [{ connection: 'Demo', listing, filters, sheetName: name, name, incremental: false }]));
+      expect(finishRun(emu, started.reportId).status).toBe('done');
+      return started.reportId;
+    };
+    const reports = {
+      reportId: run('faturas', 'Faturas de setembro', { competencia: '09/2026' }),
+      secondReportId: run('nfse', 'Notas', {}),
+      chargesReportId: run('cobrancas', 'Cobranças', { isExibeCanceladas: true }),
+    };
+    const head = (competencia: string) => {
+      const built = ok<{ sheetName: string }>(emu.run('createDashboard', [{ kind: 'fechamento', ...reports, competencia }]));
+      return emu.values(built.sheetName)[5][0] as string;
+    };
+    // The company has invoices of 10/2026; the invoices report holds only September's.
+    expect(dump.faturas.some((f) => f.competencia === COMP)).toBe(true);
+    expect(head(COMP)).toMatch(
+      /^O relatório de faturas não tem nenhuma fatura da competência 10\/2026: as linhas que dependem dele mostram zero por isso, não porque esteja em ordem\./,
+    );
+    // No record of any listing is of 01/2030.
+    for (const list of Object.values(dump)) expect(list.some((r: Rec) => r.competencia === '01/2030')).toBe(false);
+    expect(head('01/2030')).toMatch(/^Os três relatórios não têm nenhum registro da competência 01\/2030 \(nenhuma fatura, NFS-e ou cobrança\)/);
+  });
+
+  it('after Emitir NFS-e destas faturas, says which report to refresh until it runs; then the issued invoices leave Faturas sem NFS-e, to the cent', async () => {
+    const emu = emulator();
+    ok(emu.run('saveConnection', [{ name: 'Demo', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey, isDefault: true }]));
+    const panel = build(emu, false, 'Demo');
+    const head = () =>
+      (emu.values(panel.sheetName) as unknown[][])
+        .slice(0, 6)
+        .map((r) => String(r[0]))
+        .join('\n');
+    const refresh = /as notas emitidas desde então só aparecem aqui depois que o relatório de NFS-e "Notas" for atualizado \(Relatórios › Atualizar\)/;
+    expect(head()).not.toMatch(refresh);
+    const before = checksOf(await dumpOf(0))['sem-nfse'];
+    const issue = ok<{ invoices: number }>(emu.run('prepareNfseIssue', [panel.id]));
+    expect(issue.invoices).toBe(before.length);
+    bulkToEnd(emu, ok(emu.run('startBulkRun', [{ connection: 'Demo', operation: 'emitirNfse', sheetName: 'Faturas', scope: 'selected' }])));
+    const after = await dumpOf(0);
+    expect(checksOf(after)['sem-nfse'].length).toBeLessThan(before.length);
+    // The panel has not read the new notes yet, and says which report brings them.
+    expect(head()).toMatch(refresh);
+    emu.run('runReport', [panel.reports.nfse, true]);
+    expect(finishRun(emu, panel.reports.nfse).status).toBe('done');
+    expect(head()).not.toMatch(refresh);
+    expect(shownLines(emu, panel.sheetName, 1).lines).toEqual(expectedLines([after]));
+  });
+
   it('refreshes after a run of any of its three reports: the charges report run over new records changes the charges lines', async () => {
     const emu = emulator();
     ok(emu.run('saveConnection', [{ name: 'Demo', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey, isDefault: true }]));
     const panel = build(emu, false, 'Demo');
-    const chargeLines = (lines: Array<[string, ...T[]]>) => lines.filter(([label]) => label.startsWith('Cobranças da competência'));
+    // The charges' own lines (sem fatura pairs them with the invoices, which this run leaves as they were).
+    const chargeLines = (lines: Array<[string, ...T[]]>) =>
+      lines.filter(([label]) => label.startsWith('Cobranças da competência') && label !== 'Cobranças da competência sem fatura');
     const before = chargeLines(shownLines(emu, panel.sheetName, 1).lines);
     // Another seed: the organization's charges of 10/2026 are others now; only the charges report runs.
     await sb.reset({ seed: 62, size: 'small' });

@@ -63,7 +63,7 @@ describe('Painéis', () => {
       t.pg.sandbox.dump<Record<string, any>>(t.pg.sandbox.orgs[0].name, 'faturas'),
       t.pg.sandbox.dump<Record<string, any>>(t.pg.sandbox.orgs[0].name, 'nfse'),
     ]);
-    const issued = new Set(notes.map((n) => n.idFatura));
+    const issued = new Set(notes.filter((n) => ['AUTORIZADA', 'EMITIDA'].includes(n.statusNotaFiscalServico)).map((n) => n.idFatura));
     const missing = invoices.filter((f) => f.statusFatura !== 'CANCELADA' && !issued.has(f.idFatura));
     await sb.locator('[data-dashboard="Faturas sem NFS-e"]').getByRole('button', { name: 'Emitir NFS-e destas faturas' }).click();
     await expect.poll(() => sidebarTitle(t.page).textContent(), { timeout: 30_000 }).toBe('Lançamentos em lote');

@@ -14,8 +14,7 @@ export interface InputColumn extends InputField {
 /** Rows of a template that get formats and dropdowns up front; rows typed below still work, only without the dropdown. */
 export const TEMPLATE_ROWS = 500;
 
-/** Starts the note of every result column: a column titled "Status" that holds a record's own status (an imported sheet) is never taken for ours. */
-export const RESULT_NOTE = 'Resultado do lançamento em lote, preenchido pelo complemento.';
+export { RESULT_NOTE } from '../sheets/sheet-layout';
 
 export type ResultKey = 'status' | 'id' | 'numero' | 'chave' | 'mensagem' | 'processadoEm';
 

@@ -52,7 +52,7 @@ export interface Page {
   sources: readonly Source[];
   /** When it was refreshed, as the head says it. */
   stamp: string;
-  /** What the reports' partial runs leave out. */
+  /** What the figures leave out: a report's partial run, notes issued since the NFS-e report last ran. */
   partial: string[];
   /** The dashboard's charts still on the sheet: the first is updated where the user left it. */
   charts: number[];

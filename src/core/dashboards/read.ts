@@ -8,7 +8,7 @@ import { UserError } from '../../api/user-error';
 import { findChildSheet } from '../sheets/child-sheet';
 import { describeOrganization, type Organization, sameOrganizations } from '../connections/organizations';
 import type { Report, ReportStore } from '../reports/reports';
-import { COLUMN_TAG, noteKey } from '../sheets/sheet-layout';
+import { COLUMN_TAG, noteKey, RECEIVED_KEY } from '../sheets/sheet-layout';
 import { childSheetName } from '../sheets/sheet-names';
 import type { SheetPort } from '../sheets/sheet-port';
 import { type CellValue, tableSpec } from '../sheets/table';
@@ -34,15 +34,22 @@ function columnsByKey(sheet: SheetPort): Map<string, number> {
   return tags;
 }
 
-/** A sheet's columns by field key, read one column per call (only those asked for). */
+/**
+ * A sheet's columns by field key, read one column per call (only those asked for). A row of a report sheet whose
+ * "Recebido em" is blank is no record of the service's (a full refresh kept it for the user's notes after its record
+ * left): it reads as an empty row, so no panel counts it.
+ */
 function readSource(sheet: SheetPort, keys: readonly string[]): SourceTable {
   const tags = columnsByKey(sheet);
   const rows = Math.max(0, sheet.lastRow() - 1);
+  const read = (at: number) => (rows ? sheet.read(2, at, rows, 1).map((r) => r[0]) : []);
+  const receivedAt = tags.get(RECEIVED_KEY);
+  const received = receivedAt === undefined ? undefined : read(receivedAt);
   const columns = new Map<string, CellValue[]>();
   for (const key of new Set([...keys, EMPRESA])) {
     const at = tags.get(key);
     if (at === undefined) continue;
-    columns.set(key, rows ? sheet.read(2, at, rows, 1).map((r) => r[0]) : []);
+    columns.set(key, received ? read(at).map((v, r) => (received[r] === '' ? '' : v)) : read(at));
   }
   return { rows, column: (key) => columns.get(key) };
 }

@@ -123,6 +123,41 @@ function partialNotes(sources: ReadonlyArray<{ report: Report }>): string[] {
   );
 }
 
+/**
+ * Notes issued after the panel's invoices were selected for emission reach it only through its NFS-e report: until
+ * that report runs again, the panel says which report to refresh, instead of showing them as still without a note.
+ */
+function issuePending(deps: DashboardDeps, d: Dashboard, sources: readonly Source[]): string[] {
+  const notes = sources.find((s) => s.report.listing === 'nfse');
+  if (d.issueAt === undefined || !notes || (notes.report.lastRun?.startedAt ?? 0) > d.issueAt) return [];
+  return [
+    `⚠ As faturas sem NFS-e deste painel foram selecionadas para emissão em ${stamp(deps, d.issueAt)}: as notas emitidas desde então só aparecem aqui depois que o relatório de NFS-e "${notes.report.name}" for atualizado (Relatórios › Atualizar); o painel se atualiza em seguida.`,
+  ];
+}
+
+/** The figures written on the dashboard's cleared sheet, and the dashboard saved with its sheet, charts and last refresh. */
+function written(
+  deps: DashboardDeps,
+  d: Dashboard,
+  kind: PanelKind,
+  { sources, figures }: ReturnType<typeof compute>,
+  { sheet, at }: { sheet: DashboardSheetPort; at: number },
+): Dashboard {
+  sheet.removePivots();
+  sheet.reset();
+  const partial = [...partialNotes(sources), ...issuePending(deps, d, sources)];
+  const onSheet = new Set(sheet.chartIds());
+  const charts = d.chartIds?.filter((id) => onSheet.has(id)) ?? [];
+  const chartIds = kind.write({ sheet, sources, stamp: stamp(deps, at), partial, charts }, figures);
+  return deps.dashboards.save({
+    ...d,
+    sheetId: sheet.id,
+    sheetName: sheet.name(),
+    chartIds,
+    lastRefresh: { at, ok: true, counted: figures.counted, ...(partial.length ? { message: bounded(partial.join(' '), MESSAGE_MAX) } : {}) },
+  });
+}
+
 /** Builds or refreshes one dashboard of any kind now; the stored dashboard comes back with its sheet, charts and last refresh. */
 export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
   const kind = kindOf(deps, d);
@@ -134,20 +169,7 @@ export function refreshDashboard(deps: DashboardDeps, d: Dashboard): Dashboard {
   } catch (err) {
     return notRefreshed(deps, d, sheet, err instanceof Error ? err.message : String(err));
   }
-  const { sources, figures } = read;
-  sheet.removePivots();
-  sheet.reset();
-  const partial = partialNotes(sources);
-  const onSheet = new Set(sheet.chartIds());
-  const charts = d.chartIds?.filter((id) => onSheet.has(id)) ?? [];
-  const chartIds = kind.write({ sheet, sources, stamp: stamp(deps, at), partial, charts }, figures);
-  return deps.dashboards.save({
-    ...d,
-    sheetId: sheet.id,
-    sheetName: sheet.name(),
-    chartIds,
-    lastRefresh: { at, ok: true, counted: figures.counted, ...(partial.length ? { message: bounded(partial.join(' '), MESSAGE_MAX) } : {}) },
-  });
+  return written(deps, d, kind, read, { sheet, at });
 }
 
 /** At the end of a report's run: the refresh, when the time its kind needs is left before `until`; else the list says it waits. */
@@ -163,10 +185,26 @@ export function refreshOnRun(deps: DashboardDeps, d: Dashboard, until: number): 
 
 /** The invoices its kind lists for Lançamentos em lote to issue a note for, as they are in its first report's sheet now. */
 export function invoicesToIssue(deps: DashboardDeps, d: Dashboard): { sheet: SheetPort; ids: InvoiceIds } {
+  const { sources, ids } = issuable(deps, d);
+  return { sheet: sources[0].sheet, ids };
+}
+
+function issuable(deps: DashboardDeps, d: Dashboard) {
   const kind = kindOf(deps, d);
   if (!kind.invoices) throw new UserError('Só o painel "Faturas sem NFS-e" prepara a emissão de notas.');
-  const { sources, figures } = compute(deps, d, kind);
-  return { sheet: sources[0].sheet, ids: kind.invoices(figures) };
+  const read = compute(deps, d, kind);
+  return { kind, read, sources: read.sources, ids: kind.invoices(read.figures) };
+}
+
+/**
+ * Emitir NFS-e destas faturas: the invoices to issue, and the dashboard rewritten from the same reading to say,
+ * until its NFS-e report runs again, that the notes issued meanwhile are not in its figures yet.
+ */
+export function prepareIssue(deps: DashboardDeps, d: Dashboard): { sheet: SheetPort; ids: InvoiceIds } {
+  const at = deps.now();
+  const { kind, read, sources, ids } = issuable(deps, d);
+  if (ids.length) written(deps, { ...d, issueAt: at }, kind, read, { sheet: dashboardSheet(deps, d), at });
+  return { sheet: sources[0].sheet, ids };
 }
 
 /** Sheet rows (1-based) of a line's records in their report's sheet, and that sheet. */

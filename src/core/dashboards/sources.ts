@@ -6,6 +6,7 @@
  * never a formula the user could break.
  */
 import { addMonths, competencia, type Day, isDate, type Month, type Zone } from '../../api/calendar';
+import { plural } from '../../api/words';
 import type { CellValue } from '../sheets/table';
 
 /** The company column of a consolidated report: each row's company, by its connection's name. */
@@ -91,6 +92,23 @@ export function monthOf(value: CellValue | undefined, zone: Zone): string | null
 export function lastTwelve(today: Day): string[] {
   const now: Month = { year: today.year, month: today.month };
   return Array.from({ length: 12 }, (_, i) => competencia(addMonths(now, i - 11)));
+}
+
+/** The statuses the interface names for a note (AUTORIZADA, EMITIDA): a note in any other (a cancelled one) is not an issued note. */
+const ISSUED_NOTE = new Set(['AUTORIZADA', 'EMITIDA']);
+
+export const issuedNote = (status: CellValue | undefined): boolean => ISSUED_NOTE.has(text(status).toUpperCase());
+
+/** The open invoices (ABERTA) among those a panel offers for NFS-e, said with their ids: not billed yet, and selected with the others. */
+export function openInvoices(src: SourceTable, rows: readonly number[], what: [string, string]): string[] {
+  const status = col(src, 'statusFatura');
+  const ids = col(src, 'idFatura');
+  const open = rows.filter((r) => text(status[r]).toUpperCase() === 'ABERTA');
+  if (!open.length) return [];
+  const list = open.slice(0, 10).map((r) => text(ids[r]));
+  return [
+    `Em aberto (ABERTA), ainda sem faturamento: ${plural(open.length, ...what)} (IDs ${list.join(', ')}${open.length > 10 ? '…' : ''}). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.`,
+  ];
 }
 
 const CLOSED_CHARGE = new Set(['CANCELADA', 'CANCELADO', 'BAIXA_POR_PERDA', 'BAIXADO']);

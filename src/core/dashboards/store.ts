@@ -33,6 +33,8 @@ export interface Dashboard {
   /** The dashboard's charts, updated in place so a chart the user moved stays where they put it. */
   chartIds?: number[];
   createdAt: number;
+  /** When its invoices were last selected for Lançamentos em lote to issue their NFS-e. */
+  issueAt?: number;
   lastRefresh?: DashboardRefresh;
 }
 

@@ -5,7 +5,7 @@
  * while a run goes on.
  */
 import { type ListingKey, type ListOperation, listing, listings } from '../../api/operations';
-import { columnRuns, headerNote } from '../sheets/sheet-layout';
+import { columnRuns, headerNote, RECEIVED_KEY } from '../sheets/sheet-layout';
 import { PARTIAL_MARK } from '../sheets/sheet-names';
 import type { SheetPort } from '../sheets/sheet-port';
 import { type Column, tableSpec } from '../sheets/table';
@@ -13,7 +13,7 @@ import { type Column, tableSpec } from '../sheets/table';
 const PARTIAL_COLOR = '#f9ab00';
 
 /** When each row was last received: how a full refresh tells the records that left the listing. */
-const RECEIVED_COLUMN: Column = { key: '$recebidoEm', label: 'Recebido em', cell: 'datetime' };
+const RECEIVED_COLUMN: Column = { key: RECEIVED_KEY, label: 'Recebido em', cell: 'datetime' };
 
 /** A consolidated sheet's first column: the company (the connection's name at run time). Dashboards look for its tag `empresa`. */
 const COMPANY_COLUMN: Column = { key: 'empresa', label: 'Empresa', cell: 'text' };

@@ -7,6 +7,7 @@
  */
 import { brDateTime, isDate } from '../../api/calendar';
 import { dropOrphans } from '../sheets/child-sheet';
+import { resultColumns } from '../sheets/sheet-layout';
 import { CALL_MS, CELL_READ_MS, fits } from '../deadline';
 import type { ChildSheets } from './children';
 import type { Companies } from './companies';
@@ -62,7 +63,8 @@ function sweep(state: ImportState, deps: ImportDeps, report: ReportSheet, compan
   const rows = suspects(state, report, companies, last);
   // A row is read across (for the user's cells) only when it is not a current record's.
   const width = Math.max(sheet.lastColumn(), ...positions);
-  const ours = new Set(positions);
+  // A bulk run's results beside a record (Status do lote, ID da NFS-e…) are the add-on's, not the user's notes: they go with it.
+  const ours = new Set([...positions, ...(rows.length ? resultColumns(sheet.readNotes(1, 1, width)) : [])]);
   const gone: number[] = [];
   const kept: number[] = [];
   for (const group of blocks(rows, SUSPECT_GAP)) {
@@ -79,6 +81,8 @@ function sweep(state: ImportState, deps: ImportDeps, report: ReportSheet, compan
     const when = brDateTime(deps.zone.wall(new Date(state.startedAt)));
     // Noted before the rows above them go: a note moves up with its row.
     for (const row of kept) {
+      // Not received any more: a blank "Recebido em" keeps the row out of every panel until its record comes again.
+      sheet.write(row, positions[columns.length - 1], [['']]);
       sheet.setNote(
         row,
         positions[idIndex],

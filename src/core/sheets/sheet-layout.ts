@@ -14,6 +14,30 @@ export const COLUMN_TAG = 'faturamento.coluna';
 export const SHEET_TAG = 'faturamento.aba';
 /** Sheet metadata: the listing a report sheet holds. */
 export const LISTING_TAG = 'faturamento.listagem';
+/**
+ * Starts the header note of every column a bulk run writes beside the rows (Status do lote, ID da NFS-e…): the
+ * add-on's own results, never the user's cells. A column titled "Status" that holds a record's own status (an
+ * imported sheet) is never taken for ours.
+ */
+export const RESULT_NOTE = 'Resultado do lançamento em lote, preenchido pelo complemento.';
+
+/**
+ * The field key of a report sheet's "Recebido em": when each row was last received. A row a full refresh kept for
+ * the user's notes after its record left has it blank, and no panel counts it.
+ */
+export const RECEIVED_KEY = '$recebidoEm';
+
+/** The 1-based columns of a header row whose note says they hold bulk results. */
+export function resultColumns(notes: readonly string[]): number[] {
+  return notes.flatMap((note, i) =>
+    String(note ?? '')
+      .trimStart()
+      .startsWith(RESULT_NOTE)
+      ? [i + 1]
+      : [],
+  );
+}
+
 /** Sheet metadata: the layout version (`Column.since`) of the columns last laid out; none on a sheet from before versions. */
 export const LAYOUT_TAG = 'faturamento.versao';
 

@@ -97,6 +97,25 @@ describe('Contas a receber por faixa de vencimento', () => {
 });
 
 describe('Faturamento por competência', () => {
+  it('says the open invoices (ABERTA) it sums, per competência of the twelve', () => {
+    const invoices: Array<[string, number, string]> = [
+      ['11/2026', 10.1, 'FATURADA'],
+      ['11/2026', 0.25, ' aberta'],
+      ['11/2026', 3, 'ABERTA'],
+      ['10/2026', 1234.5, 'ABERTA'],
+      ['11/2025', 99, 'ABERTA'],
+    ];
+    const f = billingByMonth(sheet(invoices.map(([competencia, valorTotal, statusFatura]) => ({ competencia, valorTotal, statusFatura }))), today);
+    expect(f.table.rows.slice(10)).toEqual([
+      ['10/2026', 1234.5, 1],
+      ['11/2026', 13.35, 3],
+      ['Total', 1247.85, 4],
+    ]);
+    expect(f.notes).toEqual([
+      'Somadas no faturado, faturas em aberto (ABERTA), ainda sem faturamento: 10/2026: 1 fatura · R$ 1.234,50; 11/2026: 2 faturas · R$ 3,25. A tabela dinâmica mostra cada status à parte.',
+    ]);
+  });
+
   it('sums the last twelve competências, trimmed, leaving out cancelled invoices and older months', () => {
     const f = billingByMonth(
       sheet([
@@ -249,6 +268,45 @@ describe('Faturas sem NFS-e', () => {
     const f = invoicesWithoutNfse(sheet([{ idFatura: 4, valorTotal: 1, statusFatura: 'FATURADA' }]), sheet([{ idFatura: 9 }]));
     expect(f.table.title).toBe('1 fatura sem NFS-e · valor total R$ 1,00');
     expect(f.table.rows).toEqual([[4, '', '', '', 1]]);
+  });
+
+  it('counts only an issued note (AUTORIZADA, EMITIDA) as the invoice’s: an invoice whose only note was cancelled is without one', () => {
+    const inv = (idFatura: number, statusFatura = 'FATURADA') => ({ idFatura, valorTotal: 1, statusFatura });
+    const f = invoicesWithoutNfse(
+      sheet([inv(1), inv(2), inv(3), inv(4)]),
+      sheet([
+        { idFatura: 1, statusNotaFiscalServico: 'CANCELADA' },
+        { idFatura: 2, statusNotaFiscalServico: 'autorizada' },
+        { idFatura: 3, statusNotaFiscalServico: 'EMITIDA' },
+        { idFatura: 4, statusNotaFiscalServico: 'CANCELADA' },
+        { idFatura: 4, statusNotaFiscalServico: ' Emitida ' },
+      ]),
+    );
+    expect(f.invoices).toEqual([{ empresa: '', id: 1 }]);
+  });
+
+  it('says which invoices of the list are open (ABERTA), with their ids, ten at most', () => {
+    const inv = (idFatura: number, statusFatura: string) => ({
+      idFatura,
+      numero: idFatura,
+      nomeCliente: 'a',
+      competencia: '10/2026',
+      valorTotal: 1,
+      statusFatura,
+    });
+    const many = invoicesWithoutNfse(sheet([inv(1, 'FATURADA'), ...Array.from({ length: 11 }, (_, i) => inv(i + 2, 'Aberta'))]), sheet([{ idFatura: 2 }]));
+    expect(many.notes).toEqual([
+      'Em aberto (ABERTA), ainda sem faturamento: 10 faturas da lista (IDs 3, 4, 5, 6, 7, 8, 9, 10, 11, 12). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.',
+    ]);
+    const more = invoicesWithoutNfse(sheet(Array.from({ length: 11 }, (_, i) => inv(i + 1, 'ABERTA'))), sheet([]));
+    expect(more.notes).toEqual([
+      'A coluna idFatura não está na aba do relatório: refaça a importação para ter esta coluna.',
+      'Em aberto (ABERTA), ainda sem faturamento: 11 faturas da lista (IDs 1, 2, 3, 4, 5, 6, 7, 8, 9, 10…). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.',
+    ]);
+    const one = invoicesWithoutNfse(sheet([inv(1, 'ABERTA'), inv(2, 'ABERTA')]), sheet([{ idFatura: 1 }]));
+    expect(one.notes).toEqual([
+      'Em aberto (ABERTA), ainda sem faturamento: 1 fatura da lista (IDs 2). "Emitir NFS-e destas faturas" seleciona também estas: confira antes de emitir.',
+    ]);
   });
 
   it('says nothing of a cut with exactly 2,000', () => {

@@ -218,29 +218,31 @@ describe('the Fechamento’s sheet', () => {
       ['Faturamento', '', '', ''],
     ]);
     const conference = text.indexOf('Conferência') + 1;
-    expect(sheet.read(conference + 1, 1, 7, 4)).toEqual([
-      ['Faturas sem NFS-e', 2, 75, 'linhas 37–38 desta aba'],
+    expect(sheet.read(conference + 1, 1, 8, 4)).toEqual([
+      ['Faturas sem NFS-e', 2, 75, 'linhas 39–40 desta aba'],
       ['NFS-e com valor diferente da fatura (diferença: nota − fatura)', 0, 0, 'nenhuma'],
       ['Notas ainda sem número', 0, 0, 'nenhuma'],
-      ['Faturas sem cobrança', 2, 75, 'linhas 48–49 desta aba'],
-      ['Cobranças da competência pagas', 1, 100, 'linha 53 desta aba'],
+      ['Faturas sem cobrança', 2, 75, 'linhas 50–51 desta aba'],
+      ['Cobranças da competência sem fatura', 0, 0, 'nenhuma'],
+      ['Cobranças da competência pagas', 1, 100, 'linha 58 desta aba'],
       ['Cobranças da competência em aberto, a vencer', 0, 0, 'nenhuma'],
       ['Cobranças da competência vencidas', 0, 0, 'nenhuma'],
     ]);
     // Each section's title is bold.
     for (const title of ['Faturamento', 'NFS-e', 'Conferência']) expect(sheet.bold).toContain(`${text.indexOf(title) + 1}:1+1`);
-    expect(sheet.read(35, 1, 4, 6)).toEqual([
+    expect(sheet.read(37, 1, 4, 6)).toEqual([
       ['Faturas sem NFS-e: 2 linhas · R$ 75,00', '', '', '', '', ''],
       ['ID da fatura', 'Número', 'Cliente', 'Tipo', 'Status', 'Valor total'],
       [2, 11, 'Bia', 'AVULSA', 'FATURADA', 50],
       [3, 12, 'Caio', 'AVULSA', 'FATURADA', 25],
     ]);
-    expect(sheet.read(51, 1, 3, 5)).toEqual([
+    expect(sheet.read(56, 1, 3, 5)).toEqual([
       ['Cobranças pagas: 1 linha · R$ 100,00', '', '', '', ''],
       ['ID da cobrança', 'ID do cliente', 'Cliente', 'Vencimento', 'Valor'],
       [70, 7, 'Ana', due, 100],
     ]);
-    expect(text[40 - 1]).toBe('NFS-e com valor diferente da fatura: 0 linhas · R$ 0,00');
+    expect(text[42 - 1]).toBe('NFS-e com valor diferente da fatura: 0 linhas · R$ 0,00');
+    expect(text[53 - 1]).toBe('Cobranças sem fatura: 0 linhas · R$ 0,00');
     expect(lineRows(deps, saved, 'pagas')).toEqual({ sheet: sourceOf(book, reports[2]), rows: [2], title: 'Cobranças pagas' });
     expect(lineRows(deps, saved, 'sem-nfse')).toEqual({ sheet: sourceOf(book, reports[0]), rows: [3, 4], title: 'Faturas sem NFS-e' });
     expect(invoicesToIssue(deps, saved)).toEqual({

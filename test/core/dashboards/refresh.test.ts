@@ -9,7 +9,7 @@ import { intlZone } from '../../../src/api/calendar';
 import { CHILD_TAG } from '../../../src/core/sheets/child-sheet';
 import { afterReportRun } from '../../../src/core/dashboards/after-run';
 import { TABLE_ROW } from '../../../src/core/dashboards/page';
-import { invoicesToIssue, refreshDashboard, reportDeleted } from '../../../src/core/dashboards/refresh';
+import { invoicesToIssue, prepareIssue, refreshDashboard, reportDeleted } from '../../../src/core/dashboards/refresh';
 import { type Dashboard, DashboardStore } from '../../../src/core/dashboards/store';
 import { type Report, ReportStore } from '../../../src/core/reports/reports';
 import { SHEET_TAG } from '../../../src/core/sheets/sheet-layout';
@@ -116,6 +116,20 @@ describe('refreshing a dashboard', () => {
         anchor: { row: below + 1, column: 1 },
       },
     ]);
+  });
+
+  it('counts no row whose "Recebido em" is blank (kept for the user’s notes after its record left); a sheet without the column counts every row', () => {
+    const { deps, source, dashboard } = world();
+    const total = () => {
+      const d = refreshDashboard(deps, dashboard);
+      return { counted: d.lastRefresh?.counted };
+    };
+    expect(total()).toEqual({ counted: 2 });
+    source.write(1, 6, [['Recebido em'], [new Date(NOW)], [''], ['']]);
+    source.columnsByKey.set('$recebidoEm', 6);
+    expect(total()).toEqual({ counted: 1 });
+    source.write(4, 6, [[new Date(NOW)]]);
+    expect(total()).toEqual({ counted: 2 });
   });
 
   it('refreshes on the same sheet, renamed or not, keeping the chart the user moved and dropping extra ones', () => {
@@ -411,6 +425,43 @@ describe('refreshing, other kinds and sources', () => {
     expect(sheet).toBe(source);
     expect(ids.map((i) => i.id)).toEqual([11, 13]);
     expect(() => invoicesToIssue(deps, dashboard)).toThrow('Só o painel "Faturas sem NFS-e" prepara a emissão de notas.');
+  });
+
+  it('Emitir NFS-e destas faturas says, on the panel, which report brings the issued notes, until that report runs after the selection', () => {
+    const { deps, book, report, source, dashboard } = world();
+    source.columnsByKey.set('idFatura', 1);
+    source.write(2, 1, [[11], [12], [13]]);
+    const notes = book.sheet('Notas', ['ID da fatura'], [[12]]) as DashSheet;
+    notes.columnsByKey.set('idFatura', 1);
+    const nfse = deps.reports.save({ ...report, id: 'nf', name: 'Notas do mês', listing: 'nfse', sheetId: notes.id } as Report);
+    const d = refreshDashboard(deps, deps.dashboards.create({ kind: 'sem-nfse', reportId: report.id, secondReportId: nfse.id, owner, sheetName: '' }, 1));
+    const said =
+      '⚠ As faturas sem NFS-e deste painel foram selecionadas para emissão em 22/11/2026 14:30: as notas emitidas desde então só aparecem aqui depois que o relatório de NFS-e "Notas do mês" for atualizado (Relatórios › Atualizar); o painel se atualiza em seguida.';
+    const head = () => String(dashSheet(book, d).grid[4]?.[0] ?? '');
+    expect(head()).not.toContain('selecionadas para emissão');
+    const { sheet, ids } = prepareIssue(deps, d);
+    expect(sheet).toBe(source);
+    expect(ids.map((i) => i.id)).toEqual([11, 13]);
+    expect(head().startsWith(said)).toBe(true);
+    const marked = deps.dashboards.get(d.id);
+    expect(marked).toMatchObject({ issueAt: NOW, lastRefresh: { ok: true, message: said } });
+    // A refresh before the NFS-e report ran again still says it; one after its run (started after the selection) does not.
+    refreshDashboard(deps, marked);
+    expect(head().startsWith(said)).toBe(true);
+    deps.reports.save({ ...nfse, lastRun: { startedAt: NOW, origin: 'manual', rows: 1, durationMs: 1, result: 'ok' } } as Report);
+    refreshDashboard(deps, marked);
+    expect(head().startsWith(said)).toBe(true);
+    deps.reports.save({ ...nfse, lastRun: { startedAt: NOW + 1, origin: 'manual', rows: 1, durationMs: 1, result: 'ok' } } as Report);
+    expect(refreshDashboard(deps, marked).lastRefresh).toEqual({ at: NOW, ok: true, counted: 2 });
+    expect(head()).not.toContain('selecionadas para emissão');
+    // Nothing to issue marks nothing; a panel of another kind refuses.
+    notes.write(2, 1, [[11], [12], [13]]);
+    const none = refreshDashboard(deps, deps.dashboards.create({ kind: 'sem-nfse', reportId: report.id, secondReportId: 'nf', owner, sheetName: '' }, 1));
+    expect(prepareIssue(deps, none).ids).toEqual([]);
+    expect(deps.dashboards.get(none.id).issueAt).toBeUndefined();
+    expect(() => prepareIssue(deps, dashboard)).toThrow('Só o painel "Faturas sem NFS-e" prepara a emissão de notas.');
+    // A kind without an NFS-e report is never told to refresh one.
+    expect(refreshDashboard(deps, { ...dashboard, issueAt: 0 }).lastRefresh?.message).toBeUndefined();
   });
 
   it('reports of two organizations are never compared: the refresh and the issue refuse, naming both; the same organization (or an unknown one) is compared', () => {

@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { CALL_MS, CELL_READ_MS } from '../../../src/core/deadline';
 import { type CompanySpec, FINISH_CALLS, type ImportState, SETTLING_GOES_ON as GOES_ON } from '../../../src/core/pull/state';
+import { RESULT_NOTE } from '../../../src/core/sheets/sheet-layout';
 import { PARTIAL_MARK } from '../../../src/core/sheets/sheet-names';
 import { customers } from '../fake-service';
 import { StrictBook, type StrictSheet } from './strict-book';
@@ -82,6 +83,33 @@ describe('rows whose record did not come in a full refresh', () => {
     first.sheet.type(3, first.sheet.at('E-mail'), 'eu@exemplo.com');
     refresh(first, customers(1, 1));
     expect(first.sheet.column('ID do cliente')).toEqual([1]);
+  });
+
+  it('a row kept for the user’s notes has a blank "Recebido em": it is not a record any more, until its record comes again', () => {
+    const first = settled('clientes', customers(1, 3));
+    first.sheet.type(3, OWN, 'cobrar');
+    const received = () => first.sheet.column('Recebido em').map((v) => (v === '' ? '' : 'data'));
+    refresh(first, customers(1, 1));
+    expect(first.sheet.column('ID do cliente')).toEqual([1, 2]);
+    expect(received()).toEqual(['data', '']);
+    refresh(first, customers(1, 2));
+    expect(received()).toEqual(['data', 'data']);
+  });
+
+  it('the results a bulk run wrote beside a record (Status do lote, ID da NFS-e…) are the add-on’s, not the user’s: the row goes with its record', () => {
+    const first = settled('clientes', customers(1, 4));
+    first.sheet.ensureSize(5, OWN + 2);
+    first.sheet.setNotes(1, OWN, [`${RESULT_NOTE} Preenchido pelo complemento: OK, ERRO…`, `  ${RESULT_NOTE} idNotaFiscalServico`, 'minha coluna']);
+    first.sheet.type(2, OWN, 'OK');
+    first.sheet.type(3, OWN, 'ERRO');
+    first.sheet.type(3, OWN + 1, 901);
+    first.sheet.type(4, OWN + 1, 902);
+    first.sheet.type(4, OWN + 2, 'ligar');
+    const { state } = refresh(first, customers(1, 1));
+    // Customer 2 had only results beside it; customer 3 had the user's own cell too.
+    expect(first.sheet.column('ID do cliente')).toEqual([1, 3]);
+    expect(first.sheet.grid[2][OWN + 1]).toBe('ligar');
+    expect(state.warnings).toEqual([kept(1)]);
   });
 
   it("a row of the user's own, with nothing in our columns, is left alone", () => {

@@ -1,7 +1,8 @@
 /** Faturamento por competência: invoices' total per competência, last 12 months, cancelled ones left out. */
 import { MONTH_COLUMNS, type CellValue } from '../../sheets/table';
 import { INTEGER, MONEY, TEXT } from '../page';
-import { cents, col, lastTwelve, missing, money, rowsOf, type SourceTable, text, type Today } from '../sources';
+import { plural } from '../../../api/words';
+import { cents, col, lastTwelve, missing, money, moneyText, rowsOf, type SourceTable, text, type Today } from '../sources';
 import { type Figures, figuresKind } from './figures-page';
 
 const COLUMNS = ['competencia', 'valorTotal', 'statusFatura'];
@@ -15,11 +16,17 @@ export function billingByMonth(src: SourceTable, today: Today, labels: Record<st
   const status = col(src, 'statusFatura');
   const sums = new Map(months.map((m) => [m, 0]));
   const counts = new Map<string, number>();
+  const open = new Map<string, { count: number; cents: number }>();
   let counted = 0;
   for (const r of rowsOf(src)) {
     const m = text(comp[r]);
-    if (!sums.has(m) || text(status[r]).toUpperCase() === 'CANCELADA') continue;
+    const s = text(status[r]).toUpperCase();
+    if (!sums.has(m) || s === 'CANCELADA') continue;
     sums.set(m, (sums.get(m) ?? 0) + cents(total[r]));
+    if (s === 'ABERTA') {
+      const t = open.get(m) ?? { count: 0, cents: 0 };
+      open.set(m, { count: t.count + 1, cents: t.cents + cents(total[r]) });
+    }
     counts.set(m, (counts.get(m) ?? 0) + 1);
     counted += 1;
   }
@@ -38,8 +45,18 @@ export function billingByMonth(src: SourceTable, today: Today, labels: Record<st
       visible: { key: MONTH_KEY, values: months },
     },
     counted,
-    notes: missing(src, COLUMNS, labels),
+    notes: [...missing(src, COLUMNS, labels), ...openNote(months, open)],
   };
+}
+
+/** The open invoices (ABERTA) the table sums, said per competência: not billed yet. */
+function openNote(months: readonly string[], open: ReadonlyMap<string, { count: number; cents: number }>): string[] {
+  const said = months.flatMap((m) => {
+    const t = open.get(m);
+    return t ? [`${m}: ${plural(t.count, 'fatura', 'faturas')} · ${moneyText(t.cents)}`] : [];
+  });
+  if (!said.length) return [];
+  return [`Somadas no faturado, faturas em aberto (ABERTA), ainda sem faturamento: ${said.join('; ')}. A tabela dinâmica mostra cada status à parte.`];
 }
 
 export const faturamento = figuresKind({

@@ -5,7 +5,7 @@
  * conference line names the rows behind it, by source and data row.
  */
 import { plural } from '../../../../api/words';
-import { cents, col, companies, isTrue, missing, text, type Today } from '../../sources';
+import { cents, col, companies, isTrue, issuedNote, missing, openInvoices, text, type Today } from '../../sources';
 import {
   CHECKS,
   type CheckKey,
@@ -77,14 +77,16 @@ function allCompanies(src: ClosingSources): { names: string[]; of: Record<Closin
 export function closing(src: ClosingSources, competencia: string, today: Today, labels: Record<ClosingSource, Record<string, string>>): ClosingFigures {
   const { names, of, consolidated } = allCompanies(src);
   const ctx: Ctx = { src, competencia, today, names, of, consolidated, notes: [] };
+  ctx.notes.push(...emptySources(ctx));
   for (const source of ['faturas', 'nfse', 'cobrancas'] as const) ctx.notes.push(...missing(src[source], CLOSING_NEEDS[source], labels[source]));
   const billing = billingSection(ctx);
   const notes = notesSection(ctx);
-  const checks = conference(ctx, billing.live, notes.ofMonth);
+  const checks = conference(ctx, billing.live, notes.issued);
   const sections = [billing.section, notes.section, checkSection(checks)];
   const empresa = (row: number) => (consolidated ? names[of.faturas(row)] : '');
   const ids = col(src.faturas, 'idFatura');
   const withoutNote = checks.find((c) => c.key === 'sem-nfse')!.rows;
+  ctx.notes.push(...openInvoices(src.faturas, withoutNote, ['fatura sem NFS-e', 'faturas sem NFS-e']));
   return {
     competencia,
     companies: names,
@@ -92,9 +94,30 @@ export function closing(src: ClosingSources, competencia: string, today: Today, 
     sections,
     checks,
     notes: ctx.notes,
-    counted: billing.live.length + notes.ofMonth.length + checks.filter((c) => c.source === 'cobrancas').reduce((t, c) => t + c.rows.length, 0),
+    counted:
+      billing.live.length + notes.ofMonth + checks.filter((c) => c.source === 'cobrancas' && c.key !== 'sem-fatura').reduce((t, c) => t + c.rows.length, 0),
     invoices: withoutNote.map((r) => ({ empresa: empresa(r), id: ids[r] as number })),
   };
+}
+
+/** Each report as the close names it, and what it lacks. */
+const EMPTY: Record<ClosingSource, [string, string]> = {
+  faturas: ['faturas', 'nenhuma fatura'],
+  nfse: ['NFS-e', 'nenhuma NFS-e'],
+  cobrancas: ['cobranças', 'nenhuma cobrança'],
+};
+
+/** What a source without a record of the competência means: its zeros and "nenhuma" are not a clean close. */
+function emptySources(ctx: Ctx): string[] {
+  const empty = (['faturas', 'nfse', 'cobrancas'] as const).filter((s) => ofMonth(ctx, s).length === 0);
+  if (empty.length === 3)
+    return [
+      `Os três relatórios não têm nenhum registro da competência ${ctx.competencia} (nenhuma fatura, NFS-e ou cobrança): os zeros e "nenhuma" deste painel não são um fechamento em ordem. Confira a competência e os filtros dos relatórios.`,
+    ];
+  return empty.map(
+    (s) =>
+      `O relatório de ${EMPTY[s][0]} não tem ${EMPTY[s][1]} da competência ${ctx.competencia}: as linhas que dependem dele mostram zero por isso, não porque esteja em ordem. Confira os filtros dele.`,
+  );
 }
 
 function billingSection(ctx: Ctx): { section: ClosingSection; live: number[] } {
@@ -105,6 +128,7 @@ function billingSection(ctx: Ctx): { section: ClosingSection; live: number[] } {
   const all = new Tallies(ctx.names.length);
   const byType = { RECORRENTE: new Tallies(ctx.names.length), AVULSA: new Tallies(ctx.names.length) };
   const cancelled = new Tallies(ctx.names.length);
+  const open = new Tallies(ctx.names.length);
   const live: number[] = [];
   let otherType = 0;
   for (const r of ofMonth(ctx, 'faturas')) {
@@ -115,6 +139,7 @@ function billingSection(ctx: Ctx): { section: ClosingSection; live: number[] } {
     }
     live.push(r);
     all.add(c, cents(total[r]));
+    if (text(status[r]).toUpperCase() === 'ABERTA') open.add(c, cents(total[r]));
     const t = byType[text(tipo[r]).toUpperCase() as keyof typeof byType];
     if (t) t.add(c, cents(total[r]));
     else otherType += 1;
@@ -128,13 +153,15 @@ function billingSection(ctx: Ctx): { section: ClosingSection; live: number[] } {
         { label: 'Faturas da competência (sem as canceladas)', tallies: all.byCompany },
         { label: 'Recorrentes', tallies: byType.RECORRENTE.byCompany },
         { label: 'Avulsas', tallies: byType.AVULSA.byCompany },
+        { label: 'Em aberto (ABERTA: ainda não faturadas, incluídas no total)', tallies: open.byCompany },
         { label: 'Canceladas (fora do total)', tallies: cancelled.byCompany },
       ],
     },
   };
 }
 
-function notesSection(ctx: Ctx): { section: ClosingSection; ofMonth: number[] } {
+/** The notes of the competência: only issued ones (AUTORIZADA, EMITIDA) are summed; each other status has its own line, out of the totals. */
+function notesSection(ctx: Ctx): { section: ClosingSection; issued: number[]; ofMonth: number } {
   const n = ctx.src.nfse;
   const status = col(n, 'statusNotaFiscalServico');
   const numero = col(n, 'numeroNotaFiscalServico');
@@ -152,15 +179,20 @@ function notesSection(ctx: Ctx): { section: ClosingSection; ofMonth: number[] } 
   const due = new Tallies(size);
   const net = new Tallies(size);
   const rates = new Map<number, { withheld: Tallies; due: Tallies }>();
+  const others = new Map<string, Tallies>();
   const rows = ofMonth(ctx, 'nfse');
-  let otherStatus = 0;
+  const issued = rows.filter((r) => issuedNote(status[r]));
   for (const r of rows) {
     const c = ctx.of.nfse(r);
     const s = text(status[r]).toUpperCase();
-    all.add(c, cents(servico[r]));
     if (s === 'AUTORIZADA') authorized.add(c, cents(servico[r]));
     else if (s === 'EMITIDA') (text(numero[r]) ? numbered : unnumbered).add(c, cents(servico[r]));
-    else otherStatus += 1;
+    else {
+      if (!others.has(s)) others.set(s, new Tallies(size));
+      others.get(s)!.add(c, cents(servico[r]));
+      continue;
+    }
+    all.add(c, cents(servico[r]));
     const aliquota = Number.isFinite(rate[r]) ? (rate[r] as number) : 0;
     let byRate = rates.get(aliquota);
     if (!byRate) rates.set(aliquota, (byRate = { withheld: new Tallies(size), due: new Tallies(size) }));
@@ -169,20 +201,23 @@ function notesSection(ctx: Ctx): { section: ClosingSection; ofMonth: number[] } 
     (w ? byRate.withheld : byRate.due).add(c, cents(iss[r]));
     net.add(c, cents(liquido[r]));
   }
-  if (otherStatus)
+  const statuses = [...others.keys()].sort();
+  if (statuses.length)
     ctx.notes.push(
-      `${plural(otherStatus, 'nota tem outro status', 'notas têm outro status')} (nem AUTORIZADA nem EMITIDA): entram nos totais, não nas linhas por status.`,
+      `Fora dos totais, cada status na sua linha: ${plural(rows.length - issued.length, 'nota', 'notas')} da competência em status que a interface não dá como emitida (${statuses.map((s) => s || 'sem status').join(', ')}); a fatura que só tem notas assim conta como sem NFS-e.`,
     );
   const sorted = [...rates.entries()].sort((a, b) => a[0] - b[0]);
   return {
-    ofMonth: rows,
+    issued,
+    ofMonth: rows.length,
     section: {
       title: 'NFS-e',
       lines: [
-        { label: 'Notas da competência · valor dos serviços', tallies: all.byCompany },
+        { label: 'Notas emitidas da competência (AUTORIZADA e EMITIDA) · valor dos serviços', tallies: all.byCompany },
         { label: 'AUTORIZADA', tallies: authorized.byCompany },
         { label: 'EMITIDA com número', tallies: numbered.byCompany },
         { label: 'EMITIDA sem número', tallies: unnumbered.byCompany },
+        ...statuses.map((s) => ({ label: `${s || 'Sem status'} (não é emitida: fora dos totais)`, tallies: others.get(s)!.byCompany })),
         { label: 'ISS retido pelo tomador', tallies: withheld.byCompany },
         ...sorted.map(([a, t]) => ({ label: `   retido à alíquota de ${percent(a)}`, tallies: t.withheld.byCompany })),
         { label: 'ISS a recolher', tallies: due.byCompany },

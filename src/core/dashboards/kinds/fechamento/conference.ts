@@ -7,12 +7,12 @@
 import { plural } from '../../../../api/words';
 import type { CellValue } from '../../../sheets/table';
 import { INTEGER, MONEY, TEXT } from '../../page';
-import { cents, col, dayNumber, dayOf, isTrue, money, openCharge, rowsOf, type SourceTable, text, type Today } from '../../sources';
+import { cents, col, dayNumber, dayOf, isTrue, issuedNote, money, openCharge, rowsOf, type SourceTable, text, type Today } from '../../sources';
 
 export type ClosingSource = 'faturas' | 'nfse' | 'cobrancas';
 
 /** The conference lines, each with the rows behind it. */
-export type CheckKey = 'sem-nfse' | 'valor-diferente' | 'sem-numero' | 'sem-cobranca' | 'pagas' | 'a-vencer' | 'vencidas';
+export type CheckKey = 'sem-nfse' | 'valor-diferente' | 'sem-numero' | 'sem-cobranca' | 'sem-fatura' | 'pagas' | 'a-vencer' | 'vencidas';
 
 /** Each conference line: its name in the figures table (and the Painéis list), and the title of its rows below the figures. */
 export const CHECKS: Record<CheckKey, { label: string; title: string }> = {
@@ -20,6 +20,7 @@ export const CHECKS: Record<CheckKey, { label: string; title: string }> = {
   'valor-diferente': { label: 'NFS-e com valor diferente da fatura (diferença: nota − fatura)', title: 'NFS-e com valor diferente da fatura' },
   'sem-numero': { label: 'Notas ainda sem número', title: 'Notas ainda sem número' },
   'sem-cobranca': { label: 'Faturas sem cobrança', title: 'Faturas sem cobrança' },
+  'sem-fatura': { label: 'Cobranças da competência sem fatura', title: 'Cobranças sem fatura' },
   pagas: { label: 'Cobranças da competência pagas', title: 'Cobranças pagas' },
   'a-vencer': { label: 'Cobranças da competência em aberto, a vencer', title: 'Cobranças em aberto, a vencer' },
   vencidas: { label: 'Cobranças da competência vencidas', title: 'Cobranças vencidas' },
@@ -27,7 +28,7 @@ export const CHECKS: Record<CheckKey, { label: string; title: string }> = {
 
 /** How an invoice and a charge are matched, said on the panel: the listings share no id, only client and competência. */
 export const CHARGE_MATCH =
-  'fatura e cobrança não têm ID em comum: uma cobrança (não cancelada) vale para uma fatura da mesma empresa, do mesmo cliente (ID do cliente) e da mesma competência, primeiro a de mesmo valor';
+  'fatura e cobrança não têm ID em comum: uma cobrança (não cancelada) vale para uma fatura da mesma empresa, do mesmo cliente (ID do cliente) e da mesma competência, primeiro a de mesmo valor; a cobrança que não vale para nenhuma fatura é uma cobrança sem fatura';
 
 /** A count and a sum in cents. */
 export interface Tally {
@@ -91,8 +92,9 @@ export function conference(ctx: Ctx, live: number[], notesOfMonth: number[]): Ch
   const nInvoice = col(n, 'idFatura');
   const nServico = col(n, 'valorServico');
   const key = (company: number, id: CellValue) => `${company}\u0000${text(id)}`;
-  // Every note of the report counts as an invoice's note, whatever its competência.
-  const noted = new Set(rowsOf(n).map((r) => key(ctx.of.nfse(r), nInvoice[r])));
+  // Every issued note of the report counts as an invoice's note, whatever its competência; a cancelled one does not.
+  const nStatus = col(n, 'statusNotaFiscalServico');
+  const noted = new Set(rowsOf(n).flatMap((r) => (issuedNote(nStatus[r]) ? [key(ctx.of.nfse(r), nInvoice[r])] : [])));
   const invoiceRow = new Map(rowsOf(f).map((r) => [key(ctx.of.faturas(r), fIds[r]), r]));
   const withoutNote = live.filter((r) => typeof fIds[r] === 'number' && !noted.has(key(ctx.of.faturas(r), fIds[r])));
   const mismatch: number[] = [];
@@ -112,13 +114,14 @@ export function conference(ctx: Ctx, live: number[], notesOfMonth: number[]): Ch
   const numero = col(n, 'numeroNotaFiscalServico');
   const unnumbered = notesOfMonth.filter((r) => !text(numero[r]));
   const charges = chargesOfMonth(ctx);
-  const noCharge = invoicesWithoutCharge(ctx, live, charges.live);
+  const paired = pairCharges(ctx, live, charges.live);
   const diff = (r: number) => cents(nServico[r]) - cents(fTotal[invoiceRow.get(key(ctx.of.nfse(r), nInvoice[r]))!]);
   return [
     invoiceCheck(ctx, 'sem-nfse', withoutNote),
     noteCheck(ctx, 'valor-diferente', mismatch, diff, invoiceRow),
     noteCheck(ctx, 'sem-numero', unnumbered, (r) => cents(nServico[r]), invoiceRow),
-    invoiceCheck(ctx, 'sem-cobranca', noCharge),
+    invoiceCheck(ctx, 'sem-cobranca', paired.invoices),
+    chargeCheck(ctx, 'sem-fatura', paired.charges),
     chargeCheck(ctx, 'pagas', charges.paid),
     chargeCheck(ctx, 'a-vencer', charges.notDue),
     chargeCheck(ctx, 'vencidas', charges.overdue),
@@ -150,8 +153,8 @@ function chargesOfMonth(ctx: Ctx): { live: number[]; paid: number[]; notDue: num
   return out;
 }
 
-/** Pairs each charge with one invoice of its company, client and competência, an equal amount first; the invoices left have no charge. */
-function invoicesWithoutCharge(ctx: Ctx, invoices: number[], charges: number[]): number[] {
+/** Pairs each charge with one invoice of its company, client and competência, an equal amount first: the invoices left have no charge, the charges left no invoice. */
+function pairCharges(ctx: Ctx, invoices: number[], charges: number[]): { invoices: number[]; charges: number[] } {
   const fClient = col(ctx.src.faturas, 'idCliente');
   const fTotal = col(ctx.src.faturas, 'valorTotal');
   const cClient = col(ctx.src.cobrancas, 'idCliente');
@@ -170,7 +173,8 @@ function invoicesWithoutCharge(ctx: Ctx, invoices: number[], charges: number[]):
     return true;
   };
   for (const r of invoices.filter((r) => !take(r, true))) if (!take(r, false)) left.push(r);
-  return left;
+  const unpaired = new Set([...pool.values()].flat());
+  return { invoices: left, charges: charges.filter((r) => unpaired.has(r)) };
 }
 
 function tallied(ctx: Ctx, source: ClosingSource, rows: number[], value: (r: number) => number): Tally[] {
