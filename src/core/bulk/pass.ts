@@ -108,7 +108,7 @@ function classify(pass: Pass, size: number, reserve: number): Batch {
     const r = rows[batch.end];
     batch.at.set(r, batch.end);
     const row = span.values[r - span.first];
-    take(pass, batch, { r, row }, classifyRow(ctx, row, r, { made: pass.built?.get(r), duplicate: pass.duplicates?.get(r) }));
+    take(pass, batch, { r, row }, classifyRow(ctx, row, r, { made: pass.built?.get(r), duplicate: pass.duplicates?.get(r), keyPrefix: job.keyPrefix }));
   }
   if (batch.items.some((i) => i.built.find)) {
     const client = clientOf(pass).withLimit(pass.budget.requestLimit(reserve));

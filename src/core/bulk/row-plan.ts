@@ -80,9 +80,15 @@ export type RowPlan =
 
 /**
  * What a row is, from its cells; `known`: its request as a validation just
- * built it, and the problem of a key another row also has.
+ * built it, the problem of a key another row also has, and what the keys its
+ * run generated start with (BulkJob.keyPrefix).
  */
-export function classifyRow(ctx: Context, row: readonly CellValue[], r: number, known: { made?: RowRequest; duplicate?: RowIssue } = {}): RowPlan {
+export function classifyRow(
+  ctx: Context,
+  row: readonly CellValue[],
+  r: number,
+  known: { made?: RowRequest; duplicate?: RowIssue; keyPrefix?: string } = {},
+): RowPlan {
   const is = standing(ctx, row);
   if (is === 'blank' || is === 'done') return { is };
   const made = known.made ?? ctx.kind.build(ctx, row, r);
@@ -93,8 +99,9 @@ export function classifyRow(ctx: Context, row: readonly CellValue[], r: number, 
     return { is: 'lookup', reason: 'pendente', ...made, since: timeOf(cellAt(row, ctx.layout.results.processadoEm)) };
   if (known.duplicate && is === 'open') made.built.issues.push(known.duplicate);
   if (made.built.issues.length) return { is: 'invalid', ...made };
-  if (ctx.op.identity === 'idIntegracao' && !made.built.needsKey && !made.built.generated && status === '')
-    return { is: 'lookup', reason: 'precheck', ...made };
+  // A key typed by the user may exist in the service already; one this run generated was never sent while its Status is blank.
+  const generated = made.built.generated || (known.keyPrefix !== undefined && String(made.built.key).startsWith(known.keyPrefix));
+  if (ctx.op.identity === 'idIntegracao' && !made.built.needsKey && !generated && status === '') return { is: 'lookup', reason: 'precheck', ...made };
   return { is: 'send', ...made };
 }
 
