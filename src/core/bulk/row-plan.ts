@@ -99,11 +99,15 @@ export function classifyRow(
     return { is: 'lookup', reason: 'pendente', ...made, since: timeOf(cellAt(row, ctx.layout.results.processadoEm)) };
   if (known.duplicate && is === 'open') made.built.issues.push(known.duplicate);
   if (made.built.issues.length) return { is: 'invalid', ...made };
-  // A key typed by the user may exist in the service already; one this run generated was never sent while its Status is blank.
-  const generated = made.built.generated || (known.keyPrefix !== undefined && String(made.built.key).startsWith(known.keyPrefix));
+  // A key typed by the user may exist in the service already. One this run generated was never sent while the row's
+  // Status and Processado em are blank: a step marks a row PENDENTE, with the time, before sending it.
+  const generated = made.built.generated || (known.keyPrefix !== undefined && String(made.built.key).startsWith(known.keyPrefix) && untouched(ctx, row));
   if (ctx.op.identity === 'idIntegracao' && !made.built.needsKey && !generated && status === '') return { is: 'lookup', reason: 'precheck', ...made };
   return { is: 'send', ...made };
 }
+
+/** No step of a run wrote the row's Processado em. */
+const untouched = (ctx: Context, row: readonly CellValue[]): boolean => String(cellAt(row, ctx.layout.results.processadoEm)).trim() === '';
 
 /** A row's generated key, in its body too: every later attempt carries the same key. */
 export function giveKey(built: BuiltRow, key: string): void {

@@ -89,6 +89,18 @@ describe('creations with generated keys', () => {
     expect([...service.subs.keys()].sort()).toEqual(['K-1', 'gerado-1', 'gerado-2']);
   });
 
+  it('a later step looks up a row under a generated key whose Processado em says a step touched it, even with its Status cleared', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [customRow(''), customRow('')]);
+    const request = { operation: 'criarAssinaturaPersonalizada' as const, sheetName: 'Lote', connection: 'x', scope: 'all' as const };
+    const started = startBulk(deps, request, clock.t - 1);
+    // As if a killed step had marked the second row, and someone then cleared its Status by hand.
+    const column = sheet.read(1, 1, 1, sheet.lastColumn())[0].indexOf('Processado em') + 1;
+    sheet.write(3, column, [[new Date(clock.t)]]);
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 2 } });
+    expect(service.log.filter((l) => l.startsWith('GET'))).toEqual(['GET /v2/assinaturascontratos?idIntegracao=gerado-2']);
+  });
+
   it('a typed key that looks like the generated ones keeps every row looked up in a later step', () => {
     const { book, deps, service } = setUp();
     book.sheet('Lote', CUSTOM_HEADER, [customRow(''), customRow('gerado-x'), customRow('')]);
