@@ -20,13 +20,15 @@ export interface Span {
 }
 
 /**
- * Every row below the header in one read: the rows a run works on, their keys
- * and the keys repeated anywhere all come from it, each read being a round
- * trip. `through`: a row wanted even if the sheet now ends before it (read blank).
+ * The rows below the header from `from` on (every row, by default) in one
+ * read: the rows a run works on, their keys and the keys repeated among them
+ * all come from it, each read being a round trip. `through`: a row wanted even
+ * if the sheet now ends before it (read blank).
  */
-export function readSheet(sheet: MarkupSheetPort, layout: Layout, through = 0): Span {
+export function readSheet(sheet: MarkupSheetPort, layout: Layout, through = 0, from = 2): Span {
+  const first = Math.max(from, 2);
   const last = Math.max(sheet.lastRow(), through);
-  return { first: 2, values: last < 2 ? [] : sheet.read(2, 1, last - 1, layout.lastColumn) };
+  return { first, values: last < first ? [] : sheet.read(first, 1, last - first + 1, layout.lastColumn) };
 }
 
 /** A row's result cells as they were read: what a row whose wave never started goes back to. */
