@@ -250,6 +250,20 @@ describe('what a later step reads of its sheet', () => {
   });
 });
 
+describe('what a job keeps of its confirmations', () => {
+  it('only those of the rows still to go or left PENDENTE: the job saved after each batch shrinks as rows are settled', () => {
+    const { book, deps } = setUp(fakeService({ onRequest: () => (clock.t += 30_000) }));
+    book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003], [1004], [1005], [1006]]);
+    const started = startBulk(deps, { ...emit(), batchSize: 2 }, clock.t + 100_000);
+    expect(Object.keys(deps.jobs.get(started.jobId)?.confirmed ?? {}).sort()).toEqual(['1005', '1006']);
+    const dropped = setUp(fakeService({ drop: new Set([1002]) }));
+    const sheet = dropped.book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
+    const done = startBulk(dropped.deps, emit(), FAR());
+    expect(statuses(sheet)).toEqual(['OK', 'PENDENTE', 'OK']);
+    expect(Object.keys(dropped.deps.jobs.get(done.jobId)?.confirmed ?? {})).toEqual(['1002']);
+  });
+});
+
 describe('cancelling', () => {
   it('a failed job can be cancelled; a finished one stays as it ended', () => {
     const { book, deps } = setUp(fakeService({ unauthorized: true }));
