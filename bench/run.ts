@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: prints the figures of every benchmark, each beside its
  * target where it has one. Everything on stdout is virtual time (or counts):
- * two runs print the same; what real time and CPU show goes to stderr.
+ * two runs print the same; what real time and CPU show goes to stderr. The
+ * one exception is the cold start, whose figure is CPU time over paired runs
+ * and moves a little with the machine's load (bench/cold-start.ts).
  * `--quick` runs small sizes only (a smoke run of the benchmark code itself).
  */
 import { benchColdStart } from './cold-start';

@@ -10,7 +10,7 @@ import type { WriteKey } from '../../api/writes';
 import { bulkOperation, STATUS, TO_FIX } from './definitions';
 import { ensureLayout } from './headers';
 import { statusOf } from './rows';
-import { rowRangesA1, runsOf } from './sheet-io';
+import { expandRuns, rowRangesA1, runsOf } from './sheet-io';
 import { type Context, cellAt, firstFive, sheetContext, sheetOf } from './context';
 import { editContext } from './edit-push';
 import { keyField, labelOf, normKey, readSheet, type Span } from './row-plan';
@@ -59,15 +59,32 @@ export function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: {
   return progressOf(job);
 }
 
-/** The context of a job in a later execution, and its sheet read once, its rows found again in it. */
+/**
+ * The context of a job in a later execution, and its sheet read once, its rows found again in it. The rows done
+ * in earlier steps are not read again: the read starts at the first row still to go, and takes the whole sheet
+ * only when a row is no longer at or below where it was (rows deleted or sorted above it). A row above the read
+ * that repeats a key of the job is no risk: the job's row under that key is the one found and sent, once.
+ */
 function resume(deps: BulkDeps, job: BulkJob): { ctx: Context; read: Span } {
   const sheet = deps.book.byId(job.sheetId);
   if (!sheet) throw new BulkError(`A aba "${job.sheetName}" foi apagada: o lote foi interrompido.`);
   const ctx = job.edits ? editContext(deps, sheet, job.owner, job.startedAt) : sheetContext(deps, bulkOperation(job.operation), sheet);
   // A job without keys finds its rows by number: those past the sheet's end now are read blank.
-  const read = readSheet(sheet, ctx.layout, job.ranges[job.ranges.length - 1]?.[1]);
+  const through = job.ranges[job.ranges.length - 1]?.[1];
+  const from = Math.min(expandRuns(job.ranges)[job.cursor] ?? Number.POSITIVE_INFINITY, job.retry[0]?.[0] ?? Number.POSITIVE_INFINITY);
+  // A job without keys refuses a key typed twice anywhere in the sheet before sending: it reads every row.
+  let read = readSheet(sheet, ctx.layout, through, job.keys ? from : 2);
+  if (job.keys && read.first > 2 && !holdsRows([...job.keys.slice(job.cursor), ...(job.retryKeys ?? [])], ctx, read))
+    read = readSheet(sheet, ctx.layout, through);
   relocate(job, ctx, read);
   return { ctx, read };
+}
+
+/** Whether the row of each of `keys` (those a job still has to settle) is in `read`. */
+function holdsRows(keys: readonly string[], ctx: Context, read: Span): boolean {
+  const column = ctx.layout.inputs[keyField(ctx.op)];
+  const present = new Set(read.values.map((row) => normKey(cellAt(row, column))));
+  return keys.every((k) => k === '-' || k === '' || present.has(k));
 }
 
 /** The rows left PENDENTE become the next pass, while passes are left; false when the job is done. */

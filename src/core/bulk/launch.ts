@@ -6,7 +6,6 @@
  */
 import type { Owner } from '../trust/owners';
 import type { MarkupSheetPort } from '../sheets/sheet-port';
-import type { CellValue } from '../sheets/table';
 import { bulkOperation } from './definitions';
 import { EDIT_LABEL } from './edits';
 import { expandRuns, runsOf, writeColumn } from './sheet-io';
@@ -88,11 +87,14 @@ export function startEditPush(
   return launch(deps, { connection: '', connectionId, owner: request.owner, batchSize: request.batchSize }, ctx, runsOf(rows), deadline, now, confirmed);
 }
 
-/** Every valid row without a key gets one now, in one write: from here on each row is known by its key. */
-function generateKeys(deps: BulkDeps, ctx: Context, prepared: Prepared): void {
+/**
+ * Every valid row without a key gets one now, in one write: from here on each row is known by its key.
+ * Returns what the generated keys share and no other key of `rows` starts with (see BulkJob.keyPrefix).
+ */
+function generateKeys(deps: BulkDeps, ctx: Context, prepared: Prepared, rows: readonly number[]): string | undefined {
   // Only creations lack keys, and their sheets always have the column (headers.ts adds it).
   const keyColumn = ctx.layout.inputs.idIntegracao;
-  const fresh = new Map<number, CellValue>();
+  const fresh = new Map<number, string>();
   for (const [r, { built }] of prepared.built) {
     if (!built.needsKey || built.issues.length) continue;
     const key = deps.newId();
@@ -102,6 +104,17 @@ function generateKeys(deps: BulkDeps, ctx: Context, prepared: Prepared): void {
     prepared.values[r - prepared.first][keyColumn - 1] = key;
   }
   writeColumn(ctx.sheet, keyColumn, fresh);
+  const prefix = sharedPrefix([...fresh.values()]);
+  const typed = rows.filter((r) => !fresh.has(r)).map((r) => keyAt(ctx, prepared.values[r - prepared.first]));
+  return prefix && !typed.some((k) => k.startsWith(prefix)) ? prefix : undefined;
+}
+
+/** The longest start all `keys` share ('' when they share none, undefined when there are none). */
+function sharedPrefix(keys: readonly string[]): string | undefined {
+  if (keys.length === 0) return undefined;
+  let prefix = keys[0];
+  for (const k of keys) while (!k.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
 }
 
 /** Validates the rows of `ranges`, writes their problems, then starts sending the valid ones. */
@@ -115,8 +128,8 @@ function launch(
   previewed?: Confirmed,
 ): BulkProgress {
   const { summary, prepared } = validateRows(deps, ctx, ranges, customerLookup(deps, ctx, request.connectionId ?? ''));
-  generateKeys(deps, ctx, prepared);
   const rows = expandRuns(ranges);
+  const keyPrefix = generateKeys(deps, ctx, prepared, rows);
   // What the owner confirmed: this send (Confirmar envio), or the preview they saw.
   const confirmed = previewed ?? confirmRows(ctx, rows, prepared);
   const rowKeys = rows.map((r) => keyAt(ctx, prepared.values[r - prepared.first]));
@@ -139,6 +152,7 @@ function launch(
     retry: [],
     keys,
     retryKeys: keys ? [] : undefined,
+    keyPrefix,
     confirmed,
     pass: 0,
     cursor: 0,

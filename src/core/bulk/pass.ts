@@ -108,7 +108,7 @@ function classify(pass: Pass, size: number, reserve: number): Batch {
     const r = rows[batch.end];
     batch.at.set(r, batch.end);
     const row = span.values[r - span.first];
-    take(pass, batch, { r, row }, classifyRow(ctx, row, r, { made: pass.built?.get(r), duplicate: pass.duplicates?.get(r) }));
+    take(pass, batch, { r, row }, classifyRow(ctx, row, r, { made: pass.built?.get(r), duplicate: pass.duplicates?.get(r), keyPrefix: job.keyPrefix }));
   }
   if (batch.items.some((i) => i.built.find)) {
     const client = clientOf(pass).withLimit(pass.budget.requestLimit(reserve));
@@ -229,9 +229,23 @@ function apply(pass: Pass, batch: Batch, outcome: BatchOutcome | null): boolean 
   );
   countResults(job, batch, results, before);
   if (outcome) retryLater(pass, outcome.pending);
+  forgetSettled(pass, batch, results, cut);
   job.cursor = Math.min(batch.end, cut);
   saveJob(deps, job);
   return cut === Number.POSITIVE_INFINITY;
+}
+
+/**
+ * A row settled for good (done, or written with an outcome other than PENDENTE) is never sent by this run
+ * again: its confirmation goes, so the job saved after each batch shrinks as the run goes on. A row left
+ * PENDENTE keeps it for the lookup that settles it.
+ */
+function forgetSettled(pass: Pass, batch: Batch, results: ReadonlyMap<number, RowResult>, cut: number): void {
+  const confirmed = pass.job.confirmed;
+  if (!confirmed) return;
+  const settled = [...results].filter(([, result]) => result.status !== STATUS.pendente).map(([r]) => r);
+  for (const d of batch.done) if (d.index < cut) settled.push(d.r);
+  for (const r of settled) delete confirmed[keyAt(pass.ctx, rowAt(pass, r))];
 }
 
 const rowAt = ({ span }: Pass, r: number): readonly CellValue[] => span.values[r - span.first];

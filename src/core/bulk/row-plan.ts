@@ -20,13 +20,15 @@ export interface Span {
 }
 
 /**
- * Every row below the header in one read: the rows a run works on, their keys
- * and the keys repeated anywhere all come from it, each read being a round
- * trip. `through`: a row wanted even if the sheet now ends before it (read blank).
+ * The rows below the header from `from` on (every row, by default) in one
+ * read: the rows a run works on, their keys and the keys repeated among them
+ * all come from it, each read being a round trip. `through`: a row wanted even
+ * if the sheet now ends before it (read blank).
  */
-export function readSheet(sheet: MarkupSheetPort, layout: Layout, through = 0): Span {
+export function readSheet(sheet: MarkupSheetPort, layout: Layout, through = 0, from = 2): Span {
+  const first = Math.max(from, 2);
   const last = Math.max(sheet.lastRow(), through);
-  return { first: 2, values: last < 2 ? [] : sheet.read(2, 1, last - 1, layout.lastColumn) };
+  return { first, values: last < first ? [] : sheet.read(first, 1, last - first + 1, layout.lastColumn) };
 }
 
 /** A row's result cells as they were read: what a row whose wave never started goes back to. */
@@ -80,9 +82,15 @@ export type RowPlan =
 
 /**
  * What a row is, from its cells; `known`: its request as a validation just
- * built it, and the problem of a key another row also has.
+ * built it, the problem of a key another row also has, and what the keys its
+ * run generated start with (BulkJob.keyPrefix).
  */
-export function classifyRow(ctx: Context, row: readonly CellValue[], r: number, known: { made?: RowRequest; duplicate?: RowIssue } = {}): RowPlan {
+export function classifyRow(
+  ctx: Context,
+  row: readonly CellValue[],
+  r: number,
+  known: { made?: RowRequest; duplicate?: RowIssue; keyPrefix?: string } = {},
+): RowPlan {
   const is = standing(ctx, row);
   if (is === 'blank' || is === 'done') return { is };
   const made = known.made ?? ctx.kind.build(ctx, row, r);
@@ -93,10 +101,15 @@ export function classifyRow(ctx: Context, row: readonly CellValue[], r: number, 
     return { is: 'lookup', reason: 'pendente', ...made, since: timeOf(cellAt(row, ctx.layout.results.processadoEm)) };
   if (known.duplicate && is === 'open') made.built.issues.push(known.duplicate);
   if (made.built.issues.length) return { is: 'invalid', ...made };
-  if (ctx.op.identity === 'idIntegracao' && !made.built.needsKey && !made.built.generated && status === '')
-    return { is: 'lookup', reason: 'precheck', ...made };
+  // A key typed by the user may exist in the service already. One this run generated was never sent while the row's
+  // Status and Processado em are blank: a step marks a row PENDENTE, with the time, before sending it.
+  const generated = made.built.generated || (known.keyPrefix !== undefined && String(made.built.key).startsWith(known.keyPrefix) && untouched(ctx, row));
+  if (ctx.op.identity === 'idIntegracao' && !made.built.needsKey && !generated && status === '') return { is: 'lookup', reason: 'precheck', ...made };
   return { is: 'send', ...made };
 }
+
+/** No step of a run wrote the row's Processado em. */
+const untouched = (ctx: Context, row: readonly CellValue[]): boolean => String(cellAt(row, ctx.layout.results.processadoEm)).trim() === '';
 
 /** A row's generated key, in its body too: every later attempt carries the same key. */
 export function giveKey(built: BuiltRow, key: string): void {

@@ -86,6 +86,12 @@ export interface BulkJob {
   keys?: string[];
   /** The keys of `retry`, in row order. */
   retryKeys?: string[];
+  /**
+   * What every key this run generated starts with, and no key typed in its rows does: a row under such a key
+   * with no Status was never sent (a row is marked PENDENTE before it is), so a later step sends it without
+   * looking it up first. Absent when the run generated none, or in runs started before.
+   */
+  keyPrefix?: string;
   /** Edits pushed from an imported sheet: each row is an update of its record's type, told from the snapshot. */
   edits?: boolean;
   pass: number;

@@ -208,6 +208,62 @@ describe('what a run reads of its sheet', () => {
   });
 });
 
+describe('what a later step reads of its sheet', () => {
+  /** Six invoices; the first step settles four of them before its deadline. */
+  function halfDone() {
+    const { book, deps } = setUp(fakeService({ onRequest: () => (clock.t += 30_000) }));
+    const sheet = book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003], [1004], [1005], [1006]]);
+    const started = startBulk(deps, { ...emit(), batchSize: 2 }, clock.t + 100_000);
+    expect(statuses(sheet)).toEqual(['OK', 'OK', 'OK', 'OK', '', '']);
+    const reads: number[][] = [];
+    const read = sheet.read.bind(sheet);
+    sheet.read = (row, column, numRows, numColumns) => {
+      if (row >= 2) reads.push([row, column, numRows, numColumns]);
+      return read(row, column, numRows, numColumns);
+    };
+    return { deps, sheet, started, reads };
+  }
+
+  it('reads from the first row still to go, not the rows done before', () => {
+    const { deps, sheet, started, reads } = halfDone();
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 6 } });
+    expect(reads).toEqual([[6, 1, 2, 7]]);
+    expect(statuses(sheet)).toEqual(['OK', 'OK', 'OK', 'OK', 'OK', 'OK']);
+  });
+
+  it('reads the whole sheet when a row still to go is now above where it was', () => {
+    const { deps, sheet, started, reads } = halfDone();
+    sheet.deleteRows(2, 1);
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 6 } });
+    // The job's last row number is read even though the sheet now ends before it.
+    expect(reads).toEqual([
+      [6, 1, 2, 7],
+      [2, 1, 6, 7],
+    ]);
+    expect(sheet.records().map((r) => [r['Fatura conferida'], r.Status])).toEqual([
+      [1002, 'OK'],
+      [1003, 'OK'],
+      [1004, 'OK'],
+      [1005, 'OK'],
+      [1006, 'OK'],
+    ]);
+  });
+});
+
+describe('what a job keeps of its confirmations', () => {
+  it('only those of the rows still to go or left PENDENTE: the job saved after each batch shrinks as rows are settled', () => {
+    const { book, deps } = setUp(fakeService({ onRequest: () => (clock.t += 30_000) }));
+    book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003], [1004], [1005], [1006]]);
+    const started = startBulk(deps, { ...emit(), batchSize: 2 }, clock.t + 100_000);
+    expect(Object.keys(deps.jobs.get(started.jobId)?.confirmed ?? {}).sort()).toEqual(['1005', '1006']);
+    const dropped = setUp(fakeService({ drop: new Set([1002]) }));
+    const sheet = dropped.book.sheet('Notas', NFSE_HEADER, [[1001], [1002], [1003]]);
+    const done = startBulk(dropped.deps, emit(), FAR());
+    expect(statuses(sheet)).toEqual(['OK', 'PENDENTE', 'OK']);
+    expect(Object.keys(dropped.deps.jobs.get(done.jobId)?.confirmed ?? {})).toEqual(['1002']);
+  });
+});
+
 describe('cancelling', () => {
   it('a failed job can be cancelled; a finished one stays as it ended', () => {
     const { book, deps } = setUp(fakeService({ unauthorized: true }));

@@ -4,10 +4,11 @@
  * is sent, and the owner told of the job first.
  */
 import { describe, expect, it } from 'vitest';
+import { continueBulk } from '../../../src/core/bulk/job';
 import { startBulk } from '../../../src/core/bulk/launch';
 import { validateSheet } from '../../../src/core/bulk/validate';
 import { CUSTOM_HEADER } from './fixtures';
-import { customRow, emit, FAR, fakeService, NFSE_HEADER, setUp, statuses } from './fake-service';
+import { clock, customRow, emit, FAR, fakeService, NFSE_HEADER, setUp, statuses } from './fake-service';
 
 describe('what a run is given', () => {
   it('refuses a missing sheet, a sheet without rows, a run without a connection', () => {
@@ -74,6 +75,39 @@ describe('creations with generated keys', () => {
     ]);
     // A typed key is looked up first (it may exist already); a generated one cannot.
     expect(service.log.filter((l) => l.startsWith('GET'))).toEqual(['GET /v2/assinaturascontratos?idIntegracao=K-1']);
+  });
+
+  it('a later step sends the rows whose keys this run generated without looking them up; a typed key is still looked up', () => {
+    const { book, deps, service } = setUp();
+    book.sheet('Lote', CUSTOM_HEADER, [customRow(''), customRow('K-1'), customRow('')]);
+    const request = { operation: 'criarAssinaturaPersonalizada' as const, sheetName: 'Lote', connection: 'x', scope: 'all' as const };
+    // The first step ends before sending anything: every row goes in a later execution.
+    const started = startBulk(deps, request, clock.t - 1);
+    expect(service.log).toEqual([]);
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 3 } });
+    expect(service.log.filter((l) => l.startsWith('GET'))).toEqual(['GET /v2/assinaturascontratos?idIntegracao=K-1']);
+    expect([...service.subs.keys()].sort()).toEqual(['K-1', 'gerado-1', 'gerado-2']);
+  });
+
+  it('a later step looks up a row under a generated key whose Processado em says a step touched it, even with its Status cleared', () => {
+    const { book, deps, service } = setUp();
+    const sheet = book.sheet('Lote', CUSTOM_HEADER, [customRow(''), customRow('')]);
+    const request = { operation: 'criarAssinaturaPersonalizada' as const, sheetName: 'Lote', connection: 'x', scope: 'all' as const };
+    const started = startBulk(deps, request, clock.t - 1);
+    // As if a killed step had marked the second row, and someone then cleared its Status by hand.
+    const column = sheet.read(1, 1, 1, sheet.lastColumn())[0].indexOf('Processado em') + 1;
+    sheet.write(3, column, [[new Date(clock.t)]]);
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 2 } });
+    expect(service.log.filter((l) => l.startsWith('GET'))).toEqual(['GET /v2/assinaturascontratos?idIntegracao=gerado-2']);
+  });
+
+  it('a typed key that looks like the generated ones keeps every row looked up in a later step', () => {
+    const { book, deps, service } = setUp();
+    book.sheet('Lote', CUSTOM_HEADER, [customRow(''), customRow('gerado-x'), customRow('')]);
+    const request = { operation: 'criarAssinaturaPersonalizada' as const, sheetName: 'Lote', connection: 'x', scope: 'all' as const };
+    const started = startBulk(deps, request, clock.t - 1);
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 3 } });
+    expect(service.log.filter((l) => l.startsWith('GET'))).toHaveLength(3);
   });
 
   it('a typed key that already exists is JÁ EXISTE and nothing is sent', () => {
