@@ -290,3 +290,40 @@ describe('NFS-e from the selected rows of a pulled Faturas sheet', () => {
     expect(emu.values('Faturas')[0]).toEqual(header);
   });
 });
+
+describe('rows whose content repeats another', () => {
+  it('Validar names each repeated row and the row it repeats; typed keys and different rows are not named; nothing is sent', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
+    const [c1, c2] = cat.clientes;
+    const p = cat.produtos[0];
+    const a = [c1, '05/11/2026', '11/2026', 'MENSAL', p, 'Honorários', '350,00', 'AGRUPADA', 10];
+    const b = [c2, '05/11/2026', '11/2026', 'MENSAL', p, 'Honorários', '350,00', 'AGRUPADA', 10];
+    typeRows(emu, sheet, 3, [
+      ['', ...a], // 3
+      ['', ...b], // 4: another customer
+      ['', ...a], // 5: repeats 3
+      ['TYPED-1', ...a], // 6: a typed key tells it apart
+      ['', ...b], // 7: repeats 4
+      ['', ...a], // 8: repeats 3
+    ]);
+    const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all' }]));
+    expect(v).toMatchObject({ total: 6, valid: 6, invalid: 0 });
+    expect(v.repeats).toBe(
+      'Conteúdo repetido: as linhas 5 e 8 repetem a linha 3; a linha 7 repete a linha 4. Cada linha cria mais um lançamento igual; se a repetição não for intencional, apague as linhas repetidas antes de enviar.',
+    );
+    expect(await sb.requestLog({ method: 'POST' })).toEqual([]);
+    expect(rowsByHeader(emu, sheet).map((r) => r.Status)).toEqual(['EXEMPLO', '', '', '', '', '', '']);
+  });
+
+  it('rows that differ in one cell are not repeats', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
+    const row = (valor: string) => ['', cat.clientes[0], '05/11/2026', '11/2026', 'MENSAL', cat.produtos[0], 'Honorários', valor, 'AGRUPADA', 10];
+    typeRows(emu, sheet, 3, [row('350,00'), row('350,01')]);
+    const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all' }]));
+    expect(v).toMatchObject({ valid: 2, repeats: '' });
+  });
+});

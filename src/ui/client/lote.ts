@@ -123,9 +123,11 @@ function consequence(n: number): string {
 
 let pending: BulkForm | null = null;
 
-function askConfirmation(form: BulkForm, v: { valid: number; invalid: number; untouched: number }): void {
+function askConfirmation(form: BulkForm, v: { valid: number; invalid: number; untouched: number; repeats: string }): void {
   pending = form;
   const rest = [
+    // Asked here, before anything is sent: each repeated row would be one more equal subscription.
+    v.repeats ? `${v.repeats} Confirme só se quiser enviar as repetidas também.` : '',
     v.invalid ? `${plural(v.invalid, 'linha com problema será pulada', 'linhas com problemas serão puladas')} (veja a coluna Mensagem).` : '',
     v.untouched ? `${plural(v.untouched, 'linha já processada fica como está', 'linhas já processadas ficam como estão')}.` : '',
   ].filter(Boolean);
@@ -194,9 +196,9 @@ byId('validate').addEventListener('click', () => {
     byId('failures').hidden = v.invalid === 0;
     const head = v.invalid
       ? `${plural(v.invalid, 'linha com problema', 'linhas com problemas')} (veja a coluna Mensagem e as células em vermelho). ${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar.`
-      : `Tudo certo: ${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar. Nada foi enviado.`;
+      : `${v.repeats ? '' : 'Tudo certo: '}${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar. Nada foi enviado.`;
     const rest = v.untouched ? ` ${plural(v.untouched, 'linha já processada ficou como estava', 'linhas já processadas ficaram como estavam')}.` : '';
-    notice(result, v.invalid ? 'warn' : 'ok', [head + rest, ...v.problems.slice(0, 3), ...v.warnings].join(' '));
+    notice(result, v.invalid || v.repeats ? 'warn' : 'ok', [head + rest, v.repeats, ...v.problems.slice(0, 3), ...v.warnings].filter(Boolean).join(' '));
   });
 });
 
