@@ -7,7 +7,7 @@
 import { isSealed } from '../core/trust/seal';
 import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
 import type { PanelKind, PanelLine } from '../core/dashboards/panel';
-import { crossOrganization } from '../core/dashboards/read';
+import { refusedSource } from '../core/dashboards/creation';
 import { type DashboardDeps, invoicesToIssue, lineRows, refreshDashboard } from '../core/dashboards/refresh';
 import { lastMonth, todayOf } from '../core/dashboards/sources';
 import { competencia, parseCompetencia } from '../api/calendar';
@@ -155,8 +155,12 @@ export function createDashboard(form: DashboardForm): FormOutcome<DashboardView>
         const asked = !r.organizations && !r.companies && r.owner?.id === me.id && r.connectionId ? ask(r.connectionId, true) : undefined;
         return r.organizations ?? (asked ? [asked] : undefined);
       };
-      const across = second ? crossOrganization(report, second, organizationsOf) : undefined;
-      if (across) return { ok: false, field: 'secondReportId', message: across };
+      const refused = refusedSource(
+        def,
+        [report, second, third].filter((r): r is Report => !!r),
+        organizationsOf,
+      );
+      if (refused) return { ok: false, ...refused };
       const made = deps.dashboards.create(
         {
           kind: form.kind,
@@ -170,6 +174,11 @@ export function createDashboard(form: DashboardForm): FormOutcome<DashboardView>
         Date.now(),
       );
       const built = refreshDashboard(deps, made);
+      // A panel whose first figures cannot be computed is not kept: the form says why, and no empty tab stays.
+      if (built.lastRefresh?.ok === false) {
+        removeDashboard(deps, built);
+        return { ok: false, message: built.lastRefresh.message ?? 'O painel não pôde ser criado.' };
+      }
       const sheet = built.sheetId === undefined ? null : SpreadsheetApp.getActiveSpreadsheet().getSheetById(built.sheetId);
       sheet?.activate();
       return { ok: true, value: views(deps).find((v) => v.id === built.id)! };
@@ -187,16 +196,20 @@ export function refreshDashboardNow(id: string): Outcome<DashboardView> {
   );
 }
 
+/** The dashboard and its sheet (found by its metadata: never a sheet of the user's). */
+function removeDashboard(deps: DashboardDeps, d: Dashboard): void {
+  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  const sheet = ss.getSheets().find((s) => s.getDeveloperMetadata().some((m) => m.getKey() === SHEET_TAG && m.getValue() === dashboardTag(d.id)));
+  if (sheet && ss.getSheets().length > 1) ss.deleteSheet(sheet);
+  deps.dashboards.delete(d.id);
+}
+
 /** Deletes the dashboard and its sheet (found by its metadata: never a sheet of the user's). */
 export function deleteDashboard(id: string): Outcome<DashboardView[]> {
   return outcome(() =>
     withDocumentLock(() => {
       const deps = dashboardDeps();
-      const d = ownDashboard(deps.dashboards.get(id));
-      const ss = SpreadsheetApp.getActiveSpreadsheet();
-      const sheet = ss.getSheets().find((s) => s.getDeveloperMetadata().some((m) => m.getKey() === SHEET_TAG && m.getValue() === dashboardTag(d.id)));
-      if (sheet && ss.getSheets().length > 1) ss.deleteSheet(sheet);
-      deps.dashboards.delete(d.id);
+      removeDashboard(deps, ownDashboard(deps.dashboards.get(id)));
       return views(deps);
     }),
   );

@@ -307,4 +307,41 @@ describe('Fechamento da competência', () => {
     finishRun(emu, panel.reports.cobrancas);
     expect(chargeLines(shownLines(emu, panel.sheetName, 1).lines)).toEqual(expected);
   });
+
+  it('refuses at the form, beside the report that does not fit, the sources it could not close: no tab, no panel kept', async () => {
+    const emu = emulator();
+    ok(emu.run('saveConnection', [{ name: 'Demo', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey, isDefault: true }]));
+    ok(emu.run('saveConnection', [{ name: 'Outra', baseUrl: sb.baseUrl, apiKey: sb.orgs[1].apiKey }]));
+    const faturas = importReport(emu, 'faturas', 'Faturas', 'Demo', false);
+    const nfse = importReport(emu, 'nfse', 'Notas', 'Demo', false);
+    const alheias = importReport(emu, 'cobrancas', 'Cobranças da Outra', 'Outra', false);
+    const todas = importReport(emu, 'nfse', 'Notas de todas', 'Demo', true);
+    const tabs = () =>
+      emu.withServices((s) =>
+        s.SpreadsheetApp.getActiveSpreadsheet()
+          .getSheets()
+          .map((t: any) => t.getName() as string),
+      );
+    const before = tabs();
+    const create = (secondReportId: string, chargesReportId: string) =>
+      emu.run('createDashboard', [{ kind: 'fechamento', reportId: faturas, secondReportId, chargesReportId }]);
+
+    expect(create(nfse, alheias)).toEqual({
+      ok: false,
+      field: 'chargesReportId',
+      message:
+        'Os relatórios de faturas "Faturas" e de cobranças "Cobranças da Outra" são de organizações diferentes: escolha relatórios da mesma empresa (ou das mesmas empresas).',
+    });
+    expect(tabs()).toEqual(before);
+    const cobrancas = importReport(emu, 'cobrancas', 'Cobranças', 'Demo', false);
+    const after = tabs();
+    expect(create(todas, cobrancas)).toEqual({
+      ok: false,
+      field: 'secondReportId',
+      message:
+        'Os três relatórios do fechamento precisam ser todos de uma empresa ou todos consolidados (com a coluna Empresa): escolha relatórios do mesmo tipo.',
+    });
+    expect(tabs()).toEqual(after);
+    expect((emu.run('getDashboards') as { dashboards: unknown[] }).dashboards).toEqual([]);
+  });
 });

@@ -32,6 +32,12 @@ function chargesElsewhere(invoices: Report, charges: Report): string | undefined
   return `Os relatórios de faturas "${invoices.name}" e de cobranças "${charges.name}" são de organizações diferentes: escolha relatórios da mesma empresa (ou das mesmas empresas).`;
 }
 
+const MIXED =
+  'Os três relatórios do fechamento precisam ser todos de uma empresa ou todos consolidados (com a coluna Empresa): escolha relatórios do mesmo tipo.';
+
+/** Reports of one company mixed with consolidated ones: their figures cannot stand in one table. */
+const mixed = (reports: readonly Report[]): string | undefined => (reports.some((r) => !r.companies !== !reports[0].companies) ? MIXED : undefined);
+
 /** The figures table: a label column, then count and value per company (and the total when consolidated), then where each check's rows are. */
 function figuresTable(f: ClosingFigures, where: Map<CheckKey, string>) {
   const blocks = f.consolidated ? [...f.companies, 'Total'] : [''];
@@ -110,14 +116,11 @@ export const fechamento: PanelKind<ClosingFigures> = {
   ],
   competencia: true,
   extraMs: CLOSING_EXTRA_MS,
-  refuse: ([invoices, notes, charges]) => crossOrganization(invoices, notes) ?? chargesElsewhere(invoices, charges),
+  refuse: ([invoices, notes, charges]) => mixed([invoices, notes, charges]) ?? crossOrganization(invoices, notes) ?? chargesElsewhere(invoices, charges),
   compute({ sources, today, competencia }) {
     const [faturas, nfse, cobrancas] = sources;
     const consolidated = sources.map((s) => s.table.column(EMPRESA) !== undefined);
-    if (consolidated.some((c) => c !== consolidated[0]))
-      throw new UserError(
-        'Os três relatórios do fechamento precisam ser todos de uma empresa ou todos consolidados (com a coluna Empresa): escolha relatórios do mesmo tipo.',
-      );
+    if (consolidated.some((c) => c !== consolidated[0])) throw new UserError(MIXED);
     const tables = { faturas: faturas.table, nfse: nfse.table, cobrancas: cobrancas.table };
     const labels = { faturas: faturas.labels, nfse: nfse.labels, cobrancas: cobrancas.labels };
     return closing(tables, competencia ?? lastMonth(today), today, labels);
