@@ -8,6 +8,7 @@ import { isSealed } from '../core/trust/seal';
 import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
 import type { PanelKind, PanelLine } from '../core/dashboards/panel';
 import { refusedSource } from '../core/dashboards/creation';
+import { companyOf } from '../core/dashboards/company';
 import { type DashboardDeps, invoicesToIssue, lineRows, refreshDashboard } from '../core/dashboards/refresh';
 import { lastMonth, todayOf } from '../core/dashboards/sources';
 import { competencia, parseCompetencia } from '../api/calendar';
@@ -126,6 +127,27 @@ function sealedDashboard(d: Dashboard): Dashboard {
   return d;
 }
 
+/**
+ * The chosen reports with their organizations: one whose run did not know it is asked of its creator's own connection
+ * once, and keeps the answer, so a panel compares only what it can and names its company from its first figures.
+ */
+function withOrganizations(deps: DashboardDeps, reports: ReadonlyArray<Report | null>, me: string): Report[] {
+  const ask = organizationOf(deps.zone);
+  return reports
+    .filter((r): r is Report => !!r)
+    .map((r) => {
+      if (r.organizations || r.companies || r.owner?.id !== me || !r.connectionId) return r;
+      const asked = ask(r.connectionId, true);
+      return asked ? deps.reports.save({ ...r, organizations: [asked] }) : r;
+    });
+}
+
+/** A close's tab says its competência and, of one company, which: thirty closes are thirty tabs told apart (a sheet's name holds no slash). */
+function closingTab(def: PanelKind, comp: string, report: Report): string {
+  const company = companyOf(report, false);
+  return `Painel · ${def.title} ${comp.replace('/', '-')}${company ? ` · ${company}` : ''}`;
+}
+
 /** Builds a dashboard now (its owner is the running user) and shows its sheet. */
 export function createDashboard(form: DashboardForm): FormOutcome<DashboardView> {
   const def = KINDS[form.kind] as PanelKind | undefined;
@@ -149,17 +171,8 @@ export function createDashboard(form: DashboardForm): FormOutcome<DashboardView>
       if (typed && !typed.ok) return { ok: false, field: 'competencia', message: `Competência "${form.competencia}": ${typed.message}, por exemplo 10/2026.` };
       const comp = typed?.ok ? competencia(typed.value) : undefined;
       const me = currentUser();
-      // A report whose run did not know its organization: the creator's own connection is asked once.
-      const ask = organizationOf(deps.zone);
-      const organizationsOf = (r: Report) => {
-        const asked = !r.organizations && !r.companies && r.owner?.id === me.id && r.connectionId ? ask(r.connectionId, true) : undefined;
-        return r.organizations ?? (asked ? [asked] : undefined);
-      };
-      const refused = refusedSource(
-        def,
-        [report, second, third].filter((r): r is Report => !!r),
-        organizationsOf,
-      );
+      const [known, ...others] = withOrganizations(deps, [report, second, third], me.id);
+      const refused = refusedSource(def, [known, ...others]);
       if (refused) return { ok: false, ...refused };
       const made = deps.dashboards.create(
         {
@@ -169,7 +182,7 @@ export function createDashboard(form: DashboardForm): FormOutcome<DashboardView>
           ...(third ? { chargesReportId: third.id } : {}),
           ...(comp ? { competencia: comp } : {}),
           owner: { id: me.id, email: me.email },
-          sheetName: '',
+          sheetName: comp ? closingTab(def, comp, known) : '',
         },
         Date.now(),
       );

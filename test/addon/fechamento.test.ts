@@ -28,6 +28,7 @@ const cents = (n: number) => Math.round(n * 100);
 const pct = (a: number) => `${a.toFixed(2).replace('.', ',')}%`;
 
 interface Dump {
+  clientes: Rec[];
   faturas: Rec[];
   nfse: Rec[];
   cobrancas: Rec[];
@@ -35,7 +36,12 @@ interface Dump {
 
 async function dumpOf(org: number): Promise<Dump> {
   const name = sb.orgs[org].name;
-  return { faturas: await sb.dump(name, 'faturas'), nfse: await sb.dump(name, 'nfse'), cobrancas: await sb.dump(name, 'cobrancas') };
+  return {
+    clientes: await sb.dump(name, 'clientes'),
+    faturas: await sb.dump(name, 'faturas'),
+    nfse: await sb.dump(name, 'nfse'),
+    cobrancas: await sb.dump(name, 'cobrancas'),
+  };
 }
 
 type T = [number, number];
@@ -242,6 +248,13 @@ describe('Fechamento da competência', () => {
       .map((r) => r[0])
       .join('\n');
     expect(text).toContain('Fechamento da competência 10/2026');
+    // The company it closes, in its title and its tab.
+    const company = dump.clientes.reduce((a, b) => (a.idCliente < b.idCliente ? a : b));
+    expect(company.razaoSocial).toBe(sb.orgs[0].name);
+    expect(shown.values[0][0]).toBe(
+      `Fechamento da competência 10/2026 · ${company.razaoSocial} (CNPJ ${company.cpfCnpj.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5')})`,
+    );
+    expect(panel.sheetName).toBe(`Painel · Fechamento da competência 10-2026 · ${company.razaoSocial}`);
     expect(text).toMatch(/Fontes: faturas: relatório "Faturas" \(aba "Faturas"\); NFS-e: relatório "Notas" \(aba "Notas"\); cobranças: relatório "Cobranças"/);
     expect(text).toMatch(/Atualizado em 22\/11\/2026 10:/);
     expect(text).toContain('mesmo cliente (ID do cliente) e da mesma competência');

@@ -4,21 +4,12 @@
  * here, beside the field of the report that does not fit, so no empty tab and
  * no "Painel criado" come of it.
  */
-import type { Organization } from '../connections/organizations';
 import type { Report } from '../reports/reports';
 import type { PanelKind, SourceField } from './panel';
 
-/**
- * The first report (in the kind's order) that cannot be read with those before it, and why; undefined when they all fit.
- * `organizationsOf`: a report's organizations as the form knows them (asked of its connection when its run did not know).
- */
-export function refusedSource(
-  kind: Pick<PanelKind, 'sources' | 'refuse'>,
-  reports: readonly Report[],
-  organizationsOf: (r: Report) => Organization[] | undefined,
-): { field: SourceField; message: string } | undefined {
+/** The first report (in the kind's order) that cannot be read with those before it, and why; undefined when they all fit. */
+export function refusedSource(kind: Pick<PanelKind, 'sources' | 'refuse'>, known: readonly Report[]): { field: SourceField; message: string } | undefined {
   if (!kind.refuse) return undefined;
-  const known = reports.map((r) => ({ ...r, organizations: organizationsOf(r) }));
   for (let i = 1; i < known.length; i++) {
     // A report always fits with itself: the ones after i stand in as the first, so only those up to i are judged.
     const message = kind.refuse(known.map((r, j) => (j <= i ? r : known[0])));

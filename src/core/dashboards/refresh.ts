@@ -44,13 +44,13 @@ function taggedSheet(deps: DashboardDeps, d: Dashboard): DashboardSheetPort | un
   return deps.book.tagged(SHEET_TAG, dashboardTag(d.id))[0]?.sheet;
 }
 
-/** The dashboard's sheet: by its metadata, else a new one whose name no sheet has (the user's sheets are never taken). */
+/** The dashboard's sheet: by its metadata, else a new one named as the dashboard asks (or for its kind), a name no sheet has (the user's sheets are never taken). */
 function dashboardSheet(deps: DashboardDeps, d: Dashboard): DashboardSheetPort {
   const found = taggedSheet(deps, d);
   if (found) return found;
   const names = new Set(deps.book.sheetNames().map((n) => n.toLowerCase()));
   // The work sheet is hidden from sheetNames but its name is taken all the same.
-  const base = bounded(`Painel · ${kindOf(deps, d).title}`, DASHBOARD_SHEET_MAX);
+  const base = bounded(d.sheetName || `Painel · ${kindOf(deps, d).title}`, DASHBOARD_SHEET_MAX);
   let name = base;
   for (let n = 2; names.has(name.toLowerCase()) || deps.book.byName(name); n++) name = `${base} (${n})`;
   const sheet = deps.book.create(name);

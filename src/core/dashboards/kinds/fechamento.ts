@@ -13,6 +13,7 @@ import { describeFilters, INTEGER, LIST_MAX, MONEY, sourceText, TABLE_ROW, TEXT,
 import type { Page, PanelKind } from '../panel';
 import type { DashboardSheetPort } from '../port';
 import { crossOrganization } from '../read';
+import { companyOf } from '../company';
 import { EMPRESA, lastMonth, moneyText } from '../sources';
 import { type ClosingFigures, closing, CLOSING_NEEDS } from './fechamento/closing';
 import { CHARGE_MATCH, CHECKS, type CheckKey, type CheckRows, type ClosingSource } from './fechamento/conference';
@@ -72,8 +73,9 @@ function writeCheck(sheet: DashboardSheetPort, row: number, check: CheckRows, sh
 /** The close on its sheet: no chart, the figures, then each conference line's rows. */
 function writeClosing({ sheet, sources, stamp, partial }: Page, f: ClosingFigures): number[] {
   for (const id of sheet.chartIds()) sheet.removeChart(id);
+  const company = f.consolidated ? undefined : companyOf(sources[0].report);
   writeHead(sheet, [
-    `Fechamento da competência ${f.competencia}`,
+    `Fechamento da competência ${f.competencia}${company ? ` · ${company}` : ''}`,
     `Fontes: ${sources.map((s, i) => `${NAMES[ORDER[i]]}: ${sourceText(s)}`).join('; ')}.`,
     `Filtros dos relatórios: ${sources.map((s, i) => `${NAMES[ORDER[i]]}: ${describeFilters(s.report)}`).join('; ')}.`,
     updatedText(stamp, f.counted, 'de um dos três relatórios'),
