@@ -21,7 +21,7 @@ import { dashboardDeps } from './dashboard-port';
 import { organizationOf } from './deps';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
-import { currentUser, spreadsheetTimeZone } from './services';
+import { connectionStore, currentUser, spreadsheetTimeZone } from './services';
 import { selectionBookPort } from './sheet-port';
 import { showSidebar } from './ui';
 
@@ -86,7 +86,14 @@ const defaultMonth = (deps: DashboardDeps): string => lastMonth(todayOf(deps.zon
 /** What the sidebar offers: each kind with the saved reports of the listing it needs, and the dashboards built. */
 export function getDashboards() {
   const deps = dashboardDeps();
-  const reports = deps.reports.list().map((r) => ({ id: r.id, name: r.name, listing: r.listing as string, listingLabel: listing(r.listing).label }));
+  const reports = deps.reports.list().map((r) => ({
+    id: r.id,
+    name: r.name,
+    listing: r.listing as string,
+    listingLabel: listing(r.listing).label,
+    // One company's: the connection a report the panel makes beside it should read too.
+    connection: r.companies ? '' : r.connection,
+  }));
   return {
     kinds: (Object.entries(KINDS) as Array<[DashboardKind, PanelKind]>).map(([kind, k]) => ({
       kind,
@@ -98,6 +105,10 @@ export function getDashboards() {
       counts: k.counts,
     })),
     reports,
+    // The running user's own: the reports a Fechamento makes for itself read the one chosen.
+    connections: connectionStore()
+      .list()
+      .map((c) => ({ name: c.name, isDefault: c.isDefault })),
     defaultCompetencia: defaultMonth(deps),
     dashboards: views(deps),
   };
