@@ -14,7 +14,8 @@ import type { Page, PanelKind } from '../panel';
 import type { DashboardSheetPort } from '../port';
 import { crossOrganization } from '../read';
 import { companyOf } from '../company';
-import { EMPRESA, lastMonth, moneyText } from '../sources';
+import type { FailedCompany } from '../../reports/reports';
+import { absentCompanies, absentHeader, absentNote, EMPRESA, lastMonth, moneyText, totalOf } from '../sources';
 import { type ClosingFigures, closing, CLOSING_NEEDS } from './fechamento/closing';
 import { CHARGE_MATCH, CHECKS, type CheckKey, type CheckRows, type ClosingSource } from './fechamento/conference';
 
@@ -39,23 +40,29 @@ const MIXED =
 /** Reports of one company mixed with consolidated ones: their figures cannot stand in one table. */
 const mixed = (reports: readonly Report[]): string | undefined => (reports.some((r) => !r.companies !== !reports[0].companies) ? MIXED : undefined);
 
-/** The figures table: a label column, then count and value per company (and the total when consolidated), then where each check's rows are. */
-function figuresTable(f: ClosingFigures, where: Map<CheckKey, string>) {
-  const blocks = f.consolidated ? [...f.companies, 'Total'] : [''];
-  const header = ['Item', ...blocks.flatMap((name) => (name ? [`${name} · qtde.`, `${name} · valor`] : ['Quantidade', 'Valor'])), 'Linhas'];
+/**
+ * The figures table: a label column, then count and value per company (a company without data: one column that says
+ * so; and the total, of the companies counted, when consolidated), then where each check's rows are.
+ */
+function figuresTable(f: ClosingFigures, where: Map<CheckKey, string>, absent: readonly FailedCompany[]) {
+  const pair = (name: string) => (name ? [`${name} · qtde.`, `${name} · valor`] : ['Quantidade', 'Valor']);
+  const blocks = f.consolidated ? f.companies.flatMap(pair) : pair('');
+  const total = f.consolidated ? pair(totalOf(f.companies, absent)) : [];
+  const header = ['Item', ...blocks, ...absent.map(absentHeader), ...total, 'Linhas'];
+  const none = absent.map(() => 'sem dados');
   const rows: CellValue[][] = [];
   const bold: number[] = [];
   for (const section of f.sections) {
     bold.push(rows.length);
     rows.push([section.title, ...header.slice(1).map(() => '')]);
     for (const line of section.lines) {
-      const tallies = f.consolidated
-        ? [...line.tallies, line.tallies.reduce((t, x) => ({ count: t.count + x.count, cents: t.cents + x.cents }), { count: 0, cents: 0 })]
-        : line.tallies;
-      rows.push([line.label, ...tallies.flatMap((t) => [t.count, t.cents / 100]), line.check ? (where.get(line.check) ?? '') : '']);
+      const sum = line.tallies.reduce((t, x) => ({ count: t.count + x.count, cents: t.cents + x.cents }), { count: 0, cents: 0 });
+      const cells = (list: typeof line.tallies) => list.flatMap((t) => [t.count, t.cents / 100]);
+      rows.push([line.label, ...cells(line.tallies), ...none, ...(f.consolidated ? cells([sum]) : []), line.check ? (where.get(line.check) ?? '') : '']);
     }
   }
-  const formats = [TEXT, ...blocks.flatMap(() => [INTEGER, MONEY]), TEXT];
+  const money = (n: number) => Array.from({ length: n / 2 }, () => [INTEGER, MONEY]).flat();
+  const formats = [TEXT, ...money(blocks.length), ...none.map(() => TEXT), ...money(total.length), TEXT];
   return { title: `Fechamento da competência ${f.competencia}`, header, rows, formats, bold };
 }
 
@@ -74,13 +81,32 @@ function writeCheck(sheet: DashboardSheetPort, row: number, check: CheckRows, sh
 function writeClosing({ sheet, sources, stamp, partial }: Page, f: ClosingFigures): number[] {
   for (const id of sheet.chartIds()) sheet.removeChart(id);
   const company = f.consolidated ? undefined : companyOf(sources[0].report);
+  const absent = f.consolidated
+    ? absentCompanies(
+        sources.map((s) => s.report),
+        f.companies,
+      )
+    : [];
   writeHead(sheet, [
     `Fechamento da competência ${f.competencia}${company ? ` · ${company}` : ''}`,
     `Fontes: ${sources.map((s, i) => `${NAMES[ORDER[i]]}: ${sourceText(s)}`).join('; ')}.`,
     `Filtros dos relatórios: ${sources.map((s, i) => `${NAMES[ORDER[i]]}: ${describeFilters(s.report)}`).join('; ')}.`,
     updatedText(stamp, f.counted, 'de um dos três relatórios'),
     `Como casa: NFS-e com a fatura pelo ID da fatura (da mesma empresa); ${CHARGE_MATCH}.`,
-    [...partial, ...f.notes].join(' ') || 'Todas as notas da competência foram comparadas com a sua fatura.',
+    [
+      ...partial,
+      absentNote(
+        f.consolidated
+          ? absentCompanies(
+              sources.map((s) => s.report),
+              f.companies,
+            )
+          : [],
+      ),
+      ...f.notes,
+    ]
+      .filter(Boolean)
+      .join(' ') || 'Todas as notas da competência foram comparadas com a sua fatura.',
   ]);
   // Where each check's rows go, below the figures: known before the table is written, since its size is.
   const lines = f.sections.reduce((t, s) => t + 1 + s.lines.length, 0);
@@ -99,7 +125,7 @@ function writeClosing({ sheet, sources, stamp, partial }: Page, f: ClosingFigure
   });
   // The grid grows once to hold every block: a block's title row is written before its table grows the sheet.
   sheet.ensureSize(row, Math.max(...f.checks.map((c) => c.header.length)));
-  const table = figuresTable(f, where);
+  const table = figuresTable(f, where, absent);
   sheet.setColumnWidths?.([330, ...table.header.slice(1).map(() => 120)]);
   writeTable(sheet, TABLE_ROW, table);
   for (const b of table.bold) sheet.setBold(TABLE_ROW + 2 + b, 1, 1);
