@@ -235,6 +235,27 @@ describe('custom subscriptions through the bundle', () => {
         .every((r) => r.Status === 'OK'),
     ).toBe(true);
     expect((await sb.requestLog({ method: 'POST' })).length).toBe(30);
+    // Reopened, the sidebar has how the run ended; Histórico has who sent how many, and when.
+    expect((emu.run('getBulkForm') as Rec).last).toMatchObject({
+      status: 'done',
+      label: 'Criar assinaturas personalizadas',
+      sheetName: sheet,
+      counts: { ok: 30, failed: 0 },
+      message: '30 linhas enviadas com sucesso.',
+      owner: expect.stringContaining('@'),
+      endedAt: expect.stringMatching(/^22\/11\/2026 \d\d:\d\d$/),
+    });
+    const line = emu.displayValues('Histórico').at(-1)!;
+    expect(line.slice(1, 8)).toEqual([
+      `Criar assinaturas personalizadas · aba "${sheet}"`,
+      'Manual',
+      '30',
+      expect.any(String),
+      'OK',
+      '30 linhas enviadas com sucesso.',
+      expect.stringContaining('@'),
+    ]);
+    expect(line[0]).toMatch(/^22\/11\/2026 /);
   });
 });
 

@@ -16,6 +16,7 @@ import { editContext } from './edit-push';
 import { keyField, labelOf, normKey, readSheet, type Span } from './row-plan';
 import { knownCustomers } from './row-customers';
 import { runPass } from './pass';
+import { recordEnd } from './history-line';
 import type { Prepared } from './validate';
 import { type BulkDeps, BulkError, type BulkJob, type BulkProgress, MAX_PASSES, progressOf, saveJob } from './state';
 import { plural } from '../../api/words';
@@ -56,6 +57,7 @@ export function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: {
   }
   job.updatedAt = deps.now();
   saveJob(deps, job);
+  if (job.status === 'done') recordEnd(deps, job);
   return progressOf(job);
 }
 
@@ -153,6 +155,7 @@ export function cancelBulk(deps: BulkDeps, jobId: string): BulkProgress {
     job.message = `Lote interrompido. ${finishMessage(job)} Linhas PENDENTES são conferidas antes de qualquer reenvio quando você executar de novo.`;
     job.updatedAt = deps.now();
     saveJob(deps, job);
+    recordEnd(deps, job);
   }
   return progressOf(job);
 }

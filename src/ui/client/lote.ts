@@ -310,6 +310,15 @@ server
         'warn',
         `Há um lote ${open.status === 'failed' ? 'interrompido' : 'em andamento'} na aba "${open.sheetName}": clique em Continuar para retomá-lo.`,
       );
+    } else if (f.last) {
+      // A run that went on without the sidebar (closed mid-run, finished by the hourly run): how it ended.
+      const last = f.last;
+      showProgress(last);
+      notice(
+        status,
+        'info',
+        `Último lote: ${last.label} na aba "${last.sheetName}", ${last.status === 'cancelled' ? 'interrompido' : 'terminado'} em ${last.endedAt}${last.owner ? ` (iniciado por ${last.owner})` : ''}. Cada lote também fica registrado na aba Histórico.`,
+      );
     }
   })
   .catch((err) => notice(status, 'error', errorText(err)));
