@@ -139,11 +139,11 @@ function lostRows(ctx: Context, field: string, lost: readonly string[]): string 
 
 function finishMessage(job: BulkJob): string {
   const c = job.counts;
-  const parts = [`${c.ok} ${c.ok === 1 ? 'linha enviada' : 'linhas enviadas'} com sucesso`];
-  if (c.existing) parts.push(`${c.existing} já ${c.existing === 1 ? 'existia' : 'existiam'}`);
-  if (c.skipped) parts.push(`${c.skipped} já ${c.skipped === 1 ? 'estava OK' : 'estavam OK'}`);
-  if (c.failed) parts.push(`${c.failed} com erro`);
-  if (c.pending) parts.push(`${c.pending} PENDENTE${c.pending === 1 ? '' : 'S'} (execute de novo para conferi-las)`);
+  const parts = [`${plural(c.ok, 'linha enviada', 'linhas enviadas')} com sucesso`];
+  if (c.existing) parts.push(plural(c.existing, 'já existia', 'já existiam'));
+  if (c.skipped) parts.push(plural(c.skipped, 'já estava OK', 'já estavam OK'));
+  if (c.failed) parts.push(`${c.failed.toLocaleString('pt-BR')} com erro`);
+  if (c.pending) parts.push(`${plural(c.pending, 'PENDENTE', 'PENDENTES')} (execute de novo para conferi-las)`);
   return `${parts.join(', ')}.`;
 }
 

@@ -43,13 +43,14 @@ function showProgress(p: Progress): void {
   byId('progress-text').textContent = `${p.processed.toLocaleString('pt-BR')} de ${plural(p.total, 'linha processada', 'linhas processadas')}`;
   const c = p.counts;
   summary.hidden = false;
+  const n = (v: number) => v.toLocaleString('pt-BR');
   const lines = [
-    `Enviadas com sucesso: ${c.ok}`,
-    `Já existiam (nada enviado): ${c.existing}`,
-    `Puladas (já estavam OK): ${c.skipped}`,
-    `Com erro: ${c.failed}`,
+    `Enviadas com sucesso: ${n(c.ok)}`,
+    `Já existiam (nada enviado): ${n(c.existing)}`,
+    `Puladas (já estavam OK): ${n(c.skipped)}`,
+    `Com erro: ${n(c.failed)}`,
   ];
-  if (c.pending) lines.push(`Pendentes (serão conferidas): ${c.pending}`);
+  if (c.pending) lines.push(`Pendentes (serão conferidas): ${n(c.pending)}`);
   summary.replaceChildren(...lines.map((l) => h('li', {}, l)));
   byId('failures').hidden = c.failed + c.pending === 0;
   byId('continue').hidden = p.status !== 'failed';
@@ -204,6 +205,8 @@ byId('validate').addEventListener('click', () => {
 
 byId('template').addEventListener('click', () => {
   void guarded(byId<HTMLButtonElement>('template'), async () => {
+    // It reads the catalogs (products, plans) the columns' lists pick from: it can take a while.
+    notice(result, 'info', 'Criando a aba modelo com os títulos, formatos e listas de opções… pode levar alguns segundos.');
     const r = await server.createBulkTemplate(operation());
     if (!r.ok) return notice(result, 'error', r.message);
     const sheets = [...select('sheetName').options].map((o) => o.value);
