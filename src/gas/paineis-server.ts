@@ -16,7 +16,7 @@ import { type Dashboard, dashboardTag } from '../core/dashboards/store';
 import { listing } from '../api/operations';
 import { UserError } from '../api/user-error';
 import { COLUMN_TAG, SHEET_TAG } from '../core/sheets/sheet-layout';
-import type { Report } from '../core/reports/reports';
+import type { Report, ReportStore } from '../core/reports/reports';
 import { dashboardDeps } from './dashboard-port';
 import { organizationOf } from './deps';
 import { withDocumentLock } from './lock';
@@ -140,7 +140,7 @@ function sealedDashboard(d: Dashboard): Dashboard {
 
 /**
  * The chosen reports with their organizations: one whose run did not know it is asked of its creator's own connection
- * once, and keeps the answer, so a panel compares only what it can and names its company from its first figures.
+ * once (the connection keeps the answer, for the report's next run), so a panel compares only what it can.
  */
 function withOrganizations(deps: DashboardDeps, reports: ReadonlyArray<Report | null>, me: string): Report[] {
   const ask = organizationOf(deps.zone);
@@ -149,8 +149,15 @@ function withOrganizations(deps: DashboardDeps, reports: ReadonlyArray<Report | 
     .map((r) => {
       if (r.organizations || r.companies || r.owner?.id !== me || !r.connectionId) return r;
       const asked = ask(r.connectionId, true);
-      return asked ? deps.reports.save({ ...r, organizations: [asked] }) : r;
+      return asked ? { ...r, organizations: [asked] } : r;
     });
+}
+
+/** The store as the first build reads it: the chosen reports with the organizations just asked, so it names its company. */
+function readingAsKnown(deps: DashboardDeps, known: readonly Report[]): DashboardDeps {
+  const reports: ReportStore = Object.create(deps.reports);
+  reports.find = (id: string) => known.find((r) => r.id === id) ?? deps.reports.find(id);
+  return { ...deps, reports };
 }
 
 /** A close's tab says its competência and, of one company, which: thirty closes are thirty tabs told apart (a sheet's name holds no slash). */
@@ -197,7 +204,7 @@ export function createDashboard(form: DashboardForm): FormOutcome<DashboardView>
         },
         Date.now(),
       );
-      const built = refreshDashboard(deps, made);
+      const built = refreshDashboard(readingAsKnown(deps, [known, ...others]), made);
       // A panel whose first figures cannot be computed is not kept: the form says why, and no empty tab stays.
       if (built.lastRefresh?.ok === false) {
         removeDashboard(deps, built);
