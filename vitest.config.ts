@@ -22,9 +22,7 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: [
-            'test/browser/**',
-          ],
+          exclude: ['test/browser/**'],
           // Vitest's default is one worker fewer than the cores (one, on a 2-core machine). These
           // workers spend much of their time waiting on a sandbox: more of them than cores.
           maxWorkers: Math.max(2, Math.round(cores * 1.5)),

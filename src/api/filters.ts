@@ -163,6 +163,19 @@ const formatters: Record<FilterKind, Formatter> = {
   },
 };
 
+/** Whether a CPF's (11 digits) or CNPJ's (14) last two digits are the check digits of the rest (weights from the right 2, 3, …; a CNPJ's wrap after 9). */
+export function checkDigitsMatch(digits: string): boolean {
+  const cnpj = digits.length === 14;
+  let made = digits.slice(0, -2);
+  for (let k = 0; k < 2; k++) {
+    const n = made.length;
+    const sum = [...made].reduce((t, d, i) => t + Number(d) * (cnpj ? ((n - 1 - i) % 8) + 2 : n + 1 - i), 0);
+    const rest = sum % 11;
+    made += rest < 2 ? '0' : String(11 - rest);
+  }
+  return made === digits;
+}
+
 /** "12345678000190" → "12.345.678/0001-90" (a CPF as 123.456.789-01), as people read them. */
 export function formatCpfCnpj(digits: string): string {
   if (digits.length === 14) return digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');

@@ -170,7 +170,10 @@ export const charge = once(
         'Método de pagamento',
         `Como o cliente paga esta cobrança: BOLETO = boleto bancário (veja a linha digitável); PIX = Pix (veja o Pix copia e cola); CARTAO_CREDITO = cartão de crédito.${OTHER}`,
       ),
-      statusTitulo: f.enumeration('Status do título', `PENDENTE = ainda não pago.${OTHER}`),
+      statusTitulo: f.enumeration(
+        'Status do título',
+        `PENDENTE = ainda não pago; QUITADO = pago (veja Quitado e Valor pago); CANCELADO = cobrança cancelada, nada a receber; BAIXADO = baixado sem pagamento (baixa por perda).${OTHER}`,
+      ),
       situacao: f.enumeration('Situação', `EMITIDA = a cobrança foi emitida.${OTHER}`),
       dataHoraCancelamento: f.datetime('Cancelada em').orNull(),
       motivoCancelamento: f.text('Motivo do cancelamento').orNull(),

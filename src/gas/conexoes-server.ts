@@ -2,7 +2,9 @@
 import { checkConnection, type CheckResult } from '../core/connections/connection-check';
 import { type ConnectionInput, type ConnectionView, hostProblem, LOCAL_HOSTS, normaliseBaseUrl } from '../core/connections/connections';
 import { type FieldRefusal, formOutcome } from './outcome';
-import { allowedBaseUrls, clientFor, connectionStore } from './services';
+import type { Report } from '../core/reports/reports';
+import { reportStore } from './deps';
+import { allowedBaseUrls, clientFor, connectionStore, currentUser } from './services';
 import { showSidebar } from './ui';
 
 export function showConnections(): void {
@@ -14,8 +16,21 @@ export function getConnectionOptions(): { baseUrls: string[]; localHosts: string
   return { baseUrls: allowedBaseUrls() ?? [], localHosts: [...LOCAL_HOSTS] };
 }
 
-export function listConnections(): ConnectionView[] {
-  return connectionStore().list();
+/** A connection as the sidebar lists it: with the names of the running user's reports that read it, for "Remover" to say. */
+export type ConnectionCard = ConnectionView & { reports: string[] };
+
+export function listConnections(): ConnectionCard[] {
+  return withReports(connectionStore().list());
+}
+
+/** Each connection with the running user's reports that read it (a consolidated report of all their connections reads every one). */
+function withReports(list: readonly ConnectionView[]): ConnectionCard[] {
+  const me = currentUser().id;
+  const mine = reportStore()
+    .list()
+    .filter((r) => r.owner?.id === me);
+  const reads = (r: Report, id: string) => (r.companies ? r.companies.all || r.companies.ids.includes(id) : r.connectionId === id);
+  return list.map((c) => ({ ...c, reports: mine.filter((r) => reads(r, c.id)).map((r) => r.name) }));
 }
 
 export type SaveOutcome = { ok: true; connection: ConnectionView } | FieldRefusal;
@@ -24,10 +39,10 @@ export function saveConnection(input: ConnectionInput): SaveOutcome {
   return formOutcome(() => ({ ok: true as const, connection: connectionStore().upsert(input) }));
 }
 
-export function removeConnection(id: string): ConnectionView[] {
+export function removeConnection(id: string): ConnectionCard[] {
   const store = connectionStore();
   store.remove(id);
-  return store.list();
+  return withReports(store.list());
 }
 
 export interface TestInput {

@@ -4,7 +4,7 @@ import { bulkOperations } from '../core/bulk/definitions';
 import { guessOperation } from '../core/bulk/headers';
 import { cancelBulk, continueBulk, failedRanges } from '../core/bulk/job';
 import { startBulk } from '../core/bulk/launch';
-import { BulkError, type BulkProgress, DEFAULT_BATCH, progressOf } from '../core/bulk/state';
+import { BulkError, type BulkJob, type BulkProgress, DEFAULT_BATCH, progressOf } from '../core/bulk/state';
 import { type ValidationSummary, validateSheet } from '../core/bulk/validate';
 import { createTemplate, type TemplateResult } from '../core/bulk/template';
 import { IDLE_MS } from '../core/hourly/dispatch';
@@ -64,7 +64,14 @@ export function getBulkForm() {
       .list()
       .filter((j) => j.status === 'running' || j.status === 'failed')
       .map((j) => ({ ...progressOf(j), mine: check.bulk(j), altered: check.altered(j) })),
+    last: lastEnded(deps.jobs.list(), spreadsheetTimeZone(ss)),
   };
+}
+
+/** The run that ended last (done or stopped), and when: a sidebar closed mid-run and opened again says how it ended. */
+function lastEnded(jobs: readonly BulkJob[], timeZone: string): (BulkProgress & { endedAt: string }) | null {
+  const ended = jobs.filter((j) => j.status === 'done' || j.status === 'cancelled').sort((a, b) => b.updatedAt - a.updatedAt)[0];
+  return ended ? { ...progressOf(ended), endedAt: Utilities.formatDate(new Date(ended.updatedAt), timeZone, 'dd/MM/yyyy HH:mm') } : null;
 }
 
 export function createBulkTemplate(operation: WriteKey): Outcome<TemplateResult> {

@@ -7,7 +7,8 @@
 import { isSealed } from '../core/trust/seal';
 import { type DashboardKind, KINDS } from '../core/dashboards/kinds';
 import type { PanelKind, PanelLine } from '../core/dashboards/panel';
-import { crossOrganization } from '../core/dashboards/read';
+import { refusedSource } from '../core/dashboards/creation';
+import { companyOf } from '../core/dashboards/company';
 import { type DashboardDeps, lineRows, prepareIssue, refreshDashboard } from '../core/dashboards/refresh';
 import { lastMonth, todayOf } from '../core/dashboards/sources';
 import { competencia, parseCompetencia } from '../api/calendar';
@@ -15,12 +16,12 @@ import { type Dashboard, dashboardTag } from '../core/dashboards/store';
 import { listing } from '../api/operations';
 import { UserError } from '../api/user-error';
 import { COLUMN_TAG, SHEET_TAG } from '../core/sheets/sheet-layout';
-import type { Report } from '../core/reports/reports';
+import type { Report, ReportStore } from '../core/reports/reports';
 import { dashboardDeps } from './dashboard-port';
 import { organizationOf } from './deps';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
-import { currentUser, spreadsheetTimeZone } from './services';
+import { connectionStore, currentUser, spreadsheetTimeZone } from './services';
 import { selectionBookPort } from './sheet-port';
 import { showSidebar } from './ui';
 
@@ -85,7 +86,14 @@ const defaultMonth = (deps: DashboardDeps): string => lastMonth(todayOf(deps.zon
 /** What the sidebar offers: each kind with the saved reports of the listing it needs, and the dashboards built. */
 export function getDashboards() {
   const deps = dashboardDeps();
-  const reports = deps.reports.list().map((r) => ({ id: r.id, name: r.name, listing: r.listing as string, listingLabel: listing(r.listing).label }));
+  const reports = deps.reports.list().map((r) => ({
+    id: r.id,
+    name: r.name,
+    listing: r.listing as string,
+    listingLabel: listing(r.listing).label,
+    // One company's: the connection a report the panel makes beside it should read too.
+    connection: r.companies ? '' : r.connection,
+  }));
   return {
     kinds: (Object.entries(KINDS) as Array<[DashboardKind, PanelKind]>).map(([kind, k]) => ({
       kind,
@@ -97,6 +105,10 @@ export function getDashboards() {
       counts: k.counts,
     })),
     reports,
+    // The running user's own: the reports a Fechamento makes for itself read the one chosen.
+    connections: connectionStore()
+      .list()
+      .map((c) => ({ name: c.name, isDefault: c.isDefault })),
     defaultCompetencia: defaultMonth(deps),
     dashboards: views(deps),
   };
@@ -126,6 +138,34 @@ function sealedDashboard(d: Dashboard): Dashboard {
   return d;
 }
 
+/**
+ * The chosen reports with their organizations: one whose run did not know it is asked of its creator's own connection
+ * once (the connection keeps the answer, for the report's next run), so a panel compares only what it can.
+ */
+function withOrganizations(deps: DashboardDeps, reports: ReadonlyArray<Report | null>, me: string): Report[] {
+  const ask = organizationOf(deps.zone);
+  return reports
+    .filter((r): r is Report => !!r)
+    .map((r) => {
+      if (r.organizations || r.companies || r.owner?.id !== me || !r.connectionId) return r;
+      const asked = ask(r.connectionId, true);
+      return asked ? { ...r, organizations: [asked] } : r;
+    });
+}
+
+/** The store as the first build reads it: the chosen reports with the organizations just asked, so it names its company. */
+function readingAsKnown(deps: DashboardDeps, known: readonly Report[]): DashboardDeps {
+  const reports: ReportStore = Object.create(deps.reports);
+  reports.find = (id: string) => known.find((r) => r.id === id) ?? deps.reports.find(id);
+  return { ...deps, reports };
+}
+
+/** A close's tab says its competência and, of one company, which: thirty closes are thirty tabs told apart (a sheet's name holds no slash). */
+function closingTab(def: PanelKind, comp: string, report: Report): string {
+  const company = companyOf(report, false);
+  return `Painel · ${def.title} ${comp.replace('/', '-')}${company ? ` · ${company}` : ''}`;
+}
+
 /** Builds a dashboard now (its owner is the running user) and shows its sheet. */
 export function createDashboard(form: DashboardForm): FormOutcome<DashboardView> {
   const def = KINDS[form.kind] as PanelKind | undefined;
@@ -149,14 +189,9 @@ export function createDashboard(form: DashboardForm): FormOutcome<DashboardView>
       if (typed && !typed.ok) return { ok: false, field: 'competencia', message: `Competência "${form.competencia}": ${typed.message}, por exemplo 10/2026.` };
       const comp = typed?.ok ? competencia(typed.value) : undefined;
       const me = currentUser();
-      // A report whose run did not know its organization: the creator's own connection is asked once.
-      const ask = organizationOf(deps.zone);
-      const organizationsOf = (r: Report) => {
-        const asked = !r.organizations && !r.companies && r.owner?.id === me.id && r.connectionId ? ask(r.connectionId, true) : undefined;
-        return r.organizations ?? (asked ? [asked] : undefined);
-      };
-      const across = second ? crossOrganization(report, second, organizationsOf) : undefined;
-      if (across) return { ok: false, field: 'secondReportId', message: across };
+      const [known, ...others] = withOrganizations(deps, [report, second, third], me.id);
+      const refused = refusedSource(def, [known, ...others]);
+      if (refused) return { ok: false, ...refused };
       const made = deps.dashboards.create(
         {
           kind: form.kind,
@@ -165,11 +200,16 @@ export function createDashboard(form: DashboardForm): FormOutcome<DashboardView>
           ...(third ? { chargesReportId: third.id } : {}),
           ...(comp ? { competencia: comp } : {}),
           owner: { id: me.id, email: me.email },
-          sheetName: '',
+          sheetName: comp ? closingTab(def, comp, known) : '',
         },
         Date.now(),
       );
-      const built = refreshDashboard(deps, made);
+      const built = refreshDashboard(readingAsKnown(deps, [known, ...others]), made);
+      // A panel whose first figures cannot be computed is not kept: the form says why, and no empty tab stays.
+      if (built.lastRefresh?.ok === false) {
+        removeDashboard(deps, built);
+        return { ok: false, message: built.lastRefresh.message ?? 'O painel não pôde ser criado.' };
+      }
       const sheet = built.sheetId === undefined ? null : SpreadsheetApp.getActiveSpreadsheet().getSheetById(built.sheetId);
       sheet?.activate();
       return { ok: true, value: views(deps).find((v) => v.id === built.id)! };
@@ -187,16 +227,20 @@ export function refreshDashboardNow(id: string): Outcome<DashboardView> {
   );
 }
 
+/** The dashboard and its sheet (found by its metadata: never a sheet of the user's). */
+function removeDashboard(deps: DashboardDeps, d: Dashboard): void {
+  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  const sheet = ss.getSheets().find((s) => s.getDeveloperMetadata().some((m) => m.getKey() === SHEET_TAG && m.getValue() === dashboardTag(d.id)));
+  if (sheet && ss.getSheets().length > 1) ss.deleteSheet(sheet);
+  deps.dashboards.delete(d.id);
+}
+
 /** Deletes the dashboard and its sheet (found by its metadata: never a sheet of the user's). */
 export function deleteDashboard(id: string): Outcome<DashboardView[]> {
   return outcome(() =>
     withDocumentLock(() => {
       const deps = dashboardDeps();
-      const d = ownDashboard(deps.dashboards.get(id));
-      const ss = SpreadsheetApp.getActiveSpreadsheet();
-      const sheet = ss.getSheets().find((s) => s.getDeveloperMetadata().some((m) => m.getKey() === SHEET_TAG && m.getValue() === dashboardTag(d.id)));
-      if (sheet && ss.getSheets().length > 1) ss.deleteSheet(sheet);
-      deps.dashboards.delete(d.id);
+      removeDashboard(deps, ownDashboard(deps.dashboards.get(id)));
       return views(deps);
     }),
   );

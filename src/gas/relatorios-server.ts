@@ -73,6 +73,9 @@ function viewer(doc: SignedStore, check: OwnershipCheck): (r: Report) => ReportV
   return (r) => {
     const op = listings[r.listing] as ListOperation;
     const next = r.schedule ? nextRun(r.schedule, new Date(r.scheduleSince ?? r.createdAt), zone) : null;
+    // Paused until a run succeeds: no "próxima" to show; paused for a while: the next is when the pause ends.
+    const paused = r.pausedUntil === Number.MAX_SAFE_INTEGER;
+    const due = next && !paused ? Math.max(next.getTime(), r.pausedUntil ?? 0) : null;
     return {
       id: r.id,
       name: r.name,
@@ -89,8 +92,11 @@ function viewer(doc: SignedStore, check: OwnershipCheck): (r: Report) => ReportV
       sheetFilters: (r.sheetFilters ?? []).map((f) => describeSheetFilter(f, tableSpec(op).columns)),
       incremental: r.incremental,
       schedule: r.schedule,
-      scheduleText: r.schedule ? describeSchedule(r.schedule) : 'sem agendamento',
-      nextRunAt: next ? formatWhen(next.getTime()) : null,
+      scheduleText: r.schedule
+        ? `${describeSchedule(r.schedule)}${paused ? ' · pausado até uma atualização bem-sucedida: corrija o erro e clique em "Atualizar"' : ''}`
+        : 'sem agendamento',
+      // A due time already past runs at the next hourly run, not at a time gone by.
+      nextRunAt: due === null ? null : due <= Date.now() ? 'na próxima hora' : formatWhen(due),
       notifyByEmail: r.notifyByEmail,
       orphaned: !r.companies && !connections.some((c) => c.name === r.connection),
       connections: connections.map((c) => c.name),

@@ -106,6 +106,24 @@ describe('subscriptions by CPF/CNPJ', () => {
     expect(Array.from({ length: 12 }, (_, i) => subs.get(`PASSO-${i}`)?.idCliente)).toEqual(Array.from({ length: 12 }, (_, i) => (i % 2 ? b : a).idCliente));
   });
 
+  it('a CPF or CNPJ with a wrong check digit is said to be invalid, naming row and column, not "nenhum cliente"', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const sheet = sheetWith(emu, [
+      { key: 'CNPJ-ERRADO', cpfCnpj: '11.222.333/0001-82' },
+      { key: 'CPF-ERRADO', cpfCnpj: '123.456.789-08' },
+    ]);
+    const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all', connection: 'Demo' }]));
+    expect(v).toMatchObject({ total: 2, valid: 0, invalid: 2 });
+    const rows = byHeader(emu, sheet);
+    expect(rows[1].Mensagem).toBe(
+      'A corrigir: Linha 3, coluna "CPF/CNPJ do cliente" (K): o CNPJ 11.222.333/0001-82 não é válido (os dígitos verificadores não conferem): confira cada dígito do número.',
+    );
+    expect(rows[2].Mensagem).toBe(
+      'A corrigir: Linha 4, coluna "CPF/CNPJ do cliente" (K): o CPF 123.456.789-08 não é válido (os dígitos verificadores não conferem): confira cada dígito do número.',
+    );
+  });
+
   it('a CNPJ of nobody, of an inactive customer, or of another customer than "ID do cliente" is a row error naming it; the other rows go', async () => {
     const emu = emulator();
     connect(emu, sb);

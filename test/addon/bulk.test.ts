@@ -235,6 +235,27 @@ describe('custom subscriptions through the bundle', () => {
         .every((r) => r.Status === 'OK'),
     ).toBe(true);
     expect((await sb.requestLog({ method: 'POST' })).length).toBe(30);
+    // Reopened, the sidebar has how the run ended; Histórico has who sent how many, and when.
+    expect((emu.run('getBulkForm') as Rec).last).toMatchObject({
+      status: 'done',
+      label: 'Criar assinaturas personalizadas',
+      sheetName: sheet,
+      counts: { ok: 30, failed: 0 },
+      message: '30 linhas enviadas com sucesso.',
+      owner: expect.stringContaining('@'),
+      endedAt: expect.stringMatching(/^22\/11\/2026 \d\d:\d\d$/),
+    });
+    const line = emu.displayValues('Histórico').at(-1)!;
+    expect(line.slice(1, 8)).toEqual([
+      `Criar assinaturas personalizadas · aba "${sheet}"`,
+      'Manual',
+      '30',
+      expect.any(String),
+      'OK',
+      '30 linhas enviadas com sucesso.',
+      expect.stringContaining('@'),
+    ]);
+    expect(line[0]).toMatch(/^22\/11\/2026 /);
   });
 });
 
@@ -288,5 +309,42 @@ describe('NFS-e from the selected rows of a pulled Faturas sheet', () => {
     expect(await sb.requestLog({ method: 'POST' })).toEqual([]);
     // The second run found its own "Status do lote" again: no column was added.
     expect(emu.values('Faturas')[0]).toEqual(header);
+  });
+});
+
+describe('rows whose content repeats another', () => {
+  it('Validar names each repeated row and the row it repeats; typed keys and different rows are not named; nothing is sent', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
+    const [c1, c2] = cat.clientes;
+    const p = cat.produtos[0];
+    const a = [c1, '05/11/2026', '11/2026', 'MENSAL', p, 'Honorários', '350,00', 'AGRUPADA', 10];
+    const b = [c2, '05/11/2026', '11/2026', 'MENSAL', p, 'Honorários', '350,00', 'AGRUPADA', 10];
+    typeRows(emu, sheet, 3, [
+      ['', ...a], // 3
+      ['', ...b], // 4: another customer
+      ['', ...a], // 5: repeats 3
+      ['TYPED-1', ...a], // 6: a typed key tells it apart
+      ['', ...b], // 7: repeats 4
+      ['', ...a], // 8: repeats 3
+    ]);
+    const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all' }]));
+    expect(v).toMatchObject({ total: 6, valid: 6, invalid: 0 });
+    expect(v.repeats).toBe(
+      'Conteúdo repetido: as linhas 5 e 8 repetem a linha 3; a linha 7 repete a linha 4. Cada linha cria mais um lançamento igual; se a repetição não for intencional, apague as linhas repetidas antes de enviar.',
+    );
+    expect(await sb.requestLog({ method: 'POST' })).toEqual([]);
+    expect(rowsByHeader(emu, sheet).map((r) => r.Status)).toEqual(['EXEMPLO', '', '', '', '', '', '']);
+  });
+
+  it('rows that differ in one cell are not repeats', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    const sheet = ok(emu.run('createBulkTemplate', ['criarAssinaturaPersonalizada'])).sheetName as string;
+    const row = (valor: string) => ['', cat.clientes[0], '05/11/2026', '11/2026', 'MENSAL', cat.produtos[0], 'Honorários', valor, 'AGRUPADA', 10];
+    typeRows(emu, sheet, 3, [row('350,00'), row('350,01')]);
+    const v = ok(emu.run('validateBulk', [{ operation: 'criarAssinaturaPersonalizada', sheetName: sheet, scope: 'all' }]));
+    expect(v).toMatchObject({ valid: 2, repeats: '' });
   });
 });

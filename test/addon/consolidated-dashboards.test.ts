@@ -165,3 +165,59 @@ describe('a consolidated, scheduled report of three companies and its dashboards
     expect(emu.mail.at(-1)!.body).toMatch(/Empresa C/);
   });
 });
+
+describe('a company whose key fails from the first run', () => {
+  it('has a column that says it has no data, the Total says of which companies, and its schedule e-mails the failure once', async () => {
+    await sb.reset({ seed: 51, size: 'small' });
+    const emu = emulator();
+    saveConnection(emu, 0);
+    saveConnection(emu, 1);
+    saveConnection(emu, 2, 'sbx_live_chave_errada');
+    const pull = (listing: string, name: string, filters: Rec = {}) => {
+      const started = ok<Progress>(emu.run('startImportRun', [{ connection: '', companies: { all: true }, listing, filters, sheetName: name, name }]));
+      finishRun(emu, started.reportId);
+      return started.reportId;
+    };
+    const charges = pull('cobrancas', 'Cobranças', { isExibeCanceladas: true });
+    expect((emu.run('listReports') as Rec[]).find((x) => x.id === charges)!.lastRun).toMatchObject({ result: 'parcial' });
+
+    // Contas a receber por faixa: A and B from their records, C a column without data, the Total of A and B.
+    const ageing = dashboard(emu, 'vencimentos', charges);
+    const rows = values(emu, ageing.sheetName);
+    const { header, body } = table(rows);
+    expect(header).toEqual(['Faixa', 'Empresa A', 'Empresa B', 'Empresa C (sem dados)', 'Total de Empresa A, Empresa B']);
+    const expected = aging(await dumps('cobrancas'), '2026-11-22');
+    expect(body.map((r) => r[3])).toEqual([...BUCKETS, 'Total'].map(() => 'sem dados'));
+    BUCKETS.forEach((_, b) => expect(cents(body[b][4] as number)).toBe(expected['Empresa A'][b] + expected['Empresa B'][b]));
+    const head = String(rows[4][0]);
+    expect(head).toMatch(/^⚠ Sem dados de "Empresa C" \(.+\): a última atualização falhou nessa empresa e a aba do relatório não tem nenhuma linha dela\./);
+    expect(head).not.toMatch(/última atualização boa/);
+
+    // The Fechamento of the three companies consolidated: the same column and Total.
+    const close = ok<{ sheetName: string }>(
+      emu.run('createDashboard', [
+        { kind: 'fechamento', reportId: pull('faturas', 'Faturas'), secondReportId: pull('nfse', 'Notas'), chargesReportId: charges, competencia: '10/2026' },
+      ]),
+    );
+    const closeHeader = values(emu, close.sheetName)[8];
+    expect(closeHeader).toEqual([
+      'Item',
+      'Empresa A · qtde.',
+      'Empresa A · valor',
+      'Empresa B · qtde.',
+      'Empresa B · valor',
+      'Empresa C (sem dados)',
+      'Total de Empresa A, Empresa B · qtde.',
+      'Total de Empresa A, Empresa B · valor',
+      'Linhas',
+    ]);
+    expect(String(values(emu, close.sheetName)[5][0])).toMatch(/^⚠ Sem dados de "Empresa C"/);
+
+    // Scheduled, it fails the same way every hour: the owner is e-mailed once, as a report of one company whose schedule pauses.
+    ok(emu.run('setReportSchedule', [charges, { kind: 'hourly' }, true]));
+    for (const at of ['2026-11-22T11:05:00', '2026-11-22T12:05:00', '2026-11-22T13:05:00']) emu.runDueTriggers(SP(at));
+    const runs = emu.displayValues('Histórico').filter((r) => r[1] === 'Cobranças' && r[5] === 'PARCIAL');
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    expect(emu.mail.filter((m) => /Cobranças/.test(m.subject))).toHaveLength(1);
+  });
+});

@@ -48,7 +48,8 @@ function rowsByKey(emu: GasEmulator, sheet: string): { header: unknown[]; rows: 
     const width = sh.getLastColumn();
     const notes = sh.getRange(1, 1, 1, width).getNotes()[0] as string[];
     const values = sh.getRange(1, 1, sh.getLastRow(), width).getValues() as unknown[][];
-    return { header: values[0], rows: values.slice(1).map((r) => Object.fromEntries(notes.map((n, i) => [n, r[i]]))) };
+    // A note's first line is its field; what the column means may follow.
+    return { header: values[0], rows: values.slice(1).map((r) => Object.fromEntries(notes.map((n, i) => [String(n).split('\n')[0], r[i]]))) };
   });
 }
 

@@ -28,6 +28,7 @@ const cents = (n: number) => Math.round(n * 100);
 const pct = (a: number) => `${a.toFixed(2).replace('.', ',')}%`;
 
 interface Dump {
+  clientes: Rec[];
   faturas: Rec[];
   nfse: Rec[];
   cobrancas: Rec[];
@@ -35,7 +36,12 @@ interface Dump {
 
 async function dumpOf(org: number): Promise<Dump> {
   const name = sb.orgs[org].name;
-  return { faturas: await sb.dump(name, 'faturas'), nfse: await sb.dump(name, 'nfse'), cobrancas: await sb.dump(name, 'cobrancas') };
+  return {
+    clientes: await sb.dump(name, 'clientes'),
+    faturas: await sb.dump(name, 'faturas'),
+    nfse: await sb.dump(name, 'nfse'),
+    cobrancas: await sb.dump(name, 'cobrancas'),
+  };
 }
 
 type T = [number, number];
@@ -262,6 +268,13 @@ describe('Fechamento da competência', () => {
       .map((r) => r[0])
       .join('\n');
     expect(text).toContain('Fechamento da competência 10/2026');
+    // The company it closes, in its title and its tab.
+    const company = dump.clientes.reduce((a, b) => (a.idCliente < b.idCliente ? a : b));
+    expect(company.razaoSocial).toBe(sb.orgs[0].name);
+    expect(shown.values[0][0]).toBe(
+      `Fechamento da competência 10/2026 · ${company.razaoSocial} (CNPJ ${company.cpfCnpj.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5')})`,
+    );
+    expect(panel.sheetName).toBe(`Painel · Fechamento da competência 10-2026 · ${company.razaoSocial}`);
     expect(text).toMatch(/Fontes: faturas: relatório "Faturas" \(aba "Faturas"\); NFS-e: relatório "Notas" \(aba "Notas"\); cobranças: relatório "Cobranças"/);
     expect(text).toMatch(/Atualizado em 22\/11\/2026 10:/);
     expect(text).toContain('mesmo cliente (ID do cliente) e da mesma competência');
@@ -397,5 +410,42 @@ describe('Fechamento da competência', () => {
     emu.run('runReport', [panel.reports.cobrancas, true]);
     finishRun(emu, panel.reports.cobrancas);
     expect(chargeLines(shownLines(emu, panel.sheetName, 1).lines)).toEqual(expected);
+  });
+
+  it('refuses at the form, beside the report that does not fit, the sources it could not close: no tab, no panel kept', async () => {
+    const emu = emulator();
+    ok(emu.run('saveConnection', [{ name: 'Demo', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey, isDefault: true }]));
+    ok(emu.run('saveConnection', [{ name: 'Outra', baseUrl: sb.baseUrl, apiKey: sb.orgs[1].apiKey }]));
+    const faturas = importReport(emu, 'faturas', 'Faturas', 'Demo', false);
+    const nfse = importReport(emu, 'nfse', 'Notas', 'Demo', false);
+    const alheias = importReport(emu, 'cobrancas', 'Cobranças da Outra', 'Outra', false);
+    const todas = importReport(emu, 'nfse', 'Notas de todas', 'Demo', true);
+    const tabs = () =>
+      emu.withServices((s) =>
+        s.SpreadsheetApp.getActiveSpreadsheet()
+          .getSheets()
+          .map((t: any) => t.getName() as string),
+      );
+    const before = tabs();
+    const create = (secondReportId: string, chargesReportId: string) =>
+      emu.run('createDashboard', [{ kind: 'fechamento', reportId: faturas, secondReportId, chargesReportId }]);
+
+    expect(create(nfse, alheias)).toEqual({
+      ok: false,
+      field: 'chargesReportId',
+      message:
+        'Os relatórios de faturas "Faturas" e de cobranças "Cobranças da Outra" são de organizações diferentes: escolha relatórios da mesma empresa (ou das mesmas empresas).',
+    });
+    expect(tabs()).toEqual(before);
+    const cobrancas = importReport(emu, 'cobrancas', 'Cobranças', 'Demo', false);
+    const after = tabs();
+    expect(create(todas, cobrancas)).toEqual({
+      ok: false,
+      field: 'secondReportId',
+      message:
+        'Os três relatórios do fechamento precisam ser todos de uma empresa ou todos consolidados (com a coluna Empresa): escolha relatórios do mesmo tipo.',
+    });
+    expect(tabs()).toEqual(after);
+    expect((emu.run('getDashboards') as { dashboards: unknown[] }).dashboards).toEqual([]);
   });
 });

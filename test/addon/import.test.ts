@@ -156,6 +156,24 @@ describe('a listing pulled into a sheet', () => {
     ).toEqual(new Set(['Sim', 'Não']));
   });
 
+  it('"Recebido em" says in its note it is when the add-on brought the row, and "Status do título" explains each status the charges hold', async () => {
+    const emu = emulator();
+    connect(emu, sb);
+    importAll(emu, { listing: 'cobrancas', sheetName: 'Cobranças', filters: { isExibeCanceladas: true } });
+    const col = columnsOf(emu, 'Cobranças');
+    const header = emu.withServices((s) => {
+      const sh = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Cobranças')!;
+      return sh.getRange(1, 1, 1, sh.getLastColumn()).getNotes()[0] as string[];
+    });
+    expect(header[col.$recebidoEm]).toBe(
+      '$recebidoEm\nQuando o complemento trouxe esta linha do serviço (a atualização do relatório que a escreveu por último). Não é a data de pagamento nem de recebimento do dinheiro.',
+    );
+    // Every status the organization's charges hold is explained in the note.
+    const statuses = new Set((await sb.dump<Rec>(org, 'cobrancas')).map((c) => c.statusTitulo as string));
+    expect(statuses.size).toBeGreaterThan(1);
+    for (const status of statuses) expect(header[col.statusTitulo]).toMatch(new RegExp(`(^|[\\n; ])${status} = `));
+  });
+
   it('sends the form filters to the wire in the spec formats', async () => {
     const emu = emulator();
     connect(emu, sb);

@@ -107,6 +107,22 @@ for (const documentContext of [true, false]) {
       expect(emu.displayValues('Histórico').at(-1)!.slice(1, 3)).toEqual(['Clientes', 'Agendado']);
       expect(emu.displayValues('Histórico').at(-1)![5]).toBe('ERRO');
     });
+
+    it('a schedule paused by a failure trying again cannot fix shows no "próxima", but that it is paused and what to do', async () => {
+      const emu = emulator();
+      connect(emu, sb);
+      importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Clientes' });
+      emu.run('setReportSchedule', [reportId(emu, 'Clientes'), { kind: 'hourly' }, false]);
+      const before = (emu.run('listReports') as Rec[])[0];
+      expect(before.nextRunAt).toMatch(/^22\/11\/2026 \d\d:\d\d$/);
+      await sb.configure({ addFaults: [{ kind: 'status', status: 401, pathPrefix: '/v2/clientes' }] });
+      emu.runDueTriggers(SP('2026-11-22T11:05:00'));
+      emu.now = SP('2026-11-23T09:00:00').getTime();
+      const report = (emu.run('listReports') as Rec[])[0];
+      expect(report.lastRun).toMatchObject({ origin: 'agendado', result: 'erro' });
+      expect(report.nextRunAt).toBeNull();
+      expect(report.scheduleText).toMatch(/ · pausado até uma atualização bem-sucedida: corrija o erro e clique em "Atualizar"$/);
+    });
   });
 
   describe(`a pull longer than one execution (${way})`, () => {

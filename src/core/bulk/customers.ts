@@ -9,7 +9,7 @@ import type { BillingClient } from '../../api/client';
 import { SchemaError, UnauthorizedError } from '../../api/errors';
 import { bounded, MESSAGE_MAX } from '../bounds';
 import { plural } from '../../api/words';
-import { formatCpfCnpj } from '../../api/filters';
+import { checkDigitsMatch, formatCpfCnpj } from '../../api/filters';
 
 export type CustomerFound = { ok: true; id: number } | { ok: false; message: string };
 
@@ -39,7 +39,11 @@ export function findCustomers(client: BillingClient, values: Iterable<string>, k
       // Exact match only: a service that ignored the filter must not hand us someone else.
       const matches = found.records.filter((r) => String(r.cpfCnpj ?? '').replace(/\D/g, '') === value);
       if (matches.length === 0) {
-        known.set(value, { ok: false, message: `nenhum cliente tem o CPF/CNPJ ${shown}: confira o número ou use a coluna "ID do cliente"` });
+        // A digit typed wrong is the likelier cause, and the number says so by itself.
+        const message = checkDigitsMatch(value)
+          ? `nenhum cliente tem o CPF/CNPJ ${shown}: confira o número ou use a coluna "ID do cliente"`
+          : `o ${value.length === 11 ? 'CPF' : 'CNPJ'} ${shown} não é válido (os dígitos verificadores não conferem): confira cada dígito do número`;
+        known.set(value, { ok: false, message });
       } else if (matches.length > 1) {
         const ids = matches.slice(0, 5).map((r) => r.idCliente);
         known.set(value, {

@@ -16,6 +16,7 @@ import { editContext } from './edit-push';
 import { keyField, labelOf, normKey, readSheet, type Span } from './row-plan';
 import { knownCustomers } from './row-customers';
 import { runPass } from './pass';
+import { recordEnd } from './history-line';
 import type { Prepared } from './validate';
 import { type BulkDeps, BulkError, type BulkJob, type BulkProgress, MAX_PASSES, progressOf, saveJob } from './state';
 import { plural } from '../../api/words';
@@ -56,6 +57,7 @@ export function step(deps: BulkDeps, job: BulkJob, deadline: number, started?: {
   }
   job.updatedAt = deps.now();
   saveJob(deps, job);
+  if (job.status === 'done') recordEnd(deps, job);
   return progressOf(job);
 }
 
@@ -154,11 +156,11 @@ function lostRows(ctx: Context, field: string, lost: readonly string[]): string 
 
 function finishMessage(job: BulkJob): string {
   const c = job.counts;
-  const parts = [`${c.ok} ${c.ok === 1 ? 'linha enviada' : 'linhas enviadas'} com sucesso`];
-  if (c.existing) parts.push(`${c.existing} já ${c.existing === 1 ? 'existia' : 'existiam'}`);
-  if (c.skipped) parts.push(`${c.skipped} já ${c.skipped === 1 ? 'estava OK' : 'estavam OK'}`);
-  if (c.failed) parts.push(`${c.failed} com erro`);
-  if (c.pending) parts.push(`${c.pending} PENDENTE${c.pending === 1 ? '' : 'S'} (execute de novo para conferi-las)`);
+  const parts = [`${plural(c.ok, 'linha enviada', 'linhas enviadas')} com sucesso`];
+  if (c.existing) parts.push(plural(c.existing, 'já existia', 'já existiam'));
+  if (c.skipped) parts.push(plural(c.skipped, 'já estava OK', 'já estavam OK'));
+  if (c.failed) parts.push(`${c.failed.toLocaleString('pt-BR')} com erro`);
+  if (c.pending) parts.push(`${plural(c.pending, 'PENDENTE', 'PENDENTES')} (execute de novo para conferi-las)`);
   return `${parts.join(', ')}.`;
 }
 
@@ -170,6 +172,7 @@ export function cancelBulk(deps: BulkDeps, jobId: string): BulkProgress {
     job.message = `Lote interrompido. ${finishMessage(job)} Linhas PENDENTES são conferidas antes de qualquer reenvio quando você executar de novo.`;
     job.updatedAt = deps.now();
     saveJob(deps, job);
+    recordEnd(deps, job);
   }
   return progressOf(job);
 }

@@ -11,6 +11,7 @@ import { expandRuns, highlight, type RowResult, writeResults } from './sheet-io'
 import { type Context, cellAt, firstFive, type RowRequest, scopeRows, sheetContext, sheetOf } from './context';
 import { cellsOf, normKey, readSheet, type Span, sheetDuplicates, standing } from './row-plan';
 import { checkCustomers, fillCustomers } from './row-customers';
+import { repeatedRows, repeatsText } from './repeats';
 import type { BulkDeps, BulkRequest } from './state';
 
 export interface ValidationSummary {
@@ -23,6 +24,8 @@ export interface ValidationSummary {
   warnings: string[];
   /** First problems, for the sidebar. */
   problems: string[];
+  /** Rows whose content repeats another's, named ('' when none): the confirmation asks before sending them. */
+  repeats: string;
 }
 
 /** The rows a validation read and built, for the first step of the same execution. */
@@ -102,7 +105,7 @@ export function validateRows(
 ): { summary: ValidationSummary; prepared: Prepared } {
   const rows = expandRuns(ranges);
   const span = readSheet(ctx.sheet, ctx.layout, rows[rows.length - 1]);
-  const summary: ValidationSummary = { sheetName: ctx.name, total: 0, valid: 0, invalid: 0, untouched: 0, warnings: ctx.warnings, problems: [] };
+  const summary: ValidationSummary = { sheetName: ctx.name, total: 0, valid: 0, invalid: 0, untouched: 0, warnings: ctx.warnings, problems: [], repeats: '' };
   const now = new Date(deps.now());
   const { built, keys } = buildRows(ctx, rows, span, summary);
   const duplicates = sheetDuplicates(ctx, span);
@@ -114,6 +117,7 @@ export function validateRows(
       )
     : new Map<number, number>();
   const { results, issues } = verdicts(ctx, span, built, duplicates, { now, run }, summary);
+  summary.repeats = repeatsText(repeatedRows(built));
   // A run records in each row the customer its CPF/CNPJ found; Validar changes no cell the user typed in.
   if (run) fillCustomers(ctx, span, found);
   summary.warnings = [...summary.warnings, ...orphanDiscounts(ctx, ranges, keys)];

@@ -15,7 +15,7 @@ import { KINDS, type Kinds } from './kinds';
 import type { Counted, InvoiceIds, PanelKind, Source } from './panel';
 import type { DashboardBookPort, DashboardSheetPort } from './port';
 import { deletedText, readSources } from './read';
-import { todayOf } from './sources';
+import { companies, type SourceTable, todayOf } from './sources';
 import { type Dashboard, type DashboardStore, dashboardTag, readsReport } from './store';
 
 export interface DashboardDeps {
@@ -44,13 +44,13 @@ function taggedSheet(deps: DashboardDeps, d: Dashboard): DashboardSheetPort | un
   return deps.book.tagged(SHEET_TAG, dashboardTag(d.id))[0]?.sheet;
 }
 
-/** The dashboard's sheet: by its metadata, else a new one whose name no sheet has (the user's sheets are never taken). */
+/** The dashboard's sheet: by its metadata, else a new one named as the dashboard asks (or for its kind), a name no sheet has (the user's sheets are never taken). */
 function dashboardSheet(deps: DashboardDeps, d: Dashboard): DashboardSheetPort {
   const found = taggedSheet(deps, d);
   if (found) return found;
   const names = new Set(deps.book.sheetNames().map((n) => n.toLowerCase()));
   // The work sheet is hidden from sheetNames but its name is taken all the same.
-  const base = bounded(`Painel · ${kindOf(deps, d).title}`, DASHBOARD_SHEET_MAX);
+  const base = bounded(d.sheetName || `Painel · ${kindOf(deps, d).title}`, DASHBOARD_SHEET_MAX);
   let name = base;
   for (let n = 2; names.has(name.toLowerCase()) || deps.book.byName(name); n++) name = `${base} (${n})`;
   const sheet = deps.book.create(name);
@@ -107,20 +107,22 @@ export function reportChangedCompany(deps: DashboardDeps, reportId: string, mess
 }
 
 /**
- * A source report whose last run was partial (a company failed): the figures
- * hold that company's last good rows, and the dashboard says so.
+ * A source report whose last run was partial (a company failed): the figures hold the last good rows of a failed
+ * company that has rows on the sheet, and the dashboard says so; one that has none is said by its kind (a column
+ * without data, a Total of the others), never as figures of a last good update that never was.
  */
-function partialNotes(sources: ReadonlyArray<{ report: Report }>): string[] {
-  return sources.flatMap(({ report }) =>
-    report.lastRun?.result === 'parcial'
-      ? [
-          bounded(
-            `⚠ A última atualização do relatório "${report.name}" foi parcial: ${report.lastRun.message ?? 'uma empresa falhou.'} Os números dessas empresas são os da última atualização boa.`,
-            MESSAGE_MAX,
-          ),
-        ]
-      : [],
-  );
+function partialNotes(sources: ReadonlyArray<{ report: Report; table: SourceTable }>): string[] {
+  return sources.flatMap(({ report, table }) => {
+    const run = report.lastRun;
+    if (run?.result !== 'parcial') return [];
+    const names = companies(table).names;
+    const kept = run.failedCompanies?.filter((c) => names.includes(c.name));
+    if (kept?.length === 0) return [];
+    const said = kept
+      ? `${kept.map((c) => `"${c.name}" falhou (${c.message.replace(/\.+$/, '')})`).join('; ')}. Os números ${kept.length === 1 ? 'dessa empresa' : 'dessas empresas'} são os da última atualização boa.`
+      : `${run.message ?? 'uma empresa falhou.'} Os números dessas empresas são os da última atualização boa.`;
+    return [bounded(`⚠ A última atualização do relatório "${report.name}" foi parcial: ${said}`, MESSAGE_MAX)];
+  });
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { addMonths, competencia, type Day, isDate, type Month, type Zone } from '../../api/calendar';
 import { plural } from '../../api/words';
+import type { FailedCompany, Report } from '../reports/reports';
 import type { CellValue } from '../sheets/table';
 
 /** The company column of a consolidated report: each row's company, by its connection's name. */
@@ -57,6 +58,30 @@ export function companies(src: SourceTable): { names: string[]; of: (row: number
     }
   }
   return { names, of: (row) => text(column[row]), consolidated: true };
+}
+
+/**
+ * The companies of consolidated reports that failed at their last run and have no row to count (`names`: those
+ * that have): each has a column that says it has no data, and the Total says it is of the others.
+ */
+export function absentCompanies(reports: readonly Report[], names: readonly string[]): FailedCompany[] {
+  const out = new Map<string, FailedCompany>();
+  for (const r of reports) for (const c of r.lastRun?.failedCompanies ?? []) if (r.companies && !names.includes(c.name) && !out.has(c.name)) out.set(c.name, c);
+  return [...out.values()];
+}
+
+/** The column of a company without data, as its header says it. */
+export const absentHeader = (c: FailedCompany): string => `${c.name} (sem dados)`;
+
+/** The Total's header: of which companies, when one has no data. */
+export const totalOf = (names: readonly string[], absent: readonly FailedCompany[]): string =>
+  absent.length ? `Total de ${names.length ? names.join(', ') : 'nenhuma empresa'}` : 'Total';
+
+/** Why companies have no data, for the panel's head; '' when none. */
+export function absentNote(absent: readonly FailedCompany[]): string {
+  if (absent.length === 0) return '';
+  const each = absent.map((c) => `"${c.name}" (${c.message.replace(/\.+$/, '')})`).join('; ');
+  return `⚠ Sem dados de ${each}: a última atualização falhou nessa empresa e a aba do relatório não tem nenhuma linha dela. A coluna dela diz "sem dados" e o Total é só das outras. Corrija a conexão em Faturamento › Conexões e atualize o relatório.`;
 }
 
 /** Whole days since year 0 of a calendar day, so that days subtract. */

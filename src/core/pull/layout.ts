@@ -13,7 +13,12 @@ import { type Column, tableSpec } from '../sheets/table';
 const PARTIAL_COLOR = '#f9ab00';
 
 /** When each row was last received: how a full refresh tells the records that left the listing. */
-const RECEIVED_COLUMN: Column = { key: RECEIVED_KEY, label: 'Recebido em', cell: 'datetime' };
+const RECEIVED_COLUMN: Column = {
+  key: RECEIVED_KEY,
+  label: 'Recebido em',
+  cell: 'datetime',
+  note: 'Quando o complemento trouxe esta linha do serviço (a atualização do relatório que a escreveu por último). Não é a data de pagamento nem de recebimento do dinheiro.',
+};
 
 /** A consolidated sheet's first column: the company (the connection's name at run time). Dashboards look for its tag `empresa`. */
 const COMPANY_COLUMN: Column = { key: 'empresa', label: 'Empresa', cell: 'text' };

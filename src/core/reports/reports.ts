@@ -35,6 +35,15 @@ export interface RunSummary {
   message?: string;
   warnings?: string[];
   incremental?: boolean;
+  /** A consolidated run's companies that failed, each with why (a panel says them; a failure told once is not e-mailed again). */
+  failedCompanies?: FailedCompany[];
+}
+
+export interface FailedCompany {
+  name: string;
+  message: string;
+  /** Trying again may fix it (a time-out, a pause the service asked for). */
+  retryable: boolean;
 }
 
 export interface Report {
@@ -53,6 +62,8 @@ export interface Report {
   companies?: Companies;
   /** Per company (connection id): start of its last successful pull, the lower bound of its next incremental one. */
   companyStamps?: Record<string, number>;
+  /** The lasting failure of companies of a consolidated report last e-mailed to its owner: the same one is not e-mailed again. */
+  toldFailure?: string;
   /** The organizations its last run read, when each was known (see organizations.ts): panels never compare two reports of different ones. */
   organizations?: Organization[];
   /** Who runs it, set on the server from the running user. Absent in reports saved before owners: nobody runs those until someone takes them over. */

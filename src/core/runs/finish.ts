@@ -8,19 +8,41 @@ import { bounded, MESSAGE_MAX } from '../bounds';
 import { appendHistory } from '../reports/history';
 import { keepLastGood } from './last-good';
 import { importedRows, type ImportState } from '../pull/state';
-import type { Report, RunOrigin, RunSummary } from '../reports/reports';
+import type { FailedCompany, Report, RunOrigin, RunSummary } from '../reports/reports';
 import { backoff } from '../reports/run-backoff';
 import { runResult } from '../run-state';
 import type { PullJob, Run, RunDeps } from './deps';
 
-/** Histórico's row of a finished run, and the owner's e-mail when a scheduled one failed. */
-function told(deps: RunDeps, report: Report, summary: RunSummary): void {
+/** Histórico's row of a finished run, and the owner's e-mail when a scheduled one failed (unless told already). */
+function told(deps: RunDeps, report: Report, summary: RunSummary, quiet: boolean): void {
   try {
     appendHistory(deps.book, report.name, summary, report.owner?.email);
   } catch {
     // A spreadsheet at the cell limit has no room for Histórico's row: the report's card still says how the run went.
   }
-  if ((summary.result === 'erro' || summary.result === 'parcial') && summary.origin === 'agendado') deps.notifyFailure?.(report, summary);
+  if ((summary.result === 'erro' || summary.result === 'parcial') && summary.origin === 'agendado' && !quiet) deps.notifyFailure?.(report, summary);
+}
+
+/**
+ * The companies a consolidated run failed for reasons trying again cannot fix, as a key; undefined when the run was
+ * not partial or one failure may pass. The same key at the next run was e-mailed then: the same rule as one
+ * company's, whose schedule pauses after one e-mail.
+ */
+function lastingFailure(summary: RunSummary): string | undefined {
+  const failed = summary.failedCompanies ?? [];
+  if (summary.result !== 'parcial' || failed.length === 0 || failed.some((c) => c.retryable)) return undefined;
+  return failed
+    .map((c) => c.name)
+    .sort()
+    .join('\u0000');
+}
+
+/** A consolidated run's failed companies, each with why. */
+function failedCompanies(state: ImportState): FailedCompany[] | undefined {
+  const failed = (state.companies ?? []).flatMap((c, i) =>
+    c.status === 'failed' ? [{ name: state.spec.companies?.[i]?.name ?? c.id, message: c.message ?? 'falhou', retryable: Boolean(c.retryable) }] : [],
+  );
+  return failed.length ? failed : undefined;
 }
 
 /** Writes the run's summary into the report (its one write at the end) and Histórico; the job goes unless it failed. */
@@ -42,10 +64,14 @@ export function finish(deps: RunDeps, report: Report, job: PullJob): Report {
     message: said && note ? `${bounded(said, MESSAGE_MAX - note.length - 1)} ${note}` : (said ?? note),
     warnings: state.warnings.length ? state.warnings : undefined,
     incremental: state.spec.mode === 'merge',
+    failedCompanies: failedCompanies(state),
   };
+  const lasting = lastingFailure(summary);
+  const quiet = lasting !== undefined && lasting === report.toldFailure;
   const saved = deps.reports.save({
     ...report,
     ...pause,
+    toldFailure: summary.origin === 'agendado' || result === 'ok' ? lasting : report.toldFailure,
     lastRun: summary,
     ...(result === 'ok' || result === 'parcial' ? { lastSuccessStart: state.startedAt } : {}),
     ...(result === 'ok' && state.pager?.base !== undefined ? { lastWalk: { base: state.pager.base, pages: state.pager.fetchedPages } } : {}),
@@ -54,7 +80,7 @@ export function finish(deps: RunDeps, report: Report, job: PullJob): Report {
   // A failed or cancelled job stays so that "Continuar" resumes from its last written page.
   if (result === 'erro' || result === 'cancelado') deps.jobs.put(report.id, job);
   else deps.jobs.delete(report.id);
-  told(deps, saved, summary);
+  told(deps, saved, summary, quiet);
   if (result !== 'erro' && result !== 'cancelado') deps.afterReportRun?.(saved);
   return saved;
 }
@@ -80,7 +106,7 @@ export function refuse(deps: RunDeps, report: Report, origin: RunOrigin, message
   const now = deps.now();
   const summary: RunSummary = { startedAt: now, finishedAt: now, origin, rows: 0, durationMs: 0, result: 'erro', message, incremental: false };
   const saved = deps.reports.save({ ...report, lastRun: summary });
-  told(deps, saved, summary);
+  told(deps, saved, summary, false);
   if (deps.jobs.has(report.id)) deps.jobs.delete(report.id);
   const spec = { listing: report.listing, filters: {}, sheetName: report.sheetName, mode: 'replace' as const };
   const state: ImportState = {

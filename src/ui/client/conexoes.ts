@@ -1,6 +1,6 @@
 import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
 import type { ConnectionView } from '../../core/connections/connections';
-import { server } from './rpc';
+import { server, type Reply } from './rpc';
 
 const form = byId<HTMLFormElement>('form');
 const list = byId('list');
@@ -13,7 +13,10 @@ function input(name: string): HTMLInputElement {
   return form.elements.namedItem(name) as HTMLInputElement;
 }
 
-function render(connections: ConnectionView[]): void {
+/** A connection as the server lists it, with the reports that read it. */
+type ConnectionCard = Awaited<Reply<'listConnections'>>[number];
+
+function render(connections: ConnectionCard[]): void {
   list.replaceChildren();
   if (connections.length === 0) {
     list.append(h('p', { class: 'empty' }, 'Nenhuma conexão ainda. Adicione a primeira.'));
@@ -48,7 +51,14 @@ function render(connections: ConnectionView[]): void {
         if (removeBtn.dataset.armed !== 'true') {
           removeBtn.dataset.armed = 'true';
           removeBtn.textContent = 'Confirmar remoção';
-          notice(result, 'warn', 'Relatórios que usam esta conexão deixarão de atualizar. Clique de novo para remover.');
+          const names = c.reports.map((n) => `"${n}"`).join(', ');
+          notice(
+            result,
+            'warn',
+            c.reports.length
+              ? `${c.reports.length === 1 ? 'O relatório' : 'Os relatórios'} ${names} ${c.reports.length === 1 ? 'usa' : 'usam'} esta conexão e ${c.reports.length === 1 ? 'deixará' : 'deixarão'} de atualizar até você escolher outra em Relatórios ("Trocar conexão"). Clique de novo para remover.`
+              : 'Nenhum relatório seu usa esta conexão. Clique de novo para remover.',
+          );
           return;
         }
         render(await server.removeConnection(c.id));

@@ -43,13 +43,14 @@ function showProgress(p: Progress): void {
   byId('progress-text').textContent = `${p.processed.toLocaleString('pt-BR')} de ${plural(p.total, 'linha processada', 'linhas processadas')}`;
   const c = p.counts;
   summary.hidden = false;
+  const n = (v: number) => v.toLocaleString('pt-BR');
   const lines = [
-    `Enviadas com sucesso: ${c.ok}`,
-    `Já existiam (nada enviado): ${c.existing}`,
-    `Puladas (já estavam OK): ${c.skipped}`,
-    `Com erro: ${c.failed}`,
+    `Enviadas com sucesso: ${n(c.ok)}`,
+    `Já existiam (nada enviado): ${n(c.existing)}`,
+    `Puladas (já estavam OK): ${n(c.skipped)}`,
+    `Com erro: ${n(c.failed)}`,
   ];
-  if (c.pending) lines.push(`Pendentes (serão conferidas): ${c.pending}`);
+  if (c.pending) lines.push(`Pendentes (serão conferidas): ${n(c.pending)}`);
   summary.replaceChildren(...lines.map((l) => h('li', {}, l)));
   byId('failures').hidden = c.failed + c.pending === 0;
   byId('continue').hidden = p.status !== 'failed';
@@ -123,9 +124,11 @@ function consequence(n: number): string {
 
 let pending: BulkForm | null = null;
 
-function askConfirmation(form: BulkForm, v: { valid: number; invalid: number; untouched: number }): void {
+function askConfirmation(form: BulkForm, v: { valid: number; invalid: number; untouched: number; repeats: string }): void {
   pending = form;
   const rest = [
+    // Asked here, before anything is sent: each repeated row would be one more equal subscription.
+    v.repeats ? `${v.repeats} Confirme só se quiser enviar as repetidas também.` : '',
     v.invalid ? `${plural(v.invalid, 'linha com problema será pulada', 'linhas com problemas serão puladas')} (veja a coluna Mensagem).` : '',
     v.untouched ? `${plural(v.untouched, 'linha já processada fica como está', 'linhas já processadas ficam como estão')}.` : '',
   ].filter(Boolean);
@@ -194,14 +197,16 @@ byId('validate').addEventListener('click', () => {
     byId('failures').hidden = v.invalid === 0;
     const head = v.invalid
       ? `${plural(v.invalid, 'linha com problema', 'linhas com problemas')} (veja a coluna Mensagem e as células em vermelho). ${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar.`
-      : `Tudo certo: ${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar. Nada foi enviado.`;
+      : `${v.repeats ? '' : 'Tudo certo: '}${plural(v.valid, 'linha pronta', 'linhas prontas')} para enviar. Nada foi enviado.`;
     const rest = v.untouched ? ` ${plural(v.untouched, 'linha já processada ficou como estava', 'linhas já processadas ficaram como estavam')}.` : '';
-    notice(result, v.invalid ? 'warn' : 'ok', [head + rest, ...v.problems.slice(0, 3), ...v.warnings].join(' '));
+    notice(result, v.invalid || v.repeats ? 'warn' : 'ok', [head + rest, v.repeats, ...v.problems.slice(0, 3), ...v.warnings].filter(Boolean).join(' '));
   });
 });
 
 byId('template').addEventListener('click', () => {
   void guarded(byId<HTMLButtonElement>('template'), async () => {
+    // It reads the catalogs (products, plans) the columns' lists pick from: it can take a while.
+    notice(result, 'info', 'Criando a aba modelo com os títulos, formatos e listas de opções… pode levar alguns segundos.');
     const r = await server.createBulkTemplate(operation());
     if (!r.ok) return notice(result, 'error', r.message);
     const sheets = [...select('sheetName').options].map((o) => o.value);
@@ -307,6 +312,15 @@ server
         status,
         'warn',
         `Há um lote ${open.status === 'failed' ? 'interrompido' : 'em andamento'} na aba "${open.sheetName}": clique em Continuar para retomá-lo.`,
+      );
+    } else if (f.last) {
+      // A run that went on without the sidebar (closed mid-run, finished by the hourly run): how it ended.
+      const last = f.last;
+      showProgress(last);
+      notice(
+        status,
+        'info',
+        `Último lote: ${last.label} na aba "${last.sheetName}", ${last.status === 'cancelled' ? 'interrompido' : 'terminado'} em ${last.endedAt}${last.owner ? ` (iniciado por ${last.owner})` : ''}. Cada lote também fica registrado na aba Histórico.`,
       );
     }
   })

@@ -15,8 +15,9 @@ const reportSelect = byId<HTMLSelectElement>('f-report');
 const secondSelect = byId<HTMLSelectElement>('f-second');
 const thirdSelect = byId<HTMLSelectElement>('f-third');
 const monthInput = byId<HTMLInputElement>('f-competencia');
+const connectionSelect = byId<HTMLSelectElement>('f-connection');
 let state: State | null = null;
-/** A report the Fechamento creates for itself (from the default connection) instead of one the user has. */
+/** A report the Fechamento creates for itself (from the connection chosen for it) instead of one the user has. */
 const NEW = '__novo__';
 const NEW_LABELS: Record<string, string> = {
   faturas: 'Criar um relatório para o painel (faturas da competência)',
@@ -47,6 +48,27 @@ function kindChanged(): void {
   if (kind.third) options(thirdSelect, choices(kind.third), 'Nenhum relatório de cobranças: crie um em Importar dados.');
   byId('month').hidden = !kind.competencia;
   if (kind.competencia && !monthInput.value) monthInput.value = state?.defaultCompetencia ?? '';
+  sourcesChanged();
+}
+
+const sourceSelects = [reportSelect, secondSelect, thirdSelect];
+
+/**
+ * A report the panel makes reads the connection chosen here, shown only when one is to be made: by default the
+ * connection of a report of one company already chosen beside it (the same company), else the default one.
+ */
+function sourcesChanged(): void {
+  const making = sourceSelects.some((s) => !s.closest('[hidden]') && s.value === NEW);
+  byId('new-connection').hidden = !making;
+  if (!making) return;
+  const chosen = sourceSelects.map((s) => state?.reports.find((r) => r.id === s.value)?.connection).find(Boolean);
+  const connections = state?.connections ?? [];
+  const preferred = connections.find((c) => c.name === chosen) ?? connections.find((c) => c.isDefault);
+  connectionSelect.replaceChildren(
+    ...(connections.length
+      ? connections.map((c) => h('option', { value: c.name, selected: c === preferred }, c.name))
+      : [h('option', { value: '' }, 'Nenhuma conexão: abra Faturamento › Conexões.')]),
+  );
 }
 
 function card(d: View): HTMLElement {
@@ -130,7 +152,7 @@ function checkLines(d: View, result: HTMLElement, issue: HTMLElement | null): HT
 }
 
 /**
- * The chosen report, or one made now for the Fechamento: the default connection's records of that listing (invoices
+ * The chosen report, or one made now for the Fechamento: the chosen connection's records of that listing (invoices
  * and notes of the competência only), imported to their own sheet and saved like any report, so runs refresh the panel.
  */
 async function reportFor(select: HTMLSelectElement, listing: string, competencia: string): Promise<string> {
@@ -140,7 +162,7 @@ async function reportFor(select: HTMLSelectElement, listing: string, competencia
   notice(status, 'info', `Importando "${name}" para o painel…`);
   const filters: Record<string, string | boolean> = listing === 'cobrancas' ? { isExibeCanceladas: true } : { competencia };
   const started = await server.startImportRun({
-    connection: '',
+    connection: connectionSelect.value,
     listing: listing as 'faturas',
     filters,
     sheetName: name,
@@ -179,6 +201,7 @@ async function load(): Promise<void> {
 }
 
 kindSelect.addEventListener('change', kindChanged);
+for (const s of sourceSelects) s.addEventListener('change', sourcesChanged);
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();

@@ -249,6 +249,9 @@ function card(r: ReportView): HTMLElement {
 }
 
 /** Failures first, above the list, with what to do: a card far down is easy to miss. */
+/** A message as one sentence: one final period, never "..". */
+const sentence = (text: string): string => `${text.trim().replace(/[.\s]+$/, '')}.`;
+
 function renderFailures(): void {
   const box = byId('failures');
   const failed = reports.filter((r) => r.lastRun?.result === 'erro');
@@ -259,8 +262,13 @@ function renderFailures(): void {
       h(
         'div',
         { class: 'failure' },
-        `"${r.name}" (${r.lastRun?.origin === 'agendado' ? 'execução agendada' : 'execução manual'} em ${r.lastRun?.at}): ${r.lastRun?.message || 'falhou'}. `,
-        r.canContinue ? 'Use "Continuar" no cartão dele, ou corrija e clique em "Atualizar".' : whatToFix(r.lastRun?.message ?? ''),
+        `"${r.name}" (${r.lastRun?.origin === 'agendado' ? 'execução agendada' : 'execução manual'} em ${r.lastRun?.at}): ${sentence(r.lastRun?.message || 'falhou')} `,
+        // Only its owner can act on it: a colleague is not sent to buttons their card does not have.
+        !r.mine
+          ? `O relatório é de ${r.owner ?? 'outro editor'}: só essa pessoa o corrige, ou você o assume com uma conexão sua ("Assumir" no cartão dele).`
+          : r.canContinue
+            ? 'Use "Continuar" no cartão dele, ou corrija e clique em "Atualizar".'
+            : whatToFix(r.lastRun?.message ?? ''),
       ),
     ),
   );

@@ -48,6 +48,17 @@ describe('steps and deadlines', () => {
     expect(done.warnings).toEqual(['Uma linha saiu da aba durante o lote e não foi processada (ID da fatura "1002").']);
   });
 
+  it('counts in its message are written as Brazilians read them: 3.140, not 3140', () => {
+    const { book, deps } = setUp();
+    book.sheet('Notas', NFSE_HEADER, [[1001]]);
+    const started = startBulk(deps, emit(), clock.t - 1);
+    const job = deps.jobs.get(started.jobId)!;
+    deps.jobs.put(job.id, { ...job, counts: { ok: 3140, existing: 1200, skipped: 1001, failed: 2500, pending: 1300 } });
+    expect(cancelBulk(deps, started.jobId).message).toBe(
+      'Lote interrompido. 3.140 linhas enviadas com sucesso, 1.200 já existiam, 1.001 já estavam OK, 2.500 com erro, 1.300 PENDENTES (execute de novo para conferi-las). Linhas PENDENTES são conferidas antes de qualquer reenvio quando você executar de novo.',
+    );
+  });
+
   it('cancelling stops a job and says what was done; a done job is left as it is', () => {
     const { book, deps } = setUp();
     book.sheet('Notas', NFSE_HEADER, [[1001]]);

@@ -205,7 +205,7 @@ describe('the Fechamento’s sheet', () => {
     expect(saved).toMatchObject({ chartIds: [], lastRefresh: { ok: true, counted: 5 } });
     const text = Array.from(sheet.grid, (r) => String(r?.[0] ?? ''));
     expect(text.slice(0, 6)).toEqual([
-      'Fechamento da competência 10/2026',
+      'Fechamento da competência 10/2026 · Escritório',
       'Fontes: faturas: relatório "Relatório 1" (aba "Aba 1"); NFS-e: relatório "Relatório 2" (aba "Aba 2"); cobranças: relatório "Relatório 3" (aba "Aba 3").',
       'Filtros dos relatórios: faturas: nenhum; NFS-e: nenhum; cobranças: nenhum.',
       'Atualizado em 22/11/2026 14:30 · 5 registros considerados · atualiza sozinho a cada atualização de um dos três relatórios.',

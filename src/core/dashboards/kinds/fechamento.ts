@@ -13,7 +13,9 @@ import { describeFilters, INTEGER, LIST_MAX, MONEY, sourceText, TABLE_ROW, TEXT,
 import type { Page, PanelKind } from '../panel';
 import type { DashboardSheetPort } from '../port';
 import { crossOrganization } from '../read';
-import { EMPRESA, lastMonth, moneyText } from '../sources';
+import { companyOf } from '../company';
+import type { FailedCompany } from '../../reports/reports';
+import { absentCompanies, absentHeader, absentNote, EMPRESA, lastMonth, moneyText, totalOf } from '../sources';
 import { type ClosingFigures, closing, CLOSING_NEEDS } from './fechamento/closing';
 import { CHARGE_MATCH, CHECKS, type CheckKey, type CheckRows, type ClosingSource } from './fechamento/conference';
 
@@ -32,23 +34,35 @@ function chargesElsewhere(invoices: Report, charges: Report): string | undefined
   return `Os relatórios de faturas "${invoices.name}" e de cobranças "${charges.name}" são de organizações diferentes: escolha relatórios da mesma empresa (ou das mesmas empresas).`;
 }
 
-/** The figures table: a label column, then count and value per company (and the total when consolidated), then where each check's rows are. */
-function figuresTable(f: ClosingFigures, where: Map<CheckKey, string>) {
-  const blocks = f.consolidated ? [...f.companies, 'Total'] : [''];
-  const header = ['Item', ...blocks.flatMap((name) => (name ? [`${name} · qtde.`, `${name} · valor`] : ['Quantidade', 'Valor'])), 'Linhas'];
+const MIXED =
+  'Os três relatórios do fechamento precisam ser todos de uma empresa ou todos consolidados (com a coluna Empresa): escolha relatórios do mesmo tipo.';
+
+/** Reports of one company mixed with consolidated ones: their figures cannot stand in one table. */
+const mixed = (reports: readonly Report[]): string | undefined => (reports.some((r) => !r.companies !== !reports[0].companies) ? MIXED : undefined);
+
+/**
+ * The figures table: a label column, then count and value per company (a company without data: one column that says
+ * so; and the total, of the companies counted, when consolidated), then where each check's rows are.
+ */
+function figuresTable(f: ClosingFigures, where: Map<CheckKey, string>, absent: readonly FailedCompany[]) {
+  const pair = (name: string) => (name ? [`${name} · qtde.`, `${name} · valor`] : ['Quantidade', 'Valor']);
+  const blocks = f.consolidated ? f.companies.flatMap(pair) : pair('');
+  const total = f.consolidated ? pair(totalOf(f.companies, absent)) : [];
+  const header = ['Item', ...blocks, ...absent.map(absentHeader), ...total, 'Linhas'];
+  const none = absent.map(() => 'sem dados');
   const rows: CellValue[][] = [];
   const bold: number[] = [];
   for (const section of f.sections) {
     bold.push(rows.length);
     rows.push([section.title, ...header.slice(1).map(() => '')]);
     for (const line of section.lines) {
-      const tallies = f.consolidated
-        ? [...line.tallies, line.tallies.reduce((t, x) => ({ count: t.count + x.count, cents: t.cents + x.cents }), { count: 0, cents: 0 })]
-        : line.tallies;
-      rows.push([line.label, ...tallies.flatMap((t) => [t.count, t.cents / 100]), line.check ? (where.get(line.check) ?? '') : '']);
+      const sum = line.tallies.reduce((t, x) => ({ count: t.count + x.count, cents: t.cents + x.cents }), { count: 0, cents: 0 });
+      const cells = (list: typeof line.tallies) => list.flatMap((t) => [t.count, t.cents / 100]);
+      rows.push([line.label, ...cells(line.tallies), ...none, ...(f.consolidated ? cells([sum]) : []), line.check ? (where.get(line.check) ?? '') : '']);
     }
   }
-  const formats = [TEXT, ...blocks.flatMap(() => [INTEGER, MONEY]), TEXT];
+  const money = (n: number) => Array.from({ length: n / 2 }, () => [INTEGER, MONEY]).flat();
+  const formats = [TEXT, ...money(blocks.length), ...none.map(() => TEXT), ...money(total.length), TEXT];
   return { title: `Fechamento da competência ${f.competencia}`, header, rows, formats, bold };
 }
 
@@ -66,13 +80,33 @@ function writeCheck(sheet: DashboardSheetPort, row: number, check: CheckRows, sh
 /** The close on its sheet: no chart, the figures, then each conference line's rows. */
 function writeClosing({ sheet, sources, stamp, partial }: Page, f: ClosingFigures): number[] {
   for (const id of sheet.chartIds()) sheet.removeChart(id);
+  const company = f.consolidated ? undefined : companyOf(sources[0].report);
+  const absent = f.consolidated
+    ? absentCompanies(
+        sources.map((s) => s.report),
+        f.companies,
+      )
+    : [];
   writeHead(sheet, [
-    `Fechamento da competência ${f.competencia}`,
+    `Fechamento da competência ${f.competencia}${company ? ` · ${company}` : ''}`,
     `Fontes: ${sources.map((s, i) => `${NAMES[ORDER[i]]}: ${sourceText(s)}`).join('; ')}.`,
     `Filtros dos relatórios: ${sources.map((s, i) => `${NAMES[ORDER[i]]}: ${describeFilters(s.report)}`).join('; ')}.`,
     updatedText(stamp, f.counted, 'de um dos três relatórios'),
     `Como casa: NFS-e com a fatura pelo ID da fatura (da mesma empresa); ${CHARGE_MATCH}.`,
-    [...partial, ...f.notes].join(' ') || 'Todas as notas da competência foram comparadas com a sua fatura.',
+    [
+      ...partial,
+      absentNote(
+        f.consolidated
+          ? absentCompanies(
+              sources.map((s) => s.report),
+              f.companies,
+            )
+          : [],
+      ),
+      ...f.notes,
+    ]
+      .filter(Boolean)
+      .join(' ') || 'Todas as notas da competência foram comparadas com a sua fatura.',
   ]);
   // Where each check's rows go, below the figures: known before the table is written, since its size is.
   const lines = f.sections.reduce((t, s) => t + 1 + s.lines.length, 0);
@@ -91,7 +125,7 @@ function writeClosing({ sheet, sources, stamp, partial }: Page, f: ClosingFigure
   });
   // The grid grows once to hold every block: a block's title row is written before its table grows the sheet.
   sheet.ensureSize(row, Math.max(...f.checks.map((c) => c.header.length)));
-  const table = figuresTable(f, where);
+  const table = figuresTable(f, where, absent);
   sheet.setColumnWidths?.([330, ...table.header.slice(1).map(() => 120)]);
   writeTable(sheet, TABLE_ROW, table);
   for (const b of table.bold) sheet.setBold(TABLE_ROW + 2 + b, 1, 1);
@@ -110,14 +144,11 @@ export const fechamento: PanelKind<ClosingFigures> = {
   ],
   competencia: true,
   extraMs: CLOSING_EXTRA_MS,
-  refuse: ([invoices, notes, charges]) => crossOrganization(invoices, notes) ?? chargesElsewhere(invoices, charges),
+  refuse: ([invoices, notes, charges]) => mixed([invoices, notes, charges]) ?? crossOrganization(invoices, notes) ?? chargesElsewhere(invoices, charges),
   compute({ sources, today, competencia }) {
     const [faturas, nfse, cobrancas] = sources;
     const consolidated = sources.map((s) => s.table.column(EMPRESA) !== undefined);
-    if (consolidated.some((c) => c !== consolidated[0]))
-      throw new UserError(
-        'Os três relatórios do fechamento precisam ser todos de uma empresa ou todos consolidados (com a coluna Empresa): escolha relatórios do mesmo tipo.',
-      );
+    if (consolidated.some((c) => c !== consolidated[0])) throw new UserError(MIXED);
     const tables = { faturas: faturas.table, nfse: nfse.table, cobrancas: cobrancas.table };
     const labels = { faturas: faturas.labels, nfse: nfse.labels, cobrancas: cobrancas.labels };
     return closing(tables, competencia ?? lastMonth(today), today, labels);

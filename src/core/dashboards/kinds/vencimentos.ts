@@ -1,7 +1,21 @@
 /** Contas a receber por faixa de vencimento: open charges by days past due, per company when consolidated. */
 import type { CellValue } from '../../sheets/table';
 import { INTEGER, MONEY, TEXT } from '../page';
-import { cents, companies, col, missing, money, openCharges, type SourceTable, type Today } from '../sources';
+import type { Report } from '../../reports/reports';
+import {
+  absentCompanies,
+  absentHeader,
+  absentNote,
+  cents,
+  companies,
+  col,
+  missing,
+  money,
+  openCharges,
+  type SourceTable,
+  type Today,
+  totalOf,
+} from '../sources';
 import { type Figures, figuresKind } from './figures-page';
 
 const COLUMNS = ['valor', 'dataVencimento', 'isQuitado', 'situacao'];
@@ -16,7 +30,7 @@ function bucketOf(daysLate: number): number {
   return 4;
 }
 
-export function receivablesByAge(src: SourceTable, today: Today, labels: Record<string, string> = {}): Figures {
+export function receivablesByAge(src: SourceTable, today: Today, labels: Record<string, string> = {}, reports: readonly Report[] = []): Figures {
   const valor = col(src, 'valor');
   const { names, of, consolidated } = companies(src);
   const sums = names.map(() => BUCKETS.map(() => 0));
@@ -30,10 +44,23 @@ export function receivablesByAge(src: SourceTable, today: Today, labels: Record<
   const counted = charges.length;
   const notes = missing(src, COLUMNS, labels);
   if (consolidated) {
-    const rows: CellValue[][] = BUCKETS.map((label, b) => [label, ...names.map((_, c) => money(sums[c][b])), money(sums.reduce((t, s) => t + s[b], 0))]);
-    rows.push(['Total', ...names.map((_, c) => money(sums[c].reduce((a, x) => a + x, 0))), money(sums.flat().reduce((a, x) => a + x, 0))]);
+    const absent = absentCompanies(reports, names);
+    const none = absent.map(() => 'sem dados');
+    const rows: CellValue[][] = BUCKETS.map((label, b) => [
+      label,
+      ...names.map((_, c) => money(sums[c][b])),
+      ...none,
+      money(sums.reduce((t, s) => t + s[b], 0)),
+    ]);
+    rows.push(['Total', ...names.map((_, c) => money(sums[c].reduce((a, x) => a + x, 0))), ...none, money(sums.flat().reduce((a, x) => a + x, 0))]);
+    if (absent.length) notes.push(absentNote(absent));
     return {
-      table: { title: 'Valor em aberto por faixa e empresa', header: ['Faixa', ...names, 'Total'], rows, formats: [TEXT, ...names.map(() => MONEY), MONEY] },
+      table: {
+        title: 'Valor em aberto por faixa e empresa',
+        header: ['Faixa', ...names, ...absent.map(absentHeader), totalOf(names, absent)],
+        rows,
+        formats: [TEXT, ...names.map(() => MONEY), ...absent.map(() => TEXT), MONEY],
+      },
       chart: {
         type: 'COLUMN',
         title: 'Contas a receber por faixa de vencimento',
@@ -59,5 +86,5 @@ export const vencimentos = figuresKind({
   title: 'Contas a receber por faixa de vencimento',
   counts: 'cobranças em aberto (não quitadas, nem canceladas, nem baixadas por perda), por dias desde o vencimento até hoje',
   sources: [{ field: 'reportId', listing: 'cobrancas', role: 'de origem', columns: COLUMNS }],
-  compute: ({ sources: [main], today }) => receivablesByAge(main.table, today, main.labels),
+  compute: ({ sources: [main], today }) => receivablesByAge(main.table, today, main.labels, [main.report]),
 });
