@@ -70,7 +70,7 @@ describe('Fechamento da competência', () => {
     await expect
       .poll(() => card.locator('.notice').last().textContent(), { timeout: 30_000 })
       .toMatch(/Faturas sem NFS-e: \d+ linhas? selecionadas? na aba "Faturas"/);
-    expect(await t.page.locator('#tabs [role="tab"][aria-selected="true"]').textContent()).toContain('Faturas');
+    await expect.poll(() => t.page.locator('#tabs [role="tab"][aria-selected="true"]').textContent()).toContain('Faturas');
     const rows = selectedRows();
     const header = t.pg.emulator.values('Faturas', 'A1:Z1')[0] as string[];
     const idCol = columnLetters(header.indexOf('ID da fatura') + 1);
