@@ -184,7 +184,13 @@ export function lostItems(items: StoredItems, mine: readonly string[], me: strin
     const name = snapshot ? 'Enviar alterações' : (own ?? sheet ?? id);
     const what = snapshot ? k.the : `${k.the} ${own ? `${k.of}"${own}"` : sheet ? `da aba "${sheet}"` : `de código "${id}"`}`;
     const base = { key, what, name, text: item ? JSON.stringify(item) : `${look.raw(key)}`, ...(k.she ? { she: true } : {}) };
-    if (!item) out.push({ ...base, why: unreadableWhy(k.she), fix: REDO[k.kind], subject: `${what} não pode mais ser lid${ending(k.she)}` });
+    if (!item)
+      out.push({
+        ...base,
+        why: unreadableWhy(k.she),
+        fix: REDO[k.kind],
+        subject: `${what} foi alterad${ending(k.she)} e não pode mais ser lid${ending(k.she)}`,
+      });
     else if (typeof owner?.id !== 'string') out.push({ ...base, fix: FIX[k.kind as Exclude<Kind, 'pull'>] });
     else {
       const fix = `Se foi um colega que clicou em "Assumir", não há nada a fazer; se não, ${FIX[k.kind as Exclude<Kind, 'pull'>].replace(/^Só você pode corrigi-l[oa]: /, '')}`;

@@ -85,11 +85,11 @@ describe('lostItems', () => {
       'não pode mais ser lida: a linha dela na aba oculta "Faturamento · dados" foi alterada fora do complemento, e ela não é executada',
     );
     expect(lost.map((a) => Boolean(a.she))).toEqual([false, false, true, false, false, true]);
-    expect(lost[2].subject).toBe('A atualização em andamento do relatório da aba "Cobranças" não pode mais ser lida');
+    expect(lost[2].subject).toBe('A atualização em andamento do relatório da aba "Cobranças" foi alterada e não pode mais ser lida');
     expect(lost[0]).toMatchObject({
       key: 'faturamento.relatorio.r9',
       text: '{quebrado faturamento.relatorio.r9',
-      subject: 'O relatório da aba "Cobranças" não pode mais ser lido',
+      subject: 'O relatório da aba "Cobranças" foi alterado e não pode mais ser lido',
     });
     expect(lost.some((a) => a.letGo)).toBe(false);
   });
