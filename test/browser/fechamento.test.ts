@@ -68,7 +68,7 @@ describe('Fechamento da competência', () => {
     const line = card.locator('[data-check="sem-nfse"]');
     await line.getByRole('button', { name: 'Ver linhas' }).click();
     await expect
-      .poll(() => card.locator('.notice').last().textContent(), { timeout: 30_000 })
+      .poll(() => line.locator('.notice').textContent(), { timeout: 30_000 })
       .toMatch(/Faturas sem NFS-e: \d+ linhas? selecionadas? na aba "Faturas"/);
     await expect.poll(() => t.page.locator('#tabs [role="tab"][aria-selected="true"]').textContent()).toContain('Faturas');
     const rows = selectedRows();

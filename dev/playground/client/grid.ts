@@ -42,6 +42,8 @@ let notePop: HTMLElement | null = null;
 let onSelect: (sheet: string, ranges: string[]) => Promise<unknown> = async () => {};
 /** A selection sent and not yet seen back: a redraw from an older state must not move the cursor back under the keys. */
 let sentSelection: string | null = null;
+/** The last selection drawn or made here (its tab and ranges): one that differs came from a script, and the grid goes to it. */
+let knownSelection = '';
 let onEdit: (edit: GridEdit) => void = () => {};
 let onNeedRows: () => void = () => {};
 let editor: HTMLInputElement | null = null;
@@ -231,6 +233,7 @@ function commit(): void {
   const sent = ranges.map((r) => a1(r.row, r.column, r.numRows, r.numColumns));
   const key = JSON.stringify(sent);
   sentSelection = key;
+  knownSelection = JSON.stringify([grid.sheetId, sent]);
   void onSelect(grid.name, sent).finally(() => {
     if (sentSelection === key) sentSelection = null;
   });
@@ -273,6 +276,15 @@ function scrollToCell(cell: Cell): void {
     if (box.left - hidden < wrap.scrollLeft) wrap.scrollLeft = box.left - hidden;
     else if (box.right > wrap.scrollLeft + wrap.clientWidth) wrap.scrollLeft = box.right - wrap.clientWidth;
   }
+}
+
+/** Brings a cell out of view to the top of the rows below the frozen ones, as Sheets shows a range a script activates. */
+function revealCell(cell: Cell): void {
+  const box = cellBox(cell.r, cell.c);
+  if (!box) return;
+  const hidden = bodyTop();
+  if (cell.r > frozenCount() && (box.top - hidden < wrap.scrollTop || box.bottom > wrap.scrollTop + wrap.clientHeight)) wrap.scrollTop = box.top - hidden;
+  scrollToCell(cell);
 }
 
 function moveTo(cell: Cell): void {
@@ -473,6 +485,9 @@ export function renderGrid(view: PlaygroundView): void {
   if (!dragging && (sentSelection === null || sheetChanged)) {
     ranges = view.selection ? view.selection.ranges.map((r) => ({ row: r.row, column: r.column, numRows: r.numRows, numColumns: r.numColumns })) : [];
     const active = view.selection?.active;
+    const selection = JSON.stringify([view.grid.sheetId, view.selection?.ranges.map((r) => r.a1) ?? []]);
+    if (active && selection !== knownSelection) revealCell({ r: active.row, c: active.column });
+    knownSelection = selection;
     if (
       active &&
       (!anchor ||

@@ -126,27 +126,33 @@ function card(d: View): HTMLElement {
     h('div', { class: 'meta' }, last ? `Atualizado em ${last.at} · ${plural(last.counted, 'registro', 'registros')}` : 'Ainda não atualizado'),
     last && !last.ok ? h('div', { class: 'notice warn' }, last.message) : null,
     d.mine ? null : h('div', { class: 'meta' }, `De ${d.owner}`),
-    d.checks.length ? checkLines(d, result, issue) : null,
+    d.checks.length ? checkLines(d, issue) : null,
     d.mine ? h('div', { class: 'actions' }, d.checks.length ? null : issue, refresh, remove) : null,
     result,
   );
 }
 
-/** The Fechamento's conference lines: Ver linhas selects each line's rows on its report's sheet; Faturas sem NFS-e also offers their issue. */
-function checkLines(d: View, result: HTMLElement, issue: HTMLElement | null): HTMLElement {
+/**
+ * The Fechamento's conference lines: Ver linhas selects each line's rows on its report's sheet; Faturas sem NFS-e also
+ * offers their issue. What Ver linhas selected is said under the line clicked, where the person is looking: the card's
+ * foot is often below the sidebar's fold, and the grid beside it has moved to another tab.
+ */
+function checkLines(d: View, issue: HTMLElement | null): HTMLElement {
   return h(
     'ul',
     { class: 'checks', 'aria-label': 'Conferência' },
     ...d.checks.map((c) => {
       const see = h('button', { type: 'button' }, 'Ver linhas');
+      const said = h('div', { class: 'notice', 'aria-live': 'polite' });
       see.addEventListener('click', () =>
         busy(see, async () => {
           const r = await server.showClosingRows(d.id, c.key);
-          if (!r.ok) return notice(result, 'warn', r.message);
-          notice(result, 'ok', `${r.value.title}: ${plural(r.value.rows, 'linha selecionada', 'linhas selecionadas')} na aba "${r.value.sheetName}".`);
+          if (!r.ok) notice(said, 'warn', r.message);
+          else notice(said, 'ok', `${r.value.title}: ${plural(r.value.rows, 'linha selecionada', 'linhas selecionadas')} na aba "${r.value.sheetName}".`);
+          said.scrollIntoView({ block: 'nearest' });
         }),
       );
-      return h('li', { 'data-check': c.key }, h('span', {}, c.label), see, c.key === 'sem-nfse' ? issue : null);
+      return h('li', { 'data-check': c.key }, h('span', {}, c.label), see, c.key === 'sem-nfse' ? issue : null, said);
     }),
   );
 }
