@@ -8,7 +8,8 @@
  */
 import type { MarkupSheetPort } from '../sheets/sheet-port';
 import type { CellValue } from '../sheets/table';
-import { runsOf, writeColumn } from './sheet-io';
+import { plural } from '../../api/words';
+import { expandRuns, runsOf, writeColumn } from './sheet-io';
 import type { BulkJob } from './state';
 
 /** The column's developer metadata: found wherever the user moves it. */
@@ -49,16 +50,32 @@ export function settleMarks(sheet: MarkupSheetPort, job: BulkJob, rows: readonly
   writeColumn(sheet, column, new Map<number, CellValue>(rows.map((r) => [r, pending.has(r) ? next : ''])));
 }
 
-/** The rows of the lot still to go, wherever they are now: this pass's from the top, and the next pass's. */
+/**
+ * The rows of the lot still to go, wherever they are now: this pass's from the top, and the next pass's.
+ * A row that left the sheet (or lost its mark) is told, and no longer counted PENDENTE: nothing was written for it.
+ */
 export function placeByMarks(sheet: MarkupSheetPort, job: BulkJob): void {
   const column = job.mark === undefined ? undefined : markColumn(sheet);
   if (column === undefined) return;
   const last = sheet.lastRow();
   const marks = last < 2 ? [] : sheet.read(2, column, last - 1, 1);
-  const now = waiting(job.mark as string, job.pass);
-  const next = waiting(job.mark as string, job.pass + 1);
-  const rows = (mark: string) => marks.flatMap(([m], i) => (String(m) === mark ? [i + 2] : []));
-  job.ranges = runsOf(rows(now));
-  job.retry = runsOf(rows(next));
+  const rows = (pass: number) => marks.flatMap(([m], i) => (String(m) === waiting(job.mark as string, pass) ? [i + 2] : []));
+  const current = rows(job.pass);
+  const retry = rows(job.pass + 1);
+  const goneNow = expandRuns(job.ranges).length - job.cursor - current.length;
+  const goneRetry = expandRuns(job.retry).length - retry.length;
+  const gone = goneNow + goneRetry;
+  if (gone > 0) {
+    // Rows of a later pass, and those of the next, were counted PENDENTE when their result was.
+    job.counts.pending = Math.max(0, job.counts.pending - goneRetry - (job.pass > 0 ? goneNow : 0));
+    const told = plural(
+      gone,
+      'linha do lote saiu da aba (ou perdeu a marca do lote) e não foi processada',
+      'linhas do lote saíram da aba (ou perderam a marca do lote) e não foram processadas',
+    );
+    job.warnings = [...job.warnings, `${told}.`];
+  }
+  job.ranges = runsOf(current);
+  job.retry = runsOf(retry);
   job.cursor = 0;
 }
