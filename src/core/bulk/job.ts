@@ -16,6 +16,7 @@ import { editContext } from './edit-push';
 import { keyField, labelOf, normKey, readSheet, type Span } from './row-plan';
 import { knownCustomers } from './row-customers';
 import { runPass } from './pass';
+import { placeByMarks } from './lot-marks';
 import { recordEnd } from './history-line';
 import type { Prepared } from './validate';
 import { type BulkDeps, BulkError, type BulkJob, type BulkProgress, MAX_PASSES, progressOf, saveJob } from './state';
@@ -71,7 +72,8 @@ function resume(deps: BulkDeps, job: BulkJob): { ctx: Context; read: Span } {
   const sheet = deps.book.byId(job.sheetId);
   if (!sheet) throw new BulkError(`A aba "${job.sheetName}" foi apagada: o lote foi interrompido.`);
   const ctx = job.edits ? editContext(deps, sheet, job.owner, job.startedAt) : sheetContext(deps, bulkOperation(job.operation), sheet);
-  // A job without keys finds its rows by number: those past the sheet's end now are read blank.
+  placeByMarks(sheet, job);
+  // A job without keys or marks (started before them) finds its rows by number: those past the sheet's end now are read blank.
   const through = job.ranges[job.ranges.length - 1]?.[1];
   const from = Math.min(expandRuns(job.ranges)[job.cursor] ?? Number.POSITIVE_INFINITY, job.retry[0]?.[0] ?? Number.POSITIVE_INFINITY);
   // A job without keys refuses a key typed twice anywhere in the sheet before sending: it reads every row.

@@ -13,6 +13,7 @@ import { type Context, scopeRows, sheetContext, sheetOf } from './context';
 import { editPush } from './edit-push';
 import { giveKey, keyAt } from './row-plan';
 import { confirmRows } from './confirmed';
+import { lotMark, markLot } from './lot-marks';
 import { customerLookup, type Prepared, validateRows } from './validate';
 import { step } from './job';
 import {
@@ -134,11 +135,14 @@ function launch(
   const confirmed = previewed ?? confirmRows(ctx, rows, prepared);
   const rowKeys = rows.map((r) => keyAt(ctx, prepared.values[r - prepared.first]));
   const keys = rowKeys.reduce((n, k) => n + k.length + 3, 0) <= MAX_KEYS_CHARS ? rowKeys : undefined;
-  if (!keys)
+  const mark = keys ? undefined : lotMark(startedAt);
+  if (mark) {
+    markLot(ctx.sheet, mark, rows);
     summary.warnings = [
       ...summary.warnings,
-      'Lote grande demais para guardar a chave de cada linha: se ele continuar em outra execução, as linhas são achadas pela posição. Não ordene nem apague linhas desta aba até ele terminar.',
+      'Lote grande: a coluna "Lote em andamento (não editar)" marca cada linha até o resultado dela ser escrito. Pode ordenar as linhas; não apague essa coluna até o lote terminar.',
     ];
+  }
   const batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(request.batchSize ?? DEFAULT_BATCH)));
   const job: BulkJob = {
     id: String(ctx.sheet.id),
@@ -152,6 +156,7 @@ function launch(
     retry: [],
     keys,
     retryKeys: keys ? [] : undefined,
+    mark,
     keyPrefix,
     confirmed,
     pass: 0,

@@ -19,6 +19,7 @@ import { type Context, cellAt, type ReadRow, type RowRequest, type SentRow, writ
 import { cellsOf, classifyRow, giveKey, keyAt, type RowPlan, readSheet, type Span, sheetDuplicates } from './row-plan';
 import { rememberCustomers, resolveCustomers } from './row-customers';
 import { asConfirmed, changedIssue } from './confirmed';
+import { settleMarks } from './lot-marks';
 import type { Prepared } from './validate';
 import { type BulkDeps, type BulkJob, MAX_WINDOW, saveJob } from './state';
 
@@ -230,6 +231,7 @@ function apply(pass: Pass, batch: Batch, outcome: BatchOutcome | null): boolean 
   countResults(job, batch, results, before);
   if (outcome) retryLater(pass, outcome.pending);
   forgetSettled(pass, batch, results, cut);
+  settleMarks(ctx.sheet, job, pass.rows.slice(job.cursor, Math.min(batch.end, cut)), new Set(outcome?.pending));
   job.cursor = Math.min(batch.end, cut);
   saveJob(deps, job);
   return cut === Number.POSITIVE_INFINITY;

@@ -81,9 +81,11 @@ export interface BulkJob {
   /**
    * The key of each row of `ranges` (in row order): how a later execution finds
    * each row wherever it is now. '' for a row without one (invalid), '-' for a
-   * blank or example row. Absent for jobs too large to keep them (row numbers then).
+   * blank or example row. Absent for jobs too large to keep them.
    */
   keys?: string[];
+  /** A lot too large to keep its keys: the tag its rows still to go carry in the sheet (lot-marks.ts). Absent in lots started before (row numbers then). */
+  mark?: string;
   /** The keys of `retry`, in row order. */
   retryKeys?: string[];
   /**

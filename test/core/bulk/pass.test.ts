@@ -223,7 +223,7 @@ describe('what a kill or the hard limit leaves', () => {
     for (const l of limits) expect(l).toBeLessThanOrEqual(limit);
   });
 
-  it('a run too large to keep each row’s key warns not to sort or delete rows until it ends', () => {
+  it('a run too large to keep each row’s key marks its rows in the sheet and says so', () => {
     const { book, deps } = setUp();
     const key = (i: number) => `K-${String(i).padStart(4, '0')}-${'x'.repeat(52)}`;
     book.sheet(
@@ -233,9 +233,10 @@ describe('what a kill or the hard limit leaves', () => {
     );
     const p = startBulk(deps, { operation: 'criarAssinaturaPersonalizada', sheetName: 'Lote', connection: 'x', scope: 'all' }, clock.t - 1);
     expect(p.warnings).toEqual([
-      'Lote grande demais para guardar a chave de cada linha: se ele continuar em outra execução, as linhas são achadas pela posição. Não ordene nem apague linhas desta aba até ele terminar.',
+      'Lote grande: a coluna "Lote em andamento (não editar)" marca cada linha até o resultado dela ser escrito. Pode ordenar as linhas; não apague essa coluna até o lote terminar.',
     ]);
     expect(deps.jobs.get(p.jobId)?.keys).toBeUndefined();
+    expect(deps.jobs.get(p.jobId)?.mark).toMatch(/^L[0-9a-z]+$/);
     // Exactly at the bound the keys are still kept.
     const exact = setUp();
     const short = (i: number) => `K-${String(i).padStart(4, '0')}-${'x'.repeat(50)}`;
