@@ -55,20 +55,22 @@ function packKeys(job: BulkJob): Stored {
 }
 
 /**
- * Confirmations as `digest + front-coded key`, in the map's order. The map itself is left empty, not absent: a version
- * that does not know the coding finds no row confirmed and sends none, where an absent map would send every row.
+ * Confirmations as `digest + front-coded key`, the last row first, placed right after the row keys: rows settle in order
+ * and give up their confirmation, so the list shrinks at its end and what is stored before it keeps its text (parts
+ * of a split record that did not change are not rewritten). The map itself is left empty, not absent: a version that
+ * does not know the coding finds no row confirmed and sends none, where an absent map would send every row.
  */
 function pack(job: BulkJob): Stored {
-  const stored = packKeys(job);
-  const entries = job.confirmed ? Object.entries(job.confirmed) : [];
-  if (entries.length === 0 || !entries.every(([, d]) => DIGEST.test(d))) return stored;
+  const { keys, ...stored } = packKeys(job);
+  const entries = job.confirmed ? Object.entries(job.confirmed).reverse() : [];
+  if (entries.length === 0 || !entries.every(([, d]) => DIGEST.test(d))) return packKeys(job);
   const coded = frontCode(entries.map(([key]) => key));
-  return { ...stored, confirmed: {}, confirmedCoded: entries.map(([, d], i) => d + coded[i]) };
+  return { keys, confirmedCoded: entries.map(([, d], i) => d + coded[i]), ...stored, confirmed: {} };
 }
 
 function unpackConfirmed(coded: readonly string[]): BulkJob['confirmed'] {
   const keys = frontDecode(coded.map((entry) => entry.slice(16)));
-  return Object.fromEntries(coded.map((entry, i) => [keys[i], entry.slice(0, 16)]));
+  return Object.fromEntries(coded.map((entry, i): [string, string] => [keys[i], entry.slice(0, 16)]).reverse());
 }
 
 function unpack(stored: Stored): BulkJob {

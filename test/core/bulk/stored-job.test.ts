@@ -93,11 +93,32 @@ describe('front coding of row keys', () => {
       new BulkJobStore(trusted(store)).put('12', job);
       const stored = [...store.data.values()].join('');
       expect(stored.length).toBeLessThan(plain / 2);
-      expect(stored).toContain(`"${digestOf(2)}:3"`);
+      expect(stored).toContain(`"${digestOf(999)}0:${key(999)}","${digestOf(998)}42:999"`);
       const read = new BulkJobStore(trusted(store)).get('12');
       expect(read).toEqual(job);
       expect(Object.keys(read?.confirmed ?? {})).toEqual(Object.keys(job.confirmed ?? {}));
       expect(new BulkJobStore(trusted(store)).list()).toEqual([job]);
+    });
+
+    it('saved after a batch settled its rows, rewrite only the end of the job: one or two parts and the header', () => {
+      const job = { ...confirmedJob('17', 4_000), cursor: 0, counts: { ok: 0 } } as BulkJob;
+      const store = memory();
+      let sets = 0;
+      const counting = { ...store, set: (k: string, v: string) => void (sets++, store.set(k, v)) };
+      const jobs = new BulkJobStore(trusted(counting));
+      jobs.put('17', job);
+      const parts = store.data.size - 1;
+      expect(parts).toBeGreaterThan(5);
+      for (let batch = 0; batch < 20; batch++) {
+        for (let i = batch * 10; i < batch * 10 + 10; i++) delete job.confirmed?.[key(i)];
+        job.cursor = batch * 10 + 10;
+        job.counts.ok += 10;
+        sets = 0;
+        jobs.put('17', job);
+        expect(sets).toBeLessThanOrEqual(3);
+        expect(new BulkJobStore(trusted(store)).get('17')).toEqual(job);
+      }
+      expect(store.data.size - 1).toBeLessThanOrEqual(parts);
     });
 
     it('leave the plain map empty, so a version that cannot read them confirms no row', () => {
