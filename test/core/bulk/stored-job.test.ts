@@ -104,7 +104,13 @@ describe('front coding of row keys', () => {
       const job = { ...confirmedJob('17', 4_000), cursor: 0, counts: { ok: 0 } } as BulkJob;
       const store = memory();
       let sets = 0;
-      const counting = { ...store, set: (k: string, v: string) => void (sets++, store.set(k, v)) };
+      const counting = {
+        ...store,
+        set: (k: string, v: string) => {
+          sets++;
+          store.set(k, v);
+        },
+      };
       const jobs = new BulkJobStore(trusted(counting));
       jobs.put('17', job);
       const parts = store.data.size - 1;
