@@ -11,31 +11,49 @@
  * generation: a part missing or left by another save reads as no record, never
  * as one glued together from two saves.
  *
+ * A save rewrites only the parts whose text changed: when some part is the
+ * same as the one stored at its place, the header lists where each part is
+ * (its number under the slot's letter and its generation), the parts kept
+ * stay where they are and the others are written under numbers the header
+ * before does not use, so the record saved before stays whole until the
+ * header points at the new one. A save that keeps no part is written to the
+ * other letter, as every split record was before.
+ *
  * A record that fits stays plain JSON under its key, which is how every job
  * was stored before records could be split.
  *
  * A record read is sealed (seal.ts) only when its key and every part are as
  * the running user saved them.
  */
-import type { SignedStore } from './seal';
+import { isSealed, type SignedStore } from './seal';
 
 /** Apps Script's limit per property value, in UTF-8 bytes. */
 export const MAX_VALUE_BYTES = 9 * 1024;
 /** Room for a part's key suffix and generation tag, counted against the limit in case Google counts the key too. */
 const PART_OVERHEAD = 32;
 
+/** A part's number under its record's letter, and the generation it was written with. */
+type Place = [number, number];
+
 interface Split {
   $parts: number;
   slot: 'a' | 'b';
   gen: number;
+  /** Where each part is; absent: part i is number i of this generation. */
+  at?: Place[];
 }
+
+const isPlace = (p: unknown): boolean => Array.isArray(p) && p.length === 2 && p.every((n) => Number.isInteger(n) && n >= 0);
 
 function asSplit(value: unknown): Split | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const v = value as Partial<Split>;
   if (!Number.isInteger(v.$parts) || (v.$parts as number) < 1 || (v.slot !== 'a' && v.slot !== 'b') || !Number.isInteger(v.gen)) return null;
+  if (v.at !== undefined && !(Array.isArray(v.at) && v.at.length === v.$parts && v.at.every(isPlace))) return null;
   return v as Split;
 }
+
+const placesOf = (split: Split): Place[] => split.at ?? Array.from({ length: split.$parts }, (_, i): Place => [i, split.gen]);
 
 function charBytes(text: string, i: number): { bytes: number; width: number } {
   const c = text.charCodeAt(i);
@@ -77,13 +95,18 @@ function chunks(text: string, maxBytes: number): string[] {
 
 const partKey = (key: string, slot: Split['slot'], i: number) => `${key}#${slot}${i}`;
 
+/** What a key holds as far as a store has seen: its split header (null: plain or nothing) and, when known to be as saved, each part's text. */
+interface Seen {
+  split: Split | null;
+  texts?: string[];
+}
+
 export class JobStore<T> {
   /**
-   * What each key holds as far as this store has seen (a split header, or
-   * null for plain or nothing): a save after a read needs no second read to
-   * know which parts it replaces.
+   * What each key holds as far as this store has seen: a save after a read
+   * needs no second read to know which parts it replaces, nor which it keeps.
    */
-  private readonly seen = new Map<string, Split | null>();
+  private readonly seen = new Map<string, Seen>();
 
   constructor(
     protected readonly store: SignedStore,
@@ -118,26 +141,14 @@ export class JobStore<T> {
     const key = this.key(id);
     const before = this.header(key);
     const json = JSON.stringify(value);
+    let after: Split | null = null;
     if (utf8Bytes(key) + utf8Bytes(json) <= MAX_VALUE_BYTES) {
       this.store.set(key, json);
-      this.seen.set(key, null);
+      this.seen.set(key, { split: null });
     } else {
-      const slot = before?.slot === 'a' ? 'b' : 'a';
-      const gen = (before?.gen ?? 0) + 1;
-      const tag = `${gen}:`;
-      const parts = chunks(json, MAX_VALUE_BYTES - utf8Bytes(key) - PART_OVERHEAD);
-      const split: Split = { $parts: parts.length, slot, gen };
-      try {
-        parts.forEach((part, i) => this.store.set(partKey(key, slot, i), tag + part));
-        this.store.set(key, JSON.stringify(split));
-      } catch (err) {
-        // The store refused a write (full, or the service failed): the record saved before stays whole, and the new parts go.
-        this.dropParts(key, split);
-        throw err;
-      }
-      this.seen.set(key, split);
+      after = this.putSplit(key, before, chunks(json, MAX_VALUE_BYTES - utf8Bytes(key) - PART_OVERHEAD));
     }
-    if (before) this.dropParts(key, before);
+    if (before) this.dropParts(key, before, after);
     this.store.saved(value);
   }
 
@@ -145,17 +156,46 @@ export class JobStore<T> {
     const key = this.key(id);
     const before = this.header(key);
     this.store.delete(key);
-    this.seen.set(key, null);
-    if (before) this.dropParts(key, before);
+    this.seen.set(key, { split: null });
+    if (before) this.dropParts(key, before, null);
   }
 
-  private dropParts(key: string, split: Split): void {
+  /** Writes the parts that changed, then the header that points at them; returns the header. */
+  private putSplit(key: string, before: Split | null, parts: string[]): Split {
+    const known = this.seen.get(key)?.texts;
+    const old = before ? placesOf(before) : [];
+    const kept = parts.map((part, i) => known !== undefined && i < old.length && known[i] === part);
+    const gen = (before?.gen ?? 0) + 1;
+    const split: Split =
+      before && kept.includes(true)
+        ? { $parts: parts.length, slot: before.slot, gen, at: freshPlaces(old, kept, gen) }
+        : { $parts: parts.length, slot: before?.slot === 'a' ? 'b' : 'a', gen };
+    const places = placesOf(split);
+    const written = places.filter((_, i) => !kept[i]).map(([n]) => partKey(key, split.slot, n));
+    try {
+      parts.forEach((part, i) => {
+        if (!kept[i]) this.store.set(partKey(key, split.slot, places[i][0]), `${gen}:${part}`);
+      });
+      this.store.set(key, JSON.stringify(split));
+    } catch (err) {
+      // The store refused a write (full, or the service failed): the record saved before stays whole, and the new parts go.
+      for (const k of written) this.store.delete(k);
+      throw err;
+    }
+    this.seen.set(key, { split, texts: parts });
+    return split;
+  }
+
+  /** Deletes the parts of `before` that `after` does not keep. */
+  private dropParts(key: string, before: Split, after: Split | null): void {
+    const keep = new Set(after ? placesOf(after).map(([n]) => partKey(key, after.slot, n)) : []);
     // Stryker disable next-line EqualityOperator: deleting an absent part changes nothing
-    for (let i = 0; i < split.$parts; i++) this.store.delete(partKey(key, split.slot, i));
+    for (const [n] of placesOf(before)) if (!keep.has(partKey(key, before.slot, n))) this.store.delete(partKey(key, before.slot, n));
   }
 
   private header(key: string): Split | null {
-    if (this.seen.has(key)) return this.seen.get(key) ?? null;
+    const seen = this.seen.get(key);
+    if (seen) return seen.split;
     const raw = this.store.get(key);
     let split: Split | null = null;
     try {
@@ -163,7 +203,7 @@ export class JobStore<T> {
     } catch {
       split = null;
     }
-    this.seen.set(key, split);
+    this.seen.set(key, { split });
     return split;
   }
 
@@ -177,19 +217,35 @@ export class JobStore<T> {
       parsed = null;
     }
     const split = asSplit(parsed);
-    this.seen.set(key, split);
+    this.seen.set(key, { split });
     if (!split) return reading.mark((parsed ?? null) as T | null);
-    const tag = `${split.gen}:`;
-    let text = '';
-    for (let i = 0; i < split.$parts; i++) {
-      const part = reading.get(partKey(key, split.slot, i));
+    const texts: string[] = [];
+    for (const [n, gen] of placesOf(split)) {
+      const part = reading.get(partKey(key, split.slot, n));
+      const tag = `${gen}:`;
       if (part === null || !part.startsWith(tag)) return null;
-      text += part.slice(tag.length);
+      texts.push(part.slice(tag.length));
     }
+    let item: T;
     try {
-      return reading.mark(JSON.parse(text) as T);
+      item = reading.mark(JSON.parse(texts.join('')) as T);
     } catch {
       return null;
     }
+    // Only parts read as the running user saved them may be kept by the next save.
+    if (isSealed(item)) this.seen.set(key, { split, texts });
+    return item;
   }
+}
+
+/** The places of a save that keeps some parts: a kept part stays where it is; each other takes a number the save before does not use. */
+function freshPlaces(old: readonly Place[], kept: readonly boolean[], gen: number): Place[] {
+  const used = new Set(old.map(([n]) => n));
+  let free = 0;
+  return kept.map((keep, i) => {
+    if (keep) return old[i];
+    while (used.has(free)) free++;
+    used.add(free);
+    return [free, gen];
+  });
 }

@@ -9,7 +9,7 @@ import { GasEmulator } from '../../../dev/gas/runner';
 import { JobStore, MAX_VALUE_BYTES } from '../../../src/core/trust/job-store';
 import { type KeyValueStore, readOnce } from '../../../src/core/ports';
 import { propertyStore } from '../../../src/gas/services';
-import { trusted } from '../bulk/fixtures';
+import { altered, trusted } from '../bulk/fixtures';
 
 /** DocumentProperties in memory, with the 9 KB limit counted in UTF-8 bytes as Google counts it. */
 class LimitedStore implements KeyValueStore {
@@ -48,6 +48,9 @@ const job = (id: string, kb: number): Job => ({
 });
 
 const PREFIX = 'faturamento.job.';
+
+/** The same record with every warning changed. */
+const changed = (j: Job): Job => ({ ...j, warnings: j.warnings.map((w) => `${w}!`) });
 
 describe('JobStore', () => {
   it('keeps a record that fits as plain JSON under its key, as jobs stored before splitting existed', () => {
@@ -98,10 +101,71 @@ describe('JobStore', () => {
       const jobs = new JobStore<Job>(trusted(store), PREFIX);
       const before = jobs.get('r1');
       store.setsUntilKill = kill;
-      expect(() => jobs.put('r1', job('r1', 30 + kill))).toThrow(/maximum execution time/);
+      // Every warning changed: no part of the record before is kept, every part is written.
+      expect(() => jobs.put('r1', changed(job('r1', 30 + kill)))).toThrow(/maximum execution time/);
       store.setsUntilKill = undefined;
       expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toEqual(before);
     }
+  });
+
+  it('a save rewrites only the parts that changed, and killed at any of its writes leaves the previous record readable', () => {
+    const store = new LimitedStore();
+    const first = job('r1', 40);
+    new JobStore<Job>(trusted(store), PREFIX).put('r1', first);
+    const partsBefore = new Map([...store.map].filter(([k]) => k.includes('#')));
+    // The last warnings changed: the parts before them are the same text.
+    const next = { ...first, warnings: [...first.warnings.slice(0, -3), 'Aviso novo'] };
+    for (let kill = 0; ; kill++) {
+      const jobs = new JobStore<Job>(trusted(store), PREFIX);
+      expect(jobs.get('r1')).toEqual(first);
+      store.setsUntilKill = kill;
+      let killed = false;
+      try {
+        jobs.put('r1', next);
+      } catch {
+        killed = true;
+      }
+      store.setsUntilKill = undefined;
+      if (!killed) {
+        // One part and the header written: the parts that did not change stay as they were.
+        expect(kill).toBe(2);
+        break;
+      }
+      expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toEqual(first);
+    }
+    expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toEqual(next);
+    const partsAfter = [...store.map].filter(([k]) => k.includes('#'));
+    expect(partsAfter).toHaveLength(partsBefore.size);
+    expect(partsAfter.filter(([k, v]) => partsBefore.get(k) === v)).toHaveLength(partsBefore.size - 1);
+    // Saved again by a store that read it, the record keeps its parts and reads back whole after every save.
+    const jobs = new JobStore<Job>(trusted(store), PREFIX);
+    for (const n of [5, 6, 120, 7]) {
+      const saved = { ...first, warnings: [...first.warnings.slice(0, -n), `Aviso ${n}`] };
+      jobs.put('r1', saved);
+      expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toEqual(saved);
+    }
+    expect([...store.map.keys()].filter((k) => k.includes('#')).length).toBeLessThanOrEqual(partsBefore.size);
+  });
+
+  it('a store that has not read the record as saved, or read it altered, keeps no part of it', () => {
+    const store = new LimitedStore();
+    const first = job('r1', 30);
+    new JobStore<Job>(trusted(store), PREFIX).put('r1', first);
+    const next = { ...first, warnings: [...first.warnings.slice(0, -1), 'Aviso novo'] };
+    new JobStore<Job>(trusted(store), PREFIX).put('r1', next);
+    // Written whole to the other letter.
+    expect(new Set([...store.map.keys()].filter((k) => k.includes('#')).map((k) => k.split('#')[1][0]))).toEqual(new Set(['b']));
+    const header = JSON.parse(store.map.get(`${PREFIX}r1`)!);
+    expect(header.at).toBeUndefined();
+    expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toEqual(next);
+    // Read, but not as the running user saved it: written whole to the other letter again.
+    const unsealed = new JobStore<Job>(altered(store), PREFIX);
+    expect(unsealed.get('r1')).toEqual(next);
+    const last = { ...next, warnings: [...next.warnings.slice(0, -1), 'Aviso último'] };
+    unsealed.put('r1', last);
+    expect(new Set([...store.map.keys()].filter((k) => k.includes('#')).map((k) => k.split('#')[1][0]))).toEqual(new Set(['a']));
+    expect(JSON.parse(store.map.get(`${PREFIX}r1`)!).at).toBeUndefined();
+    expect(new JobStore<Job>(trusted(store), PREFIX).get('r1')).toEqual(last);
   });
 
   it('a save refused half-way (the 500 KB store is full) leaves the previous record and none of the new parts', () => {
