@@ -24,8 +24,18 @@ export const LAZY_CHUNKS: Record<string, readonly string[]> = {
   bulk: ['src/gas/lote-server.ts', 'src/gas/alteracoes-server.ts', 'src/core/bulk/job.ts', 'src/core/bulk/catalog.ts'],
   // Painéis: their sidebar, and the end of a run of a report that feeds one.
   dashboards: ['src/gas/paineis-server.ts', 'src/core/dashboards/refresh.ts'],
-  // A report's run: its steps, never the sidebars' listings and forms.
-  import: ['src/core/pull/start.ts', 'src/core/pull/step.ts', 'src/core/pull/state.ts', 'src/core/pull/layout.ts', 'src/core/hourly/unchanged-run.ts'],
+  // A report's run: starting it (from the Importar form, Relatórios or the hourly run) and its steps, never the
+  // sidebars' listings and forms.
+  import: [
+    'src/core/pull/start.ts',
+    'src/core/pull/step.ts',
+    'src/core/pull/state.ts',
+    'src/core/pull/layout.ts',
+    'src/core/hourly/unchanged-run.ts',
+    'src/core/runs/begin.ts',
+    'src/core/runs/step.ts',
+    'src/core/runs/form.ts',
+  ],
   // Ajuda › Diagnóstico.
   diagnostics: ['src/gas/diagnostics.ts'],
 };
