@@ -159,7 +159,7 @@ let shimLocals = 0;
 async function sharedShim(root: string, path: string): Promise<string> {
   const source = readFileSync(join(root, path), 'utf8');
   // A module of our own names each value where it declares it; only a package may gather its parts with `export *`.
-  if (/^export \*/m.test(source) && !path.startsWith('node_modules/'))
+  if (/^export \*/m.test(source) && !path.split('/').includes('node_modules'))
     throw new Error(`build: a lazy chunk imports ${path}, which re-exports with "export *": import from the module that declares the value`);
   const names = /^export \*/m.test(source) ? await resolvedExports(root, path) : exportedValues(source);
   // Renamed on export: a package may export a reserved word (zod's `catch`), which no `const` may be named; each local
