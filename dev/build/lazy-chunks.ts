@@ -20,12 +20,23 @@ import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 /** The chunks and their roots (paths from the repository root). */
 export const LAZY_CHUNKS: Record<string, readonly string[]> = {
   // Lançamentos em lote and Enviar alterações: their sidebar, the hourly run when a batch is unfinished, and the
-  // Produtos and Planos tabs the templates pick from, refreshed after a subscriptions report runs.
-  bulk: ['src/gas/lote-server.ts', 'src/gas/alteracoes-server.ts', 'src/core/bulk/job.ts', 'src/core/bulk/catalog.ts'],
+  // Produtos and Planos tabs the templates pick from, refreshed after a subscriptions report runs; and the table of
+  // the writes, which only a lot's rows and a Fechamento's issued invoices send.
+  bulk: ['src/gas/lote-server.ts', 'src/gas/alteracoes-server.ts', 'src/core/bulk/job.ts', 'src/core/bulk/catalog.ts', 'src/api/writes.ts'],
   // Painéis: their sidebar, and the end of a run of a report that feeds one.
   dashboards: ['src/gas/paineis-server.ts', 'src/core/dashboards/refresh.ts'],
-  // A report's run: its steps, never the sidebars' listings and forms.
-  import: ['src/core/pull/start.ts', 'src/core/pull/step.ts', 'src/core/pull/state.ts', 'src/core/pull/layout.ts', 'src/core/hourly/unchanged-run.ts'],
+  // A report's run: starting it (from the Importar form, Relatórios or the hourly run) and its steps, never the
+  // sidebars' listings and forms.
+  import: [
+    'src/core/pull/start.ts',
+    'src/core/pull/step.ts',
+    'src/core/pull/state.ts',
+    'src/core/pull/layout.ts',
+    'src/core/hourly/unchanged-run.ts',
+    'src/core/runs/begin.ts',
+    'src/core/runs/step.ts',
+    'src/core/runs/form.ts',
+  ],
   // Ajuda › Diagnóstico.
   diagnostics: ['src/gas/diagnostics.ts'],
 };
@@ -121,17 +132,43 @@ export function exportedValues(source: string): string[] {
 /** `__pick("<module>","<name>")`: how a chunk names a value of the eager bundle (see `sharedShim`). */
 const PICK = /__pick\(\s*"([^"]+)",\s*"([^"]+)"\s*\)/g;
 
+/** A module's exported names as esbuild resolves them, `export *` included (a package's index re-exports its parts). */
+async function resolvedExports(root: string, path: string): Promise<string[]> {
+  const out = await build({
+    absWorkingDir: root,
+    entryPoints: [path],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    outdir: join(root, 'dist'),
+  });
+  return Object.values(out.metafile.outputs).flatMap((o) => o.exports);
+}
+
 /**
  * A chunk's view of an eager module: each export read from the eager bundle
  * when the chunk is loaded. Marked pure, so the chunk keeps only the ones it
  * uses, and the eager bundle then hands over exactly those.
  */
-function sharedShim(root: string, path: string): string {
+let shimLocals = 0;
+
+async function sharedShim(root: string, path: string): Promise<string> {
   const source = readFileSync(join(root, path), 'utf8');
-  if (/^export \*/m.test(source))
+  // A module of our own names each value where it declares it; only a package may gather its parts with `export *`.
+  if (/^export \*/m.test(source) && !path.split('/').includes('node_modules'))
     throw new Error(`build: a lazy chunk imports ${path}, which re-exports with "export *": import from the module that declares the value`);
-  return exportedValues(source)
-    .map((n) => `export const ${n} = /* @__PURE__ */ __pick(${JSON.stringify(path)}, ${JSON.stringify(n)});`)
+  const names = /^export \*/m.test(source) ? await resolvedExports(root, path) : exportedValues(source);
+  // Renamed on export: a package may export a reserved word (zod's `catch`), which no `const` may be named; each local
+  // is named once in the whole build, since the bundler does not tell apart the same local name of two shims.
+  return names
+    .map((n) => {
+      const local = `__shared${++shimLocals}`;
+      return `const ${local} = /* @__PURE__ */ __pick(${JSON.stringify(path)}, ${JSON.stringify(n)});\nexport { ${local} as ${n} };`;
+    })
     .join('\n');
 }
 
@@ -172,7 +209,7 @@ function boundary(root: string, plan: Plan, side: string | null, loader: string)
         resolveDir: root,
         loader: 'js',
       }));
-      b.onLoad({ filter: /.*/, namespace: SHARED }, (args) => ({ contents: sharedShim(root, args.path), resolveDir: root, loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: SHARED }, async (args) => ({ contents: await sharedShim(root, args.path), resolveDir: root, loader: 'js' }));
     },
   };
 }
@@ -211,10 +248,12 @@ export async function lazyChunks(
   const modules = [...used].sort(([a], [b]) => a.localeCompare(b));
   const loader = [
     ...modules.map(([path, names], i) => `import { ${[...names].map((n) => `${n} as s${i}_${n}`).join(', ')} } from ${JSON.stringify(join(root, path))};`),
-    `const shared = { ${modules.map(([path, names], i) => `${JSON.stringify(path)}: { ${[...names].map((n) => `${n}: s${i}_${n}`).join(', ')} }`).join(', ')} };`,
+    // Read when a chunk is loaded, not when this module runs: an eager module that imports a root through its stub
+    // imports this loader too, so its own values may not be set yet when the loader's top level runs.
+    `const shared = { ${modules.map(([path, names], i) => `${JSON.stringify(path)}: () => ({ ${[...names].map((n) => `${n}: s${i}_${n}`).join(', ')} })`).join(', ')} };`,
     `const sources = ${JSON.stringify(sources)};`,
     'const loaded = {};',
-    'const pick = (path, name) => shared[path][name];',
+    'const pick = (path, name) => shared[path]()[name];',
     // One compile per chunk per execution, the first time one of its functions is called.
     'export function load(name) { return loaded[name] || (loaded[name] = new Function("__pick", "__load", sources[name])(pick, load)); }',
   ].join('\n');

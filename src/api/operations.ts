@@ -10,6 +10,9 @@ import * as records from './records';
 
 export type ListingKey = 'clientes' | 'faturas' | 'nfse' | 'cobrancas' | 'transacoes' | 'assinaturas';
 
+/** The one listing whose sheets Enviar alterações pushes edits from: every write's `edits` names it (writes.ts). */
+export const EDITABLE_LISTING = 'assinaturas' satisfies ListingKey;
+
 export interface ListOperation {
   kind: 'list';
   key: ListingKey;

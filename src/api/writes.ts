@@ -10,6 +10,7 @@ import { lazyTable } from './lazy-table';
 import * as z from 'zod/mini';
 import { COMPETENCIA_PATTERN, monthIndex, parseIsoDate } from './calendar';
 import type { RecordOf } from './fields';
+import type { EDITABLE_LISTING } from './operations';
 import type * as records from './records';
 import { plural } from './words';
 
@@ -101,7 +102,7 @@ export interface WriteOperation<F extends Record<string, BodyField> = Record<str
    * records it applies to (the record's own field says which, never the sheet)
    * and the listing they come from. Its body fields name the record fields they set.
    */
-  edits?: { listing: 'assinaturas'; field: 'tipoContrato'; value: string };
+  edits?: { listing: typeof EDITABLE_LISTING; field: 'tipoContrato'; value: string };
   /** The request check, derived from `fields` and `rules`. */
   readonly body: z.ZodMiniObject;
 }
@@ -396,6 +397,11 @@ export const writes = table(() => ({
     },
   },
 }));
+
+/** Every write, in the table's order: a function, so code that may not load the writes' chunk can name it. */
+export function writeOperations(): WriteOperation[] {
+  return Object.values(writes as Record<string, WriteOperation>);
+}
 
 export function write(key: string): WriteOperation {
   const op = (writes as Record<string, WriteOperation>)[key];

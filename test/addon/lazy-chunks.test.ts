@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../dev/sandbox/harness';
 import { borrowSandbox } from '../../dev/sandbox/harness';
 import { bundleParts } from '../../build';
-import { connect, emulator, importAll } from './helpers';
+import type { Rec } from '../core/bulk/fixtures';
+import { connect, emulator, importAll, SP } from './helpers';
 
 let sb: SandboxHandle;
 let chunks: Record<string, string>;
@@ -57,5 +58,26 @@ describe('the bundle’s lazy chunks in the emulator', () => {
     expect(compiled()).toBe('bulk');
     emu.run('getDashboards');
     expect(compiled()).toBe('dashboards');
+  });
+
+  it('the menu and an hourly run with nothing due compile nothing', () => {
+    const emu = emulator();
+    const compiled = () => loaded(emu.history.at(-1)?.counters.compiledChars);
+    connect(emu, sb);
+    expect(loaded(emu.open('FULL').counters.compiledChars)).toBe('none');
+    const { reportId } = importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Diário' });
+    expect((emu.run('setReportSchedule', [reportId, { kind: 'daily', hour: 7 }, false]) as Rec).ok).toBe(true);
+    // Due at 7 the next morning: the trigger's runs until then, a few minutes into each hour, find nothing to do.
+    const before = emu.history.length;
+    for (let h = 11; h <= 30; h++) emu.runDueTriggers(SP(`2026-11-${h < 24 ? 22 : 23}T${String(h % 24).padStart(2, '0')}:05:00`));
+    const runs = emu.history.slice(before).filter((r) => r.functionName === 'runScheduledReports');
+    expect(runs.length).toBeGreaterThan(10);
+    expect(runs.map((r) => loaded(r.counters.compiledChars))).toEqual(runs.map(() => 'none'));
+    expect((emu.run('listReports') as Rec[])[0].lastRun.origin).toBe('manual');
+    // At 7 the report is due: that run compiles the import code.
+    emu.runDueTriggers(SP('2026-11-23T07:05:00'));
+    expect(emu.history.at(-1)?.functionName).toBe('runScheduledReports');
+    expect(compiled()).toBe('import');
+    expect((emu.run('listReports') as Rec[])[0].lastRun.origin).toBe('agendado');
   });
 });

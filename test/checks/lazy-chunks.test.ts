@@ -51,6 +51,14 @@ describe('lazy chunks', () => {
     expect(load(code).lib.isSharedCounter()).toBe(true);
   });
 
+  it('hand a chunk an eager constant set after the loader ran (its module imports another chunk’s root)', async () => {
+    const { code } = await bundle('late-main.ts', { heavy: ['heavy.ts'], late: ['late-root.ts'] });
+    const { lib, compiled } = load(code);
+    expect(lib.total(1)).toBe(2);
+    expect(compiled).toHaveLength(1);
+    expect(lib.light(2)).toBe('only-in-the-chunk'.length + 2 + 20);
+  });
+
   it('refuse at build time a constant imported across the boundary', async () => {
     await expect(bundle('wants-constant.ts', { heavy: ['heavy.ts'] })).rejects.toThrow(
       /No matching export in "lazy-stub:heavy.ts" for import "HEAVY_CONSTANT"/,

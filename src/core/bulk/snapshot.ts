@@ -9,7 +9,8 @@
  * Saves write the parts of a new generation to the other slot before the head
  * points at them, so an execution killed mid-save still reads the last whole one.
  */
-import { type WriteOperation, writes } from '../../api/writes';
+import { EDITABLE_LISTING } from '../../api/operations';
+import { type WriteOperation, writeOperations } from '../../api/writes';
 import type { Owner } from '../trust/owners';
 import { isSealed, type SignedStore } from '../trust/seal';
 import { hash } from './digest';
@@ -30,8 +31,7 @@ let edits: EditOperation[] | undefined;
  * The operations that push edits, and the record fields they let a user change (valorUnitario, quantidade…).
  * Found on first use: reading them builds the writes table, which a cold start does not need.
  */
-export const editOperations = (): EditOperation[] =>
-  (edits ??= Object.values(writes as Record<string, WriteOperation>).filter((w): w is EditOperation => w.edits !== undefined));
+export const editOperations = (): EditOperation[] => (edits ??= writeOperations().filter((w): w is EditOperation => w.edits !== undefined));
 
 let editable: string[] | undefined;
 /** Every record field some edit operation sets, in a fixed order (the snapshot's columns). */
@@ -164,7 +164,4 @@ export class SnapshotStore {
 }
 
 /** Whether imports of this listing keep a snapshot (some update pushes edits from its sheets). */
-export const editableListing = (listingKey: string): boolean =>
-  editOperations()
-    .map((o): string => o.edits.listing)
-    .includes(listingKey);
+export const editableListing = (listingKey: string): boolean => listingKey === EDITABLE_LISTING;
