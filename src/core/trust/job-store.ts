@@ -164,7 +164,7 @@ export class JobStore<T> {
   private putSplit(key: string, before: Split | null, parts: string[]): Split {
     const known = this.seen.get(key)?.texts;
     const old = before ? placesOf(before) : [];
-    const kept = parts.map((part, i) => known !== undefined && i < old.length && known[i] === part);
+    const kept = parts.map((part, i) => known?.[i] === part);
     const gen = (before?.gen ?? 0) + 1;
     const split: Split =
       before && kept.includes(true)

@@ -127,6 +127,37 @@ describe('JobStore splitting', () => {
     expect(jobs.get('r')).toEqual({ ok: true });
   });
 
+  it('a header whose part places are not each a pair of whole numbers, one a part, is read as the record it is', () => {
+    const store = new ByteStore();
+    store.map.set(`${PREFIX}r#a0`, '1:{"parte":true}');
+    const header = (at: unknown, parts = 1) => ({ $parts: parts, slot: 'a', gen: 1, at });
+    const lookalikes = [
+      header('x'),
+      header([[0, 1]], 2),
+      header([[0]]),
+      header([[0, 1, 2]]),
+      header([[0.5, 1]]),
+      header([[-1, 1]]),
+      header([['0', 1]]),
+      header([[0, -1]]),
+      header([[0, 0.5]]),
+      header([5]),
+      header(
+        [
+          [0, 1],
+          [0.5, 1],
+        ],
+        2,
+      ),
+    ];
+    for (const value of lookalikes) {
+      store.map.set(`${PREFIX}r`, JSON.stringify(value));
+      expect(new JobStore<unknown>(trusted(store), PREFIX).get('r')).toEqual(value);
+    }
+    store.map.set(`${PREFIX}r`, JSON.stringify(header([[0, 1]])));
+    expect(new JobStore<unknown>(trusted(store), PREFIX).get('r')).toEqual({ parte: true });
+  });
+
   it('a real split header with a part of the other slot reads as no record', () => {
     const store = new ByteStore();
     const jobs = new JobStore<string>(trusted(store), PREFIX);
