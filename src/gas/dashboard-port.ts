@@ -6,6 +6,7 @@ import type { DashboardDeps } from '../core/dashboards/refresh';
 import { DashboardStore } from '../core/dashboards/store';
 import type { SignedStore } from '../core/trust/seal';
 import { ReportStore } from '../core/reports/reports';
+import { lastAsked } from '../core/runs/plan-pull';
 import { documentStore, spreadsheetTimeZone } from './services';
 import { bookPort, type SheetMemo, sheetPort, sheetsOf } from './sheet-port';
 import { insertSheetAtEnd } from './cell-limit';
@@ -97,7 +98,14 @@ export function dashboardDeps(
   ss: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet(),
 ): DashboardDeps {
   const newId = () => Utilities.getUuid();
-  return { dashboards: new DashboardStore(doc, newId), reports: new ReportStore(doc, newId), book: dashboardBookPort(ss), zone, now: () => Date.now() };
+  return {
+    dashboards: new DashboardStore(doc, newId),
+    reports: new ReportStore(doc, newId),
+    book: dashboardBookPort(ss),
+    asked: (r) => lastAsked(r, Date.now(), zone),
+    zone,
+    now: () => Date.now(),
+  };
 }
 
 /** The report-run hook (RunDeps.afterReportRun): the run's owner's dashboards on that report, each started only with time left for it. */

@@ -4,6 +4,7 @@
  * sheet. One refresh serves every kind (refresh.ts); the registry (kinds.ts)
  * names them.
  */
+import type { FilterValues } from '../../api/filters';
 import type { ListingKey } from '../../api/operations';
 import type { Report } from '../reports/reports';
 import type { SheetPort } from '../sheets/sheet-port';
@@ -35,6 +36,8 @@ export interface Source {
   child?: SourceTable | null;
   /** The report's columns by field key, as their header says them in quotes (for a missing column's note). */
   labels: Record<string, string>;
+  /** The filters the report's last run asked for, as it asked them (relative dates resolved on its day). */
+  asked: FilterValues;
 }
 
 /** What a kind computes from: its reports in the order it named them, and the day. */

@@ -3,6 +3,7 @@
  * keeps, its sheet by id, and only the columns asked for, found by their
  * metadata (never by position or header text).
  */
+import type { FilterValues } from '../../api/filters';
 import { listing } from '../../api/operations';
 import { UserError } from '../../api/user-error';
 import { findChildSheet } from '../sheets/child-sheet';
@@ -20,6 +21,8 @@ import { EMPRESA, type SourceTable } from './sources';
 export interface ReadDeps {
   reports: ReportStore;
   book: DashboardBookPort;
+  /** What a report's last run asked the service for: a panel counts the months its report covered. */
+  asked: (report: Report) => FilterValues;
 }
 
 /** Where each field's column is: its metadata, or for a child sheet (laid out by the import in header order) the header notes. */
@@ -114,6 +117,7 @@ export function readSources(deps: ReadDeps, ids: Partial<Record<SourceField, str
     sheet,
     table: readSource(sheet, need.columns),
     labels: labelsOf(report),
+    asked: deps.asked(report),
     ...(need.child ? { child: readChild(deps, need, report, sheet) } : {}),
   }));
 }

@@ -6,6 +6,7 @@
  * good figures stay and the sheet says why.
  */
 import { brDateTime, type Zone } from '../../api/calendar';
+import type { FilterValues } from '../../api/filters';
 import { UserError } from '../../api/user-error';
 import { bounded, MESSAGE_MAX } from '../bounds';
 import type { Report, ReportStore } from '../reports/reports';
@@ -22,6 +23,8 @@ export interface DashboardDeps {
   dashboards: DashboardStore;
   reports: ReportStore;
   book: DashboardBookPort;
+  /** What a report's last run asked the service for. */
+  asked: (report: Report) => FilterValues;
   zone: Zone;
   now: () => number;
   /** The kinds it knows (the add-on's own when left out). */

@@ -4,9 +4,7 @@
  * the document's work store because they belong to the spreadsheet, signed
  * whole (seal.ts); relative filters keep a saved report meaningful as time passes.
  */
-import type { FilterValues } from '../../api/filters';
 import type { ListingKey } from '../../api/operations';
-import { addDays, addMonths, competencia, isoDate, type Zone } from '../../api/calendar';
 import { ItemStore } from '../trust/item-store';
 import type { SignedStore } from '../trust/seal';
 import type { Owner } from '../trust/owners';
@@ -111,28 +109,6 @@ export class ReportStore extends ItemStore<Report> {
   constructor(doc: SignedStore, newId: () => string) {
     super(doc, REPORT_PREFIX, newId, 'Este relatório não existe mais. Atualize a lista de relatórios.');
   }
-}
-
-function isRelative(v: SavedFilterValue): v is RelativeValue {
-  return typeof v === 'object' && !Array.isArray(v) && 'rel' in v;
-}
-
-/** Turns saved filters into absolute values for a run at `now`. */
-export function resolveFilters(report: Report, now: Date, zone: Zone): FilterValues {
-  const today = zone.wall(now);
-  const out: FilterValues = {};
-  for (const [name, value] of Object.entries(report.filters)) {
-    if (!isRelative(value)) {
-      out[name] = value;
-      continue;
-    }
-    if (value.rel === 'hoje') {
-      out[name] = isoDate(addDays(today, value.dias));
-    } else {
-      out[name] = competencia(addMonths(today, value.meses));
-    }
-  }
-  return out;
 }
 
 /** The zone the service keeps its clock in, unless a connection says otherwise. */

@@ -9,7 +9,8 @@ import { type ListingKey, type ListOperation, listings } from '../../api/operati
 import { UserError } from '../../api/user-error';
 import type { Connection, ConnectionStore } from '../connections/connections';
 import { lookAt, type SheetLook } from '../pull/start';
-import { ALL_COMPANIES_LABEL, type Report, resolveFilters, type SavedFilterValue } from '../reports/reports';
+import { ALL_COMPANIES_LABEL, type Report, type SavedFilterValue } from '../reports/reports';
+import { resolveFilters } from './plan-pull';
 import { checkSheetFilters, type SheetFilter } from '../sheets/sheet-filters';
 import { sheetNameProblem } from '../sheets/sheet-names';
 import { tableSpec } from '../sheets/table';
@@ -146,7 +147,7 @@ function checkForm(deps: RunDeps, form: ReportForm, editing: Report | null, ctx:
   const filters = cleanFilters(form.filters);
   try {
     // Formatted here only to refuse a bad filter beside its field; runs format their own resolved values.
-    formatFilters(op.label, op.filters, resolveFilters({ filters, listing: form.listing } as Report, new Date(deps.now()), deps.zone), deps.zone);
+    formatFilters(op.label, op.filters, resolveFilters({ filters }, new Date(deps.now()), deps.zone), deps.zone);
   } catch (err) {
     if (err instanceof FilterError) throw new UserError(err.detail, `filter:${err.filter}`);
     throw err;

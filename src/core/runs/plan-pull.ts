@@ -13,7 +13,7 @@ import { listing } from '../../api/operations';
 import { describeOrganization, distinctOrganizations, type Organization } from '../connections/organizations';
 import type { SheetLook } from '../pull/start';
 import type { CompanySpec, ImportSpec } from '../pull/state';
-import { type Companies, type Report, resolveFilters, SERVICE_TIME_ZONE } from '../reports/reports';
+import { type Companies, type RelativeValue, type Report, type SavedFilterValue, SERVICE_TIME_ZONE } from '../reports/reports';
 import type { SheetCondition, SheetFilter } from '../sheets/sheet-filters';
 import { type Column, tableSpec } from '../sheets/table';
 
@@ -41,6 +41,33 @@ export interface PullPlan {
   notes: string[];
   /** The organizations the pull reads, when every one is known; undefined when any is not (nothing can be compared then). */
   organizations?: Organization[];
+}
+
+function isRelative(v: SavedFilterValue): v is RelativeValue {
+  return typeof v === 'object' && !Array.isArray(v) && 'rel' in v;
+}
+
+/** A report's saved filters as a run at `now` asks them: "hoje − 90 dias" and "mês atual" become that day's date and competência. */
+export function resolveFilters(report: Pick<Report, 'filters'>, now: Date, zone: Zone): FilterValues {
+  const today = zone.wall(now);
+  const out: FilterValues = {};
+  for (const [name, value] of Object.entries(report.filters)) {
+    if (!isRelative(value)) {
+      out[name] = value;
+      continue;
+    }
+    if (value.rel === 'hoje') {
+      out[name] = isoDate(addDays(today, value.dias));
+    } else {
+      out[name] = competencia(addMonths(today, value.meses));
+    }
+  }
+  return out;
+}
+
+/** What a report's last run asked for (its filters on the day it last started); today's, for a report that never ran. */
+export function lastAsked(report: Report, now: number, zone: Zone): FilterValues {
+  return resolveFilters(report, new Date(report.lastRun?.startedAt ?? now), zone);
 }
 
 /** The pull a run of `report` makes, from what it knows at its start. */

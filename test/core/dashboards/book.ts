@@ -5,6 +5,7 @@
  * columns until it is grown) and refuses, as Sheets does, a range outside it
  * or one of no rows or columns.
  */
+import { lastAsked } from '../../../src/core/runs/plan-pull';
 import { intlZone } from '../../../src/api/calendar';
 import type { DashboardKind } from '../../../src/core/dashboards/kinds';
 import type { PanelKind } from '../../../src/core/dashboards/panel';
@@ -118,6 +119,7 @@ export function panelWorld(key: string, kind: PanelKind, rows: Record<string, Ce
     dashboards: new DashboardStore(trusted(doc), () => `painel${++n}xx`),
     reports: new ReportStore(trusted(doc), () => `rel${++n}xxxx`),
     book,
+    asked: (r: Report) => lastAsked(r, NOW, zone),
     zone,
     now: () => NOW,
     ...(kinds ? { kinds } : {}),

@@ -5,6 +5,7 @@
  * grid). And the three reports must read the same organizations: charges of
  * another company would leave every invoice without its charge.
  */
+import { lastAsked } from '../../../src/core/runs/plan-pull';
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../../src/api/calendar';
 import { refreshDashboard } from '../../../src/core/dashboards/refresh';
@@ -85,6 +86,7 @@ function world(invoices: CellValue[][]) {
     dashboards: new DashboardStore(trusted(doc), () => `painel${++n}xx`),
     reports: new ReportStore(trusted(doc), () => `rel${++n}xxxx`),
     book,
+    asked: (r: Report) => lastAsked(r, NOW, zone),
     zone,
     now: () => NOW,
   };

@@ -3,6 +3,8 @@
  * i14a's contract): totals per company, records of two companies with the same
  * id kept apart, and a sheet without the column read as one company.
  */
+import type { Report as SavedReport } from '../../../src/core/reports/reports';
+import { lastAsked } from '../../../src/core/runs/plan-pull';
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../../src/api/calendar';
 import { invoicesWithoutNfse } from '../../../src/core/dashboards/kinds/sem-nfse';
@@ -24,6 +26,16 @@ const day = (iso: string) => zone.instant({ year: +iso.slice(0, 4), month: +iso.
 function table(columns: Record<string, CellValue[]>): SourceTable {
   const rows = Math.max(...Object.values(columns).map((c) => c.length));
   return { rows, column: (key) => columns[key] };
+}
+
+/** Deps at 1_000 whose spreadsheet fails any touch. */
+function sheetless(dashboards: DashboardStore, reports: ReportStore) {
+  const book = new Proxy({} as DashboardBookPort, {
+    get: () => {
+      throw new Error('the sheet must not be touched');
+    },
+  });
+  return { dashboards, reports, book, asked: (r: SavedReport) => lastAsked(r, 1_000, zone), zone, now: () => 1_000 };
 }
 
 describe('Contas a receber por faixa de vencimento', () => {
@@ -87,12 +99,7 @@ describe('the refresh after a report run', () => {
     const dashboards = new DashboardStore(trusted(doc), () => `painel0${++n}`);
     const made = dashboards.create({ kind: 'vencimentos', reportId: 'r1', owner: { id: 'u1', email: 'a@b' }, sheetName: 'Painel' }, 0);
     const other = dashboards.create({ kind: 'vencimentos', reportId: 'r1', owner: { id: 'u2', email: 'c@d' }, sheetName: 'Outro' }, 0);
-    const book = new Proxy({} as DashboardBookPort, {
-      get: () => {
-        throw new Error('the sheet must not be touched');
-      },
-    });
-    const deps = { dashboards, reports: new ReportStore(trusted(doc), () => 'x'), book, zone, now: () => 1_000 };
+    const deps = sheetless(dashboards, new ReportStore(trusted(doc), () => 'x'));
     afterReportRun(deps, 'r1', 'u1', 999);
     expect(dashboards.get(made.id).lastRefresh).toMatchObject({ ok: false, message: expect.stringMatching(/próxima execução/) });
     // Someone else's dashboard on the same report is theirs to refresh.
@@ -104,12 +111,7 @@ describe('the refresh after a report run', () => {
     const doc = altered();
     const dashboards = new DashboardStore(doc, () => 'painel01');
     const made = dashboards.create({ kind: 'vencimentos', reportId: 'r1', owner: { id: 'u1', email: 'a@b' }, sheetName: 'Painel' }, 0);
-    const book = new Proxy({} as DashboardBookPort, {
-      get: () => {
-        throw new Error('the sheet must not be touched');
-      },
-    });
-    const deps = { dashboards, reports: new ReportStore(doc, () => 'x'), book, zone, now: () => 1_000 };
+    const deps = sheetless(dashboards, new ReportStore(doc, () => 'x'));
     // Out of time it is not even marked as waiting; in time it is not drawn.
     afterReportRun(deps, 'r1', 'u1', 999);
     afterReportRun(deps, 'r1', 'u1');
@@ -120,12 +122,7 @@ describe('the refresh after a report run', () => {
     const doc = new MemoryStore();
     const dashboards = new DashboardStore(trusted(doc), () => 'painel01');
     const made = dashboards.create({ kind: 'fechamento', reportId: 'r0', chargesReportId: 'r1', owner: { id: 'u1', email: 'a@b' }, sheetName: 'Painel' }, 0);
-    const book = new Proxy({} as DashboardBookPort, {
-      get: () => {
-        throw new Error('the sheet must not be touched');
-      },
-    });
-    const deps = { dashboards, reports: new ReportStore(trusted(doc), () => 'x'), book, zone, now: () => 1_000 };
+    const deps = sheetless(dashboards, new ReportStore(trusted(doc), () => 'x'));
     // A minute left past the other panels' reserve is not enough for it.
     afterReportRun(deps, 'r1', 'u1', 1_000 + CLOSING_EXTRA_MS - 1);
     expect(dashboards.get(made.id).lastRefresh).toMatchObject({ ok: false, message: expect.stringMatching(/próxima execução/) });

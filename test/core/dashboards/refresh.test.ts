@@ -4,6 +4,7 @@
  * the chart kept in place across refreshes, the pivot over the report's sheet,
  * and what a dashboard says when its report is gone, partial or out of time.
  */
+import { lastAsked } from '../../../src/core/runs/plan-pull';
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../../src/api/calendar';
 import { CHILD_TAG } from '../../../src/core/sheets/child-sheet';
@@ -31,6 +32,7 @@ function world() {
     dashboards: new DashboardStore(trusted(doc), () => `painel${++n}xx`),
     reports: new ReportStore(trusted(doc), () => `rel${++n}xxxx`),
     book,
+    asked: (r: Report) => lastAsked(r, NOW, zone),
     zone,
     now: () => NOW,
   };

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intlZone } from '../../../src/api/calendar';
-import { type Report, ReportStore, resolveFilters } from '../../../src/core/reports/reports';
+import { type Report, ReportStore } from '../../../src/core/reports/reports';
+import { resolveFilters } from '../../../src/core/runs/plan-pull';
 import { INCREMENTAL_MARGIN_MS, incrementalFilters } from '../../../src/core/runs/plan-pull';
 import { MemoryStore, trusted } from '../bulk/fixtures';
 

@@ -4,7 +4,8 @@
  * transactions' child sheet.
  */
 import { addMonths, competencia, type Day, type Month, monthIndex, parseDay, type Zone } from '../../../api/calendar';
-import { type Report, resolveFilters } from '../../reports/reports';
+import type { FilterValues } from '../../../api/filters';
+import type { Report } from '../../reports/reports';
 import type { CellValue } from '../../sheets/table';
 import { MONEY, TEXT } from '../page';
 import { cents, col, companies, isTrue, lastTwelve, missing, money, monthOf, rowsOf, type SourceTable, text, type Today } from '../sources';
@@ -24,10 +25,9 @@ const SPAN_FILTERS = [
   ['dataVencimentoInicial', 'dataVencimentoFinal'],
 ] as const;
 
-/** The months a report covers, from its date filters as its last run resolved them (a 90-day report: those 3 or 4 months); none without them. */
-function reportSpan(report: Report, now: number, zone: Zone): MonthSpan | undefined {
+/** The months a report covers, from the date filters its last run asked (a 90-day report: those 3 or 4 months); none without them. */
+function reportSpan(report: Report, filters: FilterValues, now: number, zone: Zone): MonthSpan | undefined {
   const at = new Date(report.lastRun?.startedAt ?? now);
-  const filters = resolveFilters(report, at, zone);
   const month = (name: string): Month | undefined => {
     const day = typeof filters[name] === 'string' ? parseDay(filters[name] as string) : null;
     return day?.ok ? { year: day.value.year, month: day.value.month } : undefined;
@@ -147,5 +147,6 @@ export const fluxoCaixa = figuresKind({
       child: { field: 'planosConta', columns: ['idTransacao', 'planoConta', 'valor', 'tipoOperacao'] },
     },
   ],
-  compute: ({ sources: [main], today, now }) => cashFlow(main.table, main.child ?? null, today, main.labels, reportSpan(main.report, now, today.zone)),
+  compute: ({ sources: [main], today, now }) =>
+    cashFlow(main.table, main.child ?? null, today, main.labels, reportSpan(main.report, main.asked, now, today.zone)),
 });
