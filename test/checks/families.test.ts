@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const FAMILIES = ['sheets', 'connections', 'trust', 'reports', 'pull', 'bulk', 'dashboards', 'runs', 'hourly'];
+const FAMILIES = ['sheets', 'connections', 'trust', 'reports', 'pull', 'bulk', 'dashboards', 'runs', 'hourly', 'central'];
 
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>

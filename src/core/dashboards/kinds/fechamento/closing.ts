@@ -38,11 +38,15 @@ export const CLOSING_NEEDS = {
   cobrancas: ['idCobranca', 'idCliente', 'nomeFantasia', 'competencia', 'valor', 'isQuitado', 'situacao', 'dataVencimento'],
 } as const;
 
+/** The lines another room reads by name (the Central do escritório), never by their label text. */
+export type ClosingLineKey = 'faturas' | 'notas-emitidas' | 'iss-retido' | 'iss-a-recolher';
+
 export interface ClosingLine {
   label: string;
   /** One per company, in `companies` order. */
   tallies: Tally[];
   check?: CheckKey;
+  line?: ClosingLineKey;
 }
 
 export interface ClosingSection {
@@ -150,7 +154,7 @@ function billingSection(ctx: Ctx): { section: ClosingSection; live: number[] } {
     section: {
       title: 'Faturamento',
       lines: [
-        { label: 'Faturas da competência (sem as canceladas)', tallies: all.byCompany },
+        { label: 'Faturas da competência (sem as canceladas)', tallies: all.byCompany, line: 'faturas' },
         { label: 'Recorrentes', tallies: byType.RECORRENTE.byCompany },
         { label: 'Avulsas', tallies: byType.AVULSA.byCompany },
         { label: 'Em aberto (ABERTA: ainda não faturadas, incluídas no total)', tallies: open.byCompany },
@@ -213,14 +217,14 @@ function notesSection(ctx: Ctx): { section: ClosingSection; issued: number[]; of
     section: {
       title: 'NFS-e',
       lines: [
-        { label: 'Notas emitidas da competência (AUTORIZADA e EMITIDA) · valor dos serviços', tallies: all.byCompany },
+        { label: 'Notas emitidas da competência (AUTORIZADA e EMITIDA) · valor dos serviços', tallies: all.byCompany, line: 'notas-emitidas' },
         { label: 'AUTORIZADA', tallies: authorized.byCompany },
         { label: 'EMITIDA com número', tallies: numbered.byCompany },
         { label: 'EMITIDA sem número', tallies: unnumbered.byCompany },
         ...statuses.map((s) => ({ label: `${s || 'Sem status'} (não é emitida: fora dos totais)`, tallies: others.get(s)!.byCompany })),
-        { label: 'ISS retido pelo tomador', tallies: withheld.byCompany },
+        { label: 'ISS retido pelo tomador', tallies: withheld.byCompany, line: 'iss-retido' },
         ...sorted.map(([a, t]) => ({ label: `   retido à alíquota de ${percent(a)}`, tallies: t.withheld.byCompany })),
-        { label: 'ISS a recolher', tallies: due.byCompany },
+        { label: 'ISS a recolher', tallies: due.byCompany, line: 'iss-a-recolher' },
         ...sorted.map(([a, t]) => ({ label: `   a recolher à alíquota de ${percent(a)}`, tallies: t.due.byCompany })),
         { label: 'Valor líquido', tallies: net.byCompany },
       ],
@@ -230,4 +234,15 @@ function notesSection(ctx: Ctx): { section: ClosingSection; issued: number[]; of
 
 function checkSection(checks: CheckRows[]): ClosingSection {
   return { title: 'Conferência', lines: checks.map((c) => ({ label: CHECKS[c.key].label, tallies: c.tallies, check: c.key })) };
+}
+
+/** A line's tallies by its key; undefined when the close has no such line. */
+export function closingLine(f: ClosingFigures, key: ClosingLineKey): Tally[] | undefined {
+  for (const section of f.sections) for (const l of section.lines) if (l.line === key) return l.tallies;
+  return undefined;
+}
+
+/** A conference line's rows and tallies by its key. */
+export function closingCheck(f: ClosingFigures, key: CheckKey): CheckRows | undefined {
+  return f.checks.find((c) => c.key === key);
 }

@@ -1,0 +1,34 @@
+/**
+ * A company's month in an accountant's words: "Sem pendências", "Pendências:
+ * 3 notas a emitir, 2 cobranças vencidas, 1 divergência", "Falha na conexão:
+ * …", "Sem movimento". A month with no invoice, note or charge is never read
+ * as a clean one.
+ */
+import { plural } from '../../api/words';
+import type { MonthFigures } from './month';
+
+export type CentralState = 'sem-pendencias' | 'pendencias' | 'falha' | 'sem-movimento' | 'nao-atualizada';
+
+export interface CentralStatus {
+  state: CentralState;
+  text: string;
+}
+
+/**
+ * The status of one company: its failure first (figures of an earlier read are not today's), then no data, then its
+ * pendências. The invoices without a note are one of the divergences the Fechamento lists; the status names them as
+ * notes to issue and counts as divergences only the others, so no row is said twice.
+ */
+export function statusOf(month: { figures?: MonthFigures; failure?: { message: string } }): CentralStatus {
+  if (month.failure) return { state: 'falha', text: `Falha na conexão: ${month.failure.message}` };
+  const f = month.figures;
+  if (!f) return { state: 'nao-atualizada', text: 'Ainda não atualizada' };
+  if (f.empty) return { state: 'sem-movimento', text: 'Sem movimento: nenhuma fatura, NFS-e ou cobrança da competência' };
+  const other = f.divergences - f.notesMissing.count;
+  const parts = [
+    f.notesMissing.count ? plural(f.notesMissing.count, 'nota a emitir', 'notas a emitir') : '',
+    f.chargesOverdue.count ? plural(f.chargesOverdue.count, 'cobrança vencida', 'cobranças vencidas') : '',
+    other > 0 ? plural(other, 'divergência', 'divergências') : '',
+  ].filter(Boolean);
+  return parts.length ? { state: 'pendencias', text: `Pendências: ${parts.join(', ')}` } : { state: 'sem-pendencias', text: 'Sem pendências' };
+}
