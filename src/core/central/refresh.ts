@@ -39,6 +39,8 @@ export interface CentralDeps {
   sheet?: () => DashboardSheetPort;
   /** The work around each company (links, schedules), which the shell knows. */
   work?: CentralWork;
+  /** Companies read at once (`LANES` unless said). */
+  lanes?: number;
 }
 
 export interface CentralStart {
@@ -153,7 +155,7 @@ function readCompanies(deps: CentralDeps, job: CentralJob, companies: CentralCom
   // At its worst each wave is followed by saving every lane it finishes, the job and the sheet.
   const reserve = () => lanes.length * CALL_MS + writeCostMs(job.companies.length + 12, 24, 12);
   for (;;) {
-    while (lanes.length < LANES && queue.length && (!budget.pastDeadline() || lanes.length === 0)) {
+    while (lanes.length < (deps.lanes ?? LANES) && queue.length && (!budget.pastDeadline() || lanes.length === 0)) {
       const c = queue.shift()!;
       const item = items.get(companyKey(c));
       lanes.push(lane(clientOf(deps.clientFor, c), c, job.competencia, item?.marks?.bases ?? {}, deps.now()));
