@@ -10,6 +10,7 @@
  */
 import type { Zone } from '../../api/calendar';
 import type { BillingClient } from '../../api/client';
+import { UserError } from '../../api/user-error';
 import { plural } from '../../api/words';
 import { CALL_MS, StepBudget, type StepTimes, writeCostMs } from '../deadline';
 import { distinctOrganizations } from '../connections/organizations';
@@ -19,7 +20,7 @@ import { JobStore } from '../trust/job-store';
 import type { Owner } from '../trust/owners';
 import type { SignedStore } from '../trust/seal';
 import { changes, marksOf } from './ask';
-import { ReviewStore, undoneBy } from './marks';
+import { markReviewed, ReviewStore, undoneBy, unmarkReviewed } from './marks';
 import { monthFigures } from './month';
 import { type CentralWork, centralView, writeCentral } from './sheet';
 import { type CentralCompany, type CentralJob, CentralStore, type CompanyMonth, companyKey, monthId } from './store';
@@ -186,9 +187,27 @@ function finish(deps: CentralDeps, job: CentralJob, l: Lane, before: CompanyMont
   const reviews = new ReviewStore(deps.store);
   const review = reviews.find(item.id);
   const undone = review ? undoneBy(review, figures, deps.zone) : undefined;
-  if (review && undone) {
-    reviews.delete(item.id);
-    item.undone = undone;
-  }
-  return central.save(item);
+  if (!review || !undone) return central.save(item);
+  // The reason first, then the review's removal: a kill between the two leaves a review the sheet already reads as undone.
+  const saved = central.save({ ...item, undone });
+  reviews.delete(item.id);
+  return saved;
+}
+
+/** Rewrites the Central sheet from the last refresh and what the store keeps (after a review is marked or cleared). */
+export function redrawCentral(deps: CentralDeps): void {
+  const job = currentJob(deps);
+  if (job && deps.sheet) writeCentral(deps.sheet(), centralView(deps, job, new CentralStore(deps.store).month(job.competencia)));
+}
+
+/** Marks (or clears) the review of a company of the last refresh as the running user's, and rewrites the sheet. */
+export function reviewCompany(deps: CentralDeps, connectionId: string, reviewed: boolean): void {
+  const job = currentJob(deps);
+  const company = job?.companies.find((c) => c.connectionId === connectionId);
+  const month = company ? new CentralStore(deps.store).find(job!.competencia, company) : null;
+  if (!month) throw new UserError('Esta empresa não está na última atualização da Central: atualize a Central e tente de novo.');
+  const reviews = new ReviewStore(deps.store);
+  if (reviewed) markReviewed(reviews, month, deps.user, deps.now());
+  else unmarkReviewed(reviews, month);
+  redrawCentral(deps);
 }

@@ -15,7 +15,7 @@ import { type CellValue, NUMBER_FORMATS } from '../sheets/table';
 import type { Owner } from '../trust/owners';
 import type { SignedStore } from '../trust/seal';
 import { chargesWindowText, UNSEEN } from './ask';
-import { type Review, ReviewStore, shownReview } from './marks';
+import { type Review, ReviewStore, shownReview, undoneBy } from './marks';
 import type { MonthFigures } from './month';
 import { statusOf } from './status';
 import { type CentralCompany, type CentralJob, type CompanyMonth, companyKey, monthId } from './store';
@@ -94,10 +94,14 @@ export function centralView(
     job,
     rows: job.companies.map((company) => {
       const key = companyKey(company);
+      const month = items.get(key);
+      const review = shownReview(reviews.find(monthId(job.competencia, key)), deps.user);
+      // A review over other figures than the row's no longer holds, even before a refresh removes it.
+      const undone = review && month?.figures && !month.failure ? undoneBy(review, month.figures, deps.zone) : undefined;
       return {
         company,
-        month: items.get(key),
-        review: shownReview(reviews.find(monthId(job.competencia, key)), deps.user),
+        month: undone && month ? { ...month, undone } : month,
+        review: undone ? null : review,
         work: deps.work?.(company.connectionId),
       };
     }),

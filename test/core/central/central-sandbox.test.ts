@@ -12,9 +12,9 @@ import { nodeTransport } from '../../../dev/http/node-transport';
 import { borrowSandbox, type RequestLogEntry, type SandboxHandle } from '../../../dev/sandbox/harness';
 import type { Transport } from '../../../src/api/transport';
 import { monthAsk } from '../../../src/core/central/ask';
-import { markReviewed, ReviewStore } from '../../../src/core/central/marks';
+import { ReviewStore } from '../../../src/core/central/marks';
 import { monthFigures } from '../../../src/core/central/month';
-import { currentJob, startCentral, stepCentral } from '../../../src/core/central/refresh';
+import { currentJob, reviewCompany, startCentral, stepCentral } from '../../../src/core/central/refresh';
 import { COLUMNS } from '../../../src/core/central/sheet';
 import { CentralStore, type CentralCompany } from '../../../src/core/central/store';
 import { todayOf } from '../../../src/core/dashboards/sources';
@@ -222,7 +222,11 @@ describe('the hourly refresh of the changed companies only', () => {
     run(o, { competencia: COMP, companies, onlyChanged: false });
     const reviews = new ReviewStore(o.deps.store);
     const central = new CentralStore(o.deps.store);
-    for (const c of companies.slice(0, 2)) markReviewed(reviews, central.find(COMP, c)!, user, NOW);
+    for (const c of companies.slice(0, 3)) reviewCompany(o.deps, c.connectionId, true);
+    reviewCompany(o.deps, companies[2].connectionId, false);
+    const marked = rowsOf(o);
+    expect([0, 1, 2].map((i) => marked.get(sb.orgs[i].name)?.['Conferida por'])).toEqual([user.email, user.email, '']);
+    expect(() => reviewCompany(o.deps, 'c-none', true)).toThrow(/não está na última atualização da Central/);
     const keep = companies.slice(1).map((c) => o.doc.get(`faturamento.central.empresa.${central.find(COMP, c)!.id}`));
 
     // A note issued for an invoice of the month that had none, in the first company.

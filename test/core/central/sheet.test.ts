@@ -164,6 +164,19 @@ describe('the Central sheet', () => {
     );
   });
 
+  it('reads a review over other figures than the row’s as undone, even before a refresh removes it', () => {
+    const { doc, items } = world();
+    const padaria = items.get('org:1')!;
+    markReviewed(new ReviewStore(doc), { ...padaria, figures: figures() }, ana, at(21, 10));
+    const view = centralView({ store: doc, zone, user: ana }, job, items);
+    expect(view.rows[0].review).toBeNull();
+    expect(view.rows[0].month?.undone).toBe(
+      'Conferência desfeita: 1 nota a emitir a mais, divergências passaram de 0 para 2 desde 21/11 10:00 (conferida por ana@example.com).',
+    );
+    const failed = centralView({ store: doc, zone, user: ana }, job, new Map([['org:1', { ...padaria, failure: { at: 1, message: 'x' } }]]));
+    expect(failed.rows[0].review?.by).toEqual(ana);
+  });
+
   it('is found by its tag whatever its tab is called, and made once', () => {
     const book = new DashBook();
     book.create('Central');
