@@ -46,6 +46,7 @@ describe('the hourly check', () => {
     expect(marksOf(since, [{ idNotaFiscalServico: 7 }, { idNotaFiscalServico: 90 }, { idNotaFiscalServico: 12 }])).toEqual({ since, newestNote: 90, notes: 3 });
     expect(marksOf(since, [])).toEqual({ since, notes: 0 });
     expect(marksOf(since, [{ idNotaFiscalServico: 'x' }])).toEqual({ since, notes: 1 });
+    expect(marksOf(since, [{ idNotaFiscalServico: 'x' }, { idNotaFiscalServico: 7 }])).toEqual({ since, newestNote: 7, notes: 2 });
   });
 
   it('takes for a change an update since, a new newest note or another count of notes; nothing else', () => {

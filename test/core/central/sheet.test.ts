@@ -175,6 +175,71 @@ describe('the Central sheet', () => {
     );
     const failed = centralView({ store: doc, zone, user: ana }, job, new Map([['org:1', { ...padaria, failure: { at: 1, message: 'x' } }]]));
     expect(failed.rows[0].review?.by).toEqual(ana);
+    expect(centralView({ store: doc, zone, user: ana }, job, new Map()).rows[0]).toMatchObject({ month: undefined, review: { by: ana } });
+  });
+
+  it('leaves blank what it does not know, and words the head and the total for one company and for several failed', () => {
+    const doc = trusted(new MemoryStore());
+    const one = (c: CentralCompany, o: Partial<CompanyMonth>) => item(c, o);
+    const items = new Map<string, CompanyMonth>([
+      ['org:1', one(companies[0], { figures: figures({ chargesOpen: { count: 2, cents: 300 }, chargesOverdue: { count: 1, cents: 50 } }) })],
+      ['org:2', one(companies[1], { failure: { at: 1, message: 'x' } })],
+      ['org:4', one(companies[3], { failure: { at: 1, message: 'y' } })],
+    ]);
+    const lone: CentralJob = {
+      ...job,
+      owner: { id: 'u9', email: '' },
+      skipped: [
+        { name: 'A', used: 'B' },
+        { name: 'C', used: 'D' },
+      ],
+    };
+    const sheet = centralSheet(new DashBook()) as DashSheet;
+    writeCentral(sheet, centralView({ store: doc, zone, user: ana, work: () => ({ links: [], failures: 0, paused: false }) }, lone, items));
+    expect(sheet.text(2)).toBe('Atualizada em 22/11/2026 09:05 por outro editor: 4 empresas, 2 com falha.');
+    expect(sheet.text(6)).toBe('Conexões da mesma organização contadas uma vez: "A" (a mesma de "B"), "C" (a mesma de "D").');
+    const rows = sheet.read(10, 1, 5, COLUMNS.length).map((r) => Object.fromEntries(COLUMNS.map((c, k) => [c.key, r[k]])));
+    expect(rows[0]).toMatchObject({
+      lidaEm: '',
+      conferidaPor: '',
+      conferidaEm: '',
+      ultima: '',
+      proxima: '',
+      falhas: 0,
+      abertas: 2,
+      abertasValor: 3,
+      vencidas: 1,
+      vencidasValor: 0.5,
+    });
+    for (const c of COLUMNS.slice(2, 15)) expect(rows[1][c.key], c.key).toBe('');
+    expect(rows[4]).toEqual({
+      empresa: 'Total de 1 empresa contada (2 empresas com falha ficam fora)',
+      organizacao: '',
+      faturas: 4,
+      faturasValor: 400,
+      notas: 4,
+      notasValor: 400,
+      aEmitir: 0,
+      aEmitirValor: 0,
+      issRetido: 0,
+      issRecolher: 8,
+      abertas: 2,
+      abertasValor: 3,
+      vencidas: 1,
+      vencidasValor: 0.5,
+      divergencias: 0,
+      ...Object.fromEntries(COLUMNS.slice(15).map((c) => [c.key, ''])),
+    });
+    const bare = centralSheet(new DashBook()) as DashSheet;
+    writeCentral(bare, {
+      ...centralView({ store: doc, zone, user: ana }, { ...job, finishedAt: undefined, skipped: [], companies: companies.slice(2, 3) }, new Map()),
+    });
+    expect(bare.text(2)).toBe('Atualização em andamento desde 22/11/2026 09:00: 1 empresa; as linhas sem números ainda não foram lidas.');
+    expect(bare.text(6)).toBe('');
+    expect(bare.read(10, 1, 2, COLUMNS.length).map((r) => r.slice(COLUMNS.length - 4))).toEqual([
+      ['', '', '', ''],
+      ['', '', '', ''],
+    ]);
   });
 
   it('is found by its tag whatever its tab is called, and made once', () => {
