@@ -21,7 +21,8 @@ import type { Owner } from '../trust/owners';
 import type { SignedStore } from '../trust/seal';
 import { changes, marksOf } from './ask';
 import { markReviewed, ReviewStore, undoneBy, unmarkReviewed } from './marks';
-import { monthFigures } from './month';
+import { type MonthFigures, monthFigures } from './month';
+import { type CentralStatus, statusOf } from './status';
 import { type CentralWork, centralView, writeCentral } from './sheet';
 import { type CentralCompany, type CentralJob, CentralStore, type CompanyMonth, companyKey, monthId } from './store';
 
@@ -196,6 +197,37 @@ function finish(deps: CentralDeps, job: CentralJob, l: Lane, before: CompanyMont
 export function redrawCentral(deps: CentralDeps): void {
   const job = currentJob(deps);
   if (job && deps.sheet) writeCentral(deps.sheet(), centralView(deps, job, new CentralStore(deps.store).month(job.competencia)));
+}
+
+/** One company of the last refresh, for the sidebar. */
+export interface CentralEntry {
+  connectionId: string;
+  name: string;
+  status: CentralStatus;
+  figures?: MonthFigures;
+  reviewedBy?: string;
+  reviewedAt?: number;
+  undone?: string;
+}
+
+/** The last refresh as the sidebar lists it: its competência, where it stands, and each company's status and review. */
+export function centralSummary(deps: CentralDeps): { competencia: string; running: boolean; finishedAt?: number; companies: CentralEntry[] } | null {
+  const job = currentJob(deps);
+  if (!job) return null;
+  const view = centralView(deps, job, new CentralStore(deps.store).month(job.competencia));
+  return {
+    competencia: job.competencia,
+    running: job.finishedAt === undefined,
+    ...(job.finishedAt === undefined ? {} : { finishedAt: job.finishedAt }),
+    companies: view.rows.map((r) => ({
+      connectionId: r.company.connectionId,
+      name: r.company.name,
+      status: statusOf(r.month ?? {}),
+      ...(r.month?.figures && !r.month.failure ? { figures: r.month.figures } : {}),
+      ...(r.review ? { reviewedBy: r.review.by.email || r.review.by.id, reviewedAt: r.review.at } : {}),
+      ...(r.month?.undone && !r.review ? { undone: r.month.undone } : {}),
+    })),
+  };
 }
 
 /** Marks (or clears) the review of a company of the last refresh as the running user's, and rewrites the sheet. */

@@ -14,7 +14,7 @@ import type { Transport } from '../../../src/api/transport';
 import { monthAsk } from '../../../src/core/central/ask';
 import { ReviewStore } from '../../../src/core/central/marks';
 import { monthFigures } from '../../../src/core/central/month';
-import { currentJob, reviewCompany, startCentral, stepCentral } from '../../../src/core/central/refresh';
+import { centralSummary, currentJob, reviewCompany, startCentral, stepCentral } from '../../../src/core/central/refresh';
 import { COLUMNS } from '../../../src/core/central/sheet';
 import { CentralStore, type CentralCompany } from '../../../src/core/central/store';
 import { todayOf } from '../../../src/core/dashboards/sources';
@@ -245,6 +245,12 @@ describe('the hourly refresh of the changed companies only', () => {
     reviewCompany(o.deps, companies[2].connectionId, false);
     const marked = rowsOf(o);
     expect([0, 1, 2].map((i) => marked.get(sb.orgs[i].name)?.['Conferida por'])).toEqual([user.email, user.email, '']);
+    const summary = centralSummary(o.deps)!;
+    expect(summary).toMatchObject({ competencia: COMP, running: false });
+    expect(summary.companies.map((c) => [c.name, c.status.text, c.reviewedBy ?? ''])).toEqual(
+      sb.orgs.map((org) => [org.name, marked.get(org.name)?.Status, marked.get(org.name)?.['Conferida por']]),
+    );
+    expect(summary.companies[0].figures?.invoices.count).toBe(marked.get(sb.orgs[0].name)?.['Faturas (qtde)']);
     expect(() => reviewCompany(o.deps, 'c-none', true)).toThrow(/não está na última atualização da Central/);
     const keep = companies.slice(1).map((c) => o.doc.get(`faturamento.central.empresa.${central.find(COMP, c)!.id}`));
 
@@ -273,6 +279,7 @@ describe('the hourly refresh of the changed companies only', () => {
     expect(got.get(sb.orgs[1].name)?.['Conferida por']).toBe(user.email);
     expect(got.get(sb.orgs[1].name)?.['Conferida em']).toEqual(new Date(NOW));
     expect(reviews.find(central.find(COMP, companies[0])!.id)).toBeNull();
+    expect(centralSummary(o.deps)!.companies[0].undone).toBe(got.get(org.name)?.['Conferida por']);
   });
 
   it('reads every company in full on the first refresh of a new day', async () => {
