@@ -236,6 +236,9 @@ describe('the Central sheet', () => {
     });
     expect(bare.text(2)).toBe('Atualização em andamento desde 22/11/2026 09:00: 1 empresa; as linhas sem números ainda não foram lidas.');
     expect(bare.text(6)).toBe('');
+    expect(bare.text(8)).toBe('Empresas · competência 10/2026');
+    expect(bare.frozen).toBe(9);
+    expect(bare.text(11)).toBe('Total de 0 empresas contadas');
     expect(bare.read(10, 1, 2, COLUMNS.length).map((r) => r.slice(COLUMNS.length - 4))).toEqual([
       ['', '', '', ''],
       ['', '', '', ''],
