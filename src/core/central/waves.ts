@@ -15,7 +15,6 @@ import { type StepBudget, WORST_ROUND_TRIP_MS } from '../deadline';
 import type { ClosingSource } from '../dashboards/kinds/fechamento/conference';
 import { shareWave, WAVE_REQUESTS } from '../pull/step';
 import { type Bases, type ChangeAnswer, type ChangeMarks, changeAsk, monthAsk } from './ask';
-import type { MonthRecords } from './month';
 import type { CentralCompany } from './store';
 
 export const SOURCES: readonly ClosingSource[] = ['faturas', 'nfse', 'cobrancas'];
@@ -54,8 +53,6 @@ export function lane(client: BillingClient | string, company: CentralCompany, co
 }
 
 export const laneDone = (l: Lane): boolean => l.failure !== undefined || SOURCES.every((s) => l.walks[s].pager.done);
-
-export const laneRecords = (l: Lane): MonthRecords => l.records;
 
 export const basesOf = (l: Lane): Bases => Object.fromEntries(SOURCES.map((s) => [s, l.walks[s].pager.state.base])) as Bases;
 
