@@ -33,12 +33,12 @@ console.log(`Base URL: http://${values.host}:${port}   (API paths start with /v2
 console.log('Organizations (header x-api-key):');
 for (const o of sandbox.state.defs) {
   const about = o.office
-    ? `   (office ${o.office.number + 1}: ${o.office.status}${o.revoked ? ', key revoked: 401' : ''})`
+    ? `   (office number ${o.office.number}: ${o.office.status}${o.revoked ? ', key revoked: 401' : ''})`
     : o.hasCityHallIntegration
       ? ''
       : '   (no city-hall integration)';
-  console.log(`  ${o.name.padEnd(32)} ${o.apiKey}${about}`);
-  for (const key of o.otherKeys ?? []) console.log(`  ${''.padEnd(32)} ${key}   (a second key of the same organization)`);
+  console.log(`  ${o.name.padEnd(40)} ${o.apiKey}${about}`);
+  for (const key of o.otherKeys ?? []) console.log(`  ${''.padEnd(40)} ${key}   (a second key of the same organization)`);
 }
 const shutdown = () => void sandbox.close().finally(() => process.exit(0));
 process.on('SIGINT', shutdown);
