@@ -14,6 +14,8 @@ import { stepRun } from '../runs/step';
 import type { Report, ReportStore } from '../reports/reports';
 import { isDue, nextRun } from '../reports/schedule';
 import { unchangedRun } from './unchanged-run';
+import { appendSkipped } from '../reports/history';
+import { pausedReport } from './paused';
 
 /** Everything the document keeps for the dispatcher, read in one go. */
 export interface StoredWork {
@@ -113,9 +115,15 @@ export function nextDueAt(work: StoredWork, zone: RunDeps['zone'], idleMs = IDLE
   for (const j of work.bulk) if (j.status === 'running') times.push(j.updatedAt + idleMs);
   for (const r of work.reports) {
     if (!r.schedule || running.has(r.id)) continue;
-    times.push(Math.max(r.pausedUntil ?? 0, nextRun(r.schedule, new Date(r.scheduleSince ?? r.createdAt), zone).getTime()));
+    times.push(reportNextAt(r, zone));
   }
   return times.length ? Math.min(...times) : null;
+}
+
+/** When a scheduled report next starts: its schedule's next time, or after its back-off. */
+export function reportNextAt(r: Report, zone: RunDeps['zone']): number {
+  if (!r.schedule) throw new Error('reportNextAt: the report has no schedule');
+  return Math.max(r.pausedUntil ?? 0, nextRun(r.schedule, new Date(r.scheduleSince ?? r.createdAt), zone).getTime());
 }
 
 export interface DispatchDeps {
@@ -132,6 +140,8 @@ export interface DispatchResult {
   bulk: string[];
   /** Due or unfinished work left for the next execution (report or bulk job ids). */
   left: string[];
+  /** Due reports not started, their companies' schedules paused in the Central; absent when none was. */
+  paused?: string[];
 }
 
 interface Phase {
@@ -187,8 +197,23 @@ function bulkPhase(deps: DispatchDeps, bulk: BulkJob[], result: DispatchResult):
   };
 }
 
-/** Reports due now, started in turn; one not finished within its share joins the unfinished pulls. */
-function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], result: DispatchResult): Phase {
+/** What Histórico says of a scheduled start of a paused company: not a run, not a failure, no e-mail. */
+export const PAUSED_NOTE = 'Agendamento pausado na Central';
+const PAUSED_RESULT = 'PAUSADO';
+
+/** The start is skipped as a run would take its turn: the schedule counts from now, and Histórico says why. */
+function skipPaused(deps: RunDeps, report: Report): void {
+  deps.reports.save(report);
+  try {
+    appendSkipped(deps.book, report.name, deps.now(), PAUSED_RESULT, PAUSED_NOTE, report.owner?.email);
+  } catch {
+    // A spreadsheet at the cell limit has no room for Histórico's row: the schedule still moved on.
+  }
+}
+
+/** Reports due now, started in turn (unless paused); one not finished within its share joins the unfinished pulls. */
+function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], result: DispatchResult, paused: ReadonlySet<string>): Phase {
+  const connections = paused.size ? (deps.runs.connections?.() ?? []) : [];
   return {
     pending: () => due.length > 0,
     step(until) {
@@ -196,6 +221,11 @@ function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], re
       while (due.length > 0 && deps.runs.now() < until) {
         const report = { ...(due.shift() as Report), scheduleSince: at.getTime() };
         moved = true;
+        if (pausedReport(report, paused, connections)) {
+          skipPaused(deps.runs, report);
+          (result.paused ??= []).push(report.id);
+          continue;
+        }
         // A sheet that already holds what the listing returns is left alone (unchanged-run.ts).
         if (unchangedRun(deps.runs, report)) {
           result.started.push(report.id);
@@ -222,7 +252,12 @@ function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], re
  * to those with work left. Without the shares a long pull would fill run
  * after run, and bulk runs and schedules would wait for it to end.
  */
-export function dispatch(deps: DispatchDeps, work: StoredWork, deadline: number, options: { idleMs?: number } = {}): DispatchResult {
+export function dispatch(
+  deps: DispatchDeps,
+  work: StoredWork,
+  deadline: number,
+  options: { idleMs?: number; paused?: ReadonlySet<string> } = {},
+): DispatchResult {
   const result: DispatchResult = { continued: [], started: [], bulk: [], left: [] };
   const now = () => deps.runs.now();
   const begun = now();
@@ -239,7 +274,7 @@ export function dispatch(deps: DispatchDeps, work: StoredWork, deadline: number,
   const bulk = bulkToContinue(work.bulk, begun, options.idleMs);
   const at = new Date(begun);
   const due = dueReports(work, at, deps.runs.zone);
-  const phases = [pullPhase(deps, pulls, result), bulkPhase(deps, bulk, result), duePhase(deps, due, at, pulls, result)];
+  const phases = [pullPhase(deps, pulls, result), bulkPhase(deps, bulk, result), duePhase(deps, due, at, pulls, result, options.paused ?? new Set())];
   while (now() < end) {
     let moved = false;
     for (let i = 0; i < phases.length && now() < end; i++) {
