@@ -38,7 +38,7 @@ export const LAZY_CHUNKS: Record<string, readonly string[]> = {
     'src/core/runs/form.ts',
   ],
   // Central do escritório: its sidebar, and the hourly run of a spreadsheet whose Central refreshes itself.
-  central: ['src/gas/central-server.ts'],
+  central: ['src/gas/central-server.ts', 'src/gas/central-phase.ts'],
   // Ajuda › Diagnóstico.
   diagnostics: ['src/gas/diagnostics.ts'],
 };

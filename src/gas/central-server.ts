@@ -9,36 +9,25 @@
 import { competencia as competenciaText, parseCompetencia } from '../api/calendar';
 import { UserError } from '../api/user-error';
 import { type CentralDeps, type CentralProgress, currentJob, redrawCentral, reviewCompany, startCentral, stepCentral } from '../core/central/refresh';
-import { centralSheet, centralView } from '../core/central/sheet';
+import { centralView } from '../core/central/sheet';
 import { statusOf } from '../core/central/status';
-import { type CentralCompany, CentralStore } from '../core/central/store';
-import { describeOrganization, distinctOrganizations } from '../core/connections/organizations';
+import { CentralScheduleStore } from '../core/central/schedule';
+import { CentralStore } from '../core/central/store';
+import { describeOrganization } from '../core/connections/organizations';
 import { lastMonth, todayOf } from '../core/dashboards/sources';
 import { workOf } from '../core/hourly/work-index';
-import { dashboardBookPort, dashboardDeps } from './dashboard-port';
-import { organizationOf } from './deps';
+import { dashboardDeps } from './dashboard-port';
 import { executionLimit } from './execution-limit';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
-import { clientFor, connectionStore, currentUser, documentStore, spreadsheetTimeZone } from './services';
+import { connectionStore, currentUser, spreadsheetTimeZone } from './services';
+import { centralCompanies, centralDeps } from './central-phase';
+import { syncDispatcher } from './dispatcher';
 import { showSidebar } from './ui';
 import { setCompanyPaused as pauseSchedules, userWorkIndex } from './work-index';
-import { gasZone } from './zone';
 
 export function showCentral(): void {
   showSidebar('Central', 'Central do escritório');
-}
-
-/** The running user's companies: their connections, each organization once (the first connection of each kept). */
-export function centralCompanies(identify: boolean): CentralCompany[] {
-  const ask = organizationOf(gasZone(spreadsheetTimeZone()));
-  const all = connectionStore()
-    .list()
-    .map((c) => {
-      const organization = ask(c.id, identify);
-      return organization ? { connectionId: c.id, name: c.name, organization } : { connectionId: c.id, name: c.name };
-    });
-  return distinctOrganizations(all).kept;
 }
 
 /** The running user's connection `id`, or a refusal naming what to do: a colleague's company is not theirs to act on. */
@@ -105,32 +94,6 @@ export function runCompanyReports(
  */
 const STEP_MS = 100_000;
 
-/** The Central of this spreadsheet as the running user reads it: their connections, their signatures. */
-function centralDeps(): CentralDeps {
-  const ss = SpreadsheetApp.getActiveSpreadsheet();
-  const zone = gasZone(spreadsheetTimeZone(ss));
-  const user = currentUser();
-  const connections = connectionStore().list();
-  // One read of the user's properties serves every row.
-  const index = userWorkIndex();
-  return {
-    store: documentStore(ss),
-    clientFor: (id) => {
-      const connection = connections.find((c) => c.id === id);
-      if (!connection) throw new UserError('A conexão desta empresa foi removida: atualize a Central.');
-      return clientFor(connection, { zone });
-    },
-    now: () => Date.now(),
-    zone,
-    user: { id: user.id, email: user.email },
-    sheet: () => centralSheet(dashboardBookPort(ss)),
-    work: (id) => {
-      const w = workOf(index, id);
-      return { ...w, lastRun: w.lastRun && { ...w.lastRun, message: w.lastRun.message ?? '' } };
-    },
-  };
-}
-
 /** How the sidebar colours a status. */
 const TONES = { 'sem-pendencias': 'ok', pendencias: 'warn', falha: 'error', 'sem-movimento': 'info', 'nao-atualizada': 'info' } as const;
 
@@ -154,9 +117,24 @@ export interface CentralCompanyView {
 export interface CentralStep extends CentralProgress {
   finished: boolean;
   failed: number;
+  /** The hourly refresh could not be set up: what to do. */
+  warning?: string;
+}
+
+/**
+ * "Atualizar sozinha a cada hora": kept, or dropped, as the running user's. Another editor's schedule is left alone
+ * when this one does not ask for it, and replaced when they do: a document's Central refreshes as one person.
+ */
+function scheduleCentral(deps: CentralDeps, competencia: string, hourly: boolean): void {
+  const schedules = new CentralScheduleStore(deps.store);
+  const current = schedules.get();
+  if (hourly) schedules.set({ owner: deps.user, competencia, since: deps.now() });
+  else if (current?.owner.id === deps.user.id) schedules.clear();
 }
 
 export interface CentralSidebar {
+  /** Something the refresh could not do beside it (the hourly trigger), in words; absent when all went well. */
+  warning?: string;
   competencia: string;
   defaultCompetencia: string;
   refreshedAt: string | null;
@@ -201,7 +179,7 @@ function sidebarOf(deps: CentralDeps): CentralSidebar {
     defaultCompetencia,
     refreshedAt: job?.finishedAt ? stamp(job.finishedAt) : null,
     refreshedBy: job?.finishedAt ? job.owner.email || null : null,
-    hourly: false,
+    hourly: new CentralScheduleStore(deps.store).get()?.owner.id === deps.user.id,
     running:
       job && !job.finishedAt && job.owner.id === deps.user.id
         ? stepOf(deps, { done: 0, total: job.companies.length, message: 'Atualização da Central pela metade: continuando…' }, false)
@@ -246,8 +224,11 @@ export function startCentralRefresh(form: { competencia: string; hourly?: boolea
       if (running && !running.finishedAt && running.owner.id !== deps.user.id && Date.now() - running.startedAt < 10 * 60_000)
         throw new UserError(`${running.owner.email || 'Outro editor'} está atualizando a Central agora: espere terminar e atualize de novo.`);
       startCentral(deps, { competencia: competenciaText(parsed.value), companies, onlyChanged: false });
+      scheduleCentral(deps, competenciaText(parsed.value), form.hourly === true);
     });
-    return { ok: true as const, value: step(deps) };
+    const warning = syncDispatcher({ strictAgenda: true });
+    const first = step(deps);
+    return { ok: true as const, value: warning ? { ...first, warning } : first };
   });
 }
 

@@ -31,6 +31,8 @@ import { tellReauthorization } from './reauthorize-notice';
 import { tellAlteredWork } from './altered-notice';
 import { documentWork, WorkIndexStore } from '../core/hourly/work-index';
 import { pausedCompanies } from '../core/hourly/paused';
+import { CentralScheduleStore, centralNextAt } from '../core/central/schedule';
+import { centralPhase } from './central-phase';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -60,7 +62,10 @@ const runAgenda = (): AgendaStore => new AgendaStore(userStore(), (change) => wi
 
 /** Reports and both kinds of jobs, from one read of the document's work store. */
 export function readWork(doc: SignedStore): StoredWork {
-  return storedWork(reportStore(doc), pullJobStore(doc), bulkJobStore(doc));
+  const work = storedWork(reportStore(doc), pullJobStore(doc), bulkJobStore(doc));
+  const central = new CentralScheduleStore(doc);
+  const schedule = central.get();
+  return schedule ? { ...work, central: { owner: schedule.owner.id, next: centralNextAt(schedule, central.job()), schedule } } : work;
 }
 
 /** The running user's triggers of the add-on in the document. */
@@ -206,9 +211,12 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
           return now !== null && ownerOf(now) === r.owner?.id;
         };
       }
+      const own = ownWork(work, check);
+      // The Central's code is loaded only in a run where its refresh is due.
+      const central = own.central && own.central.next <= Date.now() ? { central: centralPhase(ss, doc) } : {};
       try {
         // The companies the owner paused in the Central, read at each run: a resume counts from the next hour.
-        dispatch({ runs, bulk: bulkDeps(doc, zone, ss) }, ownWork(work, check), deadline, { paused: pausedCompanies(userStore()) });
+        dispatch({ runs, bulk: bulkDeps(doc, zone, ss), ...central }, own, deadline, { paused: pausedCompanies(userStore()) });
       } catch (err) {
         if (!(err instanceof ChangedMeanwhile)) throw err;
         // Someone changed what this run was saving: the next hour starts from what is stored now.

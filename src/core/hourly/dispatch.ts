@@ -22,6 +22,8 @@ export interface StoredWork {
   reports: Report[];
   pulls: PullJob[];
   bulk: BulkJob[];
+  /** The Central's hourly refresh, when the document has one: whose it is, when it is next due, and the stored schedule. */
+  central?: { owner: string; next: number; schedule: object };
 }
 
 export function storedWork(reports: ReportStore, pulls: JobStore<PullJob>, bulk: JobStore<BulkJob>): StoredWork {
@@ -33,19 +35,26 @@ export function storedWork(reports: ReportStore, pulls: JobStore<PullJob>, bulk:
  * owners.ts): a trigger runs nothing else. A pull belongs to its report, and
  * goes on only while it still pulls the listing into the sheet its report says.
  */
-export function ownWork(work: StoredWork, check: Pick<OwnershipCheck, 'report' | 'bulk' | 'sealed'>): StoredWork {
+export function ownWork(work: StoredWork, check: Pick<OwnershipCheck, 'me' | 'report' | 'bulk' | 'sealed'>): StoredWork {
   const reports = work.reports.filter((r) => check.report(r));
   const byId = new Map(reports.map((r) => [r.id, r]));
   const pulls = work.pulls.filter((j) => {
     const r = byId.get(j.reportId);
     return r !== undefined && check.sealed(j) && j.state.spec.listing === r.listing && j.state.spec.sheetName === r.sheetName;
   });
-  return { reports, pulls, bulk: work.bulk.filter((j) => check.bulk(j)) };
+  // As any stored work: only the running user's own schedule, read exactly as they saved it.
+  const central = work.central?.owner === check.me && check.sealed(work.central.schedule) ? { central: work.central } : {};
+  return { reports, pulls, bulk: work.bulk.filter((j) => check.bulk(j)), ...central };
 }
 
 /** The trigger exists exactly while some report is scheduled or some pull or bulk run is unfinished. */
 export function wantsDispatcher(work: StoredWork): boolean {
-  return work.reports.some((r) => r.schedule) || work.pulls.some((j) => j.state.status === 'running') || work.bulk.some((j) => j.status === 'running');
+  return (
+    work.reports.some((r) => r.schedule) ||
+    work.pulls.some((j) => j.state.status === 'running') ||
+    work.bulk.some((j) => j.status === 'running') ||
+    work.central !== undefined
+  );
 }
 
 /**
@@ -117,6 +126,7 @@ export function nextDueAt(work: StoredWork, zone: RunDeps['zone'], idleMs = IDLE
     if (!r.schedule || running.has(r.id)) continue;
     times.push(reportNextAt(r, zone));
   }
+  if (work.central) times.push(work.central.next);
   return times.length ? Math.min(...times) : null;
 }
 
@@ -129,6 +139,8 @@ export function reportNextAt(r: Report, zone: RunDeps['zone']): number {
 export interface DispatchDeps {
   runs: RunDeps;
   bulk: BulkDeps;
+  /** The Central's refresh, when it is due in this document: its own kind of work, with its share of the time. */
+  central?: Phase;
 }
 
 export interface DispatchResult {
@@ -144,7 +156,7 @@ export interface DispatchResult {
   paused?: string[];
 }
 
-interface Phase {
+export interface Phase {
   pending(): boolean;
   /** Works until `until`; false when nothing moved (every item stalled). */
   step(until: number): boolean;
@@ -274,7 +286,12 @@ export function dispatch(
   const bulk = bulkToContinue(work.bulk, begun, options.idleMs);
   const at = new Date(begun);
   const due = dueReports(work, at, deps.runs.zone);
-  const phases = [pullPhase(deps, pulls, result), bulkPhase(deps, bulk, result), duePhase(deps, due, at, pulls, result, options.paused ?? new Set())];
+  const phases = [
+    pullPhase(deps, pulls, result),
+    bulkPhase(deps, bulk, result),
+    duePhase(deps, due, at, pulls, result, options.paused ?? new Set()),
+    ...(deps.central ? [deps.central] : []),
+  ];
   while (now() < end) {
     let moved = false;
     for (let i = 0; i < phases.length && now() < end; i++) {
