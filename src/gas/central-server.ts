@@ -9,14 +9,16 @@
 import { competencia as competenciaText, parseCompetencia } from '../api/calendar';
 import { UserError } from '../api/user-error';
 import { type CentralDeps, type CentralProgress, currentJob, redrawCentral, reviewCompany, startCentral, stepCentral } from '../core/central/refresh';
-import { centralView } from '../core/central/sheet';
+import { CENTRAL_TAG, centralView } from '../core/central/sheet';
+import { SHEET_TAG } from '../core/sheets/sheet-layout';
 import { statusOf } from '../core/central/status';
 import { CentralScheduleStore } from '../core/central/schedule';
 import { CentralStore } from '../core/central/store';
 import { describeOrganization } from '../core/connections/organizations';
 import { lastMonth, todayOf } from '../core/dashboards/sources';
 import { workOf } from '../core/hourly/work-index';
-import { dashboardDeps } from './dashboard-port';
+import { dashboardBookPort, dashboardDeps } from './dashboard-port';
+import { selectionBookPort } from './sheet-port';
 import { executionLimit } from './execution-limit';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
@@ -228,6 +230,9 @@ export function startCentralRefresh(form: { competencia: string; hourly?: boolea
     });
     const warning = syncDispatcher({ strictAgenda: true });
     const first = step(deps);
+    // The person sees the Central fill in as the steps go.
+    const sheet = dashboardBookPort().tagged(SHEET_TAG, CENTRAL_TAG)[0]?.sheet;
+    if (sheet) selectionBookPort().activate(sheet.id, ['A1']);
     return { ok: true as const, value: warning ? { ...first, warning } : first };
   });
 }
