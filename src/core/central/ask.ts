@@ -64,10 +64,9 @@ export type Bases = Partial<Record<ClosingSource, 0 | 1>>;
 
 /** The marks a full read leaves, from the notes it read. */
 export function marksOf(since: number, nfse: ReadonlyArray<Record<string, unknown>>): ChangeMarks {
-  let newest: number | undefined;
-  for (const n of nfse)
-    if (typeof n.idNotaFiscalServico === 'number' && (newest === undefined || n.idNotaFiscalServico > newest)) newest = n.idNotaFiscalServico;
-  return newest === undefined ? { since, notes: nfse.length } : { since, newestNote: newest, notes: nfse.length };
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const n of nfse) if (typeof n.idNotaFiscalServico === 'number') newest = Math.max(newest, n.idNotaFiscalServico);
+  return { since, newestNote: Number.isFinite(newest) ? newest : undefined, notes: nfse.length };
 }
 
 /**

@@ -5,11 +5,10 @@
  * whoever refreshes the figures afterwards; a refresh that finds the figures
  * changed clears it and says why.
  */
-import { brDate, type Zone } from '../../api/calendar';
+import { brDateTime, type Zone } from '../../api/calendar';
 import { UserError } from '../../api/user-error';
 import { plural } from '../../api/words';
 import { moneyText } from '../dashboards/sources';
-import { ItemStore } from '../trust/item-store';
 import type { Owner } from '../trust/owners';
 import { isSealed, type SignedStore } from '../trust/seal';
 import type { MonthFigures, Tally } from './month';
@@ -59,23 +58,20 @@ export function fingerprint(f: MonthFigures): string {
   ].join('|');
 }
 
+/** The reviews, each under its month's key, read and written through the document's signed store. */
 export class ReviewStore {
-  private readonly items: ItemStore<Review>;
-
-  constructor(doc: SignedStore) {
-    this.items = new ItemStore<Review>(doc, REVIEW_PREFIX, () => '', 'Esta marca de conferência não existe mais.');
-  }
+  constructor(private readonly doc: SignedStore) {}
 
   find(id: string): Review | null {
-    return this.items.find(id);
+    return this.doc.readJson<Review>(REVIEW_PREFIX + id);
   }
 
   save(review: Review): Review {
-    return this.items.save(review);
+    return this.doc.writeJson(REVIEW_PREFIX + review.id, review);
   }
 
   delete(id: string): void {
-    this.items.delete(id);
+    this.doc.delete(REVIEW_PREFIX + id);
   }
 }
 
@@ -101,9 +97,10 @@ export function unmarkReviewed(reviews: ReviewStore, month: CompanyMonth): void 
   reviews.delete(monthId(month.competencia, companyKey(month.company)));
 }
 
+/** "26/11 14:03": the day and time of a review, in the spreadsheet's zone. */
 const stamp = (at: number, zone: Zone): string => {
-  const w = zone.wall(new Date(at));
-  return `${brDate(w).slice(0, 5)} ${String(w.hour).padStart(2, '0')}:${String(w.minute).padStart(2, '0')}`;
+  const text = brDateTime(zone.wall(new Date(at)));
+  return `${text.slice(0, 5)} ${text.slice(11)}`;
 };
 
 function countChange(before: Tally, after: Tally, more: [string, string], less: [string, string], amount: string): string | undefined {

@@ -64,8 +64,6 @@ export const JOB_ID = 'job';
 /** Companies read at once: their listings share each wave. */
 export const LANES = 10;
 
-const DAY_MS = 86_400_000;
-
 const jobs = (deps: CentralDeps) => new JobStore<CentralJob>(deps.store, JOB_PREFIX);
 
 export function currentJob(deps: CentralDeps): CentralJob | null {
@@ -106,7 +104,7 @@ function checkable(job: CentralJob, item: CompanyMonth | undefined, deps: Centra
   const day = (at: number) => todayOf(deps.zone, at).day;
   const a = day(item.refreshedAt);
   const b = day(deps.now());
-  return deps.now() - item.refreshedAt < DAY_MS && a.year === b.year && a.month === b.month && a.day === b.day;
+  return a.year === b.year && a.month === b.month && a.day === b.day;
 }
 
 /** One step: the hourly checks of the companies that allow one, then full reads, a lane at a time, while the budget lasts. */

@@ -4,7 +4,7 @@
  * (its month, its status, who reviewed it, and the work the shell knows of
  * around it), then a total of the companies counted.
  */
-import type { Zone } from '../../api/calendar';
+import { brDateTime, type Zone } from '../../api/calendar';
 import { formatCpfCnpj } from '../../api/filters';
 import { plural } from '../../api/words';
 import type { DashboardBookPort, DashboardSheetPort } from '../dashboards/port';
@@ -118,11 +118,7 @@ export function centralSheet(book: DashboardBookPort): DashboardSheetPort {
   return sheet;
 }
 
-const when = (at: number, zone: Zone): string => {
-  const w = zone.wall(new Date(at));
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(w.day)}/${p(w.month)}/${w.year} ${p(w.hour)}:${p(w.minute)}`;
-};
+const when = (at: number, zone: Zone): string => brDateTime(zone.wall(new Date(at)));
 
 const COUNTED =
   'O que se conta: faturas da competência sem as canceladas (valor total); NFS-e emitidas, AUTORIZADA e EMITIDA (valor dos serviços); NFS-e a emitir, as faturas sem NFS-e; ISS retido e a recolher das notas emitidas; cobranças em aberto a vencer e vencidas no dia da leitura. Divergências: as linhas da Conferência do Fechamento (faturas sem NFS-e, NFS-e com valor diferente, notas sem número, faturas sem cobrança, cobranças sem fatura); o Status diz as faturas sem NFS-e como notas a emitir e conta à parte as outras divergências. Os números são os do Fechamento, calculados pelo mesmo código.';

@@ -24,7 +24,7 @@ describe('the month asked', () => {
     expect(chargesWindow('12/2027')).toEqual({ from: { year: 2027, month: 12, day: 1 }, to: { year: 2028, month: 2, day: 29 } });
     expect(chargesWindow('01/2026').to).toEqual({ year: 2026, month: 3, day: 31 });
     expect(chargesWindowText('10/2026')).toMatch(/^Cobranças: as de vencimento de 01\/10\/2026 a 31\/12\/2026 cuja competência é 10\/2026 \(/);
-    expect(() => monthAsk('13/2026')).toThrow();
+    expect(() => monthAsk('13/2026')).toThrow('competência inválida: 13/2026');
   });
 });
 

@@ -24,6 +24,8 @@ const EXECUTION_MS = 6 * 60_000;
 const STARTUP_MS = 1_000;
 const COMPANIES = 100;
 const COMP = '10/2026';
+/** The sandbox's three demonstration organizations, whatever others it seeds: each with its full month of invoices. */
+const DEMO = () => sb.orgs.slice(0, 3);
 
 let sb: SandboxHandle;
 beforeAll(async () => {
@@ -67,7 +69,7 @@ function costed(clock: { now: number }) {
   };
   const deps: CentralDeps = {
     store: trusted(store),
-    clientFor: (id) => clientOf(sb, sb.orgs[Number(id.slice(1)) % sb.orgs.length].apiKey, transport),
+    clientFor: (id) => clientOf(sb, DEMO()[Number(id.slice(1)) % DEMO().length].apiKey, transport),
     now: () => clock.now,
     zone,
     user,
@@ -98,7 +100,7 @@ describe('a refresh of 100 companies at the pessimistic cost model', () => {
   const companies = Array.from({ length: COMPANIES }, (_, i) => ({ connectionId: `c${i}`, name: `Empresa ${String(i + 1).padStart(3, '0')}` }));
 
   it('reads all of them in at most 3 executions of 6 minutes', async () => {
-    for (const org of sb.orgs) expect((await expectedMonth(sb, org.name, COMP)).invoices.count).toBeGreaterThan(250);
+    for (const org of DEMO()) expect((await expectedMonth(sb, org.name, COMP)).invoices.count).toBeGreaterThan(250);
     world = costed(clock);
     startCentral(world.deps, { competencia: COMP, companies, onlyChanged: false });
     const full = executions(world.deps, clock);

@@ -18,6 +18,8 @@ import { currentJob, reviewCompany, startCentral, stepCentral } from '../../../s
 import { COLUMNS } from '../../../src/core/central/sheet';
 import { CentralStore, type CentralCompany } from '../../../src/core/central/store';
 import { todayOf } from '../../../src/core/dashboards/sources';
+import { identifyOrganization } from '../../../src/core/connections/organizations';
+import { plural } from '../../../src/api/words';
 import type { CellValue } from '../../../src/core/sheets/table';
 import { MemoryStore } from '../bulk/fixtures';
 import { clientOf, companiesOf, type Expected, expectedMonth, NOW, office, type Office, type Rec, user, zone } from './office';
@@ -113,7 +115,9 @@ describe('every organization of the sandbox at once', () => {
   let rows: Map<string, Record<string, CellValue>>;
   beforeAll(async () => {
     o = office(sb);
-    run(o, { competencia: COMP, companies, onlyChanged: false });
+    // A second connection of the first organization (its other key) is counted once.
+    const copy = { connectionId: 'copia', name: 'Cópia', organization: identifyOrganization(clientOf(sb, sb.orgs[0].otherKeys![0])) };
+    run(o, { competencia: COMP, companies: [...companies.slice(0, 1), copy, ...companies.slice(1)], onlyChanged: false });
     rows = rowsOf(o);
     expected = new Map();
     for (const org of sb.orgs) expected.set(org.name, await expectedMonth(sb, org.name, COMP));
@@ -133,9 +137,9 @@ describe('every organization of the sandbox at once', () => {
   it('names each company and its organization by its CNPJ as text, every digit kept, with its status in words', () => {
     for (const [i, org] of sb.orgs.entries()) {
       const row = rows.get(org.name)!;
-      const digits = companies[i].organization!.document;
+      const digits = companies[i].organization?.document ?? '';
       expect(String(row['Organização (CNPJ)']).replace(/\D/g, '')).toBe(digits);
-      expect(digits).toMatch(/^\d{11,14}$/);
+      if (i < 3) expect(digits).toMatch(/^\d{11,14}$/);
       const e = expected.get(org.name)!;
       const other = e.divergences - e.notesMissing.count;
       expect(row.Status).toBe(
@@ -157,6 +161,8 @@ describe('every organization of the sandbox at once', () => {
     const at = [...sheet.formats.entries()].filter(([k, f]) => k.endsWith(':2') && f === '@');
     expect(at.length).toBeGreaterThan(sb.orgs.length);
     expect(sheet.text(1)).toBe(`Central do escritório · competência ${COMP}`);
+    expect(rows.size).toBe(sb.orgs.length + 1);
+    expect(sheet.text(6)).toBe(`Conexões da mesma organização contadas uma vez: "Cópia" (a mesma de "${sb.orgs[0].name}").`);
   });
 
   it('a refresh killed inside a step and between steps resumes, reading no company it finished and counting each once', async () => {
@@ -180,30 +186,43 @@ describe('every organization of the sandbox at once', () => {
     startCentral(first.deps, { competencia: COMP, companies, onlyChanged: false });
     // Steps cut short by their soft deadline, each a new execution, until the kill.
     const done = () => new CentralStore(first.deps.store).month(COMP);
+    const step = () => stepCentral({ ...office(sb, { doc, transport: killing }).deps, lanes: 1 }, { deadline: NOW - 1 });
+    const n = sb.orgs.length;
+    expect(step()).toEqual({ done: false, progress: { done: 1, total: n, message: `Atualizando a Central: 1 de ${n} empresas…` } });
     expect(() => {
-      for (let i = 0; i < 50; i++) stepCentral({ ...office(sb, { doc, transport: killing }).deps, lanes: 1 }, { deadline: NOW - 1 });
+      for (let i = 0; i < 50; i++) step();
     }).toThrow('Exceeded maximum execution time');
     const before = [...done().values()].filter((m) => m.run === currentJob(first.deps)!.id).map((m) => m.company.name);
     expect(before).toEqual([sb.orgs[0].name]);
     await sb.clearLog();
     const again = office(sb, { doc });
-    for (let r = { done: false }, n = 0; !r.done && n < 50; n++) r = stepCentral(again.deps, FAR);
+    const r = stepCentral(again.deps, FAR);
+    expect(r).toEqual({
+      done: true,
+      progress: { done: sb.orgs.length, total: sb.orgs.length, message: `Central atualizada: ${sb.orgs.length} empresas na competência ${COMP}.` },
+    });
+    expect(stepCentral(again.deps, FAR).done).toBe(true);
     for (const name of before) expect(await orgEntries(name), name).toEqual([]);
     expect(rowsOf(again)).toEqual(rows);
     expect(done().size).toBe(sb.orgs.length);
   });
 
-  it('a company whose key is refused gets "Falha na conexão" with the reason, and the others are right', () => {
+  it('a company whose key is refused, and one whose service does not answer, get "Falha na conexão" with the reason, and the others are right', async () => {
     const bad = office(sb);
     bad.keys.set('c1', 'chave-errada');
+    await sb.configure({ addFaults: [{ kind: 'reset', org: sb.orgs[2].name }] });
     run(bad, { competencia: COMP, companies, onlyChanged: false });
+    await sb.configure({ faults: [] });
     const got = rowsOf(bad);
     const failed = got.get(sb.orgs[1].name)!;
     expect(failed.Status).toMatch(/^Falha na conexão: .*(401|chave|autoriza)/i);
     expect(failed['Faturas (qtde)']).toBe('');
-    for (const org of sb.orgs.filter((_, i) => i !== 1)) expect(got.get(org.name)).toEqual(rows.get(org.name));
-    expect(got.get('Total')?.Empresa).toBe(`Total de ${sb.orgs.length - 1} empresas contadas (1 empresa com falha fica fora)`);
-    const sum = sb.orgs.filter((_, i) => i !== 1).reduce((n, org) => n + expected.get(org.name)!.invoices.cents, 0);
+    expect(got.get(sb.orgs[2].name)?.Status).toMatch(/^Falha na conexão: .+/);
+    expect(got.get(sb.orgs[2].name)?.['Faturas (valor)']).toBe('');
+    const fine = sb.orgs.filter((_, i) => i !== 1 && i !== 2);
+    for (const org of fine) expect(got.get(org.name)).toEqual(rows.get(org.name));
+    expect(got.get('Total')?.Empresa).toBe(`Total de ${plural(fine.length, 'empresa contada', 'empresas contadas')} (2 empresas com falha ficam fora)`);
+    const sum = fine.reduce((n, org) => n + expected.get(org.name)!.invoices.cents, 0);
     expect(got.get('Total')?.['Faturas (valor)']).toBeCloseTo(sum / 100, 9);
   });
 });

@@ -128,10 +128,23 @@ describe('a review cleared when the figures change', () => {
       [{ chargesOpen: { count: 0, cents: 0 } }, '2 cobranças em aberto a menos'],
       [{ chargesOpen: { count: 1, cents: 200 }, chargesOverdue: { count: 1, cents: 400 } }, 'o valor das cobranças em aberto passou de R$ 5,00 para R$ 6,00'],
       [{ divergences: 3 }, 'divergências passaram de 0 para 3'],
+      [{ invoices: { count: 2, cents: 30_000 } }, '2 faturas a menos'],
+      [{ notesIssued: { count: 6, cents: 1 } }, '2 NFS-e emitidas novas'],
+      [{ notesIssued: { count: 3, cents: 1 } }, '1 NFS-e emitida a menos'],
+      [{ notesMissing: { count: 0, cents: 0 } }, '2 notas a emitir a menos'],
+      [{ chargesOpen: { count: 4, cents: 500 } }, '2 cobranças em aberto a mais'],
+      [{ chargesOpen: { count: 1, cents: 500 } }, '1 cobrança em aberto a menos'],
     ];
     const base = { chargesOpen: { count: 2, cents: 500 }, notesMissing: { count: 2, cents: 2_000 }, issRetidoCents: 100 };
     for (const [change, words] of cases) expect(changesSince(seen, figures({ ...base, ...change })), words).toEqual([words]);
     expect(changesSince(seen, figures(base))).toEqual([]);
+  });
+
+  it('says the day and time of the review with two digits each', () => {
+    const early = markReviewed(new ReviewStore(trusted()), month(), ana, zone.instant({ year: 2026, month: 3, day: 5, hour: 9, minute: 7 }).getTime());
+    expect(undoneBy(early, figures({ divergences: 1 }), zone)).toBe(
+      'Conferência desfeita: divergências passaram de 0 para 1 desde 05/03 09:07 (conferida por ana@example.com).',
+    );
   });
 
   it('says the figures changed when no single one tells how', () => {

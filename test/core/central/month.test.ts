@@ -61,6 +61,7 @@ const MONTH: MonthRecords = {
     note(11, 1, { servico: 100, iss: 2, retido: 2 }),
     note(12, 2, { status: 'EMITIDA', numero: null, servico: 49.5, iss: 0.99 }),
     note(13, 4, { status: 'CANCELADA', servico: 20, iss: 0.4 }),
+    note(14, 5, { servico: 70, iss: 1.4, competencia: '09/2026' }),
   ],
   cobrancas: [
     charge(21, 1, 100, '2026-10-20', { paid: true }),
