@@ -45,6 +45,7 @@ describe('the paused companies', () => {
     expect(() => {
       for (; i < 1_000; i++) pauseCompany(store, id(i), true);
     }).toThrow(PausedFullError);
+    expect(() => pauseCompany(store, id(i), true)).toThrow(/pausadas demais/);
     expect(i).toBeGreaterThan(200);
     expect(pausedCompanies(store).size).toBe(i);
     expect(isPaused(store, id(i))).toBe(false);
