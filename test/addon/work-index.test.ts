@@ -105,7 +105,7 @@ describe('the work index', () => {
     expect(CONTROLE in readWorkIndex(userProperties(emu)).documents).toBe(false);
   });
 
-  it("pausing a company skips its scheduled runs with a line in Histórico, the other company's run; resuming runs it at the next hour", () => {
+  it("pausing a company skips its scheduled runs with a line in Histórico, the other company's run; resuming runs it at the next hour; Histórico says it once per pause", () => {
     const { emu, ids } = office();
     const padaria = scheduled(emu, PADARIA, 'Padaria', 'Clientes da padaria', { kind: 'hourly' });
     const otica = scheduled(emu, OTICA, 'Ótica', 'Clientes da ótica', { kind: 'hourly' });
@@ -122,8 +122,11 @@ describe('the work index', () => {
     expect(historyOf(emu, OTICA).filter((h) => h[2] === 'PAUSADO')).toEqual([]);
     expect(emu.mail.length).toBe(mails);
 
-    pauseCompany(userProperties(emu), ids.Padaria, false);
+    // Still paused the next hour: skipped again, and Histórico is not told twice.
     emu.runDueTriggers(SP('2026-11-22T12:59:00'), { documentContext: false });
+    expect(lastOf(PADARIA, padaria.id)).toMatchObject({ origin: 'manual' });
+    pauseCompany(userProperties(emu), ids.Padaria, false);
+    emu.runDueTriggers(SP('2026-11-22T13:59:00'), { documentContext: false });
     expect(lastOf(PADARIA, padaria.id)).toMatchObject({ origin: 'agendado', result: 'ok' });
     expect(historyOf(emu, PADARIA).filter((h) => h[2] === 'PAUSADO')).toHaveLength(1);
   });

@@ -213,9 +213,15 @@ function bulkPhase(deps: DispatchDeps, bulk: BulkJob[], result: DispatchResult):
 export const PAUSED_NOTE = 'Agendamento pausado na Central';
 const PAUSED_RESULT = 'PAUSADO';
 
-/** The start is skipped as a run would take its turn: the schedule counts from now, and Histórico says why. */
+/**
+ * The start is skipped as a run would take its turn: the schedule counts from
+ * now. Histórico says why at the first skip of a pause, not at every one (an
+ * hourly report paused for a month would fill it).
+ */
 function skipPaused(deps: RunDeps, report: Report): void {
-  deps.reports.save(report);
+  const first = report.pauseNoted === undefined;
+  deps.reports.save(first ? { ...report, pauseNoted: deps.now() } : report);
+  if (!first) return;
   try {
     appendSkipped(deps.book, report.name, deps.now(), PAUSED_RESULT, PAUSED_NOTE, report.owner?.email);
   } catch {
@@ -231,10 +237,10 @@ function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], re
     step(until) {
       let moved = false;
       while (due.length > 0 && deps.runs.now() < until) {
-        const report = { ...(due.shift() as Report), scheduleSince: at.getTime() };
+        const { pauseNoted, ...report } = { ...(due.shift() as Report), scheduleSince: at.getTime() };
         moved = true;
         if (pausedReport(report, paused, connections)) {
-          skipPaused(deps.runs, report);
+          skipPaused(deps.runs, pauseNoted === undefined ? report : { ...report, pauseNoted });
           (result.paused ??= []).push(report.id);
           continue;
         }

@@ -66,7 +66,6 @@ export function reportCompanies(report: Report, connections: ReadonlyArray<{ id:
 
 /** A scheduled start the user paused in the Central: every company the report is of is paused. */
 export function pausedReport(report: Report, paused: ReadonlySet<string>, connections: ReadonlyArray<{ id: string; name: string }>): boolean {
-  if (paused.size === 0) return false;
   const companies = reportCompanies(report, connections);
   return companies.length > 0 && companies.every((id) => paused.has(id));
 }

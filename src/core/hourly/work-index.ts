@@ -171,8 +171,9 @@ export class WorkIndexStore {
     private readonly guard: <T>(change: () => T) => T = (change) => change(),
   ) {}
 
+  /** Where part `i` after the first is kept (the first is at KEY). */
   private key(i: number): string {
-    return i === 0 ? KEY : `${KEY}.${i}`;
+    return `${KEY}.${i}`;
   }
 
   /** The parts as stored, their texts kept to write only those that change. */

@@ -45,6 +45,7 @@ describe('the paused companies', () => {
     expect(() => {
       for (; i < 1_000; i++) pauseCompany(store, id(i), true);
     }).toThrow(PausedFullError);
+    expect(() => pauseCompany(store, id(i), true)).toThrow(/pausadas demais/);
     expect(i).toBeGreaterThan(200);
     expect(pausedCompanies(store).size).toBe(i);
     expect(isPaused(store, id(i))).toBe(false);
@@ -99,10 +100,23 @@ describe('the hourly run with a company paused', () => {
       ['Pausado', 'Agendado', 0, 'PAUSADO', 'Agendamento pausado na Central'],
       ['Outro', 'Agendado', 5, 'OK', ''],
     ]);
+    const lines = () => w.history().filter((h) => h.Resultado === 'PAUSADO').length;
+    // Still paused an hour later: skipped again, the schedule moved on, and Histórico is not told twice.
+    w.tick(HOUR);
+    const hourLater = w.now();
+    const again = dispatch({ runs: w.deps, bulk: noBulk }, stored(), w.now() + 5 * MINUTE, { paused: new Set(['k1']) });
+    expect(again.paused).toEqual([paused.id]);
+    expect(w.reports.get(paused.id).scheduleSince).toBe(hourLater);
+    expect(lines()).toBe(1);
     w.tick(HOUR);
     const resumed = dispatch({ runs: w.deps, bulk: noBulk }, stored(), w.now() + 5 * MINUTE, { paused: new Set() });
     expect(resumed.started.sort()).toEqual([paused.id, running.id].sort());
     expect(resumed.paused).toBeUndefined();
     expect(w.reports.get(paused.id).lastRun).toMatchObject({ result: 'ok', rows: 7 });
+    expect(w.reports.get(paused.id).pauseNoted).toBeUndefined();
+    // Paused again after a run: Histórico says so again.
+    w.tick(HOUR);
+    dispatch({ runs: w.deps, bulk: noBulk }, stored(), w.now() + 5 * MINUTE, { paused: new Set(['k1']) });
+    expect(lines()).toBe(2);
   });
 });

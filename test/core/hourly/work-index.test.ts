@@ -115,6 +115,38 @@ describe('the index in the user properties', () => {
     expect(documentUrl(DOC_A)).toBe(`https://docs.google.com/spreadsheets/d/${DOC_A}/edit`);
   });
 
+  it('reads back what it saved: names, runs with their messages, next starts, failures; without the detail once trimmed', () => {
+    const store = new MemoryStore();
+    const built = build([
+      report('Faturas', { schedule: { kind: 'hourly' }, scheduleSince: T0, lastRun: run('erro', T0, { message: 'Chave recusada' }) }),
+      report('Clientes', { connectionId: 'k2', lastRun: run('ok', T0 - HOUR) }),
+    ]) as DocumentWork;
+    expect(built.connections.k1).toMatchObject({ failures: 1, lastRun: { ok: false, message: 'Chave recusada' } });
+    new WorkIndexStore(store).set(DOC_A, built);
+    expect(readWorkIndex(store).documents[DOC_A]).toEqual(built);
+    // What a trimmed entry keeps: the counts and times, not the names and messages.
+    const trimmed = { ...built, trimmed: true };
+    new WorkIndexStore(store).set(DOC_A, trimmed);
+    expect(readWorkIndex(store).documents[DOC_A]).toEqual({
+      ...trimmed,
+      connections: {
+        k1: { reports: [], lastRun: { at: T0, ok: false }, next: built.connections.k1.next, failures: 1 },
+        k2: { reports: [], lastRun: { at: T0 - HOUR, ok: true }, failures: 0 },
+      },
+    });
+  });
+
+  it('lists the spreadsheets by name, and says a company may miss some when documents were left out', () => {
+    const store = new MemoryStore();
+    const index = new WorkIndexStore(store);
+    index.set(DOC_A, build([report('Clientes')], 'Zeta'));
+    index.set(DOC_B, build([report('Faturas')], 'Alfa'));
+    expect(workOf(readWorkIndex(store), 'k1').links.map((l) => l.name)).toEqual(['Alfa', 'Zeta']);
+    const cut = { documents: readWorkIndex(store).documents, dropped: 2, paused: new Set<string>() };
+    expect(workOf(cut, 'k1').incomplete).toBe(true);
+    expect(workOf({ ...cut, dropped: 0 }, 'k1').incomplete).toBe(false);
+  });
+
   it('replaces a document, removes one with no work left, and writes nothing when nothing changed', () => {
     const store = new MemoryStore();
     const index = new WorkIndexStore(store);
@@ -178,6 +210,22 @@ describe('the index in the user properties', () => {
       companies.map((c) => report(`Relatório ${c.name}`, { connectionId: c.id })),
       { name: `Cliente ${i}`, now: T0 + i, zone, connections: companies },
     );
+
+  it('writes only the part that changed, and lets parts go when the documents leave', () => {
+    const store = new MemoryStore();
+    const index = new WorkIndexStore(store);
+    const works = Array.from({ length: 14 }, (_, i) => bulky(i));
+    works.forEach((w, i) => index.set(docId(i), w));
+    const keys = [...store.map.keys()].sort();
+    expect(keys.length).toBeGreaterThanOrEqual(3);
+    // The same work again changes nothing: no part is written (a frozen store throws on any write).
+    store.frozen = true;
+    works.forEach((w, i) => index.set(docId(i), w));
+    store.frozen = false;
+    for (let i = 0; i < 14; i++) index.set(docId(i), null);
+    expect([...store.map.keys()]).toEqual(['faturamento.trabalho']);
+    expect(readWorkIndex(store)).toMatchObject({ documents: {}, dropped: 0 });
+  });
 
   it('when even the counts do not fit, the oldest documents go and the index counts them; the one just saved stays', () => {
     const store = new MemoryStore();
