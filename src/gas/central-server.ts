@@ -8,6 +8,7 @@
  */
 import { competencia as competenciaText, parseCompetencia } from '../api/calendar';
 import { UserError } from '../api/user-error';
+import { plural } from '../api/words';
 import { type CentralDeps, type CentralProgress, currentJob, redrawCentral, reviewCompany, startCentral, stepCentral } from '../core/central/refresh';
 import { CENTRAL_TAG, centralView } from '../core/central/sheet';
 import { SHEET_TAG } from '../core/sheets/sheet-layout';
@@ -196,7 +197,10 @@ function stepOf(deps: CentralDeps, progress: CentralProgress, finished: boolean)
   const failed = job
     ? job.companies.filter((c) => [...items.values()].some((m) => m.run === job.id && m.company.connectionId === c.connectionId && m.failure)).length
     : 0;
-  return { ...progress, finished, failed };
+  // A finished refresh with failures says how many, so "atualizada" is never read as "all read".
+  const message =
+    finished && failed ? `${progress.message} ${plural(failed, 'empresa ficou', 'empresas ficaram')} sem números por falha na conexão: veja a coluna Status.` : progress.message;
+  return { ...progress, message, finished, failed };
 }
 
 /** What the sidebar shows: the last refresh's companies, and a refresh of the user's left halfway, to go on with. */
