@@ -199,7 +199,9 @@ function stepOf(deps: CentralDeps, progress: CentralProgress, finished: boolean)
     : 0;
   // A finished refresh with failures says how many, so "atualizada" is never read as "all read".
   const message =
-    finished && failed ? `${progress.message} ${plural(failed, 'empresa ficou', 'empresas ficaram')} sem números por falha na conexão: veja a coluna Status.` : progress.message;
+    finished && failed
+      ? `${progress.message} ${plural(failed, 'empresa ficou', 'empresas ficaram')} sem números por falha na conexão: veja a coluna Status.`
+      : progress.message;
   return { ...progress, message, finished, failed };
 }
 
