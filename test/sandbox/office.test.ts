@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidCnpj } from '../../dev/sandbox/brazil.js';
-import { borrowSandbox, type OfficeStatus, type OrgInfo, type SandboxHandle } from '../../dev/sandbox/harness.js';
+import { borrowSandbox, type OfficeStatus, type OrgInfo, type SandboxHandle, startSandbox } from '../../dev/sandbox/harness.js';
+import { STATUS_CYCLE } from '../../dev/sandbox/office.js';
 import { api, listAll } from './helpers.js';
 
 const COMP = '10/2026';
@@ -145,6 +146,17 @@ describe('an office of 30 companies', () => {
 });
 
 describe('the office option', () => {
+  it('reaches a sandbox started on its own, in its own process', async () => {
+    const sb = await startSandbox({ office: { companies: 10, invoices: 2 } });
+    try {
+      expect(sb.orgs.map((o) => o.office?.status ?? null)).toEqual([null, null, null, ...STATUS_CYCLE]);
+      const month = await monthOf(sb, sb.orgs[3].apiKey);
+      expect(month.invoices).toHaveLength(2);
+    } finally {
+      await sb.stop();
+    }
+  });
+
   it('is off by default: the three demo organizations only', async () => {
     const sb = await borrowSandbox();
     try {

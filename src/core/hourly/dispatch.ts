@@ -240,7 +240,7 @@ function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], re
         const { pauseNoted, ...report } = { ...(due.shift() as Report), scheduleSince: at.getTime() };
         moved = true;
         if (pausedReport(report, paused, connections)) {
-          skipPaused(deps.runs, pauseNoted === undefined ? report : { ...report, pauseNoted });
+          skipPaused(deps.runs, { ...report, pauseNoted });
           (result.paused ??= []).push(report.id);
           continue;
         }
