@@ -13,6 +13,7 @@ import { benchImport, benchTransactions } from './import';
 import { benchIncremental } from './incremental';
 import { benchConsolidated } from './consolidated';
 import { benchOffice } from './office';
+import { benchCentral } from './central';
 
 const quick = process.argv.includes('--quick');
 
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   await benchDashboards(quick ? 1_000 : 50_000);
   await benchClosing(quick ? 1_000 : 50_000);
   await benchOffice(quick);
+  await benchCentral(quick);
   try {
     const bulk = (await import('./bulk')) as { benchBulk?: (options?: { quick?: boolean }) => Promise<void> };
     if (bulk.benchBulk) await bulk.benchBulk({ quick });

@@ -12,6 +12,7 @@ export { runScheduledReports } from './gas/dispatcher';
 export { showBulk } from './gas/lote-server';
 export { showEditPush } from './gas/alteracoes-server';
 export { showDashboards } from './gas/paineis-server';
+export { showCentral } from './gas/central-server';
 export { runDiagnostics } from './gas/diagnostics';
 export { showAbout, showHelp } from './gas/ajuda-server';
 export * from './gas/sidebar-contract';

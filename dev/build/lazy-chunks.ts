@@ -37,6 +37,8 @@ export const LAZY_CHUNKS: Record<string, readonly string[]> = {
     'src/core/runs/step.ts',
     'src/core/runs/form.ts',
   ],
+  // Central do escritório: its sidebar, and the hourly run of a spreadsheet whose Central refreshes itself.
+  central: ['src/gas/central-server.ts', 'src/gas/central-phase.ts'],
   // Ajuda › Diagnóstico.
   diagnostics: ['src/gas/diagnostics.ts'],
 };

@@ -21,6 +21,11 @@ export interface PlaygroundOptions {
   seed?: number;
   /** Which demo organization the preset connection uses (default 0, the first). */
   org?: number;
+  /**
+   * An accounting office of this many client companies in the sandbox (its office option), each with a
+   * connection of the first user named after it: the Central do escritório has them to show. None by default.
+   */
+  office?: number;
   /** Skip the preset connection (a test of the empty state). */
   noConnection?: boolean;
   /** Virtual time the emulator starts at (default 2026-11-23 09:00 in São Paulo). */
@@ -65,6 +70,18 @@ function presetConnection(emulator: GasEmulator, sandbox: SandboxHandle, org: nu
   return name;
 }
 
+/** The sandbox's demonstration organizations, before the office's companies. */
+const DEMO_ORGS = 3;
+
+/** A connection of `user` to one of the office's companies, named after it, as an accountant saves each client's key. */
+function officeConnection(emulator: GasEmulator, sandbox: SandboxHandle, company: SandboxHandle['orgs'][number], user: string): void {
+  const r = emulator.run('saveConnection', [{ name: company.name, baseUrl: sandbox.baseUrl, apiKey: company.apiKey }], { user }) as {
+    ok: boolean;
+    message?: string;
+  };
+  if (!r.ok) throw new Error(`playground: saveConnection refused ${company.name}: ${r.message}`);
+}
+
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
@@ -77,7 +94,10 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   if (!options.emulator?.code && !existsSync(codePath)) throw new Error(`playground: ${codePath} is missing; run npm run build first`);
   const size = options.size ?? 'small';
   const org = options.org ?? 0;
-  const [sandbox, assets] = await Promise.all([(options.sandbox ?? startSandbox)({ seed: options.seed ?? 1, size }), loadAssets()]);
+  const [sandbox, assets] = await Promise.all([
+    (options.sandbox ?? startSandbox)({ seed: options.seed ?? 1, size, ...(options.office ? { office: options.office } : {}) }),
+    loadAssets(),
+  ]);
   try {
     const emulator = new GasEmulator({ startAt: options.startAt ?? DEFAULT_START, urlFetchWhitelist: LOCAL_TEST_SERVERS, ...options.emulator });
     // The add-on is installed in this spreadsheet: opening it runs onOpen in LIMITED.
@@ -87,7 +107,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     emulator.select(emulator.spreadsheet.activeSheet().name, 'A1');
     const users = options.users ?? [emulator.options.user ?? 'contador@example.com.br', COLLEAGUE];
     const connectionName = options.noConnection ? null : presetConnection(emulator, sandbox, org, users[0]);
-    if (!options.noConnection) users.slice(1).forEach((user, i) => presetConnection(emulator, sandbox, (org + i + 1) % sandbox.orgs.length, user));
+    if (!options.noConnection) users.slice(1).forEach((user, i) => presetConnection(emulator, sandbox, (org + i + 1) % DEMO_ORGS, user));
+    for (const company of sandbox.orgs.filter((o) => o.office)) officeConnection(emulator, sandbox, company, users[0]);
     const session = new Session(
       emulator,
       { org: sandbox.orgs[org].name, size, baseUrl: sandbox.baseUrl },

@@ -2,7 +2,7 @@
  * Entry point of the child process started by harness.ts. Options arrive in
  * SANDBOX_OPTIONS; the chosen port goes back over IPC.
  */
-import { publicOrg, ORG_DEFS } from './orgs.js';
+import { publicOrg } from './orgs.js';
 import { createSandboxServer } from './server.js';
 import type { SandboxOptions } from './types.js';
 
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     if ((m as { type?: string })?.type === 'stop') stop();
   });
   process.on('SIGTERM', stop);
-  const ready: ChildReady = { type: 'ready', port, orgs: ORG_DEFS.map(publicOrg) };
+  const ready: ChildReady = { type: 'ready', port, orgs: sandbox.state.defs.map(publicOrg) };
   process.send?.(ready);
 }
 

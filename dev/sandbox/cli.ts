@@ -1,9 +1,8 @@
 /**
- * npm run sandbox -- --port 8787 --seed 1 --size small|medium|large [--page-base 0|1]
+ * npm run sandbox -- --port 8787 --seed 1 --size small|medium|large [--page-base 0|1] [--office 30 [--invoices 8]]
  * Runs the sandbox in the foreground (this process) and prints how to reach it.
  */
 import { parseArgs } from 'node:util';
-import { ORG_DEFS } from './orgs.js';
 import { createSandboxServer } from './server.js';
 import type { SizeName } from './types.js';
 
@@ -14,6 +13,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     size: { type: 'string', default: 'small' },
     'page-base': { type: 'string', default: '1' },
+    office: { type: 'string', default: '0' },
+    invoices: { type: 'string' },
   },
 });
 
@@ -24,14 +25,20 @@ const sandbox = createSandboxServer({
   seed: Number(values.seed),
   size,
   config: { pageBase: values['page-base'] === '0' ? 0 : 1 },
+  office: { companies: Number(values.office), ...(values.invoices ? { invoices: Number(values.invoices) } : {}) },
 });
 const port = await sandbox.listen(Number(values.port), values.host);
 console.log(`Billing API v2 sandbox (seed ${values.seed}, size ${size}) ready in ${Math.round(performance.now() - started)} ms`);
 console.log(`Base URL: http://${values.host}:${port}   (API paths start with /v2; controls under /__sandbox/)`);
 console.log('Organizations (header x-api-key):');
-for (const o of ORG_DEFS) {
-  console.log(`  ${o.name.padEnd(32)} ${o.apiKey}${o.hasCityHallIntegration ? '' : '   (no city-hall integration)'}`);
-  for (const key of o.otherKeys ?? []) console.log(`  ${''.padEnd(32)} ${key}   (a second key of the same organization)`);
+for (const o of sandbox.state.defs) {
+  const about = o.office
+    ? `   (office number ${o.office.number}: ${o.office.status}${o.revoked ? ', key revoked: 401' : ''})`
+    : o.hasCityHallIntegration
+      ? ''
+      : '   (no city-hall integration)';
+  console.log(`  ${o.name.padEnd(40)} ${o.apiKey}${about}`);
+  for (const key of o.otherKeys ?? []) console.log(`  ${''.padEnd(40)} ${key}   (a second key of the same organization)`);
 }
 const shutdown = () => void sandbox.close().finally(() => process.exit(0));
 process.on('SIGINT', shutdown);

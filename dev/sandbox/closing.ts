@@ -18,18 +18,26 @@ import { centsToMoney, type Rng } from './rng.js';
 
 export const CLOSING_COMPETENCIA = '10/2026';
 
-type Charge = 'paga' | 'a vencer' | 'vencida' | null;
+export type Charge = 'paga' | 'a vencer' | 'vencida' | null;
 
 interface Case {
   tipo: 'RECORRENTE' | 'AVULSA';
   status: 'FATURADA' | 'ABERTA';
-  /**
-   * The note: null for none; its status, whether ISS is withheld, and how much its service value is under the invoice's total (cents).
-   * `status` names one the spec does not list (its sets of values are "not shown"): a note the city hall cancelled.
-   */
-  note: null | { autorizada: boolean; retido: boolean; under: number; status?: string };
+  /** The note: null for none. */
+  note: null | NoteCase;
   charge: Charge;
   day: number;
+}
+
+/**
+ * A note: its status, whether ISS is withheld, and how much its service value is under the invoice's total (cents).
+ * `status` names one the spec does not list (its sets of values are "not shown"): a note the city hall cancelled.
+ */
+export interface NoteCase {
+  autorizada: boolean;
+  retido: boolean;
+  under: number;
+  status?: string;
 }
 
 const CASES: readonly Case[] = [
@@ -62,38 +70,16 @@ export function seedClosing(data: OrgData, rng: Rng): void {
     const slot = k.charge ? data.cobrancas[charged] : undefined;
     if (!old || buyers.length === 0 || (k.charge && !slot)) return;
     const client = buyers.splice(rng.int(0, buyers.length - 1), 1)[0];
-    const dataEmissao = `2026-10-${pad(k.day)}`;
-    const produto = rng.pick(data.produtos);
-    const totalCents = rng.cents(300, 4000);
-    const fatura: FaturaRow = {
+    const fatura = invoiceFor(data, rng, client, {
       idFatura: old.idFatura,
-      idIntegracao: `FAT-2026-F${pad(i + 1, 5)}`,
-      numeroPedido: null,
-      codigoCheckout: null,
+      idItemFatura: old.itens?.[0]?.idItemFatura ?? old.idFatura,
       numero: old.numero,
+      idIntegracao: `FAT-2026-F${pad(i + 1, 5)}`,
       statusFatura: k.status,
       tipoFatura: k.tipo,
-      formaFaturamentoAssinatura: k.tipo === 'RECORRENTE' ? 'AGRUPADA' : null,
-      origemFatura: 'MANUAL',
-      competencia: CLOSING_COMPETENCIA,
-      idCliente: client.idCliente,
-      nomeCliente: client.nomeFantasia,
-      dataEmissao,
-      valorTotal: centsToMoney(totalCents),
-      itens: [
-        {
-          idItemFatura: old.itens?.[0]?.idItemFatura ?? old.idFatura,
-          idProduto: produto.idProduto,
-          descricaoProduto: produto.descricao,
-          descricao: `${produto.descricao} - ${CLOSING_COMPETENCIA}`,
-          quantidade: 1,
-          valorUnitario: centsToMoney(totalCents),
-          valorTotal: centsToMoney(totalCents),
-        },
-      ],
-      _loteCheckout: null,
-      _dataHoraAtualizacao: datetime(dataEmissao, 9 * 60 + i, 0),
-    };
+      dataEmissao: `2026-10-${pad(k.day)}`,
+      minute: 9 * 60 + i,
+    });
     data.faturas[i] = fatura;
     data.faturaById.set(fatura.idFatura, fatura);
     // The replaced invoice's note goes with it.
@@ -105,7 +91,55 @@ export function seedClosing(data: OrgData, rng: Rng): void {
   });
 }
 
-function addNote(data: OrgData, rng: Rng, f: FaturaRow, c: Cliente, n: NonNullable<Case['note']>): void {
+/** What sets one invoice of the competência apart; its product, value and item are drawn. */
+export interface InvoiceSlot {
+  idFatura: number;
+  idItemFatura: number;
+  numero: number;
+  idIntegracao: string;
+  statusFatura: 'FATURADA' | 'ABERTA';
+  tipoFatura: 'RECORRENTE' | 'AVULSA';
+  dataEmissao: string;
+  /** Minute of the day it was last updated, on its day of issue. */
+  minute: number;
+}
+
+/** An invoice of CLOSING_COMPETENCIA with one item, for `client`. */
+export function invoiceFor(data: OrgData, rng: Rng, client: Cliente, slot: InvoiceSlot): FaturaRow {
+  const produto = rng.pick(data.produtos);
+  const totalCents = rng.cents(300, 4000);
+  return {
+    idFatura: slot.idFatura,
+    idIntegracao: slot.idIntegracao,
+    numeroPedido: null,
+    codigoCheckout: null,
+    numero: slot.numero,
+    statusFatura: slot.statusFatura,
+    tipoFatura: slot.tipoFatura,
+    formaFaturamentoAssinatura: slot.tipoFatura === 'RECORRENTE' ? 'AGRUPADA' : null,
+    origemFatura: 'MANUAL',
+    competencia: CLOSING_COMPETENCIA,
+    idCliente: client.idCliente,
+    nomeCliente: client.nomeFantasia,
+    dataEmissao: slot.dataEmissao,
+    valorTotal: centsToMoney(totalCents),
+    itens: [
+      {
+        idItemFatura: slot.idItemFatura,
+        idProduto: produto.idProduto,
+        descricaoProduto: produto.descricao,
+        descricao: `${produto.descricao} - ${CLOSING_COMPETENCIA}`,
+        quantidade: 1,
+        valorUnitario: centsToMoney(totalCents),
+        valorTotal: centsToMoney(totalCents),
+      },
+    ],
+    _loteCheckout: null,
+    _dataHoraAtualizacao: datetime(slot.dataEmissao, slot.minute, 0),
+  };
+}
+
+export function addNote(data: OrgData, rng: Rng, f: FaturaRow, c: Cliente, n: NoteCase): void {
   const aliquota = rng.pick([2, 3, 5]);
   const valorServico = centsToMoney(Math.round(f.valorTotal * 100) - n.under);
   const note = nfseFor(f, c, {
@@ -126,7 +160,13 @@ function addNote(data: OrgData, rng: Rng, f: FaturaRow, c: Cliente, n: NonNullab
   data.nfseByFatura.set(f.idFatura, note);
 }
 
-function chargeFor(rng: Rng, f: FaturaRow, c: Cliente, state: NonNullable<Charge>, ids: { idCobranca: number; nosso: number; titulo: number }): CobrancaRow {
+export function chargeFor(
+  rng: Rng,
+  f: FaturaRow,
+  c: Cliente,
+  state: NonNullable<Charge>,
+  ids: { idCobranca: number; nosso: number; titulo: number },
+): CobrancaRow {
   const emitted = dateToDay(f.dataEmissao);
   // Today is 2026-11-22: a charge due in December is not due yet; one due on 10 November is overdue.
   const due = state === 'a vencer' ? dateToDay('2026-12-05') : state === 'vencida' ? dateToDay('2026-11-10') : emitted + 15;

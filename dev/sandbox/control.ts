@@ -8,11 +8,14 @@
  *   POST   /__sandbox/reset       ResetOptions → { orgs, seed, size }
  *   POST   /__sandbox/restart     SandboxOptions → { orgs, seed, size }  (as if just started with them)
  *   GET    /__sandbox/dump/{org name or key}/{resource} → { org, resource, count, data }
+ *   POST   /__sandbox/touch       TouchRequest → TouchResult  (an office company's month changed)
  */
 import type { Reply } from './envelopes.js';
-import { ORG_DEFS, publicOrg } from './orgs.js';
+import { touchMonth } from './office.js';
+import { publicOrg } from './orgs.js';
+import { nowLocalDatetime } from './dates.js';
 import type { SandboxState } from './state.js';
-import type { ConfigPatch, DumpResource, RequestLogFilter, ResetOptions, SandboxOptions } from './types.js';
+import type { ConfigPatch, DumpResource, RequestLogFilter, ResetOptions, SandboxOptions, TouchRequest } from './types.js';
 import { isPlainObject } from './validation.js';
 
 const DUMP_RESOURCES: readonly DumpResource[] = ['clientes', 'faturas', 'nfse', 'cobrancas', 'transacoes', 'assinaturas', 'planos', 'produtos'];
@@ -34,7 +37,7 @@ export function handleControl(sandbox: Controlled, method: string, url: URL, bod
   const path = url.pathname.replace(/\/+$/, '');
   const { state } = sandbox;
   try {
-    if (path === '/__sandbox/orgs' && method === 'GET') return ok({ orgs: ORG_DEFS.map(publicOrg) });
+    if (path === '/__sandbox/orgs' && method === 'GET') return ok({ orgs: state.defs.map(publicOrg) });
     if (path === '/__sandbox/config' && method === 'GET') return ok(state.config);
     if (path === '/__sandbox/config' && method === 'POST') {
       if (!isPlainObject(body)) return fail(400, ['body must be a JSON object']);
@@ -54,13 +57,14 @@ export function handleControl(sandbox: Controlled, method: string, url: URL, bod
     if (path === '/__sandbox/reset' && method === 'POST') {
       const opts = (isPlainObject(body) ? body : {}) as ResetOptions;
       state.reset(opts);
-      return ok({ orgs: ORG_DEFS.map(publicOrg), seed: state.seed, size: state.size });
+      return ok({ orgs: state.defs.map(publicOrg), seed: state.seed, size: state.size });
     }
     if (path === '/__sandbox/restart' && method === 'POST') {
       if (!isPlainObject(body)) return fail(400, ['body must be a JSON object']);
       sandbox.restart(body as SandboxOptions);
-      return ok({ orgs: ORG_DEFS.map(publicOrg), seed: sandbox.state.seed, size: sandbox.state.size });
+      return ok({ orgs: sandbox.state.defs.map(publicOrg), seed: sandbox.state.seed, size: sandbox.state.size });
     }
+    if (path === '/__sandbox/touch' && method === 'POST') return touch(state, body);
     const dump = /^\/__sandbox\/dump\/([^/]+)\/([^/]+)$/.exec(path);
     if (dump && method === 'GET') {
       const def = state.orgByRef(decodeURIComponent(dump[1]));
@@ -75,4 +79,16 @@ export function handleControl(sandbox: Controlled, method: string, url: URL, bod
   } catch (e) {
     return fail(400, [e instanceof Error ? e.message : String(e)]);
   }
+}
+
+const TOUCH_KINDS: readonly TouchRequest['kind'][] = ['addInvoice', 'alterInvoice', 'payCharge', 'addNote'];
+
+/** An office company's month changed as its people would change it, for tests of what changed since a refresh. */
+function touch(state: SandboxState, body: unknown): Reply {
+  const t = (isPlainObject(body) ? body : {}) as Partial<TouchRequest>;
+  const def = typeof t.org === 'string' ? state.orgByRef(t.org) : undefined;
+  if (!def?.office) return fail(404, [`no office company ${String(t.org)}`]);
+  if (!TOUCH_KINDS.includes(t.kind as TouchRequest['kind'])) return fail(400, [`kind must be one of ${TOUCH_KINDS.join(', ')}`]);
+  if (t.at !== undefined && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(String(t.at))) return fail(400, ['at must be YYYY-MM-DDTHH:MM:SS']);
+  return ok(touchMonth(state.orgData(def), t.kind as TouchRequest['kind'], t.at ?? nowLocalDatetime()));
 }

@@ -20,6 +20,7 @@ import {
   slug,
 } from './brazil.js';
 import { seedClosing } from './closing.js';
+import { seedOfficeMonth } from './office.js';
 import { addDays, competenciaOf, dateToDay, datetime, dayToDate, pad, TODAY_DAY } from './dates.js';
 import { nfseFor } from './nfse.js';
 import type { OrgDef } from './orgs.js';
@@ -193,7 +194,9 @@ export function generateOrg(def: OrgDef, seed: number, counts: SizeCounts): OrgD
     rng: root.fork(9),
     nfseNumberWidth: nfseWidth,
   };
-  seedClosing(data, root.fork(10));
+  // An office company's month is its status's (office.ts); the demo organizations' is the known close.
+  if (def.office) seedOfficeMonth(data, root.fork(10), def.office);
+  else seedClosing(data, root.fork(10));
   return data;
 }
 

@@ -13,7 +13,18 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ChildFailed, ChildReady } from './child.js';
-import type { ConfigPatch, DumpResource, OrgInfo, RequestLogEntry, RequestLogFilter, ResetOptions, SandboxConfig, SandboxOptions } from './types.js';
+import type {
+  ConfigPatch,
+  DumpResource,
+  OrgInfo,
+  RequestLogEntry,
+  RequestLogFilter,
+  ResetOptions,
+  SandboxConfig,
+  SandboxOptions,
+  TouchRequest,
+  TouchResult,
+} from './types.js';
 
 export type {
   ConfigPatch,
@@ -35,6 +46,10 @@ export type {
   SizeName,
   SubscriptionListShape,
   DuplicateIntegrationIdPolicy,
+  OfficeOptions,
+  OfficeStatus,
+  TouchRequest,
+  TouchResult,
 } from './types.js';
 
 export interface StartSandboxOptions extends SandboxOptions {
@@ -54,6 +69,8 @@ export interface SandboxHandle {
   reset(options?: ResetOptions): Promise<void>;
   /** Every record of one organization (by name or key) and resource, hidden '_' columns included. */
   dump<T = Record<string, unknown>>(orgApiKeyOrName: string, resource: DumpResource): Promise<T[]>;
+  /** Changes an office company's month (its invoice, charge or note), as its people would: see office.ts. */
+  touch(change: TouchRequest): Promise<TouchResult>;
   stop(): Promise<void>;
 }
 
@@ -153,6 +170,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       const r = await control<{ data: T[] }>(baseUrl, 'GET', `/__sandbox/dump/${encodeURIComponent(org)}/${resource}`);
       return r.data;
     },
+    touch: (change) => control<TouchResult>(baseUrl, 'POST', '/__sandbox/touch', change),
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -187,12 +205,14 @@ export async function borrowSandbox(options: SandboxOptions = {}): Promise<Sandb
     process.once('SIGTERM', () => process.exit(143));
   }
   let sb: SandboxHandle | undefined;
+  // The organizations as the restart made them: the office option changes them.
+  let orgs: OrgInfo[] | undefined;
   while ((sb = idle.pop())) {
-    const restarted = await control(sb.baseUrl, 'POST', '/__sandbox/restart', options).then(
-      () => true,
-      () => false,
+    orgs = await control<{ orgs: OrgInfo[] }>(sb.baseUrl, 'POST', '/__sandbox/restart', options).then(
+      (r) => r.orgs,
+      () => undefined,
     );
-    if (restarted) break;
+    if (orgs) break;
     await sb.stop();
   }
   sb ??= await startSandbox(options);
@@ -200,6 +220,7 @@ export async function borrowSandbox(options: SandboxOptions = {}): Promise<Sandb
   let givenBack = false;
   return {
     ...own,
+    orgs: orgs ?? own.orgs,
     async stop() {
       if (givenBack) return;
       givenBack = true;

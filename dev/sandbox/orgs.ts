@@ -1,9 +1,11 @@
 /** The demo organizations. Keys depend only on the organization, so they survive reseeding. */
-import type { OrgInfo } from './types.js';
+import type { OfficeStatus, OrgInfo } from './types.js';
 
-export interface OrgDef extends OrgInfo {
+export interface OrgDef extends Omit<OrgInfo, 'office'> {
   index: number;
   cnpj: string;
+  /** An office company (office.ts): its place, status and invoices of the month. */
+  office?: { number: number; status: OfficeStatus; invoices: number };
 }
 
 /**
@@ -26,7 +28,14 @@ export const ORG_DEFS: readonly OrgDef[] = [
 ];
 
 export function publicOrg(o: OrgDef): OrgInfo {
-  return { name: o.name, apiKey: o.apiKey, ...(o.otherKeys ? { otherKeys: [...o.otherKeys] } : {}), hasCityHallIntegration: o.hasCityHallIntegration };
+  return {
+    name: o.name,
+    apiKey: o.apiKey,
+    ...(o.otherKeys ? { otherKeys: [...o.otherKeys] } : {}),
+    hasCityHallIntegration: o.hasCityHallIntegration,
+    ...(o.revoked ? { revoked: true } : {}),
+    ...(o.office ? { office: { number: o.office.number, status: o.office.status, cnpj: o.cnpj } } : {}),
+  };
 }
 
 /** Whether `key` is one of the organization's keys. */

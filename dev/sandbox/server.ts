@@ -151,6 +151,8 @@ export function createSandboxServer(options: SandboxOptions = {}): SandboxServer
     entry.org = def?.name ?? null;
     if (!('route' in found)) return finish(errorReply(kind, found.status, [`${method} ${url.pathname}`]));
     if (!def) return finish(errorReply(kind, 401, ['Chave de API (x-api-key) ausente ou inválida']));
+    // An office company whose key was revoked: known, logged under its name, refused like a wrong key.
+    if (def.revoked) return finish(errorReply(kind, 401, ['Chave de API (x-api-key) revogada']));
     const route = found.route;
     let body: unknown;
     if (route.hasBody) {

@@ -3,6 +3,7 @@ import { applyPatch, defaultConfig } from './config.js';
 import { generateOrg, resolveSize, type OrgData } from './generate.js';
 import { LateCommits } from './late-commits.js';
 import { RequestLog } from './log.js';
+import { officeDefs, officeOptions, officeSize } from './office.js';
 import { hasKey, ORG_DEFS, type OrgDef } from './orgs.js';
 import { Rng } from './rng.js';
 import type { ConfigPatch, ResetOptions, SandboxConfig, SandboxOptions, SandboxSize } from './types.js';
@@ -16,6 +17,9 @@ export class SandboxState {
   readonly lateCommits = new LateCommits();
   private data = new Map<number, OrgData>();
   private startupPatch: ConfigPatch;
+  /** The demo organizations, then the office's companies (generated on first use whatever `eager` says). */
+  readonly defs: readonly OrgDef[];
+  private readonly byKey = new Map<string, OrgDef>();
 
   constructor(private readonly options: SandboxOptions) {
     this.seed = options.seed ?? 1;
@@ -24,6 +28,8 @@ export class SandboxState {
     this.config = this.configFrom(this.startupPatch);
     this.faultRng = new Rng(this.seed ^ 0x5eed);
     resolveSize(this.size); // fail at start, not on first request
+    this.defs = [...ORG_DEFS, ...officeDefs(officeOptions(options.office))];
+    for (const def of this.defs) for (const key of [def.apiKey, ...(def.otherKeys ?? [])]) this.byKey.set(key, def);
     if (options.eager ?? true) for (const def of ORG_DEFS) this.orgData(def);
   }
 
@@ -34,19 +40,19 @@ export class SandboxState {
   }
 
   orgByKey(key: string | undefined): OrgDef | undefined {
-    return key === undefined ? undefined : ORG_DEFS.find((o) => hasKey(o, key));
+    return key === undefined ? undefined : this.byKey.get(key);
   }
 
   /** By name or by key. */
   orgByRef(ref: string): OrgDef | undefined {
-    return ORG_DEFS.find((o) => o.name === ref || hasKey(o, ref));
+    return this.defs.find((o) => o.name === ref || hasKey(o, ref));
   }
 
   /** Generated on first use; each organization has its own seeded stream, so order does not matter. */
   orgData(def: OrgDef): OrgData {
     let d = this.data.get(def.index);
     if (!d) {
-      d = generateOrg(def, this.seed, resolveSize(this.size));
+      d = generateOrg(def, this.seed, def.office ? officeSize(officeOptions(this.options.office)) : resolveSize(this.size));
       this.data.set(def.index, d);
     }
     return d;

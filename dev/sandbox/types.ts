@@ -106,6 +106,28 @@ export interface SandboxOptions {
   config?: ConfigPatch;
   /** Generate every organization's data at start (true) or on first use (false). Default true. */
   eager?: boolean;
+  /** An accounting office's client companies beside the demo organizations (office.ts): a count, or the office's sizes. None by default. */
+  office?: number | OfficeOptions;
+}
+
+/** The statuses the Central do escritório shows, one per office company (README: "An office of companies"). */
+export type OfficeStatus =
+  | 'sem-pendencias'
+  | 'notas-a-emitir'
+  | 'vencidas'
+  | 'valor-diferente'
+  | 'cobranca-sem-fatura'
+  | 'nota-sem-numero'
+  | 'sem-movimento'
+  | 'falha-conexao';
+
+export interface OfficeOptions {
+  /** How many companies. */
+  companies: number;
+  /** Invoices of the office's competência per company (each with its note and charge as the status says). Default 8. */
+  invoices?: number;
+  /** Each company's other records (drawn as any organization's). Default 40 clients, 40 invoices, 40 charges, 30 transactions, 10 subscriptions. */
+  size?: Partial<SizeCounts>;
 }
 
 export interface OrgInfo {
@@ -114,6 +136,28 @@ export interface OrgInfo {
   /** Further keys of the same organization: the same data, answered alike. */
   otherKeys?: string[];
   hasCityHallIntegration: boolean;
+  /** An office company's key the service refuses (401, "Chave de API revogada"): its status is "Falha na conexão". */
+  revoked?: boolean;
+  /** An office company: its place in the office, the status its month holds, its CNPJ. */
+  office?: { number: number; status: OfficeStatus; cnpj: string };
+}
+
+/** What /__sandbox/touch changes in an office company's month (office.ts). */
+export interface TouchRequest {
+  /** The company's name or key. */
+  org: string;
+  kind: 'addInvoice' | 'alterInvoice' | 'payCharge' | 'addNote';
+  /** The change's dataHoraAtualizacao, service local time YYYY-MM-DDTHH:MM:SS; now (UTC-3) when absent. */
+  at?: string;
+}
+
+export interface TouchResult {
+  org: string;
+  kind: TouchRequest['kind'];
+  /** The record added or changed: an invoice's, a charge's or a note's id. */
+  id: number;
+  /** Its new dataHoraAtualizacao (service local time), for an invoice or a charge. */
+  at?: string;
 }
 
 export type RequestOutcome =

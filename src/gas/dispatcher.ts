@@ -29,6 +29,10 @@ import { firedAt, hourlyRunSeen, idleRunSeen } from './run-seen';
 import { accountKind } from './account';
 import { tellReauthorization } from './reauthorize-notice';
 import { tellAlteredWork } from './altered-notice';
+import { documentWork, WorkIndexStore } from '../core/hourly/work-index';
+import { pausedCompanies } from '../core/hourly/paused';
+import { CentralScheduleStore, centralNextAt } from '../core/central/schedule';
+import { centralPhase } from './central-phase';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -58,7 +62,10 @@ const runAgenda = (): AgendaStore => new AgendaStore(userStore(), (change) => wi
 
 /** Reports and both kinds of jobs, from one read of the document's work store. */
 export function readWork(doc: SignedStore): StoredWork {
-  return storedWork(reportStore(doc), pullJobStore(doc), bulkJobStore(doc));
+  const work = storedWork(reportStore(doc), pullJobStore(doc), bulkJobStore(doc));
+  const central = new CentralScheduleStore(doc);
+  const schedule = central.get();
+  return schedule ? { ...work, central: { owner: schedule.owner.id, next: centralNextAt(schedule, central.job()), schedule } } : work;
 }
 
 /** The running user's triggers of the add-on in the document. */
@@ -90,6 +97,8 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore
       if (options.strictAgenda && err instanceof UserError) throw new AgendaRefusal(err.message);
       throw err;
     }
+    // The Central's index of the owner's work is written at the same moments, from the same read.
+    const indexWarning = indexDocument(ss, work);
     const workElsewhere = Object.keys(agendaNow).some((d) => d !== id);
     const existing = ours(ss);
     const here = existing.find((t) => t.getHandlerFunction() === DISPATCHER);
@@ -107,11 +116,34 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore
         ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
       }
     }
-    return undefined;
+    return indexWarning;
   } catch (err) {
     if (err instanceof AgendaRefusal) throw new UserError(err.message);
     const detail = redact(String((err as Error)?.message ?? err), connectionStore().secrets()).slice(0, 200);
     return `Feito, mas a execução automática de hora em hora não pôde ser ajustada (${detail}). Os agendamentos e lotes inacabados só andam com ela: feche e abra a barra lateral e repita a ação; se o aviso voltar, remova os acionadores antigos do complemento em Extensões › Apps Script › Acionadores.`;
+  }
+}
+
+/**
+ * Writes the document's entry of the owner's work index (core/hourly/work-index.ts). The action that called
+ * it has succeeded: a failure here is a warning, and an index full enough to drop detail says so too.
+ */
+function indexDocument(ss: Spreadsheet, work: StoredWork): string | undefined {
+  try {
+    const entry = documentWork(work.reports, {
+      name: ss.getName(),
+      now: Date.now(),
+      zone: gasZone(spreadsheetTimeZone(ss)),
+      connections: connectionStore().list(),
+    });
+    const kept = new WorkIndexStore(userStore(), withUserLock).set(documentId(ss), entry);
+    if (kept === 'saved' || kept === 'removed') return undefined;
+    return kept === 'trimmed'
+      ? 'Feito. A Central do escritório guarda desta planilha só as datas e contagens (sem os nomes dos relatórios): o espaço do seu usuário para ela está cheio.'
+      : 'Feito, mas a Central do escritório não mostra esta planilha: o espaço do seu usuário para ela está cheio.';
+  } catch (err) {
+    const detail = redact(String((err as Error)?.message ?? err), connectionStore().secrets()).slice(0, 200);
+    return `Feito, mas a Central do escritório não pôde registrar esta planilha (${detail}); ela aparece lá depois da próxima ação ou atualização agendada.`;
   }
 }
 
@@ -179,8 +211,12 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
           return now !== null && ownerOf(now) === r.owner?.id;
         };
       }
+      const own = ownWork(work, check);
+      // The Central's code is loaded only in a run where its refresh is due.
+      const central = own.central && own.central.next <= Date.now() ? { central: centralPhase(ss, doc) } : {};
       try {
-        dispatch({ runs, bulk: bulkDeps(doc, zone, ss) }, ownWork(work, check), deadline);
+        // The companies the owner paused in the Central, read at each run: a resume counts from the next hour.
+        dispatch({ runs, bulk: bulkDeps(doc, zone, ss), ...central }, own, deadline, { paused: pausedCompanies(userStore()) });
       } catch (err) {
         if (!(err instanceof ChangedMeanwhile)) throw err;
         // Someone changed what this run was saving: the next hour starts from what is stored now.

@@ -98,7 +98,8 @@ export function ownDeps() {
   const owners = ownerStore();
   const me = currentUser(owners);
   const ss = SpreadsheetApp.getActiveSpreadsheet();
-  const deps = bulkDeps(documentStore(ss), gasZone(spreadsheetTimeZone(ss)), ss);
+  const doc = documentStore(ss);
+  const deps = bulkDeps(doc, gasZone(spreadsheetTimeZone(ss)), ss);
   /** A run may be stepped only by its owner, and only as they saved it; `cancelling`: its owner may stop one someone altered. */
   const own = (jobId: string, cancelling = false) => {
     const job = deps.jobs.get(jobId);
@@ -107,7 +108,28 @@ export function ownDeps() {
     if (check.altered(job) && !cancelling) throw new BulkError(`Este lote ${ALTERED_WHY}. ${FIX.bulk}`);
     if (!check.altered(job)) throw new BulkError(notYours('Este lote', job.owner).replace('"Assumir"', '"Assumir o lote"'));
   };
-  return { deps, me, owners, ss, own };
+  return { deps, me, owners, ss, doc, own };
+}
+
+type Own = ReturnType<typeof ownDeps>;
+
+/**
+ * `work` under the locks. When it succeeds and `sync` gives options, the owner's trigger and agenda follow the work
+ * store as the work just saved it, still under the locks: the store is not read again, and one flush ends it all.
+ */
+function lockedStep(work: (own: Own) => BulkProgress, sync: (progress: BulkProgress) => { mayCreate: boolean } | null): Outcome<BulkProgress> {
+  let warning: string | undefined;
+  const result = outcome(() =>
+    withDocumentLock(() => {
+      const own = ownDeps();
+      const progress = work(own);
+      const options = sync(progress);
+      if (options) warning = syncDispatcher({ ...options, doc: own.doc, ss: own.ss });
+      return progress;
+    }),
+  );
+  recordUsage();
+  return warned(result, warning);
 }
 
 /** A trigger upkeep problem goes with the progress as a warning; the action itself succeeded. */
@@ -116,9 +138,8 @@ export function warned(result: Outcome<BulkProgress>, warning: string | undefine
 }
 
 export function startBulkRun(form: BulkForm): Outcome<BulkProgress> {
-  const started = outcome(() =>
-    withDocumentLock(() => {
-      const { deps, me } = ownDeps();
+  const started = lockedStep(
+    ({ deps, me }) => {
       // Resolved in the running user's own connections; the job keeps the id.
       const connection = form.connection ? connectionStore().get(form.connection) : null;
       return startBulk(
@@ -126,41 +147,30 @@ export function startBulkRun(form: BulkForm): Outcome<BulkProgress> {
         { ...form, connection: connection?.name ?? '', connectionId: connection?.id, owner: { id: me.id, email: me.email } },
         stepDeadline(form.stepSeconds),
       );
-    }),
+    },
+    // If the sidebar is closed before the end, the hourly dispatcher finishes the run.
+    () => ({ mayCreate: true }),
   );
-  // If the sidebar is closed before the end, the hourly dispatcher finishes the run.
-  recordUsage();
-  return warned(started, syncDispatcher());
+  // A refused start saved nothing; the trigger is still kept in step with the owner's work.
+  if (!started.ok) syncDispatcher();
+  return started;
 }
 
 /** A finished run may leave the dispatcher with nothing to do. */
-function settled(result: Outcome<BulkProgress>): Outcome<BulkProgress> {
-  recordUsage();
-  return result.ok && result.value.done ? warned(result, syncDispatcher({ mayCreate: false })) : result;
-}
+const whenDone = (progress: BulkProgress) => (progress.done ? { mayCreate: false } : null);
 
 export function continueBulkRun(jobId: string, stepSeconds?: number): Outcome<BulkProgress> {
-  return settled(
-    outcome(() =>
-      withDocumentLock(() => {
-        const { deps, own } = ownDeps();
-        own(jobId);
-        return continueBulk(deps, jobId, stepDeadline(stepSeconds));
-      }),
-    ),
-  );
+  return lockedStep(({ deps, own }) => {
+    own(jobId);
+    return continueBulk(deps, jobId, stepDeadline(stepSeconds));
+  }, whenDone);
 }
 
 export function cancelBulkRun(jobId: string): Outcome<BulkProgress> {
-  return settled(
-    outcome(() =>
-      withDocumentLock(() => {
-        const { deps, own } = ownDeps();
-        own(jobId, true);
-        return cancelBulk(deps, jobId);
-      }),
-    ),
-  );
+  return lockedStep(({ deps, own }) => {
+    own(jobId, true);
+    return cancelBulk(deps, jobId);
+  }, whenDone);
 }
 
 /**

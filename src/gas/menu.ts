@@ -10,6 +10,7 @@ export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
     .addItem('Lançamentos em lote', 'showBulk')
     .addItem('Enviar alterações da planilha…', 'showEditPush')
     .addItem('Painéis', 'showDashboards')
+    .addItem('Central do escritório…', 'showCentral')
     .addSeparator()
     .addItem('Conexões', 'showConnections')
     .addSeparator()

@@ -24,5 +24,14 @@ export {
 } from './lote-server';
 export { getEditForm, previewSheetEdits, startEditPushRun } from './alteracoes-server';
 export { createDashboard, deleteDashboard, getDashboards, prepareNfseIssue, refreshDashboardNow, showClosingRows } from './paineis-server';
+export {
+  continueCentralRefresh,
+  getCentral,
+  markCompanyReviewed,
+  openCompanyClosing,
+  runCompanyReports,
+  setCompanyPaused,
+  startCentralRefresh,
+} from './central-server';
 export { getAbout } from './ajuda-server';
 export type { FieldRefusal, FormOutcome, Outcome, Refusal } from './outcome';

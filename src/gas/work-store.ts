@@ -70,11 +70,12 @@ function warnBeforeEdits(sheet: Sheet): void {
   if (sheet.getProtections(SpreadsheetApp.ProtectionType.SHEET).length === 0) sheet.protect().setDescription(PROTECTION).setWarningOnly(true);
 }
 
-/** The row of a key this store appended: found by reading the keys again. */
-function locate(sheet: Sheet, key: string): number {
+/** The rows of keys this store appended (`rows`' zeros), found in one reading of the keys: the last row of each. */
+function locate(sheet: Sheet, rows: Map<string, number>): void {
   const keys = sheet.getRange(1, 1, sheet.getLastRow(), 1).getValues();
-  for (let i = keys.length - 1; i >= 0; i--) if (String(keys[i][0]) === key) return i + 1;
-  return 0;
+  const last = new Map<string, number>();
+  keys.forEach(([k], i) => last.set(String(k), i + 1));
+  for (const [key, row] of rows) if (row === 0) rows.set(key, last.get(key) ?? 0);
 }
 
 class WorkSheetStore implements KeyValueStore {
@@ -115,11 +116,10 @@ class WorkSheetStore implements KeyValueStore {
     if (!this.sheet) this.sheet = createSheet(this.ss);
     if (!this.warned) warnBeforeEdits(this.sheet);
     this.warned = true;
-    let row = this.rows.get(key);
-    if (row === 0) row = locate(this.sheet, key);
+    if (this.rows.get(key) === 0) locate(this.sheet, this.rows);
+    const row = this.rows.get(key);
     if (row) {
       this.sheet.getRange(row, 2).setValue(value);
-      this.rows.set(key, row);
     } else {
       const sheet = this.sheet;
       // A new row grows the sheet by its two cells when it is full, as this store keeps it: refused whole at the limit.

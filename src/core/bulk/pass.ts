@@ -94,6 +94,8 @@ export function runPass(deps: BulkDeps, job: BulkJob, ctx: Context, deadline: nu
     const batch = classify(pass, size.rows, reserve);
     mark(pass, batch);
     if (!apply(pass, batch, send(pass, batch, reserve))) return false;
+    // The checkpoint of a batch after which the pass or the step ends is the caller's next save: nothing comes between.
+    if (job.cursor < rows.length && !pass.budget.pastDeadline()) saveJob(deps, job);
     pass.budget.waveEnded(began);
   }
   return true;
@@ -202,7 +204,10 @@ function runGroups(client: BillingClient, items: readonly Planned[], options: Ba
   return out;
 }
 
-/** Writes what the batch learnt and counts it. Returns false when the step must end (a failure, or waves that never started). */
+/**
+ * Writes what the batch learnt and counts it, leaving the checkpoint to the pass or its caller. Returns false when the
+ * step must end (a failure, saved here, or waves that never started).
+ */
 function apply(pass: Pass, batch: Batch, outcome: BatchOutcome | null): boolean {
   const { deps, job, ctx } = pass;
   const cut = outcome ? putBack(pass, batch, outcome) : Number.POSITIVE_INFINITY;
@@ -233,7 +238,6 @@ function apply(pass: Pass, batch: Batch, outcome: BatchOutcome | null): boolean 
   forgetSettled(pass, batch, results, cut);
   settleMarks(ctx.sheet, job, pass.rows.slice(job.cursor, Math.min(batch.end, cut)), new Set(outcome?.pending));
   job.cursor = Math.min(batch.end, cut);
-  saveJob(deps, job);
   return cut === Number.POSITIVE_INFINITY;
 }
 

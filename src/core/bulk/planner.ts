@@ -13,8 +13,12 @@ import { CALL_MS, CELL_WRITE_MS } from '../deadline';
 
 /** A flush at the pessimistic end of the public figures (100–500 ms). */
 export const FLUSH_MS = 500;
-/** Sheets and properties calls of a batch besides its waves: marks, flush, results, notes, checkpoint. */
-export const BATCH_CALLS = 10;
+/**
+ * Sheets and properties calls of a batch besides its waves: the marks, the flush, the results, and the
+ * checkpoint, which writes a part and its header (each a signature, a property and a cell), blanks the
+ * part it replaces, and settles those signatures after the next flush.
+ */
+export const BATCH_CALLS = 20;
 /** The fixed cost may be at most this share of a batch's time. */
 export const OVERHEAD_SHARE = 0.05;
 /** At most this many waves in one batch: bounds what a kill leaves PENDENTE and the cells of one write. */

@@ -13,7 +13,7 @@ import type { FilterValues } from '../../api/filters';
 import { bounded } from '../bounds';
 import { type StepBudget, WORST_ROUND_TRIP_MS } from '../deadline';
 import type { ClosingSource } from '../dashboards/kinds/fechamento/conference';
-import { shareWave, WAVE_REQUESTS } from '../pull/step';
+import { shareWave, WAVE_REQUESTS } from '../pull/wave-share';
 import { type Bases, type ChangeAnswer, type ChangeMarks, changeAsk, monthAsk } from './ask';
 import type { CentralCompany } from './store';
 

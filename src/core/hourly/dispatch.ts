@@ -14,12 +14,16 @@ import { stepRun } from '../runs/step';
 import type { Report, ReportStore } from '../reports/reports';
 import { isDue, nextRun } from '../reports/schedule';
 import { unchangedRun } from './unchanged-run';
+import { appendSkipped } from '../reports/history';
+import { pausedReport } from './paused';
 
 /** Everything the document keeps for the dispatcher, read in one go. */
 export interface StoredWork {
   reports: Report[];
   pulls: PullJob[];
   bulk: BulkJob[];
+  /** The Central's hourly refresh, when the document has one: whose it is, when it is next due, and the stored schedule. */
+  central?: { owner: string; next: number; schedule: object };
 }
 
 export function storedWork(reports: ReportStore, pulls: JobStore<PullJob>, bulk: JobStore<BulkJob>): StoredWork {
@@ -31,19 +35,26 @@ export function storedWork(reports: ReportStore, pulls: JobStore<PullJob>, bulk:
  * owners.ts): a trigger runs nothing else. A pull belongs to its report, and
  * goes on only while it still pulls the listing into the sheet its report says.
  */
-export function ownWork(work: StoredWork, check: Pick<OwnershipCheck, 'report' | 'bulk' | 'sealed'>): StoredWork {
+export function ownWork(work: StoredWork, check: Pick<OwnershipCheck, 'me' | 'report' | 'bulk' | 'sealed'>): StoredWork {
   const reports = work.reports.filter((r) => check.report(r));
   const byId = new Map(reports.map((r) => [r.id, r]));
   const pulls = work.pulls.filter((j) => {
     const r = byId.get(j.reportId);
     return r !== undefined && check.sealed(j) && j.state.spec.listing === r.listing && j.state.spec.sheetName === r.sheetName;
   });
-  return { reports, pulls, bulk: work.bulk.filter((j) => check.bulk(j)) };
+  // As any stored work: only the running user's own schedule, read exactly as they saved it.
+  const central = work.central?.owner === check.me && check.sealed(work.central.schedule) ? { central: work.central } : {};
+  return { reports, pulls, bulk: work.bulk.filter((j) => check.bulk(j)), ...central };
 }
 
 /** The trigger exists exactly while some report is scheduled or some pull or bulk run is unfinished. */
 export function wantsDispatcher(work: StoredWork): boolean {
-  return work.reports.some((r) => r.schedule) || work.pulls.some((j) => j.state.status === 'running') || work.bulk.some((j) => j.status === 'running');
+  return (
+    work.reports.some((r) => r.schedule) ||
+    work.pulls.some((j) => j.state.status === 'running') ||
+    work.bulk.some((j) => j.status === 'running') ||
+    work.central !== undefined
+  );
 }
 
 /**
@@ -113,14 +124,23 @@ export function nextDueAt(work: StoredWork, zone: RunDeps['zone'], idleMs = IDLE
   for (const j of work.bulk) if (j.status === 'running') times.push(j.updatedAt + idleMs);
   for (const r of work.reports) {
     if (!r.schedule || running.has(r.id)) continue;
-    times.push(Math.max(r.pausedUntil ?? 0, nextRun(r.schedule, new Date(r.scheduleSince ?? r.createdAt), zone).getTime()));
+    times.push(reportNextAt(r, zone));
   }
+  if (work.central) times.push(work.central.next);
   return times.length ? Math.min(...times) : null;
+}
+
+/** When a scheduled report next starts: its schedule's next time, or after its back-off. */
+export function reportNextAt(r: Report, zone: RunDeps['zone']): number {
+  if (!r.schedule) throw new Error('reportNextAt: the report has no schedule');
+  return Math.max(r.pausedUntil ?? 0, nextRun(r.schedule, new Date(r.scheduleSince ?? r.createdAt), zone).getTime());
 }
 
 export interface DispatchDeps {
   runs: RunDeps;
   bulk: BulkDeps;
+  /** The Central's refresh, when it is due in this document: its own kind of work, with its share of the time. */
+  central?: Phase;
 }
 
 export interface DispatchResult {
@@ -132,9 +152,11 @@ export interface DispatchResult {
   bulk: string[];
   /** Due or unfinished work left for the next execution (report or bulk job ids). */
   left: string[];
+  /** Due reports not started, their companies' schedules paused in the Central; absent when none was. */
+  paused?: string[];
 }
 
-interface Phase {
+export interface Phase {
   pending(): boolean;
   /** Works until `until`; false when nothing moved (every item stalled). */
   step(until: number): boolean;
@@ -187,15 +209,41 @@ function bulkPhase(deps: DispatchDeps, bulk: BulkJob[], result: DispatchResult):
   };
 }
 
-/** Reports due now, started in turn; one not finished within its share joins the unfinished pulls. */
-function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], result: DispatchResult): Phase {
+/** What Histórico says of a scheduled start of a paused company: not a run, not a failure, no e-mail. */
+export const PAUSED_NOTE = 'Agendamento pausado na Central';
+const PAUSED_RESULT = 'PAUSADO';
+
+/**
+ * The start is skipped as a run would take its turn: the schedule counts from
+ * now. Histórico says why at the first skip of a pause, not at every one (an
+ * hourly report paused for a month would fill it).
+ */
+function skipPaused(deps: RunDeps, report: Report): void {
+  const first = report.pauseNoted === undefined;
+  deps.reports.save(first ? { ...report, pauseNoted: deps.now() } : report);
+  if (!first) return;
+  try {
+    appendSkipped(deps.book, report.name, deps.now(), PAUSED_RESULT, PAUSED_NOTE, report.owner?.email);
+  } catch {
+    // A spreadsheet at the cell limit has no room for Histórico's row: the schedule still moved on.
+  }
+}
+
+/** Reports due now, started in turn (unless paused); one not finished within its share joins the unfinished pulls. */
+function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], result: DispatchResult, paused: ReadonlySet<string>): Phase {
+  const connections = paused.size ? (deps.runs.connections?.() ?? []) : [];
   return {
     pending: () => due.length > 0,
     step(until) {
       let moved = false;
       while (due.length > 0 && deps.runs.now() < until) {
-        const report = { ...(due.shift() as Report), scheduleSince: at.getTime() };
+        const { pauseNoted, ...report } = { ...(due.shift() as Report), scheduleSince: at.getTime() };
         moved = true;
+        if (pausedReport(report, paused, connections)) {
+          skipPaused(deps.runs, { ...report, pauseNoted });
+          (result.paused ??= []).push(report.id);
+          continue;
+        }
         // A sheet that already holds what the listing returns is left alone (unchanged-run.ts).
         if (unchangedRun(deps.runs, report)) {
           result.started.push(report.id);
@@ -222,7 +270,12 @@ function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], re
  * to those with work left. Without the shares a long pull would fill run
  * after run, and bulk runs and schedules would wait for it to end.
  */
-export function dispatch(deps: DispatchDeps, work: StoredWork, deadline: number, options: { idleMs?: number } = {}): DispatchResult {
+export function dispatch(
+  deps: DispatchDeps,
+  work: StoredWork,
+  deadline: number,
+  options: { idleMs?: number; paused?: ReadonlySet<string> } = {},
+): DispatchResult {
   const result: DispatchResult = { continued: [], started: [], bulk: [], left: [] };
   const now = () => deps.runs.now();
   const begun = now();
@@ -239,7 +292,12 @@ export function dispatch(deps: DispatchDeps, work: StoredWork, deadline: number,
   const bulk = bulkToContinue(work.bulk, begun, options.idleMs);
   const at = new Date(begun);
   const due = dueReports(work, at, deps.runs.zone);
-  const phases = [pullPhase(deps, pulls, result), bulkPhase(deps, bulk, result), duePhase(deps, due, at, pulls, result)];
+  const phases = [
+    pullPhase(deps, pulls, result),
+    bulkPhase(deps, bulk, result),
+    duePhase(deps, due, at, pulls, result, options.paused ?? new Set()),
+    ...(deps.central ? [deps.central] : []),
+  ];
   while (now() < end) {
     let moved = false;
     for (let i = 0; i < phases.length && now() < end; i++) {

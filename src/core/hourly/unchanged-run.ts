@@ -24,7 +24,7 @@ import { listing } from '../../api/operations';
 import { CHILD_TAG, childTagValue } from '../sheets/child-sheet';
 import { reportColumns } from '../pull/layout';
 import { lookAtSheet, type SheetLook } from '../pull/start';
-import { WAVE_REQUESTS } from '../pull/step';
+import { WAVE_REQUESTS } from '../pull/wave-share';
 import type { Report } from '../reports/reports';
 import { backoff } from '../reports/run-backoff';
 import type { RunDeps } from '../runs/deps';

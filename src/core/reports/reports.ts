@@ -89,6 +89,8 @@ export interface Report {
   failedRuns?: number;
   /** Epoch ms before which the schedule does not start the report again (the back-off after repeated failures, or for good after one that retrying cannot fix). */
   pausedUntil?: number;
+  /** When a scheduled start was first skipped because the owner paused the company in the Central: Histórico says so once per pause, not every hour. */
+  pauseNoted?: number;
   createdAt: number;
 }
 

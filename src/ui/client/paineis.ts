@@ -1,7 +1,7 @@
 /** The Painéis sidebar: build a dashboard from a saved report, refresh or delete it, issue the NFS-e a dashboard found missing. */
 import { busy, byId, clearFieldErrors, clearNotice, errorText, fieldError, h, notice } from './dom';
 import { type Reply, server } from './rpc';
-import { driveRun, progressText, type RunProgress } from './runs';
+import { type ClosingListing, importClosingReport } from './closing-build';
 import { plural } from '../../api/words';
 
 type State = Awaited<Reply<'getDashboards'>>;
@@ -24,7 +24,6 @@ const NEW_LABELS: Record<string, string> = {
   nfse: 'Criar um relatório para o painel (NFS-e da competência)',
   cobrancas: 'Criar um relatório para o painel (todas as cobranças)',
 };
-const NEW_NAMES: Record<string, string> = { faturas: 'Faturas', nfse: 'NFS-e', cobrancas: 'Cobranças' };
 
 function options(select: HTMLSelectElement, items: Array<{ value: string; label: string }>, empty: string): void {
   select.replaceChildren(...(items.length ? items.map((i) => h('option', { value: i.value }, i.label)) : [h('option', { value: '' }, empty)]));
@@ -157,33 +156,10 @@ function checkLines(d: View, issue: HTMLElement | null): HTMLElement {
   );
 }
 
-/**
- * The chosen report, or one made now for the Fechamento: the chosen connection's records of that listing (invoices
- * and notes of the competência only), imported to their own sheet and saved like any report, so runs refresh the panel.
- */
+/** The chosen report, or one made now for the Fechamento from the chosen connection (closing-build.ts). */
 async function reportFor(select: HTMLSelectElement, listing: string, competencia: string): Promise<string> {
   if (select.value !== NEW) return select.value;
-  // A sheet's name cannot hold a slash.
-  const name = `Fechamento ${competencia.replace('/', '-')} · ${NEW_NAMES[listing]}`;
-  notice(status, 'info', `Importando "${name}" para o painel…`);
-  const filters: Record<string, string | boolean> = listing === 'cobrancas' ? { isExibeCanceladas: true } : { competencia };
-  const started = await server.startImportRun({
-    connection: connectionSelect.value,
-    listing: listing as 'faturas',
-    filters,
-    sheetName: name,
-    name,
-    incremental: false,
-    newSheet: true,
-  });
-  if (!started.ok) throw new Error(`${name}: ${started.message}`);
-  // Only while it runs: how it ended is said below, or by the panel created from it. This form has no Cancelar.
-  const shown = (q: RunProgress, waited?: number) => {
-    if (q.status === 'running') notice(status, 'info', `${name}: ${progressText(q, waited)}`);
-  };
-  const p = await driveRun(started.value, shown, { cancelled: false });
-  if (p.status !== 'done') throw new Error(p.message ?? `A importação de "${name}" não terminou: abra Relatórios e clique em Continuar.`);
-  return p.reportId;
+  return importClosingReport(listing as ClosingListing, competencia, connectionSelect.value, (text) => notice(status, 'info', text));
 }
 
 function render(): void {

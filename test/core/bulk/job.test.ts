@@ -261,6 +261,70 @@ describe('what a later step reads of its sheet', () => {
   });
 });
 
+describe('when a step saves its job', () => {
+  /** What each save of the job held: its status, its cursor and the rows done. */
+  function saves(deps: ReturnType<typeof setUp>['deps']): Array<[string, number, number]> {
+    const seen: Array<[string, number, number]> = [];
+    const put = deps.jobs.put.bind(deps.jobs);
+    deps.jobs.put = (id, job) => {
+      seen.push([job.status, job.cursor, job.counts.ok]);
+      put(id, job);
+    };
+    return seen;
+  }
+
+  it('after each batch another batch follows; the last batch is checkpointed by the save that ends the run', () => {
+    const { book, deps } = setUp();
+    book.sheet(
+      'Notas',
+      NFSE_HEADER,
+      Array.from({ length: 50 }, (_, i) => [1001 + i]),
+    );
+    const seen = saves(deps);
+    // One row a wave: the first batch takes the planner's 34 waves before any was timed, the second the rest.
+    expect(startBulk(deps, { ...emit(), batchSize: 1 }, FAR())).toMatchObject({ status: 'done', counts: { ok: 50 } });
+    expect(seen).toEqual([
+      ['running', 0, 0],
+      ['running', 34, 34],
+      ['done', 50, 50],
+    ]);
+  });
+
+  it('a step cut by its deadline saves once, and so does the step that ends the run', () => {
+    const { book, deps } = setUp(fakeService({ onRequest: () => (clock.t += 30_000) }));
+    book.sheet(
+      'Notas',
+      NFSE_HEADER,
+      Array.from({ length: 10 }, (_, i) => [1001 + i]),
+    );
+    const seen = saves(deps);
+    const started = startBulk(deps, { ...emit(), batchSize: 1 }, clock.t + 100_000);
+    expect(seen).toEqual([
+      ['running', 0, 0],
+      ['running', 4, 4],
+    ]);
+    seen.length = 0;
+    expect(continueBulk(deps, started.jobId, FAR())).toMatchObject({ status: 'done', counts: { ok: 10 } });
+    expect(seen).toEqual([['done', 6, 10]]);
+  });
+
+  it('a batch sent whole that ends past the deadline is saved once, by the step', () => {
+    const { book, deps } = setUp(fakeService({ onRequest: () => (clock.t += 30_000) }));
+    book.sheet(
+      'Notas',
+      NFSE_HEADER,
+      Array.from({ length: 20 }, (_, i) => [1001 + i]),
+    );
+    const seen = saves(deps);
+    // Time for one wave of ten: it goes whole, and ends long after the deadline.
+    startBulk(deps, { ...emit(), batchSize: 10 }, clock.t + 3_000);
+    expect(seen).toEqual([
+      ['running', 0, 0],
+      ['running', 10, 10],
+    ]);
+  });
+});
+
 describe('what a job keeps of its confirmations', () => {
   it('only those of the rows still to go or left PENDENTE: the job saved after each batch shrinks as rows are settled', () => {
     const { book, deps } = setUp(fakeService({ onRequest: () => (clock.t += 30_000) }));

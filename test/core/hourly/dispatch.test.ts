@@ -12,6 +12,7 @@ import {
   dispatch,
   dueReports,
   IDLE_MS,
+  nextDueAt,
   ownWork,
   pullsToContinue,
   type StoredWork,
@@ -128,6 +129,18 @@ describe('what the dispatcher picks', () => {
     expect(wantsDispatcher({ ...none, reports: [report('a'), report('b', { schedule: { kind: 'hourly' } })] })).toBe(true);
     expect(wantsDispatcher({ ...none, pulls: [pull('a', { status: 'done' }), pull('b')] })).toBe(true);
     expect(wantsDispatcher({ ...none, bulk: [bulkJob('a', { status: 'failed' }), bulkJob('b')] })).toBe(true);
+    // A Central that refreshes itself every hour.
+    expect(wantsDispatcher({ ...none, central: { owner: 'u1', next: T0, schedule: {} } })).toBe(true);
+  });
+
+  it("counts the Central's next refresh among the document's next work", () => {
+    const none: StoredWork = { reports: [], pulls: [], bulk: [] };
+    expect(nextDueAt(none, zone)).toBeNull();
+    expect(nextDueAt({ ...none, central: { owner: 'u1', next: T0 + 5 * MINUTE, schedule: {} } }, zone)).toBe(T0 + 5 * MINUTE);
+    const scheduled = report('a', { schedule: { kind: 'hourly' }, scheduleSince: T0 });
+    const reportAt = nextDueAt({ ...none, reports: [scheduled] }, zone)!;
+    expect(nextDueAt({ ...none, reports: [scheduled], central: { owner: 'u1', next: reportAt + MINUTE, schedule: {} } }, zone)).toBe(reportAt);
+    expect(nextDueAt({ ...none, reports: [scheduled], central: { owner: 'u1', next: reportAt - MINUTE, schedule: {} } }, zone)).toBe(reportAt - MINUTE);
   });
 });
 
@@ -141,13 +154,23 @@ describe('whose work a trigger runs', () => {
       pulls: [pull('mine'), pull('theirs'), pull('moved'), pull('gone')],
       bulk: [bulkJob('b1', { owner: me }), bulkJob('b2', { owner: other })],
     };
-    const own = ownWork(work, { report: (r) => r.owner?.id === me.id, bulk: (j) => j.owner?.id === me.id, sealed: () => true });
+    const own = ownWork(
+      { ...work, central: { owner: other.id, next: 0, schedule: {} } },
+      { me: me.id, report: (r) => r.owner?.id === me.id, bulk: (j) => j.owner?.id === me.id, sealed: () => true },
+    );
     expect(own.reports.map((r) => r.id)).toEqual(['mine', 'moved']);
+    // A colleague's Central schedule is theirs to run.
+    expect(own.central).toBeUndefined();
+    const mine = { owner: me.id, next: 5, schedule: {} };
+    expect(ownWork({ ...work, central: mine }, { me: me.id, report: () => true, bulk: () => true, sealed: () => true }).central).toEqual(mine);
+    // One changed by someone else in the hidden sheet is not run.
+    expect(ownWork({ ...work, central: mine }, { me: me.id, report: () => true, bulk: () => true, sealed: () => false }).central).toBeUndefined();
     expect(own.pulls.map((p) => p.reportId)).toEqual(['mine']);
     expect(own.bulk.map((j) => j.id)).toEqual(['b1']);
     const otherListing = ownWork(
       { ...work, pulls: [pull('mine', { spec: { listing: 'faturas', sheetName: 'Clientes' } as PullJob['state']['spec'] })] },
       {
+        me: me.id,
         report: () => true,
         bulk: () => true,
         sealed: () => true,
@@ -229,6 +252,30 @@ describe('the hourly run', () => {
     w.service.companies.k2 = customers(1, 60);
     const result = dispatch({ runs: w.deps, bulk: bulkDeps(w) }, stored(w), w.now() + 12_000);
     expect(result.started).toEqual([small.id]);
+    expect(result.left).toEqual([long.id]);
+  });
+
+  it("gives the Central's refresh its share beside a long pull, and stops asking it once it is done", () => {
+    const w = world({ k1: customers(1, 600) });
+    const long = w.report({ name: 'Longo' });
+    beginRun(w.deps, long, 'manual', null);
+    w.tick(IDLE_MS);
+    const shares: number[] = [];
+    let left = 3;
+    const central = {
+      pending: () => left > 0,
+      step(until: number) {
+        shares.push(until - w.now());
+        w.tick(1_000);
+        left -= 1;
+        return true;
+      },
+    };
+    const result = dispatch({ runs: w.deps, bulk: bulkDeps(w), central }, stored(w), w.now() + 12_000);
+    expect(left).toBe(0);
+    // Its first turn: the time left shared with the pull still waiting.
+    expect(shares[0]).toBeGreaterThan(0);
+    expect(shares[0]).toBeLessThan(12_000 * 0.9);
     expect(result.left).toEqual([long.id]);
   });
 

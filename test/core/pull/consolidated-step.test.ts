@@ -9,7 +9,7 @@ import { WORST_ROUND_TRIP_MS } from '../../../src/api/http';
 import { listing } from '../../../src/api/operations';
 import { writeCostMs } from '../../../src/core/deadline';
 import { ASSUMED_PAGE_ROWS, type CompanySpec, FINISH_CALLS, type ImportState, retryImport } from '../../../src/core/pull/state';
-import { shareWave } from '../../../src/core/pull/step';
+import { shareWave } from '../../../src/core/pull/wave-share';
 import { tableSpec } from '../../../src/core/sheets/table';
 import { customers, type FakeService, refused, timedOut } from '../fake-service';
 import { company, world, startLooked } from './world';

@@ -1,0 +1,277 @@
+/**
+ * Server side of the Central do escritório: the office's month on one sheet of
+ * the spreadsheet where it is opened, one row per company the user has a
+ * connection for, read through that company's own connection; and from a
+ * company's row, its Fechamento, its reports now, its schedules paused or
+ * resumed, its month marked as reviewed. A colleague sees the sheet but acts
+ * only with their own connections: every action here reads the running user's.
+ */
+import { competencia as competenciaText, parseCompetencia } from '../api/calendar';
+import { UserError } from '../api/user-error';
+import { plural } from '../api/words';
+import { type CentralDeps, type CentralProgress, currentJob, redrawCentral, reviewCompany, startCentral, stepCentral } from '../core/central/refresh';
+import { CENTRAL_TAG, centralView } from '../core/central/sheet';
+import { SHEET_TAG } from '../core/sheets/sheet-layout';
+import { statusOf } from '../core/central/status';
+import { CentralScheduleStore } from '../core/central/schedule';
+import { CentralStore } from '../core/central/store';
+import { describeOrganization } from '../core/connections/organizations';
+import { lastMonth, todayOf } from '../core/dashboards/sources';
+import { workOf } from '../core/hourly/work-index';
+import { dashboardBookPort, dashboardDeps } from './dashboard-port';
+import { selectionBookPort } from './sheet-port';
+import { executionLimit } from './execution-limit';
+import { withDocumentLock } from './lock';
+import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
+import { connectionStore, currentUser, spreadsheetTimeZone } from './services';
+import { centralCompanies, centralDeps } from './central-phase';
+import { syncDispatcher } from './dispatcher';
+import { showSidebar } from './ui';
+import { setCompanyPaused as pauseSchedules, userWorkIndex } from './work-index';
+
+export function showCentral(): void {
+  showSidebar('Central', 'Central do escritório');
+}
+
+/** The running user's connection `id`, or a refusal naming what to do: a colleague's company is not theirs to act on. */
+function ownConnection(connectionId: string) {
+  const found = connectionStore()
+    .list()
+    .find((c) => c.id === connectionId);
+  if (!found)
+    throw new UserError('Esta empresa não é de uma conexão sua: só quem tem a conexão dela age por ela. Atualize a Central para ver as suas empresas.');
+  return found;
+}
+
+/** Where a company's Fechamento is: its sheet here, or what the sidebar needs to build one from the company's connection. */
+export type ClosingPlace = { sheetName: string } | { build: { connection: string; competencia: string; company: string } };
+
+/**
+ * Opens the company's Fechamento of `competencia` in this spreadsheet (one of its own reports, not a consolidated
+ * one), or says how to build it: the sidebar imports its three reports from the company's connection and creates it.
+ */
+export function openCompanyClosing(connectionId: string, competencia: string): Outcome<ClosingPlace> {
+  return outcome(() => {
+    const connection = ownConnection(connectionId);
+    const deps = dashboardDeps();
+    const ofCompany = (id: string | undefined) => {
+      const r = id ? deps.reports.find(id) : null;
+      return !!r && !r.companies && r.connectionId === connectionId;
+    };
+    const me = currentUser().id;
+    const found = deps.dashboards.list().find((d) => d.kind === 'fechamento' && d.competencia === competencia && d.owner?.id === me && ofCompany(d.reportId));
+    const sheet = found?.sheetId === undefined ? null : SpreadsheetApp.getActiveSpreadsheet().getSheetById(found.sheetId);
+    if (sheet) {
+      sheet.activate();
+      return { sheetName: sheet.getName() };
+    }
+    return { build: { connection: connection.name, competencia, company: connection.name } };
+  });
+}
+
+/** The company's own reports in this spreadsheet that the running user may run: its one-company reports they own. */
+export function runCompanyReports(
+  connectionId: string,
+): Outcome<{ here: Array<{ id: string; name: string }>; elsewhere: Array<{ name: string; url: string }> }> {
+  return outcome(() => {
+    ownConnection(connectionId);
+    const deps = dashboardDeps();
+    const me = currentUser().id;
+    const here = deps.reports
+      .list()
+      .filter((r) => !r.companies && r.connectionId === connectionId && r.owner?.id === me)
+      .map((r) => ({ id: r.id, name: r.name }));
+    const thisOne = SpreadsheetApp.getActiveSpreadsheet().getId();
+    const elsewhere = workOf(userWorkIndex(), connectionId)
+      .links.filter((l) => !l.url.includes(`/d/${thisOne}/`))
+      .map((l) => ({ name: l.name, url: l.url }));
+    if (here.length === 0 && elsewhere.length === 0)
+      throw new UserError('Esta empresa não tem relatórios seus em nenhuma planilha: crie um em Importar dados.');
+    return { here, elsewhere };
+  });
+}
+
+/**
+ * A sidebar step's time: long enough that a hundred companies are read in a few executions (each pays the script's
+ * start-up), short enough that the sidebar says where it is every minute or two.
+ */
+const STEP_MS = 100_000;
+
+/** How the sidebar colours a status. */
+const TONES = { 'sem-pendencias': 'ok', pendencias: 'warn', falha: 'error', 'sem-movimento': 'info', 'nao-atualizada': 'info' } as const;
+
+export interface CentralCompanyView {
+  connectionId: string;
+  name: string;
+  organization: string;
+  status: string;
+  tone: 'ok' | 'warn' | 'error' | 'info';
+  reviewedBy: string | null;
+  reviewedAt: string | null;
+  /** Why an earlier review was cleared, when it was. */
+  unreviewed: string | null;
+  /** Read by the last refresh and not failed: its month can be marked as reviewed. */
+  reviewable: boolean;
+  paused: boolean;
+  links: Array<{ name: string; url: string }>;
+}
+
+/** The refresh's progress as the sidebar shows it. */
+export interface CentralStep extends CentralProgress {
+  finished: boolean;
+  failed: number;
+  /** The hourly refresh could not be set up: what to do. */
+  warning?: string;
+}
+
+/**
+ * "Atualizar sozinha a cada hora": kept, or dropped, as the running user's. Another editor's schedule is left alone
+ * when this one does not ask for it, and replaced when they do: a document's Central refreshes as one person.
+ */
+function scheduleCentral(deps: CentralDeps, competencia: string, hourly: boolean): void {
+  const schedules = new CentralScheduleStore(deps.store);
+  const current = schedules.get();
+  if (hourly) schedules.set({ owner: deps.user, competencia, since: deps.now() });
+  else if (current?.owner.id === deps.user.id) schedules.clear();
+}
+
+export interface CentralSidebar {
+  /** Something the refresh could not do beside it (the hourly trigger), in words; absent when all went well. */
+  warning?: string;
+  competencia: string;
+  defaultCompetencia: string;
+  refreshedAt: string | null;
+  refreshedBy: string | null;
+  hourly: boolean;
+  running: CentralStep | null;
+  companies: CentralCompanyView[];
+}
+
+const stamp = (at: number): string => Utilities.formatDate(new Date(at), spreadsheetTimeZone(), 'dd/MM/yyyy HH:mm');
+
+function sidebarOf(deps: CentralDeps): CentralSidebar {
+  const job = currentJob(deps);
+  const defaultCompetencia = lastMonth(todayOf(deps.zone, deps.now()));
+  const mine = new Set(
+    connectionStore()
+      .list()
+      .map((c) => c.id),
+  );
+  const rows = job ? centralView(deps, job, new CentralStore(deps.store).month(job.competencia)).rows : [];
+  const companies = rows
+    // A colleague's refresh lists their companies: this user acts only on their own connections.
+    .filter((r) => mine.has(r.company.connectionId))
+    .map((r): CentralCompanyView => {
+      const status = statusOf(r.month ?? {});
+      return {
+        connectionId: r.company.connectionId,
+        name: r.company.name,
+        organization: r.company.organization ? describeOrganization(r.company.organization) : '',
+        status: status.text,
+        tone: TONES[status.state],
+        reviewedBy: r.review ? r.review.by.email || 'outro editor' : null,
+        reviewedAt: r.review ? stamp(r.review.at) : null,
+        unreviewed: r.month?.undone ?? null,
+        reviewable: !!r.month?.figures && !r.month.failure && !!job?.finishedAt,
+        paused: r.work?.paused ?? false,
+        links: r.work?.links ?? [],
+      };
+    });
+  return {
+    competencia: job?.competencia ?? '',
+    defaultCompetencia,
+    refreshedAt: job?.finishedAt ? stamp(job.finishedAt) : null,
+    refreshedBy: job?.finishedAt ? job.owner.email || null : null,
+    hourly: new CentralScheduleStore(deps.store).get()?.owner.id === deps.user.id,
+    running:
+      job && !job.finishedAt && job.owner.id === deps.user.id
+        ? stepOf(deps, { done: 0, total: job.companies.length, message: 'Atualização da Central pela metade: continuando…' }, false)
+        : null,
+    companies,
+  };
+}
+
+function stepOf(deps: CentralDeps, progress: CentralProgress, finished: boolean): CentralStep {
+  const job = currentJob(deps);
+  const items = job ? new CentralStore(deps.store).month(job.competencia) : new Map();
+  const failed = job
+    ? job.companies.filter((c) => [...items.values()].some((m) => m.run === job.id && m.company.connectionId === c.connectionId && m.failure)).length
+    : 0;
+  // A finished refresh with failures says how many, so "atualizada" is never read as "all read".
+  const message =
+    finished && failed
+      ? `${progress.message} ${plural(failed, 'empresa ficou', 'empresas ficaram')} sem números por falha na conexão: veja a coluna Status.`
+      : progress.message;
+  return { ...progress, message, finished, failed };
+}
+
+/** What the sidebar shows: the last refresh's companies, and a refresh of the user's left halfway, to go on with. */
+export function getCentral(): CentralSidebar {
+  return sidebarOf(centralDeps());
+}
+
+/** One step of the refresh under the document's lock: a kill anywhere loses only the companies it was reading. */
+function step(deps: CentralDeps): CentralStep {
+  return withDocumentLock(() => {
+    const r = stepCentral(deps, { deadline: Math.min(Date.now() + STEP_MS, executionLimit()), limit: executionLimit() });
+    return stepOf(deps, r.progress, r.done);
+  });
+}
+
+/** Starts a full refresh of the user's companies for the competência (last month when blank), and reads its first step. */
+export function startCentralRefresh(form: { competencia: string; hourly?: boolean }): FormOutcome<CentralStep> {
+  return formOutcome(() => {
+    const deps = centralDeps();
+    const typed = (form.competencia ?? '').trim() || lastMonth(todayOf(deps.zone, deps.now()));
+    const parsed = parseCompetencia(typed);
+    if (!parsed.ok) throw new UserError(`Competência "${form.competencia}": ${parsed.message}, por exemplo 10/2026.`, 'competencia');
+    const companies = centralCompanies(true);
+    if (companies.length === 0) throw new UserError('Nenhuma conexão sua: cadastre as empresas em Faturamento › Conexões e atualize a Central.');
+    withDocumentLock(() => {
+      const running = currentJob(deps);
+      if (running && !running.finishedAt && running.owner.id !== deps.user.id && Date.now() - running.startedAt < 10 * 60_000)
+        throw new UserError(`${running.owner.email || 'Outro editor'} está atualizando a Central agora: espere terminar e atualize de novo.`);
+      startCentral(deps, { competencia: competenciaText(parsed.value), companies, onlyChanged: false });
+      scheduleCentral(deps, competenciaText(parsed.value), form.hourly === true);
+    });
+    const warning = syncDispatcher({ strictAgenda: true });
+    const first = step(deps);
+    // The person sees the Central fill in as the steps go.
+    const sheet = dashboardBookPort().tagged(SHEET_TAG, CENTRAL_TAG)[0]?.sheet;
+    if (sheet) selectionBookPort().activate(sheet.id, ['A1']);
+    return { ok: true as const, value: warning ? { ...first, warning } : first };
+  });
+}
+
+/** The refresh's next step. */
+export function continueCentralRefresh(): Outcome<CentralStep> {
+  return outcome(() => {
+    const deps = centralDeps();
+    const job = currentJob(deps);
+    if (!job) throw new UserError('Nenhuma atualização da Central em andamento: clique em Atualizar a Central.');
+    if (job.owner.id !== deps.user.id && !job.finishedAt)
+      throw new UserError(`Esta atualização é de ${job.owner.email || 'outro editor'}: só quem a começou a continua.`);
+    return step(deps);
+  });
+}
+
+/** "Marcar como conferida" (or its undoing): a signed record in the running user's name; the sheet is rewritten. */
+export function markCompanyReviewed(connectionId: string, reviewed: boolean): Outcome<CentralSidebar> {
+  return outcome(() => {
+    ownConnection(connectionId);
+    const deps = centralDeps();
+    withDocumentLock(() => reviewCompany(deps, connectionId, reviewed === true));
+    return sidebarOf(deps);
+  });
+}
+
+/** Pauses or resumes the company's schedules in every spreadsheet of the user; the hourly run reads it at its next hour. */
+export function setCompanyPaused(connectionId: string, paused: boolean): Outcome<CentralSidebar> {
+  return outcome(() => {
+    ownConnection(connectionId);
+    pauseSchedules(connectionId, paused === true);
+    const deps = centralDeps();
+    withDocumentLock(() => redrawCentral(deps));
+    return sidebarOf(deps);
+  });
+}
