@@ -2,7 +2,8 @@
  * The Central against the sandbox over real HTTP: every column of every
  * company's row to the cent against the sandbox's own records (worked out
  * again from its dump, not by the code under test), for one company and for
- * every organization the sandbox has; a refresh killed between and inside
+ * every organization the sandbox has (its three demo organizations and an
+ * office of 30 companies, one of each status); a refresh killed between and inside
  * steps that resumes without reading or counting a company twice; a company
  * whose key is refused; the hourly refresh that reads in full only the
  * companies whose data changed; and a review cleared when its figures change.
@@ -32,7 +33,7 @@ const SIZE = { clientes: 200, faturas: 3000, cobrancas: 3000, transacoes: 10, as
 const FAR = { deadline: NOW + 3_600_000 };
 
 beforeAll(async () => {
-  sb = await borrowSandbox({ seed: 7, size: SIZE });
+  sb = await borrowSandbox({ seed: 7, size: SIZE, office: 30 });
   companies = companiesOf(sb);
 }, 120_000);
 afterAll(async () => {
@@ -120,18 +121,26 @@ describe('every organization of the sandbox at once', () => {
     run(o, { competencia: COMP, companies: [...companies.slice(0, 1), copy, ...companies.slice(1)], onlyChanged: false });
     rows = rowsOf(o);
     expected = new Map();
-    for (const org of sb.orgs) expected.set(org.name, await expectedMonth(sb, org.name, COMP));
+    for (const org of sb.orgs) if (!org.revoked) expected.set(org.name, await expectedMonth(sb, org.name, COMP));
   }, 120_000);
 
   it.each(Object.keys(figureColumns(expectedBlank())))('column "%s" of each company, and of the total, to the cent', (header) => {
     let total = 0;
     for (const org of sb.orgs) {
+      if (org.revoked) {
+        expect(rows.get(org.name)?.[header], `${org.name}: ${header}`).toBe('');
+        continue;
+      }
       const want = figureColumns(expected.get(org.name)!)[header];
       expect(rows.get(org.name)?.[header], `${org.name}: ${header}`).toBeCloseTo(want, 9);
       total += want;
     }
-    expect(rows.get('Total')?.[header]).toBeCloseTo(total, 9);
-    expect(rows.get('Total')?.Empresa).toBe(`Total de ${sb.orgs.length} empresas contadas`);
+    // Summed in cents by the sheet: the test's sum of amounts in reais, rounded to the cent.
+    expect(rows.get('Total')?.[header]).toBe(Math.round(total * 100) / 100);
+    const failed = sb.orgs.filter((org) => org.revoked).length;
+    expect(rows.get('Total')?.Empresa).toBe(
+      `Total de ${plural(expected.size, 'empresa contada', 'empresas contadas')}${failed ? ` (${plural(failed, 'empresa com falha fica fora', 'empresas com falha ficam fora')})` : ''}`,
+    );
   });
 
   it('names each company and its organization by its CNPJ as text, every digit kept, with its status in words', () => {
@@ -140,6 +149,10 @@ describe('every organization of the sandbox at once', () => {
       const digits = companies[i].organization?.document ?? '';
       expect(String(row['Organização (CNPJ)']).replace(/\D/g, '')).toBe(digits);
       if (i < 3) expect(digits).toMatch(/^\d{11,14}$/);
+      if (org.revoked) {
+        expect(row.Status).toMatch(/^Falha na conexão: .*401/);
+        continue;
+      }
       const e = expected.get(org.name)!;
       const other = e.divergences - e.notesMissing.count;
       expect(row.Status).toBe(
@@ -163,6 +176,23 @@ describe('every organization of the sandbox at once', () => {
     expect(sheet.text(1)).toBe(`Central do escritório · competência ${COMP}`);
     expect(rows.size).toBe(sb.orgs.length + 1);
     expect(sheet.text(6)).toBe(`Conexões da mesma organização contadas uma vez: "Cópia" (a mesma de "${sb.orgs[0].name}").`);
+  });
+
+  it('says of each office company the status its month was seeded with, in an accountant’s words', () => {
+    const words: Record<string, RegExp> = {
+      'sem-pendencias': /^Sem pendências$/,
+      'notas-a-emitir': /^Pendências: \d+ notas? a emitir$/,
+      vencidas: /^Pendências: \d+ cobranças? vencidas?$/,
+      'valor-diferente': /^Pendências: \d+ divergências?$/,
+      'cobranca-sem-fatura': /^Pendências: \d+ divergências?$/,
+      'nota-sem-numero': /^Pendências: \d+ divergências?$/,
+      'sem-movimento': /^Sem movimento: /,
+      'falha-conexao': /^Falha na conexão: /,
+    };
+    const offices = sb.orgs.filter((org) => org.office);
+    expect(offices).toHaveLength(30);
+    expect(new Set(offices.map((org) => org.office!.status))).toEqual(new Set(Object.keys(words)));
+    for (const org of offices) expect(rows.get(org.name)?.Status, `${org.name} (${org.office!.status})`).toMatch(words[org.office!.status]);
   });
 
   it('a refresh killed inside a step and between steps resumes, reading no company it finished and counting each once', async () => {
@@ -219,9 +249,12 @@ describe('every organization of the sandbox at once', () => {
     expect(failed['Faturas (qtde)']).toBe('');
     expect(got.get(sb.orgs[2].name)?.Status).toMatch(/^Falha na conexão: .+/);
     expect(got.get(sb.orgs[2].name)?.['Faturas (valor)']).toBe('');
-    const fine = sb.orgs.filter((_, i) => i !== 1 && i !== 2);
-    for (const org of fine) expect(got.get(org.name)).toEqual(rows.get(org.name));
-    expect(got.get('Total')?.Empresa).toBe(`Total de ${plural(fine.length, 'empresa contada', 'empresas contadas')} (2 empresas com falha ficam fora)`);
+    for (const org of sb.orgs.filter((_, i) => i !== 1 && i !== 2)) expect(got.get(org.name)).toEqual(rows.get(org.name));
+    const fine = sb.orgs.filter((org, i) => i !== 1 && i !== 2 && !org.revoked);
+    const failures = sb.orgs.length - fine.length;
+    expect(got.get('Total')?.Empresa).toBe(
+      `Total de ${plural(fine.length, 'empresa contada', 'empresas contadas')} (${failures} empresas com falha ficam fora)`,
+    );
     const sum = fine.reduce((n, org) => n + expected.get(org.name)!.invoices.cents, 0);
     expect(got.get('Total')?.['Faturas (valor)']).toBeCloseTo(sum / 100, 9);
   });
@@ -254,7 +287,19 @@ describe('the hourly refresh of the changed companies only', () => {
     expect(() => reviewCompany(o.deps, 'c-none', true)).toThrow(/não está na última atualização da Central/);
     const keep = companies.slice(1).map((c) => o.doc.get(`faturamento.central.empresa.${central.find(COMP, c)!.id}`));
 
-    // A note issued for an invoice of the month that had none, in the first company.
+    // A note issued for an invoice of the month that had none, in the first company; in the office, an invoice altered,
+    // a charge paid and a note added, each in a company of its own.
+    const touched = [
+      ['sem-pendencias', 'alterInvoice'],
+      ['vencidas', 'payCharge'],
+      ['notas-a-emitir', 'addNote'],
+    ] as const;
+    const touchedCompanies = touched.flatMap(([status, kind]) => {
+      const company = sb.orgs.find((x) => x.office?.status === status);
+      return company ? [{ company, kind }] : [];
+    });
+    expect(touchedCompanies).toHaveLength(3);
+    for (const { company, kind } of touchedCompanies) await sb.touch({ org: company.name, kind });
     const org = sb.orgs[0];
     const notes = await sb.dump<Rec>(org.name, 'nfse');
     const noted = new Set(notes.map((n) => n.idFatura));
@@ -265,10 +310,18 @@ describe('the hourly refresh of the changed companies only', () => {
     o.clock.now = NOW + 5 * 60_000;
     run(o, { competencia: COMP, companies, onlyChanged: true });
     const log = await sb.requestLog();
-    const full = log.filter((e) => !isCheck(e));
-    expect(new Set(full.map((e) => e.org))).toEqual(new Set([org.name]));
-    for (const other of sb.orgs.slice(1)) expect(log.filter((e) => e.org === other.name).length, other.name).toBe(3);
-    companies.slice(1).forEach((c, i) => expect(o.doc.get(`faturamento.central.empresa.${central.find(COMP, c)!.id}`)).toBe(keep[i]));
+    const full = log.filter((e) => !isCheck(e) && e.status === 200);
+    const changed = new Set([org.name, ...touchedCompanies.map((x) => x.company.name)]);
+    expect(new Set(full.map((e) => e.org))).toEqual(changed);
+    const still = (x: { name: string; revoked?: boolean }) => !changed.has(x.name) && !x.revoked;
+    for (const other of sb.orgs.filter(still)) expect(log.filter((e) => e.org === other.name).length, other.name).toBe(3);
+    companies.forEach((c, i) => {
+      if (i > 0 && still(sb.orgs[i])) expect(o.doc.get(`faturamento.central.empresa.${central.find(COMP, c)!.id}`), c.name).toBe(keep[i - 1]);
+    });
+    for (const { company } of touchedCompanies) {
+      const want = figureColumns(await expectedMonth(sb, company.name, COMP));
+      for (const [header, value] of Object.entries(want)) expect(rowsOf(o).get(company.name)?.[header], `${company.name}: ${header}`).toBeCloseTo(value, 9);
+    }
 
     const got = rowsOf(o);
     const e = await expectedMonth(sb, org.name, COMP);

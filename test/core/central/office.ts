@@ -30,7 +30,11 @@ export function clientOf(sb: SandboxHandle, key: string, transport: Transport = 
 
 /** One company per sandbox organization, each known by its organization as "Testar conexão" finds it. */
 export function companiesOf(sb: SandboxHandle): CentralCompany[] {
-  return sb.orgs.map((o, i) => ({ connectionId: connectionId(i), name: o.name, organization: identifyOrganization(clientOf(sb, o.apiKey)) }));
+  return sb.orgs.map((o, i) => {
+    // A company whose key the service refuses was never identified: a connection whose test failed.
+    const organization = o.revoked ? undefined : identifyOrganization(clientOf(sb, o.apiKey));
+    return { connectionId: connectionId(i), name: o.name, ...(organization ? { organization } : {}) };
+  });
 }
 
 export interface Office {
