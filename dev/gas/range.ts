@@ -2,7 +2,8 @@
 import { toA1 } from './a1';
 import { DataValidationImpl } from './data-validation';
 import { applyFilter, FilterImpl, filterHost } from './filter';
-import { GasObject } from './instrument';
+import { GasObject, unwrap } from './instrument';
+import { RichTextValueImpl } from './rich-text';
 import { displayValue, isDateFormat } from './number-format';
 import type { SheetsEnv } from './sheets-env';
 import { addMetadata, DeveloperMetadataFinderImpl, metadataOf, rangePlace } from './developer-metadata';
@@ -43,6 +44,8 @@ type Implemented =
   | 'getLastRow'
   | 'getNote'
   | 'getNotes'
+  | 'getRichTextValue'
+  | 'getRichTextValues'
   | 'getNumColumns'
   | 'getNumRows'
   | 'getNumberFormat'
@@ -62,6 +65,8 @@ type Implemented =
   | 'setFormulas'
   | 'setNote'
   | 'setNotes'
+  | 'setRichTextValue'
+  | 'setRichTextValues'
   | 'setNumberFormat'
   | 'setNumberFormats'
   | 'setValue'
@@ -182,7 +187,40 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
       }
     })();
     cell.value = parsed.value;
+    cell.links = undefined;
     if (parsed.format !== undefined) cell.format = parsed.format;
+  }
+
+  getRichTextValue(): GoogleAppsScript.Spreadsheet.RichTextValue | null {
+    return this.getRichTextValues()[0][0];
+  }
+
+  /** Each cell's text and links; null for a cell that holds a number, a date or a boolean, as in Sheets. */
+  getRichTextValues(): Array<Array<GoogleAppsScript.Spreadsheet.RichTextValue | null>> {
+    this.read();
+    return this.grid((cell, r, c) => {
+      const v = this.shown(cell, r, c);
+      if (v !== null && typeof v !== 'string') return null;
+      return new RichTextValueImpl(v ?? '', cell?.links ?? [], this.env.newArray) as unknown as GoogleAppsScript.Spreadsheet.RichTextValue;
+    });
+  }
+
+  setRichTextValue(value: GoogleAppsScript.Spreadsheet.RichTextValue): GRange {
+    return this.setRichTextValues(Array.from({ length: this.numRows }, () => Array.from({ length: this.numColumns }, () => value)));
+  }
+
+  /** Text as text (never parsed as a number or a date), with its links. */
+  setRichTextValues(values: Array<Array<GoogleAppsScript.Spreadsheet.RichTextValue>>): GRange {
+    const data = this.checkShape(values, 'RichTextValues');
+    this.each((cell, r, c) => {
+      const rich = unwrap(data[r][c]) as unknown;
+      if (!(rich instanceof RichTextValueImpl))
+        throw this.env.exec.error("The parameters (Object) don't match the method signature for SpreadsheetApp.Range.setRichTextValues.");
+      cell.value = rich.text === '' ? null : rich.text;
+      cell.links = rich.links.length ? rich.links.map((l) => ({ ...l })) : undefined;
+    });
+    this.written();
+    return this.self();
   }
 
   getRow(): number {
@@ -314,7 +352,10 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
     const all = !options || (!options.contentsOnly && !options.formatOnly && !options.validationsOnly && !options.commentsOnly);
     this.env.exec.charge(this.size * this.env.exec.costs.cellWriteMs);
     this.each((cell) => {
-      if (all || options?.contentsOnly) cell.value = null;
+      if (all || options?.contentsOnly) {
+        cell.value = null;
+        cell.links = undefined;
+      }
       if (all || options?.formatOnly) {
         cell.format = undefined;
         cell.background = undefined;
@@ -328,7 +369,10 @@ export class RangeImpl extends GasObject implements Pick<GRange, Implemented> {
 
   clearContent(): GRange {
     this.env.exec.charge(this.size * this.env.exec.costs.cellWriteMs);
-    this.each((cell) => (cell.value = null));
+    this.each((cell) => {
+      cell.value = null;
+      cell.links = undefined;
+    });
     return this.self();
   }
 

@@ -6,6 +6,7 @@ import { addMetadata, DeveloperMetadataFinderImpl, LOCATION_TYPES, metadataOf, V
 import { FilterCriteriaBuilderImpl } from './filter';
 import { GasObject } from './instrument';
 import { RangeImpl } from './range';
+import { RichTextValueBuilderImpl } from './rich-text';
 import { SheetImpl } from './sheet';
 import type { SheetsEnv } from './sheets-env';
 import type { SheetModel, SpreadsheetModel } from './spreadsheet-model';
@@ -283,6 +284,7 @@ type AppMethods =
   | 'getUi'
   | 'newDataValidation'
   | 'newFilterCriteria'
+  | 'newRichTextValue'
   | 'openById'
   | 'setActiveSheet';
 
@@ -390,6 +392,12 @@ export class SpreadsheetAppImpl extends GasObject implements Pick<GApp, AppMetho
   }
   newDataValidation(): GoogleAppsScript.Spreadsheet.DataValidationBuilder {
     return new DataValidationBuilderImpl((items) => this.exec.realm.array(items)) as unknown as GoogleAppsScript.Spreadsheet.DataValidationBuilder;
+  }
+  newRichTextValue(): GoogleAppsScript.Spreadsheet.RichTextValueBuilder {
+    return new RichTextValueBuilderImpl(
+      (items) => this.exec.realm.array(items),
+      (message) => this.exec.error(message),
+    ) as unknown as GoogleAppsScript.Spreadsheet.RichTextValueBuilder;
   }
   newFilterCriteria(): GoogleAppsScript.Spreadsheet.FilterCriteriaBuilder {
     return new FilterCriteriaBuilderImpl((items) => this.exec.realm.array(items)) as unknown as GoogleAppsScript.Spreadsheet.FilterCriteriaBuilder;

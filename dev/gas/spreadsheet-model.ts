@@ -16,10 +16,14 @@ export interface ValidationSpec {
   helpText?: string;
 }
 
+import type { LinkRun } from './rich-text';
+
 export interface Cell {
   value: Stored;
   format?: string;
   note?: string;
+  /** Links over parts of the cell's text (rich text); setValue drops them. */
+  links?: LinkRun[];
   background?: string;
   fontWeight?: string;
   validation?: ValidationSpec;

@@ -82,6 +82,7 @@ function rowsOf(emulator: GasEmulator, sheet: SheetModel, from: number, count: n
       const align = cell.value === null ? undefined : alignmentOf(sheet, from + r, c + 1);
       if (align) view.a = align;
       if (cell.note) view.n = cell.note;
+      if (cell.links?.length) view.l = cell.links.map((k) => [k.start, k.end, k.url]);
       if (cell.background) view.bg = cell.background;
       if (cell.fontWeight === 'bold') view.b = 1;
       if (cell.validation?.showDropdown) view.dd = lists.of(cell.validation.values);

@@ -21,6 +21,8 @@ export interface CellView {
   b?: 1;
   /** Has a dropdown (data validation list): its choices are GridView.lists[dd]. */
   dd?: number;
+  /** Links over parts of the text (rich text): [start, end, url]. */
+  l?: Array<[number, number, string]>;
 }
 
 export interface RectView {

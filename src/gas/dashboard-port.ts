@@ -43,6 +43,15 @@ function dashboardSheetPort(ss: Spreadsheet, sheet: Sheet, memo?: SheetMemo, id?
     setBold(row, column, numColumns) {
       sheet.getRange(row, column, 1, numColumns).setFontWeight('bold');
     },
+    writeLinks(row, column, cells) {
+      if (cells.length === 0) return;
+      const rich = cells.map((c) => {
+        const b = SpreadsheetApp.newRichTextValue().setText(c.text);
+        for (const l of c.links) b.setLinkUrl(l.start, l.end, l.url);
+        return [b.build()];
+      });
+      sheet.getRange(row, column, cells.length, 1).setRichTextValues(rich);
+    },
     chartIds: () => sheet.getCharts().map((c) => c.getChartId() ?? -1),
     putChart(id, order) {
       const existing = id === null ? undefined : sheet.getCharts().find((c) => c.getChartId() === id);

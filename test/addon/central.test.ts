@@ -189,5 +189,20 @@ describe('Central do escritório', () => {
     // Its reports are the company's reports here, to run now.
     const run = ok(emu.run('runCompanyReports', [c.connectionId], { user: ME }));
     expect(run.here.map((r: Rec) => r.id).sort()).toEqual([...ids].sort());
+    // The Central's row now links to this spreadsheet, where the company has reports.
+    refresh();
+    const link = emu.withServices((s) => {
+      const sheet = s.SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Central')!;
+      const values = sheet.getDataRange().getValues();
+      const header = values.findIndex((r) => r[0] === 'Empresa');
+      const row = values.findIndex((r) => r[0] === c.name);
+      const rich = sheet.getRange(row + 1, values[header].indexOf('Planilhas') + 1).getRichTextValue()!;
+      return { text: rich.getText(), url: rich.getLinkUrl() };
+    });
+    const id = emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getId());
+    expect(link).toEqual({
+      text: emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getName()),
+      url: `https://docs.google.com/spreadsheets/d/${id}/edit`,
+    });
   });
 });

@@ -128,11 +128,25 @@ function viewAt(cell: Cell): CellView | undefined {
 
 // ---- drawing ----
 
+/** The cell's text, its linked parts as links that open in a new tab, as Sheets shows a link when it is clicked. */
+function linked(cell: CellView): Array<Node | string> {
+  if (!cell.l?.length) return [cell.t];
+  const out: Array<Node | string> = [];
+  let at = 0;
+  for (const [start, end, url] of cell.l) {
+    if (start > at) out.push(cell.t.slice(at, start));
+    out.push(h('a', { href: url, target: '_blank', rel: 'noopener' }, cell.t.slice(start, end)));
+    at = end;
+  }
+  if (at < cell.t.length) out.push(cell.t.slice(at));
+  return out;
+}
+
 function rowEl(r: number, line: CellView[]): HTMLTableRowElement {
   const tr = h('tr', {}, h('th', { 'data-row': r }, String(r)));
   line.forEach((cell, c) => {
     const cls = [cell.a, cell.b ? 'b' : '', cell.n ? 'note' : '', cell.dd !== undefined ? 'dd' : ''].filter(Boolean).join(' ');
-    const el = h('td', { 'data-r': r, 'data-c': c + 1, class: cls || undefined, title: cell.n }, cell.t);
+    const el = h('td', { 'data-r': r, 'data-c': c + 1, class: cls || undefined, title: cell.n }, ...linked(cell));
     // The arrow Sheets shows on a cell with a dropdown; its glyph is drawn by the stylesheet, so the cell's text stays its value.
     if (cell.dd !== undefined) el.prepend(h('span', { class: 'dd-arrow', role: 'button', 'aria-label': 'Mostrar opções' }));
     if (cell.bg) el.style.backgroundColor = cell.bg;

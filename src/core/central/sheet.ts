@@ -7,7 +7,7 @@
 import { brDateTime, type Zone } from '../../api/calendar';
 import { formatCpfCnpj } from '../../api/filters';
 import { plural } from '../../api/words';
-import type { DashboardBookPort, DashboardSheetPort } from '../dashboards/port';
+import type { DashboardBookPort, DashboardSheetPort, LinkedText } from '../dashboards/port';
 import { INTEGER, MONEY, TABLE_ROW, TEXT, writeHead, writeTable } from '../dashboards/page';
 import { money } from '../dashboards/sources';
 import { SHEET_TAG } from '../sheets/sheet-layout';
@@ -162,6 +162,19 @@ function workCells(w: WorkInfo | undefined, zone: Zone): CellValue[] {
   return [w.links.map((l) => l.name).join('\n'), last, next, w.failures];
 }
 
+/** Names one a line, each linked to its spreadsheet. */
+function linkedNames(links: ReadonlyArray<{ name: string; url: string }>): LinkedText {
+  let at = 0;
+  const out: LinkedText = { text: '', links: [] };
+  for (const l of links) {
+    if (at > 0) at += 1;
+    out.links.push({ start: at, end: at + l.name.length, url: l.url });
+    at += l.name.length;
+  }
+  out.text = links.map((l) => l.name).join('\n');
+  return out;
+}
+
 function rowCells(r: CentralRow, zone: Zone): CellValue[] {
   const m = r.month;
   // Figures of an earlier read are not shown beside a failure: the row would pass them for today's.
@@ -225,6 +238,12 @@ export function writeCentral(sheet: DashboardSheetPort, view: CentralView): Cent
   });
   const first = TABLE_ROW + 2;
   const totalAt = first + rows.length;
+  // Each spreadsheet where the company has reports, a link of its own, one a line.
+  sheet.writeLinks(
+    first,
+    column('planilhas'),
+    view.rows.map((r) => linkedNames(r.work?.links ?? [])),
+  );
   sheet.setBold(totalAt, 1, COLUMNS.length);
   sheet.freezeRows(TABLE_ROW + 1);
   return { rows: new Map(view.rows.map((r, i) => [r.company.connectionId, first + i])), totalRow: totalAt };

@@ -32,9 +32,17 @@ export interface PivotOrder {
   anchor: { row: number; column: number };
 }
 
+/** A cell's text with links over parts of it (a list of spreadsheets, each its own link). */
+export interface LinkedText {
+  text: string;
+  links: Array<{ start: number; end: number; url: string }>;
+}
+
 export interface DashboardSheetPort extends SheetPort {
   /** Clears every value and format the sheet has. */
   reset(): void;
+  /** Writes texts with their links (as text: never read as numbers or dates), from (row, column) down. */
+  writeLinks(row: number, column: number, cells: readonly LinkedText[]): void;
   setBold(row: number, column: number, numColumns: number): void;
   /** Ids of the charts on this sheet. */
   chartIds(): number[];

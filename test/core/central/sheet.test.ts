@@ -121,6 +121,12 @@ describe('the Central sheet', () => {
       proxima: '22/11/2026 12:00',
       falhas: 2,
     });
+    // Each spreadsheet's name links to it; a company without one has no link.
+    expect(sheet.links.get(`13:${column('planilhas')}`)).toEqual([
+      { start: 0, end: 12, url: 'https://docs/1' },
+      { start: 13, end: 26, url: 'https://docs/2' },
+    ]);
+    expect(sheet.links.has(`12:${column('planilhas')}`)).toBe(false);
     expect(row(4)).toMatchObject({
       empresa: 'Total de 2 empresas contadas (1 empresa com falha fica fora)',
       faturas: 5,

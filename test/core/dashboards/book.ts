@@ -9,7 +9,7 @@ import { lastAsked } from '../../../src/core/runs/plan-pull';
 import { intlZone } from '../../../src/api/calendar';
 import type { DashboardKind } from '../../../src/core/dashboards/kinds';
 import type { PanelKind } from '../../../src/core/dashboards/panel';
-import type { ChartOrder, DashboardBookPort, DashboardSheetPort, PivotOrder } from '../../../src/core/dashboards/port';
+import type { ChartOrder, DashboardBookPort, DashboardSheetPort, LinkedText, PivotOrder } from '../../../src/core/dashboards/port';
 import type { DashboardDeps } from '../../../src/core/dashboards/refresh';
 import { type Dashboard, DashboardStore } from '../../../src/core/dashboards/store';
 import { type Report, ReportStore } from '../../../src/core/reports/reports';
@@ -69,6 +69,19 @@ export class DashSheet extends MemorySheet implements DashboardSheetPort {
   }
   setBold(row: number, column: number, numColumns: number) {
     this.bold.push(`${row}:${column}+${numColumns}`);
+  }
+  /** Each linked cell's links, by "row:column"; its text goes in the grid as any value. */
+  links = new Map<string, LinkedText['links']>();
+  writeLinks(row: number, column: number, cells: readonly LinkedText[]) {
+    this.write(
+      row,
+      column,
+      cells.map((c) => [c.text]),
+    );
+    cells.forEach((c, i) => {
+      if (c.links.length) this.links.set(`${row + i}:${column}`, c.links);
+      else this.links.delete(`${row + i}:${column}`);
+    });
   }
   chartIds() {
     return [...this.charts.keys()];

@@ -37,6 +37,13 @@ class GridSheet extends MemorySheet implements DashboardSheetPort {
     this.grid = [];
   }
   setBold() {}
+  writeLinks(row: number, column: number, cells: ReadonlyArray<{ text: string }>) {
+    this.write(
+      row,
+      column,
+      cells.map((c) => [c.text]),
+    );
+  }
   chartIds() {
     return [];
   }
