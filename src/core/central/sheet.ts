@@ -64,6 +64,9 @@ export const COLUMNS: ReadonlyArray<{ key: string; header: string; format: strin
   { key: 'falhas', header: 'Falhas', format: INTEGER },
 ];
 
+/** Column widths in pixels, where 120 is not enough. */
+const WIDTHS: Record<string, number> = { empresa: 260, organizacao: 150, status: 320, conferidaPor: 220, planilhas: 220, ultima: 260 };
+
 export const column = (key: string): number => COLUMNS.findIndex((c) => c.key === key) + 1;
 
 /** One company as the sheet shows it. */
@@ -238,6 +241,8 @@ export function writeCentral(sheet: DashboardSheetPort, view: CentralView): Cent
   });
   const first = TABLE_ROW + 2;
   const totalAt = first + rows.length;
+  // Names and words wide enough to read, figures as wide as a money value.
+  sheet.setColumnWidths?.(COLUMNS.map((c) => WIDTHS[c.key] ?? 120));
   // Each spreadsheet where the company has reports, a link of its own, one a line.
   sheet.writeLinks(
     first,

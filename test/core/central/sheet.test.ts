@@ -127,6 +127,9 @@ describe('the Central sheet', () => {
       { start: 13, end: 26, url: 'https://docs/2' },
     ]);
     expect(sheet.links.has(`12:${column('planilhas')}`)).toBe(false);
+    // The company's name and its status are wide enough to read.
+    expect(sheet.widths?.[column('empresa') - 1]).toBeGreaterThanOrEqual(250);
+    expect(sheet.widths?.[column('status') - 1]).toBeGreaterThanOrEqual(300);
     expect(row(4)).toMatchObject({
       empresa: 'Total de 2 empresas contadas (1 empresa com falha fica fora)',
       faturas: 5,
