@@ -17,7 +17,6 @@ export default defineConfig({
       'test/core/bulk/customers.test.ts',
       'test/core/bulk/exactly-once.test.ts',
       'test/core/bulk/sandbox-runs.test.ts',
-      'test/core/central/central-cost.test.ts',
       'test/core/central/central-sandbox.test.ts',
     ],
     reporters: ['default'],
