@@ -88,10 +88,16 @@ function run(sb: SandboxHandle, variant: string, n: number, batch: number | unde
     sh.getRange(3, 1, n, rows[0].length).setValues(rows as never);
     return sh.getLastColumn() - INPUT_COLUMNS;
   });
-  // Each batch flushes its PENDENTE marks once before sending: flushes count the batches.
+  // Each batch flushes its PENDENTE marks once before sending: a flush followed by a wave of requests is a batch
+  // (an execution also flushes as it ends, with nothing sent after it).
   let batches = 0;
+  let flushed = false;
   const onServiceCall = (call: { object: string; method: string }) => {
-    if (call.method === 'flush') batches++;
+    if (call.method === 'flush') flushed = true;
+    else if (flushed && call.object === 'UrlFetchApp') {
+      batches++;
+      flushed = false;
+    }
   };
   const first = emu.history.length;
   const started = performance.now();
