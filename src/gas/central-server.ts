@@ -24,7 +24,7 @@ import { executionLimit } from './execution-limit';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
 import { connectionStore, currentUser, spreadsheetTimeZone } from './services';
-import { centralCompanies, centralDeps } from './central-phase';
+import { centralCompanies, centralDeps, colleagueRefreshing } from './central-phase';
 import { syncDispatcher } from './dispatcher';
 import { showSidebar } from './ui';
 import { setCompanyPaused as pauseSchedules, userWorkIndex } from './work-index';
@@ -228,9 +228,8 @@ export function startCentralRefresh(form: { competencia: string; hourly?: boolea
     const companies = centralCompanies(true);
     if (companies.length === 0) throw new UserError('Nenhuma conexão sua: cadastre as empresas em Faturamento › Conexões e atualize a Central.');
     withDocumentLock(() => {
-      const running = currentJob(deps);
-      if (running && !running.finishedAt && running.owner.id !== deps.user.id && Date.now() - running.startedAt < 10 * 60_000)
-        throw new UserError(`${running.owner.email || 'Outro editor'} está atualizando a Central agora: espere terminar e atualize de novo.`);
+      const running = colleagueRefreshing(currentJob(deps), deps.user, deps.now());
+      if (running) throw new UserError(`${running.owner.email || 'Outro editor'} está atualizando a Central agora: espere terminar e atualize de novo.`);
       startCentral(deps, { competencia: competenciaText(parsed.value), companies, onlyChanged: false });
       scheduleCentral(deps, competenciaText(parsed.value), form.hourly === true);
     });
@@ -249,8 +248,15 @@ export function continueCentralRefresh(): Outcome<CentralStep> {
     const deps = centralDeps();
     const job = currentJob(deps);
     if (!job) throw new UserError('Nenhuma atualização da Central em andamento: clique em Atualizar a Central.');
-    if (job.owner.id !== deps.user.id && !job.finishedAt)
-      throw new UserError(`Esta atualização é de ${job.owner.email || 'outro editor'}: só quem a começou a continua.`);
+    // Another editor's refresh replaced this user's meanwhile: theirs going on, or finished, is not this one's.
+    if (job.owner.id !== deps.user.id) {
+      const who = job.owner.email || 'Outro editor';
+      throw new UserError(
+        job.finishedAt
+          ? `${who} atualizou a Central depois que você começou, com as próprias conexões, e a sua atualização parou: clique em Atualizar a Central para ler as suas empresas.`
+          : `${who} está atualizando a Central agora, com as próprias conexões, e a sua atualização parou: espere terminar e clique em Atualizar a Central.`,
+      );
+    }
     return step(deps);
   });
 }

@@ -8,6 +8,7 @@
  * with their own connections; a company's Fechamento is found once built.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceCall } from '../../dev/gas/execution';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness';
 import { expectedMonth } from '../core/central/office';
@@ -31,8 +32,8 @@ function connectOffice(user: string, orgs: typeof sb.orgs): void {
 }
 
 /** The sidebar's loop: start, then each next step until the refresh says it finished; how many calls it took. */
-function refresh(user = ME): { steps: number; last: Rec } {
-  let p = ok(emu.run('startCentralRefresh', [{ competencia: COMP }], { user }));
+function refresh(user = ME, hourly = false, at?: Date): { steps: number; last: Rec } {
+  let p = ok(emu.run('startCentralRefresh', [{ competencia: COMP, hourly }], { user, at }));
   let steps = 1;
   while (!p.finished) {
     p = ok(emu.run('continueCentralRefresh', [], { user }));
@@ -52,6 +53,22 @@ function rows(): Map<string, Rec> {
 }
 
 const cents = (v: unknown) => Math.round(Number(v) * 100);
+
+/**
+ * Her refresh left between two steps: saved, no company read yet. A start killed at its first wave leaves exactly
+ * that; the wave's call is found by a start just before, which goes through the same calls up to it.
+ */
+function unfinishedStart(at: number): void {
+  let wave = 0;
+  const seen = (c: ServiceCall) => {
+    if (!wave && c.object.startsWith('UrlFetch') && c.method === 'fetchAll' && (c.args[0] as unknown[]).length > 2) wave = c.index;
+  };
+  ok(emu.run('startCentralRefresh', [{ competencia: COMP }], { user: ME, at: new Date(at - 60_000), onServiceCall: seen }));
+  expect(() => emu.run('startCentralRefresh', [{ competencia: COMP }], { user: ME, at: new Date(at), kill: { atCall: wave } })).toThrow(
+    /Exceeded maximum execution time/,
+  );
+  expect((emu.run('getCentral', [], { user: ME }) as Rec).running).toMatchObject({ done: 0, finished: false });
+}
 
 beforeAll(async () => {
   sb = await borrowSandbox({ seed: 1, size: 'small', office: 10 });
@@ -189,5 +206,26 @@ describe('Central do escritório', () => {
     // Its reports are the company's reports here, to run now.
     const run = ok(emu.run('runCompanyReports', [c.connectionId], { user: ME }));
     expect(run.here.map((r: Rec) => r.id).sort()).toEqual([...ids].sort());
+  });
+  it("leaves her refresh going on to her: a colleague's hourly run waits for the next hour", () => {
+    const start = emu.now;
+    refresh(COLLEAGUE, true, new Date(start));
+    unfinishedStart(start + 55 * 60_000);
+    // The colleague's hourly run comes between two of her steps.
+    expect(emu.runDueTriggers(new Date(start + 65 * 60_000)).length).toBeGreaterThan(0);
+    let p: Rec = { finished: false };
+    while (!p.finished) p = ok(emu.run('continueCentralRefresh', [], { user: ME }));
+    expect(p.message).toMatch(/^Central atualizada: 10 empresas/);
+    expect((emu.run('getCentral', [], { user: ME }) as Rec).companies).toHaveLength(10);
+  });
+
+  it('says that her refresh stopped when another replaced it, never that it was done', () => {
+    const start = emu.now + 60_000;
+    unfinishedStart(start);
+    // Left halfway long enough that it is no longer hers alone: the colleague refreshes with their own connections.
+    refresh(COLLEAGUE, false, new Date(start + 15 * 60_000));
+    const next = emu.run('continueCentralRefresh', [], { user: ME }) as Rec;
+    expect(next.ok).toBe(false);
+    expect(next.message).toMatch(/^assistente@escritorio\.com\.br atualizou a Central depois que você começou.*Atualizar a Central/);
   });
 });
