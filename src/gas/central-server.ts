@@ -9,9 +9,19 @@
 import { competencia as competenciaText, parseCompetencia } from '../api/calendar';
 import { UserError } from '../api/user-error';
 import { plural } from '../api/words';
-import { type CentralDeps, type CentralProgress, currentJob, redrawCentral, reviewCompany, startCentral, stepCentral } from '../core/central/refresh';
+import {
+  type CentralDeps,
+  type CentralJob,
+  type CentralProgress,
+  currentJob,
+  redrawCentral,
+  reviewCompany,
+  startCentral,
+  stepCentral,
+} from '../core/central/refresh';
 import { CENTRAL_TAG, centralView } from '../core/central/sheet';
 import { SHEET_TAG } from '../core/sheets/sheet-layout';
+import type { Owner } from '../core/trust/owners';
 import { statusOf } from '../core/central/status';
 import { CentralScheduleStore } from '../core/central/schedule';
 import { CentralStore } from '../core/central/store';
@@ -145,6 +155,17 @@ export interface CentralSidebar {
   hourly: boolean;
   running: CentralStep | null;
   companies: CentralCompanyView[];
+  /** What the sidebar says when it lists no company: why, and what to do. */
+  empty: string;
+}
+
+/** Why the sidebar lists none of the user's companies: no connection, no refresh yet, or the last refresh a colleague's. */
+function emptyText(job: CentralJob | null, user: Owner, connections: number): string {
+  if (connections === 0) return 'Nenhuma conexão: abra Faturamento › Conexões e cadastre as empresas.';
+  if (!job) return 'Nenhuma empresa lida ainda: clique em Atualizar a Central para ler as suas empresas.';
+  if (job.owner.id !== user.id)
+    return `A última atualização da Central é de ${job.owner.email || 'outro editor'}, com as próprias conexões: clique em Atualizar a Central para ler as suas empresas.`;
+  return 'Nenhuma das suas conexões estava na última atualização: clique em Atualizar a Central.';
 }
 
 const stamp = (at: number): string => Utilities.formatDate(new Date(at), spreadsheetTimeZone(), 'dd/MM/yyyy HH:mm');
@@ -183,6 +204,7 @@ function sidebarOf(deps: CentralDeps): CentralSidebar {
     refreshedAt: job?.finishedAt ? stamp(job.finishedAt) : null,
     refreshedBy: job?.finishedAt ? job.owner.email || null : null,
     hourly: new CentralScheduleStore(deps.store).get()?.owner.id === deps.user.id,
+    empty: emptyText(job, deps.user, mine.size),
     running:
       job && !job.finishedAt && job.owner.id === deps.user.id
         ? stepOf(deps, { done: 0, total: job.companies.length, message: 'Atualização da Central pela metade: continuando…' }, false)

@@ -80,6 +80,12 @@ afterAll(async () => {
 });
 
 describe('Central do escritório', () => {
+  it('says before its first refresh that it has not read the companies yet, not that there is no connection', () => {
+    const first = emu.run('getCentral', [], { user: ME }) as Rec;
+    expect(first.companies).toEqual([]);
+    expect(first.empty).toMatch(/^Nenhuma empresa lida ainda: clique em Atualizar a Central/);
+  });
+
   it('reads every company through its own connection, and each row holds its month to the cent', async () => {
     const { last } = refresh();
     expect(last.message).toMatch(/^Central atualizada: 10 empresas na competência 10\/2026\..* 1 empresa ficou sem números por falha na conexão/);
@@ -177,6 +183,10 @@ describe('Central do escritório', () => {
     // Their own refresh reads their company only, and the rows say whose refresh it was.
     refresh(COLLEAGUE);
     expect([...rows().keys()]).toEqual([office()[0].name, expect.stringMatching(/^Total/)]);
+    // Her sidebar lists none of the colleague's companies, and says why rather than that she has no connection.
+    const hers = emu.run('getCentral', [], { user: ME }) as Rec;
+    expect(hers.companies).toEqual([]);
+    expect(hers.empty).toMatch(/^A última atualização da Central é de assistente@escritorio\.com\.br.*Atualizar a Central/);
     const head = (emu.values('Central') as unknown[][]).map((r) => String(r[0])).join('\n');
     expect(head).toContain(COLLEAGUE);
   });

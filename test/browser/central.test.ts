@@ -25,6 +25,8 @@ describe('Central do escritório', () => {
     await clickMenu(t.page, 'Central do escritório…');
     await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Central do escritório');
     const sb = sidebar(t.page);
+    // Before its first refresh the card list says what to do, not that the office has no connection.
+    await expect.poll(() => sb.locator('#list').textContent()).toBe('Nenhuma empresa lida ainda: clique em Atualizar a Central para ler as suas empresas.');
     await sb.getByLabel('Competência (MM/AAAA)').fill('10/2026');
     await sb.getByRole('button', { name: 'Atualizar a Central' }).click();
     // The demo connection and the office's ten companies, each read through its own connection.

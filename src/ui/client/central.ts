@@ -162,7 +162,7 @@ function render(): void {
   byId('summary').textContent = v.refreshedAt
     ? `Competência ${v.competencia}, atualizada em ${v.refreshedAt}${v.refreshedBy ? ` por ${v.refreshedBy}` : ''}.`
     : 'A Central ainda não foi atualizada nesta planilha.';
-  if (v.companies.length === 0) list.append(h('p', { class: 'empty' }, 'Nenhuma conexão: abra Faturamento › Conexões e cadastre as empresas.'));
+  if (v.companies.length === 0) list.append(h('p', { class: 'empty' }, v.empty));
   for (const c of v.companies) list.append(card(c));
 }
 
