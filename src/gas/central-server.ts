@@ -31,7 +31,7 @@ import { workOf } from '../core/hourly/work-index';
 import { dashboardBookPort, dashboardDeps } from './dashboard-port';
 import { selectionBookPort } from './sheet-port';
 import { executionLimit } from './execution-limit';
-import { withDocumentLock } from './lock';
+import { BusyError, withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
 import { connectionStore, currentUser, spreadsheetTimeZone } from './services';
 import { centralCompanies, centralDeps, colleagueRefreshing } from './central-phase';
@@ -132,6 +132,8 @@ export interface CentralStep extends CentralProgress {
   failed: number;
   /** The hourly refresh could not be set up: what to do. */
   warning?: string;
+  /** Another execution held the document, and this step waited for it in vain: the sidebar asks again shortly. */
+  waiting?: boolean;
 }
 
 /**
@@ -234,11 +236,20 @@ export function getCentral(): CentralSidebar {
 
 /** One step of the refresh under the document's lock: a kill anywhere loses only the companies it was reading. */
 function step(deps: CentralDeps): CentralStep {
-  return withDocumentLock(() => {
-    const r = stepCentral(deps, { deadline: Math.min(Date.now() + STEP_MS, executionLimit()), limit: executionLimit() });
-    return stepOf(deps, r.progress, r.done);
-  });
+  try {
+    return withDocumentLock(() => {
+      const r = stepCentral(deps, { deadline: Math.min(Date.now() + STEP_MS, executionLimit()), limit: executionLimit() });
+      return stepOf(deps, r.progress, r.done);
+    });
+  } catch (err) {
+    // The owner's hourly run (or a colleague's import) holds the document for minutes: the refresh waits, it does not stop.
+    if (!(err instanceof BusyError)) throw err;
+    return { done: 0, total: currentJob(deps)?.companies.length ?? 0, message: WAITING, finished: false, failed: 0, waiting: true };
+  }
 }
+
+const WAITING =
+  'Outra execução do complemento está gravando nesta planilha agora (a atualização de hora em hora, uma importação ou um lote): a Central continua sozinha assim que ela terminar…';
 
 /** Starts a full refresh of the user's companies for the competência (last month when blank), and reads its first step. */
 export function startCentralRefresh(form: { competencia: string; hourly?: boolean }): FormOutcome<CentralStep> {

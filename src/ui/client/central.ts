@@ -27,11 +27,16 @@ function showProgress(p: Progress): void {
   notice(progress, p.finished ? (p.failed ? 'warn' : 'ok') : 'info', p.message);
 }
 
+/** How long the sidebar lets another execution work before asking for the refresh's next step again. */
+const WAIT_MS = 5_000;
+
 /** Steps the refresh until every company is read; each step is short, so the sidebar keeps saying where it is. */
 async function drive(first: Progress): Promise<void> {
   let p = first;
   showProgress(p);
   while (!p.finished) {
+    // Another execution held the document through the last step: give it a moment before asking again.
+    if (p.waiting) await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
     const next = await server.continueCentralRefresh();
     if (!next.ok) {
       notice(progress, 'error', next.message);
