@@ -19,6 +19,7 @@ import {
   startCentral,
   stepCentral,
 } from '../core/central/refresh';
+import { fingerprint } from '../core/central/marks';
 import { CENTRAL_TAG, centralView } from '../core/central/sheet';
 import { SHEET_TAG } from '../core/sheets/sheet-layout';
 import type { Owner } from '../core/trust/owners';
@@ -122,6 +123,8 @@ export interface CentralCompanyView {
   unreviewed: string | null;
   /** Read by the last refresh and not failed: its month can be marked as reviewed. */
   reviewable: boolean;
+  /** The figures the card stands for (their fingerprint): a review is signed only over the figures the person saw. */
+  seen: string | null;
   paused: boolean;
   links: Array<{ name: string; url: string }>;
 }
@@ -196,6 +199,7 @@ function sidebarOf(deps: CentralDeps): CentralSidebar {
         reviewedAt: r.review ? stamp(r.review.at) : null,
         unreviewed: r.month?.undone ?? null,
         reviewable: !!r.month?.figures && !r.month.failure && !!job?.finishedAt,
+        seen: r.month?.figures && !r.month.failure ? fingerprint(r.month.figures) : null,
         paused: r.work?.paused ?? false,
         links: r.work?.links ?? [],
       };
@@ -295,11 +299,19 @@ export function continueCentralRefresh(): Outcome<CentralStep> {
 }
 
 /** "Marcar como conferida" (or its undoing): a signed record in the running user's name; the sheet is rewritten. */
-export function markCompanyReviewed(connectionId: string, reviewed: boolean): Outcome<CentralSidebar> {
+export function markCompanyReviewed(connectionId: string, reviewed: boolean, seen?: string | null): Outcome<CentralSidebar> {
   return outcome(() => {
     ownConnection(connectionId);
     const deps = centralDeps();
-    withDocumentLock(() => reviewCompany(deps, connectionId, reviewed === true));
+    withDocumentLock(() => {
+      // Read again since the sidebar showed them (the hourly run, a colleague's refresh): the review would sign figures nobody saw.
+      const now = reviewed && seen !== undefined ? sidebarOf(deps).companies.find((c) => c.connectionId === connectionId) : undefined;
+      if (now && now.seen !== seen)
+        throw new UserError(
+          `Os números de "${now.name}" foram lidos de novo depois que a barra lateral os mostrou: confira a linha da empresa na aba Central e marque de novo.`,
+        );
+      reviewCompany(deps, connectionId, reviewed === true);
+    });
     return sidebarOf(deps);
   });
 }

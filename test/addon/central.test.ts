@@ -150,6 +150,22 @@ describe('Central do escritório', () => {
     expect(rows().get(marked.name)!['Conferida por']).toMatch(/^Conferência desfeita/);
   });
 
+  it('refuses to sign a review over figures read again since the sidebar showed them', async () => {
+    const shown = (emu.run('getCentral', [], { user: ME }) as Rec).companies.find((c: Rec) => c.status === 'Pendências: 3 notas a emitir');
+    // One of its notes is issued, and a refresh (the hourly run's, a colleague's) reads it before she clicks.
+    await sb.touch({ org: shown.name, kind: 'addNote' });
+    refresh();
+    const stale = emu.run('markCompanyReviewed', [shown.connectionId, true, shown.seen], { user: ME }) as Rec;
+    expect(stale.ok).toBe(false);
+    expect(stale.message).toMatch(/foram lidos de novo depois que a barra lateral os mostrou: confira a linha da empresa na aba Central/);
+    const now = (emu.run('getCentral', [], { user: ME }) as Rec).companies.find((c: Rec) => c.connectionId === shown.connectionId);
+    expect(now.reviewedBy).toBeNull();
+    expect(now.seen).not.toBe(shown.seen);
+    // Over the figures she now sees, it is signed.
+    const signed = ok(emu.run('markCompanyReviewed', [shown.connectionId, true, now.seen], { user: ME }));
+    expect(signed.companies.find((c: Rec) => c.connectionId === shown.connectionId).reviewedBy).toBe(ME);
+  });
+
   it("pauses and resumes a company's schedules from its row", () => {
     const view = emu.run('getCentral', [], { user: ME }) as Rec;
     const c = view.companies[0];

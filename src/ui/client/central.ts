@@ -48,14 +48,19 @@ async function drive(first: Progress): Promise<void> {
   await load();
 }
 
-function reviewButton(c: Company, said: HTMLElement): HTMLButtonElement | null {
+function reviewButton(c: Company): HTMLButtonElement | null {
   if (!c.reviewable && !c.reviewedBy) return null;
   const reviewed = c.reviewedBy !== null;
   const b = h('button', { type: 'button' }, reviewed ? 'Desmarcar conferência' : 'Marcar como conferida');
   b.addEventListener('click', () =>
     busy(b, async () => {
-      const r = await server.markCompanyReviewed(c.connectionId, !reviewed);
-      if (!r.ok) return notice(said, 'error', r.message);
+      const r = await server.markCompanyReviewed(c.connectionId, !reviewed, c.seen);
+      if (!r.ok) {
+        notice(status, 'error', r.message);
+        // The card may stand for figures read before: it shows them as they are now.
+        view = await server.getCentral();
+        return render();
+      }
       view = r.value;
       render();
       notice(status, 'ok', reviewed ? `Conferência de ${c.name} desmarcada.` : `${c.name}: competência marcada como conferida por você.`);
@@ -155,7 +160,7 @@ function card(c: Company): HTMLElement {
           ...c.links.flatMap((l, i) => [i ? ', ' : '', h('a', { href: l.url, target: '_blank', rel: 'noopener' }, l.name)]),
         )
       : h('div', { class: 'meta' }, 'Nenhum relatório desta empresa nas suas planilhas.'),
-    h('div', { class: 'actions' }, reviewButton(c, said), closingButton(c, said), runButton(c, said), pauseButton(c, said)),
+    h('div', { class: 'actions' }, reviewButton(c), closingButton(c, said), runButton(c, said), pauseButton(c, said)),
     said,
   );
 }
