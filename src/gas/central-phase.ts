@@ -5,13 +5,14 @@
  * Central that refreshes itself.
  */
 import { UserError } from '../api/user-error';
-import { type CentralDeps, currentJob, startCentral, stepCentral } from '../core/central/refresh';
+import { type CentralDeps, type CentralJob, currentJob, startCentral, stepCentral } from '../core/central/refresh';
 import { CentralScheduleStore } from '../core/central/schedule';
 import { centralSheet } from '../core/central/sheet';
 import type { CentralCompany } from '../core/central/store';
 import { distinctOrganizations } from '../core/connections/organizations';
 import type { Phase } from '../core/hourly/dispatch';
 import { workOf } from '../core/hourly/work-index';
+import type { Owner } from '../core/trust/owners';
 import type { SignedStore } from '../core/trust/seal';
 import { dashboardBookPort } from './dashboard-port';
 import { organizationOf } from './deps';
@@ -19,6 +20,17 @@ import { executionLimit } from './execution-limit';
 import { clientFor, connectionStore, currentUser, documentStore, spreadsheetTimeZone } from './services';
 import { userWorkIndex } from './work-index';
 import { gasZone } from './zone';
+
+/** How long a colleague's unfinished refresh is left to them: their sidebar steps it every few seconds; one older was left halfway. */
+export const COLLEAGUE_REFRESH_MS = 10 * 60_000;
+
+/**
+ * A colleague's refresh going on now, which neither this user's sidebar nor their hourly run replaces (the colleague's
+ * sidebar would find its refresh gone); null when there is none.
+ */
+export function colleagueRefreshing(job: CentralJob | null, user: Owner, now: number): CentralJob | null {
+  return job && !job.finishedAt && job.owner.id !== user.id && now - job.startedAt < COLLEAGUE_REFRESH_MS ? job : null;
+}
 
 /** The running user's companies: their connections, each organization once (the first connection of each kept). */
 export function centralCompanies(identify: boolean): CentralCompany[] {
@@ -76,6 +88,11 @@ export function centralPhase(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, doc: 
         return false;
       }
       const job = currentJob(deps);
+      // A colleague is refreshing from their sidebar: the schedule waits for the next run.
+      if (colleagueRefreshing(job, deps.user, deps.now())) {
+        done = true;
+        return false;
+      }
       const ours = job && job.owner.id === deps.user.id && job.competencia === schedule.competencia && !job.finishedAt;
       if (!ours) startCentral(deps, { competencia: schedule.competencia, companies: centralCompanies(true), onlyChanged: true });
       const before = currentJob(deps);

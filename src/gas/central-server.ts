@@ -9,9 +9,20 @@
 import { competencia as competenciaText, parseCompetencia } from '../api/calendar';
 import { UserError } from '../api/user-error';
 import { plural } from '../api/words';
-import { type CentralDeps, type CentralProgress, currentJob, redrawCentral, reviewCompany, startCentral, stepCentral } from '../core/central/refresh';
+import {
+  type CentralDeps,
+  type CentralJob,
+  type CentralProgress,
+  currentJob,
+  redrawCentral,
+  reviewCompany,
+  startCentral,
+  stepCentral,
+} from '../core/central/refresh';
+import { fingerprint } from '../core/central/marks';
 import { CENTRAL_TAG, centralView } from '../core/central/sheet';
 import { SHEET_TAG } from '../core/sheets/sheet-layout';
+import type { Owner } from '../core/trust/owners';
 import { statusOf } from '../core/central/status';
 import { CentralScheduleStore } from '../core/central/schedule';
 import { CentralStore } from '../core/central/store';
@@ -21,10 +32,10 @@ import { workOf } from '../core/hourly/work-index';
 import { dashboardBookPort, dashboardDeps } from './dashboard-port';
 import { selectionBookPort } from './sheet-port';
 import { executionLimit } from './execution-limit';
-import { withDocumentLock } from './lock';
+import { BusyError, withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
 import { connectionStore, currentUser, spreadsheetTimeZone } from './services';
-import { centralCompanies, centralDeps } from './central-phase';
+import { centralCompanies, centralDeps, colleagueRefreshing } from './central-phase';
 import { syncDispatcher } from './dispatcher';
 import { showSidebar } from './ui';
 import { setCompanyPaused as pauseSchedules, userWorkIndex } from './work-index';
@@ -112,6 +123,8 @@ export interface CentralCompanyView {
   unreviewed: string | null;
   /** Read by the last refresh and not failed: its month can be marked as reviewed. */
   reviewable: boolean;
+  /** The figures the card stands for (their fingerprint): a review is signed only over the figures the person saw. */
+  seen: string | null;
   paused: boolean;
   links: Array<{ name: string; url: string }>;
 }
@@ -122,6 +135,8 @@ export interface CentralStep extends CentralProgress {
   failed: number;
   /** The hourly refresh could not be set up: what to do. */
   warning?: string;
+  /** Another execution held the document, and this step waited for it in vain: the sidebar asks again shortly. */
+  waiting?: boolean;
 }
 
 /**
@@ -145,6 +160,17 @@ export interface CentralSidebar {
   hourly: boolean;
   running: CentralStep | null;
   companies: CentralCompanyView[];
+  /** What the sidebar says when it lists no company: why, and what to do. */
+  empty: string;
+}
+
+/** Why the sidebar lists none of the user's companies: no connection, no refresh yet, or the last refresh a colleague's. */
+function emptyText(job: CentralJob | null, user: Owner, connections: number): string {
+  if (connections === 0) return 'Nenhuma conexão: abra Faturamento › Conexões e cadastre as empresas.';
+  if (!job) return 'Nenhuma empresa lida ainda: clique em Atualizar a Central para ler as suas empresas.';
+  if (job.owner.id !== user.id)
+    return `A última atualização da Central é de ${job.owner.email || 'outro editor'}, com as próprias conexões: clique em Atualizar a Central para ler as suas empresas.`;
+  return 'Nenhuma das suas conexões estava na última atualização: clique em Atualizar a Central.';
 }
 
 const stamp = (at: number): string => Utilities.formatDate(new Date(at), spreadsheetTimeZone(), 'dd/MM/yyyy HH:mm');
@@ -173,6 +199,7 @@ function sidebarOf(deps: CentralDeps): CentralSidebar {
         reviewedAt: r.review ? stamp(r.review.at) : null,
         unreviewed: r.month?.undone ?? null,
         reviewable: !!r.month?.figures && !r.month.failure && !!job?.finishedAt,
+        seen: r.month?.figures && !r.month.failure ? fingerprint(r.month.figures) : null,
         paused: r.work?.paused ?? false,
         links: r.work?.links ?? [],
       };
@@ -183,6 +210,7 @@ function sidebarOf(deps: CentralDeps): CentralSidebar {
     refreshedAt: job?.finishedAt ? stamp(job.finishedAt) : null,
     refreshedBy: job?.finishedAt ? job.owner.email || null : null,
     hourly: new CentralScheduleStore(deps.store).get()?.owner.id === deps.user.id,
+    empty: emptyText(job, deps.user, mine.size),
     running:
       job && !job.finishedAt && job.owner.id === deps.user.id
         ? stepOf(deps, { done: 0, total: job.companies.length, message: 'Atualização da Central pela metade: continuando…' }, false)
@@ -212,11 +240,20 @@ export function getCentral(): CentralSidebar {
 
 /** One step of the refresh under the document's lock: a kill anywhere loses only the companies it was reading. */
 function step(deps: CentralDeps): CentralStep {
-  return withDocumentLock(() => {
-    const r = stepCentral(deps, { deadline: Math.min(Date.now() + STEP_MS, executionLimit()), limit: executionLimit() });
-    return stepOf(deps, r.progress, r.done);
-  });
+  try {
+    return withDocumentLock(() => {
+      const r = stepCentral(deps, { deadline: Math.min(Date.now() + STEP_MS, executionLimit()), limit: executionLimit() });
+      return stepOf(deps, r.progress, r.done);
+    });
+  } catch (err) {
+    // The owner's hourly run (or a colleague's import) holds the document for minutes: the refresh waits, it does not stop.
+    if (!(err instanceof BusyError)) throw err;
+    return { done: 0, total: currentJob(deps)?.companies.length ?? 0, message: WAITING, finished: false, failed: 0, waiting: true };
+  }
 }
+
+const WAITING =
+  'Outra execução do complemento está gravando nesta planilha agora (a atualização de hora em hora, uma importação ou um lote): a Central continua sozinha assim que ela terminar…';
 
 /** Starts a full refresh of the user's companies for the competência (last month when blank), and reads its first step. */
 export function startCentralRefresh(form: { competencia: string; hourly?: boolean }): FormOutcome<CentralStep> {
@@ -228,9 +265,8 @@ export function startCentralRefresh(form: { competencia: string; hourly?: boolea
     const companies = centralCompanies(true);
     if (companies.length === 0) throw new UserError('Nenhuma conexão sua: cadastre as empresas em Faturamento › Conexões e atualize a Central.');
     withDocumentLock(() => {
-      const running = currentJob(deps);
-      if (running && !running.finishedAt && running.owner.id !== deps.user.id && Date.now() - running.startedAt < 10 * 60_000)
-        throw new UserError(`${running.owner.email || 'Outro editor'} está atualizando a Central agora: espere terminar e atualize de novo.`);
+      const running = colleagueRefreshing(currentJob(deps), deps.user, deps.now());
+      if (running) throw new UserError(`${running.owner.email || 'Outro editor'} está atualizando a Central agora: espere terminar e atualize de novo.`);
       startCentral(deps, { competencia: competenciaText(parsed.value), companies, onlyChanged: false });
       scheduleCentral(deps, competenciaText(parsed.value), form.hourly === true);
     });
@@ -249,18 +285,33 @@ export function continueCentralRefresh(): Outcome<CentralStep> {
     const deps = centralDeps();
     const job = currentJob(deps);
     if (!job) throw new UserError('Nenhuma atualização da Central em andamento: clique em Atualizar a Central.');
-    if (job.owner.id !== deps.user.id && !job.finishedAt)
-      throw new UserError(`Esta atualização é de ${job.owner.email || 'outro editor'}: só quem a começou a continua.`);
+    // Another editor's refresh replaced this user's meanwhile: theirs going on, or finished, is not this one's.
+    if (job.owner.id !== deps.user.id) {
+      const who = job.owner.email || 'Outro editor';
+      throw new UserError(
+        job.finishedAt
+          ? `${who} atualizou a Central depois que você começou, com as próprias conexões, e a sua atualização parou: clique em Atualizar a Central para ler as suas empresas.`
+          : `${who} está atualizando a Central agora, com as próprias conexões, e a sua atualização parou: espere terminar e clique em Atualizar a Central.`,
+      );
+    }
     return step(deps);
   });
 }
 
 /** "Marcar como conferida" (or its undoing): a signed record in the running user's name; the sheet is rewritten. */
-export function markCompanyReviewed(connectionId: string, reviewed: boolean): Outcome<CentralSidebar> {
+export function markCompanyReviewed(connectionId: string, reviewed: boolean, seen?: string | null): Outcome<CentralSidebar> {
   return outcome(() => {
     ownConnection(connectionId);
     const deps = centralDeps();
-    withDocumentLock(() => reviewCompany(deps, connectionId, reviewed === true));
+    withDocumentLock(() => {
+      // Read again since the sidebar showed them (the hourly run, a colleague's refresh): the review would sign figures nobody saw.
+      const now = reviewed && seen !== undefined ? sidebarOf(deps).companies.find((c) => c.connectionId === connectionId) : undefined;
+      if (now && now.seen !== seen)
+        throw new UserError(
+          `Os números de "${now.name}" foram lidos de novo depois que a barra lateral os mostrou: confira a linha da empresa na aba Central e marque de novo.`,
+        );
+      reviewCompany(deps, connectionId, reviewed === true);
+    });
     return sidebarOf(deps);
   });
 }

@@ -5,6 +5,7 @@
  * page of what changed), and stops when the owner turns it off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceCall } from '../../dev/gas/execution';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness';
 import { emulator, ok, SP } from './helpers';
@@ -80,5 +81,27 @@ describe('the Central refreshing itself every hour', () => {
     await sb.clearLog();
     emu.runDueTriggers(SP('2026-11-22T22:05:00'));
     expect(await sb.requestLog()).toHaveLength(0);
+  });
+  it("waits while the owner's hourly run holds the spreadsheet in the middle of her refresh, and goes on after", () => {
+    const at = emu.now + 60_000;
+    // Her refresh, left between two steps: saved, no company read yet (its start killed at its first wave).
+    const killAtFirstWave = (c: ServiceCall) => {
+      if (c.object.startsWith('UrlFetch') && c.method === 'fetchAll' && (c.args[0] as unknown[]).length > 2) c.execution.killed = true;
+    };
+    expect(() => emu.run('startCentralRefresh', [{ competencia: COMP, hourly: true }], { at: new Date(at), onServiceCall: killAtFirstWave })).toThrow(
+      /Exceeded maximum execution time/,
+    );
+    // Her hourly run, opened by id, takes it up; her sidebar's next step comes while it reads.
+    let trigger = 0;
+    let during: Rec | null = null;
+    const sidebarMeanwhile = (c: ServiceCall) => {
+      trigger ||= c.execution.id;
+      if (!during && c.execution.id === trigger && c.method === 'fetchAll') during = emu.run('continueCentralRefresh', []) as Rec;
+    };
+    expect(emu.runDueTriggers(new Date(at + 70 * 60_000), { documentContext: false, onServiceCall: sidebarMeanwhile }).map((r) => r.status)).toEqual(['ok']);
+    expect(during).toMatchObject({ ok: true, value: { finished: false, waiting: true, message: expect.stringMatching(/a Central continua sozinha/) } });
+    let p: Rec = (during as unknown as Rec).value;
+    while (!p.finished) p = ok(emu.run('continueCentralRefresh', []));
+    expect(p.message).toMatch(/^Central atualizada: 10 empresas/);
   });
 });

@@ -8,6 +8,7 @@
  * with their own connections; a company's Fechamento is found once built.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceCall } from '../../dev/gas/execution';
 import type { GasEmulator } from '../../dev/gas/runner';
 import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness';
 import { expectedMonth } from '../core/central/office';
@@ -31,8 +32,8 @@ function connectOffice(user: string, orgs: typeof sb.orgs): void {
 }
 
 /** The sidebar's loop: start, then each next step until the refresh says it finished; how many calls it took. */
-function refresh(user = ME): { steps: number; last: Rec } {
-  let p = ok(emu.run('startCentralRefresh', [{ competencia: COMP }], { user }));
+function refresh(user = ME, hourly = false, at?: Date): { steps: number; last: Rec } {
+  let p = ok(emu.run('startCentralRefresh', [{ competencia: COMP, hourly }], { user, at }));
   let steps = 1;
   while (!p.finished) {
     p = ok(emu.run('continueCentralRefresh', [], { user }));
@@ -53,6 +54,17 @@ function rows(): Map<string, Rec> {
 
 const cents = (v: unknown) => Math.round(Number(v) * 100);
 
+/** Her refresh left between two steps: saved, no company read yet, as a start killed at its first wave leaves it. */
+function unfinishedStart(at: number): void {
+  const killAtFirstWave = (c: ServiceCall) => {
+    if (c.object.startsWith('UrlFetch') && c.method === 'fetchAll' && (c.args[0] as unknown[]).length > 2) c.execution.killed = true;
+  };
+  expect(() => emu.run('startCentralRefresh', [{ competencia: COMP }], { user: ME, at: new Date(at), onServiceCall: killAtFirstWave })).toThrow(
+    /Exceeded maximum execution time/,
+  );
+  expect((emu.run('getCentral', [], { user: ME }) as Rec).running).toMatchObject({ done: 0, finished: false });
+}
+
 beforeAll(async () => {
   sb = await borrowSandbox({ seed: 1, size: 'small', office: 10 });
   emu = emulator({ user: ME });
@@ -63,6 +75,12 @@ afterAll(async () => {
 });
 
 describe('Central do escritório', () => {
+  it('says before its first refresh that it has not read the companies yet, not that there is no connection', () => {
+    const first = emu.run('getCentral', [], { user: ME }) as Rec;
+    expect(first.companies).toEqual([]);
+    expect(first.empty).toMatch(/^Nenhuma empresa lida ainda: clique em Atualizar a Central/);
+  });
+
   it('reads every company through its own connection, and each row holds its month to the cent', async () => {
     const { last } = refresh();
     expect(last.message).toMatch(/^Central atualizada: 10 empresas na competência 10\/2026\..* 1 empresa ficou sem números por falha na conexão/);
@@ -132,6 +150,22 @@ describe('Central do escritório', () => {
     expect(rows().get(marked.name)!['Conferida por']).toMatch(/^Conferência desfeita/);
   });
 
+  it('refuses to sign a review over figures read again since the sidebar showed them', async () => {
+    const shown = (emu.run('getCentral', [], { user: ME }) as Rec).companies.find((c: Rec) => c.status === 'Pendências: 3 notas a emitir');
+    // One of its notes is issued, and a refresh (the hourly run's, a colleague's) reads it before she clicks.
+    await sb.touch({ org: shown.name, kind: 'addNote' });
+    refresh();
+    const stale = emu.run('markCompanyReviewed', [shown.connectionId, true, shown.seen], { user: ME }) as Rec;
+    expect(stale.ok).toBe(false);
+    expect(stale.message).toMatch(/foram lidos de novo depois que a barra lateral os mostrou: confira a linha da empresa na aba Central/);
+    const now = (emu.run('getCentral', [], { user: ME }) as Rec).companies.find((c: Rec) => c.connectionId === shown.connectionId);
+    expect(now.reviewedBy).toBeNull();
+    expect(now.seen).not.toBe(shown.seen);
+    // Over the figures she now sees, it is signed.
+    const signed = ok(emu.run('markCompanyReviewed', [shown.connectionId, true, now.seen], { user: ME }));
+    expect(signed.companies.find((c: Rec) => c.connectionId === shown.connectionId).reviewedBy).toBe(ME);
+  });
+
   it("pauses and resumes a company's schedules from its row", () => {
     const view = emu.run('getCentral', [], { user: ME }) as Rec;
     const c = view.companies[0];
@@ -160,6 +194,10 @@ describe('Central do escritório', () => {
     // Their own refresh reads their company only, and the rows say whose refresh it was.
     refresh(COLLEAGUE);
     expect([...rows().keys()]).toEqual([office()[0].name, expect.stringMatching(/^Total/)]);
+    // Her sidebar lists none of the colleague's companies, and says why rather than that she has no connection.
+    const hers = emu.run('getCentral', [], { user: ME }) as Rec;
+    expect(hers.companies).toEqual([]);
+    expect(hers.empty).toMatch(/^A última atualização da Central é de assistente@escritorio\.com\.br.*Atualizar a Central/);
     const head = (emu.values('Central') as unknown[][]).map((r) => String(r[0])).join('\n');
     expect(head).toContain(COLLEAGUE);
   });
@@ -204,5 +242,26 @@ describe('Central do escritório', () => {
       text: emu.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getName()),
       url: `https://docs.google.com/spreadsheets/d/${id}/edit`,
     });
+  });
+  it("leaves her refresh going on to her: a colleague's hourly run waits for the next hour", () => {
+    const start = emu.now;
+    refresh(COLLEAGUE, true, new Date(start));
+    unfinishedStart(start + 55 * 60_000);
+    // The colleague's hourly run comes between two of her steps.
+    expect(emu.runDueTriggers(new Date(start + 65 * 60_000)).length).toBeGreaterThan(0);
+    let p: Rec = { finished: false };
+    while (!p.finished) p = ok(emu.run('continueCentralRefresh', [], { user: ME }));
+    expect(p.message).toMatch(/^Central atualizada: 10 empresas/);
+    expect((emu.run('getCentral', [], { user: ME }) as Rec).companies).toHaveLength(10);
+  });
+
+  it('says that her refresh stopped when another replaced it, never that it was done', () => {
+    const start = emu.now + 60_000;
+    unfinishedStart(start);
+    // Left halfway long enough that it is no longer hers alone: the colleague refreshes with their own connections.
+    refresh(COLLEAGUE, false, new Date(start + 15 * 60_000));
+    const next = emu.run('continueCentralRefresh', [], { user: ME }) as Rec;
+    expect(next.ok).toBe(false);
+    expect(next.message).toMatch(/^assistente@escritorio\.com\.br atualizou a Central depois que você começou.*Atualizar a Central/);
   });
 });

@@ -25,6 +25,8 @@ describe('Central do escritório', () => {
     await clickMenu(t.page, 'Central do escritório…');
     await expect.poll(() => sidebarTitle(t.page).textContent()).toBe('Central do escritório');
     const sb = sidebar(t.page);
+    // Before its first refresh the card list says what to do, not that the office has no connection.
+    await expect.poll(() => sb.locator('#list').textContent()).toBe('Nenhuma empresa lida ainda: clique em Atualizar a Central para ler as suas empresas.');
     await sb.getByLabel('Competência (MM/AAAA)').fill('10/2026');
     await sb.getByRole('button', { name: 'Atualizar a Central' }).click();
     // The demo connection and the office's ten companies, each read through its own connection.
@@ -56,5 +58,28 @@ describe('Central do escritório', () => {
     await card.getByRole('button', { name: 'Abrir fechamento' }).click();
     await expect.poll(() => card.locator('[aria-live]').last().textContent()).toBe(`Fechamento de ${company.name} aberto na aba "${closingTab}".`);
     expect(await t.page.locator('#tabs [role="tab"][aria-selected="true"]').textContent()).toContain(closingTab);
+  });
+  it('finishes a Fechamento whose build was left halfway, running again the report it had imported', async () => {
+    const { emulator, sandbox } = t.pg;
+    const company = sandbox.orgs.find((o) => o.office?.status === 'vencidas')!;
+    // A build left halfway (the sidebar closed, an import that failed): its invoices' report and tab are there.
+    const name = `Fechamento 10-2026 · Faturas · ${company.name}`;
+    const form = {
+      connection: company.name,
+      listing: 'faturas',
+      filters: { competencia: '10/2026' },
+      sheetName: name,
+      name,
+      incremental: false,
+      newSheet: true,
+    };
+    let p = (emulator.run('startImportRun', [form]) as Rec).value as Rec;
+    while (!p.done) p = emulator.run('continueReportRun', [p.reportId]) as Rec;
+    const card = sidebar(t.page).locator(`[data-company="${company.name}"]`);
+    await card.getByRole('button', { name: 'Abrir fechamento' }).click();
+    const said = () => card.locator('[aria-live]').last().textContent();
+    await expect.poll(said, { timeout: 90_000 }).toMatch(/criado na aba|Já existe uma aba/);
+    expect(await said()).toMatch(/^Fechamento de .* criado na aba "(.*)"\.$/);
+    expect(emulator.sheetNames().filter((n) => n.startsWith(name))).toEqual([name]);
   });
 });

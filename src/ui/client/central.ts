@@ -27,11 +27,16 @@ function showProgress(p: Progress): void {
   notice(progress, p.finished ? (p.failed ? 'warn' : 'ok') : 'info', p.message);
 }
 
+/** How long the sidebar lets another execution work before asking for the refresh's next step again. */
+const WAIT_MS = 5_000;
+
 /** Steps the refresh until every company is read; each step is short, so the sidebar keeps saying where it is. */
 async function drive(first: Progress): Promise<void> {
   let p = first;
   showProgress(p);
   while (!p.finished) {
+    // Another execution held the document through the last step: give it a moment before asking again.
+    if (p.waiting) await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
     const next = await server.continueCentralRefresh();
     if (!next.ok) {
       notice(progress, 'error', next.message);
@@ -43,14 +48,19 @@ async function drive(first: Progress): Promise<void> {
   await load();
 }
 
-function reviewButton(c: Company, said: HTMLElement): HTMLButtonElement | null {
+function reviewButton(c: Company): HTMLButtonElement | null {
   if (!c.reviewable && !c.reviewedBy) return null;
   const reviewed = c.reviewedBy !== null;
   const b = h('button', { type: 'button' }, reviewed ? 'Desmarcar conferência' : 'Marcar como conferida');
   b.addEventListener('click', () =>
     busy(b, async () => {
-      const r = await server.markCompanyReviewed(c.connectionId, !reviewed);
-      if (!r.ok) return notice(said, 'error', r.message);
+      const r = await server.markCompanyReviewed(c.connectionId, !reviewed, c.seen);
+      if (!r.ok) {
+        notice(status, 'error', r.message);
+        // The card may stand for figures read before: it shows them as they are now.
+        view = await server.getCentral();
+        return render();
+      }
       view = r.value;
       render();
       notice(status, 'ok', reviewed ? `Conferência de ${c.name} desmarcada.` : `${c.name}: competência marcada como conferida por você.`);
@@ -150,7 +160,7 @@ function card(c: Company): HTMLElement {
           ...c.links.flatMap((l, i) => [i ? ', ' : '', h('a', { href: l.url, target: '_blank', rel: 'noopener' }, l.name)]),
         )
       : h('div', { class: 'meta' }, 'Nenhum relatório desta empresa nas suas planilhas.'),
-    h('div', { class: 'actions' }, reviewButton(c, said), closingButton(c, said), runButton(c, said), pauseButton(c, said)),
+    h('div', { class: 'actions' }, reviewButton(c), closingButton(c, said), runButton(c, said), pauseButton(c, said)),
     said,
   );
 }
@@ -162,7 +172,7 @@ function render(): void {
   byId('summary').textContent = v.refreshedAt
     ? `Competência ${v.competencia}, atualizada em ${v.refreshedAt}${v.refreshedBy ? ` por ${v.refreshedBy}` : ''}.`
     : 'A Central ainda não foi atualizada nesta planilha.';
-  if (v.companies.length === 0) list.append(h('p', { class: 'empty' }, 'Nenhuma conexão: abra Faturamento › Conexões e cadastre as empresas.'));
+  if (v.companies.length === 0) list.append(h('p', { class: 'empty' }, v.empty));
   for (const c of v.companies) list.append(card(c));
 }
 

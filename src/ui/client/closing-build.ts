@@ -18,6 +18,19 @@ export function closingReportName(listing: ClosingListing, competencia: string, 
 }
 
 /**
+ * The report's import, or, when a build left halfway already imported it (its tab then stands in the way of a new
+ * one), its run again.
+ */
+async function startOrRerun(listing: ClosingListing, competencia: string, connection: string, name: string) {
+  const left = (await server.listReports()).find(
+    (r) => r.mine && r.name === name && r.sheetName === name && r.listing === listing && r.connection === connection && r.companies === null,
+  );
+  if (left) return { ok: true as const, value: await server.runReport(left.id) };
+  const filters: Record<string, string | boolean> = listing === 'cobrancas' ? { isExibeCanceladas: true } : { competencia };
+  return server.startImportRun({ connection, listing: listing as 'faturas', filters, sheetName: name, name, incremental: false, newSheet: true });
+}
+
+/**
  * Imports one of the Fechamento's reports from `connection` and answers its id; `say` is told the progress while it
  * runs. Throws with what to do when the import does not end.
  */
@@ -30,16 +43,7 @@ export async function importClosingReport(
 ): Promise<string> {
   const name = closingReportName(listing, competencia, company);
   say(`Importando "${name}" para o painel…`);
-  const filters: Record<string, string | boolean> = listing === 'cobrancas' ? { isExibeCanceladas: true } : { competencia };
-  const started = await server.startImportRun({
-    connection,
-    listing: listing as 'faturas',
-    filters,
-    sheetName: name,
-    name,
-    incremental: false,
-    newSheet: true,
-  });
+  const started = await startOrRerun(listing, competencia, connection, name);
   if (!started.ok) throw new Error(`${name}: ${started.message}`);
   // Only while it runs: how it ended is said by the caller, or by the panel created from it. This flow has no Cancelar.
   const shown = (q: RunProgress, waited?: number) => {
