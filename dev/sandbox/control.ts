@@ -81,7 +81,7 @@ export function handleControl(sandbox: Controlled, method: string, url: URL, bod
   }
 }
 
-const TOUCH_KINDS: readonly TouchRequest['kind'][] = ['addInvoice', 'alterInvoice', 'payCharge', 'addNote'];
+const TOUCH_KINDS: readonly TouchRequest['kind'][] = ['addInvoice', 'alterInvoice', 'payCharge', 'cancelCharge', 'addNote'];
 
 /** An office company's month changed as its people would change it, for tests of what changed since a refresh. */
 function touch(state: SandboxState, body: unknown): Reply {

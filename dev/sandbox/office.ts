@@ -223,6 +223,18 @@ export function touchMonth(data: OrgData, kind: TouchKind, at: string): TouchRes
     Object.assign(c, { isQuitado: true, statusTitulo: 'QUITADO', dataPagamento: at.slice(0, 10), valorPago: c.valor, dataHoraAtualizacao: at });
     return { org, kind, id: c.idCobranca, at };
   }
+  if (kind === 'cancelCharge') {
+    const c = data.cobrancas.find((x) => x.competencia === OFFICE_COMPETENCIA && !x.isQuitado && x.dataHoraCancelamento === null);
+    if (!c) throw new Error(`${org} has no open charge of ${OFFICE_COMPETENCIA}`);
+    Object.assign(c, {
+      situacao: 'CANCELADA',
+      dataHoraCancelamento: at,
+      motivoCancelamento: 'Cancelada pelo cliente',
+      usuarioCancelamento: 'financeiro',
+      dataHoraAtualizacao: at,
+    });
+    return { org, kind, id: c.idCobranca, at };
+  }
   const f = month.find((x) => !data.nfseByFatura.has(x.idFatura));
   if (!f) throw new Error(`${org} has no invoice of ${OFFICE_COMPETENCIA} without a note`);
   addNote(data, data.rng, f, data.clienteById.get(f.idCliente)!, { autorizada: true, retido: false, under: 0 });

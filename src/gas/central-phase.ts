@@ -5,14 +5,13 @@
  * Central that refreshes itself.
  */
 import { UserError } from '../api/user-error';
-import { type CentralDeps, type CentralJob, currentJob, startCentral, stepCentral } from '../core/central/refresh';
-import { CentralScheduleStore } from '../core/central/schedule';
+import { type CentralDeps, currentJob, startCentral, stepCentral } from '../core/central/refresh';
+import { CentralScheduleStore, colleagueRefreshing } from '../core/central/schedule';
 import { centralSheet } from '../core/central/sheet';
 import type { CentralCompany } from '../core/central/store';
 import { distinctOrganizations } from '../core/connections/organizations';
 import type { Phase } from '../core/hourly/dispatch';
 import { workOf } from '../core/hourly/work-index';
-import type { Owner } from '../core/trust/owners';
 import type { SignedStore } from '../core/trust/seal';
 import { dashboardBookPort } from './dashboard-port';
 import { organizationOf } from './deps';
@@ -20,17 +19,6 @@ import { executionLimit } from './execution-limit';
 import { clientFor, connectionStore, currentUser, documentStore, spreadsheetTimeZone } from './services';
 import { userWorkIndex } from './work-index';
 import { gasZone } from './zone';
-
-/** How long a colleague's unfinished refresh is left to them: their sidebar steps it every few seconds; one older was left halfway. */
-export const COLLEAGUE_REFRESH_MS = 10 * 60_000;
-
-/**
- * A colleague's refresh going on now, which neither this user's sidebar nor their hourly run replaces (the colleague's
- * sidebar would find its refresh gone); null when there is none.
- */
-export function colleagueRefreshing(job: CentralJob | null, user: Owner, now: number): CentralJob | null {
-  return job && !job.finishedAt && job.owner.id !== user.id && now - job.startedAt < COLLEAGUE_REFRESH_MS ? job : null;
-}
 
 /** The running user's companies: their connections, each organization once (the first connection of each kept). */
 export function centralCompanies(identify: boolean): CentralCompany[] {

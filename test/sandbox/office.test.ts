@@ -134,6 +134,11 @@ describe('an office of 30 companies', () => {
     const charges = await listAll(sb, '/v2/financeiro/cobrancas', since, clean.apiKey);
     expect(charges.map((c) => [c.idCobranca, c.isQuitado])).toEqual([[paid.id, true]]);
 
+    const cancelled = await sb.touch({ org: other.name, kind: 'cancelCharge', at: '2026-12-01T10:31:30' });
+    expect(await listAll(sb, '/v2/financeiro/cobrancas', since, other.apiKey)).toEqual([]);
+    const shown = await listAll(sb, '/v2/financeiro/cobrancas', { ...since, isExibeCanceladas: 'true' }, other.apiKey);
+    expect(shown.map((c) => [c.idCobranca, c.situacao, c.isQuitado])).toEqual([[cancelled.id, 'CANCELADA', false]]);
+
     const added = await sb.touch({ org: clean.name, kind: 'addInvoice', at: '2026-12-01T10:32:00' });
     const month = await monthOf(sb, clean.apiKey);
     expect(month.invoices).toHaveLength(9);

@@ -44,7 +44,8 @@ export function monthAsk(competencia: string): MonthAsk {
   return {
     faturas: { competencia },
     nfse: { competencia },
-    cobrancas: { vencimentoInicial: w.from, vencimentoFinal: w.to },
+    // Cancelled charges too: one cancelled since the last read is then a change the hourly check sees; the close leaves them out of its figures.
+    cobrancas: { vencimentoInicial: w.from, vencimentoFinal: w.to, isExibeCanceladas: true },
   };
 }
 

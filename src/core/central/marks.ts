@@ -17,7 +17,7 @@ import { type CompanyMonth, companyKey, monthId } from './store';
 export const REVIEW_PREFIX = 'faturamento.central.conferida.';
 
 /** The figures a review covers. Charges count as open whether due or overdue: a charge falling due is the calendar, not a change of the month's data. */
-export type Seen = Omit<MonthFigures, 'competencia' | 'chargesOverdue' | 'empty' | 'notes'>;
+export type Seen = Omit<MonthFigures, 'competencia' | 'chargesOverdue' | 'empty' | 'held' | 'notes'>;
 
 export interface Review {
   /** As the company's month: `${competência}|${companyKey}`. */
@@ -82,6 +82,10 @@ export function markReviewed(reviews: ReviewStore, month: CompanyMonth, by: Owne
       `"${month.company.name}" não tem números atualizados da competência ${month.competencia} para conferir: atualize a Central e tente de novo.`,
     );
   const id = monthId(month.competencia, companyKey(month.company));
+  const current = reviews.find(id);
+  // A colleague's review of these very figures is theirs: it is neither signed over nor taken.
+  if (current && current.by.id !== by.id && current.fingerprint === fingerprint(month.figures))
+    throw new UserError(`"${month.company.name}" já foi conferida por ${current.by.email || 'outro editor'}: só essa pessoa pode desmarcar a conferência.`);
   return reviews.save({
     id,
     createdAt: now,
@@ -93,8 +97,13 @@ export function markReviewed(reviews: ReviewStore, month: CompanyMonth, by: Owne
   });
 }
 
-export function unmarkReviewed(reviews: ReviewStore, month: CompanyMonth): void {
-  reviews.delete(monthId(month.competencia, companyKey(month.company)));
+/** Clears `by`'s review of `month`; a colleague's is refused: only its author takes it back. */
+export function unmarkReviewed(reviews: ReviewStore, month: CompanyMonth, by: Owner): void {
+  const id = monthId(month.competencia, companyKey(month.company));
+  const current = reviews.find(id);
+  if (current && current.by.id !== by.id)
+    throw new UserError(`A conferência de "${month.company.name}" é de ${current.by.email || 'outro editor'}: só essa pessoa pode desmarcá-la.`);
+  reviews.delete(id);
 }
 
 /** "26/11 14:03": the day and time of a review, in the spreadsheet's zone. */

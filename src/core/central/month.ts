@@ -42,6 +42,12 @@ export interface MonthFigures {
   divergences: number;
   /** No invoice, note or charge of the competência in any of the three listings: never a clean month. */
   empty: boolean;
+  /**
+   * The records of the competência each listing returned, whatever their status (cancelled invoices, notes and
+   * charges of statuses the totals leave out): a month whose only records are those is not a clean one. Absent in
+   * figures kept by an earlier version.
+   */
+  held?: Record<ClosingSource, number>;
   notes: string[];
 }
 
@@ -80,7 +86,11 @@ export function monthFigures(records: MonthRecords, competencia: string, today: 
     cobrancas: sourceTable('cobrancas', records.cobrancas, conv),
   };
   const f = closing(src, competencia, today, NO_LABELS);
-  const empty = SOURCES.every((s) => !col(src[s], 'competencia').some((v) => text(v) === competencia));
+  const held = Object.fromEntries(SOURCES.map((s) => [s, col(src[s], 'competencia').filter((v) => text(v) === competencia).length])) as Record<
+    ClosingSource,
+    number
+  >;
+  const empty = SOURCES.every((s) => held[s] === 0);
   return {
     competencia,
     invoices: lineOf(f, 'faturas'),
@@ -92,6 +102,7 @@ export function monthFigures(records: MonthRecords, competencia: string, today: 
     chargesOverdue: checkOf(f, 'vencidas'),
     divergences: DIVERGENCES.reduce((n, k) => n + closingCheck(f, k)!.rows.length, 0),
     empty,
+    held,
     notes: f.notes,
   };
 }

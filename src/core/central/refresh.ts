@@ -238,6 +238,6 @@ export function reviewCompany(deps: CentralDeps, connectionId: string, reviewed:
   if (!month) throw new UserError('Esta empresa não está na última atualização da Central: atualize a Central e tente de novo.');
   const reviews = new ReviewStore(deps.store);
   if (reviewed) markReviewed(reviews, month, deps.user, deps.now());
-  else unmarkReviewed(reviews, month);
+  else unmarkReviewed(reviews, month, deps.user);
   redrawCentral(deps);
 }

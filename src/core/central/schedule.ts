@@ -55,13 +55,24 @@ export class CentralScheduleStore {
   }
 }
 
+/** How long a colleague's unfinished refresh is left to them: their sidebar steps it every few seconds; one older was left halfway. */
+export const COLLEAGUE_REFRESH_MS = 10 * 60_000;
+
 /**
- * When the hourly run next has the Central to refresh: an unfinished refresh of the schedule's owner at once, else an
- * hour after the last refresh of its competência began (at once when there is none).
+ * A colleague's refresh going on now, which neither this user's sidebar nor their hourly run replaces (the colleague's
+ * sidebar would find its refresh gone); null when there is none.
+ */
+export function colleagueRefreshing(job: CentralJob | null, user: Owner, now: number): CentralJob | null {
+  return job && !job.finishedAt && job.owner.id !== user.id && now - job.startedAt < COLLEAGUE_REFRESH_MS ? job : null;
+}
+
+/**
+ * When the hourly run next has the Central to refresh: the owner's unfinished refresh at once, a colleague's once it
+ * is no longer theirs to go on with, else an hour after the last refresh of the schedule's competência began, whoever
+ * made it (at once when there is none).
  */
 export function centralNextAt(schedule: CentralSchedule, job: CentralJob | null): number {
-  const ours = job && job.competencia === schedule.competencia && job.owner.id === schedule.owner.id ? job : null;
-  if (!ours) return schedule.since;
-  if (ours.finishedAt === undefined) return ours.startedAt;
-  return ours.startedAt + HOUR_MS;
+  if (!job || job.competencia !== schedule.competencia) return schedule.since;
+  if (job.finishedAt === undefined) return job.owner.id === schedule.owner.id ? job.startedAt : job.startedAt + COLLEAGUE_REFRESH_MS;
+  return job.startedAt + HOUR_MS;
 }

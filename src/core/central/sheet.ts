@@ -27,6 +27,8 @@ export interface WorkInfo {
   next?: number;
   failures: number;
   paused: boolean;
+  /** The user's list of spreadsheets ran out of room: some may be missing here, and their failures from the count. */
+  incomplete?: boolean;
 }
 
 export type CentralWork = (connectionId: string) => WorkInfo | undefined;
@@ -132,7 +134,7 @@ function headLines(view: CentralView): string[] {
   const failed = view.rows.filter((r) => r.month?.failure && r.month.run).length;
   const state = job.finishedAt
     ? `Atualizada em ${when(job.finishedAt, view.zone)} por ${job.owner.email || 'outro editor'}: ${plural(total, 'empresa', 'empresas')}${failed ? `, ${failed} com falha` : ''}${job.onlyChanged ? ' (lidas de novo só as empresas com alteração; as outras mantêm os números da última leitura, na coluna "Números lidos em")' : ''}.`
-    : `Atualização em andamento desde ${when(job.startedAt, view.zone)}: ${plural(total, 'empresa', 'empresas')}; as linhas sem números ainda não foram lidas.`;
+    : `Atualização em andamento desde ${when(job.startedAt, view.zone)}: ${plural(total, 'empresa', 'empresas')}; cada linha mostra a última leitura da empresa (coluna "Números lidos em"): as que esta atualização ainda não leu, e o total, podem estar desatualizados.`;
   const skipped = job.skipped.length
     ? `Conexões da mesma organização contadas uma vez: ${job.skipped.map((s) => `"${s.name}" (a mesma de "${s.used}")`).join(', ')}.`
     : '';
@@ -162,11 +164,14 @@ function workCells(w: WorkInfo | undefined, zone: Zone): CellValue[] {
   if (!w) return ['', '', '', ''];
   const last = w.lastRun ? `${w.lastRun.ok ? 'OK' : 'Falhou'} em ${when(w.lastRun.at, zone)}${w.lastRun.message ? `: ${w.lastRun.message}` : ''}` : '';
   const next = w.paused ? 'Pausada' : w.next === undefined ? '' : when(w.next, zone);
-  return [w.links.map((l) => l.name).join('\n'), last, next, w.failures];
+  return [linkedNames(w.links, w.incomplete === true).text, last, next, w.failures];
 }
 
+/** Said under the list when the user's list of spreadsheets had to leave some out for room. */
+const INCOMPLETE = '(pode haver outras: a sua lista de planilhas ficou sem espaço, e as falhas delas não entram na contagem)';
+
 /** Names one a line, each linked to its spreadsheet. */
-function linkedNames(links: ReadonlyArray<{ name: string; url: string }>): LinkedText {
+function linkedNames(links: ReadonlyArray<{ name: string; url: string }>, incomplete: boolean): LinkedText {
   let at = 0;
   const out: LinkedText = { text: '', links: [] };
   for (const l of links) {
@@ -174,7 +179,7 @@ function linkedNames(links: ReadonlyArray<{ name: string; url: string }>): Linke
     out.links.push({ start: at, end: at + l.name.length, url: l.url });
     at += l.name.length;
   }
-  out.text = links.map((l) => l.name).join('\n');
+  out.text = [...links.map((l) => l.name), ...(incomplete ? [INCOMPLETE] : [])].join('\n');
   return out;
 }
 
@@ -247,7 +252,7 @@ export function writeCentral(sheet: DashboardSheetPort, view: CentralView): Cent
   sheet.writeLinks(
     first,
     column('planilhas'),
-    view.rows.map((r) => linkedNames(r.work?.links ?? [])),
+    view.rows.map((r) => linkedNames(r.work?.links ?? [], r.work?.incomplete === true)),
   );
   sheet.setBold(totalAt, 1, COLUMNS.length);
   sheet.freezeRows(TABLE_ROW + 1);

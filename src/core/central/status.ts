@@ -19,11 +19,24 @@ export interface CentralStatus {
  * pendências. The invoices without a note are one of the divergences the Fechamento lists; the status names them as
  * notes to issue and counts as divergences only the others, so no row is said twice.
  */
+/** What a month without a valid invoice holds, in words. */
+function withoutInvoices(held: Record<'faturas' | 'nfse' | 'cobrancas', number>): string {
+  const parts = [
+    held.faturas ? plural(held.faturas, 'fatura cancelada ou fora dos totais', 'faturas canceladas ou fora dos totais') : '',
+    held.nfse ? plural(held.nfse, 'NFS-e', 'NFS-e') : '',
+    held.cobrancas ? plural(held.cobrancas, 'cobrança', 'cobranças') : '',
+  ].filter(Boolean);
+  return `há ${parts.join(', ')}`;
+}
+
 export function statusOf(month: { figures?: MonthFigures; failure?: { message: string } }): CentralStatus {
   if (month.failure) return { state: 'falha', text: `Falha na conexão: ${month.failure.message}` };
   const f = month.figures;
   if (!f) return { state: 'nao-atualizada', text: 'Ainda não atualizada' };
   if (f.empty) return { state: 'sem-movimento', text: 'Sem movimento: nenhuma fatura, NFS-e ou cobrança da competência' };
+  // Notes, charges or cancelled invoices without one invoice that counts: not a month in order, and not one without movement.
+  if (f.invoices.count === 0 && f.held)
+    return { state: 'pendencias', text: `Pendências: nenhuma fatura válida da competência, mas ${withoutInvoices(f.held)}` };
   const other = f.divergences - f.notesMissing.count;
   const parts = [
     f.notesMissing.count ? plural(f.notesMissing.count, 'nota a emitir', 'notas a emitir') : '',

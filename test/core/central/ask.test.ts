@@ -20,7 +20,7 @@ describe('the month asked', () => {
     const ask = monthAsk('11/2026');
     expect(query('faturas', ask.faturas)).toEqual({ competencia: '11/2026' });
     expect(query('nfse', ask.nfse)).toEqual({ competencia: '11/2026' });
-    expect(query('cobrancas', ask.cobrancas)).toEqual({ vencimentoInicial: '01/11/2026', vencimentoFinal: '31/01/2027' });
+    expect(query('cobrancas', ask.cobrancas)).toEqual({ vencimentoInicial: '01/11/2026', vencimentoFinal: '31/01/2027', isExibeCanceladas: 'true' });
     expect(chargesWindow('12/2027')).toEqual({ from: { year: 2027, month: 12, day: 1 }, to: { year: 2028, month: 2, day: 29 } });
     expect(chargesWindow('01/2026').to).toEqual({ year: 2026, month: 3, day: 31 });
     expect(chargesWindowText('10/2026')).toMatch(/^Cobranças: as de vencimento de 01\/10\/2026 a 31\/12\/2026 cuja competência é 10\/2026 \(/);
@@ -37,6 +37,7 @@ describe('the hourly check', () => {
     expect(query('cobrancas', ask.cobrancas)).toEqual({
       vencimentoInicial: '01/10/2026',
       vencimentoFinal: '31/12/2026',
+      isExibeCanceladas: 'true',
       dataHoraAtualizacaoInicial: '22/11/2026 14:03',
     });
     expect(query('nfse', ask.nfse)).toEqual({ competencia: '10/2026', sortField: 'idNotaFiscalServico', sortOrder: 'desc' });

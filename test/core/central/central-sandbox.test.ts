@@ -288,17 +288,19 @@ describe('the hourly refresh of the changed companies only', () => {
     const keep = companies.slice(1).map((c) => o.doc.get(`faturamento.central.empresa.${central.find(COMP, c)!.id}`));
 
     // A note issued for an invoice of the month that had none, in the first company; in the office, an invoice altered,
-    // a charge paid and a note added, each in a company of its own.
+    // a charge paid, a note added and a charge cancelled, each in a company of its own.
     const touched = [
       ['sem-pendencias', 'alterInvoice'],
       ['vencidas', 'payCharge'],
       ['notas-a-emitir', 'addNote'],
+      // A cancelled charge leaves the listing that does not ask for cancelled ones: only a check that does sees it.
+      ['cobranca-sem-fatura', 'cancelCharge'],
     ] as const;
     const touchedCompanies = touched.flatMap(([status, kind]) => {
       const company = sb.orgs.find((x) => x.office?.status === status);
       return company ? [{ company, kind }] : [];
     });
-    expect(touchedCompanies).toHaveLength(3);
+    expect(touchedCompanies).toHaveLength(4);
     for (const { company, kind } of touchedCompanies) await sb.touch({ org: company.name, kind });
     const org = sb.orgs[0];
     const notes = await sb.dump<Rec>(org.name, 'nfse');

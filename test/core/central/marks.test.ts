@@ -53,8 +53,23 @@ describe('marking a month as reviewed', () => {
     });
     expect(JSON.parse(doc.get(`${REVIEW_PREFIX}10/2026|org:1:123`)!)).toEqual(r);
     expect(reviews.find('10/2026|org:1:123')).toEqual(r);
-    unmarkReviewed(reviews, month());
+    unmarkReviewed(reviews, month(), ana);
     expect(reviews.find('10/2026|org:1:123')).toBeNull();
+  });
+
+  it("leaves a colleague's review theirs: neither taken back nor signed over while it holds", () => {
+    const reviews = new ReviewStore(trusted());
+    const r = markReviewed(reviews, month(), ana, AT);
+    expect(() => unmarkReviewed(reviews, month(), bia)).toThrow('A conferência de "Padaria" é de ana@example.com: só essa pessoa pode desmarcá-la.');
+    expect(() => markReviewed(reviews, month(), bia, AT + 1)).toThrow(
+      '"Padaria" já foi conferida por ana@example.com: só essa pessoa pode desmarcar a conferência.',
+    );
+    expect(reviews.find(r.id)).toEqual(r);
+    // Over figures that changed since, the old review no longer holds: the colleague reviews what is there now.
+    const changed = month({ figures: figures({ divergences: 1 }) });
+    expect(markReviewed(reviews, changed, bia, AT + 2).by).toEqual(bia);
+    // Nothing to take back is fine.
+    unmarkReviewed(reviews, month({ company: { connectionId: 'c9', name: 'Outra' } }), bia);
   });
 
   it('is refused for a company without figures or whose last read failed', () => {

@@ -128,7 +128,17 @@ describe('one company’s month', () => {
       expect(monthFigures(one, '10/2026', today).empty, only).toBe(false);
     }
     const cancelledOnly: MonthRecords = { faturas: [invoice(3, 3, 30, 'CANCELADA')], nfse: [], cobrancas: [] };
-    expect(monthFigures(cancelledOnly, '10/2026', today)).toMatchObject({ empty: false, invoices: { count: 0, cents: 0 } });
+    expect(monthFigures(cancelledOnly, '10/2026', today)).toMatchObject({
+      empty: false,
+      invoices: { count: 0, cents: 0 },
+      held: { faturas: 1, nfse: 0, cobrancas: 0 },
+    });
+    expect(none.held).toEqual({ faturas: 0, nfse: 0, cobrancas: 0 });
+    // Every record of the competência, whatever its status; another month's are not.
+    const all = monthFigures(MONTH, '10/2026', today).held!;
+    const ofMonth = (list: ReadonlyArray<Record<string, unknown>>) => list.filter((r) => r.competencia === '10/2026').length;
+    expect(all).toEqual({ faturas: ofMonth(MONTH.faturas), nfse: ofMonth(MONTH.nfse), cobrancas: ofMonth(MONTH.cobrancas) });
+    expect(all.faturas).toBeGreaterThan(3);
   });
 
   it('hands back tallies of its own: changing one changes no other', () => {

@@ -1,6 +1,6 @@
 /** When the hourly run next refreshes a Central that refreshes itself, and what the document keeps of it. */
 import { describe, expect, it } from 'vitest';
-import { CentralScheduleStore, centralNextAt } from '../../../src/core/central/schedule';
+import { COLLEAGUE_REFRESH_MS, CentralScheduleStore, centralNextAt, colleagueRefreshing } from '../../../src/core/central/schedule';
 import { JOB_ID, JOB_PREFIX } from '../../../src/core/central/refresh';
 import type { CentralJob } from '../../../src/core/central/store';
 import { JobStore } from '../../../src/core/trust/job-store';
@@ -29,10 +29,22 @@ describe('the Central refreshing itself', () => {
     expect(centralNextAt(schedule, job({ finishedAt: undefined }))).toBe(T0 + 10 * 60_000);
   });
 
-  it('is due at once when the last refresh is of another competência or of another editor, or there is none', () => {
+  it('is due at once when the last refresh is of another competência, or there is none', () => {
     expect(centralNextAt(schedule, null)).toBe(T0);
     expect(centralNextAt(schedule, job({ competencia: '09/2026' }))).toBe(T0);
-    expect(centralNextAt(schedule, job({ owner: { id: 'u2', email: 'x@y' } }))).toBe(T0);
+  });
+
+  it("counts an hour from a colleague's refresh too, and leaves their unfinished one to them for a while", () => {
+    const colleague = { id: 'u2', email: 'x@y' };
+    expect(centralNextAt(schedule, job({ owner: colleague }))).toBe(T0 + 10 * 60_000 + HOUR);
+    expect(centralNextAt(schedule, job({ owner: colleague, finishedAt: undefined }))).toBe(T0 + 10 * 60_000 + COLLEAGUE_REFRESH_MS);
+    const going = job({ owner: colleague, finishedAt: undefined });
+    expect(colleagueRefreshing(going, owner, going.startedAt + COLLEAGUE_REFRESH_MS - 1)).toBe(going);
+    // Left halfway: no longer theirs to go on with.
+    expect(colleagueRefreshing(going, owner, going.startedAt + COLLEAGUE_REFRESH_MS)).toBeNull();
+    // Finished, or the user's own: nothing to leave alone.
+    expect(colleagueRefreshing(job({ owner: colleague }), owner, T0)).toBeNull();
+    expect(colleagueRefreshing(job({ finishedAt: undefined }), owner, T0)).toBeNull();
   });
 
   it('keeps the schedule apart from the refresh, which it reads back', () => {

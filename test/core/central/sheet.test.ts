@@ -67,7 +67,7 @@ function world() {
           paused: false,
         }
       : id === 'c1'
-        ? { links: [], lastRun: { at: at(22, 7), ok: true, message: '' }, failures: 0, paused: true }
+        ? { links: [], lastRun: { at: at(22, 7), ok: true, message: '' }, failures: 0, paused: true, incomplete: true }
         : undefined;
   return { doc, items, view: centralView({ store: doc, zone, user: ana, work }, job, items) };
 }
@@ -99,7 +99,8 @@ describe('the Central sheet', () => {
       conferidaPor: 'ana@example.com',
       conferidaEm: new Date(at(22, 10, 30)),
       lidaEm: new Date(at(22, 9, 1)),
-      planilhas: '',
+      // The user's list of spreadsheets ran out of room: the row does not pass for complete.
+      planilhas: '(pode haver outras: a sua lista de planilhas ficou sem espaço, e as falhas delas não entram na contagem)',
       ultima: 'OK em 22/11/2026 07:00',
       proxima: 'Pausada',
       falhas: 0,
@@ -166,7 +167,9 @@ describe('the Central sheet', () => {
     expect(head[5]).toBe('Conexões da mesma organização contadas uma vez: "Padaria (2ª chave)" (a mesma de "Padaria").');
     const { view } = world();
     writeCentral(sheet, { ...view, job: { ...view.job, finishedAt: undefined, onlyChanged: true, skipped: [] } });
-    expect(sheet.text(2)).toBe('Atualização em andamento desde 22/11/2026 09:00: 4 empresas; as linhas sem números ainda não foram lidas.');
+    expect(sheet.text(2)).toBe(
+      'Atualização em andamento desde 22/11/2026 09:00: 4 empresas; cada linha mostra a última leitura da empresa (coluna "Números lidos em"): as que esta atualização ainda não leu, e o total, podem estar desatualizados.',
+    );
     writeCentral(sheet, { ...view, job: { ...view.job, onlyChanged: true } });
     expect(sheet.text(2)).toMatch(
       /^Atualizada em 22\/11\/2026 09:05 por ana@example.com: 4 empresas, 1 com falha \(lidas de novo só as empresas com alteração/,
@@ -243,7 +246,9 @@ describe('the Central sheet', () => {
     writeCentral(bare, {
       ...centralView({ store: doc, zone, user: ana }, { ...job, finishedAt: undefined, skipped: [], companies: companies.slice(2, 3) }, new Map()),
     });
-    expect(bare.text(2)).toBe('Atualização em andamento desde 22/11/2026 09:00: 1 empresa; as linhas sem números ainda não foram lidas.');
+    expect(bare.text(2)).toBe(
+      'Atualização em andamento desde 22/11/2026 09:00: 1 empresa; cada linha mostra a última leitura da empresa (coluna "Números lidos em"): as que esta atualização ainda não leu, e o total, podem estar desatualizados.',
+    );
     expect(bare.text(6)).toBe('');
     expect(bare.text(8)).toBe('Empresas · competência 10/2026');
     expect(bare.frozen).toBe(9);

@@ -23,6 +23,19 @@ describe('the status of a company', () => {
     });
   });
 
+  it('never reads as clean a month whose only records are notes, charges or invoices out of the totals', () => {
+    const none = { invoices: zero, notesIssued: zero };
+    expect(statusOf({ figures: figures({ ...none, held: { faturas: 0, nfse: 2, cobrancas: 1 } }) })).toEqual({
+      state: 'pendencias',
+      text: 'Pendências: nenhuma fatura válida da competência, mas há 2 NFS-e, 1 cobrança',
+    });
+    expect(statusOf({ figures: figures({ ...none, held: { faturas: 3, nfse: 0, cobrancas: 0 } }) }).text).toBe(
+      'Pendências: nenhuma fatura válida da competência, mas há 3 faturas canceladas ou fora dos totais',
+    );
+    // Figures kept by an earlier version, without the count of what each listing held, read as before.
+    expect(statusOf({ figures: figures({ ...none }) }).state).toBe('sem-pendencias');
+  });
+
   it('says the failure first, whatever figures an earlier read left', () => {
     expect(statusOf({ figures: figures(), failure: { message: 'A chave foi recusada (401).' } })).toEqual({
       state: 'falha',

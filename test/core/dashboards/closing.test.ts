@@ -202,6 +202,28 @@ describe('Fechamento da competência', () => {
     );
   });
 
+  it('sums only the invoice statuses the interface lists: another has its own line, out of the totals and of the conference', () => {
+    const src: ClosingSources = {
+      faturas: sheet([
+        invoice(1, 100),
+        invoice(2, 80, { statusFatura: 'ESTORNADA' }),
+        invoice(3, 60, { statusFatura: 'REFATURADA' }),
+        invoice(4, 5, { statusFatura: '' }),
+      ]),
+      nfse: sheet([note(1, 100), note(3, 60)]),
+      cobrancas: sheet([]),
+    };
+    const f = closing(src, '10/2026', today, labels);
+    expect(line(f, 'Faturas da competência (sem as canceladas)')).toEqual([{ count: 2, cents: 16_000 }]);
+    expect(line(f, 'ESTORNADA (status que a interface não lista: fora do total)')).toEqual([{ count: 1, cents: 8_000 }]);
+    expect(line(f, 'Sem status (status que a interface não lista: fora do total)')).toEqual([{ count: 1, cents: 500 }]);
+    // Neither is an invoice without its note.
+    expect(rowsOf(f, 'sem-nfse')).toEqual([]);
+    expect(f.notes).toContain(
+      'Fora dos totais, cada status na sua linha: faturas da competência em status que a interface não lista (sem status, ESTORNADA); nem somadas nem conferidas com as notas e cobranças.',
+    );
+  });
+
   it('shows open invoices (ABERTA) apart inside the total, and says which of those without a note are open', () => {
     const open = (id: number) => invoice(id, 10 * id, { statusFatura: 'aberta' });
     const src: ClosingSources = {

@@ -124,6 +124,9 @@ function emptySources(ctx: Ctx): string[] {
   );
 }
 
+/** The invoice statuses the interface lists besides CANCELADA: only these are summed and checked against notes and charges. */
+const LIVE_INVOICE = new Set(['ABERTA', 'FATURADA', 'REFATURADA']);
+
 function billingSection(ctx: Ctx): { section: ClosingSection; live: number[] } {
   const f = ctx.src.faturas;
   const status = col(f, 'statusFatura');
@@ -135,10 +138,17 @@ function billingSection(ctx: Ctx): { section: ClosingSection; live: number[] } {
   const open = new Tallies(ctx.names.length);
   const live: number[] = [];
   let otherType = 0;
+  const others = new Map<string, Tallies>();
   for (const r of ofMonth(ctx, 'faturas')) {
     const c = ctx.of.faturas(r);
-    if (text(status[r]).toUpperCase() === 'CANCELADA') {
+    const s = text(status[r]).toUpperCase();
+    if (s === 'CANCELADA') {
       cancelled.add(c, cents(total[r]));
+      continue;
+    }
+    if (!LIVE_INVOICE.has(s)) {
+      if (!others.has(s)) others.set(s, new Tallies(ctx.names.length));
+      others.get(s)!.add(c, cents(total[r]));
       continue;
     }
     live.push(r);
@@ -149,6 +159,11 @@ function billingSection(ctx: Ctx): { section: ClosingSection; live: number[] } {
     else otherType += 1;
   }
   if (otherType) ctx.notes.push(`${plural(otherType, 'fatura não é', 'faturas não são')} RECORRENTE nem AVULSA: entram no total, não nas linhas por tipo.`);
+  const statuses = [...others.keys()].sort();
+  if (statuses.length)
+    ctx.notes.push(
+      `Fora dos totais, cada status na sua linha: faturas da competência em status que a interface não lista (${statuses.map((x) => x || 'sem status').join(', ')}); nem somadas nem conferidas com as notas e cobranças.`,
+    );
   return {
     live,
     section: {
@@ -159,6 +174,7 @@ function billingSection(ctx: Ctx): { section: ClosingSection; live: number[] } {
         { label: 'Avulsas', tallies: byType.AVULSA.byCompany },
         { label: 'Em aberto (ABERTA: ainda não faturadas, incluídas no total)', tallies: open.byCompany },
         { label: 'Canceladas (fora do total)', tallies: cancelled.byCompany },
+        ...statuses.map((x) => ({ label: `${x || 'Sem status'} (status que a interface não lista: fora do total)`, tallies: others.get(x)!.byCompany })),
       ],
     },
   };
