@@ -82,7 +82,8 @@ export function centralPhase(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, doc: 
         return false;
       }
       const ours = job && job.owner.id === deps.user.id && job.competencia === schedule.competencia && !job.finishedAt;
-      if (!ours) startCentral(deps, { competencia: schedule.competencia, companies: centralCompanies(true), onlyChanged: true });
+      // Organizations are asked in the sidebar's refresh: asking every hour again for a key the service refuses only costs time.
+      if (!ours) startCentral(deps, { competencia: schedule.competencia, companies: centralCompanies(false), onlyChanged: true });
       const before = currentJob(deps);
       const r = stepCentral(deps, { deadline: until, limit: executionLimit() });
       done = r.done;
