@@ -298,6 +298,18 @@ export function continueCentralRefresh(): Outcome<CentralStep> {
   });
 }
 
+/**
+ * The Central's sheet drawn again from what it keeps and the user's work index as it is now: after the sidebar ran a
+ * company's reports or built its Fechamento, its row says so at once (its spreadsheets, last run, failures).
+ */
+export function redrawCentralSheet(): Outcome<CentralSidebar> {
+  return outcome(() => {
+    const deps = centralDeps();
+    withDocumentLock(() => redrawCentral(deps));
+    return sidebarOf(deps);
+  });
+}
+
 /** "Marcar como conferida" (or its undoing): a signed record in the running user's name; the sheet is rewritten. */
 export function markCompanyReviewed(connectionId: string, reviewed: boolean, seen?: string | null): Outcome<CentralSidebar> {
   return outcome(() => {

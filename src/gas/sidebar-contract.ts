@@ -29,6 +29,7 @@ export {
   getCentral,
   markCompanyReviewed,
   openCompanyClosing,
+  redrawCentralSheet,
   runCompanyReports,
   setCompanyPaused,
   startCentralRefresh,

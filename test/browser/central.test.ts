@@ -45,6 +45,10 @@ describe('Central do escritório', () => {
     await expect.poll(() => card.locator('[aria-live]').last().textContent(), { timeout: 90_000 }).toMatch(/^Fechamento de .* criado na aba "(.*)"\.$/);
     const said = (await card.locator('[aria-live]').last().textContent()) ?? '';
     const closingTab = /na aba "(.*)"\.$/.exec(said)![1];
+    // Its row of the Central says at once where the company now has reports, and the card links to it.
+    const here = emulator.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getName());
+    expect(rowOf(emulator.values('Central'), 'Empresa', company.name).Planilhas).toBe(here);
+    expect(await card.getByRole('link', { name: here }).count()).toBe(1);
     expect(await t.page.locator('#tabs [role="tab"][aria-selected="true"]').textContent()).toContain(closingTab);
     // The same figures as its row of the Central: the Fechamento's code computed both.
     const closing = emulator.values(closingTab) as unknown[][];

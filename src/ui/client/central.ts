@@ -70,6 +70,19 @@ function reviewButton(c: Company): HTMLButtonElement | null {
 }
 
 /** Opens the company's Fechamento of the competência, or builds it here from its connection when there is none. */
+/** The sheet and the cards drawn again after an action changed the company's work (its row is never stale after it). */
+async function redrawn(): Promise<void> {
+  const r = await server.redrawCentralSheet();
+  if (!r.ok) return notice(status, 'warn', r.message);
+  view = r.value;
+  render();
+}
+
+/** A card's message line, found again after the cards were drawn anew. */
+function cardNotice(c: Company): HTMLElement {
+  return list.querySelector<HTMLElement>(`[data-company="${CSS.escape(c.name)}"] > [aria-live]`) ?? status;
+}
+
 function closingButton(c: Company, said: HTMLElement): HTMLButtonElement {
   const b = h('button', { type: 'button' }, 'Abrir fechamento');
   b.addEventListener('click', () =>
@@ -85,7 +98,8 @@ function closingButton(c: Company, said: HTMLElement): HTMLButtonElement {
         const chargesReportId = await importClosingReport('cobrancas', competencia, connection, say, company);
         const made = await server.createDashboard({ kind: 'fechamento', reportId, secondReportId, chargesReportId, competencia });
         if (!made.ok) return notice(said, 'error', made.message);
-        notice(said, 'ok', `Fechamento de ${c.name} criado na aba "${made.value.sheetName}".`);
+        await redrawn();
+        notice(cardNotice(c), 'ok', `Fechamento de ${c.name} criado na aba "${made.value.sheetName}".`);
       } catch (err) {
         notice(said, 'error', errorText(err));
       }
@@ -112,8 +126,8 @@ function runButton(c: Company, said: HTMLElement): HTMLButtonElement {
         const elsewhere = r.value.elsewhere.length
           ? ` Nas outras planilhas da empresa (${r.value.elsewhere.map((l) => l.name).join(', ')}), atualize em Relatórios › Atualizar todos, ou deixe para os agendamentos: os links estão no cartão.`
           : '';
-        notice(said, failed.length ? 'warn' : 'ok', `${here}.${failed.length ? ` Não terminaram: ${failed.join('; ')}.` : ''}${elsewhere}`);
-        await load();
+        await redrawn();
+        notice(cardNotice(c), failed.length ? 'warn' : 'ok', `${here}.${failed.length ? ` Não terminaram: ${failed.join('; ')}.` : ''}${elsewhere}`);
       } catch (err) {
         notice(said, 'error', errorText(err));
       }
