@@ -36,7 +36,7 @@ import { BusyError, withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
 import { connectionStore, currentUser, spreadsheetTimeZone } from './services';
 import { centralCompanies, centralDeps } from './central-phase';
-import { syncDispatcher } from './dispatcher';
+import { DISPATCHER, runAskedNow, syncDispatcher } from './dispatcher';
 import { showSidebar } from './ui';
 import { setCompanyPaused as pauseSchedules, userWorkIndex } from './work-index';
 
@@ -92,13 +92,38 @@ export function runCompanyReports(
       .list()
       .filter((r) => !r.companies && r.connectionId === connectionId && r.owner?.id === me)
       .map((r) => ({ id: r.id, name: r.name }));
-    const thisOne = SpreadsheetApp.getActiveSpreadsheet().getId();
-    const elsewhere = workOf(userWorkIndex(), connectionId)
-      .links.filter((l) => !l.url.includes(`/d/${thisOne}/`))
-      .map((l) => ({ name: l.name, url: l.url }));
+    const elsewhere = otherSpreadsheets(connectionId).map(({ name, url }) => ({ name, url }));
     if (here.length === 0 && elsewhere.length === 0)
       throw new UserError('Esta empresa não tem relatórios seus em nenhuma planilha: crie um em Importar dados.');
     return { here, elsewhere };
+  });
+}
+
+/** The user's other spreadsheets where the company has reports, with their ids (from the links the work index keeps). */
+function otherSpreadsheets(connectionId: string): Array<{ id: string; name: string; url: string }> {
+  const thisOne = SpreadsheetApp.getActiveSpreadsheet().getId();
+  return workOf(userWorkIndex(), connectionId)
+    .links.map((l) => ({ ...l, id: /\/d\/([^/]+)\//.exec(l.url)?.[1] ?? '' }))
+    .filter((l) => l.id && l.id !== thisOne);
+}
+
+/**
+ * "Atualizar relatórios agora" for the company's reports in the user's other spreadsheets: each opened and its runs
+ * started now while the step lasts; what is left, the user's next hourly run serves (the request is kept until then).
+ */
+export function runCompanyReportsElsewhere(connectionId: string): Outcome<{ served: string[]; left: string[]; automatic: boolean }> {
+  return outcome(() => {
+    ownConnection(connectionId);
+    const others = otherSpreadsheets(connectionId);
+    const done = new Set(
+      runAskedNow(
+        others.map((o) => o.id),
+        connectionId,
+        Math.min(Date.now() + STEP_MS, executionLimit()),
+      ),
+    );
+    const automatic = ScriptApp.getProjectTriggers().some((t) => t.getHandlerFunction() === DISPATCHER);
+    return { served: others.filter((o) => done.has(o.id)).map((o) => o.name), left: others.filter((o) => !done.has(o.id)).map((o) => o.name), automatic };
   });
 }
 

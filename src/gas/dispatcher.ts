@@ -31,6 +31,7 @@ import { tellReauthorization } from './reauthorize-notice';
 import { tellAlteredWork } from './altered-notice';
 import { documentWork, WorkIndexStore } from '../core/hourly/work-index';
 import { pausedCompanies } from '../core/hourly/paused';
+import { askedIn, askRuns, served } from '../core/hourly/asked-runs';
 import { CentralScheduleStore, centralNextAt } from '../core/central/schedule';
 import { centralPhase } from './central-phase';
 
@@ -214,9 +215,12 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
       const own = ownWork(work, check);
       // The Central's code is loaded only in a run where its refresh is due.
       const central = own.central && own.central.next <= Date.now() ? { central: centralPhase(ss, doc) } : {};
+      // What a person asked from the Central to run here now; served only once its runs were started.
+      const asked = askedIn(userStore(), documentId(ss));
       try {
         // The companies the owner paused in the Central, read at each run: a resume counts from the next hour.
-        dispatch({ runs, bulk: bulkDeps(doc, zone, ss), ...central }, own, deadline, { paused: pausedCompanies(userStore()) });
+        dispatch({ runs, bulk: bulkDeps(doc, zone, ss), ...central }, own, deadline, { paused: pausedCompanies(userStore()), asked });
+        if (asked.size) withUserLock(() => served(userStore(), documentId(ss), asked), 0);
       } catch (err) {
         if (!(err instanceof ChangedMeanwhile)) throw err;
         // Someone changed what this run was saving: the next hour starts from what is stored now.
@@ -377,4 +381,26 @@ function runOwnDocuments(deadline: number, active: Spreadsheet | null, trigger: 
   }
   if (failure.err !== undefined) throw new Error(redact(String((failure.err as Error)?.message ?? failure.err), connectionStore().secrets()));
   return due;
+}
+
+/**
+ * "Atualizar relatórios agora" in the Central, for a company's reports in the owner's other spreadsheets: the request
+ * kept (the next hourly run serves whatever this call cannot), each spreadsheet made due at once, then as many of them
+ * visited now as the time allows. Returns the spreadsheets served now.
+ */
+export function runAskedNow(documents: readonly string[], connectionId: string, deadline: number): string[] {
+  if (documents.length === 0) return [];
+  withUserLock(() => askRuns(userStore(), documents, connectionId));
+  for (const id of documents) agenda().set(id, Date.now());
+  const owners = ownerStore();
+  const me = currentUser(owners);
+  const known = agenda().read();
+  const done: string[] = [];
+  for (const id of documents) {
+    if (Date.now() >= deadline) break;
+    const failure: { err?: unknown } = {};
+    if (visit(id, null, known, owners, me, deadline, failure) === 'owner-busy') break;
+    if (failure.err === undefined && !askedIn(userStore(), id).has(connectionId)) done.push(id);
+  }
+  return done;
 }

@@ -31,6 +31,7 @@ export {
   openCompanyClosing,
   redrawCentralSheet,
   runCompanyReports,
+  runCompanyReportsElsewhere,
   setCompanyPaused,
   startCentralRefresh,
 } from './central-server';

@@ -229,16 +229,48 @@ function skipPaused(deps: RunDeps, report: Report): void {
   }
 }
 
-/** Reports due now, started in turn (unless paused); one not finished within its share joins the unfinished pulls. */
-function duePhase(deps: DispatchDeps, due: Report[], at: Date, pulls: Pull[], result: DispatchResult, paused: ReadonlySet<string>): Phase {
+/**
+ * The reports a person asked to run now from the Central (its "Atualizar relatórios agora" for a company with reports
+ * in other spreadsheets): the company's own reports here, not already running nor due anyway.
+ */
+export function askedReports(work: StoredWork, connections: ReadonlySet<string>, due: readonly Report[]): Report[] {
+  if (connections.size === 0) return [];
+  const running = new Set(work.pulls.filter((j) => j.state.status === 'running').map((j) => j.reportId));
+  const dueIds = new Set(due.map((r) => r.id));
+  return work.reports.filter((r) => !r.companies && r.connectionId !== undefined && connections.has(r.connectionId) && !running.has(r.id) && !dueIds.has(r.id));
+}
+
+/**
+ * Reports due now, started in turn (unless paused), then those a person asked for (never counted as their schedule's
+ * turn); one not finished within its share joins the unfinished pulls.
+ */
+function duePhase(
+  deps: DispatchDeps,
+  due: Report[],
+  at: Date,
+  pulls: Pull[],
+  result: DispatchResult,
+  paused: ReadonlySet<string>,
+  asked: Report[] = [],
+): Phase & { left(): string[] } {
   const connections = paused.size ? (deps.runs.connections?.() ?? []) : [];
+  const queue = [...due.map((r) => ({ r, asked: false })), ...asked.map((r) => ({ r, asked: true }))];
   return {
-    pending: () => due.length > 0,
+    left: () => queue.map((q) => q.r.id),
+    pending: () => queue.length > 0,
     step(until) {
       let moved = false;
-      while (due.length > 0 && deps.runs.now() < until) {
-        const { pauseNoted, ...report } = { ...(due.shift() as Report), scheduleSince: at.getTime() };
+      while (queue.length > 0 && deps.runs.now() < until) {
+        const next = queue.shift()!;
+        const { pauseNoted, ...report } = next.asked ? next.r : { ...next.r, scheduleSince: at.getTime() };
         moved = true;
+        if (next.asked) {
+          const began = beginRun(deps.runs, report, 'manual', null);
+          const run = stepRun(deps.runs, began.report, began.job, until);
+          if (run.progress.done) result.started.push(report.id);
+          else pulls.push({ report: run.report, job: run.job, scheduledHere: true });
+          continue;
+        }
         if (pausedReport(report, paused, connections)) {
           skipPaused(deps.runs, { ...report, pauseNoted });
           (result.paused ??= []).push(report.id);
@@ -274,7 +306,7 @@ export function dispatch(
   deps: DispatchDeps,
   work: StoredWork,
   deadline: number,
-  options: { idleMs?: number; paused?: ReadonlySet<string> } = {},
+  options: { idleMs?: number; paused?: ReadonlySet<string>; asked?: ReadonlySet<string> } = {},
 ): DispatchResult {
   const result: DispatchResult = { continued: [], started: [], bulk: [], left: [] };
   const now = () => deps.runs.now();
@@ -292,12 +324,8 @@ export function dispatch(
   const bulk = bulkToContinue(work.bulk, begun, options.idleMs);
   const at = new Date(begun);
   const due = dueReports(work, at, deps.runs.zone);
-  const phases = [
-    pullPhase(deps, pulls, result),
-    bulkPhase(deps, bulk, result),
-    duePhase(deps, due, at, pulls, result, options.paused ?? new Set()),
-    ...(deps.central ? [deps.central] : []),
-  ];
+  const dueNow = duePhase(deps, due, at, pulls, result, options.paused ?? new Set(), askedReports(work, options.asked ?? new Set(), due));
+  const phases = [pullPhase(deps, pulls, result), bulkPhase(deps, bulk, result), dueNow, ...(deps.central ? [deps.central] : [])];
   while (now() < end) {
     let moved = false;
     for (let i = 0; i < phases.length && now() < end; i++) {
@@ -309,6 +337,6 @@ export function dispatch(
   }
   for (const pull of pulls) result.left.push(pull.report.id);
   for (const job of bulk) result.left.push(job.id);
-  for (const report of due) result.left.push(report.id);
+  result.left.push(...dueNow.left());
   return result;
 }

@@ -108,7 +108,7 @@ function closingButton(c: Company, said: HTMLElement): HTMLButtonElement {
   return b;
 }
 
-/** Updates now the company's reports of this spreadsheet (one after the other) and asks the others' for the next hour. */
+/** Updates now the company's reports of this spreadsheet (one after the other), then starts those of its other spreadsheets. */
 function runButton(c: Company, said: HTMLElement): HTMLButtonElement {
   const b = h('button', { type: 'button' }, 'Atualizar relatórios agora');
   b.addEventListener('click', () =>
@@ -122,12 +122,28 @@ function runButton(c: Company, said: HTMLElement): HTMLButtonElement {
           const end = await driveRun(first, (p, waited) => notice(said, 'info', `${report.name}: ${progressText(p, waited)}`), { cancelled: false });
           if (end.status !== 'done') failed.push(`${report.name}: ${end.message ?? 'não terminou'}`);
         }
-        const here = plural(r.value.here.length - failed.length, 'relatório desta planilha atualizado', 'relatórios desta planilha atualizados');
-        const elsewhere = r.value.elsewhere.length
-          ? ` Nas outras planilhas da empresa (${r.value.elsewhere.map((l) => l.name).join(', ')}), atualize em Relatórios › Atualizar todos, ou deixe para os agendamentos: os links estão no cartão.`
+        const here = r.value.here.length
+          ? `${plural(r.value.here.length - failed.length, 'relatório desta planilha atualizado', 'relatórios desta planilha atualizados')}.`
           : '';
+        let elsewhere = '';
+        if (r.value.elsewhere.length) {
+          notice(said, 'info', `Atualizando os relatórios da empresa nas outras planilhas (${r.value.elsewhere.map((l) => l.name).join(', ')})…`);
+          const e = await server.runCompanyReportsElsewhere(c.connectionId);
+          if (!e.ok) elsewhere = ` Nas outras planilhas: ${e.message}`;
+          else {
+            const served = e.value.served.length
+              ? ` Nas outras planilhas, iniciados agora: ${e.value.served.join(', ')} (o resultado de cada um fica no Histórico de lá).`
+              : '';
+            const later = e.value.left.length
+              ? e.value.automatic
+                ? ` Ficaram para a próxima execução automática, em até uma hora: ${e.value.left.join(', ')}.`
+                : ` Não puderam ser abertos agora e não há execução automática ativa: abra ${e.value.left.join(', ')} e use Relatórios › Atualizar todos.`
+              : '';
+            elsewhere = served + later;
+          }
+        }
         await redrawn();
-        notice(cardNotice(c), failed.length ? 'warn' : 'ok', `${here}.${failed.length ? ` Não terminaram: ${failed.join('; ')}.` : ''}${elsewhere}`);
+        notice(cardNotice(c), failed.length ? 'warn' : 'ok', `${here}${failed.length ? ` Não terminaram: ${failed.join('; ')}.` : ''}${elsewhere}`.trim());
       } catch (err) {
         notice(said, 'error', errorText(err));
       }

@@ -211,6 +211,21 @@ describe('the hourly run', () => {
     expect(w.deps.jobs.list()).toEqual([]);
   });
 
+  it('runs now the reports of a company a person asked for, as theirs, without counting it as the schedule’s turn', () => {
+    const w = world({ k1: customers(1, 7), k2: customers(2, 3) });
+    const scheduled = w.report({ name: 'Diário', schedule: { kind: 'daily', hour: 6 }, scheduleSince: T0 });
+    const plain = w.report({ name: 'Avulso', sheetName: 'Avulso' });
+    const other = w.report({ name: 'Outra empresa', sheetName: 'Outra', connectionId: 'k2' });
+    const result = dispatch({ runs: w.deps, bulk: bulkDeps(w) }, stored(w), w.now() + 5 * MINUTE, { asked: new Set(['k1']) });
+    expect(result.started.sort()).toEqual([scheduled.id, plain.id].sort());
+    expect(w.reports.get(plain.id).lastRun).toMatchObject({ result: 'ok', origin: 'manual', rows: 7 });
+    expect(w.reports.get(scheduled.id).scheduleSince).toBe(T0);
+    expect(w.reports.get(other.id).lastRun).toBeUndefined();
+    // Asked for nothing: nothing but what is due.
+    const again = dispatch({ runs: w.deps, bulk: bulkDeps(w) }, stored(w), w.now() + 5 * MINUTE);
+    expect(again.started).toEqual([]);
+  });
+
   it("forgets the pull of a deleted report, and leaves a sidebar's recent pull to it", () => {
     const w = world();
     const gone = w.report();
