@@ -110,6 +110,25 @@ describe('one company', () => {
   });
 });
 
+describe("one company's Central", () => {
+  let rows: Map<string, Record<string, CellValue>>;
+  let expected: Expected;
+  beforeAll(async () => {
+    const o = office(sb);
+    run(o, { competencia: COMP, companies: companies.slice(0, 1), onlyChanged: false });
+    rows = rowsOf(o);
+    expected = await expectedMonth(sb, sb.orgs[0].name, COMP);
+  }, 120_000);
+
+  it.each(Object.keys(figureColumns(expectedBlank())))('column "%s" of its row and of the total, to the cent', (header) => {
+    const want = figureColumns(expected)[header];
+    expect(rows.get(sb.orgs[0].name)?.[header]).toBeCloseTo(want, 9);
+    expect(rows.get('Total')?.[header]).toBe(Math.round(want * 100) / 100);
+    // A month of several pages of each listing: the figure is not a trivial one.
+    if (header === 'Faturas (qtde)') expect(want).toBeGreaterThan(100);
+  });
+});
+
 describe('every organization of the sandbox at once', () => {
   let o: Office;
   let expected: Map<string, Expected>;
