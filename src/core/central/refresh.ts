@@ -85,6 +85,7 @@ export function startCentral(deps: CentralDeps, start: CentralStart): CentralPro
     unchanged: [],
   };
   jobs(deps).put(JOB_ID, job);
+  new CentralStore(deps.store).prune(start.competencia);
   return progressOf(job, 0);
 }
 

@@ -82,4 +82,28 @@ export class CentralStore {
   save(item: CompanyMonth): CompanyMonth {
     return this.items.save(item);
   }
+
+  /**
+   * Keeps the figures of `current` and of the other competências refreshed most recently, `keep` in all, and lets
+   * the older go: every step reads the items of one competência out of all of them, and an office of a hundred
+   * companies closing month after month would otherwise read a year of them. A competência let go is read again
+   * in full when someone refreshes it; its reviews are kept.
+   */
+  prune(current: string, keep = MONTHS_KEPT): void {
+    const latest = new Map<string, number>();
+    const items = this.items.list();
+    for (const item of items) latest.set(item.competencia, Math.max(latest.get(item.competencia) ?? 0, item.refreshedAt ?? item.createdAt));
+    const kept = new Set([
+      current,
+      ...[...latest.entries()]
+        .filter(([c]) => c !== current)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, keep - 1)
+        .map(([c]) => c),
+    ]);
+    for (const item of items) if (!kept.has(item.competencia)) this.items.delete(item.id);
+  }
 }
+
+/** Competências whose figures the document keeps at once (the one refreshed and the two refreshed before it). */
+export const MONTHS_KEPT = 3;
