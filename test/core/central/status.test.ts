@@ -32,6 +32,11 @@ describe('the status of a company', () => {
     expect(statusOf({ figures: figures({ ...none, held: { faturas: 3, nfse: 0, cobrancas: 0 } }) }).text).toBe(
       'Pendências: nenhuma fatura válida da competência, mas há 3 faturas canceladas ou fora dos totais',
     );
+    expect(statusOf({ figures: figures({ ...none, held: { faturas: 1, nfse: 1, cobrancas: 2 } }) }).text).toBe(
+      'Pendências: nenhuma fatura válida da competência, mas há 1 fatura cancelada ou fora dos totais, 1 NFS-e, 2 cobranças',
+    );
+    // With valid invoices, what the listings held besides does not make a pendência.
+    expect(statusOf({ figures: figures({ held: { faturas: 6, nfse: 4, cobrancas: 4 } }) }).state).toBe('sem-pendencias');
     // Figures kept by an earlier version, without the count of what each listing held, read as before.
     expect(statusOf({ figures: figures({ ...none }) }).state).toBe('sem-pendencias');
   });

@@ -40,5 +40,10 @@ describe('the months the Central keeps', () => {
     // Nothing else to let go: a second prune keeps the same.
     store.prune('10/2026');
     expect(store.month('11/2026').size).toBe(2);
+    // The competência refreshed now takes no place of the others, even when it is the latest.
+    store.prune('09/2026');
+    for (const c of ['09/2026', '10/2026', '11/2026']) expect(store.month(c).size, c).toBe(2);
+    expect(store.find('11/2026', company(2))).toEqual(item('11/2026', 2, 800));
+    expect(store.find('07/2026', company(2))).toBeNull();
   });
 });

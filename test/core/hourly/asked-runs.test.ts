@@ -30,8 +30,21 @@ describe('runs asked for other spreadsheets', () => {
     expect([...askedIn(store, 'd0')]).toEqual(['c0']);
   });
 
+  it('serves nothing for a spreadsheet nobody asked for, writing nothing', () => {
+    const store = new MemoryStore();
+    served(store, 'd1', new Set(['c1']));
+    expect(store.keys()).toEqual([]);
+    askRuns(store, ['d2'], 'c1');
+    const before = store.get('faturamento.pedidos');
+    served(store, 'd1', new Set(['c1']));
+    served(store, 'd2', new Set());
+    expect(store.get('faturamento.pedidos')).toBe(before);
+  });
+
   it('reads a damaged value as nothing asked', () => {
     const store = new MemoryStore();
+    store.set('faturamento.pedidos', 'null');
+    expect(askedIn(store, 'd1').size).toBe(0);
     store.set('faturamento.pedidos', '[1,2]');
     expect(askedIn(store, 'd1').size).toBe(0);
     store.set('faturamento.pedidos', JSON.stringify({ d1: ['c1', 7], d2: 'x' }));
