@@ -7,6 +7,7 @@
  * clear error before any of its code runs, and the Diagnóstico compares every
  * file with its hash on the real platform.
  */
+import { plural } from '../api/words';
 import { attempt, type Row } from './diagnostic-row';
 
 export interface ChunkRecord {
@@ -22,6 +23,7 @@ export function chunkRecords(): Record<string, ChunkRecord> {
 }
 
 export const chunkFileName = (name: string): string => `chunk-${name}`;
+const chars = (n: number): string => plural(n, 'caractere', 'caracteres');
 
 /** The file's text as stored: a template's raw content is never evaluated, so scriptlet marks in the code stay as they are. */
 function readChunkFile(name: string): string {
@@ -45,7 +47,7 @@ export function loadChunk<T>(name: string, compile: (source: string) => T): T {
   }
   if (source.length !== record.length)
     throw new Error(
-      `Não foi possível carregar ${where}: ela tem ${source.length} caracteres e o pacote espera ${record.length}. Publique o projeto de novo com todos os arquivos.`,
+      `Não foi possível carregar ${where}: ela tem ${chars(source.length)} e o pacote espera ${chars(record.length)}. Publique o projeto de novo com todos os arquivos.`,
     );
   try {
     return compile(source);
@@ -70,7 +72,7 @@ export function chunkFilesRow(): Row {
       return text.length !== records[n].length || sha256Hex(text) !== records[n].sha256;
     });
     if (wrong.length) return [`diferentes do que o pacote gravou (tamanho ou SHA-256): ${wrong.map((n) => `${chunkFileName(n)}.html`).join(', ')}`, 'FALHA'];
-    const chars = names.reduce((sum, n) => sum + records[n].length, 0);
-    return [`${names.length} arquivos, ${chars} caracteres, tamanho e SHA-256 iguais aos do pacote`, 'OK'];
+    const total = names.reduce((sum, n) => sum + records[n].length, 0);
+    return [`${plural(names.length, 'arquivo', 'arquivos')}, ${chars(total)}, tamanho e SHA-256 iguais aos do pacote`, 'OK'];
   });
 }

@@ -24,6 +24,8 @@ afterAll(async () => {
   await sb?.stop();
 });
 
+/** A count as the messages write it (80.955). */
+const pt = (n: number) => n.toLocaleString('pt-BR');
 const bulkFile = () => sourceBundleParts().files['chunk-bulk.html'];
 const failure = (emu: GasEmulator, fn: string): string => {
   try {
@@ -50,7 +52,7 @@ describe('the lazy chunks’ files', () => {
     connect(emu, sb);
     expect(failure(emu, 'getBulkForm')).toMatch(
       new RegExp(
-        `parte "bulk" do código \\(arquivo chunk-bulk\\.html do projeto\\): ela tem ${bulkFile().length - 1} caracteres e o pacote espera ${bulkFile().length}`,
+        `parte "bulk" do código \\(arquivo chunk-bulk\\.html do projeto\\): ela tem ${pt(bulkFile().length - 1).replace('.', '\\.')} caracteres e o pacote espera ${pt(bulkFile().length).replace('.', '\\.')} caracteres`,
       ),
     );
     expect(emu.history.at(-1)?.counters.compiledChars).toBe(0);
@@ -87,7 +89,7 @@ describe('the lazy chunks’ files', () => {
     connect(intact, sb);
     const files = Object.values(sourceBundleParts().files);
     const total = files.reduce((sum, t) => sum + t.length, 0);
-    expect(row(intact)?.slice(1, 3)).toEqual([`${files.length} arquivos, ${total} caracteres, tamanho e SHA-256 iguais aos do pacote`, 'OK']);
+    expect(row(intact)?.slice(1, 3)).toEqual([`${files.length} arquivos, ${pt(total)} caracteres, tamanho e SHA-256 iguais aos do pacote`, 'OK']);
     // One character changed, the length kept: only the hash tells.
     const text = bulkFile();
     const changed = emulator({ files: { 'chunk-bulk.html': `${text.slice(0, 1)}${text[1] === 'a' ? 'b' : 'a'}${text.slice(2)}` } });
