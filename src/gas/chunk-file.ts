@@ -43,7 +43,8 @@ export function loadChunk<T>(name: string, compile: (source: string) => T): T {
   try {
     source = readChunkFile(name);
   } catch (err) {
-    throw new Error(`Não foi possível ler ${where}: ${(err as Error).message}. Publique o projeto de novo com todos os arquivos.`);
+    // A missing file and a passing service error read the same here: the error says which, in Google's words.
+    throw new Error(`Não foi possível ler ${where}: ${(err as Error).message}`);
   }
   if (source.length !== record.length)
     throw new Error(
