@@ -1,6 +1,7 @@
 /**
- * Builds what `clasp push` uploads: dist/Code.js, dist/appsscript.json and one
- * self-contained HTML file per sidebar.
+ * Builds what `clasp push` uploads: dist/Code.js, dist/appsscript.json, one
+ * self-contained HTML file per sidebar and one file per lazy chunk
+ * (`chunk-<name>.html`, its code, read only by an execution that loads it).
  *
  * Apps Script loads plain scripts and can only call top-level function
  * declarations, so the bundle is an IIFE behind one namespace and a generated
@@ -11,7 +12,7 @@ import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lazyChunks } from './dev/build/lazy-chunks';
+import { chunkFile, lazyChunks } from './dev/build/lazy-chunks';
 import { rememberBundle, sourceHash } from './dev/gas/bundle';
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -88,12 +89,17 @@ export function codeOptions(exportsList: string[]): BuildOptions {
   return { ...sharedOptions(), entryPoints: [entry], format: 'iife', globalName: NAMESPACE, footer: { js: footer } };
 }
 
-/** dist/Code.js's text (the eager code, with the lazy chunks inside it as strings), and each chunk's text. */
-export async function bundleParts(exportsList?: string[]): Promise<{ code: string; chunks: Record<string, string> }> {
+/**
+ * dist/Code.js's text (the eager code), each lazy chunk's text, and the files
+ * of the project that hold the chunks (`chunk-<name>.html`: the same text).
+ */
+export async function bundleParts(exportsList?: string[]): Promise<{ code: string; chunks: Record<string, string>; files: Record<string, string> }> {
   exportsList ??= await entryExports();
-  const { plugin, sources } = await lazyChunks(root, entry, sharedOptions());
-  const out = await build({ ...codeOptions(exportsList), plugins: [plugin], write: false, outfile: join(dist, 'Code.js') });
-  return { code: out.outputFiles[0].text, chunks: sources };
+  const { plugin, define, sources } = await lazyChunks(root, entry, sharedOptions());
+  const options = codeOptions(exportsList);
+  const out = await build({ ...options, define: { ...options.define, ...define }, plugins: [plugin], write: false, outfile: join(dist, 'Code.js') });
+  const files = Object.fromEntries(Object.entries(sources).map(([name, text]) => [chunkFile(name), text]));
+  return { code: out.outputFiles[0].text, chunks: sources, files };
 }
 
 async function entryExports(): Promise<string[]> {
@@ -167,21 +173,29 @@ async function main(): Promise<void> {
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
   const exportsList = await entryExports();
-  const { code } = await bundleParts(exportsList);
+  const { code, files } = await bundleParts(exportsList);
   writeFileSync(join(dist, 'Code.js'), code);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dist, name), text);
   // The emulator's tests run this same text: they need not build it again.
-  rememberBundle(hash, code);
+  rememberBundle(hash, { code, files });
   writeManifest();
   const html = await buildHtml();
   // The emulator's tests compare the bundle's globals with this list.
-  writeFileSync(join(dist, 'entrypoints.json'), `${JSON.stringify({ namespace: NAMESPACE, functions: exportsList, html }, null, 2)}\n`);
+  writeFileSync(
+    join(dist, 'entrypoints.json'),
+    `${JSON.stringify({ namespace: NAMESPACE, functions: exportsList, html, chunks: Object.keys(files) }, null, 2)}\n`,
+  );
   const size = readFileSync(join(dist, 'Code.js')).length;
-  console.log(`build: dist/Code.js ${(size / 1024).toFixed(0)} KB, ${exportsList.length} entry points, ${html.length} HTML files`);
+  const chunked = Object.values(files).reduce((sum, text) => sum + text.length, 0);
+  console.log(
+    `build: dist/Code.js ${(size / 1024).toFixed(0)} KB, ${exportsList.length} entry points, ${html.length} HTML files, ` +
+      `${Object.keys(files).length} chunk files (${(chunked / 1024).toFixed(0)} KB)`,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  // `--code-only`: the bundle's text on stdout, for callers that must stay synchronous (dev/gas/bundle.ts).
-  const run = process.argv.includes('--code-only') ? bundleParts().then(({ code }) => process.stdout.write(code)) : main();
+  // `--parts`: the bundle's code and chunk files as JSON on stdout, for callers that must stay synchronous (dev/gas/bundle.ts).
+  const run = process.argv.includes('--parts') ? bundleParts().then(({ code, files }) => process.stdout.write(JSON.stringify({ code, files }))) : main();
   run.catch((err) => {
     console.error(err);
     process.exit(1);

@@ -1,10 +1,12 @@
 /**
  * Code that most executions never run, kept out of the parse every execution
- * pays for. Apps Script parses the whole bundle before each call (menu, trigger,
- * sidebar poll), and parsing is about two thirds of that cold start. A chunk's
- * code goes into the bundle as one string literal, which V8 scans about four
- * times faster than code (bench/cold-start.ts), and is compiled with
- * `new Function` the first time one of its functions is called in an execution.
+ * pays for. Apps Script parses the whole script before each call (menu,
+ * trigger, sidebar poll), and parsing is most of that cold start. A chunk's
+ * code goes into its own file of the project (`chunk-<name>.html`, beside the
+ * sidebars' pages), which no execution parses unless it reads it: the first
+ * time one of the chunk's functions is called in an execution, the loader
+ * (src/gas/chunk-file.ts) reads the file, checks it against the length the
+ * build recorded and compiles it with `new Function`.
  *
  * A chunk is named by its root modules. It holds them and every module only
  * they reach; a module the eager code (or two chunks) also reaches stays eager
@@ -13,6 +15,7 @@
  * constant or class imported across the boundary fails the build, since its
  * value would be needed before the chunk is loaded.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
@@ -44,6 +47,8 @@ export const LAZY_CHUNKS: Record<string, readonly string[]> = {
 };
 
 const LOADER = 'lazy-loader';
+/** The module whose `loadChunk(name, compile)` reads and checks a chunk's file: eager, whoever else imports it (the Diagnóstico does). */
+export const CHUNK_FILE_MODULE = 'src/gas/chunk-file.ts';
 const STUB = 'lazy-stub';
 const SHARED = 'lazy-shared';
 
@@ -73,7 +78,7 @@ async function graphOf(root: string, entry: string, options: BuildOptions): Prom
   return out.metafile;
 }
 
-export function planChunks(metafile: Metafile, entry: string, chunks: Record<string, readonly string[]>): Plan {
+export function planChunks(metafile: Metafile, entry: string, chunks: Record<string, readonly string[]>, alsoEager: readonly string[] = []): Plan {
   const imports = (p: string) => (metafile.inputs[p]?.imports ?? []).filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path);
   const rootOf = new Map<string, string>();
   for (const [name, roots] of Object.entries(chunks))
@@ -92,7 +97,7 @@ export function planChunks(metafile: Metafile, entry: string, chunks: Record<str
     }
     return seen;
   };
-  const eager = reach([entry], (p) => rootOf.has(p));
+  const eager = reach([entry, ...alsoEager], (p) => rootOf.has(p));
   // A module two chunks reach becomes eager, and so may what it imports: repeat until nothing moves.
   for (;;) {
     const owner = new Map<string, string>();
@@ -216,19 +221,25 @@ function boundary(root: string, plan: Plan, side: string | null, loader: string)
   };
 }
 
+/** The name of a chunk's file in the project, and what the build records of its text for the loader to check. */
+export const chunkFile = (name: string): string => `chunk-${name}.html`;
+const recordOf = (text: string) => ({ length: text.length, sha256: createHash('sha256').update(text, 'utf8').digest('hex') });
+
 /**
  * Builds each chunk as the body of a function of (`__pick`, `__load`) that
  * returns its roots' module objects, then returns the plugin for the eager
- * bundle: stubs for the roots and a loader holding the chunks' text and the
- * eager values they use.
+ * bundle (stubs for the roots and a loader that reads each chunk's file and
+ * hands it the eager values it uses), the `define` that gives the eager bundle
+ * the chunks' records, and each chunk's text, to be written to its file.
  */
 export async function lazyChunks(
   root: string,
   entry: string,
   options: BuildOptions,
   chunks: Record<string, readonly string[]> = LAZY_CHUNKS,
-): Promise<{ plugin: Plugin; sources: Record<string, string> }> {
-  const plan = planChunks(await graphOf(root, entry, options), relative(root, entry), chunks);
+  fileModule: string = CHUNK_FILE_MODULE,
+): Promise<{ plugin: Plugin; define: Record<string, string>; sources: Record<string, string> }> {
+  const plan = planChunks(await graphOf(root, entry, options), relative(root, entry), chunks, [fileModule]);
   const sources: Record<string, string> = {};
   const used = new Map<string, Set<string>>();
   for (const [name, roots] of Object.entries(chunks)) {
@@ -249,15 +260,17 @@ export async function lazyChunks(
   }
   const modules = [...used].sort(([a], [b]) => a.localeCompare(b));
   const loader = [
+    `import { loadChunk } from ${JSON.stringify(join(root, fileModule))};`,
     ...modules.map(([path, names], i) => `import { ${[...names].map((n) => `${n} as s${i}_${n}`).join(', ')} } from ${JSON.stringify(join(root, path))};`),
     // Read when a chunk is loaded, not when this module runs: an eager module that imports a root through its stub
     // imports this loader too, so its own values may not be set yet when the loader's top level runs.
     `const shared = { ${modules.map(([path, names], i) => `${JSON.stringify(path)}: () => ({ ${[...names].map((n) => `${n}: s${i}_${n}`).join(', ')} })`).join(', ')} };`,
-    `const sources = ${JSON.stringify(sources)};`,
     'const loaded = {};',
     'const pick = (path, name) => shared[path]()[name];',
-    // One compile per chunk per execution, the first time one of its functions is called.
-    'export function load(name) { return loaded[name] || (loaded[name] = new Function("__pick", "__load", sources[name])(pick, load)); }',
+    // One read and compile per chunk per execution, the first time one of its functions is called; a chunk that fails
+    // is not kept, so every later call fails the same way instead of running part of it.
+    'export function load(name) { return loaded[name] || (loaded[name] = loadChunk(name, (source) => new Function("__pick", "__load", source)(pick, load))); }',
   ].join('\n');
-  return { plugin: boundary(root, plan, null, loader), sources };
+  const records = Object.fromEntries(Object.entries(sources).map(([name, text]) => [name, recordOf(text)]));
+  return { plugin: boundary(root, plan, null, loader), define: { __CHUNK_FILES__: JSON.stringify(records) }, sources };
 }

@@ -39,25 +39,36 @@ export function sourceHash(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-let memo: { hash: string; code: string } | undefined;
+/** What the bundle is made of: the script every execution parses, and the project's files that hold its lazy chunks. */
+export interface BundleParts {
+  code: string;
+  files: Record<string, string>;
+}
+
+let memo: { hash: string; parts: BundleParts } | undefined;
 
 /** Keeps a bundle built from the sources whose hash was taken before the build began (`npm run build` hands its own over). */
-export function rememberBundle(hash: string, code: string): void {
+export function rememberBundle(hash: string, parts: BundleParts): void {
   mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(join(cacheDir, `${hash}.js`), code);
+  writeFileSync(join(cacheDir, `${hash}.json`), JSON.stringify(parts));
+}
+
+export function sourceBundleParts(): BundleParts {
+  const hash = sourceHash();
+  if (memo?.hash === hash) return memo.parts;
+  const cached = join(cacheDir, `${hash}.json`);
+  let parts: BundleParts;
+  if (existsSync(cached)) parts = JSON.parse(readFileSync(cached, 'utf8')) as BundleParts;
+  else {
+    // esbuild plugins (the lazy chunks) need its asynchronous API: the build runs in a child process.
+    const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'build.ts'), '--parts'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+    parts = JSON.parse(out) as BundleParts;
+    rememberBundle(hash, parts);
+  }
+  memo = { hash, parts };
+  return parts;
 }
 
 export function sourceBundle(): string {
-  const hash = sourceHash();
-  if (memo?.hash === hash) return memo.code;
-  const cached = join(cacheDir, `${hash}.js`);
-  let code: string;
-  if (existsSync(cached)) code = readFileSync(cached, 'utf8');
-  else {
-    // esbuild plugins (the lazy chunks) need its asynchronous API: the build runs in a child process.
-    code = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'build.ts'), '--code-only'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-    rememberBundle(hash, code);
-  }
-  memo = { hash, code };
-  return code;
+  return sourceBundleParts().code;
 }

@@ -29,6 +29,8 @@ export interface Counters {
   virtualMs: number;
   /** Characters of code compiled with `Function` during the execution: the bundle's lazy chunks it loaded. */
   compiledChars: number;
+  /** Files of the project read through HtmlService: a sidebar's page, a lazy chunk's code. */
+  filesRead: number;
 }
 
 export const emptyCounters = (): Counters => ({
@@ -42,6 +44,7 @@ export const emptyCounters = (): Counters => ({
   serviceCalls: 0,
   virtualMs: 0,
   compiledChars: 0,
+  filesRead: 0,
 });
 
 export function addCounters(into: Counters, from: Counters): void {

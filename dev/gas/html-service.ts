@@ -1,7 +1,9 @@
 /**
- * HtmlService: files come from dist/ (what clasp pushes), templates run their
- * scriptlets inside the script's own vm context, as Apps Script runs them
- * server-side with access to the script's globals.
+ * HtmlService: files come from dist/ (what clasp pushes), or from the files
+ * the emulator was handed (the in-memory bundle's lazy-chunk files); templates
+ * run their scriptlets inside the script's own vm context, as Apps Script runs
+ * them server-side with access to the script's globals. Each file read is
+ * counted (`filesRead`) and, as every service call, charged by the cost model.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -168,6 +170,7 @@ export class HtmlServiceImpl
   constructor(
     private readonly htmlDir: string,
     private readonly exec: Execution,
+    private readonly files: Record<string, string> = {},
   ) {
     super();
   }
@@ -175,8 +178,10 @@ export class HtmlServiceImpl
   private read(filename: string): string {
     const name = filename.endsWith('.html') ? filename : `${filename}.html`;
     const path = join(this.htmlDir, name);
-    if (!existsSync(path)) throw this.exec.error(`No HTML file named ${filename} was found.`);
-    return readFileSync(path, 'utf8');
+    const given = Object.hasOwn(this.files, name) ? this.files[name] : undefined;
+    if (given === undefined && !existsSync(path)) throw this.exec.error(`No HTML file named ${filename} was found.`);
+    this.exec.counters.filesRead += 1;
+    return given ?? readFileSync(path, 'utf8');
   }
 
   createHtmlOutput(html?: string | GoogleAppsScript.Base.BlobSource): GOutput {

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import type { Transport } from '../../src/api/transport';
 import { nodeTransport } from '../http/node-transport';
-import { sourceBundle } from './bundle';
+import { sourceBundleParts } from './bundle';
 import type { AuthModeName } from './auth';
 import { CacheServiceImpl, CacheStores } from './cache';
 import { type CallCosts, DEFAULT_BUDGET_MS, DEFAULT_COSTS, ExecutionClock, FETCH_ALL_CONCURRENCY } from './clock';
@@ -55,6 +55,11 @@ export interface EmulatorOptions {
   code?: string;
   /** Where createHtmlOutputFromFile looks (default: the bundle's folder). */
   htmlDir?: string;
+  /**
+   * Files of the project HtmlService serves before htmlDir's, by name (`chunk-bulk.html`): the in-memory bundle's
+   * lazy-chunk files come with it; a test may replace one (a file pushed broken).
+   */
+  files?: Record<string, string>;
   /** Editor add-on rules for triggers (default true). */
   addon?: boolean;
   /** Caption createAddonMenu() gets (default "Faturamento"). */
@@ -362,11 +367,14 @@ export class GasEmulator {
   private readonly running = new Map<string, number>();
   private nextExecutionId = 1;
   private readonly canOpenById: boolean;
+  private readonly projectFiles: Record<string, string>;
 
   constructor(options: EmulatorOptions = {}) {
     this.options = options;
     this.codePath = options.codePath ?? DEFAULT_CODE_PATH;
-    const code = options.code ?? (options.codePath ? readFileSync(options.codePath, 'utf8') : sourceBundle());
+    const built = options.code === undefined && !options.codePath ? sourceBundleParts() : undefined;
+    const code = options.code ?? (options.codePath ? readFileSync(options.codePath, 'utf8') : (built?.code ?? ''));
+    this.projectFiles = { ...built?.files, ...options.files };
     // Apps Script shows file names like Code.gs in stack traces.
     this.script = new vm.Script(code, { filename: options.code ? 'fixture.gs' : 'Code.gs' });
     const manifest = options.code ? undefined : readManifest(this.codePath);
@@ -494,7 +502,7 @@ export class GasEmulator {
         { addon: this.options.addon ?? true, documentId, scriptTimeZone: this.scriptTimeZone },
         'emulated-script-id',
       ),
-      HtmlService: new HtmlServiceImpl(this.options.htmlDir ?? dirname(this.codePath), exec),
+      HtmlService: new HtmlServiceImpl(this.options.htmlDir ?? dirname(this.codePath), exec, this.projectFiles),
       Session: new SessionImpl(exec, this.scriptTimeZone, this.options.userLocale ?? 'pt_BR'),
       Utilities: new UtilitiesImpl(exec),
       Logger: new LoggerImpl(this.logs, exec),

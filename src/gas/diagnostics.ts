@@ -9,6 +9,7 @@ import { checkConnection } from '../core/connections/connection-check';
 import { type ConnectionView, hostProblem } from '../core/connections/connections';
 import { AgendaStore } from '../core/hourly/agenda';
 import { ownWork, wantsDispatcher, DISPATCHERS_PER_OWNER } from '../core/hourly/dispatch';
+import { chunkFilesRow } from './chunk-file';
 import { accountRows } from './diagnostic-account';
 import { fetchCosts, openOtherCost, writeCosts } from './diagnostic-measures';
 import { attempt, HEADER, type Row } from './diagnostic-row';
@@ -185,8 +186,9 @@ export function runDiagnostics(): void {
       `${Date.now() - executionStarted()} ms, sem a partida (o tempo antes da primeira linha, que nenhuma execução mede de si; veja a linha da partida)`,
       'INFO',
     ],
-    // Reaching this line proves it: this file is one of the chunks the bundle keeps as text (dev/build/lazy-chunks.ts).
+    // Reaching this line proves it: this file is one of the chunks kept in the project's files (dev/build/lazy-chunks.ts).
     ['O código que o pacote guarda como texto é compilado quando usado (new Function)', 'sim: este diagnóstico é uma dessas partes', 'OK'],
+    chunkFilesRow(),
     ...NOT_HERE,
   ];
   const out = [HEADER, ...rows.map((r) => [...r, '', '', ''].slice(0, HEADER.length))];

@@ -1,7 +1,7 @@
 /**
  * Every execution parses the bundle before it runs; what most executions never
- * run is kept in it as text (dev/build/lazy-chunks.ts) and compiled only by an
- * execution that calls into it. The emulator counts what each execution
+ * run is kept in files of the project (dev/build/lazy-chunks.ts), read and
+ * compiled only by an execution that calls into it. The emulator counts what each execution
  * compiles with `Function`, and Apps Script, like it, keeps nothing between
  * executions.
  */
@@ -41,23 +41,32 @@ describe('the bundle’s lazy chunks in the emulator', () => {
   it('opening the document, the sidebars’ listings and a report’s run compile only what each needs, every execution anew', () => {
     const emu = emulator();
     const compiled = () => loaded(emu.history.at(-1)?.counters.compiledChars);
+    // A chunk's code is in its own file of the project: an execution that loads none reads none.
+    const filesRead = () => emu.history.at(-1)?.counters.filesRead;
     expect(loaded(emu.open('LIMITED').counters.compiledChars)).toBe('none');
+    expect(filesRead()).toBe(0);
     connect(emu, sb);
     expect(compiled()).toBe('none');
+    expect(filesRead()).toBe(0);
     const before = emu.history.length;
     importAll(emu, { listing: 'clientes', sheetName: 'Clientes', name: 'Clientes' });
     const steps = emu.history.slice(before).map((r) => [r.functionName, loaded(r.counters.compiledChars)]);
     // Each step of the run is its own execution: each compiles the import code, and nothing else.
     expect(steps.length).toBeGreaterThan(1);
     expect(steps).toEqual(steps.map(([name]) => [name, 'import']));
+    expect(emu.history.slice(before).map((r) => r.counters.filesRead)).toEqual(steps.map(() => 1));
     emu.run('listReports');
     expect(compiled()).toBe('none');
+    expect(filesRead()).toBe(0);
     emu.run('getImportForm');
     expect(compiled()).toBe('none');
+    expect(filesRead()).toBe(0);
     emu.run('getBulkForm');
     expect(compiled()).toBe('bulk');
+    expect(filesRead()).toBe(1);
     emu.run('getDashboards');
     expect(compiled()).toBe('dashboards');
+    expect(filesRead()).toBe(1);
   });
 
   it('the menu and an hourly run with nothing due compile nothing', () => {
@@ -73,11 +82,13 @@ describe('the bundle’s lazy chunks in the emulator', () => {
     const runs = emu.history.slice(before).filter((r) => r.functionName === 'runScheduledReports');
     expect(runs.length).toBeGreaterThan(10);
     expect(runs.map((r) => loaded(r.counters.compiledChars))).toEqual(runs.map(() => 'none'));
+    expect(runs.map((r) => r.counters.filesRead)).toEqual(runs.map(() => 0));
     expect((emu.run('listReports') as Rec[])[0].lastRun.origin).toBe('manual');
     // At 7 the report is due: that run compiles the import code.
     emu.runDueTriggers(SP('2026-11-23T07:05:00'));
     expect(emu.history.at(-1)?.functionName).toBe('runScheduledReports');
     expect(compiled()).toBe('import');
+    expect(emu.history.at(-1)?.counters.filesRead).toBe(1);
     expect((emu.run('listReports') as Rec[])[0].lastRun.origin).toBe('agendado');
   });
 });
