@@ -75,8 +75,15 @@ describe('a paste the spreadsheet has no room for', () => {
     });
     await expect.poll(() => tab(t.page, 'Cheia').getAttribute('aria-selected')).toBe('true');
     await tab(t.page, 'Página1').click();
-    await scrollGrid(t.page, 'bottom');
+    await expect.poll(() => tab(t.page, 'Página1').getAttribute('aria-selected')).toBe('true');
     const before = t.pg.emulator.spreadsheet.byName('Página1')!.maxRows;
+    // The tab's grid is drawn after the click answers: scrolled to its bottom until its last row is there to click.
+    await expect
+      .poll(async () => {
+        await scrollGrid(t.page, 'bottom');
+        return cell(t.page, `A${before}`).count();
+      })
+      .toBe(1);
     await cell(t.page, `A${before}`).click();
     await expect.poll(() => t.pg.emulator.spreadsheet.selection?.ranges).toEqual([`A${before}`]);
     await paste(t.page, 'um\ndois\ntrês');
