@@ -253,7 +253,7 @@ function stepOf(deps: CentralDeps, progress: CentralProgress, finished: boolean)
   // A finished refresh with failures says how many, so "atualizada" is never read as "all read".
   const message =
     finished && failed
-      ? `${progress.message} ${plural(failed, 'empresa ficou', 'empresas ficaram')} sem números por falha na conexão: veja a coluna Status.`
+      ? `${progress.message} ${plural(failed, 'empresa ficou', 'empresas ficaram')} sem números (falha na conexão ou leitura incompleta): veja a coluna Status.`
       : progress.message;
   return { ...progress, message, finished, failed };
 }

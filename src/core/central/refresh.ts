@@ -179,8 +179,10 @@ function finish(deps: CentralDeps, job: CentralJob, l: Lane, before: CompanyMont
   const base: CompanyMonth = before
     ? { ...before, company: l.company, run: job.id }
     : { id: monthId(job.competencia, key), createdAt: deps.now(), competencia: job.competencia, company: l.company, run: job.id };
-  const failure = l.failure ?? incomplete(l);
-  if (failure) return central.save({ ...base, failure: { at: deps.now(), message: failure } });
+  if (l.failure) return central.save({ ...base, failure: { at: deps.now(), message: l.failure } });
+  const partial = incomplete(l);
+  // The service answered, but not every page: not a connection's failure, and no figures either.
+  if (partial) return central.save({ ...base, failure: { at: deps.now(), message: partial, incomplete: true } });
   const figures = monthFigures(l.records, job.competencia, todayOf(deps.zone, l.began), deps.zone);
   const item: CompanyMonth = { ...base, refreshedAt: l.began, figures, marks: { ...marksOf(l.began, l.records.nfse), bases: basesOf(l) } };
   delete item.failure;

@@ -29,7 +29,8 @@ function withoutInvoices(held: Record<'faturas' | 'nfse' | 'cobrancas', number>)
   return `há ${parts.join(', ')}`;
 }
 
-export function statusOf(month: { figures?: MonthFigures; failure?: { message: string } }): CentralStatus {
+export function statusOf(month: { figures?: MonthFigures; failure?: { message: string; incomplete?: boolean } }): CentralStatus {
+  if (month.failure?.incomplete) return { state: 'falha', text: `Leitura incompleta, sem números: ${month.failure.message}` };
   if (month.failure) return { state: 'falha', text: `Falha na conexão: ${month.failure.message}` };
   const f = month.figures;
   if (!f) return { state: 'nao-atualizada', text: 'Ainda não atualizada' };

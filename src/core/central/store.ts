@@ -39,7 +39,7 @@ export interface CompanyMonth {
   figures?: MonthFigures;
   marks?: ChangeMarks;
   /** The last refresh could not read it: why, in words, and when. */
-  failure?: { at: number; message: string };
+  failure?: { at: number; message: string /** The service answered, but the listing came back short of pages. */; incomplete?: boolean };
   /** Why the last "conferida" mark was cleared, in words. */
   undone?: string;
 }

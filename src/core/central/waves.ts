@@ -60,7 +60,7 @@ export const basesOf = (l: Lane): Bases => Object.fromEntries(SOURCES.map((s) =>
 export function incomplete(l: Lane): string | undefined {
   for (const s of SOURCES) {
     const why = l.walks[s].pager.state.incomplete;
-    if (why) return `leitura incompleta (${s}): ${why}`;
+    if (why) return `${s}: ${why}`;
   }
   return undefined;
 }

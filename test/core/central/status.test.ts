@@ -47,5 +47,10 @@ describe('the status of a company', () => {
       text: 'Falha na conexão: A chave foi recusada (401).',
     });
     expect(statusOf({})).toEqual({ state: 'nao-atualizada', text: 'Ainda não atualizada' });
+    // The service answered, but a listing came back short of its pages: not the connection's failure.
+    expect(statusOf({ figures: figures(), failure: { message: 'faturas: a página 3 não veio', incomplete: true } })).toEqual({
+      state: 'falha',
+      text: 'Leitura incompleta, sem números: faturas: a página 3 não veio',
+    });
   });
 });
