@@ -13,6 +13,7 @@ import {
   type CentralDeps,
   type CentralJob,
   type CentralProgress,
+  centralSummary,
   currentJob,
   redrawCentral,
   reviewCompany,
@@ -20,15 +21,14 @@ import {
   stepCentral,
 } from '../core/central/refresh';
 import { fingerprint } from '../core/central/marks';
-import { CENTRAL_TAG, centralView } from '../core/central/sheet';
+import { CENTRAL_TAG } from '../core/central/sheet';
 import { SHEET_TAG } from '../core/sheets/sheet-layout';
 import type { Owner } from '../core/trust/owners';
-import { statusOf } from '../core/central/status';
 import { CentralScheduleStore, colleagueRefreshing } from '../core/central/schedule';
 import { CentralStore } from '../core/central/store';
 import { describeOrganization } from '../core/connections/organizations';
 import { lastMonth, todayOf } from '../core/dashboards/sources';
-import { workOf } from '../core/hourly/work-index';
+import { documentUrl, spreadsheetsOf } from '../core/hourly/work-index';
 import { dashboardBookPort, dashboardDeps } from './dashboard-port';
 import { selectionBookPort } from './sheet-port';
 import { executionLimit } from './execution-limit';
@@ -102,9 +102,9 @@ export function runCompanyReports(
 /** The user's other spreadsheets where the company has reports, with their ids (from the links the work index keeps). */
 function otherSpreadsheets(connectionId: string): Array<{ id: string; name: string; url: string }> {
   const thisOne = SpreadsheetApp.getActiveSpreadsheet().getId();
-  return workOf(userWorkIndex(), connectionId)
-    .links.map((l) => ({ ...l, id: /\/d\/([^/]+)\//.exec(l.url)?.[1] ?? '' }))
-    .filter((l) => l.id && l.id !== thisOne);
+  return spreadsheetsOf(userWorkIndex(), connectionId)
+    .filter((d) => d.id !== thisOne)
+    .map((d) => ({ ...d, url: documentUrl(d.id) }));
 }
 
 /**
@@ -176,8 +176,6 @@ function scheduleCentral(deps: CentralDeps, competencia: string, hourly: boolean
 }
 
 export interface CentralSidebar {
-  /** Something the refresh could not do beside it (the hourly trigger), in words; absent when all went well. */
-  warning?: string;
   competencia: string;
   defaultCompetencia: string;
   refreshedAt: string | null;
@@ -202,33 +200,32 @@ const stamp = (at: number): string => Utilities.formatDate(new Date(at), spreads
 
 function sidebarOf(deps: CentralDeps): CentralSidebar {
   const job = currentJob(deps);
+  const summary = centralSummary(deps);
   const defaultCompetencia = lastMonth(todayOf(deps.zone, deps.now()));
   const mine = new Set(
     connectionStore()
       .list()
       .map((c) => c.id),
   );
-  const rows = job ? centralView(deps, job, new CentralStore(deps.store).month(job.competencia)).rows : [];
-  const companies = rows
+  const companies = (summary?.companies ?? [])
     // A colleague's refresh lists their companies: this user acts only on their own connections.
-    .filter((r) => mine.has(r.company.connectionId))
-    .map((r): CentralCompanyView => {
-      const status = statusOf(r.month ?? {});
-      return {
-        connectionId: r.company.connectionId,
-        name: r.company.name,
-        organization: r.company.organization ? describeOrganization(r.company.organization) : '',
-        status: status.text,
-        tone: TONES[status.state],
-        reviewedBy: r.review ? r.review.by.email || 'outro editor' : null,
-        reviewedAt: r.review ? stamp(r.review.at) : null,
-        unreviewed: r.month?.undone ?? null,
-        reviewable: !!r.month?.figures && !r.month.failure && !!job?.finishedAt,
-        seen: r.month?.figures && !r.month.failure ? fingerprint(r.month.figures) : null,
-        paused: r.work?.paused ?? false,
-        links: r.work?.links ?? [],
-      };
-    });
+    .filter((e) => mine.has(e.connectionId))
+    .map(
+      (e): CentralCompanyView => ({
+        connectionId: e.connectionId,
+        name: e.name,
+        organization: e.organization ? describeOrganization(e.organization) : '',
+        status: e.status.text,
+        tone: TONES[e.status.state],
+        reviewedBy: e.reviewedBy ?? null,
+        reviewedAt: e.reviewedAt === undefined ? null : stamp(e.reviewedAt),
+        unreviewed: e.undone ?? null,
+        reviewable: !!e.figures && !summary?.running,
+        seen: e.figures ? fingerprint(e.figures) : null,
+        paused: e.work?.paused ?? false,
+        links: (e.work?.links ?? []).map(({ name, url }) => ({ name, url })),
+      }),
+    );
   return {
     competencia: job?.competencia ?? '',
     defaultCompetencia,
@@ -246,10 +243,8 @@ function sidebarOf(deps: CentralDeps): CentralSidebar {
 
 function stepOf(deps: CentralDeps, progress: CentralProgress, finished: boolean): CentralStep {
   const job = currentJob(deps);
-  const items = job ? new CentralStore(deps.store).month(job.competencia) : new Map();
-  const failed = job
-    ? job.companies.filter((c) => [...items.values()].some((m) => m.run === job.id && m.company.connectionId === c.connectionId && m.failure)).length
-    : 0;
+  // Each company's item names the refresh that wrote it last: this refresh's failures are its items that failed.
+  const failed = job ? [...new CentralStore(deps.store).month(job.competencia).values()].filter((m) => m.run === job.id && m.failure).length : 0;
   // A finished refresh with failures says how many, so "atualizada" is never read as "all read".
   const message =
     finished && failed

@@ -13,7 +13,7 @@ import type { BillingClient } from '../../api/client';
 import { UserError } from '../../api/user-error';
 import { plural } from '../../api/words';
 import { CALL_MS, StepBudget, type StepTimes, writeCostMs } from '../deadline';
-import { distinctOrganizations } from '../connections/organizations';
+import { distinctOrganizations, type Organization } from '../connections/organizations';
 import type { DashboardSheetPort } from '../dashboards/port';
 import { todayOf } from '../dashboards/sources';
 import { JobStore } from '../trust/job-store';
@@ -23,7 +23,7 @@ import { changes, marksOf } from './ask';
 import { markReviewed, ReviewStore, undoneBy, unmarkReviewed } from './marks';
 import { type MonthFigures, monthFigures } from './month';
 import { type CentralStatus, statusOf } from './status';
-import { type CentralWork, centralView, writeCentral } from './sheet';
+import { type CentralWork, centralView, type WorkInfo, writeCentral } from './sheet';
 import { type CentralCompany, type CentralJob, CentralStore, type CompanyMonth, companyKey, monthId } from './store';
 
 export type { CentralJob };
@@ -206,11 +206,14 @@ export function redrawCentral(deps: CentralDeps): void {
 export interface CentralEntry {
   connectionId: string;
   name: string;
+  organization?: Organization;
   status: CentralStatus;
   figures?: MonthFigures;
   reviewedBy?: string;
   reviewedAt?: number;
   undone?: string;
+  /** The work around the company, as the shell told it (its spreadsheets, schedules). */
+  work?: WorkInfo;
 }
 
 /** The last refresh as the sidebar lists it: its competência, where it stands, and each company's status and review. */
@@ -225,10 +228,12 @@ export function centralSummary(deps: CentralDeps): { competencia: string; runnin
     companies: view.rows.map((r) => ({
       connectionId: r.company.connectionId,
       name: r.company.name,
+      ...(r.company.organization ? { organization: r.company.organization } : {}),
       status: statusOf(r.month ?? {}),
       ...(r.month?.figures && !r.month.failure ? { figures: r.month.figures } : {}),
       ...(r.review ? { reviewedBy: r.review.by.email || r.review.by.id, reviewedAt: r.review.at } : {}),
       ...(r.month?.undone && !r.review ? { undone: r.month.undone } : {}),
+      ...(r.work ? { work: r.work } : {}),
     })),
   };
 }

@@ -291,6 +291,14 @@ export function readWorkIndex(store: KeyValueStore): WorkIndex {
   return { ...new WorkIndexStore(store).read(), paused: pausedCompanies(store) };
 }
 
+/** The user's spreadsheets (by id, with their names) where a company has reports: where its reports are run from the Central. */
+export function spreadsheetsOf(index: WorkIndex, connectionId: string): Array<{ id: string; name: string }> {
+  return Object.entries(index.documents)
+    .filter(([, doc]) => doc.connections[connectionId])
+    .map(([id, doc]) => ({ id, name: doc.name }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}
+
 /** One company's work across the user's spreadsheets, for its row of the Central. */
 export function workOf(index: WorkIndex, connectionId: string): CompanyWork {
   const out: CompanyWork = { links: [], failures: 0, paused: index.paused.has(connectionId), incomplete: index.dropped > 0 };

@@ -15,6 +15,7 @@ import {
   MESSAGE_CHARS,
   PART_BYTES,
   readWorkIndex,
+  spreadsheetsOf,
   WorkIndexStore,
   workOf,
 } from '../../../src/core/hourly/work-index';
@@ -262,5 +263,21 @@ describe('the index in the user properties', () => {
     const read = readWorkIndex(store);
     expect(Object.keys(read.documents)).toEqual([DOC_A]);
     expect(read.dropped).toBe(1);
+  });
+});
+
+describe('the spreadsheets where a company has reports', () => {
+  it('are listed by id and name, by name, only where the company has reports', () => {
+    const store = new MemoryStore();
+    const index = new WorkIndexStore(store);
+    index.set(DOC_B, build([report('Faturas')], 'Padaria · caixa') as DocumentWork);
+    index.set(DOC_A, build([report('Clientes'), report('NFS-e', { connectionId: 'k2' })], 'Padaria · cadastro') as DocumentWork);
+    const read = readWorkIndex(store);
+    expect(spreadsheetsOf(read, 'k1')).toEqual([
+      { id: DOC_A, name: 'Padaria · cadastro' },
+      { id: DOC_B, name: 'Padaria · caixa' },
+    ]);
+    expect(spreadsheetsOf(read, 'k2')).toEqual([{ id: DOC_A, name: 'Padaria · cadastro' }]);
+    expect(spreadsheetsOf(read, 'k3')).toEqual([]);
   });
 });
