@@ -66,6 +66,8 @@ export function centralDeps(
  */
 export function centralPhase(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, doc: SignedStore): Phase {
   let done = false;
+  // Companies done (read or found unchanged) after the last step: a step that adds none has not moved.
+  let companiesDone = -1;
   return {
     pending: () => !done,
     step(until) {
@@ -84,10 +86,11 @@ export function centralPhase(ss: GoogleAppsScript.Spreadsheet.Spreadsheet, doc: 
       const ours = job && job.owner.id === deps.user.id && job.competencia === schedule.competencia && !job.finishedAt;
       // Organizations are asked in the sidebar's refresh: asking every hour again for a key the service refuses only costs time.
       if (!ours) startCentral(deps, { competencia: schedule.competencia, companies: centralCompanies(false), onlyChanged: true });
-      const before = currentJob(deps);
       const r = stepCentral(deps, { deadline: until, limit: executionLimit() });
       done = r.done;
-      return r.done || r.progress.done > 0 || before?.unchanged.length !== currentJob(deps)?.unchanged.length;
+      const moved = r.done || r.progress.done > companiesDone;
+      companiesDone = r.progress.done;
+      return moved;
     },
   };
 }
