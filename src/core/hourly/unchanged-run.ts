@@ -20,7 +20,8 @@
 import { isDate } from '../../api/calendar';
 import type { ApiRecord } from '../../api/envelopes';
 import type { FilterValues } from '../../api/filters';
-import { listing } from '../../api/operations';
+import type { BillingClient } from '../../api/client';
+import { type ListingKey, listing } from '../../api/operations';
 import { CHILD_TAG, childTagValue } from '../sheets/child-sheet';
 import { reportColumns } from '../pull/layout';
 import { lookAtSheet, type SheetLook } from '../pull/start';
@@ -33,6 +34,7 @@ import { matches } from '../sheets/sheet-filters';
 import type { SheetPort } from '../sheets/sheet-port';
 import { CellConverter, type CellValue, childRowCount, recordRow, tableSpec } from '../sheets/table';
 import { runTargetProblem } from '../trust/targets';
+import { dayOf, digestOf, termsOf } from './quiet-mark';
 
 /** Round trips the check may spend before it leaves the report to its usual run. */
 const MAX_WAVES = 2;
@@ -57,11 +59,22 @@ function eligible(deps: RunDeps, report: Report): boolean {
 
 /** Every record the listing gives for `filters` in at most MAX_WAVES round trips, or null (more pages, a warning, a failure). */
 function listingNow(deps: RunDeps, report: Report, filters: FilterValues): ApiRecord[] | null {
-  const client = deps.clientFor(report.connectionId ?? '').withLimit(deps.limit);
+  return listingAsWalked(deps.clientFor(report.connectionId ?? '').withLimit(deps.limit), report.listing, filters, report.lastWalk);
+}
+
+/**
+ * Every record `listingKey` gives for `filters` in at most MAX_WAVES round trips through `client`, walked as `last`
+ * says the last good pull walked it; null when it has more pages, a warning or a gap.
+ */
+export function listingAsWalked(
+  client: BillingClient,
+  listingKey: ListingKey,
+  filters: FilterValues,
+  last?: { base: 0 | 1; pages: number },
+): ApiRecord[] | null {
   // The last walk's numbering and length, one page more to see the end: a listing as long as it was comes in one round trip.
   // Were the numbering no longer so, records would be missing and the sheet would not match: the usual run then goes.
-  const last = report.lastWalk;
-  const walk = client.walk(report.listing, filters, last ? { base: last.base, firstPages: last.pages + 1 } : {});
+  const walk = client.walk(listingKey, filters, last ? { base: last.base, firstPages: last.pages + 1 } : {});
   const records: ApiRecord[] = [];
   for (let wave = 0; wave < MAX_WAVES && !walk.pager.done; wave++) for (const page of walk.pager.nextWave()) records.push(...page.records);
   const { done, incomplete } = walk.pager.state;
@@ -142,7 +155,10 @@ export function unchangedRun(deps: RunDeps, report: Report): Report | null {
   };
   const { note: _none, ...pause } = backoff(report, 'ok', 'agendado', finishedAt, false);
   // Histórico keeps the runs that wrote the sheet or failed; a check that found it as it was is on the report's card only.
-  const saved = deps.reports.save({ ...report, ...pause, lastRun: summary, lastSuccessStart: startedAt });
+  // The rest of the day may settle this report from the agenda without opening the spreadsheet (quiet-check.ts).
+  const quiet = { day: dayOf(startedAt, deps.zone), terms: termsOf(report), filters: asked.filters, records: digestOf(JSON.stringify(fetched)) };
+  const lastWalk = report.lastWalk && { base: report.lastWalk.base, pages: report.lastWalk.pages, quiet };
+  const saved = deps.reports.save({ ...report, ...pause, lastRun: summary, lastSuccessStart: startedAt, ...(lastWalk ? { lastWalk } : {}) });
   deps.afterReportRun?.(saved);
   return saved;
 }

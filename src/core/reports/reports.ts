@@ -4,6 +4,7 @@
  * the document's work store because they belong to the spreadsheet, signed
  * whole (seal.ts); relative filters keep a saved report meaningful as time passes.
  */
+import type { FilterValues } from '../../api/filters';
 import type { ListingKey } from '../../api/operations';
 import { ItemStore } from '../trust/item-store';
 import type { SignedStore } from '../trust/seal';
@@ -84,7 +85,7 @@ export interface Report {
   /** Start of the last successful run: the lower bound of the next incremental one. */
   lastSuccessStart?: number;
   /** How the last good pull of one company walked the listing: its page numbering and the pages it read. */
-  lastWalk?: { base: 0 | 1; pages: number };
+  lastWalk?: { base: 0 | 1; pages: number; quiet?: QuietMark };
   /** Scheduled runs that failed in a row: each more waits longer before the schedule tries again. */
   failedRuns?: number;
   /** Epoch ms before which the schedule does not start the report again (the back-off after repeated failures, or for good after one that retrying cannot fix). */
@@ -92,6 +93,21 @@ export interface Report {
   /** When a scheduled start was first skipped because the owner paused the company in the Central: Histórico says so once per pause, not every hour. */
   pauseNoted?: number;
   createdAt: number;
+}
+
+/**
+ * What the day's check that found a report's sheet as its listing returned keeps on the report's walk: later hours of
+ * that day may then be settled without opening the spreadsheet (core/hourly/quiet-check.ts).
+ */
+export interface QuietMark {
+  /** The day of the check in the document's zone, YYYY-MM-DD: the filters it asked resolve by day. */
+  day: string;
+  /** The report's terms when checked (a digest): a report changed since is not settled from its old terms. */
+  terms: string;
+  /** The filters the check asked the service for. */
+  filters: FilterValues;
+  /** A digest of the records the listing returned. */
+  records: string;
 }
 
 /** How a report of all the owner's connections names its companies, in the report and on its card. */
