@@ -34,6 +34,8 @@ import { pausedCompanies } from '../core/hourly/paused';
 import { askedIn, askRuns, served } from '../core/hourly/asked-runs';
 import { CentralScheduleStore, centralNextAt } from '../core/central/schedule';
 import { centralPhase } from './central-phase';
+import { quietRecord } from '../core/hourly/quiet-check';
+import { settleQuietly } from './quiet-check';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -92,7 +94,8 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore
     const id = documentId(ss);
     let agendaNow: Agenda;
     try {
-      agendaNow = agenda().set(id, nextDueAt(work, gasZone(spreadsheetTimeZone(ss))));
+      const zone = gasZone(spreadsheetTimeZone(ss));
+      agendaNow = agenda().set(id, nextDueAt(work, zone), quietRecord(work, Date.now(), zone));
     } catch (err) {
       // A schedule the agenda cannot hold would never run: the caller refuses it.
       if (options.strictAgenda && err instanceof UserError) throw new AgendaRefusal(err.message);
@@ -345,6 +348,17 @@ function visit(
   return 'done';
 }
 
+/** The document settled from the owner's agenda without opening it (gas/quiet-check.ts), or undefined: it must be visited. */
+function quietly(id: string, known: Agenda | null, deadline: number): Visit | undefined {
+  try {
+    return settleQuietly(id, known?.[id], runAgenda(), deadline) ? 'done' : undefined;
+  } catch (err) {
+    if (err instanceof OwnerBusyError) return 'owner-busy';
+    // Whatever kept it from being settled so, the usual visit meets and reports.
+    return undefined;
+  }
+}
+
 /**
  * Serves the due documents; returns how many were due. An execution that
  * finds the owner's user lock held leaves at once: the holder is another of
@@ -371,7 +385,9 @@ function runOwnDocuments(deadline: number, active: Spreadsheet | null, trigger: 
     for (const id of visits) {
       if (Date.now() >= deadline) break;
       visited.add(id);
-      ownerBusy = visit(id, active, known, owners, me, deadline, failure) === 'owner-busy';
+      // A document the trigger already has open costs no opening: its hour's check is made in it, as always.
+      const settled = active !== null && documentId(active) === id ? undefined : quietly(id, known, deadline);
+      ownerBusy = (settled ?? visit(id, active, known, owners, me, deadline, failure)) === 'owner-busy';
       if (ownerBusy) break;
     }
     if (ownerBusy) break;

@@ -19,6 +19,7 @@
  */
 import { UserError } from '../../api/user-error';
 import { type KeyValueStore, readJson } from '../ports';
+import type { QuietRecord } from './quiet-check';
 
 const KEY = 'faturamento.agenda';
 /** In the first part: how many parts the agenda has, when more than one. */
@@ -29,19 +30,24 @@ export const PART_BYTES = 8 * 1024;
 export const MAX_PARTS = 16;
 /** How long a document must stay out of reach, seen at both ends, before it leaves the agenda. */
 export const LOST_AFTER_MS = 24 * 3_600_000;
-/** A document out of reach is tried again this much later, not at every run. */
-export const RETRY_LOST_MS = 3_600_000;
+/**
+ * A document out of reach is tried again this much later, not at every run: at the next hour's run, whose start
+ * within its minute moves with what that run served before it (a few minutes short of an hour, so it is not missed).
+ */
+export const RETRY_LOST_MS = 50 * 60_000;
 
 /** When the document's work is next due (epoch ms), and since when it is out of reach, if it is. */
 export interface AgendaEntry {
   at: number;
   lost?: number;
+  /** The document's hourly reports a later hour of the day may settle without opening it (quiet-check.ts). */
+  quiet?: QuietRecord;
 }
 
 export type Agenda = Record<string, AgendaEntry>;
 
 /** A part as stored: most entries are only their time; one out of reach says since when. Earlier versions kept `{ at, misses }`. */
-type Part = Record<string, number | { at: number; lost?: number }>;
+type Part = Record<string, number | { at: number; lost?: number; quiet?: QuietRecord }>;
 
 /** Saving a schedule is refused when the agenda cannot take its document: it would never run. */
 export class AgendaFullError extends UserError {
@@ -67,10 +73,14 @@ export function lastingLoss(message: string): boolean {
 
 function entryOf(stored: Part[string]): AgendaEntry {
   if (typeof stored === 'number') return { at: stored };
-  return stored.lost === undefined ? { at: stored.at } : { at: stored.at, lost: stored.lost };
+  return {
+    at: stored.at,
+    ...(stored.lost === undefined ? {} : { lost: stored.lost }),
+    ...(stored.quiet === undefined ? {} : { quiet: stored.quiet }),
+  };
 }
 
-const storedOf = (entry: AgendaEntry): Part[string] => (entry.lost === undefined ? entry.at : { at: entry.at, lost: entry.lost });
+const storedOf = (entry: AgendaEntry): Part[string] => (entry.lost === undefined && entry.quiet === undefined ? entry.at : entryOf(entry as Part[string]));
 
 function agendaOf(parts: readonly Part[]): Agenda {
   const agenda: Agenda = {};
@@ -150,13 +160,18 @@ export class AgendaStore {
    * unfinished of this owner. Writes only when it changes; the agenda as it is
    * then. Throws AgendaFullError when it has no room for one more document.
    */
-  set(documentId: string, at: number | null): Agenda {
-    return this.change(documentId, () => (at === null ? undefined : { at }));
+  set(documentId: string, at: number | null, quiet?: QuietRecord): Agenda {
+    return this.change(documentId, () => (at === null ? undefined : quiet ? { at, quiet } : { at }));
   }
 
   /** The run opened the document: whatever was seen out of reach before was passing. */
   reached(documentId: string): void {
-    this.change(documentId, (entry) => entry && { at: entry.at });
+    this.change(documentId, (entry) => entry && (entry.quiet ? { at: entry.at, quiet: entry.quiet } : { at: entry.at }));
+  }
+
+  /** The document's quiet reports were found as they were at `checkedAt`: it is next due at `at`, its record kept. */
+  settled(documentId: string, at: number, checkedAt: number): void {
+    this.change(documentId, (entry) => entry && (entry.quiet ? { at, quiet: { ...entry.quiet, checkedAt } } : entry));
   }
 
   /**

@@ -251,7 +251,7 @@ describe('a document the hourly run could not open', () => {
     expect(agenda.read()?.a).toEqual({ at: T0 + RETRY_LOST_MS, lost: T0 });
     expect(dueDocuments(agenda.read() ?? {}, T0 + RETRY_LOST_MS - 1)).toEqual(['b']);
     for (let h = 1; h < 24; h++) expect(agenda.unreachable('a', GONE, T0 + h * HOUR)).toBe(false);
-    expect(agenda.read()?.a).toEqual({ at: T0 + 24 * HOUR, lost: T0 });
+    expect(agenda.read()?.a).toEqual({ at: T0 + 23 * HOUR + RETRY_LOST_MS, lost: T0 });
     expect(agenda.unreachable('a', GONE, T0 + LOST_AFTER_MS - 1)).toBe(false);
     expect(agenda.unreachable('a', GONE, T0 + LOST_AFTER_MS)).toBe(true);
     expect(agenda.read()).toEqual({ b: { at: T0 } });

@@ -1,0 +1,37 @@
+/**
+ * The hourly run's settling of a document from the owner's agenda, without
+ * opening it (core/hourly/quiet-check.ts says when and what it gives up): each
+ * quiet report's listing asked as the day's check asked it, through the
+ * owner's own connection, and found the same.
+ */
+import type { AgendaEntry, AgendaStore } from '../core/hourly/agenda';
+import { askedIn } from '../core/hourly/asked-runs';
+import { pausedCompanies } from '../core/hourly/paused';
+import { mustOpen, nextAfterQuiet } from '../core/hourly/quiet-check';
+import { digestOf } from '../core/hourly/quiet-mark';
+import { listingAsWalked } from '../core/hourly/unchanged-run';
+import { clientFor, connectionStore, userStore } from './services';
+import { gasZone } from './zone';
+
+/** Whether the document `id` was settled from its agenda entry; false: it must be opened as usual. */
+export function settleQuietly(id: string, entry: AgendaEntry | undefined, agenda: AgendaStore, deadline: number): boolean {
+  const record = entry?.quiet;
+  if (!record) return false;
+  const zone = gasZone(record.zone);
+  const now = Date.now();
+  const user = userStore();
+  if (mustOpen(record, now, zone, pausedCompanies(user), askedIn(user, id).size > 0) !== null) return false;
+  try {
+    const connections = connectionStore();
+    for (const q of record.reports) {
+      const client = clientFor(connections.byId(q.connectionId), { zone }).withLimit(deadline);
+      const records = listingAsWalked(client, q.listing, q.filters, q.walk);
+      if (!records || digestOf(JSON.stringify(records)) !== q.records) return false;
+    }
+  } catch {
+    // A failure is the usual run's to meet and report, with the document open.
+    return false;
+  }
+  agenda.settled(id, nextAfterQuiet(record, Date.now(), zone), Date.now());
+  return true;
+}
