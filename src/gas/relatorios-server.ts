@@ -25,7 +25,9 @@ import { syncDispatcher } from './dispatcher';
 import { withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, outcome } from './outcome';
 import { ownJob, ownReport, who, withWarning } from './runs-server';
-import { connectionStore, documentView, spreadsheetTimeZone } from './services';
+import { connectionStore, documentId, documentView, spreadsheetTimeZone, userStore } from './services';
+import { type AgendaEntry, AgendaStore } from '../core/hourly/agenda';
+import { QUIET_NOTE, quietCheckedAt } from '../core/hourly/quiet-check';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
 import { usageStore } from './usage';
@@ -70,7 +72,10 @@ function viewer(doc: SignedStore, check: OwnershipCheck): (r: Report) => ReportV
       .map((s) => [s.getSheetId(), s.getName()]),
   );
   const formatWhen = (ms: number) => Utilities.formatDate(new Date(ms), timeZone, 'dd/MM/yyyy HH:mm');
+  // The later hours the owner's agenda settled without opening the document (core/hourly/quiet-check.ts).
+  const agendaEntry = ownAgendaEntry();
   return (r) => {
+    const quietAt = r.lastRun && check.report(r) ? quietCheckedAt(agendaEntry, r.id, r.lastRun.finishedAt ?? r.lastRun.startedAt) : null;
     const op = listings[r.listing] as ListOperation;
     const next = r.schedule ? nextRun(r.schedule, new Date(r.scheduleSince ?? r.createdAt), zone) : null;
     // Paused until a run succeeds: no "próxima" to show; paused for a while: the next is when the pause ends.
@@ -96,7 +101,7 @@ function viewer(doc: SignedStore, check: OwnershipCheck): (r: Report) => ReportV
         ? `${describeSchedule(r.schedule)}${paused ? ' · pausado até uma atualização bem-sucedida: corrija o erro e clique em "Atualizar"' : ''}`
         : 'sem agendamento',
       // A due time already past runs at the next hourly run, not at a time gone by.
-      nextRunAt: due === null ? null : due <= Date.now() ? 'na próxima hora' : formatWhen(due),
+      nextRunAt: quietAt !== null && agendaEntry ? formatWhen(agendaEntry.at) : due === null ? null : due <= Date.now() ? 'na próxima hora' : formatWhen(due),
       notifyByEmail: r.notifyByEmail,
       orphaned: !r.companies && !connections.some((c) => c.name === r.connection),
       connections: connections.map((c) => c.name),
@@ -106,17 +111,22 @@ function viewer(doc: SignedStore, check: OwnershipCheck): (r: Report) => ReportV
       ),
       lastRun: r.lastRun
         ? {
-            at: formatWhen(r.lastRun.finishedAt ?? r.lastRun.startedAt),
+            at: formatWhen(quietAt ?? r.lastRun.finishedAt ?? r.lastRun.startedAt),
             origin: r.lastRun.origin,
             rows: r.lastRun.rows,
             seconds: Math.round(r.lastRun.durationMs / 100) / 10,
             result: r.lastRun.result,
             label: RESULT_LABEL[r.lastRun.result],
-            message: [r.lastRun.message, ...(r.lastRun.warnings ?? [])].filter(Boolean).join(' '),
+            message: quietAt !== null ? QUIET_NOTE : [r.lastRun.message, ...(r.lastRun.warnings ?? [])].filter(Boolean).join(' '),
           }
         : null,
     };
   };
+}
+
+/** The running user's agenda entry for this document. */
+function ownAgendaEntry(): AgendaEntry | undefined {
+  return new AgendaStore(userStore()).read()?.[documentId(SpreadsheetApp.getActiveSpreadsheet())];
 }
 
 export interface UsageView {
