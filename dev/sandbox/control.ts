@@ -11,11 +11,12 @@
  *   POST   /__sandbox/touch       TouchRequest → TouchResult  (an office company's month changed)
  */
 import type { Reply } from './envelopes.js';
+import type { Cliente } from './records.js';
 import { touchMonth } from './office.js';
 import { publicOrg } from './orgs.js';
 import { nowLocalDatetime } from './dates.js';
 import type { SandboxState } from './state.js';
-import type { ConfigPatch, DumpResource, RequestLogFilter, ResetOptions, SandboxOptions, TouchRequest } from './types.js';
+import type { ConfigPatch, DumpResource, RequestLogFilter, ResetOptions, SandboxOptions, TouchRequest, TouchResult } from './types.js';
 import { isPlainObject } from './validation.js';
 
 const DUMP_RESOURCES: readonly DumpResource[] = ['clientes', 'faturas', 'nfse', 'cobrancas', 'transacoes', 'assinaturas', 'planos', 'produtos'];
@@ -81,12 +82,22 @@ export function handleControl(sandbox: Controlled, method: string, url: URL, bod
   }
 }
 
-const TOUCH_KINDS: readonly TouchRequest['kind'][] = ['addInvoice', 'alterInvoice', 'payCharge', 'cancelCharge', 'addNote'];
+const TOUCH_KINDS: readonly TouchRequest['kind'][] = ['addInvoice', 'alterInvoice', 'payCharge', 'cancelCharge', 'addNote', 'alterClient'];
+
+/** Any organization's first customer edited as its people would (its website), so the customers' listing changes. */
+function alterClient(clientes: Cliente[], org: string, at: string): TouchResult {
+  const c = clientes[0];
+  if (!c) throw new Error(`${org} has no customer`);
+  c.website = `https://www.cliente-${c.idCliente}-${at.replace(/\D/g, '')}.com.br`;
+  c.dataHoraAtualizacao = at;
+  return { org, kind: 'alterClient', id: c.idCliente, at };
+}
 
 /** An office company's month changed as its people would change it, for tests of what changed since a refresh. */
 function touch(state: SandboxState, body: unknown): Reply {
   const t = (isPlainObject(body) ? body : {}) as Partial<TouchRequest>;
   const def = typeof t.org === 'string' ? state.orgByRef(t.org) : undefined;
+  if (t.kind === 'alterClient' && def) return ok(alterClient(state.orgData(def).clientes, def.name, t.at ?? nowLocalDatetime()));
   if (!def?.office) return fail(404, [`no office company ${String(t.org)}`]);
   if (!TOUCH_KINDS.includes(t.kind as TouchRequest['kind'])) return fail(400, [`kind must be one of ${TOUCH_KINDS.join(', ')}`]);
   if (t.at !== undefined && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(String(t.at))) return fail(400, ['at must be YYYY-MM-DDTHH:MM:SS']);

@@ -146,7 +146,7 @@ export interface OrgInfo {
 export interface TouchRequest {
   /** The company's name or key. */
   org: string;
-  kind: 'addInvoice' | 'alterInvoice' | 'payCharge' | 'cancelCharge' | 'addNote';
+  kind: 'addInvoice' | 'alterInvoice' | 'payCharge' | 'cancelCharge' | 'addNote' | 'alterClient';
   /** The change's dataHoraAtualizacao, service local time YYYY-MM-DDTHH:MM:SS; now (UTC-3) when absent. */
   at?: string;
 }
