@@ -12,11 +12,12 @@ import type { CentralCompany } from '../core/central/store';
 import { distinctOrganizations } from '../core/connections/organizations';
 import type { Phase } from '../core/hourly/dispatch';
 import { workOf } from '../core/hourly/work-index';
+import { AgendaStore } from '../core/hourly/agenda';
 import type { SignedStore } from '../core/trust/seal';
 import { dashboardBookPort } from './dashboard-port';
 import { organizationOf } from './deps';
 import { executionLimit } from './execution-limit';
-import { clientFor, connectionStore, currentUser, documentStore, spreadsheetTimeZone } from './services';
+import { clientFor, connectionStore, currentUser, documentStore, spreadsheetTimeZone, userStore } from './services';
 import { userWorkIndex } from './work-index';
 import { gasZone } from './zone';
 
@@ -40,8 +41,9 @@ export function centralDeps(
   const zone = gasZone(spreadsheetTimeZone(ss));
   const user = currentUser();
   const connections = connectionStore().list();
-  // One read of the user's properties serves every row.
+  // One read of the user's properties serves every row; the agenda adds the hours settled without opening a spreadsheet.
   const index = userWorkIndex();
+  const agenda = new AgendaStore(userStore()).read() ?? {};
   return {
     store: doc,
     clientFor: (id) => {
@@ -54,7 +56,7 @@ export function centralDeps(
     user: { id: user.id, email: user.email },
     sheet: () => centralSheet(dashboardBookPort(ss)),
     work: (id) => {
-      const w = workOf(index, id);
+      const w = workOf(index, id, agenda);
       return { ...w, lastRun: w.lastRun && { ...w.lastRun, message: w.lastRun.message ?? '' } };
     },
   };

@@ -90,6 +90,20 @@ describe('hourly reports on a quiet day', () => {
     expect(card.nextRunAt).toBe('22/11/2026 14:00');
   });
 
+  it("the Central do escritório shows the company's last check and its next, not the day's first visit", async () => {
+    const emu = office();
+    await hour(emu, '2026-11-22T11:59:00');
+    await hour(emu, '2026-11-22T12:59:00');
+    await hour(emu, '2026-11-22T13:59:00');
+    let step = ok<Rec>(emu.run('startCentralRefresh', [{ competencia: '10/2026' }]));
+    for (let i = 0; !step.finished && i < 20; i++) step = ok<Rec>(emu.run('continueCentralRefresh'));
+    const values = emu.values('Central') as unknown[][];
+    const header = values.find((r) => r[0] === 'Empresa') as string[];
+    const row = values[values.indexOf(header) + 1];
+    expect(row[header.indexOf('Última execução')]).toBe(`OK em 22/11/2026 13:59: ${QUIET_NOTE}`);
+    expect(row[header.indexOf('Próxima execução')]).toBe('22/11/2026 14:00');
+  });
+
   it('a record added at the service opens its spreadsheet within the hour and writes it; the other stays closed', async () => {
     const emu = office();
     await hour(emu, '2026-11-22T11:59:00');

@@ -20,6 +20,8 @@ import type { ListingKey } from '../../api/operations';
 import type { Zone } from '../../api/calendar';
 import type { Report } from '../reports/reports';
 import { dayOf, termsOf } from './quiet-mark';
+
+export { QUIET_NOTE } from './quiet-mark';
 import { nextRun } from '../reports/schedule';
 import { nextDueAt, type StoredWork } from './dispatch';
 
@@ -93,9 +95,6 @@ export function nextAfterQuiet(record: QuietRecord, now: number, zone: Zone): nu
   if (record.othersAt !== null) times.push(record.othersAt);
   return Math.min(...times);
 }
-
-/** What Relatórios tells the owner of a quiet report: checked later than its card says, with nothing changed. */
-export const QUIET_NOTE = 'Sem mudanças: conferido com o serviço sem abrir a planilha (a aba foi comparada célula a célula na primeira atualização do dia).';
 
 /** When the owner's agenda last found `reportId` as it was, if later than `cardAt` (its card's last run). */
 export function quietCheckedAt(entry: { quiet?: QuietRecord } | undefined, reportId: string, cardAt: number): number | null {

@@ -41,3 +41,6 @@ export function termsOf(r: Report): string {
     ]),
   );
 }
+
+/** What the owner is told of a quiet report checked later than its card says, with nothing changed (Relatórios, the Central). */
+export const QUIET_NOTE = 'Sem mudanças: conferido com o serviço sem abrir a planilha (a aba foi comparada célula a célula na primeira atualização do dia).';

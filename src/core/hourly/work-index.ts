@@ -15,6 +15,8 @@
  * index says so (`trimmed`, `dropped`), so the Central never shows a document
  * as complete when it is not.
  */
+import type { Agenda, AgendaEntry } from './agenda';
+import { QUIET_NOTE } from './quiet-mark';
 import { type KeyValueStore, readJson } from '../ports';
 import type { Report } from '../reports/reports';
 import type { RunDeps } from '../runs/deps';
@@ -299,8 +301,18 @@ export function spreadsheetsOf(index: WorkIndex, connectionId: string): Array<{ 
     .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 
-/** One company's work across the user's spreadsheets, for its row of the Central. */
-export function workOf(index: WorkIndex, connectionId: string): CompanyWork {
+/**
+ * What the owner's agenda says of the company's reports in one spreadsheet since the index was written: the hours its
+ * quiet reports were settled without opening it (quiet-check.ts), the last of them, and when it is next due.
+ */
+function quietSince(entry: AgendaEntry | undefined, connectionId: string): { lastRun: RunSeen; next: number } | null {
+  const quiet = entry?.quiet;
+  if (!entry || quiet?.checkedAt === undefined || !quiet.reports.some((q) => q.connectionId === connectionId)) return null;
+  return { lastRun: { at: quiet.checkedAt, ok: true, message: QUIET_NOTE }, next: entry.at };
+}
+
+/** One company's work across the user's spreadsheets, for its row of the Central; `agenda`, the owner's, adds the hours settled since. */
+export function workOf(index: WorkIndex, connectionId: string, agenda: Agenda = {}): CompanyWork {
   const out: CompanyWork = { links: [], failures: 0, paused: index.paused.has(connectionId), incomplete: index.dropped > 0 };
   const docs = Object.entries(index.documents).sort(([a, x], [b, y]) => x.name.localeCompare(y.name) || a.localeCompare(b));
   for (const [id, doc] of docs) {
@@ -309,8 +321,11 @@ export function workOf(index: WorkIndex, connectionId: string): CompanyWork {
     out.links.push({ name: doc.name, url: documentUrl(id), reports: w.reports });
     out.incomplete ||= doc.trimmed;
     out.failures += w.failures;
-    if (w.lastRun && (!out.lastRun || w.lastRun.at > out.lastRun.at)) out.lastRun = w.lastRun;
-    if (w.next !== undefined) out.next = Math.min(out.next ?? Number.POSITIVE_INFINITY, w.next);
+    const quiet = quietSince(agenda[id], connectionId);
+    const lastRun = quiet && (!w.lastRun || quiet.lastRun.at > w.lastRun.at) ? quiet.lastRun : w.lastRun;
+    if (lastRun && (!out.lastRun || lastRun.at > out.lastRun.at)) out.lastRun = lastRun;
+    const next = quiet && lastRun === quiet.lastRun ? quiet.next : w.next;
+    if (next !== undefined) out.next = Math.min(out.next ?? Number.POSITIVE_INFINITY, next);
   }
   return out;
 }

@@ -4,6 +4,7 @@
  * parts of the user's properties, trimmed and then cut (and saying so) when
  * full, and read back per company.
  */
+import { QUIET_NOTE } from '../../../src/core/hourly/quiet-mark';
 import { describe, expect, it } from 'vitest';
 import { nextDueAt } from '../../../src/core/hourly/dispatch';
 import { pauseCompany } from '../../../src/core/hourly/paused';
@@ -114,6 +115,35 @@ describe('the index in the user properties', () => {
     });
     expect(workOf(read, 'k9')).toEqual({ links: [], failures: 0, paused: false, incomplete: false });
     expect(documentUrl(DOC_A)).toBe(`https://docs.google.com/spreadsheets/d/${DOC_A}/edit`);
+  });
+
+  it("adds the hours the owner's agenda settled a spreadsheet without opening it, for the companies of its quiet reports", () => {
+    const store = new MemoryStore();
+    const index = new WorkIndexStore(store);
+    index.set(DOC_B, build([report('Faturas', { schedule: { kind: 'hourly' }, scheduleSince: T0, lastRun: run('ok', T0) })], 'Padaria 2026'));
+    index.set(DOC_A, build([report('Clientes', { lastRun: run('ok', T0 - HOUR) })], 'Controle'));
+    const quiet = (connectionId: string, checkedAt?: number) => ({
+      day: '2026-11-22',
+      zone: 'America/Sao_Paulo',
+      othersAt: null,
+      reports: [{ id: 'r', connectionId, listing: 'faturas' as const, filters: {}, walk: { base: 1 as const, pages: 1 }, records: 'x', hours: 1 }],
+      ...(checkedAt === undefined ? {} : { checkedAt }),
+    });
+    const read = readWorkIndex(store);
+    const settled = workOf(read, 'k1', { [DOC_B]: { at: T0 + 4 * HOUR, quiet: quiet('k1', T0 + 3 * HOUR + 60_000) } });
+    expect(settled.lastRun).toEqual({ at: T0 + 3 * HOUR + 60_000, ok: true, message: QUIET_NOTE });
+    expect(settled.next).toBe(T0 + 4 * HOUR);
+    // Not yet settled since the visit, another company's report, or no record: the index as it is.
+    const asIndexed = workOf(read, 'k1');
+    expect(asIndexed.lastRun).toEqual({ at: T0, ok: true });
+    for (const agenda of [
+      { [DOC_B]: { at: T0 + 4 * HOUR, quiet: quiet('k1') } },
+      { [DOC_B]: { at: T0 + 4 * HOUR, quiet: quiet('k2', T0 + 3 * HOUR) } },
+      { [DOC_B]: { at: T0 + 4 * HOUR } },
+    ])
+      expect(workOf(read, 'k1', agenda)).toEqual(asIndexed);
+    // A check older than the index's last run changes nothing.
+    expect(workOf(read, 'k1', { [DOC_B]: { at: T0 + 4 * HOUR, quiet: quiet('k1', T0 - 1) } })).toEqual(asIndexed);
   });
 
   it('reads back what it saved: names, runs with their messages, next starts, failures; without the detail once trimmed', () => {
