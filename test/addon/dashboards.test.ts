@@ -308,12 +308,15 @@ describe('a dashboard and its report', () => {
     expect(rows[12][0]).toBe('01/2027');
     const live = dump.faturas.filter((f) => f.statusFatura !== 'CANCELADA' && f.competencia === '12/2026');
     expect(cents(rows[11][1] as number)).toBe(sumCents(live, 'valorTotal'));
-    // A trigger without the document as its active spreadsheet (opened by id) refreshes it too.
-    const later = emu.runDueTriggers(SP('2027-01-06T15:30:00'), { documentContext: false });
+    // A trigger without the document as its active spreadsheet (opened by id) refreshes it too: at the day's first hour,
+    // since the later hours of a day whose listing stayed as it was leave the spreadsheet closed (quiet-check.ts).
+    emu.runDueTriggers(SP('2027-01-06T23:59:00'));
+    const lastOfDay = sheetOf(faturamento.sheetName).values[3][0];
+    const later = emu.runDueTriggers(SP('2027-01-07T00:59:00'), { documentContext: false });
     expect(later.map((r) => r.status)).toContain('ok');
     const again = sheetOf(faturamento.sheetName).values[3][0];
-    expect(again).not.toBe(values[3][0]);
-    expect(String(again)).toMatch(/^Atualizado em 06\/01\/2027 1\d:/);
+    expect(again).not.toBe(lastOfDay);
+    expect(String(again)).toMatch(/^Atualizado em 07\/01\/2027 00:/);
   });
 });
 
