@@ -148,6 +148,18 @@ describe('an office of 30 companies', () => {
     expect(notes.map((n) => [n.idNotaFiscalServico, n.statusNotaFiscalServico])).toEqual([[note.id, 'AUTORIZADA']]);
     await expect(sb.touch({ org: sb.orgs[0].name, kind: 'addNote' })).rejects.toThrow(/404/);
   });
+
+  it("changes any organization's first customer, so that the customers' listing is not what it was", async () => {
+    const demo = sb.orgs[0];
+    const before = await listAll(sb, '/v2/clientes', {}, demo.apiKey);
+    const touched = await sb.touch({ org: demo.name, kind: 'alterClient', at: '2026-12-01T10:33:00' });
+    const after = await listAll(sb, '/v2/clientes', {}, demo.apiKey);
+    expect(touched).toEqual({ org: demo.name, kind: 'alterClient', id: before[0].idCliente, at: '2026-12-01T10:33:00' });
+    expect(after.map((c) => c.idCliente)).toEqual(before.map((c) => c.idCliente));
+    expect(after.slice(1)).toEqual(before.slice(1));
+    expect(after[0].website).not.toBe(before[0].website);
+    expect(after[0].dataHoraAtualizacao).not.toBe(before[0].dataHoraAtualizacao);
+  });
 });
 
 describe('the office option', () => {
