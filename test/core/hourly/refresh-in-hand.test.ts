@@ -1,0 +1,138 @@
+/**
+ * A due refresh whose check found the sheet changed: when the check read the
+ * listing to its end and can tell it is whole, the usual run goes on from
+ * what it read, asks the service for none of it again, and writes and settles
+ * it with no checkpoint between. A listing the check cannot tell whole (not
+ * counted by the service, whose page numbering may have changed since the
+ * last walk) is walked again by the run.
+ */
+import { describe, expect, it } from 'vitest';
+import type { HttpOutcome } from '../../../src/api/transport';
+import { dispatch } from '../../../src/core/hourly/dispatch';
+import { checkRefresh } from '../../../src/core/hourly/unchanged-run';
+import { beginRun } from '../../../src/core/runs/begin';
+import { stepRun } from '../../../src/core/runs/step';
+import { trusted } from '../bulk/fixtures';
+import { bulkJobStore } from '../../../src/core/bulk/stored-job';
+import { type Asked, customers, PAGE_ROWS, zone } from '../fake-service';
+import { HOUR, refresh, runToEnd, savesOf, type TaggedSheet, type World, world } from '../runs/run-world';
+
+/** A scheduled report of `records` pulled to its end an hour ago, whose listing is now `now`. */
+function changed(records: Array<Record<string, unknown>>, now: Array<Record<string, unknown>>, setUp: (w: World) => void = () => {}) {
+  const w = world({ k1: records });
+  setUp(w);
+  const r = w.report({ schedule: { kind: 'hourly' } });
+  refresh(w.deps, r.id, 'manual');
+  expect(runToEnd(w, r.id).status).toBe('done');
+  w.tick(HOUR);
+  w.service.companies.k1 = now;
+  const ids = () => (w.book.byName('Clientes') as TaggedSheet).grid.slice(1).map((row) => row[0]);
+  return { w, r, ids };
+}
+
+/** The refresh the hourly run makes of `id`: the check, then the run from what it handed on, in one step. */
+function refreshed(w: World, id: string) {
+  const checked = checkRefresh(w.deps, w.reports.get(id));
+  expect(checked.unchanged).toBeNull();
+  const began = beginRun(w.deps, w.reports.get(id), 'agendado', null);
+  return { checked, began, step: () => stepRun(w.deps, began.report, began.job, w.now() + 600_000, checked.inHand) };
+}
+
+/** A service that numbers its pages from `base` and does not count its listing (no totals, no page size). */
+function uncounted(w: World, base: () => 0 | 1) {
+  return ({ key, page }: Asked): HttpOutcome => {
+    const records = w.service.companies[key];
+    const at = page - base();
+    const data = at < 0 ? [] : records.slice(at * PAGE_ROWS, (at + 1) * PAGE_ROWS);
+    return { kind: 'response', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: '200', message: [], data }) };
+  };
+}
+
+describe('the run after a check that found the sheet changed', () => {
+  it('asks the service for nothing the check read, and writes the listing as the check read it', () => {
+    const { w, r, ids } = changed(customers(1, 7), customers(2, 8));
+    const walked = w.reports.get(r.id).lastWalk;
+    const { checked, step } = refreshed(w, r.id);
+    expect(checked.inHand?.pages.flatMap((p) => p.records).map((c) => c.idCliente)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    const asked = w.service.asked.length;
+    expect(step().progress.status).toBe('done');
+    expect(w.service.asked.length).toBe(asked);
+    expect(ids()).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(w.reports.get(r.id)).toMatchObject({ lastRun: { result: 'ok', rows: 8, origin: 'agendado' }, lastWalk: walked });
+    expect(w.history().length).toBe(2);
+  });
+
+  it('saves its job where it began and nowhere after: no checkpoint and no flush until the run ends, its job then gone', () => {
+    const { w, r } = changed(customers(1, 7), customers(1, 8));
+    const { step } = refreshed(w, r.id);
+    const events = savesOf(w);
+    expect(step().progress.status).toBe('done');
+    expect(events).toEqual([]);
+    expect(w.deps.jobs.get(r.id)).toBeNull();
+  });
+
+  it('is handed nothing by a check that did not read the listing to its end, and walks it itself', () => {
+    const { w, r, ids } = changed(customers(1, 7), customers(1, 3 * 25));
+    const { checked, step } = refreshed(w, r.id);
+    expect(checked.inHand).toBeUndefined();
+    expect(step().progress.status).toBe('done');
+    expect(ids()).toHaveLength(75);
+  });
+
+  it('from the hourly run: the due report is refreshed from what its check read, in the round trip of the check', () => {
+    const { w, r, ids } = changed(customers(1, 7), customers(1, 8));
+    const trips = w.service.trips;
+    const stored = { reports: w.reports.list(), pulls: w.deps.jobs.list(), bulk: [] };
+    const bulk = { book: w.book, jobs: bulkJobStore(trusted()), zone, now: w.now, sleep: () => {}, newId: () => 'id', clientFor: w.deps.clientFor };
+    const result = dispatch({ runs: w.deps, bulk }, stored, w.now() + 5 * 60_000);
+    expect(result.started).toEqual([r.id]);
+    expect(w.service.trips - trips).toBe(1);
+    expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(w.reports.get(r.id).lastRun).toMatchObject({ result: 'ok', rows: 8, origin: 'agendado' });
+  });
+});
+
+describe('a listing the service does not count', () => {
+  it('numbered from 1 as at the last walk: page 0 alone is asked, and the run asks for nothing more', () => {
+    const { w, r, ids } = changed(customers(1, 7), customers(1, 8), (w) => {
+      w.service.fault = uncounted(w, () => 1);
+    });
+    expect(w.reports.get(r.id).lastWalk).toEqual({ base: 1, pages: 3 });
+    const before = w.service.asked.length;
+    const { checked, step } = refreshed(w, r.id);
+    // The check's walk (the last walk's three pages and one more, in one round trip), then page 0 in a round trip of its own.
+    const asked = w.service.asked.slice(before);
+    expect(asked.map((a) => a.page)).toEqual([1, 2, 3, 4, 0]);
+    expect(asked[4].trip).toBe(asked[3].trip + 1);
+    expect(checked.inHand).toBeDefined();
+    const after = w.service.asked.length;
+    expect(step().progress.status).toBe('done');
+    expect(w.service.asked.length).toBe(after);
+    expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('now numbered from 0 where the last walk found 1: the check misses the first page, hands on nothing, and the run walks every record', () => {
+    let base: 0 | 1 = 1;
+    const { w, r, ids } = changed(customers(1, 7), customers(1, 8), (w) => {
+      w.service.fault = uncounted(w, () => base);
+    });
+    base = 0;
+    const { checked, step } = refreshed(w, r.id);
+    expect(checked.inHand).toBeUndefined();
+    expect(step().progress.status).toBe('done');
+    expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(w.reports.get(r.id).lastWalk?.base).toBe(0);
+  });
+
+  it('whose page 0 fails: nothing is handed on, and the run meets the service itself', () => {
+    const { w, r, ids } = changed(customers(1, 7), customers(1, 8), (w) => {
+      w.service.fault = uncounted(w, () => 1);
+    });
+    const serve = w.service.fault;
+    w.service.fault = (asked) => (asked.page === 0 ? { kind: 'network-error', message: 'ECONNRESET' } : serve(asked));
+    const { checked, step } = refreshed(w, r.id);
+    expect(checked.inHand).toBeUndefined();
+    expect(step().progress.status).toBe('failed');
+    expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});
