@@ -56,6 +56,10 @@ function reportSheet(book: BookPort, spec: ImportSpec, look: SheetLook): { sheet
   return { sheet: book.create(spec.sheetName), recreated: false };
 }
 
+function tag(sheet: SheetPort, key: string, value: string): void {
+  if (sheet.sheetTag(key) !== value) sheet.setSheetTag(key, value);
+}
+
 /** Starts the pull `spec` on the sheet `found`, as the run looked at it before it planned (with the same column choice). */
 export function startImport(spec: ImportSpec, deps: ImportDeps, found: SheetLook): ImportState {
   const name = spec.sheetName.trim();
@@ -76,8 +80,9 @@ export function startImport(spec: ImportSpec, deps: ImportDeps, found: SheetLook
     found.columns,
   );
   prepareSheet(sheet, found.ours, layout.positions);
-  sheet.setSheetTag(LISTING_TAG, spec.listing);
-  if (spec.reportId) sheet.setSheetTag(SHEET_TAG, reportTag(spec.reportId));
+  // A tag that already says so is not written again: each write is a read of the sheet's metadata and a call.
+  tag(sheet, LISTING_TAG, spec.listing);
+  if (spec.reportId) tag(sheet, SHEET_TAG, reportTag(spec.reportId));
   const warnings: string[] = [];
   const listed = (labels: readonly string[]) => labels.join(', ');
   if (recreated) warnings.push(`A aba do relatório tinha sido apagada e foi criada de novo ("${sheet.name()}").`);

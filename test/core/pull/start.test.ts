@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { listing } from '../../../src/api/operations';
 import { ImportError } from '../../../src/core/pull/state';
 import { childSheetName, PARTIAL_MARK, sheetNameProblem } from '../../../src/core/sheets/sheet-names';
+import { LAYOUT_TAG, LISTING_TAG, SHEET_TAG } from '../../../src/core/sheets/sheet-layout';
 import { tableSpec } from '../../../src/core/sheets/table';
+import { reportTag } from '../../../src/core/trust/targets';
 import type { StrictSheet } from './strict-book';
 import { startDeps, startSpec, startLooked } from './world';
 
@@ -93,5 +95,23 @@ describe('the header of a run under way', () => {
     const width = (id: number) => (d.book.byId(id) as StrictSheet).grid[0].length;
     // The customer's card (number, CVV, expiry, printed name, holder's CPF): five columns more.
     expect(width(withCards.sheetId)).toBe(width(plain.sheetId) + 5);
+  });
+});
+
+describe("the sheet's own tags", () => {
+  it('are written when they do not say the listing and the report yet, and not again when they already do', () => {
+    const d = startDeps();
+    const first = startLooked(startSpec({ reportId: 'r1' }), d);
+    const sheet = d.book.byId(first.sheetId) as StrictSheet;
+    const written: string[] = [];
+    const setSheetTag = sheet.setSheetTag.bind(sheet);
+    sheet.setSheetTag = (key, value) => {
+      written.push(`${key}=${value}`);
+      setSheetTag(key, value);
+    };
+    startLooked(startSpec({ reportId: 'r1', sheetId: first.sheetId }), d);
+    expect(written).toEqual([]);
+    startLooked(startSpec({ reportId: 'r2', sheetId: first.sheetId, listing: 'faturas' }), d);
+    expect(written.filter((w) => !w.startsWith(LAYOUT_TAG))).toEqual([`${LISTING_TAG}=faturas`, `${SHEET_TAG}=${reportTag('r2')}`]);
   });
 });
