@@ -7,7 +7,7 @@
  */
 import { listing } from '../../api/operations';
 import type { Column } from '../sheets/table';
-import { COLUMN_TAG, LISTING_TAG, resolveLayout, SHEET_TAG } from '../sheets/sheet-layout';
+import { COLUMN_TAG, LISTING_TAG, resolveHeader, SHEET_TAG } from '../sheets/sheet-layout';
 import { freeName, sheetNameProblem } from '../sheets/sheet-names';
 import type { BookPort, SheetPort } from '../sheets/sheet-port';
 import { tableSpec } from '../sheets/table';
@@ -71,7 +71,7 @@ export function startImport(spec: ImportSpec, deps: ImportDeps, found: SheetLook
   const { sheet, recreated } = reportSheet(deps.book, { ...spec, sheetName: name }, found);
   const previous = found.listing;
   // A sheet the look did not find is new: no column of ours yet.
-  const layout = resolveLayout(
+  const { layout, notes } = resolveHeader(
     sheet,
     found.ours,
     knownKeys(),
@@ -79,7 +79,7 @@ export function startImport(spec: ImportSpec, deps: ImportDeps, found: SheetLook
     previous === null ? null : previous === spec.listing,
     found.columns,
   );
-  prepareSheet(sheet, found.ours, layout.positions);
+  prepareSheet(sheet, found.ours, layout.positions, notes);
   // A tag that already says so is not written again: each write is a read of the sheet's metadata and a call.
   tag(sheet, LISTING_TAG, spec.listing);
   if (spec.reportId) tag(sheet, SHEET_TAG, reportTag(spec.reportId));
