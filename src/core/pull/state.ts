@@ -143,8 +143,8 @@ export interface StepOptions {
 /**
  * A listing read to its end just before the run began (the hourly check of an
  * unchanged sheet), with the filters it was read for: its pages, and the walk's
- * state after the last. The service counted it and every record it counted
- * came, so no page was missed.
+ * state after the last. No page was missed: the service counted the listing and
+ * every record counted came, or the walk's page numbering was told afresh.
  */
 export interface InHand {
   listing: ListingKey;

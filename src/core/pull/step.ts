@@ -13,7 +13,7 @@ import type { ApiRecord } from '../../api/envelopes';
 import type { PageResult } from '../../api/paging';
 import { listing } from '../../api/operations';
 import { bounded } from '../bounds';
-import { StepBudget, writeCostMs } from '../deadline';
+import { fits, StepBudget, writeCostMs } from '../deadline';
 import { tableSpec } from '../sheets/table';
 import { failureMessage, messageOf } from './cell-limit';
 import type { Companies, Walker } from './companies';
@@ -75,11 +75,23 @@ function failWalker(companies: Companies, walker: Walker, err: unknown): void {
   place.message = companies.failure(err, failures, text);
 }
 
-/** The listing in hand, when it is what this run asks (its listing, its filters) and the run has fetched nothing yet: one company only. */
-export function heldFor(state: ImportState, inHand: InHand | undefined): InHand | undefined {
+/** The cells a record may bring: its row, and a row in each child sheet. */
+function recordWidth(state: ImportState, companies: Companies): number {
+  const table = tableSpec(listing(state.spec.listing));
+  const lead = companies.lead.length;
+  return lead + table.columns.length + table.children.reduce((n, c) => n + lead + c.columns.length, 0);
+}
+
+/**
+ * The listing in hand, when it is what this run asks (its listing, its filters), the run has fetched nothing yet
+ * (one company only), and its write, at its worst, ends before the step's limit; else the run walks it as usual.
+ */
+function heldFor(state: ImportState, deps: ImportDeps, options: StepOptions, companies: Companies): InHand | undefined {
+  const { inHand } = options;
   if (!inHand || state.companies || state.pager !== null || state.pages > 0) return undefined;
-  const same = inHand.listing === state.spec.listing && JSON.stringify(inHand.filters) === JSON.stringify(state.spec.filters);
-  return same ? inHand : undefined;
+  if (inHand.listing !== state.spec.listing || JSON.stringify(inHand.filters) !== JSON.stringify(state.spec.filters)) return undefined;
+  const rows = inHand.pages.reduce((n, page) => n + page.records.length, 0);
+  return fits(deps.now(), writeCostMs(rows, recordWidth(state, companies), FINISH_CALLS), options.limit) ? inHand : undefined;
 }
 
 /** Each running company's walk from where it stands (a listing in hand: from its end); a connection the owner deleted fails here, alone. */
@@ -161,10 +173,8 @@ function waves(next: ImportState, deps: ImportDeps, options: StepOptions, writer
     totals(next, writer, lanes, false);
   }
   const flushRows = deps.flushRows ?? DEFAULT_FLUSH_ROWS;
-  const table = tableSpec(listing(next.spec.listing));
-  const lead = writer.companies.lead.length;
   // A record may bring a row to each child sheet too: the write is planned as that wide.
-  const width = lead + table.columns.length + table.children.reduce((n, c) => n + lead + c.columns.length, 0);
+  const width = recordWidth(next, writer.companies);
   const budget = new StepBudget(deps.now, options);
   // Companies whose wave failed walk no more this step: resting until the next one, or failed.
   const stopped = new Set<Lane>();
@@ -268,7 +278,7 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
   } catch (err) {
     return fail(err);
   }
-  const held = heldFor(state, options.inHand);
+  const held = heldFor(state, deps, options, writer.companies);
   const saving = held ? unsaved(deps) : deps;
   const lanes = walks(next, writer.companies, options.base, held);
   try {

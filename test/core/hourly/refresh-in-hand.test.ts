@@ -71,6 +71,21 @@ describe('the run after a check that found the sheet changed', () => {
     expect(w.deps.jobs.get(r.id)).toBeNull();
   });
 
+  it('leaves what it was handed when its write would not end before the execution must stop: the run goes on as any other, in a later step', () => {
+    const { w, r, ids } = changed(customers(1, 7), customers(2, 8));
+    const { began, step } = refreshed(w, r.id);
+    w.deps.limit = w.now() + 100;
+    expect(step().progress.status).toBe('running');
+    expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    w.deps.limit = undefined;
+    const asked = w.service.asked.length;
+    const job = w.deps.jobs.get(r.id);
+    expect(job?.state).toMatchObject({ pager: null, rows: 0 });
+    expect(stepRun(w.deps, began.report, job as NonNullable<typeof job>, w.now() + 600_000).progress.status).toBe('done');
+    expect(w.service.asked.length).toBeGreaterThan(asked);
+    expect(ids()).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
   it('is handed nothing by a check that did not read the listing to its end, and walks it itself', () => {
     const { w, r, ids } = changed(customers(1, 7), customers(1, 3 * 25));
     const { checked, step } = refreshed(w, r.id);
