@@ -65,6 +65,8 @@ export class ChildSheets {
   readonly tables: readonly ChildTable[];
   /** What the search for each child's sheet found in this step: the write, the sweep and the marks ask it again, and each search is a call or two. */
   private readonly found = new Map<string, SheetPort | null>();
+  /** Every child sheet's tag, searched once for all of this step's child lists (a sheet this step makes is known by its entry). */
+  private tagged: ReadonlyArray<{ sheet: SheetPort; value: string }> | undefined;
 
   constructor(
     private readonly state: ImportState,
@@ -86,8 +88,13 @@ export class ChildSheets {
   existing(child: ChildTable): SheetPort | null {
     const entered = this.byEntry(child);
     if (entered) return entered;
-    if (!this.found.has(child.field))
-      this.found.set(child.field, findChildSheet(this.deps.book, this.state.sheetId, child.field, childSheetName(this.state.spec.sheetName, child)));
+    if (!this.found.has(child.field)) {
+      this.tagged ??= this.deps.book.tagged(CHILD_TAG);
+      this.found.set(
+        child.field,
+        findChildSheet(this.deps.book, this.state.sheetId, child.field, childSheetName(this.state.spec.sheetName, child), this.tagged),
+      );
+    }
     return this.found.get(child.field) ?? null;
   }
 

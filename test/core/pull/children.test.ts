@@ -403,7 +403,7 @@ describe('an open child sheet, more cases', () => {
 });
 
 describe('the child sheets a step looks for', () => {
-  it('are looked for once each in a step, however often its write, sweep and marks ask for them', () => {
+  it('are looked for once each in a step, however often its write, sweep and marks ask for them, in one search of their tags', () => {
     const pull = pulling(customers(1, 7), {});
     const looked: string[] = [];
     const { book } = pull;
@@ -420,5 +420,7 @@ describe('the child sheets a step looks for', () => {
     expect(pull.toEnd().status).toBe('done');
     expect(looked.length).toBeGreaterThan(0);
     expect(new Set(looked).size).toBe(looked.length);
+    // One search of every child sheet's tag serves each child list of the step.
+    expect(looked.filter((l) => l.startsWith(CHILD_TAG))).toEqual([`${CHILD_TAG}=undefined`]);
   });
 });
