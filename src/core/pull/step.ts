@@ -83,12 +83,12 @@ function recordWidth(state: ImportState, companies: Companies): number {
 }
 
 /**
- * The listing in hand, when it is what this run asks (its listing, its filters), the run has fetched nothing yet
- * (one company only), and its write, at its worst, ends before the step's limit; else the run walks it as usual.
+ * The listing in hand, when it is what this run asks (its listing, its filters), the run's walk has not begun (one
+ * company only), and its write, at its worst, ends before the step's limit; else the run walks it as usual.
  */
 function heldFor(state: ImportState, deps: ImportDeps, options: StepOptions, companies: Companies): InHand | undefined {
   const { inHand } = options;
-  if (!inHand || state.companies || state.pager !== null || state.pages > 0) return undefined;
+  if (!inHand || state.companies || state.pager !== null) return undefined;
   if (inHand.listing !== state.spec.listing || JSON.stringify(inHand.filters) !== JSON.stringify(state.spec.filters)) return undefined;
   const rows = inHand.pages.reduce((n, page) => n + page.records.length, 0);
   return fits(deps.now(), writeCostMs(rows, recordWidth(state, companies), FINISH_CALLS), options.limit) ? inHand : undefined;

@@ -14,7 +14,9 @@ import { beginRun } from '../../../src/core/runs/begin';
 import { stepRun } from '../../../src/core/runs/step';
 import { trusted } from '../bulk/fixtures';
 import { bulkJobStore } from '../../../src/core/bulk/stored-job';
-import { type Asked, customers, PAGE_ROWS, zone } from '../fake-service';
+import { type Asked, customers, PAGE_ROWS, refused, zone } from '../fake-service';
+import { CALL_MS } from '../../../src/core/deadline';
+import { FINISH_CALLS, type InHand } from '../../../src/core/pull/state';
 import { HOUR, refresh, runToEnd, savesOf, type TaggedSheet, type World, world } from '../runs/run-world';
 
 /** A scheduled report of `records` pulled to its end an hour ago, whose listing is now `now`. */
@@ -71,6 +73,22 @@ describe('the run after a check that found the sheet changed', () => {
     expect(w.deps.jobs.get(r.id)).toBeNull();
   });
 
+  it('takes what it was handed when its write, at its worst, ends before the execution must stop', () => {
+    const { w, r, ids } = changed(customers(1, 7), customers(2, 8));
+    const { step } = refreshed(w, r.id);
+    w.deps.limit = w.now() + 60_000;
+    const asked = w.service.asked.length;
+    expect(step().progress.status).toBe('done');
+    expect(w.service.asked.length).toBe(asked);
+    expect(ids()).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    // The write of eight rows, not only its calls, must fit.
+    const tight = changed(customers(1, 7), customers(2, 8));
+    const again = refreshed(tight.w, tight.r.id);
+    tight.w.deps.limit = tight.w.now() + FINISH_CALLS * CALL_MS + 1;
+    expect(again.step().progress.status).toBe('running');
+    expect(tight.ids()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('leaves what it was handed when its write would not end before the execution must stop: the run goes on as any other, in a later step', () => {
     const { w, r, ids } = changed(customers(1, 7), customers(2, 8));
     const { began, step } = refreshed(w, r.id);
@@ -84,6 +102,29 @@ describe('the run after a check that found the sheet changed', () => {
     expect(stepRun(w.deps, began.report, job as NonNullable<typeof job>, w.now() + 600_000).progress.status).toBe('done');
     expect(w.service.asked.length).toBeGreaterThan(asked);
     expect(ids()).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('walks the listing itself when what it was handed was read for another listing or other filters', () => {
+    for (const other of [{ filters: { nome: 'Cliente' } }, { listing: 'faturas' as const }]) {
+      const { w, r, ids } = changed(customers(1, 7), customers(2, 8));
+      const { checked, began } = refreshed(w, r.id);
+      const asked = w.service.asked.length;
+      const handed = { ...(checked.inHand as InHand), ...other };
+      expect(stepRun(w.deps, began.report, began.job, w.now() + 600_000, handed).progress.status).toBe('done');
+      expect(w.service.asked.length).toBeGreaterThan(asked);
+      expect(ids()).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+  });
+
+  it('refuses up front, as a walk would, a listing in hand the spreadsheet cannot take', () => {
+    const { w, r, ids } = changed(customers(1, 7), customers(2, 8));
+    const { checked, began } = refreshed(w, r.id);
+    const inHand = checked.inHand as InHand;
+    const huge = { ...inHand, pager: { ...inHand.pager, totalRows: 1_000_000 } };
+    const run = stepRun(w.deps, began.report, began.job, w.now() + 600_000, huge);
+    expect(run.progress.status).toBe('failed');
+    expect(run.progress.message).toMatch(/células/);
+    expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('is handed nothing by a check that did not read the listing to its end, and walks it itself', () => {
@@ -107,6 +148,23 @@ describe('the run after a check that found the sheet changed', () => {
   });
 });
 
+describe('a listing the service counts', () => {
+  it('numbered from 1: what the check read is whole by the count, and no page 0 is asked', () => {
+    const { w, r, ids } = changed(customers(1, 7), customers(1, 8), (w) => {
+      w.service.fault = ({ key, page }) => (page === 0 ? refused(404, 'Página inexistente') : w.service.page(key, page - 1));
+    });
+    expect(w.reports.get(r.id).lastWalk?.base).toBe(1);
+    const before = w.service.asked.length;
+    const { checked, step } = refreshed(w, r.id);
+    expect(checked.inHand).toBeDefined();
+    expect(w.service.asked.slice(before).map((a) => a.page)).not.toContain(0);
+    const asked = w.service.asked.length;
+    expect(step().progress.status).toBe('done');
+    expect(w.service.asked.length).toBe(asked);
+    expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+});
+
 describe('a listing the service does not count', () => {
   it('numbered from 1 as at the last walk: page 0 alone is asked, and the run asks for nothing more', () => {
     const { w, r, ids } = changed(customers(1, 7), customers(1, 8), (w) => {
@@ -123,6 +181,46 @@ describe('a listing the service does not count', () => {
     const after = w.service.asked.length;
     expect(step().progress.status).toBe('done');
     expect(w.service.asked.length).toBe(after);
+    expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('numbered from 0 as at the last walk: handed on, with no page asked again', () => {
+    const { w, r, ids } = changed(customers(1, 7), customers(1, 8), (w) => {
+      w.service.fault = uncounted(w, () => 0);
+    });
+    expect(w.reports.get(r.id).lastWalk?.base).toBe(0);
+    const before = w.service.asked.length;
+    const { checked, step } = refreshed(w, r.id);
+    expect(checked.inHand).toBeDefined();
+    const pages = w.service.asked.slice(before).map((a) => a.page);
+    expect(new Set(pages).size).toBe(pages.length);
+    expect(step().progress.status).toBe('done');
+    expect(w.service.asked.length - before).toBe(pages.length);
+    expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('read by a check that told the numbering itself (no last walk): page 0 is not asked again', () => {
+    // Four records: the check's two round trips read them all from the start (pages 0 and 1, then 2).
+    const { w, r } = changed(customers(1, 3), customers(1, 4), (w) => {
+      w.service.fault = uncounted(w, () => 1);
+    });
+    const before = w.service.asked.length;
+    const checked = checkRefresh(w.deps, { ...w.reports.get(r.id), lastWalk: undefined });
+    expect(checked.inHand).toBeDefined();
+    const pages = w.service.asked.slice(before).map((a) => a.page);
+    expect(pages.filter((p) => p === 0)).toEqual([0]);
+  });
+
+  it('now numbered from 1 where the last walk found 0, page 0 empty: the check read nothing, hands on nothing, and the run walks every record', () => {
+    let base: 0 | 1 = 0;
+    const { w, r, ids } = changed(customers(1, 7), customers(1, 8), (w) => {
+      w.service.fault = uncounted(w, () => base);
+    });
+    expect(w.reports.get(r.id).lastWalk?.base).toBe(0);
+    base = 1;
+    const { checked, step } = refreshed(w, r.id);
+    expect(checked.inHand).toBeUndefined();
+    expect(step().progress.status).toBe('done');
     expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
@@ -149,5 +247,18 @@ describe('a listing the service does not count', () => {
     expect(checked.inHand).toBeUndefined();
     expect(step().progress.status).toBe('failed');
     expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe('a run whose walk has begun', () => {
+  it('goes on from where it stands, whatever listing in hand it is given', () => {
+    const { w, r, ids } = changed(customers(1, 7), customers(2, 12));
+    const { checked, began } = refreshed(w, r.id);
+    const first = stepRun(w.deps, began.report, began.job, w.now() + 1_500);
+    expect(first.job.state.pager).not.toBeNull();
+    const asked = w.service.asked.length;
+    expect(stepRun(w.deps, first.report, first.job, w.now() + 600_000, checked.inHand).progress.status).toBe('done');
+    expect(w.service.asked.length).toBeGreaterThan(asked);
+    expect(ids()).toEqual(Array.from({ length: 12 }, (_, i) => i + 2));
   });
 });
