@@ -109,6 +109,12 @@ export class BillingClient {
     return this.walk(key, filters, request).pager;
   }
 
+  /** One page of a listing alone, decoded as a walk's wave would decode it, or why it failed. */
+  listPage<K extends ListingKey>(key: K, filters: ListingFilters<K> | FilterValues, page: number): ReturnType<PageFetcher<ListingRecord<K>>>[number] {
+    const walk = this.walk(key, filters);
+    return walk.decode(this.http.sendAll(walk.specs([page])))[0];
+  }
+
   /** A listing's walk: its pager, and the requests and decoding of its pages for waves shared with other walks (`waveAcross`). */
   walk<K extends ListingKey>(key: K, filters: ListingFilters<K> | FilterValues, request: PagerRequest = {}): Walk<ListingRecord<K>> {
     const op = listing(key);

@@ -8,7 +8,7 @@ import type { AgendaEntry, AgendaStore } from '../core/hourly/agenda';
 import { askedIn } from '../core/hourly/asked-runs';
 import { pausedCompanies } from '../core/hourly/paused';
 import { mustOpen, nextAfterQuiet } from '../core/hourly/quiet-check';
-import { digestOf } from '../core/hourly/quiet-mark';
+import { recordsDigest } from '../core/hourly/quiet-mark';
 import { listingAsWalked } from '../core/hourly/unchanged-run';
 import { clientFor, connectionStore, userStore } from './services';
 import { gasZone } from './zone';
@@ -25,8 +25,8 @@ export function settleQuietly(id: string, entry: AgendaEntry | undefined, agenda
     const connections = connectionStore();
     for (const q of record.reports) {
       const client = clientFor(connections.byId(q.connectionId), { zone }).withLimit(deadline);
-      const records = listingAsWalked(client, q.listing, q.filters, q.walk);
-      if (!records || digestOf(JSON.stringify(records)) !== q.records) return false;
+      const read = listingAsWalked(client, q.listing, q.filters, q.walk);
+      if (!read || recordsDigest(read) !== q.records) return false;
     }
   } catch {
     // A failure is the usual run's to meet and report, with the document open.

@@ -54,14 +54,15 @@ describe('a spreadsheet with many reports', () => {
     const [run] = emu.runDueTriggers(SP('2026-11-22T11:59:00'), { onServiceCall });
     expect(run.counters.urlFetchRequests).toBeGreaterThan(0);
     // Of seven sheets (the first, four reports, Histórico, the work sheet) only the report's own tags are read, then
-    // the two tags the run sets and the columns' places it keeps for the next run. Histórico and the child sheets are
-    // found by a search of the spreadsheet's sheet metadata, the report's sheet by its id: no sheet is listed.
-    expect(calls.get('Sheet.getDeveloperMetadata')).toBe(1 + 2 + 1);
+    // the columns' places the run keeps for the next run (its two tags already say what the run would set). Histórico
+    // and the child sheets are found by a search of the spreadsheet's sheet metadata, the report's sheet by its id: no
+    // sheet is listed.
+    expect(calls.get('Sheet.getDeveloperMetadata')).toBe(1 + 1);
     expect(calls.get('Spreadsheet.getSheets')).toBeUndefined();
     expect(calls.get('Sheet.getSheetId')).toBeLessThanOrEqual(2);
     expect(calls.get('Sheet.createDeveloperMetadataFinder')).toBe(1);
-    // Two flushes: the block with its checkpoint, and the lock's release (the small settling parts wait for it).
-    expect(calls.get('SpreadsheetApp.flush')).toBe(2);
+    // One flush, the lock's release: the check read the listing whole, and the run writes and settles it with no checkpoint between.
+    expect(calls.get('SpreadsheetApp.flush')).toBe(1);
     // The report sheet's grid size is read once (and the work sheet's), every other sheet's not at all: no sheet grows.
     expect(calls.get('Sheet.getMaxRows')).toBe(2);
     // The records' dates are read in the spreadsheet's zone by Intl, once two probes showed it agrees with Sheets.

@@ -13,7 +13,7 @@ import type { PullJob, RunDeps } from '../runs/deps';
 import { stepRun } from '../runs/step';
 import type { Report, ReportStore } from '../reports/reports';
 import { isDue, nextRun } from '../reports/schedule';
-import { unchangedRun } from './unchanged-run';
+import { checkRefresh } from './unchanged-run';
 import { appendSkipped } from '../reports/history';
 import { pausedReport } from './paused';
 
@@ -277,13 +277,14 @@ function duePhase(
           continue;
         }
         // A sheet that already holds what the listing returns is left alone (unchanged-run.ts).
-        if (unchangedRun(deps.runs, report)) {
+        const checked = checkRefresh(deps.runs, report);
+        if (checked.unchanged) {
           result.started.push(report.id);
           continue;
         }
         // A due report has no running pull (dueReports): whatever job it left, done or failed, the new run replaces.
         const began = beginRun(deps.runs, report, 'agendado', null);
-        const run = stepRun(deps.runs, began.report, began.job, until);
+        const run = stepRun(deps.runs, began.report, began.job, until, checked.inHand);
         if (run.progress.done) result.started.push(report.id);
         else pulls.push({ report: run.report, job: run.job, scheduledHere: true });
       }

@@ -3,6 +3,7 @@
  * returned, the day it was asked, and the report's terms then.
  */
 import type { Zone } from '../../api/calendar';
+import type { InHand } from '../pull/state';
 import type { Report } from '../reports/reports';
 
 /** A 53-bit digest of a text (cyrb53): equal texts, equal digests; different ones collide about once in 2⁵³. */
@@ -17,6 +18,11 @@ export function digestOf(text: string): string {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+/** The digest of every record a listing read whole brought, in the order they came. */
+export function recordsDigest(read: Pick<InHand, 'pages'>): string {
+  return digestOf(JSON.stringify(read.pages.flatMap((page) => page.records)));
 }
 
 /** The day of `at` in `zone`, YYYY-MM-DD. */

@@ -12,19 +12,22 @@
  * keeps the runs that wrote the sheet or failed, not one line an hour for each
  * report that stayed the same). Anything else (a record changed, added or gone,
  * a cell of ours the person edited, a header renamed, child items, more than
- * two round trips of pages) starts the usual run, which rewrites it all.
+ * two round trips of pages) starts the usual run, which rewrites it all: from
+ * the pages the check read, when it read the listing to its end.
  *
  * "Recebido em" is not compared and stays: as after an incremental refresh, it
  * says when the row's data last came, which it still is.
  */
 import { isDate } from '../../api/calendar';
+import type { BillingClient } from '../../api/client';
 import type { ApiRecord } from '../../api/envelopes';
 import type { FilterValues } from '../../api/filters';
-import type { BillingClient } from '../../api/client';
+import type { PageResult } from '../../api/paging';
 import { type ListingKey, listing } from '../../api/operations';
 import { CHILD_TAG, childTagValue } from '../sheets/child-sheet';
 import { reportColumns } from '../pull/layout';
 import { lookAtSheet, type SheetLook } from '../pull/start';
+import type { InHand } from '../pull/state';
 import { WAVE_REQUESTS } from '../pull/wave-share';
 import type { Report } from '../reports/reports';
 import { backoff } from '../reports/run-backoff';
@@ -34,7 +37,7 @@ import { matches } from '../sheets/sheet-filters';
 import type { SheetPort } from '../sheets/sheet-port';
 import { CellConverter, type CellValue, childRowCount, recordRow, tableSpec } from '../sheets/table';
 import { runTargetProblem } from '../trust/targets';
-import { dayOf, digestOf, termsOf } from './quiet-mark';
+import { dayOf, recordsDigest, termsOf } from './quiet-mark';
 
 /** Round trips the check may spend before it leaves the report to its usual run. */
 const MAX_WAVES = 2;
@@ -57,28 +60,45 @@ function eligible(deps: RunDeps, report: Report): boolean {
   );
 }
 
-/** Every record the listing gives for `filters` in at most MAX_WAVES round trips, or null (more pages, a warning, a failure). */
-function listingNow(deps: RunDeps, report: Report, filters: FilterValues): ApiRecord[] | null {
-  return listingAsWalked(deps.clientFor(report.connectionId ?? '').withLimit(deps.limit), report.listing, filters, report.lastWalk);
+/** The whole listing for `filters` as read in at most MAX_WAVES round trips, or null (more pages, a warning, a failure). */
+function listingNow(client: BillingClient, report: Report, filters: FilterValues): InHand | null {
+  return listingAsWalked(client, report.listing, filters, report.lastWalk);
 }
 
 /**
- * Every record `listingKey` gives for `filters` in at most MAX_WAVES round trips through `client`, walked as `last`
+ * The whole of `listingKey` for `filters` as read through `client` in at most MAX_WAVES round trips, walked as `last`
  * says the last good pull walked it; null when it has more pages, a warning or a gap.
  */
-export function listingAsWalked(
-  client: BillingClient,
-  listingKey: ListingKey,
-  filters: FilterValues,
-  last?: { base: 0 | 1; pages: number },
-): ApiRecord[] | null {
+export function listingAsWalked(client: BillingClient, listingKey: ListingKey, filters: FilterValues, last?: { base: 0 | 1; pages: number }): InHand | null {
   // The last walk's numbering and length, one page more to see the end: a listing as long as it was comes in one round trip.
   // Were the numbering no longer so, records would be missing and the sheet would not match: the usual run then goes.
   const walk = client.walk(listingKey, filters, last ? { base: last.base, firstPages: last.pages + 1 } : {});
-  const records: ApiRecord[] = [];
-  for (let wave = 0; wave < MAX_WAVES && !walk.pager.done; wave++) for (const page of walk.pager.nextWave()) records.push(...page.records);
-  const { done, incomplete } = walk.pager.state;
-  return done && !incomplete && walk.pager.warnings.length === 0 ? records : null;
+  const pages: PageResult[] = [];
+  for (let wave = 0; wave < MAX_WAVES && !walk.pager.done; wave++) pages.push(...walk.pager.nextWave());
+  const pager = walk.pager.state;
+  return pager.done && !pager.incomplete && walk.pager.warnings.length === 0 ? { listing: listingKey, filters, pages, pager } : null;
+}
+
+/**
+ * What the check read, for the run that goes after it, when it is surely the whole listing. A walk on the last walk's
+ * numbering misses the first page of a service that now numbers from 0 where it numbered from 1, and nothing in the
+ * pages read says so unless the service counted the listing (fewer records than counted warn). Numbered from 0, a
+ * service that now numbers from 1 answers page 0 with an error, nothing (no records: never handed on) or page 1's
+ * records (repeated: the walk stops incomplete). Uncounted and numbered from 1, page 0 is asked, in one round trip:
+ * the numbering is what a run's first wave would make of it and the check's page 1.
+ */
+function forTheRun(client: BillingClient, report: Report, fetched: InHand): InHand | undefined {
+  const [first] = fetched.pages;
+  if (!first) return undefined;
+  if (fetched.pager.totalRows !== undefined || fetched.pager.base !== 1 || report.lastWalk === undefined) return fetched;
+  try {
+    const probe = client.walk(report.listing, fetched.filters);
+    const zero = client.listPage(report.listing, fetched.filters, 0);
+    probe.pager.takeWave([0, 1], [zero, { ok: true, list: { records: first.records, paging: first.paging, messages: [] } }]);
+    return probe.pager.state.base === 1 ? fetched : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A cell as the sheet gives it back against the value the run would write there. */
@@ -111,37 +131,55 @@ function holds(sheet: SheetPort, look: SheetLook, report: Report, idField: strin
   });
 }
 
+/** What the check found: the report saved as unchanged; else, for the usual run, the listing when the check read it whole. */
+export type RefreshCheck = { unchanged: Report; inHand?: undefined } | { unchanged: null; inHand?: InHand };
+
+const LEFT_TO_THE_RUN: RefreshCheck = { unchanged: null };
+
 /**
  * Settles a due report without a run when its sheet already holds what its
  * listing returns now: the check is recorded as the report's last run, and the
  * report is returned as saved. Null when the usual run must go.
  */
 export function unchangedRun(deps: RunDeps, report: Report): Report | null {
-  if (!eligible(deps, report)) return null;
+  return checkRefresh(deps, report).unchanged;
+}
+
+/**
+ * The check of a due report (see unchangedRun): when the usual run must go and
+ * the check read the listing to its end, what it read goes to the run, which
+ * then asks the service for none of it again.
+ */
+export function checkRefresh(deps: RunDeps, report: Report): RefreshCheck {
+  if (!eligible(deps, report)) return LEFT_TO_THE_RUN;
   const look = lookAtSheet(deps.book, report, { cardData: report.cardData });
   const { sheet } = look;
-  if (!sheet || runTargetProblem(sheet, report) !== null) return null;
+  if (!sheet || runTargetProblem(sheet, report) !== null) return LEFT_TO_THE_RUN;
   // Deleted or taken over by a colleague since this run read it: the usual run meets that at its first save and stops.
-  if (deps.stillStored && !deps.stillStored(report)) return null;
+  if (deps.stillStored && !deps.stillStored(report)) return LEFT_TO_THE_RUN;
   const startedAt = deps.now();
   // What the run would ask for: one company pulled whole, so the look decides nothing here.
   const asked = planPull(report, { at: startedAt, zone: deps.zone, sheet: look }).spec;
   const spec = tableSpec(listing(report.listing));
   // Child items are written to sheets of their own: a report that has any is left to its usual run.
   const ofThisSheet = childTagValue(sheet.id, '');
-  if (spec.children.length && deps.book.tagged(CHILD_TAG).some((t) => t.value.startsWith(ofThisSheet))) return null;
-  let fetched: ApiRecord[] | null;
+  if (spec.children.length && deps.book.tagged(CHILD_TAG).some((t) => t.value.startsWith(ofThisSheet))) return LEFT_TO_THE_RUN;
+  const client = deps.clientFor(report.connectionId ?? '').withLimit(deps.limit);
+  let fetched: InHand | null;
   try {
-    fetched = listingNow(deps, report, asked.filters);
+    fetched = listingNow(client, report, asked.filters);
   } catch {
     // The usual run meets the same failure and reports it as it always does.
-    return null;
+    return LEFT_TO_THE_RUN;
   }
-  if (!fetched || spec.children.some((child) => childRowCount(child, fetched as ApiRecord[]) > 0)) return null;
+  if (!fetched) return LEFT_TO_THE_RUN;
+  const all = fetched.pages.flatMap((page) => page.records);
+  const differs = (): RefreshCheck => ({ unchanged: null, inHand: forTheRun(client, report, fetched) });
+  if (spec.children.some((child) => childRowCount(child, all) > 0)) return differs();
   const conditions = asked.sheetFilters ?? [];
-  const records = conditions.length ? fetched.filter((r) => matches(conditions, r)) : fetched;
+  const records = conditions.length ? all.filter((r) => matches(conditions, r)) : all;
   const conv = new CellConverter(deps.zone);
-  if (!holds(sheet, look, report, spec.idField, records, conv) || conv.cuts.length) return null;
+  if (!holds(sheet, look, report, spec.idField, records, conv) || conv.cuts.length) return differs();
   const finishedAt = deps.now();
   const summary = {
     startedAt,
@@ -156,9 +194,9 @@ export function unchangedRun(deps: RunDeps, report: Report): Report | null {
   const { note: _none, ...pause } = backoff(report, 'ok', 'agendado', finishedAt, false);
   // Histórico keeps the runs that wrote the sheet or failed; a check that found it as it was is on the report's card only.
   // The rest of the day may settle this report from the agenda without opening the spreadsheet (quiet-check.ts).
-  const quiet = { day: dayOf(startedAt, deps.zone), terms: termsOf(report), filters: asked.filters, records: digestOf(JSON.stringify(fetched)) };
+  const quiet = { day: dayOf(startedAt, deps.zone), terms: termsOf(report), filters: asked.filters, records: recordsDigest(fetched) };
   const lastWalk = report.lastWalk && { base: report.lastWalk.base, pages: report.lastWalk.pages, quiet };
   const saved = deps.reports.save({ ...report, ...pause, lastRun: summary, lastSuccessStart: startedAt, ...(lastWalk ? { lastWalk } : {}) });
   deps.afterReportRun?.(saved);
-  return saved;
+  return { unchanged: saved };
 }

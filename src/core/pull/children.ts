@@ -63,6 +63,10 @@ function columnsFromHeader(sheet: SheetPort, child: ChildTable, lead = 0): Colum
 
 export class ChildSheets {
   readonly tables: readonly ChildTable[];
+  /** What the search for each child's sheet found in this step: the write, the sweep and the marks ask it again, and each search is a call or two. */
+  private readonly found = new Map<string, SheetPort | null>();
+  /** Every child sheet's tag, searched once for all of this step's child lists (a sheet this step makes is known by its entry). */
+  private tagged: ReadonlyArray<{ sheet: SheetPort; value: string }> | undefined;
 
   constructor(
     private readonly state: ImportState,
@@ -82,7 +86,16 @@ export class ChildSheets {
 
   /** The child sheet an earlier run of this report wrote, by its metadata; null when there is none. */
   existing(child: ChildTable): SheetPort | null {
-    return this.byEntry(child) ?? findChildSheet(this.deps.book, this.state.sheetId, child.field, childSheetName(this.state.spec.sheetName, child));
+    const entered = this.byEntry(child);
+    if (entered) return entered;
+    if (!this.found.has(child.field)) {
+      this.tagged ??= this.deps.book.tagged(CHILD_TAG);
+      this.found.set(
+        child.field,
+        findChildSheet(this.deps.book, this.state.sheetId, child.field, childSheetName(this.state.spec.sheetName, child), this.tagged),
+      );
+    }
+    return this.found.get(child.field) ?? null;
   }
 
   /** A child's columns as `sheet` holds them: after the lead columns, an open child's as this run or an earlier one laid them out. */

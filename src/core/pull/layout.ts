@@ -65,8 +65,17 @@ function writeHeader(sheet: SheetPort, columns: readonly Column[], partial: bool
   eachRun(positions, (column, indexes) => sheet.write(1, column, [indexes.map((i) => header[i])]));
 }
 
-/** Lays out the header of `columns` at `positions`, marked incomplete: text cells, each with its field in a note. */
-export function prepareSheet(sheet: SheetPort, columns: readonly Column[], positions: readonly number[] = consecutive(columns.length)): void {
+/**
+ * Lays out the header of `columns` at `positions`, marked incomplete: text cells, each with its field in a note.
+ * `notes`: the header's notes as just read, when the columns have not moved since; a run of them already as
+ * they would be written is not written again.
+ */
+export function prepareSheet(
+  sheet: SheetPort,
+  columns: readonly Column[],
+  positions: readonly number[] = consecutive(columns.length),
+  notes?: readonly string[],
+): void {
   sheet.ensureSize(2, Math.max(...positions));
   eachRun(positions, (column, indexes) => {
     sheet.setFormats(
@@ -76,11 +85,8 @@ export function prepareSheet(sheet: SheetPort, columns: readonly Column[], posit
       indexes.map(() => '@'),
     );
     // The field names stay machine-readable in the header notes, with what their codes mean below.
-    sheet.setNotes(
-      1,
-      column,
-      indexes.map((i) => headerNote(columns[i])),
-    );
+    const wanted = indexes.map((i) => headerNote(columns[i]));
+    if (!notes || wanted.some((note, k) => notes[column - 1 + k] !== note)) sheet.setNotes(1, column, wanted);
   });
   writeHeader(sheet, columns, true, positions);
   sheet.freezeRows(1);

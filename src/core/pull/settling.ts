@@ -56,15 +56,15 @@ function suspects(state: ImportState, report: ReportSheet, companies: Companies,
  * its row; with the user's cells they stay, marked in a note, so nothing
  * the user typed is lost or attached to another record.
  */
-function sweep(state: ImportState, deps: ImportDeps, report: ReportSheet, companies: Companies): void {
+function sweep(state: ImportState, deps: ImportDeps, report: ReportSheet, companies: Companies, last: number): void {
   const { sheet, positions, columns, idIndex } = report;
-  const last = sheet.lastRow();
   if (last < 2) return;
   const rows = suspects(state, report, companies, last);
+  if (rows.length === 0) return;
   // A row is read across (for the user's cells) only when it is not a current record's.
   const width = Math.max(sheet.lastColumn(), ...positions);
   // A bulk run's results beside a record (Status do lote, ID da NFS-e…) are the add-on's, not the user's notes: they go with it.
-  const ours = new Set([...positions, ...(rows.length ? resultColumns(sheet.readNotes(1, 1, width)) : [])]);
+  const ours = new Set([...positions, ...resultColumns(sheet.readNotes(1, 1, width))]);
   const gone: number[] = [];
   const kept: number[] = [];
   for (const group of blocks(rows, SUSPECT_GAP)) {
@@ -143,7 +143,10 @@ function settlingParts(state: ImportState, deps: ImportDeps, sheets: Sheets, set
   const sweeping = state.spec.mode === 'replace' || (settled.length > 0 ? settled.includes('sweep') : rows > 0 && companies.others?.(report, rows));
   const sweepCost = rows * (companies.keyColumns + 1) * CELL_READ_MS + FINISH_CALLS * CALL_MS;
   return [
-    ...(sweeping ? [{ name: 'sweep', costMs: sweepCost, run: () => sweep(state, deps, report, companies) }, ...orphanParts(state, sheets, rows)] : []),
+    // The sweep is the first part: the rows counted here are the sheet's when it runs.
+    ...(sweeping
+      ? [{ name: 'sweep', costMs: sweepCost, run: () => sweep(state, deps, report, companies, rows + 1) }, ...orphanParts(state, sheets, rows)]
+      : []),
     marksPart(state, sheets),
   ];
 }

@@ -7,7 +7,7 @@
  */
 import { listing } from '../../api/operations';
 import type { Column } from '../sheets/table';
-import { COLUMN_TAG, LISTING_TAG, resolveLayout, SHEET_TAG } from '../sheets/sheet-layout';
+import { COLUMN_TAG, LISTING_TAG, resolveHeader, SHEET_TAG } from '../sheets/sheet-layout';
 import { freeName, sheetNameProblem } from '../sheets/sheet-names';
 import type { BookPort, SheetPort } from '../sheets/sheet-port';
 import { tableSpec } from '../sheets/table';
@@ -56,6 +56,10 @@ function reportSheet(book: BookPort, spec: ImportSpec, look: SheetLook): { sheet
   return { sheet: book.create(spec.sheetName), recreated: false };
 }
 
+function tag(sheet: SheetPort, key: string, value: string): void {
+  if (sheet.sheetTag(key) !== value) sheet.setSheetTag(key, value);
+}
+
 /** Starts the pull `spec` on the sheet `found`, as the run looked at it before it planned (with the same column choice). */
 export function startImport(spec: ImportSpec, deps: ImportDeps, found: SheetLook): ImportState {
   const name = spec.sheetName.trim();
@@ -67,7 +71,7 @@ export function startImport(spec: ImportSpec, deps: ImportDeps, found: SheetLook
   const { sheet, recreated } = reportSheet(deps.book, { ...spec, sheetName: name }, found);
   const previous = found.listing;
   // A sheet the look did not find is new: no column of ours yet.
-  const layout = resolveLayout(
+  const { layout, notes } = resolveHeader(
     sheet,
     found.ours,
     knownKeys(),
@@ -75,9 +79,10 @@ export function startImport(spec: ImportSpec, deps: ImportDeps, found: SheetLook
     previous === null ? null : previous === spec.listing,
     found.columns,
   );
-  prepareSheet(sheet, found.ours, layout.positions);
-  sheet.setSheetTag(LISTING_TAG, spec.listing);
-  if (spec.reportId) sheet.setSheetTag(SHEET_TAG, reportTag(spec.reportId));
+  prepareSheet(sheet, found.ours, layout.positions, notes);
+  // A tag that already says so is not written again: each write is a read of the sheet's metadata and a call.
+  tag(sheet, LISTING_TAG, spec.listing);
+  if (spec.reportId) tag(sheet, SHEET_TAG, reportTag(spec.reportId));
   const warnings: string[] = [];
   const listed = (labels: readonly string[]) => labels.join(', ');
   if (recreated) warnings.push(`A aba do relatório tinha sido apagada e foi criada de novo ("${sheet.name()}").`);

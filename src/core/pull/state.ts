@@ -9,7 +9,7 @@ import type { ApiRecord } from '../../api/envelopes';
 import { NetworkError, RateLimitedError } from '../../api/errors';
 import type { FilterValues } from '../../api/filters';
 import type { ListingKey } from '../../api/operations';
-import type { PagerState } from '../../api/paging';
+import type { PageResult, PagerState } from '../../api/paging';
 import type { Zone } from '../../api/calendar';
 import { UserError } from '../../api/user-error';
 import type { RunStatus } from '../run-state';
@@ -136,6 +136,21 @@ export interface StepOptions {
    */
   limit?: number;
   base?: 0 | 1;
+  /** The whole listing, fetched already for this run's listing and filters (see InHand): the step asks the service for none of it again. */
+  inHand?: InHand;
+}
+
+/**
+ * A listing read to its end just before the run began (the hourly check of an
+ * unchanged sheet), with the filters it was read for: its pages, and the walk's
+ * state after the last. No page was missed: the service counted the listing and
+ * every record counted came, or the walk's page numbering was told afresh.
+ */
+export interface InHand {
+  listing: ListingKey;
+  filters: FilterValues;
+  pages: PageResult[];
+  pager: PagerState;
 }
 
 /** Thrown when a pull cannot start or go on: its sheet's name is missing or refused, its sheet was deleted mid-run, or it would pass the cell limit. */

@@ -13,7 +13,7 @@ import type { ApiRecord } from '../../api/envelopes';
 import type { PageResult } from '../../api/paging';
 import { listing } from '../../api/operations';
 import { bounded } from '../bounds';
-import { StepBudget, writeCostMs } from '../deadline';
+import { fits, StepBudget, writeCostMs } from '../deadline';
 import { tableSpec } from '../sheets/table';
 import { failureMessage, messageOf } from './cell-limit';
 import type { Companies, Walker } from './companies';
@@ -26,6 +26,7 @@ import {
   FINISH_CALLS,
   type ImportDeps,
   type ImportState,
+  type InHand,
   isRetryable,
   MAX_TRANSIENT_FAILURES,
   SETTLING_GOES_ON,
@@ -74,14 +75,34 @@ function failWalker(companies: Companies, walker: Walker, err: unknown): void {
   place.message = companies.failure(err, failures, text);
 }
 
-/** Each running company's walk from where it stands; a connection the owner deleted fails here, alone. */
-function walks(next: ImportState, companies: Companies, base: StepOptions['base']): Lane[] {
+/** The cells a record may bring: its row, and a row in each child sheet. */
+function recordWidth(state: ImportState, companies: Companies): number {
+  const table = tableSpec(listing(state.spec.listing));
+  const lead = companies.lead.length;
+  return lead + table.columns.length + table.children.reduce((n, c) => n + lead + c.columns.length, 0);
+}
+
+/**
+ * The listing in hand, when it is what this run asks (its listing, its filters), the run's walk has not begun (one
+ * company only), and its write, at its worst, ends before the step's limit; else the run walks it as usual.
+ */
+function heldFor(state: ImportState, deps: ImportDeps, options: StepOptions, companies: Companies): InHand | undefined {
+  const { inHand } = options;
+  if (!inHand || state.companies || state.pager !== null) return undefined;
+  if (inHand.listing !== state.spec.listing || JSON.stringify(inHand.filters) !== JSON.stringify(state.spec.filters)) return undefined;
+  const rows = inHand.pages.reduce((n, page) => n + page.records.length, 0);
+  return fits(deps.now(), writeCostMs(rows, recordWidth(state, companies), FINISH_CALLS), options.limit) ? inHand : undefined;
+}
+
+/** Each running company's walk from where it stands (a listing in hand: from its end); a connection the owner deleted fails here, alone. */
+function walks(next: ImportState, companies: Companies, base: StepOptions['base'], held: InHand | undefined): Lane[] {
   const lanes: Lane[] = [];
   for (const walker of companies.walkers()) {
     if (walker.place.status !== 'running') continue;
     walker.place.message = undefined;
+    const state = held?.pager ?? walker.place.pager ?? undefined;
     try {
-      lanes.push({ walker, walk: walker.client().walk(next.spec.listing, walker.filters, { state: walker.place.pager ?? undefined, base }), buffer: [] });
+      lanes.push({ walker, walk: walker.client().walk(next.spec.listing, walker.filters, { state, base }), buffer: [] });
     } catch (err) {
       failWalker(companies, walker, err);
     }
@@ -145,12 +166,15 @@ function totals(next: ImportState, writer: Writer, lanes: readonly Lane[], told:
 }
 
 /** Shared waves until every company's listing ended, failed or rests, or the step's time is up; true when a cancel stopped them. */
-function waves(next: ImportState, deps: ImportDeps, options: StepOptions, writer: Writer, lanes: Lane[]): boolean {
+function waves(next: ImportState, deps: ImportDeps, options: StepOptions, writer: Writer, lanes: Lane[], held: InHand | undefined): boolean {
+  // The pages in hand are taken as a wave's would be: counted, buffered, the total checked against the spreadsheet.
+  if (held && lanes.length) {
+    took(next, lanes[0], held.pages);
+    totals(next, writer, lanes, false);
+  }
   const flushRows = deps.flushRows ?? DEFAULT_FLUSH_ROWS;
-  const table = tableSpec(listing(next.spec.listing));
-  const lead = writer.companies.lead.length;
   // A record may bring a row to each child sheet too: the write is planned as that wide.
-  const width = lead + table.columns.length + table.children.reduce((n, c) => n + lead + c.columns.length, 0);
+  const width = recordWidth(next, writer.companies);
   const budget = new StepBudget(deps.now, options);
   // Companies whose wave failed walk no more this step: resting until the next one, or failed.
   const stopped = new Set<Lane>();
@@ -226,11 +250,23 @@ function conclude(next: ImportState, companies: Companies, settled: () => boolea
   next.status = 'done';
 }
 
+/** The same ports, saving no state between writes (the ports' own getters kept). */
+function unsaved(deps: ImportDeps): ImportDeps {
+  return Object.create(deps, { checkpoint: { value: undefined } }) as ImportDeps;
+}
+
 /**
  * Runs waves until the listings end or the deadline nears, then settles.
  * Returns the new state; the caller persists it. A failure of the run (its
  * sheet deleted, the cell limit) leaves it `failed` with a Portuguese message
  * and the sheet still marked incomplete.
+ *
+ * A listing in hand (fetched moments ago, `options.inHand`) is written and
+ * settled with no checkpoint in between: a kill anywhere before the run ends
+ * leaves its job as it began, and the run fetches the listing again and
+ * writes each record on its row again. A checkpoint per block and per settling
+ * part (a property and a cell written each, and a half-second flush) would
+ * spare it a round trip or two.
  */
 export function stepImport(state: ImportState, deps: ImportDeps, options: StepOptions): ImportState {
   if (state.status !== 'running' || !companiesOf(state, deps).ready()) return state;
@@ -242,9 +278,11 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
   } catch (err) {
     return fail(err);
   }
-  const lanes = walks(next, writer.companies, options.base);
+  const held = heldFor(state, deps, options, writer.companies);
+  const saving = held ? unsaved(deps) : deps;
+  const lanes = walks(next, writer.companies, options.base, held);
   try {
-    if (waves(next, deps, options, writer, lanes)) return { ...cancelImport(next), updatedAt: deps.now() };
+    if (waves(next, saving, options, writer, lanes, held)) return { ...cancelImport(next), updatedAt: deps.now() };
   } catch (err) {
     // A write failed (a sheet deleted mid-run, the cell limit): the whole run stops here.
     return fail(err);
@@ -252,7 +290,7 @@ export function stepImport(state: ImportState, deps: ImportDeps, options: StepOp
   walked(next, writer.companies, lanes);
   // Settling 200,000 rows may not fit what this execution has left, nor one whole execution: each part that
   // fits is done, the first one at least when this step fetched no page (a page fetched was written), and the next step goes on.
-  conclude(next, writer.companies, () => settle(next, deps, writer, options.limit, next.pages === state.pages));
+  conclude(next, writer.companies, () => settle(next, saving, writer, options.limit, next.pages === state.pages));
   next.updatedAt = deps.now();
   return next;
 }

@@ -3,7 +3,7 @@
  * ask of a run by its report: one more step ("Continuar", and the steps the
  * Importar sidebar asks for after the start), or its cancel.
  */
-import { cancelImport, retryImport } from '../pull/state';
+import { cancelImport, type InHand, retryImport } from '../pull/state';
 import { stepImport } from '../pull/step';
 import { runTargetProblem } from '../trust/targets';
 import type { Report } from '../reports/reports';
@@ -11,8 +11,8 @@ import { importDeps, type PullJob, type Run, type RunDeps } from './deps';
 import { finish } from './finish';
 import { progress, type RunProgress, runIdOf, settledProgress } from './progress';
 
-/** One step of a run until `deadline` (epoch ms), on the report and job the caller read. */
-export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: number): Run {
+/** One step of a run until `deadline` (epoch ms), on the report and job the caller read; `inHand`: its listing, fetched already. */
+export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: number, inHand?: InHand): Run {
   // A failure that continuing cannot get past stays as it ended (told once).
   if (job.state.status === 'failed' && !job.state.retryable) return { report, job, progress: progress(report, job.state) };
   // A failed or cancelled run goes on from its last written page.
@@ -36,7 +36,7 @@ export function stepRun(deps: RunDeps, report: Report, job: PullJob, deadline: n
         if (durable) deps.book.flush();
       },
     }),
-    { deadline, limit: deps.limit },
+    { deadline, limit: deps.limit, inHand },
   );
   const next: PullJob = { ...current, state };
   if (state.status === 'running') {

@@ -21,11 +21,21 @@ export function childTagValue(parentSheetId: number, field: string): string {
   return `${parentSheetId}:${field}`;
 }
 
-/** The child sheet of `parentSheetId` for `field`, whatever the user renamed it to; null when there is none. */
-export function findChildSheet(book: BookPort, parentSheetId: number, field: string, legacyName: string): SheetPort | null {
+/**
+ * The child sheet of `parentSheetId` for `field`, whatever the user renamed it to; null when there is none. Found
+ * among every child sheet's tag (`tagged`, when the caller searched them already): one search of the spreadsheet serves
+ * every child list of every report, where a search by value would serve one.
+ */
+export function findChildSheet(
+  book: BookPort,
+  parentSheetId: number,
+  field: string,
+  legacyName: string,
+  tagged: ReadonlyArray<{ sheet: SheetPort; value: string }> = book.tagged(CHILD_TAG),
+): SheetPort | null {
   const value = childTagValue(parentSheetId, field);
-  const tagged = book.tagged(CHILD_TAG, value)[0];
-  if (tagged) return tagged.sheet;
+  const found = tagged.find((t) => t.value === value);
+  if (found) return found.sheet;
   // A sheet an earlier version made (no metadata yet) is adopted once by its name; never a sheet that is something else of ours.
   const legacy = book.byName(legacyName);
   if (legacy && legacy.sheetTag(CHILD_TAG) === null && legacy.sheetTag(SHEET_TAG) === null) {

@@ -99,14 +99,19 @@ export function findColumns(sheet: SheetPort, columns: readonly Column[]): Array
  * tables writes; `idKey` is this table's id field; `tagged`: our columns as the
  * run already read them, else read here.
  */
-export function resolveLayout(
+export function resolveLayout(...args: Parameters<typeof resolveHeader>): Layout {
+  return resolveHeader(...args).layout;
+}
+
+/** The layout (see resolveLayout), and the header's notes as read when it moved no column: what laying the header out again need not rewrite. */
+export function resolveHeader(
   sheet: SheetPort,
   columns: readonly Column[],
   known: ReadonlySet<string>,
   idKey: string,
   sameListing: boolean | null,
   tagged?: ReadonlyMap<string, number>,
-): Layout {
+): { layout: Layout; notes?: readonly string[] } {
   const tags = tagged ? new Map(tagged) : sheet.columnTags(COLUMN_TAG);
   const laidOut = Number(sheet.sheetTag(LAYOUT_TAG) ?? 1);
   const version = String(Math.max(1, ...columns.map((c) => c.since ?? 1)));
@@ -115,8 +120,8 @@ export function resolveLayout(
   const wanted = new Set(columns.map((c) => c.key));
   const freed: number[] = [];
   const lastColumn = sheet.lastColumn();
+  const notes = lastColumn > 0 ? sheet.readNotes(1, 1, lastColumn) : [];
   if (lastColumn > 0) {
-    const notes = sheet.readNotes(1, 1, lastColumn);
     const taggedAt = new Set(tags.values());
     notes.forEach((note, i) => {
       const column = i + 1;
@@ -146,7 +151,7 @@ export function resolveLayout(
     const at = columns.map((_, i) => freed[i] ?? (freed.length ? ++next : i + 1));
     sheet.ensureSize(2, Math.max(...at));
     columns.forEach((c, i) => sheet.tagColumn(at[i], COLUMN_TAG, c.key));
-    return { positions: at, rebuilt, added, intact: false };
+    return { layout: { positions: at, rebuilt, added, intact: false } };
   }
   columns.forEach((c, i) => {
     if (positions[i] !== null) return;
@@ -165,7 +170,8 @@ export function resolveLayout(
     sheet.tagColumn(after + 1, COLUMN_TAG, c.key);
     ((c.since ?? 1) > laidOut ? added : rebuilt).push(c.label);
   });
-  return { positions: positions as number[], rebuilt, added, intact: intact && rebuilt.length + added.length === 0 };
+  const whole = intact && rebuilt.length + added.length === 0;
+  return { layout: { positions: positions as number[], rebuilt, added, intact: whole }, notes: whole ? notes : undefined };
 }
 
 function clearColumn(sheet: SheetPort, column: number): void {

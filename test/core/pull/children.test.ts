@@ -401,3 +401,26 @@ describe('an open child sheet, more cases', () => {
     expect(sheet.formats.get('3:3')).toBe('@');
   });
 });
+
+describe('the child sheets a step looks for', () => {
+  it('are looked for once each in a step, however often its write, sweep and marks ask for them, in one search of their tags', () => {
+    const pull = pulling(customers(1, 7), {});
+    const looked: string[] = [];
+    const { book } = pull;
+    const byName = book.byName.bind(book);
+    book.byName = (name) => {
+      looked.push(name);
+      return byName(name);
+    };
+    const tagged = book.tagged.bind(book);
+    book.tagged = (key, value) => {
+      looked.push(`${key}=${value}`);
+      return tagged(key, value);
+    };
+    expect(pull.toEnd().status).toBe('done');
+    expect(looked.length).toBeGreaterThan(0);
+    expect(new Set(looked).size).toBe(looked.length);
+    // One search of every child sheet's tag serves each child list of the step.
+    expect(looked.filter((l) => l.startsWith(CHILD_TAG))).toEqual([`${CHILD_TAG}=undefined`]);
+  });
+});

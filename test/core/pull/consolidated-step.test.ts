@@ -507,3 +507,19 @@ describe('a later run of the same consolidated sheet', () => {
     expect(s.rows().length).toBe(6);
   });
 });
+
+describe('a listing in hand', () => {
+  it("is one company's: a consolidated pull walks each company's listing itself", () => {
+    const s = setup({ a: customers(1, 4), b: customers(1, 4) });
+    const inHand = {
+      listing: 'clientes' as const,
+      filters: {},
+      pages: [{ number: 0, records: customers(100, 2), paging: {} }],
+      pager: { base: 0 as const, next: 1, done: true, fetchedPages: 1, fetchedRecords: 2, totalRows: 2 },
+    };
+    const done = s.step(s.state, { deadline: s.now() + 600_000, inHand });
+    expect(done.status).toBe('done');
+    const each = (name: string) => [1, 2, 3, 4].map((id) => `${name}|${id}`);
+    expect(s.rows().sort()).toEqual([...each('Empresa a'), ...each('Empresa b')]);
+  });
+});

@@ -384,3 +384,23 @@ describe('a consolidated settling that does not fit the step that wrote the last
     expect(w.marked()).toEqual([false, false]);
   });
 });
+
+describe('a sweep that finds every row a current record', () => {
+  it("reads the sheet's last row once, and neither its width nor its header notes", () => {
+    const first = settled('clientes', customers(1, 6));
+    const run = started('clientes', { sheetId: first.state.sheetId }, first.book, T0 + HOUR);
+    run.writer.write(customers(1, 6));
+    const sheet = run.sheet;
+    const asked: string[] = [];
+    for (const name of ['lastRow', 'lastColumn', 'readNotes'] as const) {
+      const own = (sheet[name] as (...args: unknown[]) => unknown).bind(sheet);
+      (sheet as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+        asked.push(name);
+        return own(...args);
+      };
+    }
+    expect(finish(run)).toBe(true);
+    expect(asked).toEqual(['lastRow']);
+    expect(sheet.column('ID do cliente')).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});

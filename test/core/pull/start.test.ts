@@ -6,9 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { listing } from '../../../src/api/operations';
-import { ImportError } from '../../../src/core/pull/state';
+import { ImportError, type ImportSpec } from '../../../src/core/pull/state';
 import { childSheetName, PARTIAL_MARK, sheetNameProblem } from '../../../src/core/sheets/sheet-names';
+import { LAYOUT_TAG, LISTING_TAG, SHEET_TAG } from '../../../src/core/sheets/sheet-layout';
 import { tableSpec } from '../../../src/core/sheets/table';
+import { reportTag } from '../../../src/core/trust/targets';
 import type { StrictSheet } from './strict-book';
 import { startDeps, startSpec, startLooked } from './world';
 
@@ -93,5 +95,46 @@ describe('the header of a run under way', () => {
     const width = (id: number) => (d.book.byId(id) as StrictSheet).grid[0].length;
     // The customer's card (number, CVV, expiry, printed name, holder's CPF): five columns more.
     expect(width(withCards.sheetId)).toBe(width(plain.sheetId) + 5);
+  });
+});
+
+/** A report's sheet laid out by its first run, the arguments of each call it gets to `method` after, and a run started on it again. */
+function laidOut(method: 'setSheetTag' | 'setNotes') {
+  const d = startDeps();
+  const first = startLooked(startSpec({ reportId: 'r1' }), d);
+  const sheet = d.book.byId(first.sheetId) as StrictSheet;
+  const calls: unknown[][] = [];
+  const own = (sheet[method] as (...args: unknown[]) => void).bind(sheet);
+  (sheet as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+    calls.push(args);
+    own(...args);
+  };
+  const again = (spec: Partial<ImportSpec> = {}) => startLooked(startSpec({ reportId: 'r1', sheetId: first.sheetId, ...spec }), d);
+  return { sheet, calls, again };
+}
+
+describe("the sheet's own tags", () => {
+  it('are written when they do not say the listing and the report yet, and not again when they already do', () => {
+    const { calls: written, again } = laidOut('setSheetTag');
+    again();
+    expect(written).toEqual([]);
+    again({ reportId: 'r2', listing: 'faturas' });
+    expect(written.filter(([key]) => key !== LAYOUT_TAG)).toEqual([
+      [LISTING_TAG, 'faturas'],
+      [SHEET_TAG, reportTag('r2')],
+    ]);
+  });
+});
+
+describe("the header's notes", () => {
+  it('are not written again where they already name their fields; a note the user changed is written back', () => {
+    const { sheet, calls: noted, again } = laidOut('setNotes');
+    const before = structuredClone(sheet.notes[0]);
+    again();
+    expect(noted).toEqual([]);
+    sheet.setNote(1, 2, 'minha nota');
+    again();
+    expect(noted.map(([row, column]) => [row, column])).toEqual([[1, 1]]);
+    expect(sheet.notes[0]).toEqual(before);
   });
 });

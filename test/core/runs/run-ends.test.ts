@@ -12,7 +12,7 @@ import { beginFromForm, beginRun } from '../../../src/core/runs/begin';
 import { cancelRun, continueRun, stepRun } from '../../../src/core/runs/step';
 import { SHEET_TAG } from '../../../src/core/sheets/sheet-layout';
 import { customers, invoices, refused } from '../fake-service';
-import { refresh, runToEnd, T0, type TaggedSheet, world } from './run-world';
+import { refresh, runToEnd, savesOf, T0, type TaggedSheet, world } from './run-world';
 
 const PAUSED = 'O agendamento foi pausado, pois tentar de novo não resolve este erro';
 
@@ -168,17 +168,7 @@ describe('each block of a step', () => {
     const w = world({ k1: customers(1, 7) });
     const r = w.report();
     const begun = beginRun(w.deps, r, 'manual', null);
-    const events: string[] = [];
-    const put = w.deps.jobs.put.bind(w.deps.jobs);
-    w.deps.jobs.put = (id, job) => {
-      events.push(`checkpoint ${job.state.rows}`);
-      put(id, job);
-    };
-    const flush = w.book.flush.bind(w.book);
-    w.book.flush = () => {
-      events.push('flush');
-      flush();
-    };
+    const events = savesOf(w);
     expect(stepRun(w.deps, begun.report, begun.job, w.now() + 600_000).progress.status).toBe('done');
     expect(events).toEqual(['checkpoint 7', 'flush', 'checkpoint 7', 'checkpoint 7']);
   });

@@ -77,3 +77,19 @@ export function runToEnd(w: World, id: string) {
 export function refresh(deps: RunDeps, id: string, origin: RunOrigin): RunProgress {
   return beginRun(deps, deps.reports.get(id), origin, deps.jobs.get(id)).progress;
 }
+
+/** Each job saved (as `checkpoint` and its rows) and each flush of the book, in order, from now on. */
+export function savesOf(w: World): string[] {
+  const events: string[] = [];
+  const put = w.deps.jobs.put.bind(w.deps.jobs);
+  w.deps.jobs.put = (id, job) => {
+    events.push(`checkpoint ${job.state.rows}`);
+    put(id, job);
+  };
+  const flush = w.book.flush.bind(w.book);
+  w.book.flush = () => {
+    events.push('flush');
+    flush();
+  };
+  return events;
+}
