@@ -54,9 +54,9 @@ const PAIRS: Array<[string, Check, z.ZodMiniType]> = [
 ];
 
 /** What the decoder reads of a result: whether it passed and, if not, its first issue. */
-function outcome(result: { success: boolean; error?: { issues: ReadonlyArray<Record<string, unknown>> } }) {
+function outcome(result: { success: boolean; error?: { issues: readonly object[] } }) {
   if (result.success) return 'ok';
-  const { code, path, expected, message } = result.error?.issues[0] ?? {};
+  const { code, path, expected, message } = (result.error?.issues[0] ?? {}) as { code?: string; path?: PropertyKey[]; expected?: string; message?: string };
   return { code, path, expected, message };
 }
 
