@@ -136,7 +136,7 @@ export function exportedValues(source: string): string[] {
   return [...declared, ...listed];
 }
 
-/** `__pick("<module>","<name>")`: how a chunk names a value of the eager bundle (see `sharedShim`). */
+/** `__pick("<module>","<name>")`: how a chunk built names a value of the eager bundle (see `sharedShim`), until `numberPicks` numbers it. */
 const PICK = /__pick\(\s*"([^"]+)",\s*"([^"]+)"\s*\)/g;
 
 /** A module's exported names as esbuild resolves them, `export *` included (a package's index re-exports its parts). */
@@ -226,6 +226,28 @@ export const chunkFile = (name: string): string => `chunk-${name}.html`;
 const recordOf = (text: string) => ({ length: text.length, sha256: createHash('sha256').update(text, 'utf8').digest('hex') });
 
 /**
+ * Gives each eager value the chunks take a number, and has each chunk ask for
+ * it by that number (`__pick(7)`): the loader, which every execution parses,
+ * then holds one list of the values rather than a table of module paths and
+ * export names. Returns the values in the order of their numbers.
+ */
+function numberPicks(sources: Record<string, string>): Array<{ path: string; value: string }> {
+  const numbered = new Map<string, number>();
+  const picks: Array<{ path: string; value: string }> = [];
+  for (const name of Object.keys(sources))
+    sources[name] = sources[name].replace(PICK, (_, path: string, value: string) => {
+      const key = JSON.stringify([path, value]);
+      let at = numbered.get(key);
+      if (at === undefined) {
+        at = picks.push({ path, value }) - 1;
+        numbered.set(key, at);
+      }
+      return `__pick(${at})`;
+    });
+  return picks;
+}
+
+/**
  * Builds each chunk as the body of a function of (`__pick`, `__load`) that
  * returns its roots' module objects, then returns the plugin for the eager
  * bundle (stubs for the roots and a loader that reads each chunk's file and
@@ -241,7 +263,6 @@ export async function lazyChunks(
 ): Promise<{ plugin: Plugin; define: Record<string, string>; sources: Record<string, string> }> {
   const plan = planChunks(await graphOf(root, entry, options), relative(root, entry), chunks, [fileModule]);
   const sources: Record<string, string> = {};
-  const used = new Map<string, Set<string>>();
   for (const [name, roots] of Object.entries(chunks)) {
     const index = roots.map((r, i) => `import * as m${i} from ${JSON.stringify(join(root, r))};`).join('\n');
     const exported = `export default { ${roots.map((r, i) => `${JSON.stringify(r)}: m${i}`).join(', ')} };`;
@@ -256,17 +277,16 @@ export async function lazyChunks(
       plugins: [boundary(root, plan, name, 'export const load = __load;')],
     });
     sources[name] = out.outputFiles?.[0]?.text ?? '';
-    for (const [, path, value] of sources[name].matchAll(PICK)) used.set(path, (used.get(path) ?? new Set()).add(value));
   }
-  const modules = [...used].sort(([a], [b]) => a.localeCompare(b));
+  const picks = numberPicks(sources);
   const loader = [
     `import { loadChunk } from ${JSON.stringify(join(root, fileModule))};`,
-    ...modules.map(([path, names], i) => `import { ${[...names].map((n) => `${n} as s${i}_${n}`).join(', ')} } from ${JSON.stringify(join(root, path))};`),
-    // Read when a chunk is loaded, not when this module runs: an eager module that imports a root through its stub
+    ...picks.map((p, at) => `import { ${p.value} as v${at} } from ${JSON.stringify(join(root, p.path))};`),
+    // Gathered when a chunk is loaded, not when this module runs: an eager module that imports a root through its stub
     // imports this loader too, so its own values may not be set yet when the loader's top level runs.
-    `const shared = { ${modules.map(([path, names], i) => `${JSON.stringify(path)}: () => ({ ${[...names].map((n) => `${n}: s${i}_${n}`).join(', ')} })`).join(', ')} };`,
+    'let shared;',
+    `const pick = (at) => (shared || (shared = [${picks.map((_, at) => `v${at}`).join(', ')}]))[at];`,
     'const loaded = {};',
-    'const pick = (path, name) => shared[path]()[name];',
     // One read and compile per chunk per execution, the first time one of its functions is called; a chunk that fails
     // is not kept, so every later call fails the same way instead of running part of it.
     'export function load(name) { return loaded[name] || (loaded[name] = loadChunk(name, (source) => new Function("__pick", "__load", source)(pick, load))); }',
