@@ -10,7 +10,9 @@
  *
  * A chunk is named by its root modules. It holds them and every module only
  * they reach; a module the eager code (or two chunks) also reaches stays eager
- * and is shared, so classes and state exist once. The eager side sees a root
+ * and is shared, so classes and state exist once. The one exception is a
+ * module listed in `COPIED_MODULES` that no eager code reaches: each chunk
+ * that reaches it holds its own copy. The eager side sees a root
  * through a stub with one forwarding function per `export function`: a
  * constant or class imported across the boundary fails the build, since its
  * value would be needed before the chunk is loaded.
@@ -46,6 +48,24 @@ export const LAZY_CHUNKS: Record<string, readonly string[]> = {
   diagnostics: ['src/gas/diagnostics.ts'],
 };
 
+/**
+ * Modules that two chunks reach and the eager code does not, copied into each
+ * of those chunks rather than parsed by every execution. Each holds only
+ * functions and constants no code changes, and no object of theirs is told
+ * apart by its class (`instanceof`), so two copies in one execution behave as
+ * one module. What they import stays shared as any module two chunks reach.
+ */
+export const COPIED_MODULES: readonly string[] = [
+  // The Fechamento's close and its checks: the Painéis' Fechamento and the Central's month both draw it.
+  'src/core/dashboards/kinds/fechamento/closing.ts',
+  'src/core/dashboards/kinds/fechamento/conference.ts',
+  'src/core/dashboards/sources.ts',
+  'src/core/dashboards/page.ts',
+  // A run's step budget and the share of a wave: a report's run and the Central's refresh both keep to them.
+  'src/core/deadline.ts',
+  'src/core/pull/wave-share.ts',
+];
+
 const LOADER = 'lazy-loader';
 /** The module whose `loadChunk(name, compile)` reads and checks a chunk's file: eager, whoever else imports it (the Diagnóstico does). */
 export const CHUNK_FILE_MODULE = 'src/gas/chunk-file.ts';
@@ -59,6 +79,8 @@ export interface Plan {
   owner: Map<string, string>;
   /** Modules every execution parses. */
   eager: Set<string>;
+  /** Each module copied into the chunks that reach it, and those chunks. */
+  copies: Map<string, Set<string>>;
 }
 
 /** The module graph of an ESM pass: each input's static imports, as paths from the root. */
@@ -78,7 +100,13 @@ async function graphOf(root: string, entry: string, options: BuildOptions): Prom
   return out.metafile;
 }
 
-export function planChunks(metafile: Metafile, entry: string, chunks: Record<string, readonly string[]>, alsoEager: readonly string[] = []): Plan {
+export function planChunks(
+  metafile: Metafile,
+  entry: string,
+  chunks: Record<string, readonly string[]>,
+  alsoEager: readonly string[] = [],
+  copied: readonly string[] = [],
+): Plan {
   const imports = (p: string) => (metafile.inputs[p]?.imports ?? []).filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path);
   const rootOf = new Map<string, string>();
   for (const [name, roots] of Object.entries(chunks))
@@ -86,6 +114,9 @@ export function planChunks(metafile: Metafile, entry: string, chunks: Record<str
       if (!metafile.inputs[r]) throw new Error(`build: lazy chunk "${name}" names ${r}, which the bundle does not contain`);
       rootOf.set(r, name);
     }
+  for (const c of copied)
+    if (!metafile.inputs[c] || rootOf.has(c))
+      throw new Error(`build: ${c}, to be copied into the lazy chunks that reach it, is not a module of the bundle or is a chunk's root`);
   const reach = (starts: string[], stop: (p: string) => boolean) => {
     const seen = new Set<string>();
     const stack = [...starts];
@@ -101,10 +132,15 @@ export function planChunks(metafile: Metafile, entry: string, chunks: Record<str
   // A module two chunks reach becomes eager, and so may what it imports: repeat until nothing moves.
   for (;;) {
     const owner = new Map<string, string>();
+    const copies = new Map<string, Set<string>>();
     let moved = false;
     for (const [name, roots] of Object.entries(chunks)) {
       const mine = reach([...roots], (p) => eager.has(p) || (rootOf.has(p) && rootOf.get(p) !== name));
       for (const p of mine) {
+        if (copied.includes(p)) {
+          copies.set(p, (copies.get(p) ?? new Set()).add(name));
+          continue;
+        }
         const other = owner.get(p);
         if (other !== undefined && other !== name) {
           eager.add(p);
@@ -112,7 +148,7 @@ export function planChunks(metafile: Metafile, entry: string, chunks: Record<str
         } else owner.set(p, name);
       }
     }
-    if (!moved) return { roots: rootOf, owner, eager };
+    if (!moved) return { roots: rootOf, owner, eager, copies };
     // What eager code imports is eager too, up to the roots it reaches through stubs.
     for (const p of reach([...eager], (p) => rootOf.has(p))) eager.add(p);
   }
@@ -260,8 +296,9 @@ export async function lazyChunks(
   options: BuildOptions,
   chunks: Record<string, readonly string[]> = LAZY_CHUNKS,
   fileModule: string = CHUNK_FILE_MODULE,
+  copied: readonly string[] = chunks === LAZY_CHUNKS ? COPIED_MODULES : [],
 ): Promise<{ plugin: Plugin; define: Record<string, string>; sources: Record<string, string> }> {
-  const plan = planChunks(await graphOf(root, entry, options), relative(root, entry), chunks, [fileModule]);
+  const plan = planChunks(await graphOf(root, entry, options), relative(root, entry), chunks, [fileModule], copied);
   const sources: Record<string, string> = {};
   for (const [name, roots] of Object.entries(chunks)) {
     const index = roots.map((r, i) => `import * as m${i} from ${JSON.stringify(join(root, r))};`).join('\n');
