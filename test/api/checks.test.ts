@@ -53,12 +53,22 @@ const PAIRS: Array<[string, Check, z.ZodMiniType]> = [
   ['array of unknown', array(unknown), z.array(z.unknown())],
 ];
 
-/** What the decoder reads of a result: whether it passed and, if not, its first issue. */
+/**
+ * What the decoder reads of a result: whether it passed and, if not, its first issue. An issue
+ * without a message of ours has zod's words, which depend on the locale a process has loaded; the
+ * bundle loads none, and zod then says 'Invalid input', which is what the checks say.
+ */
 function outcome(result: { success: boolean; error?: { issues: readonly object[] } }) {
   if (result.success) return 'ok';
   const { code, path, expected, message } = (result.error?.issues[0] ?? {}) as { code?: string; path?: PropertyKey[]; expected?: string; message?: string };
-  return { code, path, expected, message };
+  return { code, path, expected, message: code === 'invalid_format' ? message : 'Invalid input' };
 }
+
+/** The checks' own issue, message included. */
+const issueOf = (check: Check, value: unknown) => {
+  const result = check.safeParse(value);
+  return result.success ? null : result.error.issues[0];
+};
 
 describe('the checks of decoded records', () => {
   it('each scalar, nullable and list check finds the first issue the schema library finds', () => {
@@ -92,6 +102,18 @@ describe('the checks of decoded records', () => {
       7,
     ];
     for (const value of records) expect(outcome(check.safeParse(value)), JSON.stringify(value)).toEqual(outcome(schema.safeParse(value)));
+  });
+
+  it('an issue without a message of ours says Invalid input, whatever its code', () => {
+    expect(issueOf(int, 1.5)).toEqual({ code: 'invalid_type', expected: 'int', path: [], message: 'Invalid input' });
+    expect(issueOf(int, 1e20)).toEqual({ code: 'too_big', path: [], message: 'Invalid input' });
+    expect(issueOf(int, -1e20)).toEqual({ code: 'too_small', path: [], message: 'Invalid input' });
+    expect(issueOf(record({ a: array(string) }), { a: ['x', 2] })).toEqual({
+      code: 'invalid_type',
+      expected: 'string',
+      path: ['a', 1],
+      message: 'Invalid input',
+    });
   });
 
   it('a value that passes comes back as the data', () => {
