@@ -43,7 +43,8 @@ function check<T>(issue: (value: unknown, path: PropertyKey[]) => Issue | null):
   };
 }
 
-const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+// Number.isFinite takes no string for a number, unlike the global isFinite.
+const isNumber = (value: unknown): value is number => Number.isFinite(value);
 
 /** A finite number. */
 export const number = check<number>((value, path) => (isNumber(value) ? null : wrongType('number', path)));
