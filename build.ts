@@ -83,10 +83,23 @@ export function sharedOptions(): BuildOptions {
   };
 }
 
-/** The real pass: an IIFE behind one namespace, and one forwarding top-level function per export. */
+/**
+ * The real pass: an IIFE that sets one namespace, and one forwarding top-level
+ * function per export. The namespace is a plain object the entry fills with
+ * its exports, not the module's namespace object, whose getters every
+ * execution would define and copy before the function called.
+ */
 export function codeOptions(exportsList: string[]): BuildOptions {
   const footer = exportsList.map((name) => `function ${name}() { return ${NAMESPACE}.${name}.apply(this, arguments); }`).join('\n');
-  return { ...sharedOptions(), entryPoints: [entry], format: 'iife', globalName: NAMESPACE, footer: { js: footer } };
+  const names = exportsList.join(', ');
+  return {
+    ...sharedOptions(),
+    stdin: { contents: `import { ${names} } from ${JSON.stringify(entry)};\n${NAMESPACE} = { ${names} };`, resolveDir: root, loader: 'js' },
+    format: 'iife',
+    // The directive first, so the whole script stays strict as the sources are; the namespace is declared beside it.
+    banner: { js: `"use strict";var ${NAMESPACE};` },
+    footer: { js: footer },
+  };
 }
 
 /**

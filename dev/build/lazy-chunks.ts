@@ -10,7 +10,9 @@
  *
  * A chunk is named by its root modules. It holds them and every module only
  * they reach; a module the eager code (or two chunks) also reaches stays eager
- * and is shared, so classes and state exist once. The eager side sees a root
+ * and is shared, so classes and state exist once. The one exception is a
+ * module listed in `COPIED_MODULES` that no eager code reaches: each chunk
+ * that reaches it holds its own copy. The eager side sees a root
  * through a stub with one forwarding function per `export function`: a
  * constant or class imported across the boundary fails the build, since its
  * value would be needed before the chunk is loaded.
@@ -46,6 +48,24 @@ export const LAZY_CHUNKS: Record<string, readonly string[]> = {
   diagnostics: ['src/gas/diagnostics.ts'],
 };
 
+/**
+ * Modules that two chunks reach and the eager code does not, copied into each
+ * of those chunks rather than parsed by every execution. Each holds only
+ * functions and constants no code changes, and no object of theirs is told
+ * apart by its class (`instanceof`), so two copies in one execution behave as
+ * one module. What they import stays shared as any module two chunks reach.
+ */
+export const COPIED_MODULES: readonly string[] = [
+  // The Fechamento's close and its checks: the Painéis' Fechamento and the Central's month both draw it.
+  'src/core/dashboards/kinds/fechamento/closing.ts',
+  'src/core/dashboards/kinds/fechamento/conference.ts',
+  'src/core/dashboards/sources.ts',
+  'src/core/dashboards/page.ts',
+  // A run's step budget and the share of a wave: a report's run and the Central's refresh both keep to them.
+  'src/core/deadline.ts',
+  'src/core/pull/wave-share.ts',
+];
+
 const LOADER = 'lazy-loader';
 /** The module whose `loadChunk(name, compile)` reads and checks a chunk's file: eager, whoever else imports it (the Diagnóstico does). */
 export const CHUNK_FILE_MODULE = 'src/gas/chunk-file.ts';
@@ -59,6 +79,8 @@ export interface Plan {
   owner: Map<string, string>;
   /** Modules every execution parses. */
   eager: Set<string>;
+  /** Each module copied into the chunks that reach it, and those chunks. */
+  copies: Map<string, Set<string>>;
 }
 
 /** The module graph of an ESM pass: each input's static imports, as paths from the root. */
@@ -78,7 +100,13 @@ async function graphOf(root: string, entry: string, options: BuildOptions): Prom
   return out.metafile;
 }
 
-export function planChunks(metafile: Metafile, entry: string, chunks: Record<string, readonly string[]>, alsoEager: readonly string[] = []): Plan {
+export function planChunks(
+  metafile: Metafile,
+  entry: string,
+  chunks: Record<string, readonly string[]>,
+  alsoEager: readonly string[] = [],
+  copied: readonly string[] = [],
+): Plan {
   const imports = (p: string) => (metafile.inputs[p]?.imports ?? []).filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path);
   const rootOf = new Map<string, string>();
   for (const [name, roots] of Object.entries(chunks))
@@ -86,6 +114,9 @@ export function planChunks(metafile: Metafile, entry: string, chunks: Record<str
       if (!metafile.inputs[r]) throw new Error(`build: lazy chunk "${name}" names ${r}, which the bundle does not contain`);
       rootOf.set(r, name);
     }
+  for (const c of copied)
+    if (!metafile.inputs[c] || rootOf.has(c))
+      throw new Error(`build: ${c}, to be copied into the lazy chunks that reach it, is not a module of the bundle or is a chunk's root`);
   const reach = (starts: string[], stop: (p: string) => boolean) => {
     const seen = new Set<string>();
     const stack = [...starts];
@@ -101,10 +132,15 @@ export function planChunks(metafile: Metafile, entry: string, chunks: Record<str
   // A module two chunks reach becomes eager, and so may what it imports: repeat until nothing moves.
   for (;;) {
     const owner = new Map<string, string>();
+    const copies = new Map<string, Set<string>>();
     let moved = false;
     for (const [name, roots] of Object.entries(chunks)) {
       const mine = reach([...roots], (p) => eager.has(p) || (rootOf.has(p) && rootOf.get(p) !== name));
       for (const p of mine) {
+        if (copied.includes(p)) {
+          copies.set(p, (copies.get(p) ?? new Set()).add(name));
+          continue;
+        }
         const other = owner.get(p);
         if (other !== undefined && other !== name) {
           eager.add(p);
@@ -112,7 +148,7 @@ export function planChunks(metafile: Metafile, entry: string, chunks: Record<str
         } else owner.set(p, name);
       }
     }
-    if (!moved) return { roots: rootOf, owner, eager };
+    if (!moved) return { roots: rootOf, owner, eager, copies };
     // What eager code imports is eager too, up to the roots it reaches through stubs.
     for (const p of reach([...eager], (p) => rootOf.has(p))) eager.add(p);
   }
@@ -136,7 +172,7 @@ export function exportedValues(source: string): string[] {
   return [...declared, ...listed];
 }
 
-/** `__pick("<module>","<name>")`: how a chunk names a value of the eager bundle (see `sharedShim`). */
+/** `__pick("<module>","<name>")`: how a chunk built names a value of the eager bundle (see `sharedShim`), until `numberPicks` numbers it. */
 const PICK = /__pick\(\s*"([^"]+)",\s*"([^"]+)"\s*\)/g;
 
 /** A module's exported names as esbuild resolves them, `export *` included (a package's index re-exports its parts). */
@@ -226,6 +262,28 @@ export const chunkFile = (name: string): string => `chunk-${name}.html`;
 const recordOf = (text: string) => ({ length: text.length, sha256: createHash('sha256').update(text, 'utf8').digest('hex') });
 
 /**
+ * Gives each eager value the chunks take a number, and has each chunk ask for
+ * it by that number (`__pick(7)`): the loader, which every execution parses,
+ * then holds one list of the values rather than a table of module paths and
+ * export names. Returns the values in the order of their numbers.
+ */
+function numberPicks(sources: Record<string, string>): Array<{ path: string; value: string }> {
+  const numbered = new Map<string, number>();
+  const picks: Array<{ path: string; value: string }> = [];
+  for (const name of Object.keys(sources))
+    sources[name] = sources[name].replace(PICK, (_, path: string, value: string) => {
+      const key = JSON.stringify([path, value]);
+      let at = numbered.get(key);
+      if (at === undefined) {
+        at = picks.push({ path, value }) - 1;
+        numbered.set(key, at);
+      }
+      return `__pick(${at})`;
+    });
+  return picks;
+}
+
+/**
  * Builds each chunk as the body of a function of (`__pick`, `__load`) that
  * returns its roots' module objects, then returns the plugin for the eager
  * bundle (stubs for the roots and a loader that reads each chunk's file and
@@ -238,10 +296,10 @@ export async function lazyChunks(
   options: BuildOptions,
   chunks: Record<string, readonly string[]> = LAZY_CHUNKS,
   fileModule: string = CHUNK_FILE_MODULE,
+  copied: readonly string[] = chunks === LAZY_CHUNKS ? COPIED_MODULES : [],
 ): Promise<{ plugin: Plugin; define: Record<string, string>; sources: Record<string, string> }> {
-  const plan = planChunks(await graphOf(root, entry, options), relative(root, entry), chunks, [fileModule]);
+  const plan = planChunks(await graphOf(root, entry, options), relative(root, entry), chunks, [fileModule], copied);
   const sources: Record<string, string> = {};
-  const used = new Map<string, Set<string>>();
   for (const [name, roots] of Object.entries(chunks)) {
     const index = roots.map((r, i) => `import * as m${i} from ${JSON.stringify(join(root, r))};`).join('\n');
     const exported = `export default { ${roots.map((r, i) => `${JSON.stringify(r)}: m${i}`).join(', ')} };`;
@@ -256,17 +314,16 @@ export async function lazyChunks(
       plugins: [boundary(root, plan, name, 'export const load = __load;')],
     });
     sources[name] = out.outputFiles?.[0]?.text ?? '';
-    for (const [, path, value] of sources[name].matchAll(PICK)) used.set(path, (used.get(path) ?? new Set()).add(value));
   }
-  const modules = [...used].sort(([a], [b]) => a.localeCompare(b));
+  const picks = numberPicks(sources);
   const loader = [
     `import { loadChunk } from ${JSON.stringify(join(root, fileModule))};`,
-    ...modules.map(([path, names], i) => `import { ${[...names].map((n) => `${n} as s${i}_${n}`).join(', ')} } from ${JSON.stringify(join(root, path))};`),
-    // Read when a chunk is loaded, not when this module runs: an eager module that imports a root through its stub
+    ...picks.map((p, at) => `import { ${p.value} as v${at} } from ${JSON.stringify(join(root, p.path))};`),
+    // Gathered when a chunk is loaded, not when this module runs: an eager module that imports a root through its stub
     // imports this loader too, so its own values may not be set yet when the loader's top level runs.
-    `const shared = { ${modules.map(([path, names], i) => `${JSON.stringify(path)}: () => ({ ${[...names].map((n) => `${n}: s${i}_${n}`).join(', ')} })`).join(', ')} };`,
+    'let shared;',
+    `const pick = (at) => (shared || (shared = [${picks.map((_, at) => `v${at}`).join(', ')}]))[at];`,
     'const loaded = {};',
-    'const pick = (path, name) => shared[path]()[name];',
     // One read and compile per chunk per execution, the first time one of its functions is called; a chunk that fails
     // is not kept, so every later call fails the same way instead of running part of it.
     'export function load(name) { return loaded[name] || (loaded[name] = loadChunk(name, (source) => new Function("__pick", "__load", source)(pick, load))); }',

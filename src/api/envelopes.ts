@@ -2,7 +2,7 @@
  * Decoding of the interface's envelopes into plain records, tolerant of the
  * shapes the spec leaves open and strict about the types it states.
  */
-import * as z from 'zod/mini';
+import { type Check, type Issue, int, record } from './checks';
 import { type RequestInfo, SchemaError } from './errors';
 import { type FieldMap, type RecordOf, recordSchema } from './fields';
 
@@ -22,14 +22,14 @@ export interface DecodedList<R = ApiRecord> {
 }
 
 /** A record's schema, built once per field map: a long pull decodes page after page with the same one. */
-const schemaCache = new WeakMap<FieldMap, z.ZodMiniType>();
-function schemaOf(fields: FieldMap): z.ZodMiniType {
+const schemaCache = new WeakMap<FieldMap, Check>();
+function schemaOf(fields: FieldMap): Check {
   const schema = schemaCache.get(fields) ?? recordSchema(fields);
   schemaCache.set(fields, schema);
   return schema;
 }
 
-/** The types zod expects (it says "number" for an integer too) and typeof finds, in Portuguese; describe names null itself. */
+/** The types a check expects (it says "number" for an integer too) and typeof finds, in Portuguese; describe names null itself. */
 const typeNames: Record<string, string> = {
   number: 'número',
   string: 'texto',
@@ -46,9 +46,9 @@ function describe(value: unknown): string {
   return t === 'string' ? `texto "${String(value).slice(0, 40)}"` : (typeNames[t] ?? t);
 }
 
-function issueText(issue: z.core.$ZodIssue, root: unknown): string {
+function issueText(issue: Issue, root: unknown): string {
   let value: unknown = root;
-  // The path leads through the objects and arrays zod checked, down to the value at fault.
+  // The path leads through the objects and arrays the check went into, down to the value at fault.
   for (const key of issue.path) value = (value as Record<PropertyKey, unknown>)[key];
   const field = issue.path.map(String).join('.');
   if (issue.code === 'invalid_type') return `campo ${field}: esperava ${typeNames[issue.expected] ?? issue.expected}, veio ${describe(value)}`;
@@ -74,19 +74,11 @@ export function decodeRecords<M extends FieldMap>(info: RequestInfo, operation: 
   return items as RecordOf<M>[];
 }
 
-let paging: z.ZodMiniType<{ page?: number; totalRows?: number; totalPages?: number; itemsPerPage?: number }> | undefined;
-/** Built on first use, like every schema: most executions never read a page. */
-const pagingSchema = () =>
-  (paging ??= z.looseObject({
-    page: z.optional(z.int()),
-    totalRows: z.optional(z.int()),
-    totalPages: z.optional(z.int()),
-    itemsPerPage: z.optional(z.int()),
-  }));
+const pagingSchema: Check<Paging> = record({ page: int, totalRows: int, totalPages: int, itemsPerPage: int });
 
 function readPaging(info: RequestInfo, operation: string, raw: unknown): Paging {
   if (raw === undefined || raw === null) return {};
-  const parsed = pagingSchema().safeParse(raw);
+  const parsed = pagingSchema.safeParse(raw);
   if (!parsed.success) throw new SchemaError(info, operation, `paging: ${issueText(parsed.error.issues[0], raw)}`);
   const { page, totalRows, totalPages, itemsPerPage } = parsed.data;
   return { page, totalRows, totalPages, itemsPerPage };

@@ -1,10 +1,10 @@
 /**
  * Field kinds of the interface's records. One definition per field yields its
- * zod schema (for decoding responses), its sheet column (label, cell type) and
+ * check (for decoding responses), its sheet column (label, cell type) and
  * its TypeScript type, so the client, the forms, the sheets and the code that
  * reads records cannot drift apart.
  */
-import * as z from 'zod/mini';
+import { array, boolean, type Check, int, matching, nullable, number, record, string, unknown } from './checks';
 import { DATE_PATTERN, DATETIME_PATTERN, COMPETENCIA_PATTERN, TIME_PATTERN } from './calendar';
 
 export type CellKind =
@@ -36,7 +36,7 @@ export interface ScalarField<T = unknown> extends Typed<T> {
   note?: string;
   /** Integer codes shown as Sim/Não (ISS retido: 0 and 2); a code not listed stays as it came. */
   codes?: Readonly<Record<number, boolean>>;
-  readonly schema: z.ZodMiniType;
+  readonly schema: Check;
 }
 
 export interface ObjectField<M extends FieldMap = FieldMap, T = unknown> extends Typed<T> {
@@ -46,7 +46,7 @@ export interface ObjectField<M extends FieldMap = FieldMap, T = unknown> extends
   /** Personal data a sheet shows only when the user asks for it ("Incluir dados de cartão"). */
   onRequest?: 'cartao';
   fields: M;
-  readonly schema: z.ZodMiniType;
+  readonly schema: Check;
 }
 
 export interface ArrayField<M extends FieldMap | undefined = FieldMap | undefined, T = unknown> extends Typed<T> {
@@ -55,7 +55,7 @@ export interface ArrayField<M extends FieldMap | undefined = FieldMap | undefine
   nullable: boolean;
   /** Undefined when the spec does not show the items: the child table's columns then come from the data. */
   item?: M;
-  readonly schema: z.ZodMiniType;
+  readonly schema: Check;
 }
 
 export type Field = ScalarField | ObjectField | ArrayField;
@@ -70,16 +70,16 @@ export type ValueOf<F> = F extends Typed<infer T> ? T : unknown;
  */
 export type RecordOf<M extends FieldMap> = { [K in keyof M]?: ValueOf<M[K]> } & { [field: string]: unknown };
 
-/** Schemas are built on first use: every execution evaluates the whole bundle, most never decode a record. */
-function lazy(build: () => z.ZodMiniType): () => z.ZodMiniType {
-  let schema: z.ZodMiniType | undefined;
-  return () => (schema ??= build());
-}
-
 type Nullable<F> = F & { orNull(): F };
 
-function withSchema<F extends object>(base: F, schema: () => z.ZodMiniType): F & { readonly schema: z.ZodMiniType } {
-  return Object.defineProperty(base, 'schema', { get: schema, enumerable: true }) as F & { readonly schema: z.ZodMiniType };
+function withSchema<F extends object>(base: F, schema: () => Check): F & { readonly schema: Check } {
+  return Object.defineProperty(base, 'schema', { get: schema, enumerable: true }) as F & { readonly schema: Check };
+}
+
+/** A record's check, built on first use: most executions never decode one. */
+function lazy(build: () => Check): () => Check {
+  let built: Check | undefined;
+  return () => (built ??= build());
 }
 
 interface ScalarExtras {
@@ -88,60 +88,54 @@ interface ScalarExtras {
 }
 
 /** `note` explains the field's codes in its column's header note: one place per field, beside its label. */
-function scalar<T>(cell: CellKind, build: () => z.ZodMiniType, fixed: ScalarExtras = {}) {
-  const schema = lazy(build);
+function scalar<T>(cell: CellKind, schema: Check, fixed: ScalarExtras = {}) {
+  const orNullSchema = nullable(schema);
   return (label: string, note?: string): Nullable<ScalarField<T>> & { orNull(): ScalarField<T | null> } => {
     const extras = { ...fixed, ...(note === undefined ? {} : { note }) };
-    const field = withSchema({ type: 'scalar' as const, label, cell, nullable: false, ...extras }, schema);
-    const orNull = () =>
-      withSchema(
-        { type: 'scalar' as const, label, cell, nullable: true, ...extras },
-        lazy(() => z.nullable(schema())),
-      );
+    const field = withSchema({ type: 'scalar' as const, label, cell, nullable: false, ...extras }, () => schema);
+    const orNull = () => withSchema({ type: 'scalar' as const, label, cell, nullable: true, ...extras }, () => orNullSchema);
     return Object.assign(field, { orNull });
   };
 }
 
-const finite = () => z.number().check(z.refine((n) => Number.isFinite(n), 'valor monetário inválido'));
-
 export const f = {
-  integer: scalar<number>('integer', () => z.int()),
-  number: scalar<number>('number', () => z.number()),
-  percent: scalar<number>('percent', () => z.number()),
-  money: scalar<number>('money', finite),
+  integer: scalar<number>('integer', int),
+  number: scalar<number>('number', number),
+  percent: scalar<number>('percent', number),
+  money: scalar<number>('money', number),
   /** An identifier-like string (CPF/CNPJ, CEP, numbers with zeros): the cell keeps it as text. */
-  code: scalar<string>('text', () => z.string()),
-  text: scalar<string>('text', () => z.string()),
+  code: scalar<string>('text', string),
+  text: scalar<string>('text', string),
   /** Enumerations are open: the spec lists the values that occur, not all that exist. */
-  enumeration: scalar<string>('text', () => z.string()),
-  boolean: scalar<boolean>('boolean', () => z.boolean()),
+  enumeration: scalar<string>('text', string),
+  boolean: scalar<boolean>('boolean', boolean),
   /**
    * A yes/no flag the service sends as an integer code: the cell says Sim/Não
    * like every boolean. `codes` maps each known code; others stay as they came.
    */
-  flag: (codes: Readonly<Record<number, boolean>>) => scalar<number>('boolean', () => z.int(), { codes }),
-  date: scalar<string>('date', () => z.string().check(z.regex(DATE_PATTERN, 'data fora do formato AAAA-MM-DD'))),
-  datetime: scalar<string>('datetime', () => z.string().check(z.regex(DATETIME_PATTERN, 'data e hora fora do formato AAAA-MM-DDTHH:MM:SS'))),
-  competencia: scalar<string>('text', () => z.string().check(z.regex(COMPETENCIA_PATTERN, 'competência fora do formato MM/AAAA'))),
-  time: scalar<string>('text', () => z.string().check(z.regex(TIME_PATTERN, 'hora fora do formato HH:MM'))),
+  flag: (codes: Readonly<Record<number, boolean>>) => scalar<number>('boolean', int, { codes }),
+  date: scalar<string>('date', matching(DATE_PATTERN, 'data fora do formato AAAA-MM-DD')),
+  datetime: scalar<string>('datetime', matching(DATETIME_PATTERN, 'data e hora fora do formato AAAA-MM-DDTHH:MM:SS')),
+  competencia: scalar<string>('text', matching(COMPETENCIA_PATTERN, 'competência fora do formato MM/AAAA')),
+  time: scalar<string>('text', matching(TIME_PATTERN, 'hora fora do formato HH:MM')),
   object<M extends FieldMap>(label: string, fields: M, extras: { onRequest?: 'cartao' } = {}) {
     const schema = lazy(() => recordSchema(fields));
     const field = withSchema({ type: 'object' as const, label, nullable: false, fields, ...extras }, schema) as ObjectField<M, RecordOf<M>>;
     const orNull = (): ObjectField<M, RecordOf<M> | null> =>
       withSchema(
         { type: 'object' as const, label, nullable: true, fields, ...extras },
-        lazy(() => z.nullable(schema())),
+        lazy(() => nullable(schema())),
       );
     return Object.assign(field, { orNull });
   },
   array<M extends FieldMap | undefined = undefined>(label: string, item?: M) {
     type Item = M extends FieldMap ? RecordOf<M> : unknown;
-    const schema = lazy(() => z.array(item ? recordSchema(item) : z.unknown()));
+    const schema = lazy(() => array(item ? recordSchema(item) : unknown));
     const field = withSchema({ type: 'array' as const, label, nullable: false, item }, schema) as ArrayField<M, Item[]>;
     const orNull = (): ArrayField<M, Item[] | null> =>
       withSchema(
         { type: 'array' as const, label, nullable: true, item },
-        lazy(() => z.nullable(schema())),
+        lazy(() => nullable(schema())),
       );
     return Object.assign(field, { orNull });
   },
@@ -152,8 +146,6 @@ export const f = {
  * tolerates absent ones (the spec's variants differ), but a present field must
  * have its documented type.
  */
-export function recordSchema(fields: FieldMap): z.ZodMiniType {
-  const shape: Record<string, z.ZodMiniType> = {};
-  for (const [name, field] of Object.entries(fields)) shape[name] = z.optional(field.schema);
-  return z.looseObject(shape);
+export function recordSchema(fields: FieldMap): Check {
+  return record(Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field.schema])));
 }

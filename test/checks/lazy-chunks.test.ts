@@ -80,23 +80,37 @@ describe('planning the chunks', () => {
     outputs: {},
   });
 
+  /** Two chunks that both reach `both`, which imports `deep`. */
+  const twoChunks: Record<string, string[]> = {
+    main: ['a', 'b', 'util'],
+    a: ['a-only', 'both'],
+    b: ['b-only', 'both'],
+    'a-only': [],
+    'b-only': [],
+    both: ['deep'],
+    deep: [],
+    util: [],
+  };
+
   it('gives a chunk what only its roots reach; a module two chunks reach stays eager, with what it imports', () => {
-    const plan = planChunks(
-      graph({
-        main: ['a', 'b', 'util'],
-        a: ['a-only', 'both'],
-        b: ['b-only', 'both'],
-        'a-only': [],
-        'b-only': [],
-        both: ['deep'],
-        deep: [],
-        util: [],
-      }),
-      'main',
-      { A: ['a'], B: ['b'] },
-    );
+    const plan = planChunks(graph(twoChunks), 'main', { A: ['a'], B: ['b'] });
     expect([...plan.eager].sort()).toEqual(['both', 'deep', 'main', 'util']);
     expect(Object.fromEntries(plan.owner)).toEqual({ a: 'A', 'a-only': 'A', b: 'B', 'b-only': 'B' });
+  });
+
+  it('copies a module listed as copied into each chunk that reaches it; what it imports from both stays eager', () => {
+    const edges = { ...twoChunks, util: ['shared-copy'], 'shared-copy': [] };
+    const plan = planChunks(graph(edges), 'main', { A: ['a'], B: ['b'] }, [], ['both', 'shared-copy']);
+    expect([...plan.eager].sort()).toEqual(['deep', 'main', 'shared-copy', 'util']);
+    expect(Object.fromEntries([...plan.copies].map(([p, into]) => [p, [...into].sort()]))).toEqual({ both: ['A', 'B'] });
+    expect(plan.owner.has('both')).toBe(false);
+    expect(Object.fromEntries(plan.owner)).toEqual({ a: 'A', 'a-only': 'A', b: 'B', 'b-only': 'B' });
+  });
+
+  it('refuses to copy a module the bundle does not hold, or a chunk’s root', () => {
+    const edges = graph({ main: ['a'], a: [] });
+    expect(() => planChunks(edges, 'main', { A: ['a'] }, [], ['missing'])).toThrow('build: missing, to be copied');
+    expect(() => planChunks(edges, 'main', { A: ['a'] }, [], ['a'])).toThrow('build: a, to be copied');
   });
 
   it('lets one chunk call another through its root, never taking it in', () => {
