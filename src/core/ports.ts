@@ -21,8 +21,9 @@ export interface KeyValueStore {
 
 /**
  * A store read whole in one call at its first read, then served from memory;
- * writes go through at once. Only for an execution that holds the document
- * lock for as long as it uses the view: nobody else writes meanwhile.
+ * writes go through at once. Only for an execution that holds the lock that
+ * every other writer takes (the document's, the user's) for as long as it uses
+ * the view: nobody else writes meanwhile.
  */
 export function readOnce(store: KeyValueStore): KeyValueStore {
   let cache: Map<string, string> | null = null;
@@ -48,6 +49,12 @@ export function readOnce(store: KeyValueStore): KeyValueStore {
     },
     keys: () => [...load().keys()],
     all: () => Object.fromEntries(load()),
+    ...(store.setMany && {
+      setMany: (values: Record<string, string>) => {
+        store.setMany?.(values);
+        for (const [key, value] of Object.entries(values)) cache?.set(key, value);
+      },
+    }),
   };
 }
 

@@ -82,7 +82,9 @@ export function ours(ss: Spreadsheet): GoogleAppsScript.Script.Trigger[] {
  * one. Never throws: the action that called it has already succeeded, so a
  * problem here is a warning saying what to do.
  */
-export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore; ss?: Spreadsheet; strictAgenda?: boolean } = {}): string | undefined {
+export function syncDispatcher(
+  options: { mayCreate?: boolean; doc?: SignedStore; ss?: Spreadsheet; strictAgenda?: boolean; oncePerRun?: boolean } = {},
+): string | undefined {
   try {
     const ss = options.ss ?? SpreadsheetApp.getActiveSpreadsheet();
     const owners = ownerStore();
@@ -100,29 +102,57 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore
     }
     // The Central's index of the owner's work is written at the same moments, from the same read.
     const indexWarning = indexDocument(ss, work);
-    const workElsewhere = Object.keys(agendaNow).some((d) => d !== id);
-    const existing = ours(ss);
-    const here = existing.find((t) => t.getHandlerFunction() === DISPATCHER);
-    // The owner's other triggers matter only while they have work in other documents: one call, asked only then.
-    const others = workElsewhere && (here || wanted) ? ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === DISPATCHER) : [];
-    const all = [...new Set([...others.map((t) => t.getUniqueId()), ...(here ? [here.getUniqueId()] : [])])];
-    const plan = triggerPlan({ ownWork: wanted, workElsewhere, here: here?.getUniqueId() ?? null, all });
-    for (const t of existing) if (t !== here || plan !== 'keep') ScriptApp.deleteTrigger(t);
-    if (plan === 'create' && options.mayCreate !== false) {
-      try {
-        ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
-      } catch {
-        // One time-driven trigger per user per document: whatever of ours is left there is in the way.
-        for (const t of ScriptApp.getUserTriggers(ss)) ScriptApp.deleteTrigger(t);
-        ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
-      }
-    }
+    keepTriggers(ss, { wanted, agenda: agendaNow, id, mayCreate: options.mayCreate !== false, oncePerRun: options.oncePerRun === true });
     return indexWarning;
   } catch (err) {
     if (err instanceof AgendaRefusal) throw new UserError(err.message);
     const detail = redact(String((err as Error)?.message ?? err), connectionStore().secrets()).slice(0, 200);
     return `Feito, mas a execução automática de hora em hora não pôde ser ajustada (${detail}). Os agendamentos e lotes inacabados só andam com ela: feche e abra a barra lateral e repita a ação; se o aviso voltar, remova os acionadores antigos do complemento em Extensões › Apps Script › Acionadores.`;
   }
+}
+
+/** Whether this execution has retired the owner's triggers past the few they keep (see keepTriggers). */
+let retiredPastFew = false;
+
+/**
+ * The running user's triggers in the document, made to match the work: see syncDispatcher. `oncePerRun`: the
+ * hourly run's visit, which creates none. While the owner's agenda holds two documents or more, every document
+ * keeps its trigger exactly while it is among the owner's first few (triggerPlan), whatever its own work: so a
+ * run retires the owner's triggers past those once, and lists none of a document's at each visit. A duplicate in
+ * one document waits for the next action of the owner there, or for the visit that finds its work gone.
+ */
+function keepTriggers(ss: Spreadsheet, p: { wanted: boolean; agenda: Agenda; id: string; mayCreate: boolean; oncePerRun: boolean }): void {
+  if (p.oncePerRun && !p.mayCreate && Object.keys(p.agenda).length >= 2) {
+    if (!retiredPastFew) retirePastFew();
+    return;
+  }
+  const workElsewhere = Object.keys(p.agenda).some((d) => d !== p.id);
+  const existing = ours(ss);
+  const here = existing.find((t) => t.getHandlerFunction() === DISPATCHER);
+  // The owner's other triggers matter only while they have work in other documents: one call, asked only then.
+  const others = workElsewhere && (here || p.wanted) ? ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === DISPATCHER) : [];
+  const all = [...new Set([...others.map((t) => t.getUniqueId()), ...(here ? [here.getUniqueId()] : [])])];
+  const plan = triggerPlan({ ownWork: p.wanted, workElsewhere, here: here?.getUniqueId() ?? null, all });
+  for (const t of existing) if (t !== here || plan !== 'keep') ScriptApp.deleteTrigger(t);
+  if (plan === 'create' && p.mayCreate) {
+    try {
+      ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
+    } catch {
+      // One time-driven trigger per user per document: whatever of ours is left there is in the way.
+      for (const t of ScriptApp.getUserTriggers(ss)) ScriptApp.deleteTrigger(t);
+      ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
+    }
+  }
+}
+
+/** The owner's triggers past the first few (by id, as triggerPlan ranks them) go: what each document's upkeep would do. */
+function retirePastFew(): void {
+  retiredPastFew = true;
+  const mine = ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === DISPATCHER);
+  const ids = mine.map((t) => t.getUniqueId());
+  mine.forEach((t, i) => {
+    if (triggerPlan({ ownWork: true, workElsewhere: true, here: ids[i], all: ids }) !== 'keep') ScriptApp.deleteTrigger(t);
+  });
 }
 
 /**
@@ -228,7 +258,7 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
         return;
       }
       // Nothing left to do here: the trigger goes away (the next schedule or run creates it again). The agenda follows.
-      syncDispatcher({ mayCreate: false, doc, ss });
+      syncDispatcher({ mayCreate: false, doc, ss, oncePerRun: true });
     },
     DOCUMENT_WAIT_MS,
     active,

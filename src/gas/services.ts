@@ -66,25 +66,47 @@ let userProperties: GoogleAppsScript.Properties.Properties | undefined;
 const STEADY = /^faturamento\.(usuario$|conexoes$|conexao\.)/;
 const steady = new Map<string, string | null>();
 
+/** The day's usage, which every execution adds to after its work without the user lock: always read live. */
+const UNLOCKED = /^faturamento\.uso$/;
+
+/**
+ * The user's properties as this execution holds them while it holds their
+ * user lock: every other of their executions that writes them waits for the
+ * lock, so one read of all of them serves every read until it is released.
+ */
+let held: KeyValueStore | null = null;
+
+/** Taken with the user lock: the next read of the user's properties reads them all, once. */
+export function holdUserProperties(): void {
+  held = readOnce(propertyStore((userProperties ??= PropertiesService.getUserProperties())));
+}
+
+/** Dropped with the user lock: from then on other executions may change them. */
+export function releaseUserProperties(): void {
+  held = null;
+}
+
 export const userStore = (): KeyValueStore => {
   const live = propertyStore((userProperties ??= PropertiesService.getUserProperties()));
+  const now = (key?: string): KeyValueStore => (held && !(key && UNLOCKED.test(key)) ? held : live);
   return {
-    ...live,
     get(key) {
-      if (!STEADY.test(key)) return live.get(key);
-      if (!steady.has(key)) steady.set(key, live.get(key));
+      if (!STEADY.test(key)) return now(key).get(key);
+      if (!steady.has(key)) steady.set(key, now(key).get(key));
       return steady.get(key) ?? null;
     },
     set(key, value) {
-      live.set(key, value);
+      now(key).set(key, value);
       if (STEADY.test(key)) steady.set(key, value);
     },
     delete(key) {
-      live.delete(key);
+      now(key).delete(key);
       steady.delete(key);
     },
+    keys: () => now().keys(),
+    all: () => now().all?.() ?? {},
     setMany(values) {
-      live.setMany?.(values);
+      now().setMany?.(values);
       for (const [key, value] of Object.entries(values)) if (STEADY.test(key)) steady.set(key, value);
     },
   };

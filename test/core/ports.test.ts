@@ -37,6 +37,23 @@ function counted(initial: Record<string, string>, bulk: boolean) {
 }
 
 describe('readOnce', () => {
+  it('writes several keys in one call when the store can, and serves them from memory after', () => {
+    const { calls, store, map } = counted({ a: '1' }, true);
+    const many: Array<Record<string, string>> = [];
+    store.setMany = (values) => {
+      many.push(values);
+      for (const [k, v] of Object.entries(values)) map.set(k, v);
+    };
+    const view = readOnce(store);
+    expect(view.get('a')).toBe('1');
+    view.setMany?.({ a: '10', b: '2' });
+    expect(many).toEqual([{ a: '10', b: '2' }]);
+    expect([view.get('a'), view.get('b')]).toEqual(['10', '2']);
+    expect(calls).toMatchObject({ all: 1, get: 0, set: 0 });
+    // A store without the call gives none.
+    expect(readOnce(counted({}, true).store).setMany).toBeUndefined();
+  });
+
   it('reads a store that can give everything in one call once, and serves the rest from memory', () => {
     const { calls, store } = counted({ a: '1', b: '2' }, true);
     const view = readOnce(store);
