@@ -19,7 +19,18 @@ import { redact } from '../core/trust/redact';
 import { pullJobStore } from '../core/runs/deps';
 import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, OwnerBusyError, withDocumentLock, withUserLock } from './lock';
-import { connectionStore, currentUser, documentId, documentStore, documentView, ownerStore, spreadsheetTimeZone, userEmail, userStore } from './services';
+import {
+  connectionStore,
+  currentUser,
+  documentId,
+  documentStore,
+  documentView,
+  openDocument,
+  ownerStore,
+  spreadsheetTimeZone,
+  userEmail,
+  userStore,
+} from './services';
 import { workStore } from './work-store';
 import { REPORT_PREFIX } from '../core/reports/reports';
 import { gasZone } from './zone';
@@ -358,7 +369,7 @@ function visit(
   try {
     let ss: Spreadsheet;
     try {
-      ss = isActive ? active : SpreadsheetApp.openById(id);
+      ss = isActive ? active : openDocument(id);
     } catch (err) {
       unreachable(id, err);
       return 'done';

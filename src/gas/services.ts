@@ -8,6 +8,7 @@ import { SERVICE_TIME_ZONE } from '../core/reports/reports';
 import { scrubbingTransport, urlFetchTransport } from './urlfetch-transport';
 import { workStore } from './work-store';
 import { lazySeal, type Seal, SignedStore } from '../core/trust/seal';
+import { base64Of } from '../core/trust/base64';
 import type { Zone } from '../api/calendar';
 import { gasZone } from './zone';
 
@@ -136,17 +137,27 @@ export function documentView(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = Spre
   return documentStore(ss, readOnce(workStore(ss)));
 }
 
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
 /** What a spreadsheet answers that does not change during an execution, asked of it once per spreadsheet object (each ask is a round trip). */
-function askedOnce<T>(ask: (ss: GoogleAppsScript.Spreadsheet.Spreadsheet) => T): (ss: GoogleAppsScript.Spreadsheet.Spreadsheet) => T {
-  const answers = new WeakMap<GoogleAppsScript.Spreadsheet.Spreadsheet, T>();
-  return (ss) => {
+function askedOnce<T>(ask: (ss: Spreadsheet) => T): ((ss: Spreadsheet) => T) & { known: (ss: Spreadsheet, answer: T) => void } {
+  const answers = new WeakMap<Spreadsheet, T>();
+  const asked = (ss: Spreadsheet): T => {
     if (!answers.has(ss)) answers.set(ss, ask(ss));
     return answers.get(ss) as T;
   };
+  return Object.assign(asked, { known: (ss: Spreadsheet, answer: T) => void answers.set(ss, answer) });
 }
 
 /** A document's id. */
 export const documentId = askedOnce((ss) => ss.getId());
+
+/** The document with this id, opened by it: its id is known, not asked again. */
+export function openDocument(id: string): Spreadsheet {
+  const ss = SpreadsheetApp.openById(id);
+  documentId.known(ss, id);
+  return ss;
+}
 
 /** The running user's e-mail, asked once per execution. */
 let email: string | undefined;
@@ -181,7 +192,7 @@ export function ownerStore(): OwnerStore {
     (text, secret) => {
       const asked = `${secret}\u0000${text}`;
       let signature = signatures.get(asked);
-      if (signature === undefined) signatures.set(asked, (signature = Utilities.base64Encode(Utilities.computeHmacSha256Signature(text, secret))));
+      if (signature === undefined) signatures.set(asked, (signature = base64Of(Utilities.computeHmacSha256Signature(text, secret))));
       return signature;
     },
   );

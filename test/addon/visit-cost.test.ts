@@ -80,6 +80,18 @@ describe('the fixed cost of a visit', () => {
     for (const visit of reads.visits()) expect(visit).toEqual(['getProperties()']);
   });
 
+  it('asks the document it opened by id nothing it knows (its id), and signs without a round trip for the base64', () => {
+    const emu = office(2);
+    const asked = perVisit((c) =>
+      `${c.object}.${c.method}`.match(/^(Spreadsheet\.getId|Utilities\.base64Encode|Utilities\.computeHmacSha256Signature)$/) ? c.method : null,
+    );
+    emu.runDueTriggers(SP('2026-11-22T11:59:00'), { documentContext: false, onServiceCall: asked.onServiceCall });
+    allServed(emu, 2);
+    expect(asked.visits().length).toBeGreaterThanOrEqual(2);
+    // The signatures are still checked: each with its HMAC alone.
+    for (const visit of asked.visits()) expect(new Set(visit)).toEqual(new Set(['computeHmacSha256Signature']));
+  });
+
   it('lists the owner’s triggers once a run, not at each visit, and a run leaves the owner no more than their few', () => {
     const emu = office(DISPATCHERS_PER_OWNER + 2);
     // Triggers of earlier versions past the owner's few, in documents with nothing due: no visit opens them.
