@@ -58,8 +58,56 @@ export function readOnce(store: KeyValueStore): KeyValueStore {
   };
 }
 
+/** Values to write and keys to delete. */
+export interface Writes {
+  sets: Record<string, string>;
+  deletes: string[];
+}
+
+/**
+ * A store whose writes wait to be taken (`take`), for values written at the
+ * same moment to go out in one call (`writeAll`). Its reads see them. Only under
+ * the lock their changes are made under, until they are written.
+ */
+export function heldWrites(store: KeyValueStore): { view: KeyValueStore; take(): Writes } {
+  const sets = new Map<string, string>();
+  const deletes = new Set<string>();
+  return {
+    view: {
+      get: (key) => (deletes.has(key) ? null : (sets.get(key) ?? store.get(key))),
+      set(key, value) {
+        deletes.delete(key);
+        sets.set(key, value);
+      },
+      delete(key) {
+        sets.delete(key);
+        deletes.add(key);
+      },
+      keys: () => [...new Set([...store.keys(), ...sets.keys()])].filter((key) => !deletes.has(key)),
+    },
+    take() {
+      const taken = { sets: Object.fromEntries(sets), deletes: [...deletes] };
+      sets.clear();
+      deletes.clear();
+      return taken;
+    },
+  };
+}
+
+/** The values in one call where the store has one (setProperties), then the deletions. */
+export function writeAll(store: KeyValueStore, ...writes: Writes[]): void {
+  const values: Record<string, string> = Object.assign({}, ...writes.map((w) => w.sets));
+  if (store.setMany && Object.keys(values).length > 1) store.setMany(values);
+  else for (const [key, value] of Object.entries(values)) store.set(key, value);
+  for (const w of writes) for (const key of w.deletes) store.delete(key);
+}
+
 export function readJson<T>(store: KeyValueStore, key: string, fallback: T): T {
-  const raw = store.get(key);
+  return parseJson(store.get(key), fallback);
+}
+
+/** A stored text's value: `fallback` when absent, blank or broken. */
+export function parseJson<T>(raw: string | null, fallback: T): T {
   if (raw === null || raw === '') return fallback;
   try {
     return JSON.parse(raw) as T;

@@ -11,9 +11,10 @@
 import { UserError } from '../api/user-error';
 import { type Agenda, AgendaStore, dueDocuments } from '../core/hourly/agenda';
 import { bulkJobStore } from '../core/bulk/stored-job';
-import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, triggerPlan, wantsDispatcher } from '../core/hourly/dispatch';
+import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, wantsDispatcher } from '../core/hourly/dispatch';
+import { keepTriggers, retire } from './triggers';
 import type { Identity, OwnerStore } from '../core/trust/owners';
-import { type KeyValueStore, readOnce } from '../core/ports';
+import { heldWrites, type KeyValueStore, readOnce, type Writes, writeAll } from '../core/ports';
 import type { SignedStore } from '../core/trust/seal';
 import { redact } from '../core/trust/redact';
 import { pullJobStore } from '../core/runs/deps';
@@ -48,10 +49,6 @@ import { centralPhase } from './central-phase';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
-export const DISPATCHER = 'runScheduledReports';
-/** Every handler name the add-on's time-driven triggers ever had: a trigger with one of these is the add-on's own. */
-export const DISPATCHER_HANDLERS: readonly string[] = [DISPATCHER];
-
 /** The dispatcher stops well before the 6-minute kill. */
 const DISPATCH_MS = 4.5 * 60_000;
 /**
@@ -68,7 +65,7 @@ export const REAUTHORIZE =
   'As atualizações agendadas e os lotes inacabados estão parados: o complemento precisa da sua autorização de novo (as permissões dele mudaram). Abra Extensões › Faturamento › Relatórios nesta planilha e aceite as permissões pedidas; até lá nada é atualizado nem enviado.';
 
 /** Every change to the agenda is made under the owner's user lock: their sidebars and overlapping runs write it too. */
-const agenda = (): AgendaStore => new AgendaStore(userStore(), withUserLock);
+const agenda = (user: KeyValueStore = userStore()): AgendaStore => new AgendaStore(user, withUserLock);
 /** The hourly run's: it never waits for the owner's lock (runOwnDocuments says why). */
 const runAgenda = (): AgendaStore => new AgendaStore(userStore(), (change) => withUserLock(change, 0));
 
@@ -78,11 +75,6 @@ export function readWork(doc: SignedStore): StoredWork {
   const central = new CentralScheduleStore(doc);
   const schedule = central.get();
   return schedule ? { ...work, central: { owner: schedule.owner.id, next: centralNextAt(schedule, central.job()), schedule } } : work;
-}
-
-/** The running user's triggers of the add-on in the document. */
-export function ours(ss: Spreadsheet): GoogleAppsScript.Script.Trigger[] {
-  return ScriptApp.getUserTriggers(ss).filter((t) => DISPATCHER_HANDLERS.includes(t.getHandlerFunction()));
 }
 
 /**
@@ -103,16 +95,19 @@ export function syncDispatcher(
     const work = ownWork(readWork(options.doc ?? documentView(ss)), owners.checker(me, documentId(ss)));
     const wanted = wantsDispatcher(work);
     const id = documentId(ss);
+    // The hourly run's visit holds the owner's lock: the agenda's entry and the index's go out in one write.
+    const held = options.oncePerRun ? { agenda: heldWrites(userStore()), index: heldWrites(userStore()) } : null;
     let agendaNow: Agenda;
     try {
-      agendaNow = agenda().set(id, nextDueAt(work, gasZone(spreadsheetTimeZone(ss))));
+      agendaNow = agenda(held?.agenda.view).set(id, nextDueAt(work, gasZone(spreadsheetTimeZone(ss))));
     } catch (err) {
       // A schedule the agenda cannot hold would never run: the caller refuses it.
       if (options.strictAgenda && err instanceof UserError) throw new AgendaRefusal(err.message);
       throw err;
     }
     // The Central's index of the owner's work is written at the same moments, from the same read.
-    const indexWarning = indexDocument(ss, work);
+    let indexWarning = indexDocument(ss, work, held?.index.view);
+    if (held) indexWarning = writeTogether(held.agenda.take(), held.index.take()) ?? indexWarning;
     keepTriggers(ss, { wanted, agenda: agendaNow, id, mayCreate: options.mayCreate !== false, oncePerRun: options.oncePerRun === true });
     return indexWarning;
   } catch (err) {
@@ -122,55 +117,11 @@ export function syncDispatcher(
   }
 }
 
-/** Whether this execution has retired the owner's triggers past the few they keep (see keepTriggers). */
-let retiredPastFew = false;
-
-/**
- * The running user's triggers in the document, made to match the work: see syncDispatcher. `oncePerRun`: the
- * hourly run's visit, which creates none. While the owner's agenda holds two documents or more, every document
- * keeps its trigger exactly while it is among the owner's first few (triggerPlan), whatever its own work: so a
- * run retires the owner's triggers past those once, and lists none of a document's at each visit. A duplicate in
- * one document waits for the next action of the owner there, or for the visit that finds its work gone.
- */
-function keepTriggers(ss: Spreadsheet, p: { wanted: boolean; agenda: Agenda; id: string; mayCreate: boolean; oncePerRun: boolean }): void {
-  if (p.oncePerRun && !p.mayCreate && Object.keys(p.agenda).length >= 2) {
-    if (!retiredPastFew) retirePastFew();
-    return;
-  }
-  const workElsewhere = Object.keys(p.agenda).some((d) => d !== p.id);
-  const existing = ours(ss);
-  const here = existing.find((t) => t.getHandlerFunction() === DISPATCHER);
-  // The owner's other triggers matter only while they have work in other documents: one call, asked only then.
-  const others = workElsewhere && (here || p.wanted) ? ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === DISPATCHER) : [];
-  const all = [...new Set([...others.map((t) => t.getUniqueId()), ...(here ? [here.getUniqueId()] : [])])];
-  const plan = triggerPlan({ ownWork: p.wanted, workElsewhere, here: here?.getUniqueId() ?? null, all });
-  for (const t of existing) if (t !== here || plan !== 'keep') ScriptApp.deleteTrigger(t);
-  if (plan === 'create' && p.mayCreate) {
-    try {
-      ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
-    } catch {
-      // One time-driven trigger per user per document: whatever of ours is left there is in the way.
-      for (const t of ScriptApp.getUserTriggers(ss)) ScriptApp.deleteTrigger(t);
-      ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
-    }
-  }
-}
-
-/** The owner's triggers past the first few (by id, as triggerPlan ranks them) go: what each document's upkeep would do. */
-function retirePastFew(): void {
-  retiredPastFew = true;
-  const mine = ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === DISPATCHER);
-  const ids = mine.map((t) => t.getUniqueId());
-  mine.forEach((t, i) => {
-    if (triggerPlan({ ownWork: true, workElsewhere: true, here: ids[i], all: ids }) !== 'keep') ScriptApp.deleteTrigger(t);
-  });
-}
-
 /**
  * Writes the document's entry of the owner's work index (core/hourly/work-index.ts). The action that called
  * it has succeeded: a failure here is a warning, and an index full enough to drop detail says so too.
  */
-function indexDocument(ss: Spreadsheet, work: StoredWork): string | undefined {
+function indexDocument(ss: Spreadsheet, work: StoredWork, user: KeyValueStore = userStore()): string | undefined {
   try {
     const entry = documentWork(work.reports, {
       name: ss.getName(),
@@ -178,14 +129,34 @@ function indexDocument(ss: Spreadsheet, work: StoredWork): string | undefined {
       zone: gasZone(spreadsheetTimeZone(ss)),
       connections: connectionStore().list(),
     });
-    const kept = new WorkIndexStore(userStore(), withUserLock).set(documentId(ss), entry);
+    const kept = new WorkIndexStore(user, withUserLock).set(documentId(ss), entry);
     if (kept === 'saved' || kept === 'removed') return undefined;
     return kept === 'trimmed'
       ? 'Feito. A Central do escritório guarda desta planilha só as datas e contagens (sem os nomes dos relatórios): o espaço do seu usuário para ela está cheio.'
       : 'Feito, mas a Central do escritório não mostra esta planilha: o espaço do seu usuário para ela está cheio.';
   } catch (err) {
-    const detail = redact(String((err as Error)?.message ?? err), connectionStore().secrets()).slice(0, 200);
-    return `Feito, mas a Central do escritório não pôde registrar esta planilha (${detail}); ela aparece lá depois da próxima ação ou atualização agendada.`;
+    return indexRefused(err);
+  }
+}
+
+function indexRefused(err: unknown): string {
+  const detail = redact(String((err as Error)?.message ?? err), connectionStore().secrets()).slice(0, 200);
+  return `Feito, mas a Central do escritório não pôde registrar esta planilha (${detail}); ela aparece lá depois da próxima ação ou atualização agendada.`;
+}
+
+/** The agenda's writes and the index's in one call; refused together (the store near full), each alone, as when apart. */
+function writeTogether(agendaWrites: Writes, indexWrites: Writes): string | undefined {
+  try {
+    writeAll(userStore(), agendaWrites, indexWrites);
+    return undefined;
+  } catch {
+    writeAll(userStore(), agendaWrites);
+    try {
+      writeAll(userStore(), indexWrites);
+      return undefined;
+    } catch (err) {
+      return indexRefused(err);
+    }
   }
 }
 
@@ -345,11 +316,6 @@ function unreachable(id: string, err: unknown): void {
     `Planilha fora do alcance das atualizações agendadas (${id})`,
     `A execução automática do complemento Faturamento não consegue abrir a planilha abaixo há mais de um dia: o Google diz que ela foi excluída ou que não está mais compartilhada com você.\n\n${link}\n\nOs agendamentos e lotes inacabados dela pararam e ela saiu da sua agenda de atualizações. Se voltar a ter acesso, abra a planilha, vá a Extensões › Faturamento › Relatórios e salve o agendamento de novo.`,
   );
-}
-
-/** Deletes the owner's trigger `uid`. */
-function retire(uid: string): void {
-  for (const t of ScriptApp.getProjectTriggers()) if (t.getUniqueId() === uid) ScriptApp.deleteTrigger(t);
 }
 
 /** What became of a visit: the owner's lock was held by another of their executions, which serves what is due. */

@@ -80,6 +80,22 @@ describe('the fixed cost of a visit', () => {
     for (const visit of reads.visits()) expect(visit).toEqual(['getProperties()']);
   });
 
+  it('writes the agenda’s entry and the Central’s index of the document in one call', () => {
+    const emu = office(2);
+    const writes = perVisit((c) => {
+      if (c.object !== 'Properties' || !/^(set|delete)/.test(c.method)) return null;
+      const keys = c.method === 'setProperties' ? Object.keys(c.args[0] as Rec) : [String(c.args[0])];
+      const ours = keys.filter((k) => /^faturamento\.(agenda|trabalho)/.test(k)).sort();
+      return ours.length ? `${c.method}(${ours.join(',')})` : null;
+    });
+    emu.runDueTriggers(SP('2026-11-22T11:59:00'), { documentContext: false, onServiceCall: writes.onServiceCall });
+    allServed(emu, 2);
+    // A visit that changed nothing of either (a document served meanwhile by another run) writes neither.
+    const together = ['setProperties(faturamento.agenda,faturamento.trabalho)'];
+    for (const visit of writes.visits()) expect(visit.length === 0 ? together : visit).toEqual(together);
+    expect(writes.visits().filter((v) => v.length > 0).length).toBeGreaterThanOrEqual(2);
+  });
+
   it('asks the document it opened by id nothing it knows (its id), and signs without a round trip for the base64', () => {
     const emu = office(2);
     const asked = perVisit((c) =>

@@ -4,7 +4,7 @@
  * fall back to a default when absent, blank or broken.
  */
 import { describe, expect, it } from 'vitest';
-import { type KeyValueStore, readJson, readOnce, writeJson } from '../../src/core/ports';
+import { heldWrites, type KeyValueStore, readJson, readOnce, writeAll, writeJson } from '../../src/core/ports';
 
 /** A property store that counts its calls; `bulk` gives it Properties.getProperties. */
 function counted(initial: Record<string, string>, bulk: boolean) {
@@ -107,5 +107,43 @@ describe('readJson and writeJson', () => {
     expect(readJson(store, 'blank', 'padrão')).toBe('padrão');
     expect(readJson(store, 'broken', 'padrão')).toBe('padrão');
     expect(readJson(store, 'nulo', 'padrão')).toBeNull();
+  });
+});
+
+describe('heldWrites', () => {
+  it('keeps writes back, seen by its reads, until they are taken and written together in one call, deletions after', () => {
+    const { calls, store, map } = counted({ a: '1', b: '2', c: '3' }, true);
+    const many: Array<Record<string, string>> = [];
+    store.setMany = (values) => {
+      many.push(values);
+      for (const [k, v] of Object.entries(values)) map.set(k, v);
+    };
+    const first = heldWrites(store);
+    const second = heldWrites(store);
+    first.view.set('a', '10');
+    first.view.delete('b');
+    second.view.set('d', '4');
+    second.view.delete('c');
+    expect([first.view.get('a'), first.view.get('b'), first.view.get('c')]).toEqual(['10', null, '3']);
+    expect(second.view.keys().sort()).toEqual(['a', 'b', 'd']);
+    expect(calls).toMatchObject({ set: 0, delete: 0 });
+    expect(Object.fromEntries(map)).toEqual({ a: '1', b: '2', c: '3' });
+    writeAll(store, first.take(), second.take());
+    expect(many).toEqual([{ a: '10', d: '4' }]);
+    expect(Object.fromEntries(map)).toEqual({ a: '10', d: '4' });
+    // Taken once: nothing is written twice.
+    writeAll(store, first.take(), second.take());
+    expect(many).toHaveLength(1);
+    expect(calls).toMatchObject({ set: 0, delete: 2 });
+  });
+
+  it('writes one value, or every value of a store without the call, key by key', () => {
+    const { calls, store, map } = counted({}, true);
+    const held = heldWrites(store);
+    held.view.set('a', '1');
+    held.view.set('b', '2');
+    writeAll(store, held.take());
+    expect(Object.fromEntries(map)).toEqual({ a: '1', b: '2' });
+    expect(calls.set).toBe(2);
   });
 });
