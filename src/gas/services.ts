@@ -62,7 +62,8 @@ let userProperties: GoogleAppsScript.Properties.Properties | undefined;
  * What only the person changes by hand, in a sidebar (their identity, their
  * connections and keys), is read once per execution: a run asks it at every
  * request it builds, each a property call. Everything else (the agenda, the
- * day's usage, signatures) is read live, as other executions write it.
+ * day's usage, signatures) is read live, as other executions write it, but
+ * while this execution holds the user's lock (below).
  */
 const STEADY = /^faturamento\.(usuario$|conexoes$|conexao\.)/;
 const steady = new Map<string, string | null>();
