@@ -27,6 +27,7 @@ export interface KeyValueStore {
  */
 export function readOnce(store: KeyValueStore): KeyValueStore {
   let cache: Map<string, string> | null = null;
+  const setMany = store.setMany?.bind(store);
   const load = (): Map<string, string> => {
     if (cache) return cache;
     if (store.all) return (cache = new Map(Object.entries(store.all())));
@@ -49,9 +50,9 @@ export function readOnce(store: KeyValueStore): KeyValueStore {
     },
     keys: () => [...load().keys()],
     all: () => Object.fromEntries(load()),
-    ...(store.setMany && {
+    ...(setMany && {
       setMany: (values: Record<string, string>) => {
-        store.setMany?.(values);
+        setMany(values);
         for (const [key, value] of Object.entries(values)) cache?.set(key, value);
       },
     }),
@@ -97,8 +98,8 @@ export function heldWrites(store: KeyValueStore): { view: KeyValueStore; take():
 /** The values in one call where the store has one (setProperties), then the deletions. */
 export function writeAll(store: KeyValueStore, ...writes: Writes[]): void {
   const values: Record<string, string> = Object.assign({}, ...writes.map((w) => w.sets));
-  if (store.setMany && Object.keys(values).length > 1) store.setMany(values);
-  else for (const [key, value] of Object.entries(values)) store.set(key, value);
+  if (!store.setMany) for (const [key, value] of Object.entries(values)) store.set(key, value);
+  else if (Object.keys(values).length > 0) store.setMany(values);
   for (const w of writes) for (const key of w.deletes) store.delete(key);
 }
 
@@ -108,7 +109,8 @@ export function readJson<T>(store: KeyValueStore, key: string, fallback: T): T {
 
 /** A stored text's value: `fallback` when absent, blank or broken. */
 export function parseJson<T>(raw: string | null, fallback: T): T {
-  if (raw === null || raw === '') return fallback;
+  // Blank or broken text does not parse either.
+  if (raw === null) return fallback;
   try {
     return JSON.parse(raw) as T;
   } catch {

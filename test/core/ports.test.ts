@@ -54,6 +54,17 @@ describe('readOnce', () => {
     expect(readOnce(counted({}, true).store).setMany).toBeUndefined();
   });
 
+  it('keeps what it wrote in one call before its first read, which then reads the store', () => {
+    const { calls, store, map } = counted({ a: '1' }, true);
+    store.setMany = (values) => {
+      for (const [k, v] of Object.entries(values)) map.set(k, v);
+    };
+    const view = readOnce(store);
+    view.setMany?.({ b: '2' });
+    expect(view.all?.()).toEqual({ a: '1', b: '2' });
+    expect(calls.all).toBe(1);
+  });
+
   it('reads a store that can give everything in one call once, and serves the rest from memory', () => {
     const { calls, store } = counted({ a: '1', b: '2' }, true);
     const view = readOnce(store);
@@ -137,7 +148,7 @@ describe('heldWrites', () => {
     expect(calls).toMatchObject({ set: 0, delete: 2 });
   });
 
-  it('writes one value, or every value of a store without the call, key by key', () => {
+  it('writes every value of a store without the call key by key, and nothing at all when nothing was held', () => {
     const { calls, store, map } = counted({}, true);
     const held = heldWrites(store);
     held.view.set('a', '1');
@@ -145,5 +156,14 @@ describe('heldWrites', () => {
     writeAll(store, held.take());
     expect(Object.fromEntries(map)).toEqual({ a: '1', b: '2' });
     expect(calls.set).toBe(2);
+    let many = 0;
+    store.setMany = () => {
+      many++;
+    };
+    writeAll(store, held.take(), heldWrites(store).take());
+    expect(many).toBe(0);
+    held.view.set('c', '3');
+    writeAll(store, held.take());
+    expect([many, calls.set]).toEqual([1, 2]);
   });
 });
