@@ -114,7 +114,7 @@ export class DeveloperMetadataImpl extends GasObject implements GMeta {
   readonly gasName = 'DeveloperMetadata';
   constructor(
     private readonly env: SheetsEnv,
-    readonly meta: MetaModel,
+    public meta: MetaModel,
   ) {
     super();
   }
@@ -123,10 +123,20 @@ export class DeveloperMetadataImpl extends GasObject implements GMeta {
     return this as unknown as GMeta;
   }
 
-  /** Where the entry is now; an entry whose row, column or sheet was deleted is gone. */
+  /**
+   * Where the entry is now; an entry whose row, column or sheet was deleted is gone. The execution's copy of the
+   * document is made anew when it sees what others ended with: the same entry is then the one with its id.
+   */
   private where(): Placed {
-    const found = allMetadata(this.env).find((p) => p.meta === this.meta);
+    const found = this.found();
     if (!found) throw this.env.exec.error('The developer metadata no longer exists.');
+    return found;
+  }
+
+  private found(): Placed | undefined {
+    const all = allMetadata(this.env);
+    const found = all.find((p) => p.meta === this.meta) ?? all.find((p) => p.meta.id === this.meta.id);
+    if (found) this.meta = found.meta;
     return found;
   }
 
@@ -154,14 +164,17 @@ export class DeveloperMetadataImpl extends GasObject implements GMeta {
     return new LocationImpl(this.env, this.where().place) as unknown as GLocation;
   }
   setKey(key: string): GMeta {
+    this.found();
     this.meta.key = checkKey(this.env, key);
     return this.self();
   }
   setValue(value: string): GMeta {
+    this.found();
     this.meta.value = String(value);
     return this.self();
   }
   setVisibility(visibility: Visibility): GMeta {
+    this.found();
     this.meta.visibility = String(visibility) as MetaModel['visibility'];
     return this.self();
   }

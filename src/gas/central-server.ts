@@ -36,7 +36,8 @@ import { BusyError, withDocumentLock } from './lock';
 import { type FormOutcome, formOutcome, type Outcome, outcome } from './outcome';
 import { connectionStore, currentUser, spreadsheetTimeZone } from './services';
 import { centralCompanies, centralDeps } from './central-phase';
-import { DISPATCHER, runAskedNow, syncDispatcher } from './dispatcher';
+import { runAskedNow, syncDispatcher } from './dispatcher';
+import { DISPATCHER } from './triggers';
 import { showSidebar } from './ui';
 import { setCompanyPaused as pauseSchedules, userWorkIndex } from './work-index';
 

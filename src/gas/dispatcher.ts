@@ -11,15 +11,27 @@
 import { UserError } from '../api/user-error';
 import { type Agenda, AgendaStore, dueDocuments } from '../core/hourly/agenda';
 import { bulkJobStore } from '../core/bulk/stored-job';
-import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, triggerPlan, wantsDispatcher } from '../core/hourly/dispatch';
+import { dispatch, nextDueAt, ownWork, type StoredWork, storedWork, wantsDispatcher } from '../core/hourly/dispatch';
+import { keepTriggers, retire } from './triggers';
 import type { Identity, OwnerStore } from '../core/trust/owners';
-import { type KeyValueStore, readOnce } from '../core/ports';
+import { heldWrites, type KeyValueStore, readOnce, type Writes, writeAll } from '../core/ports';
 import type { SignedStore } from '../core/trust/seal';
 import { redact } from '../core/trust/redact';
 import { pullJobStore } from '../core/runs/deps';
 import { bulkDeps, reportStore, runDeps } from './deps';
 import { BusyError, OwnerBusyError, withDocumentLock, withUserLock } from './lock';
-import { connectionStore, currentUser, documentId, documentStore, documentView, ownerStore, spreadsheetTimeZone, userEmail, userStore } from './services';
+import {
+  connectionStore,
+  currentUser,
+  documentId,
+  documentStore,
+  documentView,
+  openDocument,
+  ownerStore,
+  spreadsheetTimeZone,
+  userEmail,
+  userStore,
+} from './services';
 import { workStore } from './work-store';
 import { REPORT_PREFIX } from '../core/reports/reports';
 import { gasZone } from './zone';
@@ -39,10 +51,6 @@ import { settleQuietly } from './quiet-check';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
-export const DISPATCHER = 'runScheduledReports';
-/** Every handler name the add-on's time-driven triggers ever had: a trigger with one of these is the add-on's own. */
-export const DISPATCHER_HANDLERS: readonly string[] = [DISPATCHER];
-
 /** The dispatcher stops well before the 6-minute kill. */
 const DISPATCH_MS = 4.5 * 60_000;
 /**
@@ -59,7 +67,7 @@ export const REAUTHORIZE =
   'As atualizações agendadas e os lotes inacabados estão parados: o complemento precisa da sua autorização de novo (as permissões dele mudaram). Abra Extensões › Faturamento › Relatórios nesta planilha e aceite as permissões pedidas; até lá nada é atualizado nem enviado.';
 
 /** Every change to the agenda is made under the owner's user lock: their sidebars and overlapping runs write it too. */
-const agenda = (): AgendaStore => new AgendaStore(userStore(), withUserLock);
+const agenda = (user: KeyValueStore = userStore()): AgendaStore => new AgendaStore(user, withUserLock);
 /** The hourly run's: it never waits for the owner's lock (runOwnDocuments says why). */
 const runAgenda = (): AgendaStore => new AgendaStore(userStore(), (change) => withUserLock(change, 0));
 
@@ -71,11 +79,6 @@ export function readWork(doc: SignedStore): StoredWork {
   return schedule ? { ...work, central: { owner: schedule.owner.id, next: centralNextAt(schedule, central.job()), schedule } } : work;
 }
 
-/** The running user's triggers of the add-on in the document. */
-export function ours(ss: Spreadsheet): GoogleAppsScript.Script.Trigger[] {
-  return ScriptApp.getUserTriggers(ss).filter((t) => DISPATCHER_HANDLERS.includes(t.getHandlerFunction()));
-}
-
 /**
  * Creates or deletes the running user's trigger for the document to match
  * the work they own there. Creation only happens from a person's action: a
@@ -84,7 +87,9 @@ export function ours(ss: Spreadsheet): GoogleAppsScript.Script.Trigger[] {
  * one. Never throws: the action that called it has already succeeded, so a
  * problem here is a warning saying what to do.
  */
-export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore; ss?: Spreadsheet; strictAgenda?: boolean } = {}): string | undefined {
+export function syncDispatcher(
+  options: { mayCreate?: boolean; doc?: SignedStore; ss?: Spreadsheet; strictAgenda?: boolean; oncePerRun?: boolean } = {},
+): string | undefined {
   try {
     const ss = options.ss ?? SpreadsheetApp.getActiveSpreadsheet();
     const owners = ownerStore();
@@ -92,34 +97,21 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore
     const work = ownWork(readWork(options.doc ?? documentView(ss)), owners.checker(me, documentId(ss)));
     const wanted = wantsDispatcher(work);
     const id = documentId(ss);
+    // The hourly run's visit holds the owner's lock: the agenda's entry and the index's go out in one write.
+    const held = options.oncePerRun ? { agenda: heldWrites(userStore()), index: heldWrites(userStore()) } : null;
     let agendaNow: Agenda;
     try {
       const zone = gasZone(spreadsheetTimeZone(ss));
-      agendaNow = agenda().set(id, nextDueAt(work, zone), quietRecord(work, Date.now(), zone));
+      agendaNow = agenda(held?.agenda.view).set(id, nextDueAt(work, zone), quietRecord(work, Date.now(), zone));
     } catch (err) {
       // A schedule the agenda cannot hold would never run: the caller refuses it.
       if (options.strictAgenda && err instanceof UserError) throw new AgendaRefusal(err.message);
       throw err;
     }
     // The Central's index of the owner's work is written at the same moments, from the same read.
-    const indexWarning = indexDocument(ss, work);
-    const workElsewhere = Object.keys(agendaNow).some((d) => d !== id);
-    const existing = ours(ss);
-    const here = existing.find((t) => t.getHandlerFunction() === DISPATCHER);
-    // The owner's other triggers matter only while they have work in other documents: one call, asked only then.
-    const others = workElsewhere && (here || wanted) ? ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === DISPATCHER) : [];
-    const all = [...new Set([...others.map((t) => t.getUniqueId()), ...(here ? [here.getUniqueId()] : [])])];
-    const plan = triggerPlan({ ownWork: wanted, workElsewhere, here: here?.getUniqueId() ?? null, all });
-    for (const t of existing) if (t !== here || plan !== 'keep') ScriptApp.deleteTrigger(t);
-    if (plan === 'create' && options.mayCreate !== false) {
-      try {
-        ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
-      } catch {
-        // One time-driven trigger per user per document: whatever of ours is left there is in the way.
-        for (const t of ScriptApp.getUserTriggers(ss)) ScriptApp.deleteTrigger(t);
-        ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
-      }
-    }
+    let indexWarning = indexDocument(ss, work, held?.index.view);
+    if (held) indexWarning = writeTogether(held.agenda.take(), held.index.take()) ?? indexWarning;
+    keepTriggers(ss, { wanted, agenda: agendaNow, id, mayCreate: options.mayCreate !== false, oncePerRun: options.oncePerRun === true });
     return indexWarning;
   } catch (err) {
     if (err instanceof AgendaRefusal) throw new UserError(err.message);
@@ -132,7 +124,7 @@ export function syncDispatcher(options: { mayCreate?: boolean; doc?: SignedStore
  * Writes the document's entry of the owner's work index (core/hourly/work-index.ts). The action that called
  * it has succeeded: a failure here is a warning, and an index full enough to drop detail says so too.
  */
-function indexDocument(ss: Spreadsheet, work: StoredWork): string | undefined {
+function indexDocument(ss: Spreadsheet, work: StoredWork, user: KeyValueStore = userStore()): string | undefined {
   try {
     const entry = documentWork(work.reports, {
       name: ss.getName(),
@@ -140,14 +132,34 @@ function indexDocument(ss: Spreadsheet, work: StoredWork): string | undefined {
       zone: gasZone(spreadsheetTimeZone(ss)),
       connections: connectionStore().list(),
     });
-    const kept = new WorkIndexStore(userStore(), withUserLock).set(documentId(ss), entry);
+    const kept = new WorkIndexStore(user, withUserLock).set(documentId(ss), entry);
     if (kept === 'saved' || kept === 'removed') return undefined;
     return kept === 'trimmed'
       ? 'Feito. A Central do escritório guarda desta planilha só as datas e contagens (sem os nomes dos relatórios): o espaço do seu usuário para ela está cheio.'
       : 'Feito, mas a Central do escritório não mostra esta planilha: o espaço do seu usuário para ela está cheio.';
   } catch (err) {
-    const detail = redact(String((err as Error)?.message ?? err), connectionStore().secrets()).slice(0, 200);
-    return `Feito, mas a Central do escritório não pôde registrar esta planilha (${detail}); ela aparece lá depois da próxima ação ou atualização agendada.`;
+    return indexRefused(err);
+  }
+}
+
+function indexRefused(err: unknown): string {
+  const detail = redact(String((err as Error)?.message ?? err), connectionStore().secrets()).slice(0, 200);
+  return `Feito, mas a Central do escritório não pôde registrar esta planilha (${detail}); ela aparece lá depois da próxima ação ou atualização agendada.`;
+}
+
+/** The agenda's writes and the index's in one call; refused together (the store near full), each alone, as when apart. */
+function writeTogether(agendaWrites: Writes, indexWrites: Writes): string | undefined {
+  try {
+    writeAll(userStore(), agendaWrites, indexWrites);
+    return undefined;
+  } catch {
+    writeAll(userStore(), agendaWrites);
+    try {
+      writeAll(userStore(), indexWrites);
+      return undefined;
+    } catch (err) {
+      return indexRefused(err);
+    }
   }
 }
 
@@ -231,7 +243,7 @@ function runDocument(ss: Spreadsheet, active: boolean, owners: OwnerStore, me: I
         return;
       }
       // Nothing left to do here: the trigger goes away (the next schedule or run creates it again). The agenda follows.
-      syncDispatcher({ mayCreate: false, doc, ss });
+      syncDispatcher({ mayCreate: false, doc, ss, oncePerRun: true });
     },
     DOCUMENT_WAIT_MS,
     active,
@@ -309,11 +321,6 @@ function unreachable(id: string, err: unknown): void {
   );
 }
 
-/** Deletes the owner's trigger `uid`. */
-function retire(uid: string): void {
-  for (const t of ScriptApp.getProjectTriggers()) if (t.getUniqueId() === uid) ScriptApp.deleteTrigger(t);
-}
-
 /** What became of a visit: the owner's lock was held by another of their executions, which serves what is due. */
 type Visit = 'done' | 'owner-busy';
 
@@ -331,7 +338,7 @@ function visit(
   try {
     let ss: Spreadsheet;
     try {
-      ss = isActive ? active : SpreadsheetApp.openById(id);
+      ss = isActive ? active : openDocument(id);
     } catch (err) {
       unreachable(id, err);
       return 'done';

@@ -9,7 +9,7 @@
  * before its locks go.
  */
 import { UserError } from '../api/user-error';
-import { flushWrites } from './services';
+import { flushWrites, holdUserProperties, releaseUserProperties } from './services';
 
 /** Thrown when another execution still holds the document or user lock after the wait. */
 export class BusyError extends UserError {
@@ -39,11 +39,15 @@ export function withUserLock<T>(work: () => T, waitMs = 30_000): T {
   const userLock = LockService.getUserLock();
   if (!userLock.tryLock(waitMs)) throw new OwnerBusyError(BUSY);
   holdingUserLock = true;
+  // The user's other executions change their properties under this lock (what they write without it, the day's
+  // usage and connections edited by hand, is read live or once an execution anyway): one read of them all serves.
+  holdUserProperties();
   try {
     return work();
   } finally {
     // Sheets keeps writes until a flush: the next holder of the lock must read what this one wrote.
     flushWrites();
+    releaseUserProperties();
     holdingUserLock = false;
     userLock.releaseLock();
   }

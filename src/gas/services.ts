@@ -8,6 +8,7 @@ import { SERVICE_TIME_ZONE } from '../core/reports/reports';
 import { scrubbingTransport, urlFetchTransport } from './urlfetch-transport';
 import { workStore } from './work-store';
 import { lazySeal, type Seal, SignedStore } from '../core/trust/seal';
+import { base64Of } from '../core/trust/base64';
 import type { Zone } from '../api/calendar';
 import { gasZone } from './zone';
 
@@ -61,30 +62,53 @@ let userProperties: GoogleAppsScript.Properties.Properties | undefined;
  * What only the person changes by hand, in a sidebar (their identity, their
  * connections and keys), is read once per execution: a run asks it at every
  * request it builds, each a property call. Everything else (the agenda, the
- * day's usage, signatures) is read live, as other executions write it.
+ * day's usage, signatures) is read live, as other executions write it, but
+ * while this execution holds the user's lock (below).
  */
 const STEADY = /^faturamento\.(usuario$|conexoes$|conexao\.)/;
 const steady = new Map<string, string | null>();
 
+/** The day's usage, which every execution adds to after its work without the user lock: always read live. */
+const UNLOCKED = /^faturamento\.uso$/;
+
+/**
+ * The user's properties as this execution holds them while it holds their
+ * user lock: every other of their executions that writes them waits for the
+ * lock, so one read of all of them serves every read until it is released.
+ */
+let held: KeyValueStore | null = null;
+
+/** Taken with the user lock: the next read of the user's properties reads them all, once. */
+export function holdUserProperties(): void {
+  held = readOnce(propertyStore((userProperties ??= PropertiesService.getUserProperties())));
+}
+
+/** Dropped with the user lock: from then on other executions may change them. */
+export function releaseUserProperties(): void {
+  held = null;
+}
+
 export const userStore = (): KeyValueStore => {
   const live = propertyStore((userProperties ??= PropertiesService.getUserProperties()));
+  const now = (key?: string): KeyValueStore => (held && !(key && UNLOCKED.test(key)) ? held : live);
   return {
-    ...live,
     get(key) {
-      if (!STEADY.test(key)) return live.get(key);
-      if (!steady.has(key)) steady.set(key, live.get(key));
+      if (!STEADY.test(key)) return now(key).get(key);
+      if (!steady.has(key)) steady.set(key, now(key).get(key));
       return steady.get(key) ?? null;
     },
     set(key, value) {
-      live.set(key, value);
+      now(key).set(key, value);
       if (STEADY.test(key)) steady.set(key, value);
     },
     delete(key) {
-      live.delete(key);
+      now(key).delete(key);
       steady.delete(key);
     },
+    keys: () => now().keys(),
+    all: () => now().all?.() ?? {},
     setMany(values) {
-      live.setMany?.(values);
+      now().setMany?.(values);
       for (const [key, value] of Object.entries(values)) if (STEADY.test(key)) steady.set(key, value);
     },
   };
@@ -114,17 +138,27 @@ export function documentView(ss: GoogleAppsScript.Spreadsheet.Spreadsheet = Spre
   return documentStore(ss, readOnce(workStore(ss)));
 }
 
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
 /** What a spreadsheet answers that does not change during an execution, asked of it once per spreadsheet object (each ask is a round trip). */
-function askedOnce<T>(ask: (ss: GoogleAppsScript.Spreadsheet.Spreadsheet) => T): (ss: GoogleAppsScript.Spreadsheet.Spreadsheet) => T {
-  const answers = new WeakMap<GoogleAppsScript.Spreadsheet.Spreadsheet, T>();
-  return (ss) => {
+function askedOnce<T>(ask: (ss: Spreadsheet) => T): ((ss: Spreadsheet) => T) & { known: (ss: Spreadsheet, answer: T) => void } {
+  const answers = new WeakMap<Spreadsheet, T>();
+  const asked = (ss: Spreadsheet): T => {
     if (!answers.has(ss)) answers.set(ss, ask(ss));
     return answers.get(ss) as T;
   };
+  return Object.assign(asked, { known: (ss: Spreadsheet, answer: T) => void answers.set(ss, answer) });
 }
 
 /** A document's id. */
 export const documentId = askedOnce((ss) => ss.getId());
+
+/** The document with this id, opened by it: its id is known, not asked again. */
+export function openDocument(id: string): Spreadsheet {
+  const ss = SpreadsheetApp.openById(id);
+  documentId.known(ss, id);
+  return ss;
+}
 
 /** The running user's e-mail, asked once per execution. */
 let email: string | undefined;
@@ -159,7 +193,7 @@ export function ownerStore(): OwnerStore {
     (text, secret) => {
       const asked = `${secret}\u0000${text}`;
       let signature = signatures.get(asked);
-      if (signature === undefined) signatures.set(asked, (signature = Utilities.base64Encode(Utilities.computeHmacSha256Signature(text, secret))));
+      if (signature === undefined) signatures.set(asked, (signature = base64Of(Utilities.computeHmacSha256Signature(text, secret))));
       return signature;
     },
   );

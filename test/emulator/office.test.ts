@@ -48,6 +48,16 @@ function writeThenRead(cell) {
   sheet.getRange('E1').setValue('start');
   return sheet.getRange(cell).getValue();
 }
+function metadataHeld() {
+  var ss = SpreadsheetApp.getActiveSpreadsheet();
+  ss.getSheets()[0].addDeveloperMetadata('marca', 'um');
+  SpreadsheetApp.flush();
+  var found = ss.createDeveloperMetadataFinder().withKey('marca').find()[0];
+  ss.getSheets()[0].getRange('E1').setValue('depois');
+  ss.getName();
+  ss.getName();
+  return found.getLocation().getSheet().getName() + ':' + found.getValue();
+}
 function searchMetadata() { return SpreadsheetApp.getActiveSpreadsheet().createDeveloperMetadataFinder().withKey('x').find().length; }
 `;
 
@@ -149,6 +159,13 @@ describe('writes buffered per execution', () => {
     const emu = fixture(CODE);
     const other = during(() => emu.run('writeActive', ['E2', 'other', false]));
     expect(emu.run('writeThenRead', ['E2'], { onServiceCall: other.onServiceCall })).toBe('other');
+  });
+
+  it('developer metadata an execution found stays its own after it sees what another one ended with', () => {
+    const emu = fixture(CODE);
+    const other = during(() => emu.run('writeActive', ['C3', 'other', false]));
+    expect(emu.run('metadataHeld', [], { onServiceCall: other.onServiceCall })).toBe('Página1:um');
+    expect(other.seen()).toBe('other');
   });
 
   it('two executions writing different cells of one sheet both keep theirs', () => {

@@ -17,7 +17,7 @@
  */
 import type { Agenda, AgendaEntry } from './agenda';
 import { QUIET_NOTE } from './quiet-mark';
-import { type KeyValueStore, readJson } from '../ports';
+import { type KeyValueStore, parseJson } from '../ports';
 import type { Report } from '../reports/reports';
 import type { RunDeps } from '../runs/deps';
 import { utf8Bytes } from '../trust/job-store';
@@ -161,6 +161,9 @@ function workOfStored(s: StoredDocument): DocumentWork {
   return { name: String(s.n ?? ''), writtenAt: Number(s.w) || 0, trimmed: s.t === 1, connections };
 }
 
+/** The same work, whenever each was written. */
+const sameWork = (a: StoredDocument, b: StoredDocument): boolean => JSON.stringify({ ...a, w: 0 }) === JSON.stringify({ ...b, w: 0 });
+
 const isDocument = (v: Part[string] | undefined): v is StoredDocument => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What a save kept of the document: all of it, or its counts and times only (the index was full). */
@@ -182,12 +185,13 @@ export class WorkIndexStore {
   private stored(): { texts: string[]; parts: Part[] } {
     const first = this.user.get(KEY);
     if (!first) return { texts: [], parts: [] };
-    const head = readJson<Part>(this.user, KEY, {});
+    const head = parseJson<Part>(first, {});
     const texts = [first];
     const parts = [head];
     for (let i = 1; i < Number(head[PARTS]); i++) {
-      texts.push(this.user.get(this.key(i)) ?? '');
-      parts.push(readJson<Part>(this.user, this.key(i), {}));
+      const text = this.user.get(this.key(i)) ?? '';
+      texts.push(text);
+      parts.push(parseJson<Part>(text, {}));
     }
     return { texts, parts };
   }
@@ -210,8 +214,11 @@ export class WorkIndexStore {
       const docs = new Map<string, StoredDocument>();
       for (const part of parts) for (const [id, v] of Object.entries(part)) if (isDocument(v)) docs.set(id, v);
       const before = docs.get(documentId);
+      const entry = work && storedOf(work);
+      // Unchanged but for when it was written: it stays as it is, and keeps its place among the oldest written.
+      if (before && entry && sameWork(before, entry)) return 'saved';
       docs.delete(documentId);
-      if (work) docs.set(documentId, storedOf(work));
+      if (entry) docs.set(documentId, entry);
       else if (!before) return 'removed';
       const dropped = Number(parts[0]?.[DROPPED]) || 0;
       const packed = fitted(docs, dropped);

@@ -192,6 +192,20 @@ describe('the index in the user properties', () => {
     expect(readWorkIndex(store).documents).toEqual({});
   });
 
+  it('leaves a document as written when only the time of writing would change, so it keeps its place among the oldest', () => {
+    const store = new MemoryStore();
+    const index = new WorkIndexStore(store);
+    const clientes = () => [report('Clientes', { lastRun: run('ok', T0 - HOUR) })];
+    index.set(DOC_A, build(clientes(), 'Controle', T0));
+    store.frozen = true;
+    expect(index.set(DOC_A, build(clientes(), 'Controle', T0 + HOUR))).toBe('saved');
+    store.frozen = false;
+    expect(new WorkIndexStore(store).read().documents[DOC_A].writtenAt).toBe(T0);
+    // A change of anything else is written, with its time.
+    index.set(DOC_A, build(clientes(), 'Controle renomeada', T0 + HOUR));
+    expect(new WorkIndexStore(store).read().documents[DOC_A]).toMatchObject({ name: 'Controle renomeada', writtenAt: T0 + HOUR });
+  });
+
   it('runs each change under the guard it was given', () => {
     const store = new MemoryStore();
     let guarded = 0;
