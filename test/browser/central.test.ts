@@ -49,7 +49,8 @@ describe('Central do escritório', () => {
     const here = emulator.withServices((s) => s.SpreadsheetApp.getActiveSpreadsheet().getName());
     expect(rowOf(emulator.values('Central'), 'Empresa', company.name).Planilhas).toBe(here);
     expect(await card.getByRole('link', { name: here }).count()).toBe(1);
-    expect(await t.page.locator('#tabs [role="tab"][aria-selected="true"]').textContent()).toContain(closingTab);
+    // The tab bar is redrawn after the card's answer: wait for it, as a person's eye does.
+    await expect.poll(() => t.page.locator('#tabs [role="tab"][aria-selected="true"]').textContent()).toContain(closingTab);
     // The same figures as its row of the Central: the Fechamento's code computed both.
     const closing = emulator.values(closingTab) as unknown[][];
     const line = (label: string) => closing.find((r) => r[0] === label)!;
@@ -61,7 +62,8 @@ describe('Central do escritório', () => {
     await expect.poll(() => t.page.locator('#tabs [role="tab"][aria-selected="true"]').textContent()).toContain('Central');
     await card.getByRole('button', { name: 'Abrir fechamento' }).click();
     await expect.poll(() => card.locator('[aria-live]').last().textContent()).toBe(`Fechamento de ${company.name} aberto na aba "${closingTab}".`);
-    expect(await t.page.locator('#tabs [role="tab"][aria-selected="true"]').textContent()).toContain(closingTab);
+    // The tab bar is redrawn after the card's answer: wait for it, as a person's eye does.
+    await expect.poll(() => t.page.locator('#tabs [role="tab"][aria-selected="true"]').textContent()).toContain(closingTab);
   });
   it('finishes a Fechamento whose build was left halfway, running again the report it had imported', async () => {
     const { emulator, sandbox } = t.pg;
