@@ -18,7 +18,7 @@
  * value would be needed before the chunk is loaded.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 
@@ -50,10 +50,12 @@ export const LAZY_CHUNKS: Record<string, readonly string[]> = {
 
 /**
  * Modules that two chunks reach and the eager code does not, copied into each
- * of those chunks rather than parsed by every execution. Each holds only
- * functions and constants no code changes, and no object of theirs is told
- * apart by its class (`instanceof`), so two copies in one execution behave as
- * one module. What they import stays shared as any module two chunks reach.
+ * of those chunks rather than parsed by every execution. None keeps state of
+ * its own at its top level (a `let` or `var`), and no object of theirs is told
+ * apart by its class (`instanceof` one of their classes, anywhere in the
+ * source): so two copies in one execution behave as one module, and the build
+ * refuses a copied module that stops being so (`copiedModuleProblems`). What
+ * they import stays shared as any module two chunks reach.
  */
 export const COPIED_MODULES: readonly string[] = [
   // The Fechamento's close and its checks: the Painéis' Fechamento and the Central's month both draw it.
@@ -65,6 +67,32 @@ export const COPIED_MODULES: readonly string[] = [
   'src/core/deadline.ts',
   'src/core/pull/wave-share.ts',
 ];
+
+/**
+ * Why a module may not be copied into several chunks: state kept at its top level (each copy would keep its own), or
+ * one of its classes told apart by `instanceof` in `sources` (an object of one copy is not an instance of the other's).
+ */
+export function copiedModuleProblems(path: string, source: string, sources: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  const state = /^(?:export\s+)?(?:let|var)\s+(\w+)/m.exec(source);
+  if (state) out.push(`${path} keeps state at its top level (${state[1]})`);
+  for (const [, name] of source.matchAll(/^export\s+(?:abstract\s+)?class\s+(\w+)/gm)) {
+    const told = new RegExp(`instanceof\\s+${name}\\b`);
+    for (const [file, text] of sources) if (told.test(text)) out.push(`${file} tells ${name} of ${path} apart with instanceof`);
+  }
+  return out;
+}
+
+/** Every TypeScript source under `dir`, by path relative to `root`. */
+function sourcesUnder(root: string, dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) for (const [p, t] of sourcesUnder(root, path)) out.set(p, t);
+    else if (entry.name.endsWith('.ts')) out.set(path, readFileSync(join(root, path), 'utf8'));
+  }
+  return out;
+}
 
 const LOADER = 'lazy-loader';
 /** The module whose `loadChunk(name, compile)` reads and checks a chunk's file: eager, whoever else imports it (the Diagnóstico does). */
@@ -299,6 +327,11 @@ export async function lazyChunks(
   copied: readonly string[] = chunks === LAZY_CHUNKS ? COPIED_MODULES : [],
 ): Promise<{ plugin: Plugin; define: Record<string, string>; sources: Record<string, string> }> {
   const plan = planChunks(await graphOf(root, entry, options), relative(root, entry), chunks, [fileModule], copied);
+  if (copied.length) {
+    const code = sourcesUnder(root, 'src');
+    const problems = copied.flatMap((c) => copiedModuleProblems(c, code.get(c) ?? '', code));
+    if (problems.length) throw new Error(`build: a module copied into several chunks must behave as one: ${problems.join('; ')}`);
+  }
   const sources: Record<string, string> = {};
   for (const [name, roots] of Object.entries(chunks)) {
     const index = roots.map((r, i) => `import * as m${i} from ${JSON.stringify(join(root, r))};`).join('\n');

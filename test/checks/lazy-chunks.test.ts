@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { exportedFunctions, exportedValues, lazyChunks, planChunks } from '../../dev/build/lazy-chunks';
+import { copiedModuleProblems, exportedFunctions, exportedValues, lazyChunks, planChunks } from '../../dev/build/lazy-chunks';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/lazy');
 const options = { bundle: true, platform: 'neutral' as const, logLevel: 'silent' as const };
@@ -96,6 +96,23 @@ describe('planning the chunks', () => {
     const plan = planChunks(graph(twoChunks), 'main', { A: ['a'], B: ['b'] });
     expect([...plan.eager].sort()).toEqual(['both', 'deep', 'main', 'util']);
     expect(Object.fromEntries(plan.owner)).toEqual({ a: 'A', 'a-only': 'A', b: 'B', 'b-only': 'B' });
+  });
+
+  it('refuses to copy a module that keeps state at its top level, or whose class something tells apart with instanceof', () => {
+    const sources = new Map([
+      ['src/a.ts', 'if (x instanceof Budget) y();'],
+      ['src/b.ts', 'const ok = x instanceof BudgetLike;'],
+    ]);
+    expect(copiedModuleProblems('src/m.ts', 'export const A = 1;\nexport function f() { let n = 0; return n; }\nexport class Budget {}', new Map())).toEqual(
+      [],
+    );
+    expect(copiedModuleProblems('src/m.ts', 'export class Budget {}\nexport class Tallies {}', sources)).toEqual([
+      'src/a.ts tells Budget of src/m.ts apart with instanceof',
+    ]);
+    expect(copiedModuleProblems('src/m.ts', 'let calls = 0;\nexport const f = () => calls++;', new Map())).toEqual([
+      'src/m.ts keeps state at its top level (calls)',
+    ]);
+    expect(copiedModuleProblems('src/m.ts', 'export var seen = new Set();', new Map())).toEqual(['src/m.ts keeps state at its top level (seen)']);
   });
 
   it('copies a module listed as copied into each chunk that reaches it; what it imports from both stays eager', () => {
