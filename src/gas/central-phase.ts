@@ -56,7 +56,7 @@ export function centralDeps(
     user: { id: user.id, email: user.email },
     sheet: () => centralSheet(dashboardBookPort(ss)),
     work: (id) => {
-      const w = workOf(index, id, agenda);
+      const w = workOf(index, id, agenda, gasZone);
       return { ...w, lastRun: w.lastRun && { ...w.lastRun, message: w.lastRun.message ?? '' } };
     },
   };

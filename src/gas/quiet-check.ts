@@ -32,6 +32,7 @@ export function settleQuietly(id: string, entry: AgendaEntry | undefined, agenda
     // A failure is the usual run's to meet and report, with the document open.
     return false;
   }
-  agenda.settled(id, nextAfterQuiet(record, Date.now(), zone), Date.now());
+  // From when the listings were asked: a check that ends past the hour does not skip it.
+  agenda.settled(id, nextAfterQuiet(record, now, zone), now, record);
   return true;
 }

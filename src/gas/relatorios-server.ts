@@ -27,7 +27,7 @@ import { type FormOutcome, formOutcome, outcome } from './outcome';
 import { ownJob, ownReport, who, withWarning } from './runs-server';
 import { connectionStore, documentId, documentView, spreadsheetTimeZone, userStore } from './services';
 import { type AgendaEntry, AgendaStore } from '../core/hourly/agenda';
-import { QUIET_NOTE, quietCheckedAt } from '../core/hourly/quiet-check';
+import { QUIET_NOTE, quietSeen } from '../core/hourly/quiet-check';
 import { showSidebar } from './ui';
 import { gasZone } from './zone';
 import { usageStore } from './usage';
@@ -75,12 +75,13 @@ function viewer(doc: SignedStore, check: OwnershipCheck): (r: Report) => ReportV
   // The later hours the owner's agenda settled without opening the document (core/hourly/quiet-check.ts).
   const agendaEntry = ownAgendaEntry();
   return (r) => {
-    const quietAt = r.lastRun && check.report(r) ? quietCheckedAt(agendaEntry, r.id, r.lastRun.finishedAt ?? r.lastRun.startedAt) : null;
+    const quiet = r.lastRun && check.report(r) ? quietSeen(agendaEntry, r.id, r.lastRun.finishedAt ?? r.lastRun.startedAt, zone) : null;
+    const quietAt = quiet?.checkedAt ?? null;
     const op = listings[r.listing] as ListOperation;
     const next = r.schedule ? nextRun(r.schedule, new Date(r.scheduleSince ?? r.createdAt), zone) : null;
     // Paused until a run succeeds: no "próxima" to show; paused for a while: the next is when the pause ends.
     const paused = r.pausedUntil === Number.MAX_SAFE_INTEGER;
-    const due = next && !paused ? Math.max(next.getTime(), r.pausedUntil ?? 0) : null;
+    const due = quiet ? quiet.next : next && !paused ? Math.max(next.getTime(), r.pausedUntil ?? 0) : null;
     return {
       id: r.id,
       name: r.name,
@@ -101,7 +102,7 @@ function viewer(doc: SignedStore, check: OwnershipCheck): (r: Report) => ReportV
         ? `${describeSchedule(r.schedule)}${paused ? ' · pausado até uma atualização bem-sucedida: corrija o erro e clique em "Atualizar"' : ''}`
         : 'sem agendamento',
       // A due time already past runs at the next hourly run, not at a time gone by.
-      nextRunAt: quietAt !== null && agendaEntry ? formatWhen(agendaEntry.at) : due === null ? null : due <= Date.now() ? 'na próxima hora' : formatWhen(due),
+      nextRunAt: due === null ? null : due <= Date.now() ? 'na próxima hora' : formatWhen(due),
       notifyByEmail: r.notifyByEmail,
       orphaned: !r.companies && !connections.some((c) => c.name === r.connection),
       connections: connections.map((c) => c.name),

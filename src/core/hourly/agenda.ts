@@ -19,7 +19,7 @@
  */
 import { UserError } from '../../api/user-error';
 import { type KeyValueStore, readJson } from '../ports';
-import type { QuietRecord } from './quiet-check';
+import { type QuietRecord, sameQuiet } from './quiet-check';
 
 const KEY = 'faturamento.agenda';
 /** In the first part: how many parts the agenda has, when more than one. */
@@ -28,6 +28,8 @@ const PARTS = '#';
 export const PART_BYTES = 8 * 1024;
 /** Parts at most: about 2,000 documents, a quarter of the user's 500 KB store, which signatures and connections share. */
 export const MAX_PARTS = 16;
+/** A quiet record's size at most (a dozen reports or so): a document of more hourly reports is opened each hour. */
+export const QUIET_BYTES = 2_048;
 /** How long a document must stay out of reach, seen at both ends, before it leaves the agenda. */
 export const LOST_AFTER_MS = 24 * 3_600_000;
 /**
@@ -132,7 +134,7 @@ export class AgendaStore {
       if (stored && JSON.stringify(next) === JSON.stringify(known)) return agendaOf(parts);
       const count = parts.length;
       if (holder >= 0) delete parts[holder][documentId];
-      const placed = next ? this.place(parts, documentId, storedOf(next)) : -1;
+      const placed = next ? this.place(parts, documentId, next) : -1;
       if (parts.length !== count) parts[0][PARTS] = parts.length;
       // The part that takes the entry first, then the one it left (a kill between them leaves it twice, never nowhere),
       // and the first part, which names how many there are, last.
@@ -142,8 +144,20 @@ export class AgendaStore {
     });
   }
 
-  /** Puts the entry in the first part with room, a new part if none has any; the part's index. */
-  private place(parts: Part[], documentId: string, stored: Part[string]): number {
+  /**
+   * Puts the entry in the first part with room, a new part if none has any; the part's index. Its quiet record only
+   * rides in a part that already has room for it, and only while small: it never adds a part, nor makes the agenda
+   * refuse a document (without it the document is opened each hour, as before).
+   */
+  private place(parts: Part[], documentId: string, entry: AgendaEntry): number {
+    if (entry.quiet && JSON.stringify(entry.quiet).length <= QUIET_BYTES) {
+      for (let i = 0; i < parts.length; i++) {
+        parts[i][documentId] = storedOf(entry);
+        if (fits(parts[i])) return i;
+        delete parts[i][documentId];
+      }
+    }
+    const stored = storedOf({ at: entry.at, ...(entry.lost === undefined ? {} : { lost: entry.lost }) });
     for (let i = 0; ; i++) {
       if (i === parts.length) {
         if (parts.length >= MAX_PARTS) throw new AgendaFullError();
@@ -169,9 +183,12 @@ export class AgendaStore {
     this.change(documentId, (entry) => entry && (entry.quiet ? { at: entry.at, quiet: entry.quiet } : { at: entry.at }));
   }
 
-  /** The document's quiet reports were found as they were at `checkedAt`: it is next due at `at`, its record kept. */
-  settled(documentId: string, at: number, checkedAt: number): void {
-    this.change(documentId, (entry) => entry && (entry.quiet ? { at, quiet: { ...entry.quiet, checkedAt } } : entry));
+  /**
+   * The document's quiet reports, as `checked` says them, were found as they were at `checkedAt`: it is next due at
+   * `at`. An entry written again since the run read it (a sidebar's action, another run's visit) is left as it is.
+   */
+  settled(documentId: string, at: number, checkedAt: number, checked: QuietRecord): void {
+    this.change(documentId, (entry) => (entry?.quiet && sameQuiet(entry.quiet, checked) ? { at, quiet: { ...entry.quiet, checkedAt } } : entry));
   }
 
   /**

@@ -10,10 +10,13 @@
  * or gone, a failure, a new day, other work due there, the company paused, a
  * run asked from the Central) opens it as before.
  *
- * What this gives up: a cell of ours a person edits in such a sheet is put
- * back at the next change of the listing or the next day's first visit, not
- * within the hour; and the report's card in the document keeps the day's
- * first check, while Relatórios shows its owner the last one.
+ * What this gives up, until the listing's next change or the next day's first
+ * visit: what a person does in the sheet (a cell of ours edited, rows deleted
+ * or sorted, the tab renamed or deleted) is put back or noticed then, not
+ * within the hour; a report a colleague took over or deleted is still asked
+ * for by the owner's run; its panels keep the day's first "Atualizado em"; and
+ * its card in the document keeps the day's first check, while Relatórios and
+ * the Central show its owner the last one.
  */
 import type { FilterValues } from '../../api/filters';
 import type { ListingKey } from '../../api/operations';
@@ -96,8 +99,29 @@ export function nextAfterQuiet(record: QuietRecord, now: number, zone: Zone): nu
   return Math.min(...times);
 }
 
-/** When the owner's agenda last found `reportId` as it was, if later than `cardAt` (its card's last run). */
-export function quietCheckedAt(entry: { quiet?: QuietRecord } | undefined, reportId: string, cardAt: number): number | null {
+/** When a quiet report's schedule next comes after it was found as it was at `checkedAt`. */
+export function quietReportNext(q: Pick<QuietReport, 'hours'>, checkedAt: number, zone: Zone): number {
+  return nextRun({ kind: 'everyHours', hours: q.hours }, new Date(checkedAt), zone).getTime();
+}
+
+/**
+ * What the owner's agenda says of `reportId` since its card's last run at `cardAt`: when it last found the listing as
+ * it was, without opening the document, and when the report's schedule next comes; null when it says nothing newer.
+ */
+export function quietSeen(
+  entry: { quiet?: QuietRecord } | undefined,
+  reportId: string,
+  cardAt: number,
+  zone: Zone,
+): { checkedAt: number; next: number } | null {
   const checkedAt = entry?.quiet?.checkedAt;
-  return checkedAt !== undefined && checkedAt > cardAt && entry?.quiet?.reports.some((q) => q.id === reportId) ? checkedAt : null;
+  const q = entry?.quiet?.reports.find((r) => r.id === reportId);
+  return checkedAt !== undefined && checkedAt > cardAt && q ? { checkedAt, next: quietReportNext(q, checkedAt, zone) } : null;
+}
+
+/** Whether two records say the same of a document but for when they were last checked. */
+export function sameQuiet(a: QuietRecord, b: QuietRecord): boolean {
+  const { checkedAt: _a, ...x } = a;
+  const { checkedAt: _b, ...y } = b;
+  return JSON.stringify(x) === JSON.stringify(y);
 }

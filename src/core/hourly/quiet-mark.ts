@@ -3,6 +3,7 @@
  * returned, the day it was asked, and the report's terms then.
  */
 import type { Zone } from '../../api/calendar';
+import { listing } from '../../api/operations';
 import type { InHand } from '../pull/state';
 import type { Report } from '../reports/reports';
 
@@ -20,9 +21,15 @@ export function digestOf(text: string): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-/** The digest of every record a listing read whole brought, in the order they came. */
-export function recordsDigest(read: Pick<InHand, 'pages'>): string {
-  return digestOf(JSON.stringify(read.pages.flatMap((page) => page.records)));
+/**
+ * The digest of every record a listing read whole brought, by id: the day's check set them against the sheet by id,
+ * so a service that lists the same records in another order is not taken for a change.
+ */
+export function recordsDigest(read: Pick<InHand, 'listing' | 'pages'>): string {
+  const idField = listing(read.listing).idField;
+  const records = read.pages.flatMap((page) => page.records);
+  const byId = records.map((r) => [String(r[idField]), JSON.stringify(r)] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return digestOf(JSON.stringify(byId));
 }
 
 /** The day of `at` in `zone`, YYYY-MM-DD. */

@@ -17,6 +17,8 @@
  */
 import type { Agenda, AgendaEntry } from './agenda';
 import { QUIET_NOTE } from './quiet-mark';
+import { quietReportNext } from './quiet-check';
+import type { Zone } from '../../api/calendar';
 import { type KeyValueStore, parseJson } from '../ports';
 import type { Report } from '../reports/reports';
 import type { RunDeps } from '../runs/deps';
@@ -309,17 +311,23 @@ export function spreadsheetsOf(index: WorkIndex, connectionId: string): Array<{ 
 }
 
 /**
- * What the owner's agenda says of the company's reports in one spreadsheet since the index was written: the hours its
- * quiet reports were settled without opening it (quiet-check.ts), the last of them, and when it is next due.
+ * What the owner's agenda says of the company's reports in one spreadsheet since the index was written: the last
+ * hour its quiet reports were found as they were without opening it (quiet-check.ts), and when they next come.
  */
-function quietSince(entry: AgendaEntry | undefined, connectionId: string): { lastRun: RunSeen; next: number } | null {
+function quietSince(entry: AgendaEntry | undefined, connectionId: string, zoneOf: (name: string) => Zone): { lastRun: RunSeen; next: number } | null {
   const quiet = entry?.quiet;
-  if (!entry || quiet?.checkedAt === undefined || !quiet.reports.some((q) => q.connectionId === connectionId)) return null;
-  return { lastRun: { at: quiet.checkedAt, ok: true, message: QUIET_NOTE }, next: entry.at };
+  const checkedAt = quiet?.checkedAt;
+  const reports = quiet?.reports.filter((q) => q.connectionId === connectionId) ?? [];
+  if (!quiet || checkedAt === undefined || reports.length === 0) return null;
+  const zone = zoneOf(quiet.zone);
+  return { lastRun: { at: checkedAt, ok: true, message: QUIET_NOTE }, next: Math.min(...reports.map((q) => quietReportNext(q, checkedAt, zone))) };
 }
 
-/** One company's work across the user's spreadsheets, for its row of the Central; `agenda`, the owner's, adds the hours settled since. */
-export function workOf(index: WorkIndex, connectionId: string, agenda: Agenda = {}): CompanyWork {
+/**
+ * One company's work across the user's spreadsheets, for its row of the Central; `agenda`, the owner's, adds the hours
+ * settled since, unless a run of the company there failed (that stays what is shown), each in its zone (`zoneOf`).
+ */
+export function workOf(index: WorkIndex, connectionId: string, agenda: Agenda = {}, zoneOf?: (name: string) => Zone): CompanyWork {
   const out: CompanyWork = { links: [], failures: 0, paused: index.paused.has(connectionId), incomplete: index.dropped > 0 };
   const docs = Object.entries(index.documents).sort(([a, x], [b, y]) => x.name.localeCompare(y.name) || a.localeCompare(b));
   for (const [id, doc] of docs) {
@@ -328,7 +336,7 @@ export function workOf(index: WorkIndex, connectionId: string, agenda: Agenda = 
     out.links.push({ name: doc.name, url: documentUrl(id), reports: w.reports });
     out.incomplete ||= doc.trimmed;
     out.failures += w.failures;
-    const quiet = quietSince(agenda[id], connectionId);
+    const quiet = zoneOf && (!w.lastRun || w.lastRun.ok) ? quietSince(agenda[id], connectionId, zoneOf) : null;
     const lastRun = quiet && (!w.lastRun || quiet.lastRun.at > w.lastRun.at) ? quiet.lastRun : w.lastRun;
     if (lastRun && (!out.lastRun || lastRun.at > out.lastRun.at)) out.lastRun = lastRun;
     const next = quiet && lastRun === quiet.lastRun ? quiet.next : w.next;

@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { AgendaStore } from '../../../src/core/hourly/agenda';
 import type { StoredWork } from '../../../src/core/hourly/dispatch';
-import { mustOpen, nextAfterQuiet, type QuietRecord, quietCheckedAt, quietRecord } from '../../../src/core/hourly/quiet-check';
-import { dayOf, digestOf, termsOf } from '../../../src/core/hourly/quiet-mark';
+import { mustOpen, nextAfterQuiet, type QuietRecord, quietRecord, quietSeen, sameQuiet } from '../../../src/core/hourly/quiet-check';
+import { dayOf, digestOf, recordsDigest, termsOf } from '../../../src/core/hourly/quiet-mark';
+import { PART_BYTES, QUIET_BYTES } from '../../../src/core/hourly/agenda';
 import type { Report } from '../../../src/core/reports/reports';
 import { MemoryStore } from '../bulk/fixtures';
 import { zone } from '../fake-service';
@@ -106,11 +107,14 @@ describe('a later hour', () => {
 
   it("shows the owner the last check only when it is later than the card's, for a report it holds", () => {
     const entry = { at: T0 + 2 * HOUR, quiet: { ...record, checkedAt: T0 + HOUR } };
-    expect(quietCheckedAt(entry, 'r1', T0)).toBe(T0 + HOUR);
-    expect(quietCheckedAt(entry, 'r1', T0 + HOUR)).toBeNull();
-    expect(quietCheckedAt(entry, 'r2', T0)).toBeNull();
-    expect(quietCheckedAt({ quiet: record }, 'r1', T0)).toBeNull();
-    expect(quietCheckedAt(undefined, 'r1', T0)).toBeNull();
+    expect(quietSeen(entry, 'r1', T0, zone)).toEqual({ checkedAt: T0 + HOUR, next: T0 + 2 * HOUR });
+    expect(quietSeen(entry, 'r1', T0 + HOUR, zone)).toBeNull();
+    expect(quietSeen(entry, 'r2', T0, zone)).toBeNull();
+    expect(quietSeen({ quiet: record }, 'r1', T0, zone)).toBeNull();
+    expect(quietSeen(undefined, 'r1', T0, zone)).toBeNull();
+    // Each report's own schedule: every three hours from the check.
+    const every3 = { ...entry, quiet: { ...entry.quiet, reports: [{ ...record.reports[0], hours: 3 }] } };
+    expect(quietSeen(every3, 'r1', T0, zone)?.next).toBe(T0 + 4 * HOUR);
   });
 });
 
@@ -121,8 +125,8 @@ describe('the agenda', () => {
     agenda.set('a', T0 + HOUR, record);
     agenda.set('b', T0 + HOUR);
     expect(agenda.read()).toEqual({ a: { at: T0 + HOUR, quiet: record }, b: { at: T0 + HOUR } });
-    agenda.settled('a', T0 + 2 * HOUR, T0 + HOUR + 60_000);
-    agenda.settled('b', T0 + 2 * HOUR, T0 + HOUR + 60_000);
+    agenda.settled('a', T0 + 2 * HOUR, T0 + HOUR + 60_000, record);
+    agenda.settled('b', T0 + 2 * HOUR, T0 + HOUR + 60_000, record);
     expect(agenda.read()).toEqual({ a: { at: T0 + 2 * HOUR, quiet: { ...record, checkedAt: T0 + HOUR + 60_000 } }, b: { at: T0 + HOUR } });
     agenda.reached('a');
     expect(agenda.read()?.a.quiet?.checkedAt).toBe(T0 + HOUR + 60_000);
@@ -131,7 +135,55 @@ describe('the agenda', () => {
   });
 });
 
+describe('the agenda, short of room', () => {
+  it('never adds a part for a quiet record, nor refuses a document for one: the entry goes without it', () => {
+    const store = new MemoryStore();
+    const agenda = new AgendaStore(store);
+    const record = quietRecord(work(report()), T0, zone)!;
+    // Documents enough to leave the first part less room than the record takes, more than a plain entry.
+    let n = 0;
+    while ((store.get('faturamento.agenda') ?? '').length < PART_BYTES - 150) agenda.set(`d${String(n++).padStart(40, '0')}`, T0);
+    expect(JSON.stringify({ at: T0, quiet: record }).length).toBeGreaterThan(150);
+    agenda.set('quiet-one', T0 + HOUR, record);
+    expect(agenda.read()?.['quiet-one']).toEqual({ at: T0 + HOUR });
+    // One part still: the record did not open a second.
+    expect(Object.keys(agenda.read() ?? {})).toHaveLength(n + 1);
+    const big = { ...record, reports: Array.from({ length: 16 }, (_, i) => ({ ...record.reports[0], id: `r${i}` })) };
+    expect(JSON.stringify(big).length).toBeGreaterThan(QUIET_BYTES);
+    const roomy = new AgendaStore(new MemoryStore());
+    roomy.set('a', T0 + HOUR, big);
+    expect(roomy.read()).toEqual({ a: { at: T0 + HOUR } });
+    roomy.set('a', T0 + HOUR, record);
+    expect(roomy.read()).toEqual({ a: { at: T0 + HOUR, quiet: record } });
+  });
+
+  it('settles only the record it checked: an entry written again meanwhile is left as it is', () => {
+    const agenda = new AgendaStore(new MemoryStore());
+    const record = quietRecord(work(report()), T0, zone)!;
+    const rewritten = { ...record, othersAt: T0 + HOUR };
+    agenda.set('a', T0, rewritten);
+    agenda.settled('a', T0 + 2 * HOUR, T0 + HOUR, record);
+    expect(agenda.read()).toEqual({ a: { at: T0, quiet: rewritten } });
+    // The same record, checked before: settled, whatever its last check.
+    agenda.set('a', T0, { ...record, checkedAt: T0 - HOUR });
+    agenda.settled('a', T0 + 2 * HOUR, T0 + HOUR, record);
+    expect(agenda.read()).toEqual({ a: { at: T0 + 2 * HOUR, quiet: { ...record, checkedAt: T0 + HOUR } } });
+    expect(sameQuiet(record, { ...record, checkedAt: 1 })).toBe(true);
+    expect(sameQuiet(record, rewritten)).toBe(false);
+  });
+});
+
 describe('the marks', () => {
+  it('digest the records by id: the same records in another order are the same listing', () => {
+    const a = { idCliente: 1, nome: 'Ana' };
+    const b = { idCliente: 2, nome: 'Bia' };
+    const pages = (...records: object[]) => ({ listing: 'clientes' as const, pages: [{ records }] as never });
+    expect(recordsDigest(pages(a, b))).toBe(recordsDigest(pages(b, a)));
+    expect(recordsDigest(pages(a, b))).not.toBe(recordsDigest(pages(a, { ...b, nome: 'Bea' })));
+    expect(recordsDigest(pages(a, b))).not.toBe(recordsDigest(pages(a)));
+    expect(recordsDigest(pages(a, b))).not.toBe(recordsDigest(pages(a, b, { idCliente: 3, nome: 'Caio' })));
+  });
+
   it('digests texts apart, and the same text alike', () => {
     expect(digestOf('[{"id":1}]')).toBe(digestOf('[{"id":1}]'));
     expect(digestOf('[{"id":1}]')).not.toBe(digestOf('[{"id":2}]'));

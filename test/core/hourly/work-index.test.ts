@@ -130,8 +130,9 @@ describe('the index in the user properties', () => {
       ...(checkedAt === undefined ? {} : { checkedAt }),
     });
     const read = readWorkIndex(store);
-    const settled = workOf(read, 'k1', { [DOC_B]: { at: T0 + 4 * HOUR, quiet: quiet('k1', T0 + 3 * HOUR + 60_000) } });
+    const settled = workOf(read, 'k1', { [DOC_B]: { at: T0 + 9 * HOUR, quiet: quiet('k1', T0 + 3 * HOUR + 60_000) } }, () => zone);
     expect(settled.lastRun).toEqual({ at: T0 + 3 * HOUR + 60_000, ok: true, message: QUIET_NOTE });
+    // The report's own next hour from the check, not the document's next due time.
     expect(settled.next).toBe(T0 + 4 * HOUR);
     // Not yet settled since the visit, another company's report, or no record: the index as it is.
     const asIndexed = workOf(read, 'k1');
@@ -141,9 +142,13 @@ describe('the index in the user properties', () => {
       { [DOC_B]: { at: T0 + 4 * HOUR, quiet: quiet('k2', T0 + 3 * HOUR) } },
       { [DOC_B]: { at: T0 + 4 * HOUR } },
     ])
-      expect(workOf(read, 'k1', agenda)).toEqual(asIndexed);
+      expect(workOf(read, 'k1', agenda, () => zone)).toEqual(asIndexed);
     // A check older than the index's last run changes nothing.
-    expect(workOf(read, 'k1', { [DOC_B]: { at: T0 + 4 * HOUR, quiet: quiet('k1', T0 - 1) } })).toEqual(asIndexed);
+    expect(workOf(read, 'k1', { [DOC_B]: { at: T0 + 4 * HOUR, quiet: quiet('k1', T0 - 1) } }, () => zone)).toEqual(asIndexed);
+    // A run of the company there that failed stays what is shown.
+    index.set(DOC_B, build([report('Faturas', { schedule: { kind: 'hourly' }, scheduleSince: T0, lastRun: run('erro', T0) })], 'Padaria 2026'));
+    const failed = workOf(readWorkIndex(store), 'k1', { [DOC_B]: { at: T0 + 4 * HOUR, quiet: quiet('k1', T0 + 3 * HOUR) } }, () => zone);
+    expect(failed.lastRun).toMatchObject({ at: T0, ok: false });
   });
 
   it('reads back what it saved: names, runs with their messages, next starts, failures; without the detail once trimmed', () => {
