@@ -30,6 +30,8 @@ export const PART_BYTES = 8 * 1024;
 export const MAX_PARTS = 16;
 /** A quiet record's size at most (a dozen reports or so): a document of more hourly reports is opened each hour. */
 export const QUIET_BYTES = 2_048;
+/** The parts quiet records may fill (half the agenda): past them a document's record is left out, its schedule kept. */
+export const QUIET_PARTS = MAX_PARTS / 2;
 /** How long a document must stay out of reach, seen at both ends, before it leaves the agenda. */
 export const LOST_AFTER_MS = 24 * 3_600_000;
 /**
@@ -145,17 +147,20 @@ export class AgendaStore {
   }
 
   /**
-   * Puts the entry in the first part with room, a new part if none has any; the part's index. Its quiet record only
-   * rides in a part that already has room for it, and only while small: it never adds a part, nor makes the agenda
-   * refuse a document (without it the document is opened each hour, as before).
+   * Puts the entry in the first part with room, a new part if none has any; the part's index. Its quiet record rides
+   * along only while small and within the first QUIET_PARTS parts: it never makes the agenda refuse a document
+   * (without it the document is opened each hour, as before), nor takes the room the last parts keep for schedules.
    */
   private place(parts: Part[], documentId: string, entry: AgendaEntry): number {
     if (entry.quiet && JSON.stringify(entry.quiet).length <= QUIET_BYTES) {
-      for (let i = 0; i < parts.length; i++) {
+      for (let i = 0; i < QUIET_PARTS; i++) {
+        if (i === parts.length) parts.push({});
         parts[i][documentId] = storedOf(entry);
         if (fits(parts[i])) return i;
         delete parts[i][documentId];
       }
+      // A part opened for nothing is not kept.
+      while (parts.length > 1 && Object.keys(parts[parts.length - 1]).length === 0) parts.pop();
     }
     const stored = storedOf({ at: entry.at, ...(entry.lost === undefined ? {} : { lost: entry.lost }) });
     for (let i = 0; ; i++) {

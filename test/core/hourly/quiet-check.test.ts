@@ -7,7 +7,7 @@ import { AgendaStore } from '../../../src/core/hourly/agenda';
 import type { StoredWork } from '../../../src/core/hourly/dispatch';
 import { mustOpen, nextAfterQuiet, type QuietRecord, quietRecord, quietSeen, sameQuiet } from '../../../src/core/hourly/quiet-check';
 import { dayOf, digestOf, recordsDigest, termsOf } from '../../../src/core/hourly/quiet-mark';
-import { PART_BYTES, QUIET_BYTES } from '../../../src/core/hourly/agenda';
+import { PART_BYTES, QUIET_BYTES, QUIET_PARTS } from '../../../src/core/hourly/agenda';
 import type { Report } from '../../../src/core/reports/reports';
 import { MemoryStore } from '../bulk/fixtures';
 import { zone } from '../fake-service';
@@ -136,18 +136,28 @@ describe('the agenda', () => {
 });
 
 describe('the agenda, short of room', () => {
-  it('never adds a part for a quiet record, nor refuses a document for one: the entry goes without it', () => {
+  it('opens a part for a quiet record within the first half of the agenda, and past it leaves the record out, never the schedule', () => {
     const store = new MemoryStore();
     const agenda = new AgendaStore(store);
     const record = quietRecord(work(report()), T0, zone)!;
-    // Documents enough to leave the first part less room than the record takes, more than a plain entry.
+    const parts = () => store.keys().filter((k) => k.startsWith('faturamento.agenda')).length;
+    // A first part with less room than the record takes, more than a plain entry.
     let n = 0;
-    while ((store.get('faturamento.agenda') ?? '').length < PART_BYTES - 150) agenda.set(`d${String(n++).padStart(40, '0')}`, T0);
+    const fill = (until: () => boolean) => {
+      while (!until()) agenda.set(`d${String(n++).padStart(40, '0')}`, T0);
+    };
+    fill(() => (store.get('faturamento.agenda') ?? '').length >= PART_BYTES - 150);
     expect(JSON.stringify({ at: T0, quiet: record }).length).toBeGreaterThan(150);
     agenda.set('quiet-one', T0 + HOUR, record);
-    expect(agenda.read()?.['quiet-one']).toEqual({ at: T0 + HOUR });
-    // One part still: the record did not open a second.
-    expect(Object.keys(agenda.read() ?? {})).toHaveLength(n + 1);
+    expect(agenda.read()?.['quiet-one']).toEqual({ at: T0 + HOUR, quiet: record });
+    expect(parts()).toBe(2);
+    // The first QUIET_PARTS parts full: the record is left out, the schedule kept.
+    fill(() => parts() === QUIET_PARTS && (store.get(`faturamento.agenda.${QUIET_PARTS - 1}`) ?? '').length >= PART_BYTES - 150);
+    agenda.set('quiet-two', T0 + HOUR, record);
+    expect(agenda.read()?.['quiet-two']).toEqual({ at: T0 + HOUR });
+    // No part opened for it: the plain entry took the room the record could not.
+    expect(parts()).toBe(QUIET_PARTS);
+    expect(Object.keys(agenda.read() ?? {})).toHaveLength(n + 2);
     const big = { ...record, reports: Array.from({ length: 16 }, (_, i) => ({ ...record.reports[0], id: `r${i}` })) };
     expect(JSON.stringify(big).length).toBeGreaterThan(QUIET_BYTES);
     const roomy = new AgendaStore(new MemoryStore());
