@@ -1,7 +1,9 @@
 /** Shared set-up of end-to-end tests: the real bundle in the emulator, talking to the sandbox over HTTP. */
 import { LOCAL_TEST_SERVERS } from '../../dev/gas/allow-list';
 import { GasEmulator, type EmulatorOptions, type RunOptions } from '../../dev/gas/runner';
-import type { SandboxHandle } from '../../dev/sandbox/harness';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { borrowSandbox, type SandboxHandle, type StartSandboxOptions } from '../../dev/sandbox/harness';
+import type { ResetOptions } from '../../dev/sandbox/types';
 import type { Rec } from '../core/bulk/fixtures';
 
 export const SP = (iso: string) => new Date(`${iso}-03:00`);
@@ -116,4 +118,24 @@ export function executeBulk(emu: GasEmulator, form: Rec): Rec {
 export function rowsByHeader(emu: GasEmulator, sheet: string): Rec[] {
   const [header, ...rows] = emu.values(sheet) as unknown[][];
   return rows.map((r) => Object.fromEntries((header as string[]).map((h, i) => [h, r[i]])));
+}
+
+/**
+ * The sandbox a test file's tests share: borrowed before them and stopped after, and, when `reset` is given, its data
+ * made again before each (`true`: as it started). Read it through the function returned, once the tests run.
+ */
+export function sharedSandbox(options: StartSandboxOptions, reset?: ResetOptions | true): () => SandboxHandle {
+  let sb: SandboxHandle | undefined;
+  beforeAll(async () => {
+    sb = await borrowSandbox(options);
+  });
+  afterAll(async () => {
+    await sb?.stop();
+  });
+  const started = (): SandboxHandle => {
+    if (!sb) throw new Error('sharedSandbox: read before the tests started');
+    return sb;
+  };
+  if (reset) beforeEach(() => started().reset(reset === true ? undefined : reset));
+  return started;
 }

@@ -6,27 +6,16 @@
  * day, other work due there, a paused company, a failure or a report changed
  * by its owner opens it as before.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceCall } from '../../dev/gas/execution';
 import { spreadsheetId } from '../../dev/gas/office';
 import type { GasEmulator } from '../../dev/gas/runner';
-import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { QUIET_NOTE } from '../../src/core/hourly/quiet-check';
 import { api } from '../sandbox/helpers';
-import { connect, emulator, importAll, ok, SP } from './helpers';
+import { connect, emulator, importAll, ok, SP, sharedSandbox } from './helpers';
 
 type Rec = Record<string, any>;
-let sb: SandboxHandle;
-
-beforeAll(async () => {
-  sb = await borrowSandbox({ seed: 5, size: 'small' });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
-beforeEach(async () => {
-  await sb.reset();
-});
+const sb = sharedSandbox({ seed: 5, size: 'small' }, true);
 
 const NOTAS = spreadsheetId('notas-do-cliente');
 const CLIENTES = spreadsheetId('clientes-do-cliente');
@@ -37,7 +26,7 @@ const reportIn = (emu: GasEmulator, documentId: string, name: string): Rec =>
 /** Two client spreadsheets, each with one hourly report, served by the owner's trigger without a document. */
 function office(): GasEmulator {
   const emu = emulator({ triggerDocumentContext: false });
-  connect(emu, sb);
+  connect(emu, sb());
   emu.addSpreadsheet({ id: NOTAS, name: 'Notas do cliente' });
   emu.addSpreadsheet({ id: CLIENTES, name: 'Clientes do cliente' });
   importAll(emu, { listing: 'nfse', sheetName: 'NFS-e', name: 'Notas', filters: {} }, { documentId: NOTAS });
@@ -49,22 +38,22 @@ function office(): GasEmulator {
 
 /** The owner's runs of the hour ending at `at`: the spreadsheets they opened, and what they asked of the service. */
 async function hour(emu: GasEmulator, at: string): Promise<{ opened: string[]; asked: string[] }> {
-  await sb.clearLog();
+  await sb().clearLog();
   const opened: string[] = [];
   const onServiceCall = (c: ServiceCall) => {
     if (c.object === 'SpreadsheetApp' && c.method === 'openById') opened.push(String(c.args[0]));
   };
   for (const run of emu.runDueTriggers(SP(at), { onServiceCall })) expect(run.status).toBe('ok');
-  const asked = (await sb.requestLog()).map((e) => `${e.method} ${e.path}`);
+  const asked = (await sb().requestLog()).map((e) => `${e.method} ${e.path}`);
   return { opened: [...new Set(opened)].sort(), asked };
 }
 
 /** A note issued at the service for an invoice without one: the NFS-e listing changes. */
 async function issueNote(): Promise<number> {
-  const org = sb.orgs[0].name;
-  const noted = new Set((await sb.dump<Rec>(org, 'nfse')).map((n) => n.idFatura));
-  const invoice = (await sb.dump<Rec>(org, 'faturas')).find((f) => !noted.has(f.idFatura) && f.statusFatura !== 'CANCELADA')!;
-  const emitted = await api(sb, '/v2/faturamento/nfse/emitir', { body: { idFatura: invoice.idFatura } });
+  const org = sb().orgs[0].name;
+  const noted = new Set((await sb().dump<Rec>(org, 'nfse')).map((n) => n.idFatura));
+  const invoice = (await sb().dump<Rec>(org, 'faturas')).find((f) => !noted.has(f.idFatura) && f.statusFatura !== 'CANCELADA')!;
+  const emitted = await api(sb(), '/v2/faturamento/nfse/emitir', { body: { idFatura: invoice.idFatura } });
   expect(emitted.status).toBe(200);
   return invoice.idFatura;
 }
@@ -144,13 +133,13 @@ describe('hourly reports on a quiet day', () => {
   it('a failure at the service opens the spreadsheet, where the run meets and reports it', async () => {
     const emu = office();
     await hour(emu, '2026-11-22T11:59:00');
-    await sb.configure({ addFaults: [{ kind: 'status', status: 500, pathPrefix: '/v2/clientes' }] });
+    await sb().configure({ addFaults: [{ kind: 'status', status: 500, pathPrefix: '/v2/clientes' }] });
     try {
       const failing = await hour(emu, '2026-11-22T12:59:00');
       expect(failing.opened).toEqual([CLIENTES]);
       expect(reportIn(emu, CLIENTES, 'Clientes').lastRun.result).not.toBe('ok');
     } finally {
-      await sb.configure({ faults: [] });
+      await sb().configure({ faults: [] });
     }
   });
 

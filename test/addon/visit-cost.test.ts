@@ -4,26 +4,15 @@
  * listed once a run rather than at every visit, with the triggers past the
  * owner's few retired all the same.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceCall } from '../../dev/gas/execution';
 import { spreadsheetId } from '../../dev/gas/office';
 import type { GasEmulator } from '../../dev/gas/runner';
-import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { DISPATCHERS_PER_OWNER } from '../../src/core/hourly/dispatch';
 import type { Rec } from '../core/bulk/fixtures';
-import { emulator, importAll, ok, SP } from './helpers';
+import { emulator, importAll, ok, SP, sharedSandbox } from './helpers';
 
-let sb: SandboxHandle;
-
-beforeAll(async () => {
-  sb = await borrowSandbox({ seed: 29, size: 'small' });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
-beforeEach(async () => {
-  await sb.reset({ size: { faturas: 10, clientes: 12, cobrancas: 5, transacoes: 5, assinaturas: 5 } });
-});
+const sb = sharedSandbox({ seed: 29, size: 'small' }, { size: { faturas: 10, clientes: 12, cobrancas: 5, transacoes: 5, assinaturas: 5 } });
 
 const ANA = 'ana@escritorio.com.br';
 const cliente = (n: number) => spreadsheetId(`visita-${n}`);
@@ -31,7 +20,7 @@ const cliente = (n: number) => spreadsheetId(`visita-${n}`);
 /** Ana's office: `documents` client spreadsheets, each with an hourly report. */
 function office(documents: number): GasEmulator {
   const emu = emulator({ startAt: SP('2026-11-22T10:00:00'), user: ANA });
-  ok(emu.run('saveConnection', [{ name: 'Empresa', baseUrl: sb.baseUrl, apiKey: sb.orgs[0].apiKey, isDefault: true }]));
+  ok(emu.run('saveConnection', [{ name: 'Empresa', baseUrl: sb().baseUrl, apiKey: sb().orgs[0].apiKey, isDefault: true }]));
   for (let n = 0; n < documents; n++) {
     const id = cliente(n);
     emu.addSpreadsheet({ id, name: `Cliente ${n}` });
