@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/sequencer';
 
 const cores = availableParallelism();
 
@@ -14,6 +15,8 @@ export default defineConfig({
     // Each file still imports its own copy of itself; what a file starts (emulators, pages) it ends,
     // and what it borrows (a sandbox, the browser) it gets back as if new.
     isolate: false,
+    // The longest files first, also in a clean clone that has no durations cached (test/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
