@@ -28,8 +28,8 @@ export function digestOf(text: string): string {
 export function recordsDigest(read: Pick<InHand, 'listing' | 'pages'>): string {
   const idField = listing(read.listing).idField;
   const records = read.pages.flatMap((page) => page.records);
-  const byId = records.map((r) => [String(r[idField]), JSON.stringify(r)] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return digestOf(JSON.stringify(byId));
+  // Each record after its id: sorted as text, the ids set the order.
+  return digestOf(JSON.stringify(records.map((r) => `${String(r[idField])}\u0000${JSON.stringify(r)}`).sort()));
 }
 
 /** The day of `at` in `zone`, YYYY-MM-DD. */
