@@ -4,20 +4,13 @@
  * at once; one Google could not open for a moment keeps its request, and
  * the next hourly run serves it, once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spreadsheetId } from '../../dev/gas/office';
 import type { GasEmulator } from '../../dev/gas/runner';
-import { borrowSandbox, type SandboxHandle } from '../../dev/sandbox/harness';
 import type { Rec } from '../core/bulk/fixtures';
-import { emulator, importAll, ok, SP } from './helpers';
+import { emulator, importAll, ok, SP, sharedSandbox } from './helpers';
 
-let sb: SandboxHandle;
-beforeAll(async () => {
-  sb = await borrowSandbox({ seed: 5, size: { faturas: 10, clientes: 20, cobrancas: 10, transacoes: 10, assinaturas: 10 }, office: 2 });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const sb = sharedSandbox({ seed: 5, size: { faturas: 10, clientes: 20, cobrancas: 10, transacoes: 10, assinaturas: 10 }, office: 2 });
 
 const USER = 'contador@example.com.br';
 const PADARIA = spreadsheetId('padaria');
@@ -25,9 +18,9 @@ const CAIXA = spreadsheetId('caixa');
 
 function office(): { emu: GasEmulator; padaria: string } {
   const emu = emulator({ startAt: SP('2026-11-22T10:00:00'), user: USER });
-  const [first, second] = sb.orgs.filter((o) => o.office);
-  ok(emu.run('saveConnection', [{ name: 'Padaria', baseUrl: sb.baseUrl, apiKey: first.apiKey, isDefault: true }]));
-  ok(emu.run('saveConnection', [{ name: 'Ótica', baseUrl: sb.baseUrl, apiKey: second.apiKey }]));
+  const [first, second] = sb().orgs.filter((o) => o.office);
+  ok(emu.run('saveConnection', [{ name: 'Padaria', baseUrl: sb().baseUrl, apiKey: first.apiKey, isDefault: true }]));
+  ok(emu.run('saveConnection', [{ name: 'Ótica', baseUrl: sb().baseUrl, apiKey: second.apiKey }]));
   const padaria = (emu.run('listConnections') as Rec[]).find((c) => c.name === 'Padaria')!.id as string;
   emu.addSpreadsheet({ id: PADARIA, name: 'Padaria · relatórios' });
   emu.addSpreadsheet({ id: CAIXA, name: 'Padaria · caixa' });

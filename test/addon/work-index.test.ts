@@ -5,25 +5,17 @@
  * schedules paused from anywhere, skipped by the hourly run with a line in
  * Histórico while the other companies run, and run again once resumed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceCall } from '../../dev/gas/execution';
 import { spreadsheetId } from '../../dev/gas/office';
 import type { GasEmulator } from '../../dev/gas/runner';
-import { type SandboxHandle, borrowSandbox } from '../../dev/sandbox/harness';
 import { pauseCompany } from '../../src/core/hourly/paused';
 import { documentUrl, readWorkIndex, workOf } from '../../src/core/hourly/work-index';
 import type { KeyValueStore } from '../../src/core/ports';
 import type { Rec } from '../core/bulk/fixtures';
-import { emulator, importAll, ok, SP } from './helpers';
+import { emulator, importAll, ok, SP, sharedSandbox } from './helpers';
 
-let sb: SandboxHandle;
-
-beforeAll(async () => {
-  sb = await borrowSandbox({ seed: 5, size: { faturas: 10, clientes: 20, cobrancas: 10, transacoes: 10, assinaturas: 10 }, office: 2 });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const sb = sharedSandbox({ seed: 5, size: { faturas: 10, clientes: 20, cobrancas: 10, transacoes: 10, assinaturas: 10 }, office: 2 });
 
 const USER = 'contador@example.com.br';
 const PADARIA = spreadsheetId('padaria');
@@ -44,12 +36,12 @@ function userProperties(emu: GasEmulator): KeyValueStore {
 /** An office: two companies, each with a connection; a spreadsheet per company and a control spreadsheet with nothing in it. */
 function office(): { emu: GasEmulator; ids: Record<string, string> } {
   const emu = emulator({ startAt: SP('2026-11-22T10:00:00') });
-  const [first, second] = sb.orgs.filter((o) => o.office);
+  const [first, second] = sb().orgs.filter((o) => o.office);
   for (const [name, org] of [
     ['Padaria', first],
     ['Ótica', second],
   ] as const)
-    ok(emu.run('saveConnection', [{ name, baseUrl: sb.baseUrl, apiKey: org.apiKey, isDefault: name === 'Padaria' }]));
+    ok(emu.run('saveConnection', [{ name, baseUrl: sb().baseUrl, apiKey: org.apiKey, isDefault: name === 'Padaria' }]));
   const ids = Object.fromEntries((emu.run('listConnections') as Rec[]).map((c) => [c.name, c.id as string]));
   emu.addSpreadsheet({ id: PADARIA, name: 'Padaria · relatórios' });
   emu.addSpreadsheet({ id: OTICA, name: 'Ótica · relatórios' });
