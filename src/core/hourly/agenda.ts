@@ -86,9 +86,19 @@ function entryOf(stored: Part[string]): AgendaEntry {
 
 const storedOf = (entry: AgendaEntry): Part[string] => (entry.lost === undefined && entry.quiet === undefined ? entry.at : entryOf(entry as Part[string]));
 
+/**
+ * The agenda the parts hold. A kill between the two writes of a move leaves a document in two parts, and nothing says
+ * which copy is newer: the one due sooner counts, which at worst opens the document once more, and that visit writes
+ * its entry again.
+ */
 function agendaOf(parts: readonly Part[]): Agenda {
   const agenda: Agenda = {};
-  for (const part of parts) for (const [id, stored] of Object.entries(part)) if (id !== PARTS) agenda[id] = entryOf(stored);
+  for (const part of parts)
+    for (const [id, stored] of Object.entries(part)) {
+      if (id === PARTS) continue;
+      const entry = entryOf(stored);
+      if (!agenda[id] || entry.at < agenda[id].at) agenda[id] = entry;
+    }
   return agenda;
 }
 
@@ -130,18 +140,19 @@ export class AgendaStore {
     return this.guard(() => {
       const stored = this.parts();
       const parts = stored ?? [{}];
-      const holder = parts.findIndex((p) => p[documentId] !== undefined);
-      const known = holder < 0 ? undefined : entryOf(parts[holder][documentId]);
+      // Every part that holds the document: more than one after a kill in the middle of a move.
+      const holders = parts.flatMap((p, i) => (p[documentId] !== undefined ? [i] : []));
+      const known = agendaOf(holders.map((i) => ({ [documentId]: parts[i][documentId] })))[documentId];
       const next = change(known);
-      if (stored && JSON.stringify(next) === JSON.stringify(known)) return agendaOf(parts);
+      if (stored && holders.length <= 1 && JSON.stringify(next) === JSON.stringify(known)) return agendaOf(parts);
       const count = parts.length;
-      if (holder >= 0) delete parts[holder][documentId];
+      for (const i of holders) delete parts[i][documentId];
       const placed = next ? this.place(parts, documentId, next) : -1;
       if (parts.length !== count) parts[0][PARTS] = parts.length;
-      // The part that takes the entry first, then the one it left (a kill between them leaves it twice, never nowhere),
+      // The part that takes the entry first, then those it left (a kill between them leaves it twice, never nowhere),
       // and the first part, which names how many there are, last.
       const first = stored && parts.length === count ? -1 : 0;
-      for (const i of new Set([placed, holder, first].filter((p) => p >= 0))) this.user.set(this.key(i), JSON.stringify(parts[i]));
+      for (const i of new Set([placed, ...holders, first].filter((p) => p >= 0))) this.user.set(this.key(i), JSON.stringify(parts[i]));
       return agendaOf(parts);
     });
   }

@@ -189,6 +189,27 @@ describe('the agenda in the owner’s properties', () => {
     expect(Object.keys(agenda.read() ?? {})).toHaveLength(n + 1);
   });
 
+  it('after a kill in the middle of a move, counts the copy due sooner, and the next change leaves one', () => {
+    for (const [inFirst, inSecond] of [
+      [T0 + 2 * HOUR, T0 + HOUR],
+      [T0 + HOUR, T0 + 2 * HOUR],
+    ]) {
+      const user = new MemoryStore();
+      // The entry written to the second part, the kill before the first part let it go.
+      user.set('faturamento.agenda', JSON.stringify({ '#': 2, a: inFirst, b: T0 }));
+      user.set('faturamento.agenda.1', JSON.stringify({ a: inSecond, c: T0 }));
+      const agenda = new AgendaStore(user);
+      expect(agenda.read()).toEqual({ a: { at: T0 + HOUR }, b: { at: T0 }, c: { at: T0 } });
+      // Written again as it reads: the copies become one.
+      agenda.set('a', T0 + HOUR);
+      const parts = [user.get('faturamento.agenda'), user.get('faturamento.agenda.1')].map((t) => JSON.parse(t ?? '{}') as Record<string, number>);
+      expect(parts.filter((p) => 'a' in p)).toHaveLength(1);
+      expect(agenda.read()).toEqual({ a: { at: T0 + HOUR }, b: { at: T0 }, c: { at: T0 } });
+      agenda.set('a', null);
+      expect(agenda.read()).toEqual({ b: { at: T0 }, c: { at: T0 } });
+    }
+  });
+
   it('refuses a document it has no room for, and keeps every one it had', () => {
     const user = new MemoryStore();
     // Every part as full as it gets, written as the agenda writes them.
