@@ -10,8 +10,16 @@ import { pausedCompanies } from '../core/hourly/paused';
 import { mustOpen, nextAfterQuiet } from '../core/hourly/quiet-check';
 import { recordsDigest } from '../core/hourly/quiet-mark';
 import { listingAsWalked } from '../core/hourly/unchanged-run';
+import { type KeyValueStore, readOnce } from '../core/ports';
 import { clientFor, connectionStore, userStore } from './services';
 import { gasZone } from './zone';
+
+/**
+ * The owner's paused companies and asked runs as the run's quiet checks read them: once, for every document the run
+ * settles (one read of their properties); a pause or a run asked meanwhile counts from the next run.
+ */
+let owner: KeyValueStore | undefined;
+const ownerOnce = (): KeyValueStore => (owner ??= readOnce(userStore()));
 
 /** Whether the document `id` was settled from its agenda entry; false: it must be opened as usual. */
 export function settleQuietly(id: string, entry: AgendaEntry | undefined, agenda: AgendaStore, deadline: number): boolean {
@@ -19,7 +27,7 @@ export function settleQuietly(id: string, entry: AgendaEntry | undefined, agenda
   if (!record) return false;
   const zone = gasZone(record.zone);
   const now = Date.now();
-  const user = userStore();
+  const user = ownerOnce();
   if (mustOpen(record, now, zone, pausedCompanies(user), askedIn(user, id).size > 0) !== null) return false;
   try {
     const connections = connectionStore();

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServiceCall } from '../../dev/gas/execution';
 import { spreadsheetId } from '../../dev/gas/office';
 import type { GasEmulator } from '../../dev/gas/runner';
-import { QUIET_NOTE } from '../../src/core/hourly/quiet-check';
+import { QUIET_NOTE } from '../../src/core/hourly/quiet-mark';
 import { api } from '../sandbox/helpers';
 import { connect, emulator, importAll, ok, SP, sharedSandbox } from './helpers';
 
@@ -77,6 +77,19 @@ describe('hourly reports on a quiet day', () => {
     expect(card.lastRun.at).toBe('22/11/2026 13:59');
     expect(card.lastRun.message).toBe(QUIET_NOTE);
     expect(card.nextRunAt).toBe('22/11/2026 14:00');
+  });
+
+  it("a quiet hour reads the owner's paused companies and asked runs once, not once a spreadsheet", async () => {
+    const emu = office();
+    await hour(emu, '2026-11-22T11:59:00');
+    const reads: string[] = [];
+    const onServiceCall = (c: ServiceCall) => {
+      if (c.object === 'Properties' && (c.method === 'getProperty' || c.method === 'getProperties')) reads.push(`${c.method}(${String(c.args[0] ?? '')})`);
+    };
+    const runs = emu.runDueTriggers(SP('2026-11-22T12:59:00'), { onServiceCall });
+    expect(runs.length).toBeGreaterThan(0);
+    // Two spreadsheets settled: neither key asked alone (one read of all the owner's properties serves the run's checks).
+    expect(reads.filter((r) => /pausadas|pedidos/.test(r))).toEqual([]);
   });
 
   it("the Central do escritório shows the company's last check and its next, not the day's first visit", async () => {

@@ -24,7 +24,6 @@ import type { Zone } from '../../api/calendar';
 import type { Report } from '../reports/reports';
 import { dayOf, termsOf } from './quiet-mark';
 
-export { QUIET_NOTE } from './quiet-mark';
 import { nextRun } from '../reports/schedule';
 import { nextDueAt, type StoredWork } from './dispatch';
 
